@@ -1,0 +1,95 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The layering of DESIGN.md section 1 is enforced here: a target lists only
+// the targets below it. Read the dependencies as the architecture diagram.
+let package = Package(
+    name: "wsh",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "wsh", targets: ["wsh"]),
+        .executable(name: "wsh-sandbox", targets: ["wsh-sandbox"]),
+        .library(name: "WshLanguage", targets: ["WshLanguage"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
+    ],
+    targets: [
+        // C: libcurl is loaded on first use (dlopen) so start-up does not pay for it.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+        .systemLibrary(
+            name: "CEditLine", pkgConfig: "libedit",
+            providers: [.apt(["libedit-dev"])]),
+
+        // Request and Model: the bottom of the stack.
+        .target(name: "WshModel"),
+        .target(name: "WshRequest", dependencies: ["CCurl"]),
+
+        // The MVVM middle.
+        .target(name: "WshDataController", dependencies: ["WshRequest", "WshModel"]),
+        .target(name: "WshViewModel", dependencies: ["WshDataController", "WshModel"]),
+
+        // The language knows nothing about Weibo.
+        .target(name: "WshLanguage"),
+
+        // The sandbox API server.
+        .target(
+            name: "WshSandbox",
+            dependencies: [
+                "WshModel",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
+
+        // View / ViewController: the loop, the commands, the Views.
+        .target(
+            name: "WshShell",
+            dependencies: [
+                "CEditLine", "WshRequest", "WshModel", "WshDataController",
+                "WshViewModel", "WshLanguage",
+            ]),
+
+        // Executables stay thin.
+        .executableTarget(
+            name: "wsh",
+            dependencies: [
+                "WshShell", "WshSandbox",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(
+            name: "wsh-sandbox",
+            dependencies: [
+                "WshSandbox",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(
+            name: "embed-example", dependencies: ["WshLanguage"], path: "examples/embed"),
+
+        // Test support: fake HTTP client, recording observer, transcript assertions.
+        .target(
+            name: "WshTestSupport",
+            dependencies: ["WshRequest", "WshModel", "WshSandbox"],
+            path: "Tests/WshTestSupport"),
+
+        .testTarget(name: "WshModelTests", dependencies: ["WshModel"]),
+        .testTarget(
+            name: "WshRequestTests",
+            dependencies: ["WshRequest", "WshModel", "WshSandbox", "WshTestSupport"]),
+        .testTarget(
+            name: "WshSandboxTests",
+            dependencies: ["WshSandbox", "WshModel", "WshRequest", "WshTestSupport"]),
+        .testTarget(
+            name: "WshDataControllerTests",
+            dependencies: ["WshDataController", "WshRequest", "WshModel", "WshSandbox", "WshTestSupport"]),
+        .testTarget(
+            name: "WshViewModelTests",
+            dependencies: ["WshViewModel", "WshDataController", "WshRequest", "WshModel", "WshSandbox", "WshTestSupport"]),
+        .testTarget(name: "WshLanguageTests", dependencies: ["WshLanguage"]),
+        .testTarget(
+            name: "WshShellTests",
+            dependencies: ["WshShell", "WshLanguage", "WshSandbox", "WshTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["WshSandbox", "WshTestSupport"]),
+    ]
+)

@@ -1,0 +1,75 @@
+// A small, typed C surface over libcurl for WshRequest.
+//
+// libcurl is loaded with dlopen on first use, so a process that never makes
+// a request (`wsh -c 'echo hi'`) never pays the ~5 ms it takes to load it
+// and its 30-odd shared libraries. The variadic curl_easy_setopt and
+// curl_easy_getinfo are called only from wsh_curl.c, behind typed functions.
+#ifndef WSH_CURL_H
+#define WSH_CURL_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// One reusable transfer context: a multi handle (which owns the connection
+/// cache, so keep-alive connections survive between requests) and one easy
+/// handle, plus the buffers of the last response.
+typedef struct wsh_curl wsh_curl;
+
+/// What one request asks for. Strings are NUL-terminated and borrowed.
+typedef struct wsh_curl_request {
+    int is_post;                      ///< 0: GET, 1: POST with `body`
+    const char *url;
+    const char *const *headers;       ///< "Name: value" lines
+    size_t header_count;
+    const char *body;                 ///< POST body, may be NULL
+    size_t body_length;
+    long connect_timeout_ms;
+    long timeout_ms;
+    size_t max_body_bytes;            ///< 0 means no limit
+} wsh_curl_request;
+
+/// The outcome of one request. Pointers stay valid until the next request
+/// on the same handle or until it is freed.
+typedef struct wsh_curl_response {
+    int curl_code;                    ///< CURLE_OK (0) or the failure
+    int cancelled;                    ///< 1 when wsh_curl_cancel stopped it
+    long status;                      ///< HTTP status, 0 if none arrived
+    const char *body;
+    size_t body_length;
+    const char *headers;              ///< the final header block, raw
+    size_t headers_length;
+    double total_seconds;
+    double connect_seconds;
+    long new_connections;             ///< 0 when a kept-alive connection was reused
+    const char *error_message;        ///< curl's message for curl_code
+} wsh_curl_response;
+
+/// Loads libcurl once. Returns NULL when it is usable, or a message.
+const char *wsh_curl_load(void);
+
+/// A new handle, or NULL if libcurl cannot be loaded or initialised.
+wsh_curl *wsh_curl_new(void);
+void wsh_curl_free(wsh_curl *handle);
+
+/// Runs one request to completion on the calling thread (it blocks).
+/// Returns the curl code, also stored in `response->curl_code`.
+int wsh_curl_perform(wsh_curl *handle, const wsh_curl_request *request,
+                     wsh_curl_response *response);
+
+/// Asks the running request on `handle` to stop. Safe from any thread; the
+/// transfer notices within a few milliseconds.
+void wsh_curl_cancel(wsh_curl *handle);
+
+/// libcurl's version string, or NULL if it cannot be loaded.
+const char *wsh_curl_version(void);
+
+/// curl's message for a code (for codes the caller made up too).
+const char *wsh_curl_strerror(int code);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

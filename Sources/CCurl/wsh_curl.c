@@ -1,0 +1,283 @@
+#include "wsh_curl.h"
+
+#include <curl/curl.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// The libcurl entry points wsh uses, resolved with dlsym.
+static struct {
+    CURLcode (*global_init)(long);
+    CURL *(*easy_init)(void);
+    void (*easy_cleanup)(CURL *);
+    CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
+    CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+    const char *(*easy_strerror)(CURLcode);
+    struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+    void (*slist_free_all)(struct curl_slist *);
+    CURLM *(*multi_init)(void);
+    CURLMcode (*multi_cleanup)(CURLM *);
+    CURLMcode (*multi_add_handle)(CURLM *, CURL *);
+    CURLMcode (*multi_remove_handle)(CURLM *, CURL *);
+    CURLMcode (*multi_perform)(CURLM *, int *);
+    CURLMcode (*multi_poll)(CURLM *, struct curl_waitfd *, unsigned int, int, int *);
+    CURLMcode (*multi_wakeup)(CURLM *);
+    CURLMsg *(*multi_info_read)(CURLM *, int *);
+    char *(*version)(void);
+} api;
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static const char *load_error = "libcurl was not loaded";
+
+#define RESOLVE(field, symbol)                                   \
+    do {                                                         \
+        *(void **)(&api.field) = dlsym(library, symbol);         \
+        if (api.field == NULL) {                                 \
+            load_error = "libcurl lacks " symbol;                \
+            return;                                              \
+        }                                                        \
+    } while (0)
+
+static void load_library(void) {
+    static const char *const names[] = {"libcurl.so.4", "libcurl.so", "libcurl.4.dylib", "libcurl.dylib"};
+    void *library = NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && library == NULL; i++) {
+        library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    }
+    if (library == NULL) {
+        load_error = "cannot load libcurl (install libcurl4)";
+        return;
+    }
+    RESOLVE(global_init, "curl_global_init");
+    RESOLVE(easy_init, "curl_easy_init");
+    RESOLVE(easy_cleanup, "curl_easy_cleanup");
+    RESOLVE(easy_setopt, "curl_easy_setopt");
+    RESOLVE(easy_getinfo, "curl_easy_getinfo");
+    RESOLVE(easy_strerror, "curl_easy_strerror");
+    RESOLVE(slist_append, "curl_slist_append");
+    RESOLVE(slist_free_all, "curl_slist_free_all");
+    RESOLVE(multi_init, "curl_multi_init");
+    RESOLVE(multi_cleanup, "curl_multi_cleanup");
+    RESOLVE(multi_add_handle, "curl_multi_add_handle");
+    RESOLVE(multi_remove_handle, "curl_multi_remove_handle");
+    RESOLVE(multi_perform, "curl_multi_perform");
+    RESOLVE(multi_poll, "curl_multi_poll");
+    RESOLVE(multi_info_read, "curl_multi_info_read");
+    RESOLVE(version, "curl_version");
+    // Optional (7.68+): lets cancel interrupt a poll at once.
+    *(void **)(&api.multi_wakeup) = dlsym(library, "curl_multi_wakeup");
+    if (api.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+        load_error = "curl_global_init failed";
+        return;
+    }
+    load_error = NULL;
+}
+
+const char *wsh_curl_load(void) {
+    pthread_once(&load_once, load_library);
+    return load_error;
+}
+
+// Typed wrappers around the variadic calls.
+static CURLcode set_long(CURL *easy, CURLoption option, long value) {
+    return api.easy_setopt(easy, option, value);
+}
+static CURLcode set_pointer(CURL *easy, CURLoption option, const void *value) {
+    return api.easy_setopt(easy, option, value);
+}
+static CURLcode set_off(CURL *easy, CURLoption option, curl_off_t value) {
+    return api.easy_setopt(easy, option, value);
+}
+static long info_long(CURL *easy, CURLINFO info) {
+    long value = 0;
+    api.easy_getinfo(easy, info, &value);
+    return value;
+}
+static double info_seconds(CURL *easy, CURLINFO info) {
+    curl_off_t micros = 0;
+    api.easy_getinfo(easy, info, &micros);
+    return (double)micros / 1e6;
+}
+
+typedef struct buffer {
+    char *data;
+    size_t length;
+    size_t capacity;
+} buffer;
+
+static int buffer_append(buffer *b, const char *bytes, size_t n) {
+    if (b->length + n + 1 > b->capacity) {
+        size_t capacity = b->capacity ? b->capacity : 16384;
+        while (capacity < b->length + n + 1) capacity *= 2;
+        char *grown = realloc(b->data, capacity);
+        if (grown == NULL) return 0;
+        b->data = grown;
+        b->capacity = capacity;
+    }
+    memcpy(b->data + b->length, bytes, n);
+    b->length += n;
+    b->data[b->length] = '\0';
+    return 1;
+}
+
+struct wsh_curl {
+    CURLM *multi;
+    CURL *easy;
+    buffer body;
+    buffer headers;
+    size_t max_body_bytes;
+    int body_too_large;
+    atomic_int cancelled;
+    char error[CURL_ERROR_SIZE];
+};
+
+static size_t on_body(char *bytes, size_t size, size_t count, void *context) {
+    wsh_curl *h = context;
+    size_t n = size * count;
+    if (h->max_body_bytes && h->body.length + n > h->max_body_bytes) {
+        h->body_too_large = 1;
+        return 0;
+    }
+    return buffer_append(&h->body, bytes, n) ? n : 0;
+}
+
+static size_t on_header(char *bytes, size_t size, size_t count, void *context) {
+    wsh_curl *h = context;
+    size_t n = size * count;
+    // A new status line starts a new block (redirects, 100 Continue): keep the last.
+    if (n >= 5 && memcmp(bytes, "HTTP/", 5) == 0) h->headers.length = 0;
+    return buffer_append(&h->headers, bytes, n) ? n : 0;
+}
+
+static int on_progress(void *context, curl_off_t a, curl_off_t b, curl_off_t c, curl_off_t d) {
+    (void)a; (void)b; (void)c; (void)d;
+    wsh_curl *h = context;
+    return atomic_load(&h->cancelled) ? 1 : 0;
+}
+
+wsh_curl *wsh_curl_new(void) {
+    if (wsh_curl_load() != NULL) return NULL;
+    wsh_curl *h = calloc(1, sizeof *h);
+    if (h == NULL) return NULL;
+    h->multi = api.multi_init();
+    h->easy = api.easy_init();
+    if (h->multi == NULL || h->easy == NULL) {
+        wsh_curl_free(h);
+        return NULL;
+    }
+    atomic_init(&h->cancelled, 0);
+    CURL *e = h->easy;
+    set_pointer(e, CURLOPT_WRITEFUNCTION, (const void *)on_body);
+    set_pointer(e, CURLOPT_WRITEDATA, h);
+    set_pointer(e, CURLOPT_HEADERFUNCTION, (const void *)on_header);
+    set_pointer(e, CURLOPT_HEADERDATA, h);
+    set_long(e, CURLOPT_NOPROGRESS, 0L);
+    set_pointer(e, CURLOPT_XFERINFOFUNCTION, (const void *)on_progress);
+    set_pointer(e, CURLOPT_XFERINFODATA, h);
+    set_pointer(e, CURLOPT_ERRORBUFFER, h->error);
+    set_long(e, CURLOPT_NOSIGNAL, 1L);
+    set_pointer(e, CURLOPT_ACCEPT_ENCODING, "");  // every encoding libcurl decodes, gzip included
+    set_pointer(e, CURLOPT_USERAGENT, "wsh/0.1");
+    set_long(e, CURLOPT_TCP_KEEPALIVE, 1L);
+    set_long(e, CURLOPT_TCP_NODELAY, 1L);
+    return h;
+}
+
+void wsh_curl_free(wsh_curl *h) {
+    if (h == NULL) return;
+    if (h->easy) api.easy_cleanup(h->easy);
+    if (h->multi) api.multi_cleanup(h->multi);
+    free(h->body.data);
+    free(h->headers.data);
+    free(h);
+}
+
+void wsh_curl_cancel(wsh_curl *h) {
+    atomic_store(&h->cancelled, 1);
+    if (api.multi_wakeup) api.multi_wakeup(h->multi);
+}
+
+int wsh_curl_perform(wsh_curl *h, const wsh_curl_request *request, wsh_curl_response *response) {
+    memset(response, 0, sizeof *response);
+    CURL *e = h->easy;
+    h->body.length = 0;
+    h->headers.length = 0;
+    if (h->body.data) h->body.data[0] = '\0';
+    if (h->headers.data) h->headers.data[0] = '\0';
+    h->error[0] = '\0';
+    h->body_too_large = 0;
+    h->max_body_bytes = request->max_body_bytes;
+    atomic_store(&h->cancelled, 0);
+
+    struct curl_slist *headers = NULL;
+    for (size_t i = 0; i < request->header_count; i++) {
+        headers = api.slist_append(headers, request->headers[i]);
+    }
+    set_pointer(e, CURLOPT_URL, request->url);
+    set_pointer(e, CURLOPT_HTTPHEADER, headers);
+    set_long(e, CURLOPT_CONNECTTIMEOUT_MS, request->connect_timeout_ms);
+    set_long(e, CURLOPT_TIMEOUT_MS, request->timeout_ms);
+    if (request->is_post) {
+        set_long(e, CURLOPT_POST, 1L);
+        set_off(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)request->body_length);
+        set_pointer(e, CURLOPT_POSTFIELDS, request->body ? request->body : "");
+    } else {
+        set_long(e, CURLOPT_HTTPGET, 1L);
+    }
+
+    CURLcode code = CURLE_OK;
+    int running = 1;
+    if (api.multi_add_handle(h->multi, e) != CURLM_OK) {
+        code = CURLE_FAILED_INIT;
+        running = 0;
+    }
+    while (running) {
+        if (api.multi_perform(h->multi, &running) != CURLM_OK) {
+            code = CURLE_FAILED_INIT;
+            break;
+        }
+        if (atomic_load(&h->cancelled)) {
+            code = CURLE_ABORTED_BY_CALLBACK;
+            break;
+        }
+        if (running) api.multi_poll(h->multi, NULL, 0, 20, NULL);
+    }
+    int pending = 0;
+    CURLMsg *message;
+    while ((message = api.multi_info_read(h->multi, &pending)) != NULL) {
+        if (message->msg == CURLMSG_DONE && message->easy_handle == e && code == CURLE_OK) {
+            code = message->data.result;
+        }
+    }
+    api.multi_remove_handle(h->multi, e);
+    set_pointer(e, CURLOPT_HTTPHEADER, NULL);
+    api.slist_free_all(headers);
+
+    if (atomic_load(&h->cancelled)) {
+        code = CURLE_ABORTED_BY_CALLBACK;
+        response->cancelled = 1;
+    }
+    if (h->body_too_large) code = CURLE_FILESIZE_EXCEEDED;
+    response->curl_code = code;
+    response->status = info_long(e, CURLINFO_RESPONSE_CODE);
+    response->body = h->body.data ? h->body.data : "";
+    response->body_length = h->body.length;
+    response->headers = h->headers.data ? h->headers.data : "";
+    response->headers_length = h->headers.length;
+    response->total_seconds = info_seconds(e, CURLINFO_TOTAL_TIME_T);
+    response->connect_seconds = info_seconds(e, CURLINFO_CONNECT_TIME_T);
+    response->new_connections = info_long(e, CURLINFO_NUM_CONNECTS);
+    response->error_message = h->error[0] ? h->error : api.easy_strerror(code);
+    return code;
+}
+
+const char *wsh_curl_version(void) {
+    return wsh_curl_load() == NULL ? api.version() : NULL;
+}
+
+const char *wsh_curl_strerror(int code) {
+    return wsh_curl_load() == NULL ? api.easy_strerror((CURLcode)code) : "libcurl unavailable";
+}

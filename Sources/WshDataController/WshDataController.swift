@@ -1,0 +1,1 @@
+// WshDataController: filled in by its issue.

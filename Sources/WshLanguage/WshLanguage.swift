@@ -1,0 +1,1 @@
+// WshLanguage: filled in by its issue.

@@ -1,0 +1,1 @@
+// WshModel: filled in by its issue.

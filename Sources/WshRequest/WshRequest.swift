@@ -1,0 +1,1 @@
+// WshRequest: filled in by its issue.

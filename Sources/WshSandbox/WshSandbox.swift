@@ -1,0 +1,1 @@
+// WshSandbox: filled in by its issue.

@@ -1,0 +1,1 @@
+// WshShell: filled in by its issue.

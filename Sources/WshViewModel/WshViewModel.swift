@@ -1,0 +1,1 @@
+// WshViewModel: filled in by its issue.

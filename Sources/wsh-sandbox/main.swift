@@ -1,0 +1,1 @@
+print("wsh-sandbox: not built yet")

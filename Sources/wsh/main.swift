@@ -1,0 +1,1 @@
+print("wsh: not built yet")

@@ -1,0 +1,55 @@
+/// A comment on a status, as `comments/show.json` gives it.
+public struct Comment: Hashable, Sendable, Codable {
+    public var id: Int64?
+    public var idstr: String?
+    public var mid: String?
+    public var createdAt: WeiboTime?
+    public var text: String?
+    public var source: String?
+    public var user: User?
+    /// The status commented on, when the API includes it.
+    public var status: Status?
+
+    /// The id as text: `idstr` when present, otherwise `id`.
+    public var identifier: String? { idstr ?? id.map(String.init) ?? mid }
+
+    public init(
+        id: Int64? = nil, idstr: String? = nil, mid: String? = nil, createdAt: WeiboTime? = nil,
+        text: String? = nil, source: String? = nil, user: User? = nil, status: Status? = nil
+    ) {
+        self.id = id
+        self.idstr = idstr
+        self.mid = mid
+        self.createdAt = createdAt
+        self.text = text
+        self.source = source
+        self.user = user
+        self.status = status
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, idstr, mid, text, source, user, status
+        case createdAt = "created_at"
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: c.lenientInt(.id), idstr: c.lenientString(.idstr), mid: c.lenientString(.mid),
+            createdAt: c.lenientTime(.createdAt), text: c.lenientString(.text),
+            source: c.lenientString(.source), user: c.lenient(User.self, .user),
+            status: c.lenient(Status.self, .status))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(createdAt, .createdAt)
+        try c.encodeIfPresent(id, .id)
+        try c.encodeIfPresent(idstr, .idstr)
+        try c.encodeIfPresent(mid, .mid)
+        try c.encodeIfPresent(text, .text)
+        try c.encodeIfPresent(source, .source)
+        try c.encodeIfPresent(user, .user)
+        try c.encodeIfPresent(status, .status)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// Decoding that survives the shapes real Weibo responses take: a field that
+/// is missing, `null`, a number where a string was expected (or the reverse),
+/// `""` where a number was expected. A field that cannot be read is nil; it
+/// never fails the whole object.
+extension KeyedDecodingContainer {
+    /// A string, also from a number or a bool.
+    func lenientString(_ key: Key) -> String? {
+        if let s = try? decodeIfPresent(String.self, forKey: key) { return s }
+        if let i = try? decodeIfPresent(Int64.self, forKey: key) { return String(i) }
+        if let u = try? decodeIfPresent(UInt64.self, forKey: key) { return String(u) }
+        if let d = try? decodeIfPresent(Double.self, forKey: key) { return String(d) }
+        if let b = try? decodeIfPresent(Bool.self, forKey: key) { return String(b) }
+        return nil
+    }
+
+    /// An integer, also from a numeric string; nil for `""` and other text.
+    func lenientInt(_ key: Key) -> Int64? {
+        if let i = try? decodeIfPresent(Int64.self, forKey: key) { return i }
+        if let s = try? decodeIfPresent(String.self, forKey: key) {
+            return Int64(s.trimmingCharacters(in: .whitespaces))
+        }
+        if let d = try? decodeIfPresent(Double.self, forKey: key), d.isFinite,
+           d >= -9.2e18, d <= 9.2e18 {
+            return Int64(d)
+        }
+        return nil
+    }
+
+    /// A count: an integer that defaults to nil when absent or unreadable.
+    func lenientCount(_ key: Key) -> Int? {
+        lenientInt(key).flatMap { Int(exactly: $0) }
+    }
+
+    /// A bool, also from 0/1 or "true"/"false".
+    func lenientBool(_ key: Key) -> Bool? {
+        if let b = try? decodeIfPresent(Bool.self, forKey: key) { return b }
+        if let i = try? decodeIfPresent(Int.self, forKey: key) { return i != 0 }
+        if let s = try? decodeIfPresent(String.self, forKey: key) {
+            switch s.lowercased() {
+            case "true", "1": return true
+            case "false", "0": return false
+            default: return nil
+            }
+        }
+        return nil
+    }
+
+    /// Any decodable value, nil when absent or of another shape.
+    func lenient<T: Decodable>(_ type: T.Type, _ key: Key) -> T? {
+        (try? decodeIfPresent(T.self, forKey: key)) ?? nil
+    }
+
+    /// A Weibo time, nil when absent or unparseable.
+    func lenientTime(_ key: Key) -> WeiboTime? {
+        lenientString(key).flatMap(WeiboTime.init(weiboText:))
+    }
+
+    /// An array whose unreadable elements are dropped rather than failing it.
+    func lenientArray<T: Decodable>(_ type: T.Type, _ key: Key) -> [T]? {
+        guard let wrapped = try? decodeIfPresent([Lossy<T>].self, forKey: key) else { return nil }
+        return wrapped.compactMap(\.value)
+    }
+}
+
+/// One element of a lossy array: the value, or nil if it did not decode.
+struct Lossy<T: Decodable>: Decodable {
+    let value: T?
+    init(from decoder: Decoder) throws {
+        value = try? T(from: decoder)
+    }
+}
+
+extension KeyedEncodingContainer {
+    /// Encodes only present values, keeping the output close to the API's.
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, _ key: Key) throws {
+        if let value { try encode(value, forKey: key) }
+    }
+}

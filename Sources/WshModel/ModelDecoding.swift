@@ -1,0 +1,61 @@
+import Foundation
+
+/// Decodes API bodies into Model values, turning Foundation's errors into a
+/// message that says what was expected and where.
+public enum ModelDecoding {
+    /// Decodes `T` from JSON bytes.
+    public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(ModelDecodingError) -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch let error as DecodingError {
+            throw ModelDecodingError(type: String(describing: T.self), error)
+        } catch {
+            throw ModelDecodingError(what: String(describing: T.self), where: "", detail: "\(error)")
+        }
+    }
+
+    /// A coding path as a JSON path: `.statuses[3].user`.
+    static func path(_ codingPath: [CodingKey]) -> String {
+        codingPath.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
+    }
+}
+
+/// A body that is not the shape a Model expects: what, where, and why.
+public struct ModelDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The type being decoded, e.g. `TimelinePage`.
+    public var what: String
+    /// The JSON path, e.g. `.statuses[3].user`, empty for the top level.
+    public var `where`: String
+    /// What went wrong there.
+    public var detail: String
+
+    public init(what: String, where: String, detail: String) {
+        self.what = what
+        self.where = `where`
+        self.detail = detail
+    }
+
+    init(type: String, _ error: DecodingError) {
+        switch error {
+        case .dataCorrupted(let context):
+            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            self.init(what: type, where: ModelDecoding.path(context.codingPath),
+                      detail: underlying ?? (context.codingPath.isEmpty ? "not valid JSON" : context.debugDescription))
+        case .keyNotFound(let key, let context):
+            self.init(what: type, where: ModelDecoding.path(context.codingPath),
+                      detail: "missing '\(key.stringValue)'")
+        case .typeMismatch(let expected, let context):
+            self.init(what: type, where: ModelDecoding.path(context.codingPath),
+                      detail: "expected \(expected)")
+        case .valueNotFound(let expected, let context):
+            self.init(what: type, where: ModelDecoding.path(context.codingPath),
+                      detail: "expected \(expected), found null")
+        @unknown default:
+            self.init(what: type, where: "", detail: "\(error)")
+        }
+    }
+
+    public var description: String {
+        "cannot decode \(what)\(`where`.isEmpty ? "" : " at \(`where`)"): \(detail)"
+    }
+}

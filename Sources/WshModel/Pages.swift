@@ -1,0 +1,97 @@
+/// A page of statuses: `{"statuses": [...], "total_number": N}` or a bare array.
+public struct TimelinePage: Hashable, Sendable, Codable {
+    public var statuses: [Status]
+    public var totalNumber: Int?
+    public var previousCursor: Int64?
+    public var nextCursor: Int64?
+
+    public init(statuses: [Status], totalNumber: Int? = nil, previousCursor: Int64? = nil, nextCursor: Int64? = nil) {
+        self.statuses = statuses
+        self.totalNumber = totalNumber
+        self.previousCursor = previousCursor
+        self.nextCursor = nextCursor
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case statuses
+        case totalNumber = "total_number"
+        case previousCursor = "previous_cursor"
+        case nextCursor = "next_cursor"
+    }
+
+    public init(from decoder: Decoder) throws {
+        // Some endpoints and older clients answer with the bare array.
+        if var array = try? decoder.unkeyedContainer() {
+            var statuses: [Status] = []
+            while !array.isAtEnd {
+                if let status = try? array.decode(Status.self) { statuses.append(status) }
+                else { _ = try? array.decode(Skip.self) }
+            }
+            self.init(statuses: statuses)
+            return
+        }
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        guard c.contains(.statuses) else {
+            throw DecodingError.keyNotFound(CodingKeys.statuses, .init(
+                codingPath: decoder.codingPath, debugDescription: "a timeline page needs 'statuses'"))
+        }
+        self.init(
+            statuses: c.lenientArray(Status.self, .statuses) ?? [],
+            totalNumber: c.lenientCount(.totalNumber),
+            previousCursor: c.lenientInt(.previousCursor), nextCursor: c.lenientInt(.nextCursor))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(statuses, forKey: .statuses)
+        try c.encodeIfPresent(totalNumber, .totalNumber)
+        try c.encodeIfPresent(previousCursor, .previousCursor)
+        try c.encodeIfPresent(nextCursor, .nextCursor)
+    }
+}
+
+/// A page of comments: `{"comments": [...], "total_number": N}` or a bare array.
+public struct CommentsPage: Hashable, Sendable, Codable {
+    public var comments: [Comment]
+    public var totalNumber: Int?
+
+    public init(comments: [Comment], totalNumber: Int? = nil) {
+        self.comments = comments
+        self.totalNumber = totalNumber
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case comments
+        case totalNumber = "total_number"
+    }
+
+    public init(from decoder: Decoder) throws {
+        if var array = try? decoder.unkeyedContainer() {
+            var comments: [Comment] = []
+            while !array.isAtEnd {
+                if let comment = try? array.decode(Comment.self) { comments.append(comment) }
+                else { _ = try? array.decode(Skip.self) }
+            }
+            self.init(comments: comments)
+            return
+        }
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        guard c.contains(.comments) else {
+            throw DecodingError.keyNotFound(CodingKeys.comments, .init(
+                codingPath: decoder.codingPath, debugDescription: "a comments page needs 'comments'"))
+        }
+        self.init(comments: c.lenientArray(Comment.self, .comments) ?? [],
+                  totalNumber: c.lenientCount(.totalNumber))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(comments, forKey: .comments)
+        try c.encodeIfPresent(totalNumber, .totalNumber)
+    }
+}
+
+/// Consumes one element of any shape, so a bad element can be skipped.
+struct Skip: Decodable {
+    init(from decoder: Decoder) throws {}
+}

@@ -1,0 +1,138 @@
+/// A Weibo status (a post), as the timeline, `statuses/show.json` and
+/// `statuses/update.json` give it.
+public struct Status: Hashable, Sendable, Codable {
+    /// The numeric id; may exceed 2^53, so it is never a Double.
+    public var id: Int64?
+    public var idstr: String?
+    /// Always text here: the API sends it as a number or a string.
+    public var mid: String?
+    public var createdAt: WeiboTime?
+    public var text: String?
+    /// The posting app, as an HTML anchor (`<a href="…">Weibo Web</a>`).
+    public var source: String?
+    public var favorited: Bool?
+    public var truncated: Bool?
+    /// `""` in many responses; kept as text.
+    public var inReplyToStatusID: String?
+    public var inReplyToUserID: String?
+    public var inReplyToScreenName: String?
+    public var thumbnailPic: String?
+    public var bmiddlePic: String?
+    public var originalPic: String?
+    /// Thumbnail URLs of every picture (`pic_urls[].thumbnail_pic`).
+    public var picURLs: [String]
+    /// The author; absent when the status is nested in a user.
+    public var user: User?
+    public var repostsCount: Int?
+    public var commentsCount: Int?
+    public var attitudesCount: Int?
+    /// The reposted status, which may itself repost another.
+    public var retweetedStatus: Status? {
+        get { retweeted.first }
+        set { retweeted = newValue.map { [$0] } ?? [] }
+    }
+    private var retweeted: [Status] = []
+
+    /// The id as text: `idstr` when present, otherwise `id`, otherwise `mid`.
+    public var identifier: String? { idstr ?? id.map(String.init) ?? mid }
+
+    public init(
+        id: Int64? = nil, idstr: String? = nil, mid: String? = nil, createdAt: WeiboTime? = nil,
+        text: String? = nil, source: String? = nil, favorited: Bool? = nil, truncated: Bool? = nil,
+        inReplyToStatusID: String? = nil, inReplyToUserID: String? = nil,
+        inReplyToScreenName: String? = nil, thumbnailPic: String? = nil, bmiddlePic: String? = nil,
+        originalPic: String? = nil, picURLs: [String] = [], user: User? = nil,
+        repostsCount: Int? = nil, commentsCount: Int? = nil, attitudesCount: Int? = nil,
+        retweetedStatus: Status? = nil
+    ) {
+        self.id = id
+        self.idstr = idstr
+        self.mid = mid
+        self.createdAt = createdAt
+        self.text = text
+        self.source = source
+        self.favorited = favorited
+        self.truncated = truncated
+        self.inReplyToStatusID = inReplyToStatusID
+        self.inReplyToUserID = inReplyToUserID
+        self.inReplyToScreenName = inReplyToScreenName
+        self.thumbnailPic = thumbnailPic
+        self.bmiddlePic = bmiddlePic
+        self.originalPic = originalPic
+        self.picURLs = picURLs
+        self.user = user
+        self.repostsCount = repostsCount
+        self.commentsCount = commentsCount
+        self.attitudesCount = attitudesCount
+        self.retweetedStatus = retweetedStatus
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, idstr, mid, text, source, favorited, truncated, user
+        case createdAt = "created_at"
+        case inReplyToStatusID = "in_reply_to_status_id"
+        case inReplyToUserID = "in_reply_to_user_id"
+        case inReplyToScreenName = "in_reply_to_screen_name"
+        case thumbnailPic = "thumbnail_pic"
+        case bmiddlePic = "bmiddle_pic"
+        case originalPic = "original_pic"
+        case picURLs = "pic_urls"
+        case repostsCount = "reposts_count"
+        case commentsCount = "comments_count"
+        case attitudesCount = "attitudes_count"
+        case retweetedStatus = "retweeted_status"
+    }
+
+    /// One entry of `pic_urls`.
+    struct Picture: Codable {
+        var thumbnailPic: String?
+        enum CodingKeys: String, CodingKey { case thumbnailPic = "thumbnail_pic" }
+        init(thumbnailPic: String?) { self.thumbnailPic = thumbnailPic }
+        init(from decoder: Decoder) throws {
+            thumbnailPic = try decoder.container(keyedBy: CodingKeys.self).lenientString(.thumbnailPic)
+        }
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: c.lenientInt(.id), idstr: c.lenientString(.idstr), mid: c.lenientString(.mid),
+            createdAt: c.lenientTime(.createdAt), text: c.lenientString(.text),
+            source: c.lenientString(.source), favorited: c.lenientBool(.favorited),
+            truncated: c.lenientBool(.truncated),
+            inReplyToStatusID: c.lenientString(.inReplyToStatusID),
+            inReplyToUserID: c.lenientString(.inReplyToUserID),
+            inReplyToScreenName: c.lenientString(.inReplyToScreenName),
+            thumbnailPic: c.lenientString(.thumbnailPic), bmiddlePic: c.lenientString(.bmiddlePic),
+            originalPic: c.lenientString(.originalPic),
+            picURLs: (c.lenientArray(Picture.self, .picURLs) ?? []).compactMap(\.thumbnailPic),
+            user: c.lenient(User.self, .user), repostsCount: c.lenientCount(.repostsCount),
+            commentsCount: c.lenientCount(.commentsCount),
+            attitudesCount: c.lenientCount(.attitudesCount),
+            retweetedStatus: c.lenient(Status.self, .retweetedStatus))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(createdAt, .createdAt)
+        try c.encodeIfPresent(id, .id)
+        try c.encodeIfPresent(idstr, .idstr)
+        try c.encodeIfPresent(mid, .mid)
+        try c.encodeIfPresent(text, .text)
+        try c.encodeIfPresent(source, .source)
+        try c.encodeIfPresent(favorited, .favorited)
+        try c.encodeIfPresent(truncated, .truncated)
+        try c.encodeIfPresent(inReplyToStatusID, .inReplyToStatusID)
+        try c.encodeIfPresent(inReplyToUserID, .inReplyToUserID)
+        try c.encodeIfPresent(inReplyToScreenName, .inReplyToScreenName)
+        try c.encodeIfPresent(thumbnailPic, .thumbnailPic)
+        try c.encodeIfPresent(bmiddlePic, .bmiddlePic)
+        try c.encodeIfPresent(originalPic, .originalPic)
+        try c.encode(picURLs.map(Picture.init(thumbnailPic:)), forKey: .picURLs)
+        try c.encodeIfPresent(user, .user)
+        try c.encodeIfPresent(retweetedStatus, .retweetedStatus)
+        try c.encodeIfPresent(repostsCount, .repostsCount)
+        try c.encodeIfPresent(commentsCount, .commentsCount)
+        try c.encodeIfPresent(attitudesCount, .attitudesCount)
+    }
+}

@@ -1,0 +1,105 @@
+/// A Weibo user, as `users/show.json` and every status's `user` give it.
+///
+/// Nearly every field is optional: responses differ by year and client.
+public struct User: Hashable, Sendable, Codable {
+    public var id: Int64?
+    public var idstr: String?
+    public var screenName: String?
+    public var name: String?
+    public var location: String?
+    public var description: String?
+    public var url: String?
+    public var profileImageURL: String?
+    public var gender: String?
+    public var followersCount: Int?
+    public var friendsCount: Int?
+    public var statusesCount: Int?
+    public var favouritesCount: Int?
+    public var verified: Bool?
+    public var verifiedReason: String?
+    public var createdAt: WeiboTime?
+    /// The user's latest status, when the API nests it (it then has no `user`).
+    public var status: Status? {
+        get { latest.first }
+        set { latest = newValue.map { [$0] } ?? [] }
+    }
+    // An array gives the recursion through Status the indirection it needs.
+    private var latest: [Status] = []
+
+    /// The id as text: `idstr` when present, otherwise `id`.
+    public var identifier: String? { idstr ?? id.map(String.init) }
+
+    public init(
+        id: Int64? = nil, idstr: String? = nil, screenName: String? = nil, name: String? = nil,
+        location: String? = nil, description: String? = nil, url: String? = nil,
+        profileImageURL: String? = nil, gender: String? = nil, followersCount: Int? = nil,
+        friendsCount: Int? = nil, statusesCount: Int? = nil, favouritesCount: Int? = nil,
+        verified: Bool? = nil, verifiedReason: String? = nil, createdAt: WeiboTime? = nil,
+        status: Status? = nil
+    ) {
+        self.id = id
+        self.idstr = idstr
+        self.screenName = screenName
+        self.name = name
+        self.location = location
+        self.description = description
+        self.url = url
+        self.profileImageURL = profileImageURL
+        self.gender = gender
+        self.followersCount = followersCount
+        self.friendsCount = friendsCount
+        self.statusesCount = statusesCount
+        self.favouritesCount = favouritesCount
+        self.verified = verified
+        self.verifiedReason = verifiedReason
+        self.createdAt = createdAt
+        self.status = status
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, idstr, name, location, description, url, gender, verified, status
+        case screenName = "screen_name"
+        case profileImageURL = "profile_image_url"
+        case followersCount = "followers_count"
+        case friendsCount = "friends_count"
+        case statusesCount = "statuses_count"
+        case favouritesCount = "favourites_count"
+        case verifiedReason = "verified_reason"
+        case createdAt = "created_at"
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            id: c.lenientInt(.id), idstr: c.lenientString(.idstr),
+            screenName: c.lenientString(.screenName), name: c.lenientString(.name),
+            location: c.lenientString(.location), description: c.lenientString(.description),
+            url: c.lenientString(.url), profileImageURL: c.lenientString(.profileImageURL),
+            gender: c.lenientString(.gender), followersCount: c.lenientCount(.followersCount),
+            friendsCount: c.lenientCount(.friendsCount), statusesCount: c.lenientCount(.statusesCount),
+            favouritesCount: c.lenientCount(.favouritesCount), verified: c.lenientBool(.verified),
+            verifiedReason: c.lenientString(.verifiedReason), createdAt: c.lenientTime(.createdAt),
+            status: c.lenient(Status.self, .status))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(id, .id)
+        try c.encodeIfPresent(idstr, .idstr)
+        try c.encodeIfPresent(screenName, .screenName)
+        try c.encodeIfPresent(name, .name)
+        try c.encodeIfPresent(location, .location)
+        try c.encodeIfPresent(description, .description)
+        try c.encodeIfPresent(url, .url)
+        try c.encodeIfPresent(profileImageURL, .profileImageURL)
+        try c.encodeIfPresent(gender, .gender)
+        try c.encodeIfPresent(followersCount, .followersCount)
+        try c.encodeIfPresent(friendsCount, .friendsCount)
+        try c.encodeIfPresent(statusesCount, .statusesCount)
+        try c.encodeIfPresent(favouritesCount, .favouritesCount)
+        try c.encodeIfPresent(verified, .verified)
+        try c.encodeIfPresent(verifiedReason, .verifiedReason)
+        try c.encodeIfPresent(createdAt, .createdAt)
+        try c.encodeIfPresent(status, .status)
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// A Weibo timestamp: the instant and the UTC offset it was written with.
+///
+/// Weibo writes times as `Tue May 31 17:46:55 +0800 2011`
+/// (`EEE MMM dd HH:mm:ss Z yyyy`, English names whatever the locale). The
+/// offset is kept so a client can show the time as the service wrote it, and
+/// so encoding gives back the same text.
+public struct WeiboTime: Hashable, Sendable, Comparable, Codable, CustomStringConvertible {
+    /// The instant.
+    public var date: Date
+    /// Seconds east of UTC, as written in the text (`+0800` is 28 800).
+    public var utcOffset: Int
+
+    /// A time at `date`, shown with `utcOffset` seconds east of UTC.
+    public init(date: Date, utcOffset: Int = 8 * 3600) {
+        self.date = date
+        self.utcOffset = utcOffset
+    }
+
+    /// Parses Weibo's `EEE MMM dd HH:mm:ss Z yyyy`; nil when the text is not in that form.
+    public init?(weiboText text: String) {
+        // Fields are split on spaces: weekday, month, day, time, offset, year.
+        let fields = text.split(separator: " ", omittingEmptySubsequences: true)
+        guard fields.count == 6,
+              let month = Self.months.firstIndex(of: String(fields[1])).map({ $0 + 1 }),
+              let day = Int(fields[2]), (1...31).contains(day),
+              let year = Int(fields[5]), (1...9999).contains(year)
+        else { return nil }
+        let clock = fields[3].split(separator: ":")
+        guard clock.count == 3,
+              let hour = Int(clock[0]), (0...23).contains(hour),
+              let minute = Int(clock[1]), (0...59).contains(minute),
+              let second = Int(clock[2]), (0...60).contains(second)
+        else { return nil }
+        let zone = Array(fields[4].utf8)
+        guard zone.count == 5, zone[0] == UInt8(ascii: "+") || zone[0] == UInt8(ascii: "-"),
+              let hh = Int(String(fields[4].dropFirst().prefix(2))),
+              let mm = Int(String(fields[4].suffix(2)))
+        else { return nil }
+        let offset = (hh * 3600 + mm * 60) * (zone[0] == UInt8(ascii: "-") ? -1 : 1)
+        let days = Self.daysFromCivil(year: year, month: month, day: day)
+        let local = days * 86_400 + hour * 3600 + minute * 60 + second
+        self.init(date: Date(timeIntervalSince1970: TimeInterval(local - offset)), utcOffset: offset)
+    }
+
+    /// The wall-clock fields of this time in its own offset.
+    public var components: (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, weekday: Int) {
+        let local = Int(date.timeIntervalSince1970.rounded(.down)) + utcOffset
+        let days = Int((Double(local) / 86_400).rounded(.down))
+        let secondsOfDay = local - days * 86_400
+        let (y, m, d) = Self.civilFromDays(days)
+        // 1970-01-01 was a Thursday (index 4 with Sunday as 0).
+        let weekday = ((days % 7) + 7 + 4) % 7
+        return (y, m, d, secondsOfDay / 3600, secondsOfDay % 3600 / 60, secondsOfDay % 60, weekday)
+    }
+
+    /// The time in Weibo's text form, e.g. `Tue May 31 17:46:55 +0800 2011`.
+    public var weiboText: String {
+        let c = components
+        let sign = utcOffset < 0 ? "-" : "+"
+        let offset = abs(utcOffset)
+        return "\(Self.weekdays[c.weekday]) \(Self.months[c.month - 1]) \(pad(c.day)) "
+            + "\(pad(c.hour)):\(pad(c.minute)):\(pad(c.second)) "
+            + "\(sign)\(pad(offset / 3600))\(pad(offset % 3600 / 60)) \(c.year)"
+    }
+
+    public var description: String { weiboText }
+
+    public static func < (lhs: WeiboTime, rhs: WeiboTime) -> Bool { lhs.date < rhs.date }
+
+    public init(from decoder: Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let time = WeiboTime(weiboText: text) else {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: decoder.codingPath,
+                debugDescription: "expected a time like 'Tue May 31 17:46:55 +0800 2011', got '\(text)'"))
+        }
+        self = time
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(weiboText)
+    }
+
+    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+
+    // Howard Hinnant's days-from-civil algorithm: proleptic Gregorian, no Calendar needed.
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
+
+private func pad(_ n: Int) -> String { n < 10 ? "0\(n)" : String(n) }

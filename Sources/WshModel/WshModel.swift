@@ -1,1 +1,0 @@
-// WshModel: filled in by its issue.

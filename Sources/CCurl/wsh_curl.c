@@ -195,6 +195,10 @@ void wsh_curl_free(wsh_curl *h) {
     free(h);
 }
 
+void wsh_curl_reset_cancel(wsh_curl *h) {
+    atomic_store(&h->cancelled, 0);
+}
+
 void wsh_curl_cancel(wsh_curl *h) {
     atomic_store(&h->cancelled, 1);
     if (api.multi_wakeup) api.multi_wakeup(h->multi);
@@ -210,7 +214,6 @@ int wsh_curl_perform(wsh_curl *h, const wsh_curl_request *request, wsh_curl_resp
     h->error[0] = '\0';
     h->body_too_large = 0;
     h->max_body_bytes = request->max_body_bytes;
-    atomic_store(&h->cancelled, 0);
 
     struct curl_slist *headers = NULL;
     for (size_t i = 0; i < request->header_count; i++) {

@@ -63,6 +63,11 @@ int wsh_curl_perform(wsh_curl *handle, const wsh_curl_request *request,
 /// transfer notices within a few milliseconds.
 void wsh_curl_cancel(wsh_curl *handle);
 
+/// Clears a cancel request, before the next request starts. A cancel that
+/// arrives before `wsh_curl_perform` is therefore not lost: the caller
+/// resets, checks its own state, then performs.
+void wsh_curl_reset_cancel(wsh_curl *handle);
+
 /// libcurl's version string, or NULL if it cannot be loaded.
 const char *wsh_curl_version(void);
 

@@ -1,0 +1,173 @@
+import CCurl
+import Dispatch
+import Foundation
+import Synchronization
+
+/// An `HTTPClient` on libcurl.
+///
+/// One easy handle (and its multi handle's connection cache) is reused for
+/// every request, so consecutive requests to one host share a keep-alive
+/// connection. Requests run one at a time on the client's own thread, never
+/// on Swift's concurrency pool, which a blocking transfer would starve.
+/// Cancelling the calling task, or `cancelCurrentRequest()` from any thread,
+/// stops a transfer within a few milliseconds.
+public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
+    /// Limits for every request this client sends.
+    public struct Options: Sendable, Hashable {
+        public var connectTimeout: Duration
+        public var timeout: Duration
+        /// Bodies larger than this fail instead of exhausting memory.
+        public var maxBodyBytes: Int
+
+        public init(connectTimeout: Duration = .seconds(10), timeout: Duration = .seconds(30), maxBodyBytes: Int = 64 << 20) {
+            self.connectTimeout = connectTimeout
+            self.timeout = timeout
+            self.maxBodyBytes = maxBodyBytes
+        }
+    }
+
+    public let options: Options
+    /// Secrets to blank out of any message this client produces.
+    private let secrets: [String]
+    private let queue = DispatchQueue(label: "wsh.curl")
+    // @unchecked Sendable: `handle` is used only on `queue`, except for
+    // wsh_curl_cancel, which is documented as safe from any thread.
+    private let handle: OpaquePointer?
+    private let state = Mutex(State())
+
+    private struct State {
+        var running: Ticket?
+    }
+
+    /// Identifies one request, so a late cancel cannot stop the next one.
+    private final class Ticket: Sendable {
+        let cancelled = Atomic<Bool>(false)
+    }
+
+    /// A client; libcurl is loaded now if it was not yet.
+    public init(options: Options = Options(), secrets: [String] = []) {
+        self.options = options
+        self.secrets = secrets.filter { !$0.isEmpty }
+        self.handle = wsh_curl_new()
+    }
+
+    deinit {
+        if let handle { wsh_curl_free(handle) }
+    }
+
+    /// The libcurl version in use, or nil when it could not be loaded.
+    public static var libraryVersion: String? {
+        wsh_curl_version().map { String(cString: $0) }
+    }
+
+    /// Stops the request in flight, if any, from any thread.
+    public func cancelCurrentRequest() {
+        state.withLock { state in
+            guard let ticket = state.running else { return }
+            ticket.cancelled.store(true, ordering: .sequentiallyConsistent)
+            if let handle { wsh_curl_cancel(handle) }
+        }
+    }
+
+    public func send(_ request: HTTPRequest) async throws(RequestError) -> HTTPResponse {
+        let ticket = Ticket()
+        let result: Result<HTTPResponse, RequestError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                queue.async {
+                    continuation.resume(returning: self.perform(request, ticket: ticket))
+                }
+            }
+        } onCancel: {
+            ticket.cancelled.store(true, ordering: .sequentiallyConsistent)
+            state.withLock { state in
+                if state.running === ticket, let handle { wsh_curl_cancel(handle) }
+            }
+        }
+        return try result.get()
+    }
+
+    /// Runs on `queue`.
+    private func perform(_ request: HTTPRequest, ticket: Ticket) -> Result<HTTPResponse, RequestError> {
+        guard let handle else {
+            let reason = wsh_curl_load().map { String(cString: $0) } ?? "cannot initialise libcurl"
+            return .failure(.transport(TransportFailure(kind: .other, curlCode: 2, message: reason, url: redact(request.url))))
+        }
+        let started = state.withLock { state -> Bool in
+            wsh_curl_reset_cancel(handle)
+            guard !ticket.cancelled.load(ordering: .sequentiallyConsistent) else { return false }
+            state.running = ticket
+            return true
+        }
+        guard started else { return .failure(.cancelled) }
+        defer { state.withLock { $0.running = nil } }
+
+        var response = wsh_curl_response()
+        let headerLines = request.headers.map { "\($0.name): \($0.value)" }
+        let body = request.body ?? Data()
+        withCStrings(headerLines) { headerPointers in
+            request.url.withCString { url in
+                body.withUnsafeBytes { bodyBytes in
+                    headerPointers.withUnsafeBufferPointer { headers in
+                        var curlRequest = wsh_curl_request(
+                            is_post: request.method == .post ? 1 : 0,
+                            url: url,
+                            headers: headers.baseAddress,
+                            header_count: headers.count,
+                            body: bodyBytes.baseAddress?.assumingMemoryBound(to: CChar.self),
+                            body_length: bodyBytes.count,
+                            connect_timeout_ms: Self.milliseconds(options.connectTimeout),
+                            timeout_ms: Self.milliseconds(options.timeout),
+                            max_body_bytes: options.maxBodyBytes)
+                        _ = wsh_curl_perform(handle, &curlRequest, &response)
+                    }
+                }
+            }
+        }
+
+        if response.cancelled != 0 || ticket.cancelled.load(ordering: .sequentiallyConsistent) {
+            return .failure(.cancelled)
+        }
+        if response.curl_code != 0 {
+            let message = redact(response.error_message.map { String(cString: $0) } ?? "transfer failed")
+            return .failure(.transport(TransportFailure(
+                curlCode: Int(response.curl_code), message: message, url: redact(request.url))))
+        }
+        let bodyData = response.body_length > 0 ? Data(bytes: response.body, count: response.body_length) : Data()
+        let headerText = String(decoding: UnsafeRawBufferPointer(start: response.headers, count: response.headers_length), as: UTF8.self)
+        return .success(HTTPResponse(
+            status: response.status,
+            headers: Self.parseHeaders(headerText),
+            body: bodyData,
+            metrics: TransferMetrics(
+                totalSeconds: response.total_seconds,
+                connectSeconds: response.connect_seconds,
+                newConnections: response.new_connections,
+                bytesReceived: bodyData.count)))
+    }
+
+    private func redact(_ text: String) -> String {
+        Redaction.redact(text, secrets: secrets)
+    }
+
+    static func parseHeaders(_ block: String) -> [String: String] {
+        var headers: [String: String] = [:]
+        for line in block.split(whereSeparator: \.isNewline) {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return headers
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+    }
+}
+
+/// Calls `body` with NUL-terminated copies of `strings`, valid during the call.
+private func withCStrings<R>(_ strings: [String], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
+    let copies = strings.map { strdup($0) }
+    defer { copies.forEach { free($0) } }
+    return body(copies.map { $0.map { UnsafePointer($0) } })
+}

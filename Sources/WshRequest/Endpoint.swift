@@ -1,0 +1,75 @@
+/// One Weibo API call: method, path under the base URL, and parameters.
+///
+/// The access token is not a parameter: `WeiboClient` adds it as an
+/// `Authorization: OAuth2` header, so it is never part of a URL that could
+/// be printed.
+public struct Endpoint: Sendable, Hashable {
+    public var method: HTTPMethod
+    /// Relative to the base URL, e.g. `statuses/public_timeline.json`.
+    public var path: String
+    /// Query parameters for GET, form fields for POST, in order.
+    public var parameters: [(String, String)]
+
+    public init(_ method: HTTPMethod = .get, _ path: String, parameters: [(String, String)] = []) {
+        self.method = method
+        self.path = path
+        self.parameters = parameters
+    }
+
+    public static func == (lhs: Endpoint, rhs: Endpoint) -> Bool {
+        lhs.method == rhs.method && lhs.path == rhs.path
+            && lhs.parameters.elementsEqual(rhs.parameters, by: { $0 == $1 })
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(method)
+        hasher.combine(path)
+        for (key, value) in parameters {
+            hasher.combine(key)
+            hasher.combine(value)
+        }
+    }
+
+    /// The URL of this call under `baseURL`, with the query for a GET.
+    public func url(base baseURL: String) -> String {
+        var url = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
+        url += path.hasPrefix("/") ? String(path.dropFirst()) : path
+        if method == .get, !parameters.isEmpty {
+            url += (url.contains("?") ? "&" : "?") + FormEncoding.encode(parameters)
+        }
+        return url
+    }
+
+    /// The form body of a POST (`application/x-www-form-urlencoded`).
+    public var formBody: [UInt8] {
+        Array(FormEncoding.encode(parameters).utf8)
+    }
+}
+
+/// Percent-encoding of UTF-8 query strings and form bodies (RFC 3986 unreserved set).
+public enum FormEncoding {
+    /// `k=v&k2=v2`, each part percent-encoded.
+    public static func encode(_ parameters: [(String, String)]) -> String {
+        parameters.map { "\(percentEncode($0.0))=\(percentEncode($0.1))" }.joined(separator: "&")
+    }
+
+    /// Every byte outside `A-Z a-z 0-9 - . _ ~` as `%XX` of its UTF-8 encoding.
+    public static func percentEncode(_ text: String) -> String {
+        var output = [UInt8]()
+        output.reserveCapacity(text.utf8.count)
+        let hex = Array("0123456789ABCDEF".utf8)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                 UInt8(ascii: "_"), UInt8(ascii: "~"):
+                output.append(byte)
+            default:
+                output.append(UInt8(ascii: "%"))
+                output.append(hex[Int(byte >> 4)])
+                output.append(hex[Int(byte & 0x0F)])
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+}

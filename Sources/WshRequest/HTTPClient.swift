@@ -1,0 +1,79 @@
+import Foundation
+
+/// The HTTP method of a request: the Weibo API needs only these two.
+public enum HTTPMethod: String, Sendable, Hashable {
+    case get = "GET"
+    case post = "POST"
+}
+
+/// One HTTP request, ready to send.
+public struct HTTPRequest: Sendable, Hashable {
+    public var method: HTTPMethod
+    /// The full URL, query included.
+    public var url: String
+    /// Header fields in the order they are sent.
+    public var headers: [HTTPHeader]
+    /// The body of a POST, nil for GET.
+    public var body: Data?
+
+    public init(method: HTTPMethod = .get, url: String, headers: [HTTPHeader] = [], body: Data? = nil) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// One header field.
+public struct HTTPHeader: Sendable, Hashable {
+    public var name: String
+    public var value: String
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// What came back: status, headers, body, and how the transfer went.
+public struct HTTPResponse: Sendable, Hashable {
+    public var status: Int
+    /// Header fields by lower-cased name; a repeated field keeps its last value.
+    public var headers: [String: String]
+    public var body: Data
+    public var metrics: TransferMetrics
+
+    public init(status: Int, headers: [String: String] = [:], body: Data = Data(), metrics: TransferMetrics = .init()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.metrics = metrics
+    }
+}
+
+/// How one transfer went: what `trace on` shows and what benchmarks count.
+public struct TransferMetrics: Sendable, Hashable {
+    /// Seconds from start to the last byte.
+    public var totalSeconds: Double
+    /// Seconds spent connecting; 0 when a kept-alive connection was reused.
+    public var connectSeconds: Double
+    /// New connections this transfer opened: 0 means keep-alive reuse.
+    public var newConnections: Int
+    /// Body bytes received (after content decoding).
+    public var bytesReceived: Int
+
+    public init(totalSeconds: Double = 0, connectSeconds: Double = 0, newConnections: Int = 0, bytesReceived: Int = 0) {
+        self.totalSeconds = totalSeconds
+        self.connectSeconds = connectSeconds
+        self.newConnections = newConnections
+        self.bytesReceived = bytesReceived
+    }
+}
+
+/// Sends HTTP requests. The Request layer's one seam: tests swap in a fake.
+///
+/// A transport failure or cancellation throws; any HTTP status, 4xx and 5xx
+/// included, is a response. Interpreting statuses is `WeiboClient`'s job.
+public protocol HTTPClient: Sendable {
+    /// Sends `request` and waits for the whole response.
+    func send(_ request: HTTPRequest) async throws(RequestError) -> HTTPResponse
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Whether an API base answers, and how fast: the demo's reachability check.
+public struct Reachability: Sendable, Hashable, CustomStringConvertible {
+    /// True when any HTTP response came back, whatever its status.
+    public var isReachable: Bool
+    /// The status of the answer, when there was one.
+    public var status: Int?
+    /// Seconds the round trip took.
+    public var seconds: Double
+    /// Why it is not reachable.
+    public var failure: RequestError?
+
+    public init(isReachable: Bool, status: Int?, seconds: Double, failure: RequestError?) {
+        self.isReachable = isReachable
+        self.status = status
+        self.seconds = seconds
+        self.failure = failure
+    }
+
+    /// Sends one GET to `baseURL` through `client`.
+    public static func check(_ baseURL: String, using client: any HTTPClient) async -> Reachability {
+        let start = ContinuousClock.now
+        do {
+            let response = try await client.send(HTTPRequest(url: baseURL))
+            return Reachability(isReachable: true, status: response.status, seconds: elapsed(since: start), failure: nil)
+        } catch {
+            return Reachability(isReachable: false, status: nil, seconds: elapsed(since: start), failure: error)
+        }
+    }
+
+    public var description: String {
+        let ms = String(format: "%.1f ms", seconds * 1000)
+        if isReachable { return "reachable (HTTP \(status ?? 0), \(ms))" }
+        return "unreachable after \(ms): \(failure.map { "\($0)" } ?? "no answer")"
+    }
+
+    static func elapsed(since start: ContinuousClock.Instant) -> Double {
+        let (s, atto) = (ContinuousClock.now - start).components
+        return Double(s) + Double(atto) / 1e18
+    }
+}

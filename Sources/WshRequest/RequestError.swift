@@ -1,0 +1,131 @@
+/// Every way a request can fail, kept apart as the Weibo demo's result
+/// blocks keep them: the service said no (`api`), HTTP failed without a
+/// Weibo body (`http`), the request never completed (`transport`), or the
+/// body was not what the Model expects (`decoding`).
+///
+/// No case ever holds an access token: URLs and messages are redacted
+/// before they are stored, so any description is safe to print or log.
+public enum RequestError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The API answered with its error body.
+    case api(APIFailure)
+    /// An HTTP error status without a Weibo error body.
+    case http(status: Int, url: String, excerpt: String)
+    /// No complete response: refused, DNS, timeout, TLS, dropped, truncated.
+    case transport(TransportFailure)
+    /// A response whose body does not decode: what, where, and why.
+    case decoding(what: String, where: String, detail: String)
+    /// The request was cancelled (Ctrl-C, or the task was cancelled).
+    case cancelled
+    /// The request could not be formed: no token, or a bad base URL.
+    case configuration(String)
+
+    public var description: String {
+        switch self {
+        case .api(let failure):
+            return failure.description
+        case .http(let status, let url, let excerpt):
+            let tail = excerpt.isEmpty ? "" : ": \(excerpt)"
+            return "HTTP \(status) \(HTTPStatusText.reason(status)) from \(url)\(tail)"
+        case .transport(let failure):
+            return failure.description
+        case .decoding(let what, let place, let detail):
+            return "cannot decode \(what)\(place.isEmpty ? "" : " at \(place)"): \(detail)"
+        case .cancelled:
+            return "request cancelled"
+        case .configuration(let message):
+            return message
+        }
+    }
+}
+
+/// The Weibo error body of a failed call.
+public struct APIFailure: Sendable, Hashable, CustomStringConvertible {
+    /// Weibo's `error_code`, e.g. 21327; nil when the body had none readable.
+    public var code: Int?
+    /// Weibo's `error` text.
+    public var message: String
+    /// The path the service names in `request`, e.g. `/2/statuses/show.json`.
+    public var request: String?
+    /// The HTTP status it came with.
+    public var httpStatus: Int
+
+    public init(code: Int?, message: String, request: String?, httpStatus: Int) {
+        self.code = code
+        self.message = message
+        self.request = request
+        self.httpStatus = httpStatus
+    }
+
+    public var description: String {
+        var text = "API error"
+        if let code { text += " \(code)" }
+        text += ": \(message.isEmpty ? "(no message)" : message)"
+        if let request { text += " (\(request), HTTP \(httpStatus))" } else { text += " (HTTP \(httpStatus))" }
+        return text
+    }
+}
+
+/// A request that did not complete, in curl's terms.
+public struct TransportFailure: Sendable, Hashable, CustomStringConvertible {
+    /// What kind of failure, for callers that react differently to each.
+    public enum Kind: String, Sendable, Hashable {
+        case refused = "connection refused"
+        case dns = "host not found"
+        case timeout = "timed out"
+        case tls = "TLS failure"
+        case dropped = "connection dropped"
+        case tooLarge = "response too large"
+        case other = "transfer failed"
+    }
+
+    public var kind: Kind
+    /// libcurl's CURLcode.
+    public var curlCode: Int
+    /// libcurl's message, redacted.
+    public var message: String
+    /// The URL, redacted.
+    public var url: String
+
+    public init(kind: Kind? = nil, curlCode: Int, message: String, url: String) {
+        self.kind = kind ?? Self.kind(ofCurlCode: curlCode)
+        self.curlCode = curlCode
+        self.message = message
+        self.url = url
+    }
+
+    public var description: String {
+        "\(kind.rawValue): \(message) (curl \(curlCode), \(url))"
+    }
+
+    /// Maps CURLcode values (curl/curl.h) to a kind.
+    static func kind(ofCurlCode code: Int) -> Kind {
+        switch code {
+        case 7: return .refused                         // COULDNT_CONNECT
+        case 5, 6: return .dns                          // COULDNT_RESOLVE_PROXY, _HOST
+        case 28: return .timeout                        // OPERATION_TIMEDOUT
+        case 35, 51, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91: return .tls
+        case 18, 52, 55, 56: return .dropped            // PARTIAL_FILE, GOT_NOTHING, SEND_ERROR, RECV_ERROR
+        case 63: return .tooLarge                       // FILESIZE_EXCEEDED
+        default: return .other
+        }
+    }
+}
+
+/// Reason phrases for the statuses wsh reports.
+enum HTTPStatusText {
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 400: return "Bad Request"
+        case 401: return "Unauthorized"
+        case 403: return "Forbidden"
+        case 404: return "Not Found"
+        case 405: return "Method Not Allowed"
+        case 429: return "Too Many Requests"
+        case 500: return "Internal Server Error"
+        case 502: return "Bad Gateway"
+        case 503: return "Service Unavailable"
+        case 504: return "Gateway Timeout"
+        default: return status >= 500 ? "Server Error" : status >= 400 ? "Client Error" : ""
+        }
+    }
+}

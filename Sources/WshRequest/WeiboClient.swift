@@ -1,0 +1,90 @@
+import Foundation
+
+/// Sends `Endpoint`s to the Weibo API: adds the token, interprets statuses
+/// and error bodies, and decodes results.
+///
+/// This is where the demo's three outcomes part: a 2xx response is data, a
+/// Weibo error body is `.api`, anything else that failed is `.http` or
+/// `.transport`.
+public struct WeiboClient: Sendable {
+    public let configuration: APIConfiguration
+    public let http: any HTTPClient
+
+    public init(configuration: APIConfiguration, http: any HTTPClient) {
+        self.configuration = configuration
+        self.http = http
+    }
+
+    /// The request `endpoint` becomes: URL, headers (token included) and body.
+    public func request(for endpoint: Endpoint) throws(RequestError) -> HTTPRequest {
+        guard configuration.baseURL.hasPrefix("http://") || configuration.baseURL.hasPrefix("https://") else {
+            throw .configuration("API base URL must start with http:// or https://: \(Redaction.redact(configuration.baseURL))")
+        }
+        var headers = [HTTPHeader("Accept", "application/json")]
+        if let token = try configuration.token.resolve() {
+            headers.append(HTTPHeader("Authorization", "OAuth2 \(token.revealed)"))
+        }
+        var body: Data?
+        if endpoint.method == .post {
+            headers.append(HTTPHeader("Content-Type", "application/x-www-form-urlencoded; charset=utf-8"))
+            body = Data(endpoint.formBody)
+        }
+        return HTTPRequest(method: endpoint.method, url: endpoint.url(base: configuration.baseURL), headers: headers, body: body)
+    }
+
+    /// Sends `endpoint`; returns the response when its status is 2xx.
+    public func send(_ endpoint: Endpoint) async throws(RequestError) -> HTTPResponse {
+        let request = try request(for: endpoint)
+        let response = try await http.send(request)
+        try Self.check(response, url: Redaction.redact(request.url, secrets: secrets))
+        return response
+    }
+
+    /// Sends `endpoint` and decodes its body with `decode`, which names what
+    /// did not fit (see `RequestError.decoding`).
+    public func fetch<T>(_ endpoint: Endpoint, decode: (Data) throws(RequestError) -> T) async throws(RequestError) -> (T, HTTPResponse) {
+        let response = try await send(endpoint)
+        return (try decode(response.body), response)
+    }
+
+    /// Secrets this client knows, for redacting messages.
+    var secrets: [String] {
+        ((try? configuration.token.resolve()) ?? nil).map { [$0.revealed] } ?? []
+    }
+
+    /// Throws unless `response` is a success. A body with Weibo's `error` or
+    /// `error_code` is an API error whatever the status (the API sometimes
+    /// answers 200 with an error body).
+    public static func check(_ response: HTTPResponse, url: String) throws(RequestError) {
+        if let failure = apiFailure(in: response) { throw .api(failure) }
+        guard (200..<300).contains(response.status) else {
+            throw .http(status: response.status, url: url, excerpt: excerpt(response.body))
+        }
+    }
+
+    /// The Weibo error body in `response`, if it has one.
+    static func apiFailure(in response: HTTPResponse) -> APIFailure? {
+        guard response.body.first == UInt8(ascii: "{"),
+              let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any],
+              object["error"] != nil || object["error_code"] != nil
+        else { return nil }
+        let code: Int? = switch object["error_code"] {
+        case let number as NSNumber: number.intValue
+        case let text as String: Int(text.trimmingCharacters(in: .whitespaces))
+        default: nil
+        }
+        return APIFailure(
+            code: code,
+            message: Redaction.redact((object["error"] as? String) ?? ""),
+            request: (object["request"] as? String).map { Redaction.redact($0) },
+            httpStatus: response.status)
+    }
+
+    /// A printable first line of a body, for errors without an API body.
+    static func excerpt(_ body: Data) -> String {
+        let text = String(decoding: body.prefix(200), as: UTF8.self)
+        let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        let printable = line.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F && !(0x80..<0xA0).contains($0.value) }
+        return Redaction.redact(String(String.UnicodeScalarView(printable)))
+    }
+}

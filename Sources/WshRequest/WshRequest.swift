@@ -1,1 +1,0 @@
-// WshRequest: filled in by its issue.

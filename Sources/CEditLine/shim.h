@@ -66,6 +66,12 @@ static inline int wsh_history_clear(History *h) {
     return history(h, &ev, H_CLEAR);
 }
 
+// The standard streams, as functions: Swift 6 treats the C globals as
+// shared mutable state.
+static inline FILE *wsh_stdin(void) { return stdin; }
+static inline FILE *wsh_stdout(void) { return stdout; }
+static inline FILE *wsh_stderr(void) { return stderr; }
+
 // SIGINT: the handler only records the signal. Installed without SA_RESTART
 // so a blocking read (el_gets) returns EINTR and the loop can act on it.
 static volatile sig_atomic_t wsh_sigint_count = 0;

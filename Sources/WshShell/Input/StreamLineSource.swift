@@ -1,0 +1,44 @@
+import CEditLine
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Lines read one at a time from a stream, as they arrive: batch stdin.
+///
+/// Reading as lines arrive (not all input first) lets a program drive wsh
+/// through a pipe and see each answer before it sends the next command.
+public final class StreamLineSource: LineSource {
+    public let name: String
+    public var isInteractive: Bool { false }
+    private let stream: UnsafeMutablePointer<FILE>
+
+    /// Reads `stream` (stdin by default) under `name`.
+    public init(name: String = "<stdin>", stream: UnsafeMutablePointer<FILE> = wsh_stdin()) {
+        self.name = name
+        self.stream = stream
+    }
+
+    public func readLine(prompt: String) -> LineRead {
+        var buffer: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(buffer) }
+        while true {
+            let count = getline(&buffer, &capacity, stream)
+            if count < 0 {
+                // A signal can interrupt the read; the loop decides what it means.
+                if errno == EINTR && ferror(stream) != 0 {
+                    clearerr(stream)
+                    return .interrupted
+                }
+                return .end
+            }
+            guard let buffer else { return .end }
+            var bytes = UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: count)[...]
+            if bytes.last == UInt8(ascii: "\n") { bytes = bytes.dropLast() }
+            if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }
+            return .line(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// WshShell: filled in by its issue.

@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+import WshTestSupport
+@testable import WshRequest
+
+@Suite("Endpoints and the Config layer")
+struct EndpointTests {
+    @Test("a GET endpoint's URL joins base and path and percent-encodes UTF-8 parameters")
+    func getURL() {
+        let endpoint = Endpoint(.get, "users/show.json", parameters: [("screen_name", "小明 & co"), ("count", "20")])
+        #expect(endpoint.url(base: "http://127.0.0.1:9/2") ==
+            "http://127.0.0.1:9/2/users/show.json?screen_name=%E5%B0%8F%E6%98%8E%20%26%20co&count=20")
+        #expect(endpoint.url(base: "http://h/2/") == endpoint.url(base: "http://h/2"))
+    }
+
+    @Test("a POST endpoint puts its parameters in a form body, not the URL")
+    func postBody() throws {
+        let endpoint = Endpoint(.post, "statuses/update.json", parameters: [("status", "hi 😀=")])
+        #expect(endpoint.url(base: "http://h/2/") == "http://h/2/statuses/update.json")
+        #expect(String(decoding: endpoint.formBody, as: UTF8.self) == "status=hi%20%F0%9F%98%80%3D")
+    }
+
+    @Test("the token travels as an OAuth2 header and never in the URL")
+    func tokenHeader() throws {
+        let client = WeiboClient(
+            configuration: APIConfiguration(baseURL: "http://h/2/", token: .value(Secret("s3cr3t"))),
+            http: FakeHTTPClient { _ in .json("{}") })
+        let request = try client.request(for: Endpoint(.get, "statuses/public_timeline.json"))
+        #expect(request.headers.contains(HTTPHeader("Authorization", "OAuth2 s3cr3t")))
+        #expect(!request.url.contains("s3cr3t"))
+        #expect("\(Secret("s3cr3t"))" == "***")
+    }
+
+    @Test("a token file's first line is the token; a missing file is a configuration error")
+    func tokenFile() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("wsh-token-\(UUID())").path
+        try "  abc123  \nignored\n".write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(try TokenSource.file(path).resolve()?.revealed == "abc123")
+        #expect(throws: RequestError.configuration("cannot read token file /nonexistent/token")) {
+            try TokenSource.file("/nonexistent/token").resolve()
+        }
+    }
+
+    @Test("a base URL that is not http(s) is refused before any request")
+    func badBase() async {
+        let fake = FakeHTTPClient { _ in .json("{}") }
+        let client = WeiboClient(configuration: APIConfiguration(baseURL: "ftp://x/"), http: fake)
+        await #expect(throws: RequestError.self) { try await client.send(Endpoint(.get, "a.json")) }
+        #expect(fake.requests.isEmpty)
+    }
+}
+
+@Suite("Outcomes: API error, HTTP error, transport failure, decoding failure")
+struct OutcomeTests {
+    func client(_ response: HTTPResponse) -> WeiboClient {
+        WeiboClient(configuration: APIConfiguration(baseURL: "http://h/2/", token: .value(Secret("tok-XYZ"))),
+                    http: FakeHTTPClient { _ in response })
+    }
+
+    @Test("a Weibo error body is an API error with code, message and request path, whether the code is a number or a string")
+    func apiError() async {
+        for body in [#"{"error":"expired_token","error_code":21327,"request":"/2/statuses/public_timeline.json"}"#,
+                     #"{"error":"expired_token","error_code":"21327","request":"/2/statuses/public_timeline.json"}"#] {
+            await #expect(throws: RequestError.api(APIFailure(code: 21327, message: "expired_token",
+                request: "/2/statuses/public_timeline.json", httpStatus: 401))) {
+                try await client(.json(body, status: 401)).send(Endpoint(.get, "statuses/public_timeline.json"))
+            }
+        }
+    }
+
+    @Test("an error status without a Weibo body is an HTTP error with an excerpt")
+    func httpError() async {
+        await #expect(throws: RequestError.http(status: 502, url: "http://h/2/x.json", excerpt: "<html>bad gateway")) {
+            try await client(.json("<html>bad gateway\n</html>", status: 502)).send(Endpoint(.get, "x.json"))
+        }
+    }
+
+    @Test("a 200 with an error body is still an API error")
+    func okWithErrorBody() async {
+        await #expect(throws: RequestError.self) {
+            try await client(.json(#"{"error":"system error","error_code":10001}"#)).send(Endpoint(.get, "x.json"))
+        }
+    }
+
+    @Test("no description of any error contains the token")
+    func redaction() {
+        let token = "tok-XYZ"
+        let errors: [RequestError] = [
+            .api(APIFailure(code: 1, message: Redaction.redact("bad token \(token)", secrets: [token]), request: nil, httpStatus: 401)),
+            .http(status: 500, url: Redaction.redact("http://h/2/a.json?access_token=\(token)&x=1"), excerpt: ""),
+            .transport(TransportFailure(curlCode: 7, message: "Failed", url: Redaction.redact("http://h/?access_token=\(token)"))),
+            .decoding(what: "TimelinePage", where: ".statuses", detail: "x"),
+        ]
+        for error in errors {
+            #expect(!error.description.contains(token), "\(error)")
+        }
+        #expect(Redaction.redact("u?access_token=abc&b=2 and access_token=def") == "u?access_token=***&b=2 and access_token=***")
+    }
+}
+
+@Suite("CurlHTTPClient over real sockets", .serialized)
+struct CurlClientTests {
+    @Test("a refused port is a transport failure of kind refused, with curl's code")
+    func refused() async {
+        let port = unusedLocalPort()
+        let client = CurlHTTPClient()
+        do {
+            _ = try await client.send(HTTPRequest(url: "http://127.0.0.1:\(port)/2/x.json"))
+            Issue.record("expected a failure")
+        } catch {
+            guard case .transport(let failure) = error else { Issue.record("\(error)"); return }
+            #expect(failure.kind == .refused)
+            #expect(failure.curlCode == 7)
+            #expect(error.description.contains("connection refused"))
+        }
+    }
+
+    @Test("a server that never answers times out after the total timeout")
+    func timeout() async throws {
+        let server = try SilentServer()
+        defer { server.stop() }
+        let client = CurlHTTPClient(options: .init(connectTimeout: .seconds(2), timeout: .milliseconds(300)))
+        let start = ContinuousClock.now
+        do {
+            _ = try await client.send(HTTPRequest(url: server.baseURL + "x.json"))
+            Issue.record("expected a timeout")
+        } catch {
+            guard case .transport(let failure) = error else { Issue.record("\(error)"); return }
+            #expect(failure.kind == .timeout)
+        }
+        #expect(ContinuousClock.now - start < .seconds(3))
+    }
+
+    @Test("cancelling from another thread stops a hanging request within 100 ms")
+    func cancelFromAnotherThread() async throws {
+        let server = try SilentServer()
+        defer { server.stop() }
+        let client = CurlHTTPClient(options: .init(timeout: .seconds(30)))
+        let canceller = Thread {
+            Thread.sleep(forTimeInterval: 0.2)
+            client.cancelCurrentRequest()
+        }
+        let start = ContinuousClock.now
+        canceller.start()
+        await #expect(throws: RequestError.cancelled) {
+            _ = try await client.send(HTTPRequest(url: server.baseURL + "x.json"))
+        }
+        let elapsed = ContinuousClock.now - start
+        #expect(elapsed < .milliseconds(300), "cancel took \(elapsed - .milliseconds(200)) after the request")
+    }
+
+    @Test("cancelling the task stops the request within 100 ms")
+    func cancelTask() async throws {
+        let server = try SilentServer()
+        defer { server.stop() }
+        let client = CurlHTTPClient(options: .init(timeout: .seconds(30)))
+        let task = Task { try await client.send(HTTPRequest(url: server.baseURL + "x.json")) }
+        try await Task.sleep(for: .milliseconds(150))
+        let start = ContinuousClock.now
+        task.cancel()
+        let result = await task.result
+        #expect(ContinuousClock.now - start < .milliseconds(100))
+        #expect(throws: RequestError.cancelled) { try result.get() }
+    }
+
+    @Test("a cancel that arrives before the request starts still cancels it")
+    func cancelBeforeStart() async throws {
+        let server = try SilentServer()
+        defer { server.stop() }
+        let client = CurlHTTPClient(options: .init(timeout: .seconds(5)))
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await client.send(HTTPRequest(url: server.baseURL + "x.json"))
+        }
+        let start = ContinuousClock.now
+        await #expect(throws: RequestError.cancelled) { try await task.value }
+        #expect(ContinuousClock.now - start < .seconds(1))
+    }
+
+    @Test("reachability reports an unreachable base with the reason")
+    func unreachable() async {
+        let result = await Reachability.check("http://127.0.0.1:\(unusedLocalPort())/2/", using: CurlHTTPClient())
+        #expect(!result.isReachable)
+        #expect(result.description.contains("unreachable"))
+    }
+}

@@ -64,6 +64,8 @@ let package = Package(
                 "WshSandbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // Measures the Request + Model layers alone, for scripts/bench-fetch.
+        .executableTarget(name: "wsh-bench-fetch", dependencies: ["WshRequest", "WshModel"], path: "scripts/bench-fetch-swift"),
         .executableTarget(
             name: "embed-example", dependencies: ["WshLanguage"], path: "examples/embed"),
 

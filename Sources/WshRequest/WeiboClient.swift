@@ -42,7 +42,7 @@ public struct WeiboClient: Sendable {
 
     /// Sends `endpoint` and decodes its body with `decode`, which names what
     /// did not fit (see `RequestError.decoding`).
-    public func fetch<T>(_ endpoint: Endpoint, decode: (Data) throws(RequestError) -> T) async throws(RequestError) -> (T, HTTPResponse) {
+    public func fetch<T>(_ endpoint: Endpoint, decode: @Sendable (Data) throws(RequestError) -> T) async throws(RequestError) -> (T, HTTPResponse) {
         let response = try await send(endpoint)
         return (try decode(response.body), response)
     }

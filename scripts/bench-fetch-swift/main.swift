@@ -1,0 +1,46 @@
+// Fetches N pages of M statuses through the Request and Model layers in one
+// process (one CurlHTTPClient, so one kept-alive connection) and prints the
+// wall time in seconds, the statuses decoded and the connections opened.
+//
+// usage: wsh-bench-fetch BASE_URL TOKEN PAGES COUNT
+import Foundation
+import WshModel
+import WshRequest
+
+let arguments = CommandLine.arguments
+guard arguments.count == 5, let pages = Int(arguments[3]), let count = Int(arguments[4]) else {
+    FileHandle.standardError.write(Data("usage: wsh-bench-fetch BASE_URL TOKEN PAGES COUNT\n".utf8))
+    exit(2)
+}
+let client = WeiboClient(
+    configuration: APIConfiguration(baseURL: arguments[1], token: .value(Secret(arguments[2]))),
+    http: CurlHTTPClient())
+
+let done = DispatchSemaphore(value: 0)
+nonisolated(unsafe) var exitCode: Int32 = 0
+Task {
+    let start = ContinuousClock.now
+    var decoded = 0
+    var connections = 0
+    do {
+        for page in 1...pages {
+            let endpoint = Endpoint(.get, "statuses/public_timeline.json",
+                                    parameters: [("count", String(count)), ("page", String(page))])
+            let (timeline, response) = try await client.fetch(endpoint) { data throws(RequestError) in
+                do throws(ModelDecodingError) { return try ModelDecoding.decode(TimelinePage.self, from: data) } catch {
+                    throw .decoding(what: error.what, where: error.where, detail: error.detail)
+                }
+            }
+            decoded += timeline.statuses.count
+            connections += response.metrics.newConnections
+        }
+        let (s, atto) = (ContinuousClock.now - start).components
+        print(String(format: "%.4f %d %d", Double(s) + Double(atto) / 1e18, decoded, connections))
+    } catch {
+        FileHandle.standardError.write(Data("wsh-bench-fetch: \(error)\n".utf8))
+        exitCode = 1
+    }
+    done.signal()
+}
+done.wait()
+exit(exitCode)

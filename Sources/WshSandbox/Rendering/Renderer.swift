@@ -7,7 +7,7 @@ struct Renderer {
 
     /// `{"statuses":[…],"total_number":N,"previous_cursor":0,"next_cursor":…}`.
     func timelinePage(count: Int, page: Int) -> [UInt8] {
-        let first = (page - 1) * count
+        let first = min(timeline.count, (page - 1) * count)
         let positions = first..<min(timeline.count, first + count)
         var json = JSONWriter(capacity: 3000 * max(1, positions.count))
         json.objectStart()

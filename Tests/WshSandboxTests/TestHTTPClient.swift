@@ -63,8 +63,14 @@ final class TestHTTPConnection: @unchecked Sendable {
     private func exchange(_ method: String, _ target: String, _ headers: [String: String], _ body: String?)
         -> HTTPResult {
         let started = Date()
+        var result = untimedExchange(method, target, headers, body)
+        result.seconds = Date().timeIntervalSince(started)
+        return result
+    }
+
+    private func untimedExchange(_ method: String, _ target: String, _ headers: [String: String], _ body: String?)
+        -> HTTPResult {
         var result = HTTPResult()
-        defer { result.seconds = Date().timeIntervalSince(started) }
         if socketFD < 0 && !connectSocket() {
             result.failure = .connectFailed
             return result

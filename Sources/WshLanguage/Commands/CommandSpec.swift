@@ -1,0 +1,103 @@
+/// One command's declaration: its name, help, arguments, options, completion and
+/// handler. `help` and usage errors are rendered from it, so they cannot drift.
+///
+/// Handlers run on the interpreter's thread; a spec is therefore not `Sendable`.
+public struct CommandSpec {
+    /// What runs when the command is called.
+    enum Action {
+        case host((CommandContext) throws -> Void)
+        /// Compiled by the language itself (`if`, `set`, …); listed for `help`.
+        case syntax
+        case help
+        case source
+    }
+
+    /// The name the command is called by.
+    public var name: String
+    /// Other names for the same command.
+    public var aliases: [String]
+    /// One line saying what the command does, shown by `help`.
+    public var abstract: String
+    /// Longer help shown by `help NAME`; may span lines.
+    public var discussion: String
+    /// Positional arguments in order.
+    public var arguments: [ArgumentSpec]
+    /// Options and flags.
+    public var options: [OptionSpec]
+    /// Suggests words for an argument being completed; options complete by themselves.
+    public var completion: CompletionProvider?
+    var action: Action
+    private var customSynopsis: String?
+
+    /// Declares a host command.
+    ///
+    /// - Parameters:
+    ///   - synopsis: overrides the generated `name ARG [OPTIONAL] [--flag] [--opt V]`.
+    ///   - handler: runs the command; throw ``LanguageError/commandFailed(_:)`` or
+    ///     ``LanguageError/usage(_:)`` to fail. Other errors count as failures.
+    public init(
+        name: String, aliases: [String] = [], abstract: String, discussion: String = "",
+        arguments: [ArgumentSpec] = [], options: [OptionSpec] = [], synopsis: String? = nil,
+        completion: CompletionProvider? = nil,
+        handler: @escaping (CommandContext) throws -> Void
+    ) {
+        self.init(
+            name: name, aliases: aliases, abstract: abstract, discussion: discussion,
+            arguments: arguments, options: options, synopsis: synopsis, completion: completion,
+            action: .host(handler))
+    }
+
+    init(
+        name: String, aliases: [String] = [], abstract: String, discussion: String = "",
+        arguments: [ArgumentSpec] = [], options: [OptionSpec] = [], synopsis: String? = nil,
+        completion: CompletionProvider? = nil, action: Action
+    ) {
+        self.name = name
+        self.aliases = aliases
+        self.abstract = abstract
+        self.discussion = discussion
+        self.arguments = arguments
+        self.options = options
+        self.completion = completion
+        self.action = action
+        self.customSynopsis = synopsis
+    }
+
+    /// The usage line: `name ARG [OPTIONAL] [REST…] [--flag] [--page N]`.
+    public var synopsis: String {
+        if let customSynopsis { return customSynopsis }
+        let parts = [name] + arguments.map(\.synopsis) + options.map { "[\($0.synopsis)]" }
+        return parts.joined(separator: " ")
+    }
+
+    /// Whether this entry is a language form (`if`, `while`, …) rather than a command.
+    public var isSyntax: Bool {
+        if case .syntax = action { return true }
+        return false
+    }
+}
+
+/// What a completion provider is asked: the command, the words before the one being
+/// completed, and that word's prefix.
+public struct CompletionRequest: Sendable, Equatable {
+    /// The command's name as declared.
+    public var command: String
+    /// The complete words after the command name, before the word being completed.
+    public var previousWords: [String]
+    /// The start of the word being completed (may be empty).
+    public var prefix: String
+    /// The index of the positional argument being completed, options not counted.
+    public var argumentIndex: Int
+
+    /// Creates a request.
+    public init(command: String, previousWords: [String], prefix: String, argumentIndex: Int) {
+        self.command = command
+        self.previousWords = previousWords
+        self.prefix = prefix
+        self.argumentIndex = argumentIndex
+    }
+}
+
+/// Returns candidate words for a ``CompletionRequest``; the table filters them by
+/// prefix.
+public typealias CompletionProvider = (CompletionRequest) -> [String]

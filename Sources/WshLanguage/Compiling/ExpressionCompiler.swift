@@ -1,0 +1,255 @@
+/// Compiles the words of an expression (`$i < 1000000`, `$s + $i % 7`) into
+/// instructions once, at compile time.
+///
+/// Literal text is split into numbers, operators and parentheses; `$var`, `$(…)` and
+/// quoted words are operands. Pieces of one word with no operator between them form
+/// one operand by concatenation (`${name}_x`). So `$x==3` and `$x == 3` mean the same,
+/// and `$i` stays a variable reference instead of text parsed on every iteration.
+struct ExpressionCompiler {
+    private enum Piece {
+        case constant(Value)
+        case part(WordPart)
+        case word(Word)
+    }
+
+    private enum Token {
+        case operand([Piece])
+        case symbol(String)
+    }
+
+    private var tokens: [Token] = []
+    private var index = 0
+    private var depth = 0
+
+    init(words: [Word]) {
+        self.words = words
+    }
+
+    private let words: [Word]
+
+    mutating func compile(into compiler: inout Compiler) throws(LanguageError) {
+        for word in words { try tokenize(word) }
+        try parseOr(&compiler)
+        if index < tokens.count {
+            throw LanguageError(.syntax, "unexpected \(describe(tokens[index])) in expression")
+        }
+    }
+
+    // MARK: Tokens
+
+    private mutating func tokenize(_ word: Word) throws(LanguageError) {
+        switch word.form {
+        case .singleQuoted, .doubleQuoted:
+            tokens.append(.operand([.word(word)]))
+        case .block(_, let script):
+            // `{$x > 1}`: a braced expression, as in Tcl.
+            guard script.commands.count == 1 else {
+                throw LanguageError(.syntax, "a braced expression must hold one expression")
+            }
+            tokens.append(.symbol("("))
+            for inner in script.commands[0].words { try tokenize(inner) }
+            tokens.append(.symbol(")"))
+        case .bare(let parts):
+            // Operands of one word glue together unless an operator separates them.
+            var glue = false
+            for part in parts {
+                guard case .literal(let text) = part else {
+                    appendOperand(.part(part), glue: glue)
+                    glue = true
+                    continue
+                }
+                try tokenize(text: text, glue: &glue)
+            }
+        }
+    }
+
+    private mutating func appendOperand(_ piece: Piece, glue: Bool) {
+        if glue, case .operand(var pieces) = tokens.last {
+            pieces.append(piece)
+            tokens[tokens.count - 1] = .operand(pieces)
+        } else {
+            tokens.append(.operand([piece]))
+        }
+    }
+
+    private mutating func tokenize(text: String, glue: inout Bool) throws(LanguageError) {
+        let bytes = Array(text.utf8)
+        var i = 0
+        func isOperatorByte(_ byte: UInt8) -> Bool {
+            "+-*/%=!<>&|()".utf8.contains(byte)
+        }
+        while i < bytes.count {
+            let byte = bytes[i]
+            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n") {
+                glue = false
+                i += 1
+                continue
+            }
+            if isOperatorByte(byte) {
+                let pair = i + 1 < bytes.count ? String(decoding: bytes[i...(i + 1)], as: UTF8.self) : ""
+                if ["==", "!=", "<=", ">=", "&&", "||"].contains(pair) {
+                    tokens.append(.symbol(pair))
+                    i += 2
+                } else if byte == UInt8(ascii: "=") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "|") {
+                    throw LanguageError(.syntax, "unknown operator \(String(UnicodeScalar(byte))) in expression")
+                } else {
+                    tokens.append(.symbol(String(UnicodeScalar(byte))))
+                    i += 1
+                }
+                glue = false
+                continue
+            }
+            let start = i
+            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") || byte == UInt8(ascii: ".") {
+                i = ExpressionCompiler.scanNumber(bytes, from: i)
+            }
+            if i == start || (i < bytes.count && !isOperatorByte(bytes[i]) && bytes[i] != UInt8(ascii: " ")) {
+                // Not (only) a number: a text operand such as `alice` or `3abc`.
+                while i < bytes.count && !isOperatorByte(bytes[i]) && bytes[i] != UInt8(ascii: " ") { i += 1 }
+                appendOperand(.constant(.string(String(decoding: bytes[start..<i], as: UTF8.self))), glue: glue)
+            } else {
+                let literal = String(decoding: bytes[start..<i], as: UTF8.self)
+                guard let number = Value.parseNumber(literal) else {
+                    throw LanguageError(.syntax, "number \(literal) is out of range")
+                }
+                appendOperand(.constant(number), glue: glue)
+            }
+            glue = true
+        }
+    }
+
+    /// The end of a decimal literal: digits, an optional fraction and exponent.
+    private static func scanNumber(_ bytes: [UInt8], from start: Int) -> Int {
+        var i = start
+        func digits() { while i < bytes.count && bytes[i] >= 48 && bytes[i] <= 57 { i += 1 } }
+        digits()
+        if i < bytes.count && bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            digits()
+        }
+        if i < bytes.count && (bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E")) {
+            var j = i + 1
+            if j < bytes.count && (bytes[j] == UInt8(ascii: "+") || bytes[j] == UInt8(ascii: "-")) { j += 1 }
+            if j < bytes.count && bytes[j] >= 48 && bytes[j] <= 57 {
+                i = j
+                digits()
+            }
+        }
+        return i
+    }
+
+    private func describe(_ token: Token) -> String {
+        switch token {
+        case .symbol(let symbol): "\"\(symbol)\""
+        case .operand: "operand"
+        }
+    }
+
+    // MARK: Grammar, emitting as it goes
+
+    private var peekSymbol: String? {
+        guard index < tokens.count, case .symbol(let symbol) = tokens[index] else { return nil }
+        return symbol
+    }
+
+    private mutating func parseOr(_ compiler: inout Compiler) throws(LanguageError) {
+        try parseAnd(&compiler)
+        while peekSymbol == "||" {
+            index += 1
+            let jump = compiler.emitInstruction(.orJump(0))
+            try parseAnd(&compiler)
+            _ = compiler.emitInstruction(.toBool)
+            compiler.patchJump(jump, to: compiler.nextInstructionIndex)
+        }
+    }
+
+    private mutating func parseAnd(_ compiler: inout Compiler) throws(LanguageError) {
+        try parseBinary(&compiler, level: 0)
+        while peekSymbol == "&&" {
+            index += 1
+            let jump = compiler.emitInstruction(.andJump(0))
+            try parseBinary(&compiler, level: 0)
+            _ = compiler.emitInstruction(.toBool)
+            compiler.patchJump(jump, to: compiler.nextInstructionIndex)
+        }
+    }
+
+    private static let levels: [[String]] = [["==", "!="], ["<", "<=", ">", ">="], ["+", "-"], ["*", "/", "%"]]
+
+    private mutating func parseBinary(_ compiler: inout Compiler, level: Int) throws(LanguageError) {
+        guard level < ExpressionCompiler.levels.count else {
+            try parseUnary(&compiler)
+            return
+        }
+        try parseBinary(&compiler, level: level + 1)
+        while let symbol = peekSymbol, ExpressionCompiler.levels[level].contains(symbol),
+            let op = BinaryOperator(symbol: symbol)
+        {
+            index += 1
+            try parseBinary(&compiler, level: level + 1)
+            emitBinary(op, &compiler)
+        }
+    }
+
+    /// Emits `op`, fusing `$global CONSTANT op` into one instruction for loops.
+    private func emitBinary(_ op: BinaryOperator, _ compiler: inout Compiler) {
+        let count = compiler.nextInstructionIndex
+        if count >= 2, case .constant(let constant)? = compiler.lastInstruction {
+            compiler.removeLastInstruction()
+            if case .loadGlobal(let global)? = compiler.lastInstruction {
+                compiler.replaceLastInstruction(with: .binaryGlobalConstant(op, global: global, constant: constant))
+                return
+            }
+            _ = compiler.emitInstruction(.constant(constant))
+        }
+        _ = compiler.emitInstruction(.binary(op))
+    }
+
+    private mutating func parseUnary(_ compiler: inout Compiler) throws(LanguageError) {
+        depth += 1
+        defer { depth -= 1 }
+        if depth > Parser.maxNesting {
+            throw LanguageError(.syntax, "expression nested deeper than \(Parser.maxNesting) levels")
+        }
+        switch peekSymbol {
+        case "!":
+            index += 1
+            try parseUnary(&compiler)
+            _ = compiler.emitInstruction(.not)
+        case "-":
+            index += 1
+            try parseUnary(&compiler)
+            _ = compiler.emitInstruction(.negate)
+        case "+":
+            index += 1
+            try parseUnary(&compiler)
+        default:
+            try parsePrimary(&compiler)
+        }
+    }
+
+    private mutating func parsePrimary(_ compiler: inout Compiler) throws(LanguageError) {
+        guard index < tokens.count else {
+            throw LanguageError(.syntax, "expression ends too early")
+        }
+        let token = tokens[index]
+        index += 1
+        switch token {
+        case .symbol("("):
+            try parseOr(&compiler)
+            guard peekSymbol == ")" else { throw LanguageError(.syntax, "missing ) in expression") }
+            index += 1
+        case .symbol(let symbol):
+            throw LanguageError(.syntax, "unexpected \"\(symbol)\" in expression")
+        case .operand(let pieces):
+            for piece in pieces {
+                switch piece {
+                case .constant(let value): compiler.emitConstant(value)
+                case .part(let part): try compiler.compilePart(part)
+                case .word(let word): try compiler.compileWord(word)
+                }
+            }
+            if pieces.count > 1 { _ = compiler.emitInstruction(.concat(pieces.count)) }
+        }
+    }
+}

@@ -1,0 +1,182 @@
+/// The operators of expressions and how they combine values.
+///
+/// Integers stay integers with overflow-checked arithmetic; a decimal on either side
+/// makes the result a decimal; comparisons of two numbers are numeric and anything
+/// else compares text.
+enum BinaryOperator: UInt8, Sendable {
+    case add, subtract, multiply, divide, remainder
+    case equal, notEqual, less, lessOrEqual, greater, greaterOrEqual
+
+    init?(symbol: String) {
+        switch symbol {
+        case "+": self = .add
+        case "-": self = .subtract
+        case "*": self = .multiply
+        case "/": self = .divide
+        case "%": self = .remainder
+        case "==": self = .equal
+        case "!=": self = .notEqual
+        case "<": self = .less
+        case "<=": self = .lessOrEqual
+        case ">": self = .greater
+        case ">=": self = .greaterOrEqual
+        default: return nil
+        }
+    }
+
+    var symbol: String {
+        switch self {
+        case .add: "+"
+        case .subtract: "-"
+        case .multiply: "*"
+        case .divide: "/"
+        case .remainder: "%"
+        case .equal: "=="
+        case .notEqual: "!="
+        case .less: "<"
+        case .lessOrEqual: "<="
+        case .greater: ">"
+        case .greaterOrEqual: ">="
+        }
+    }
+
+    var isComparison: Bool { rawValue >= BinaryOperator.equal.rawValue }
+
+    /// Applies the operator. Errors are plain messages; the machine adds the command
+    /// and position.
+    @inline(__always)
+    func apply(_ left: Value, _ right: Value) throws(LanguageError) -> Value {
+        if case .int(let a) = left, case .int(let b) = right {
+            return try applyInts(a, b)
+        }
+        return try applySlow(left, right)
+    }
+
+    @inline(__always)
+    func applyInts(_ a: Int, _ b: Int) throws(LanguageError) -> Value {
+        switch self {
+        case .add:
+            let (result, overflow) = a.addingReportingOverflow(b)
+            if overflow { throw BinaryOperator.overflow(a, self, b) }
+            return .int(result)
+        case .subtract:
+            let (result, overflow) = a.subtractingReportingOverflow(b)
+            if overflow { throw BinaryOperator.overflow(a, self, b) }
+            return .int(result)
+        case .multiply:
+            let (result, overflow) = a.multipliedReportingOverflow(by: b)
+            if overflow { throw BinaryOperator.overflow(a, self, b) }
+            return .int(result)
+        case .divide:
+            if b == 0 { throw LanguageError.commandFailed("division by zero") }
+            let (result, overflow) = a.dividedReportingOverflow(by: b)
+            if overflow { throw BinaryOperator.overflow(a, self, b) }
+            return .int(result)
+        case .remainder:
+            if b == 0 { throw LanguageError.commandFailed("division by zero") }
+            let (result, overflow) = a.remainderReportingOverflow(dividingBy: b)
+            if overflow { throw BinaryOperator.overflow(a, self, b) }
+            return .int(result)
+        case .equal: return .int(a == b ? 1 : 0)
+        case .notEqual: return .int(a != b ? 1 : 0)
+        case .less: return .int(a < b ? 1 : 0)
+        case .lessOrEqual: return .int(a <= b ? 1 : 0)
+        case .greater: return .int(a > b ? 1 : 0)
+        case .greaterOrEqual: return .int(a >= b ? 1 : 0)
+        }
+    }
+
+    private static func overflow(_ a: Int, _ op: BinaryOperator, _ b: Int) -> LanguageError {
+        .commandFailed("integer overflow in \(a) \(op.symbol) \(b)")
+    }
+
+    private func applySlow(_ left: Value, _ right: Value) throws(LanguageError) -> Value {
+        let leftNumber = left.numeric
+        let rightNumber = right.numeric
+        if isComparison {
+            guard let leftNumber, let rightNumber else {
+                return compareText(left.description, right.description)
+            }
+            if case .int(let a) = leftNumber, case .int(let b) = rightNumber {
+                return try applyInts(a, b)
+            }
+            return compareDoubles(leftNumber.asDouble, rightNumber.asDouble)
+        }
+        guard let leftNumber else { throw notANumber(left) }
+        guard let rightNumber else { throw notANumber(right) }
+        if case .int(let a) = leftNumber, case .int(let b) = rightNumber {
+            return try applyInts(a, b)
+        }
+        let a = leftNumber.asDouble
+        let b = rightNumber.asDouble
+        switch self {
+        case .add: return .double(a + b)
+        case .subtract: return .double(a - b)
+        case .multiply: return .double(a * b)
+        case .divide:
+            if b == 0 { throw LanguageError.commandFailed("division by zero") }
+            return .double(a / b)
+        case .remainder:
+            if b == 0 { throw LanguageError.commandFailed("division by zero") }
+            return .double(a.truncatingRemainder(dividingBy: b))
+        default: return compareDoubles(a, b)
+        }
+    }
+
+    private func notANumber(_ value: Value) -> LanguageError {
+        .commandFailed("expected a number for \(symbol) but got \"\(value.description)\"")
+    }
+
+    private func compareDoubles(_ a: Double, _ b: Double) -> Value {
+        let result: Bool
+        switch self {
+        case .equal: result = a == b
+        case .notEqual: result = a != b
+        case .less: result = a < b
+        case .lessOrEqual: result = a <= b
+        case .greater: result = a > b
+        default: result = a >= b
+        }
+        return .int(result ? 1 : 0)
+    }
+
+    private func compareText(_ a: String, _ b: String) -> Value {
+        let result: Bool
+        switch self {
+        case .equal: result = a == b
+        case .notEqual: result = a != b
+        case .less: result = a < b
+        case .lessOrEqual: result = a <= b
+        case .greater: result = a > b
+        default: result = a >= b
+        }
+        return .int(result ? 1 : 0)
+    }
+}
+
+extension Value {
+    var asDouble: Double {
+        switch self {
+        case .int(let value): Double(value)
+        case .double(let value): value
+        case .string(let text): Double(text) ?? .nan
+        }
+    }
+
+    /// Truthiness for conditions: numbers are true when non-zero; the words
+    /// true/yes/on and false/no/off and the empty string are booleans too.
+    func truth() throws(LanguageError) -> Bool {
+        switch self {
+        case .int(let value): return value != 0
+        case .double(let value): return value != 0
+        case .string(let text):
+            switch text {
+            case "", "false", "no", "off": return false
+            case "true", "yes", "on": return true
+            default:
+                if let number = Value.parseNumber(text) { return try number.truth() }
+                throw LanguageError.commandFailed("expected a boolean but got \"\(text)\"")
+            }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+/// One activation on the machine's explicit call stack: a chunk, a sourced file or a
+/// function call, with the depths to restore when it ends.
+struct Frame {
+    let unit: CodeUnit
+    /// Where the caller continues; -1 for the frame a `run` started with.
+    let returnPC: Int
+    let localsBase: Int
+    let arguments: [String]
+    /// Locals created by name at run time (`set $name …`) that have no slot.
+    var named: [String: Value] = [:]
+    let isSource: Bool
+    let stackBase: Int
+    let handlerBase: Int
+    let loopBase: Int
+    let captureBase: Int
+}
+
+/// An active `try`: where its `catch` starts and the depths to unwind to.
+struct TryHandler {
+    let catchPC: Int
+    let frameDepth: Int
+    let stackDepth: Int
+    let loopDepth: Int
+    let captureDepth: Int
+}
+
+/// The state of a running `for` (items) or `repeat` (remaining count) loop.
+struct LoopState {
+    var items: [String]
+    var index: Int
+    var remaining: Int
+}

@@ -1,0 +1,211 @@
+import Foundation
+
+/// An embeddable interpreter of the wsh command language.
+///
+/// A host creates one, registers its commands, supplies output sinks and hooks,
+/// and feeds it complete chunks of source with ``execute(_:file:firstLine:)``.
+/// Source is compiled once per chunk to instructions that run on an explicit stack,
+/// so deep recursion in scripts never grows the native stack.
+///
+/// An interpreter is confined to the thread that uses it; it is not `Sendable`.
+/// Nothing in it prints to stdout or calls `exit`: results go to ``output``, notes to
+/// ``diagnostics`` and `exit N` arrives as a ``LanguageError`` of kind `.exit(N)`.
+public final class Interpreter {
+    /// Receives results: `echo`, `expr`, `help` and command output. Text arrives with
+    /// its newlines.
+    public var output: (String) -> Void
+    /// Receives notes and warnings that are not results (stderr in a shell).
+    public var diagnostics: (String) -> Void
+    /// Asked between commands and on every loop iteration; returning true stops
+    /// execution with an `interrupted` error (status 130).
+    public var interruptRequested: () -> Bool = { false }
+    /// The most loop iterations and command calls one ``execute(_:file:firstLine:)``
+    /// may take, or nil for no limit; exceeding it is a `stepLimitExceeded` error that
+    /// `try` cannot catch. Fuzzers and untrusted input use it.
+    public var stepLimit: Int?
+    /// How deeply functions and sourced files may nest before "recursion too deep".
+    public var maxCallDepth = 1000
+    /// How deeply `source` may nest.
+    public var maxSourceDepth = 64
+    /// The longest string (in UTF-8 bytes) a word, capture or output line may become.
+    public var maxStringLength = 64 << 20
+    /// Reads a file for `source`; the default reads from the file system. Hosts may
+    /// replace it, for example to resolve paths against a script's directory.
+    public var sourceLoader: (String) throws -> [UInt8] = { path in
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw LanguageError.commandFailed("cannot read \(path)")
+        }
+        return [UInt8](data)
+    }
+    /// The arguments of the top-level script: `$1…$9`, `$#` and `$@`.
+    public var scriptArguments: [String] = []
+    /// `$?`: the status of the last command.
+    public var lastStatus: Int32 = 0
+
+    /// The commands this interpreter knows, built-ins and language forms included.
+    public private(set) var commands = CommandTable()
+
+    let globals = GlobalVariables()
+    var functions: [String: CodeUnit] = [:]
+    var steps = 0
+
+    // Machine state; see Interpreter+Machine.swift.
+    var stack: [Value] = []
+    var frames: [Frame] = []
+    var locals: [Value?] = []
+    var handlers: [TryHandler] = []
+    var loopStates: [LoopState] = []
+    var captures: [String] = []
+    var pendingError: LanguageError?
+    var sourceDepth = 0
+
+    /// Creates an interpreter with the built-in commands.
+    ///
+    /// - Parameters:
+    ///   - output: receives results (stdout).
+    ///   - diagnostics: receives notes (stderr).
+    public init(output: @escaping (String) -> Void = { _ in }, diagnostics: @escaping (String) -> Void = { _ in }) {
+        self.output = output
+        self.diagnostics = diagnostics
+        for spec in Builtins.specs { commands.register(spec) }
+    }
+
+    /// Adds or replaces a host command.
+    ///
+    /// The language's own forms and built-ins (`if`, `set`, `echo`, …, `help`,
+    /// `source`) cannot be replaced; registering one of their names is a programming
+    /// error.
+    public func register(_ command: CommandSpec) {
+        for name in [command.name] + command.aliases {
+            precondition(
+                Compiler.inlineForms.contains(name) == false && name != "help" && name != "source",
+                "\(name) is a built-in of the language")
+        }
+        commands.register(command)
+    }
+
+    /// Parses, compiles and runs one complete chunk of source.
+    ///
+    /// - Parameters:
+    ///   - file: labels positions in errors (`FILE:LINE:`), e.g. a path or `-c`.
+    ///   - firstLine: the line number of the chunk's first line in that file.
+    /// - Throws: the first error not handled by `try`; `exit N` arrives as kind
+    ///   `.exit(N)`. ``lastStatus`` holds the error's status afterwards.
+    public func execute(_ source: String, file: String = "-c", firstLine: Int = 1) throws(LanguageError) {
+        try execute(bytes: Array(source.utf8), file: file, firstLine: firstLine)
+    }
+
+    /// Like ``execute(_:file:firstLine:)`` for raw bytes; invalid UTF-8 and NUL bytes
+    /// are syntax errors (status 2).
+    public func execute(bytes: [UInt8], file: String = "-c", firstLine: Int = 1) throws(LanguageError) {
+        do {
+            let script = try Parser.parse(bytes: bytes, file: file, firstLine: firstLine)
+            let unit = Compiler.compile(script, name: file, globals: globals)
+            if frames.isEmpty { steps = 0 }
+            try run(unit, arguments: currentArguments)
+        } catch {
+            lastStatus = error.status
+            throw error
+        }
+    }
+
+    /// Runs a script file with arguments, as `wsh FILE ARGS…` does: `$1…`, `$#` and
+    /// `$@` become `arguments`.
+    public func executeFile(_ path: String, arguments: [String] = []) throws(LanguageError) {
+        let bytes: [UInt8]
+        do {
+            bytes = try sourceLoader(path)
+        } catch {
+            lastStatus = 1
+            throw (error as? LanguageError) ?? .commandFailed("cannot read \(path): \(error)")
+        }
+        scriptArguments = arguments
+        try execute(bytes: bytes, file: path, firstLine: 1)
+    }
+
+    /// Sets a script-scope variable (`$count`), visible to functions unless they have
+    /// a local of the same name.
+    public func setVariable(_ name: String, to value: Value) {
+        globals[name] = value
+    }
+
+    /// A script-scope variable's value, or nil when it is unset.
+    public func variable(_ name: String) -> Value? {
+        globals[name]
+    }
+
+    /// Removes a script-scope variable.
+    public func removeVariable(_ name: String) {
+        globals[name] = nil
+    }
+
+    /// Names of commands, aliases and defined functions starting with `prefix`, for
+    /// completing the first word of a line.
+    public func commandNames(withPrefix prefix: String) -> [String] {
+        let functionNames = functions.keys.filter { $0.hasPrefix(prefix) }
+        return Array(Set(commands.names(withPrefix: prefix) + functionNames)).sorted()
+    }
+
+    /// Candidates for the last word of `line` (text up to the cursor): command names
+    /// for the first word, otherwise options and the command's completion provider.
+    /// Words are split on whitespace, which is enough for completion.
+    public func completions(forLine line: String) -> [String] {
+        var words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+        let endsWithSpace = line.last.map { $0 == " " || $0 == "\t" } ?? true
+        let prefix = endsWithSpace ? "" : (words.popLast() ?? "")
+        guard let command = words.first else { return commandNames(withPrefix: prefix) }
+        return commands.completions(forCommand: command, previousWords: Array(words.dropFirst()), prefix: prefix)
+    }
+
+    /// Names of the functions defined with `def`.
+    public var functionNames: [String] { functions.keys.sorted() }
+
+    // MARK: Used by commands
+
+    func write(_ text: String) {
+        if captures.isEmpty {
+            output(text)
+        } else {
+            captures[captures.count - 1] += text
+        }
+    }
+
+    var currentArguments: [String] {
+        frames.last?.arguments ?? scriptArguments
+    }
+
+    /// A variable as the running code sees it: local first, then script scope.
+    func currentVariable(_ name: String) -> Value? {
+        if let special = Compiler.specialIndex(name) { return specialValue(special) }
+        if let frame = frames.last, frame.unit.isFunction {
+            if let slot = frame.unit.localSlots[name], let value = locals[frame.localsBase + slot] { return value }
+            if let value = frame.named[name] { return value }
+        }
+        return globals[name]
+    }
+
+    func setCurrentVariable(_ name: String, to value: Value?) {
+        if let frame = frames.last, frame.unit.isFunction {
+            if let slot = frame.unit.localSlots[name] {
+                locals[frame.localsBase + slot] = value
+            } else {
+                frames[frames.count - 1].named[name] = value
+            }
+        } else {
+            globals[name] = value
+        }
+    }
+
+    func specialValue(_ index: Int) -> Value {
+        let arguments = currentArguments
+        switch index {
+        case 0: return .int(Int(lastStatus))
+        case 1: return .int(arguments.count)
+        case 2: return .string(arguments.joined(separator: " "))
+        default:
+            let position = index - 3
+            if position == 0 { return .string(frames.last?.unit.name ?? "") }
+            return position <= arguments.count ? .string(arguments[position - 1]) : .string("")
+        }
+    }
+}

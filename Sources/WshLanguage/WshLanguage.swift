@@ -1,1 +1,0 @@
-// WshLanguage: filled in by its issue.

@@ -1,0 +1,171 @@
+import Foundation
+import WshLanguage
+import WshRequest
+
+/// `api`, `connect`, `status`, `ping`, `trace`: the session and raw requests.
+extension Shell {
+    func sessionCommands() -> [CommandSpec] {
+        [
+            CommandSpec(
+                name: "api", abstract: "Send a raw API request and print the JSON answer.",
+                discussion: """
+                    PATH is relative to the API base (statuses/show.json); parameters are
+                    KEY=VALUE words, percent-encoded for you. The token is added as a header.
+                      api get statuses/public_timeline.json count=2
+                      api post statuses/update.json status='hello 微博'
+                    """,
+                arguments: [
+                    ArgumentSpec("METHOD", help: "get or post"),
+                    ArgumentSpec("PATH", help: "path under the API base"),
+                    ArgumentSpec("PARAM", help: "KEY=VALUE", arity: .variadic),
+                ],
+                completion: { request in
+                    switch request.argumentIndex {
+                    case 0: ["get", "post"]
+                    case 1: ["statuses/public_timeline.json", "statuses/show.json", "comments/show.json",
+                             "users/show.json", "statuses/update.json"]
+                    default: []
+                    }
+                },
+                handler: { [unowned self] context in try api(context) }),
+            CommandSpec(
+                name: "connect", abstract: "Point the session at the sandbox or an API base URL.",
+                discussion: """
+                    With no argument, shows where the session points. `connect sandbox` uses the
+                    embedded sandbox; `connect https://api.weibo.com/2/` the real API with the
+                    token from WSH_ACCESS_TOKEN or --token-file. Switching clears the history.
+                    """,
+                arguments: [ArgumentSpec("TARGET", help: "sandbox or a URL", arity: .optional)],
+                completion: { _ in ["sandbox", "https://api.weibo.com/2/"] },
+                handler: { [unowned self] context in try connect(context) }),
+            CommandSpec(
+                name: "status", abstract: "Show the connection, rows, history and settings.",
+                options: [.flag("json", help: "as JSON")],
+                handler: { [unowned self] context in try status(context) }),
+            CommandSpec(
+                name: "ping", abstract: "Check that the API answers, and how fast.",
+                handler: { [unowned self] context in try ping(context) }),
+            CommandSpec(
+                name: "trace", abstract: "Show each command's path through the layers.",
+                discussion: """
+                    `trace on` prints, for every command, the ViewModel input, the DataController
+                    call, the HTTP request (method, URL, status, bytes, time), the decoded count,
+                    the ViewModel change notification and the View rendered. Tokens show as ***.
+                    """,
+                arguments: [ArgumentSpec("on|off", help: "turn tracing on or off", arity: .optional)],
+                completion: { _ in ["on", "off"] },
+                handler: { [unowned self] context in try trace(context) }),
+        ]
+    }
+
+    private func api(_ context: CommandContext) throws(LanguageError) {
+        let method: HTTPMethod
+        switch context.arguments["METHOD"]?.lowercased() {
+        case "get": method = .get
+        case "post": method = .post
+        default: throw .usage("METHOD must be get or post, not '\(context.arguments["METHOD"] ?? "")'")
+        }
+        var parameters: [(String, String)] = []
+        for word in context.arguments.values("PARAM") {
+            guard let equals = word.firstIndex(of: "="), equals != word.startIndex else {
+                throw .usage("parameters are KEY=VALUE, not '\(word)'")
+            }
+            parameters.append((String(word[..<equals]), String(word[word.index(after: equals)...])))
+        }
+        let endpoint = Endpoint(method, context.arguments["PATH"] ?? "", parameters: parameters)
+        let client = try client()
+        let request = try requestOrFail(client, endpoint)
+        traceRequestStart(request)
+        let response = try wait { try await client.http.send(request) }
+        traceResponse(response)
+        context.write(JSONView.pretty(response.body) + "\n")
+        do {
+            try WeiboClient.check(response, url: redact(request.url))
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    private func requestOrFail(_ client: WeiboClient, _ endpoint: Endpoint) throws(LanguageError) -> HTTPRequest {
+        do { return try client.request(for: endpoint) } catch { throw failure(error) }
+    }
+
+    private func connect(_ context: CommandContext) throws(LanguageError) {
+        guard let word = context.arguments["TARGET"] else {
+            context.writeLine(connection.baseURL.map { "\(connection.target) (\($0))" } ?? "\(connection.target)")
+            return
+        }
+        let target: Connection.Target
+        if word == "sandbox" {
+            target = .sandbox
+        } else if word.hasPrefix("http://") || word.hasPrefix("https://") {
+            target = .url(word.hasSuffix("/") ? word : word + "/")
+        } else {
+            throw .usage("TARGET is sandbox or an http(s) URL, not '\(word)'")
+        }
+        connection.connect(to: target)
+        resetSession()
+        context.note("connected to \(target)")
+    }
+
+    private func status(_ context: CommandContext) throws(LanguageError) {
+        let facts: [(String, String)] = [
+            ("api", connection.target.description),
+            ("base_url", connection.baseURL ?? "(not started)"),
+            ("token", tokenDescription),
+            ("rows", String(rowCount)),
+            ("operations", String(operationCount)),
+            ("trace", tracing ? "on" : "off"),
+            ("libcurl", connection.isOpen ? (CurlHTTPClient.libraryVersion ?? "unavailable") : "(not loaded)"),
+        ]
+        if wantsJSON(context) {
+            var object: [String: Any] = [:]
+            for (key, value) in facts { object[key] = Int(value) ?? value as Any }
+            context.write(jsonText(object))
+        } else {
+            let width = facts.map(\.0.count).max() ?? 0
+            for (key, value) in facts {
+                context.writeLine(console.style.dim(DisplayWidth.padRight(key.replacingOccurrences(of: "_", with: " "), to: width)) + "  " + value)
+            }
+        }
+    }
+
+    private var tokenDescription: String {
+        switch connection.target {
+        case .sandbox: return "sandbox token (***)"
+        case .url:
+            let present = ((try? connection.tokenSource.resolve()) ?? nil) != nil
+            return present ? "*** from \(connection.tokenSource)" : "none (\(connection.tokenSource) is not set)"
+        }
+    }
+
+    private func ping(_ context: CommandContext) throws(LanguageError) {
+        let client = try client()
+        let base = client.configuration.baseURL
+        let result = try wait { await Reachability.check(base, using: client.http) }
+        context.writeLine(redact("\(connection.target): \(result)"))
+        if !result.isReachable { throw .commandFailed("\(redact(base)) is unreachable") }
+    }
+
+    private func trace(_ context: CommandContext) throws(LanguageError) {
+        switch context.arguments["on|off"] {
+        case nil: context.writeLine(tracing ? "on" : "off")
+        case "on": tracing = true
+        case "off": tracing = false
+        case let other?: throw .usage("trace takes on or off, not '\(other)'")
+        }
+    }
+
+    /// Whether a command should answer in JSON: its own `--json` or the global flag.
+    func wantsJSON(_ context: CommandContext) -> Bool {
+        configuration.json || context.arguments.flag("json")
+    }
+
+    /// Compact JSON text of a Foundation object, one line.
+    func jsonText(_ object: Any) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+            return "{}\n"
+        }
+        return JSONView.pretty(data) + "\n"
+    }
+}

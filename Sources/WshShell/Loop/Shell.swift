@@ -1,0 +1,149 @@
+import WshLanguage
+import WshRequest
+
+/// The shell: one read–eval loop for every way in, the commands that bind
+/// the language to the ViewModels, and the Views that render them.
+public final class Shell {
+    /// How the shell was started.
+    public struct Configuration {
+        public var target: Connection.Target
+        public var tokenSource: TokenSource
+        public var launchSandbox: Connection.SandboxLauncher?
+        /// `--json`: results as JSON for every command that has a JSON form.
+        public var json: Bool
+        public var connectTimeout: Duration
+        public var timeout: Duration
+
+        public init(target: Connection.Target = .sandbox, tokenSource: TokenSource = .environment("WSH_ACCESS_TOKEN"),
+                    launchSandbox: Connection.SandboxLauncher? = nil, json: Bool = false,
+                    connectTimeout: Duration = .seconds(10), timeout: Duration = .seconds(30)) {
+            self.target = target
+            self.tokenSource = tokenSource
+            self.launchSandbox = launchSandbox
+            self.json = json
+            self.connectTimeout = connectTimeout
+            self.timeout = timeout
+        }
+    }
+
+    public let console: Console
+    public let interpreter: Interpreter
+    let connection: Connection
+    let configuration: Configuration
+    /// `trace on`: print each command's path through the layers.
+    var tracing = false
+    /// Whether the current source is interactive (errors keep the session).
+    private(set) var interactive = false
+
+    public init(configuration: Configuration, console: Console) {
+        self.configuration = configuration
+        self.console = console
+        self.connection = Connection(
+            target: configuration.target, tokenSource: configuration.tokenSource,
+            launchSandbox: configuration.launchSandbox,
+            connectTimeout: configuration.connectTimeout, timeout: configuration.timeout)
+        self.interpreter = Interpreter(output: console.result, diagnostics: console.diagnostic)
+        interpreter.interruptRequested = { Interrupts.pending }
+        registerCommands()
+    }
+
+    /// Runs `source` to its end; returns the exit status.
+    ///
+    /// Lines are gathered until they form complete input (an open quote or
+    /// brace asks for more), then run. Outside an interactive session the
+    /// first failure outside `try` ends the run with its status, naming
+    /// `FILE:LINE:`; an interactive session prints the error and goes on.
+    public func run(source: LineSource) -> Int32 {
+        let wasInteractive = interactive
+        interactive = source.isInteractive
+        defer { interactive = wasInteractive }
+        var pending = ""
+        var firstLine = 1
+        var lineNumber = 0
+        var status: Int32 = 0
+        while true {
+            let read = source.readLine(prompt: pending.isEmpty ? prompt() : continuationPrompt)
+            switch read {
+            case .end:
+                guard !pending.isEmpty else { return status }
+                // Input ended inside a quote or brace: report it as the syntax error it is.
+                switch execute(pending, file: source.name, firstLine: firstLine) {
+                case .succeeded: return status
+                case .failed(let failure), .exited(let failure): return failure
+                }
+            case .interrupted:
+                Interrupts.take()
+                pending = ""
+                if !interactive { return 130 }
+                continue
+            case .line(let line):
+                lineNumber += 1
+                if pending.isEmpty {
+                    firstLine = lineNumber
+                    pending = line
+                } else {
+                    pending += "\n" + line
+                }
+                guard Parser.isComplete(pending) else { continue }
+                source.remember(pending)
+                let chunk = pending
+                pending = ""
+                switch execute(chunk, file: source.name, firstLine: firstLine) {
+                case .succeeded:
+                    status = 0
+                case .failed(let failure):
+                    if !interactive { return failure }
+                    status = failure
+                case .exited(let code):
+                    return code
+                }
+            }
+        }
+    }
+
+    /// How one chunk ended.
+    private enum Outcome {
+        case succeeded
+        case failed(Int32)
+        /// `exit N`, which ends any session.
+        case exited(Int32)
+    }
+
+    private func execute(_ chunk: String, file: String, firstLine: Int) -> Outcome {
+        defer { if interactive { Interrupts.take() } }
+        do {
+            try interpreter.execute(chunk, file: file, firstLine: firstLine)
+            return .succeeded
+        } catch {
+            if case .exit(let code) = error.kind { return .exited(code) }
+            let report = ErrorReport(error, interactive: interactive)
+            if let message = report.message {
+                console.note(console.diagnosticStyle.red(Redaction.redact(message, secrets: connection.secrets)))
+            }
+            return .failed(report.status)
+        }
+    }
+
+    /// The prompt: where the session points and how many rows it shows.
+    func prompt() -> String {
+        "wsh \(connection.label) [\(rowCount)]> "
+    }
+
+    let continuationPrompt = "...> "
+
+    /// Runs the rc file, if there is one; its errors are reported, not fatal.
+    public func runStartupFile(at path: String) {
+        guard let bytes = try? interpreter.sourceLoader(path) else { return }
+        _ = run(source: TextLineSource(name: path, bytes: bytes))
+    }
+
+    /// Candidates for TAB at the end of `line`.
+    public func completions(forLine line: String) -> [String] {
+        interpreter.completions(forLine: line)
+    }
+
+    /// Text safe to store in history: no secrets.
+    public func redactForHistory(_ entry: String) -> String {
+        Redaction.redact(entry, secrets: connection.secrets)
+    }
+}

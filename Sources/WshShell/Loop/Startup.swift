@@ -1,0 +1,79 @@
+import Foundation
+import WshLanguage
+
+/// How the process was asked to run: which line source the one loop reads.
+public enum Invocation: Equatable {
+    /// `wsh -c 'CMDS' [ARGS…]`
+    case command(String, arguments: [String])
+    /// `wsh FILE [ARGS…]`
+    case script(path: String, arguments: [String])
+    /// `wsh`: the prompt on a terminal, batch stdin otherwise.
+    case standardInput
+}
+
+extension Shell {
+    /// Runs the shell as `invocation` asks and returns the exit status.
+    ///
+    /// Interactivity is decided once, from whether stdin is a terminal; the rc
+    /// file runs only then.
+    public func start(_ invocation: Invocation, stdinIsTerminal: Bool = isatty(STDIN_FILENO) != 0) -> Int32 {
+        Interrupts.install()
+        switch invocation {
+        case .command(let text, let arguments):
+            interpreter.scriptArguments = arguments
+            return run(source: TextLineSource(name: "-c", text: text))
+        case .script(let path, let arguments):
+            guard let data = FileManager.default.contents(atPath: path) else {
+                console.note("wsh: cannot read \(path): \(String(cString: strerror(errno)))")
+                return 2
+            }
+            interpreter.scriptArguments = arguments
+            return run(source: TextLineSource(name: path, bytes: [UInt8](data)))
+        case .standardInput where stdinIsTerminal:
+            if let rc = ShellPaths.startupFile() { runStartupFile(at: rc) }
+            let prompt = EditLineSource(
+                historyPath: ShellPaths.historyFile(),
+                redact: { [unowned self] in redactForHistory($0) },
+                completer: { [unowned self] in completions(forLine: $0) })
+            console.note(console.diagnosticStyle.dim("wsh \(Shell.version) — type help, or Ctrl-D to leave"))
+            return run(source: prompt)
+        case .standardInput:
+            return run(source: StreamLineSource())
+        }
+    }
+
+    /// The version `--version` prints.
+    public static let version = "0.1.0"
+}
+
+/// Where wsh keeps its files, following the XDG base directories.
+public enum ShellPaths {
+    /// `$XDG_STATE_HOME/wsh/history`, default `~/.local/state/wsh/history`;
+    /// the folder is created 0700. Nil when there is no home.
+    public static func historyFile(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        let base: String
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            base = state
+        } else if let home = environment["HOME"], !home.isEmpty {
+            base = home + "/.local/state"
+        } else {
+            return nil
+        }
+        let folder = base + "/wsh"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
+        return folder + "/history"
+    }
+
+    /// `$XDG_CONFIG_HOME/wsh/wshrc` if it exists, else `~/.wshrc` if it exists.
+    public static func startupFile(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        var candidates: [String] = []
+        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
+            candidates.append(config + "/wsh/wshrc")
+        } else if let home = environment["HOME"] {
+            candidates.append(home + "/.config/wsh/wshrc")
+        }
+        if let home = environment["HOME"] { candidates.append(home + "/.wshrc") }
+        return candidates.first { FileManager.default.fileExists(atPath: $0) }
+    }
+}

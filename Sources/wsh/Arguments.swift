@@ -1,0 +1,43 @@
+import ArgumentParser
+
+/// wsh's command line. Parsing only: `main.swift` wires the result.
+struct Arguments: ParsableArguments {
+    static let configuration = CommandConfiguration(
+        commandName: "wsh",
+        abstract: "A line-editing shell for the Weibo API, built on MVVM layers you can watch.",
+        discussion: """
+            With no --api, wsh starts an embedded sandbox API on 127.0.0.1 and works offline.
+            Exit status: 0 success, 1 a command failed, 2 usage or syntax error, 130 interrupted.
+            """)
+
+    @Option(name: .long, help: ArgumentHelp("Weibo API base URL, e.g. https://api.weibo.com/2/", valueName: "url"))
+    var api: String?
+
+    @Option(name: .customLong("token-file"), help: ArgumentHelp("Read the access token from the first line of a file (else $WSH_ACCESS_TOKEN).", valueName: "path"))
+    var tokenFile: String?
+
+    @Flag(name: .long, help: "Print results as JSON.")
+    var json = false
+
+    @Flag(name: .customLong("no-color"), help: "Never colour output (NO_COLOR does the same).")
+    var noColor = false
+
+    @Option(name: .customShort("c"), help: ArgumentHelp("Run COMMANDS and exit.", valueName: "commands"))
+    var command: String?
+
+    @Option(name: .long, help: ArgumentHelp("Seconds before a request gives up.", valueName: "seconds"))
+    var timeout: Double = 30
+
+    @Flag(name: .long, help: "Print the version and exit.")
+    var version = false
+
+    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("A .wsh script and its arguments ($1…).", valueName: "file"))
+    var script: [String] = []
+
+    mutating func validate() throws {
+        if let api, !(api.hasPrefix("http://") || api.hasPrefix("https://")) {
+            throw ValidationError("--api must be an http:// or https:// URL")
+        }
+        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+    }
+}

@@ -233,9 +233,9 @@ extension Interpreter {
                     while frames.count > handler.frameDepth {
                         if popFrame().isSource { sourceDepth -= 1 }
                     }
-                    self.stack.removeSubrange(handler.stackDepth...)
-                    self.loopStates.removeSubrange(handler.loopDepth...)
-                    captures.removeSubrange(handler.captureDepth...)
+                    self.stack.truncate(to: handler.stackDepth)
+                    self.loopStates.truncate(to: handler.loopDepth)
+                    captures.truncate(to: handler.captureDepth)
                     pendingError = located
                     cursor = Cursor(frames[frames.count - 1])
                     pc = handler.catchPC
@@ -285,11 +285,11 @@ extension Interpreter {
     /// Pops the top frame and everything it left on the other stacks.
     private func popFrame() -> Frame {
         let frame = frames.removeLast()
-        locals.removeSubrange(frame.localsBase...)
-        stack.removeSubrange(frame.stackBase...)
-        handlers.removeSubrange(frame.handlerBase...)
-        loopStates.removeSubrange(frame.loopBase...)
-        captures.removeSubrange(frame.captureBase...)
+        locals.truncate(to: frame.localsBase)
+        stack.truncate(to: frame.stackBase)
+        handlers.truncate(to: frame.handlerBase)
+        loopStates.truncate(to: frame.loopBase)
+        captures.truncate(to: frame.captureBase)
         return frame
     }
 
@@ -364,5 +364,13 @@ extension Interpreter {
         case .syntax:
             throw .commandFailed("\(name) is part of the language and must be written literally")
         }
+    }
+}
+
+extension Array {
+    /// Drops elements past `count`; a no-op when the array is already that short,
+    /// as when an enclosing frame or handler already unwound them.
+    mutating func truncate(to count: Int) {
+        if self.count > count { removeSubrange(count...) }
     }
 }

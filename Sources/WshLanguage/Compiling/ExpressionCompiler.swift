@@ -109,7 +109,8 @@ struct ExpressionCompiler {
                 appendOperand(.constant(.string(String(decoding: bytes[start..<i], as: UTF8.self))), glue: glue)
             } else {
                 let literal = String(decoding: bytes[start..<i], as: UTF8.self)
-                guard let number = Value.parseNumber(literal) else {
+                let isInteger = !literal.contains(where: { ".eE".contains($0) })
+                guard let number = Value.parseNumber(literal), !isInteger || Int(literal) != nil else {
                     throw LanguageError(.syntax, "number \(literal) is out of range")
                 }
                 appendOperand(.constant(number), glue: glue)

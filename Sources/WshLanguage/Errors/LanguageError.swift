@@ -79,7 +79,7 @@ public struct LanguageError: Error, Sendable, Equatable {
         var copy = self
         // A parse error already points into its own text (maybe a sourced file); naming
         // the outer command there would mislead.
-        let isParseError = kind == .syntax && position != nil && self.command == nil
+        let isParseError = kind == .syntax && self.position != nil && self.command == nil
         if copy.command == nil && !isParseError { copy.command = command }
         if copy.position == nil { copy.position = position }
         return copy

@@ -5,156 +5,104 @@
 /// never by the thread's stack size.
 extension Interpreter {
     /// Runs `root` as a new frame until that frame returns.
+    ///
+    /// The hot state (value stack, variables, loop states, `$?`, the step count) lives
+    /// in local variables while instructions run: as class properties every access
+    /// would pay for a dynamic exclusivity check. It is "parked" back into the
+    /// interpreter around anything that may look at it (commands, calls, errors).
     func run(_ root: CodeUnit, arguments: [String], isSource: Bool = false) throws(LanguageError) {
         let baseDepth = frames.count
         guard baseDepth < maxCallDepth else { throw .commandFailed("recursion too deep") }
         pushFrame(root, returnPC: -1, arguments: arguments, isSource: isSource)
         let handlerBase = handlers.count
-        var unit = root
-        var code = unit.instructions
-        var constants = unit.constants
-        var localsBase = locals.count - unit.localSlots.count
+        var cursor = Cursor(frames[frames.count - 1])
         var pc = 0
+        var r = Registers(status: lastStatus, steps: steps)
+        let limits = Registers.Limits(
+            steps: stepLimit ?? Int.max, stringLength: maxStringLength, interrupt: interruptRequested)
 
-        // Switches the local copies to the frame on top after a call or return.
-        func enterTopFrame() {
-            let frame = frames[frames.count - 1]
-            unit = frame.unit
-            code = unit.instructions
-            constants = unit.constants
-            localsBase = frame.localsBase
-        }
-
+        unpark(&r)
         while true {
-            let instruction = code[pc]
+            let instruction = cursor.code[pc]
             pc += 1
             do throws(LanguageError) {
                 switch instruction {
                 case .constant(let index):
-                    stack.append(constants[index])
+                    r.stack.append(cursor.constants[index])
                 case .loadGlobal(let slot):
-                    guard let value = globals.values[slot] else { throw unsetVariable(globals.names[slot]) }
-                    stack.append(value)
+                    guard let value = r.globals[slot] else { throw unsetVariable(globals.names[slot]) }
+                    r.stack.append(value)
                 case .loadLocal(let slot, let global):
-                    if let value = locals[localsBase + slot] {
-                        stack.append(value)
-                    } else if let value = globals.values[global] {
-                        stack.append(value)
+                    if let value = r.locals[cursor.localsBase + slot] {
+                        r.stack.append(value)
+                    } else if let value = r.globals[global] {
+                        r.stack.append(value)
                     } else {
                         throw unsetVariable(globals.names[global])
                     }
-                case .loadSpecial(let index):
-                    stack.append(specialValue(index))
-                case .loadNamed:
-                    let name = stack.removeLast().description
-                    guard let value = currentVariable(name) else { throw unsetVariable(name) }
-                    stack.append(value)
                 case .assignGlobal(let slot):
-                    globals.values[slot] = stack.removeLast()
-                    lastStatus = 0
+                    r.globals[slot] = r.pop()
+                    r.status = 0
                 case .assignLocal(let slot):
-                    locals[localsBase + slot] = stack.removeLast()
-                    lastStatus = 0
+                    r.locals[cursor.localsBase + slot] = r.pop()
+                    r.status = 0
                 case .storeGlobal(let slot):
-                    globals.values[slot] = stack.removeLast()
+                    r.globals[slot] = r.pop()
                 case .storeLocal(let slot):
-                    locals[localsBase + slot] = stack.removeLast()
-                case .assignNamed:
-                    let value = stack.removeLast()
-                    let name = stack.removeLast().description
-                    guard !name.isEmpty else { throw .usage("empty variable name") }
-                    setCurrentVariable(name, to: value)
-                    lastStatus = 0
-                case .unsetNamed:
-                    setCurrentVariable(stack.removeLast().description, to: nil)
-                    lastStatus = 0
-                case .echo(let count):
-                    let line = try joined(count, separator: " ") + "\n"
-                    try checkedWrite(line)
-                    lastStatus = 0
-                case .writeLine:
-                    try checkedWrite(stack.removeLast().description + "\n")
-                    lastStatus = 0
-                case .concat(let count):
-                    stack.append(.string(try joined(count, separator: "")))
+                    r.locals[cursor.localsBase + slot] = r.pop()
                 case .binary(let op):
-                    let right = stack.removeLast()
-                    let left = stack.removeLast()
-                    stack.append(try op.apply(left, right))
+                    let right = r.pop()
+                    let top = r.stack.count - 1
+                    r.stack[top] = try op.apply(r.stack[top], right)
                 case .binaryGlobalConstant(let op, let slot, let constant):
-                    guard let left = globals.values[slot] else { throw unsetVariable(globals.names[slot]) }
-                    stack.append(try op.apply(left, constants[constant]))
-                case .not:
-                    let value = stack.removeLast()
-                    stack.append(.int(try value.truth() ? 0 : 1))
-                case .negate:
-                    let value = stack.removeLast()
-                    stack.append(try BinaryOperator.subtract.apply(.int(0), value))
-                case .toBool:
-                    let value = stack.removeLast()
-                    stack.append(.int(try value.truth() ? 1 : 0))
+                    guard let left = r.globals[slot] else { throw unsetVariable(globals.names[slot]) }
+                    r.stack.append(try op.apply(left, cursor.constants[constant]))
                 case .jump(let target):
                     pc = target
                 case .jumpIfFalse(let target):
-                    let condition = stack.removeLast()
+                    let condition = r.pop()
                     if case .int(let flag) = condition {
                         if flag == 0 { pc = target }
                     } else if try !condition.truth() {
                         pc = target
                     }
+                case .loopCheck:
+                    try r.countStep(limits)
+                case .echo(let count):
+                    let line = try r.joined(count, separator: " ", limit: limits.stringLength) + "\n"
+                    try checkedWrite(line)
+                    r.status = 0
+                case .writeLine:
+                    try checkedWrite(r.pop().description + "\n")
+                    r.status = 0
+                case .concat(let count):
+                    r.stack.append(.string(try r.joined(count, separator: "", limit: limits.stringLength)))
+                case .not:
+                    let value = r.pop()
+                    r.stack.append(.int(try value.truth() ? 0 : 1))
+                case .negate:
+                    let value = r.pop()
+                    r.stack.append(try BinaryOperator.subtract.apply(.int(0), value))
+                case .toBool:
+                    let value = r.pop()
+                    r.stack.append(.int(try value.truth() ? 1 : 0))
                 case .andJump(let target):
-                    if try !stack[stack.count - 1].truth() {
-                        stack[stack.count - 1] = .int(0)
+                    if try !r.stack[r.stack.count - 1].truth() {
+                        r.stack[r.stack.count - 1] = .int(0)
                         pc = target
                     } else {
-                        stack.removeLast()
+                        r.stack.removeLast()
                     }
                 case .orJump(let target):
-                    if try stack[stack.count - 1].truth() {
-                        stack[stack.count - 1] = .int(1)
+                    if try r.stack[r.stack.count - 1].truth() {
+                        r.stack[r.stack.count - 1] = .int(1)
                         pc = target
                     } else {
-                        stack.removeLast()
+                        r.stack.removeLast()
                     }
-                case .call(let siteIndex, let argc):
-                    try countStep()
-                    let words = stack[(stack.count - argc)...].map(\.description)
-                    stack.removeLast(argc)
-                    let name = unit.sites[siteIndex].name ?? stack.removeLast().description
-                    if let function = functions[name] {
-                        guard frames.count <= maxCallDepth else {
-                            throw .commandFailed("recursion too deep (more than \(maxCallDepth) nested calls)")
-                        }
-                        pushFrame(function, returnPC: pc, arguments: words, isSource: false)
-                        enterTopFrame()
-                        pc = 0
-                    } else if let sourced = try callCommand(name, words) {
-                        pushFrame(sourced, returnPC: pc, arguments: currentArguments, isSource: true)
-                        sourceDepth += 1
-                        enterTopFrame()
-                        pc = 0
-                    }
-                case .beginCapture:
-                    captures.append("")
-                case .endCapture:
-                    var text = captures.removeLast()
-                    while text.utf8.last == UInt8(ascii: "\n") { text.removeLast() }
-                    stack.append(.string(text))
-                case .pushTry(let target):
-                    handlers.append(
-                        TryHandler(
-                            catchPC: target, frameDepth: frames.count, stackDepth: stack.count,
-                            loopDepth: loopStates.count, captureDepth: captures.count))
-                case .popTry:
-                    handlers.removeLast()
-                case .caught:
-                    let error = pendingError ?? .commandFailed("unknown error")
-                    pendingError = nil
-                    lastStatus = error.status
-                    stack.append(.string(error.message))
                 case .forBegin(let argc, let splitMask):
                     var items: [String] = []
-                    for (offset, value) in stack[(stack.count - argc)...].enumerated() {
+                    for (offset, value) in r.stack[(r.stack.count - argc)...].enumerated() {
                         let text = value.description
                         if offset < Int.bitWidth - 1, splitMask & (1 << offset) != 0 {
                             items += text.split(whereSeparator: \.isWhitespace).map(String.init)
@@ -162,70 +110,136 @@ extension Interpreter {
                             items.append(text)
                         }
                     }
-                    stack.removeLast(argc)
-                    loopStates.append(LoopState(items: items, index: 0, remaining: 0))
+                    r.stack.removeLast(argc)
+                    r.loops.append(LoopState(items: items, index: 0, remaining: 0))
                 case .forNext(let exit):
-                    let last = loopStates.count - 1
-                    let index = loopStates[last].index
-                    if index < loopStates[last].items.count {
-                        stack.append(.string(loopStates[last].items[index]))
-                        loopStates[last].index = index + 1
+                    let last = r.loops.count - 1
+                    let index = r.loops[last].index
+                    if index < r.loops[last].items.count {
+                        r.stack.append(.string(r.loops[last].items[index]))
+                        r.loops[last].index = index + 1
                     } else {
-                        loopStates.removeLast()
+                        r.loops.removeLast()
                         pc = exit
                     }
                 case .repeatBegin:
-                    let value = stack.removeLast()
+                    let value = r.pop()
                     guard let count = value.numeric?.intValue, count >= 0 else {
                         throw .usage("count must be a non-negative integer, not \"\(value)\"")
                     }
-                    loopStates.append(LoopState(items: [], index: 0, remaining: count))
+                    r.loops.append(LoopState(items: [], index: 0, remaining: count))
                 case .repeatNext(let exit):
-                    let last = loopStates.count - 1
-                    if loopStates[last].remaining > 0 {
-                        loopStates[last].remaining -= 1
+                    let last = r.loops.count - 1
+                    if r.loops[last].remaining > 0 {
+                        r.loops[last].remaining -= 1
                     } else {
-                        loopStates.removeLast()
+                        r.loops.removeLast()
                         pc = exit
                     }
                 case .popLoop:
-                    loopStates.removeLast()
-                case .loopCheck:
-                    try countStep()
+                    r.loops.removeLast()
+                case .beginCapture:
+                    captures.append("")
+                case .endCapture:
+                    var text = captures.removeLast()
+                    while text.utf8.last == UInt8(ascii: "\n") { text.removeLast() }
+                    r.stack.append(.string(text))
+                case .caught:
+                    let error = pendingError ?? .commandFailed("unknown error")
+                    pendingError = nil
+                    r.status = error.status
+                    r.stack.append(.string(error.message))
+                case .assert(let message):
+                    let text = message >= 0 ? cursor.constants[message].description : r.pop().description
+                    guard try r.pop().truth() else { throw .commandFailed(text) }
+                    r.status = 0
+                case .exit(let hasStatus):
+                    let code = hasStatus ? try exitStatus(r.pop()) : 0
+                    throw LanguageError(.exit(code), "exit \(code)")
+                case .fail(let index):
+                    throw cursor.unit.errors[index]
                 case .define(let function, let name):
-                    functions[constants[name].description] = unit.functions[function]
+                    functions[cursor.constants[name].description] = cursor.unit.functions[function]
+                    r.status = 0
+
+                // The rest may look at or change the parked state.
+                case .loadSpecial(let index):
+                    park(&r)
+                    defer { unpark(&r) }
+                    let value = specialValue(index)
+                    self.stack.append(value)
+                case .loadNamed:
+                    park(&r)
+                    defer { unpark(&r) }
+                    let name = self.stack.removeLast().description
+                    guard let value = currentVariable(name) else { throw unsetVariable(name) }
+                    self.stack.append(value)
+                case .assignNamed:
+                    park(&r)
+                    defer { unpark(&r) }
+                    let value = self.stack.removeLast()
+                    let name = self.stack.removeLast().description
+                    guard !name.isEmpty else { throw .usage("empty variable name") }
+                    setCurrentVariable(name, to: value)
                     lastStatus = 0
+                case .unsetNamed:
+                    park(&r)
+                    defer { unpark(&r) }
+                    setCurrentVariable(self.stack.removeLast().description, to: nil)
+                    lastStatus = 0
+                case .pushTry(let target):
+                    handlers.append(
+                        TryHandler(
+                            catchPC: target, frameDepth: frames.count, stackDepth: r.stack.count,
+                            loopDepth: r.loops.count, captureDepth: captures.count))
+                case .popTry:
+                    handlers.removeLast()
+                case .call(let siteIndex, let argc):
+                    try r.countStep(limits)
+                    let words = r.stack[(r.stack.count - argc)...].map(\.description)
+                    r.stack.removeLast(argc)
+                    let name = cursor.unit.sites[siteIndex].name ?? r.pop().description
+                    park(&r)
+                    defer { unpark(&r) }
+                    if let function = functions[name] {
+                        guard frames.count <= maxCallDepth else {
+                            throw .commandFailed("recursion too deep (more than \(maxCallDepth) nested calls)")
+                        }
+                        pushFrame(function, returnPC: pc, arguments: words, isSource: false)
+                        cursor = Cursor(frames[frames.count - 1])
+                        pc = 0
+                    } else if let sourced = try callCommand(name, words) {
+                        pushFrame(sourced, returnPC: pc, arguments: currentArguments, isSource: true)
+                        sourceDepth += 1
+                        cursor = Cursor(frames[frames.count - 1])
+                        pc = 0
+                    }
                 case .returnFromFrame(let hasStatus):
-                    if hasStatus { lastStatus = try exitStatus(stack.removeLast(), command: "return") }
+                    if hasStatus { r.status = try exitStatus(r.pop()) }
+                    park(&r)
                     let frame = popFrame()
                     if frame.isSource { sourceDepth -= 1 }
                     if frames.count == baseDepth { return }
-                    enterTopFrame()
+                    unpark(&r)
+                    cursor = Cursor(frames[frames.count - 1])
                     pc = frame.returnPC
-                case .exit(let hasStatus):
-                    let status = hasStatus ? try exitStatus(stack.removeLast(), command: "exit") : 0
-                    throw LanguageError(.exit(status), "exit \(status)")
-                case .assert(let message):
-                    let text = message >= 0 ? constants[message].description : stack.removeLast().description
-                    guard try stack.removeLast().truth() else { throw .commandFailed(text) }
-                    lastStatus = 0
-                case .fail(let index):
-                    throw unit.errors[index]
                 }
             } catch {
-                let origin = unit.origin(at: pc - 1)
+                park(&r)
+                let origin = cursor.unit.origin(at: pc - 1)
                 let located = error.located(command: origin?.name, position: origin?.position)
                 if located.isCatchable, handlers.count > handlerBase {
                     let handler = handlers.removeLast()
                     while frames.count > handler.frameDepth {
                         if popFrame().isSource { sourceDepth -= 1 }
                     }
-                    stack.removeSubrange(handler.stackDepth...)
-                    loopStates.removeSubrange(handler.loopDepth...)
-                    captures.removeSubrange(handler.captureDepth...)
+                    self.stack.truncate(to: handler.stackDepth)
+                    self.loopStates.truncate(to: handler.loopDepth)
+                    captures.truncate(to: handler.captureDepth)
                     pendingError = located
-                    enterTopFrame()
+                    cursor = Cursor(frames[frames.count - 1])
                     pc = handler.catchPC
+                    unpark(&r)
                     continue
                 }
                 while frames.count > baseDepth {
@@ -234,6 +248,29 @@ extension Interpreter {
                 throw located
             }
         }
+    }
+
+    private func park(_ r: inout Registers) {
+        guard !r.parked else { return }
+        r.parked = true
+        swapRegisters(&r)
+        lastStatus = r.status
+        steps = r.steps
+    }
+
+    private func unpark(_ r: inout Registers) {
+        guard r.parked else { return }
+        r.parked = false
+        swapRegisters(&r)
+        r.status = lastStatus
+        r.steps = steps
+    }
+
+    private func swapRegisters(_ r: inout Registers) {
+        swap(&r.stack, &stack)
+        swap(&r.globals, &globals.values)
+        swap(&r.locals, &locals)
+        swap(&r.loops, &loopStates)
     }
 
     private func pushFrame(_ unit: CodeUnit, returnPC: Int, arguments: [String], isSource: Bool) {
@@ -248,39 +285,16 @@ extension Interpreter {
     /// Pops the top frame and everything it left on the other stacks.
     private func popFrame() -> Frame {
         let frame = frames.removeLast()
-        locals.removeSubrange(frame.localsBase...)
-        stack.removeSubrange(frame.stackBase...)
-        handlers.removeSubrange(frame.handlerBase...)
-        loopStates.removeSubrange(frame.loopBase...)
-        captures.removeSubrange(frame.captureBase...)
+        locals.truncate(to: frame.localsBase)
+        stack.truncate(to: frame.stackBase)
+        handlers.truncate(to: frame.handlerBase)
+        loopStates.truncate(to: frame.loopBase)
+        captures.truncate(to: frame.captureBase)
         return frame
     }
 
     private func unsetVariable(_ name: String) -> LanguageError {
         .commandFailed("no such variable: $\(name)")
-    }
-
-    private func countStep() throws(LanguageError) {
-        steps &+= 1
-        if let stepLimit, steps > stepLimit {
-            throw LanguageError(.stepLimitExceeded, "step limit of \(stepLimit) exceeded")
-        }
-        if interruptRequested() { throw LanguageError(.interrupted, "interrupted") }
-    }
-
-    private func joined(_ count: Int, separator: String) throws(LanguageError) -> String {
-        var text = ""
-        var first = true
-        for value in stack[(stack.count - count)...] {
-            if !first { text += separator }
-            first = false
-            text += value.description
-        }
-        stack.removeLast(count)
-        guard text.utf8.count <= maxStringLength else {
-            throw .commandFailed("string longer than \(maxStringLength) bytes")
-        }
-        return text
     }
 
     private func checkedWrite(_ text: String) throws(LanguageError) {
@@ -290,7 +304,7 @@ extension Interpreter {
         write(text)
     }
 
-    private func exitStatus(_ value: Value, command: String) throws(LanguageError) -> Int32 {
+    private func exitStatus(_ value: Value) throws(LanguageError) -> Int32 {
         guard let status = value.numeric?.intValue, (0...255).contains(status) else {
             throw LanguageError(.usage, "status must be an integer from 0 to 255, not \"\(value)\"")
         }
@@ -350,5 +364,13 @@ extension Interpreter {
         case .syntax:
             throw .commandFailed("\(name) is part of the language and must be written literally")
         }
+    }
+}
+
+extension Array {
+    /// Drops elements past `count`; a no-op when the array is already that short,
+    /// as when an enclosing frame or handler already unwound them.
+    mutating func truncate(to count: Int) {
+        if self.count > count { removeSubrange(count...) }
     }
 }

@@ -1,0 +1,86 @@
+import Synchronization
+import WshModel
+import WshRequest
+
+/// The model-related DataController for users: a user by uid or screen
+/// name, and the set of users muted on this client.
+///
+/// Users are cached by uid and by screen name, including the authors of
+/// every page the timeline loads, so `user NAME` for a visible author sends
+/// no request.
+public final class UserDataController: Sendable {
+    private let api: TracedCall
+    private let cache = Mutex<[UserReference: User]>([:])
+    private let muted = Mutex(MutedUsers())
+
+    /// A controller that calls the API through `client` and reports each call to `trace`.
+    public init(client: WeiboClient, trace: TraceSink? = nil) {
+        api = TracedCall(client: client, trace: trace)
+    }
+
+    /// The user `reference` names: from the cache, otherwise from `users/show.json`.
+    public func user(_ reference: UserReference) async throws(RequestError) -> User {
+        let call = "UserDataController.user(\(reference))"
+        if let cached = cachedUser(reference) {
+            api.cacheHit(call: call)
+            return cached
+        }
+        let parameter = switch reference {
+        case .uid(let uid): ("uid", uid)
+        case .screenName(let name): ("screen_name", name)
+        }
+        let user = try await api.fetch(
+            User.self, Endpoint(.get, "users/show.json", parameters: [parameter]), call: call, count: { _ in 1 })
+        remember([user])
+        return user
+    }
+
+    /// The cached user `reference` names, without any request.
+    public func cachedUser(_ reference: UserReference) -> User? {
+        cache.withLock { $0[reference.cacheKey] }
+    }
+
+    /// Caches the authors of `statuses` (and of the statuses they repost).
+    public func remember(authorsOf statuses: [Status]) {
+        remember(statuses.flatMap { [$0.user, $0.retweetedStatus?.user].compactMap { $0 } })
+    }
+
+    // MARK: Muting
+
+    /// The muted users. Settable so a restored snapshot can put them back.
+    public var mutedUsers: MutedUsers {
+        get { muted.withLock { $0 } }
+        set { muted.withLock { $0 = newValue } }
+    }
+
+    /// Mutes `reference`; false when it already was.
+    @discardableResult
+    public func mute(_ reference: UserReference) -> Bool {
+        muted.withLock { $0.insert(reference) }
+    }
+
+    /// Unmutes `reference`; false when it was not muted.
+    @discardableResult
+    public func unmute(_ reference: UserReference) -> Bool {
+        muted.withLock { $0.remove(reference) }
+    }
+
+    private func remember(_ users: [User]) {
+        cache.withLock { cache in
+            for user in users {
+                if let uid = user.identifier { cache[.uid(uid)] = user }
+                if let name = user.screenName { cache[UserReference.screenName(name).cacheKey] = user }
+            }
+        }
+    }
+}
+
+extension UserReference {
+    /// Screen names are looked up without case, as the API does.
+    fileprivate var cacheKey: UserReference {
+        switch self {
+        case .uid: self
+        case .screenName(let name): .screenName(name.lowercased())
+        }
+    }
+}

@@ -1,0 +1,51 @@
+/// One DataController call as `trace on` shows it: what was asked, which
+/// HTTP request answered it (or that the cache did), and what came back.
+public struct TraceEvent: Sendable, Hashable {
+    /// Where the answer came from.
+    public enum Source: Sendable, Hashable {
+        /// An HTTP request was sent and answered.
+        case network
+        /// A DataController's cache answered; no request was sent.
+        case cache
+        /// The call failed; the text is the error's one-line description.
+        case failed(String)
+    }
+
+    /// The DataController call, e.g. `StatusDataController.publicTimeline(count: 20, page: 1)`.
+    public var call: String
+    /// `GET` or `POST`; nil when the cache answered.
+    public var method: String?
+    /// The request URL with any secret masked; nil when the cache answered.
+    public var url: String?
+    /// The HTTP status, when a response arrived.
+    public var status: Int?
+    /// Body bytes received.
+    public var bytes: Int
+    /// Wall-clock time of the whole call, request and decoding included.
+    public var milliseconds: Double
+    /// Connections the request opened: 0 means a kept-alive one was reused.
+    public var newConnections: Int
+    /// How many Model values the call produced (statuses, comments, users).
+    public var itemCount: Int
+    /// Network, cache, or failure.
+    public var source: Source
+
+    public init(
+        call: String, method: String? = nil, url: String? = nil, status: Int? = nil, bytes: Int = 0,
+        milliseconds: Double = 0, newConnections: Int = 0, itemCount: Int = 0, source: Source = .network
+    ) {
+        self.call = call
+        self.method = method
+        self.url = url
+        self.status = status
+        self.bytes = bytes
+        self.milliseconds = milliseconds
+        self.newConnections = newConnections
+        self.itemCount = itemCount
+        self.source = source
+    }
+}
+
+/// Receives a `TraceEvent` for every DataController call. Inject one to
+/// trace; leave it nil and nothing is measured or reported.
+public typealias TraceSink = @Sendable (TraceEvent) -> Void

@@ -1,0 +1,67 @@
+import Foundation
+import WshModel
+import WshRequest
+
+/// Sends one `Endpoint`, decodes its body into a Model value and reports
+/// the call to the trace sink: the one path every model-related
+/// DataController takes to the network.
+struct TracedCall: Sendable {
+    let client: WeiboClient
+    let trace: TraceSink?
+
+    /// Fetches `endpoint` and decodes `T`; `count` says how many items the
+    /// result holds, for the trace.
+    func fetch<T: Decodable>(
+        _ type: T.Type, _ endpoint: Endpoint, call: String, count: (T) -> Int
+    ) async throws(RequestError) -> T {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let url = Redaction.redact(endpoint.url(base: client.configuration.baseURL))
+        do {
+            let (value, response) = try await client.fetch(endpoint, decode: Self.decoder(for: T.self))
+            trace?(TraceEvent(
+                call: call, method: endpoint.method.rawValue, url: url, status: response.status,
+                bytes: response.metrics.bytesReceived, milliseconds: Self.milliseconds(since: start, clock),
+                newConnections: response.metrics.newConnections, itemCount: count(value)))
+            return value
+        } catch {
+            trace?(TraceEvent(
+                call: call, method: endpoint.method.rawValue, url: url, status: error.httpStatus,
+                milliseconds: Self.milliseconds(since: start, clock), source: .failed(error.description)))
+            throw error
+        }
+    }
+
+    /// Reports a call the cache answered.
+    func cacheHit(call: String, itemCount: Int = 1) {
+        trace?(TraceEvent(call: call, itemCount: itemCount, source: .cache))
+    }
+
+    /// A body decoder that turns the Model's decoding error into the
+    /// Request layer's, so callers handle one error type.
+    static func decoder<T: Decodable>(for type: T.Type) -> (Data) throws(RequestError) -> T {
+        { data throws(RequestError) in
+            do throws(ModelDecodingError) {
+                return try ModelDecoding.decode(T.self, from: data)
+            } catch {
+                throw RequestError.decoding(what: error.what, where: error.where, detail: error.detail)
+            }
+        }
+    }
+
+    private static func milliseconds(since start: ContinuousClock.Instant, _ clock: ContinuousClock) -> Double {
+        let elapsed = (clock.now - start).components
+        return Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
+    }
+}
+
+extension RequestError {
+    /// The HTTP status this error came with, if a response arrived.
+    var httpStatus: Int? {
+        switch self {
+        case .api(let failure): failure.httpStatus
+        case .http(let status, _, _): status
+        default: nil
+        }
+    }
+}

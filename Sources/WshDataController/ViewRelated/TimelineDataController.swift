@@ -1,0 +1,87 @@
+import WshModel
+import WshRequest
+
+/// The view-related DataController of the timeline screen: it composes the
+/// model-related `StatusDataController` and `UserDataController` into what
+/// the screen shows.
+///
+/// The rows on screen are the "open subjects" of the DataController design:
+/// all loaded statuses filtered by the user's own choices, here the statuses
+/// whose authors are not muted. The ViewModel talks to this one controller
+/// only, as a ViewController talks to its one DataController.
+public final class TimelineDataController: Sendable {
+    /// Statuses, pages and comments.
+    public let statuses: StatusDataController
+    /// Users and the muted set.
+    public let users: UserDataController
+
+    /// A controller composing `statuses` and `users`.
+    public init(statuses: StatusDataController, users: UserDataController) {
+        self.statuses = statuses
+        self.users = users
+    }
+
+    /// A controller with model-related controllers of its own, all calling
+    /// the API through `client` and tracing to `trace`.
+    public convenience init(client: WeiboClient, trace: TraceSink? = nil) {
+        self.init(statuses: StatusDataController(client: client, trace: trace),
+                  users: UserDataController(client: client, trace: trace))
+    }
+
+    // MARK: What the timeline shows
+
+    /// Page `page` of the public timeline. Its authors are cached on the way,
+    /// so `user NAME` for any of them needs no request.
+    public func page(count: Int, page: Int = 1) async throws(RequestError) -> [Status] {
+        let loaded = try await statuses.publicTimeline(count: count, page: page).statuses
+        users.remember(authorsOf: loaded)
+        return loaded
+    }
+
+    /// The statuses of `loaded` that the screen shows: those whose authors
+    /// are not muted.
+    public func openStatuses(in loaded: [Status]) -> [Status] {
+        let muted = users.mutedUsers
+        // Without muted users the loaded array itself is returned, sharing its storage.
+        guard !muted.isEmpty else { return loaded }
+        return loaded.filter { !muted.mutes($0.user) }
+    }
+
+    // MARK: Detail-side data
+
+    /// The status with `id`, from the cache when a page brought it.
+    public func status(id: String) async throws(RequestError) -> Status {
+        try await statuses.status(id: id)
+    }
+
+    /// The first page of comments on the status with `statusID`.
+    public func comments(statusID: String, count: Int = 50) async throws(RequestError) -> CommentsPage {
+        try await statuses.comments(statusID: statusID, count: count)
+    }
+
+    /// The user `reference` names, from the cache when a page brought them.
+    public func user(_ reference: UserReference) async throws(RequestError) -> User {
+        try await users.user(reference)
+    }
+
+    /// Posts `text` as a new status and returns it.
+    public func post(text: String) async throws(RequestError) -> Status {
+        try await statuses.post(text: text)
+    }
+
+    // MARK: Muting
+
+    /// The muted users; settable so a restored snapshot can put them back.
+    public var mutedUsers: MutedUsers {
+        get { users.mutedUsers }
+        set { users.mutedUsers = newValue }
+    }
+
+    /// Mutes `reference`; false when it already was.
+    @discardableResult
+    public func mute(_ reference: UserReference) -> Bool { users.mute(reference) }
+
+    /// Unmutes `reference`; false when it was not muted.
+    @discardableResult
+    public func unmute(_ reference: UserReference) -> Bool { users.unmute(reference) }
+}

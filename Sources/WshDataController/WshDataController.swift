@@ -1,1 +1,0 @@
-// WshDataController: filled in by its issue.

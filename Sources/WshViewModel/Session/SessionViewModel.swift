@@ -1,0 +1,252 @@
+import WshDataController
+
+/// The one ViewModel the shell holds: the Top ViewModel of the whole session.
+///
+/// It owns the timeline ViewModel, the calculator pair and the
+/// `OperationHistory`. Each input is one command: it drives a child
+/// ViewModel and, when it succeeds, records one operation with a human
+/// description (`fetch 20 → 20 statuses`, `detail 3`, `calc 12 + 7 =`) and
+/// the `SessionState` it left. `undo`, `redo` and `clear` put a recorded
+/// state back, across screens and the calculator alike.
+///
+/// Outputs are read through properties; `onChange` is called once per input
+/// with what to re-render (and once before, with `.loading`, when the input
+/// goes to the network).
+///
+/// Errors: an input that fails changes no state and records nothing; it sets
+/// `errorMessage`, sends `.error`, and throws the same `ViewModelError`, so a
+/// script can stop (exit 1) while an interactive View just shows the message.
+/// The next input that succeeds clears `errorMessage`.
+///
+/// Concurrency: not thread-safe. It is `@unchecked Sendable` only so the
+/// shell can hand it to the task that runs an async input while its main
+/// thread waits; confine it to one caller at a time. There is deliberately
+/// no `@MainActor`: the shell blocks its main thread during an input, so a
+/// main-actor ViewModel would deadlock.
+public final class SessionViewModel: @unchecked Sendable {
+    /// Called once per change with what to re-render.
+    public var onChange: ((SessionChange) -> Void)?
+
+    /// The timeline and the screens opened over it.
+    public let timeline: TimelineViewModel
+    /// The calculator's Top ViewModel: LED and entries.
+    public let calculator: CalculatorTopViewModel
+    /// The calculator's Bottom ViewModel: the keypad.
+    public let keypad: CalculatorBottomViewModel
+    /// Every recorded operation and the state it left.
+    public private(set) var history = OperationHistory(initial: SessionState())
+    /// The last input's failure, nil once an input succeeds.
+    public private(set) var errorMessage: String?
+
+    // Child changes collected during an input, sent as one notification at its end.
+    private var pending: SessionChange = []
+
+    /// A session whose timeline is fed by `dataController`.
+    public init(dataController: TimelineDataController) {
+        timeline = TimelineViewModel(dataController: dataController)
+        calculator = CalculatorTopViewModel()
+        keypad = CalculatorBottomViewModel(top: calculator)
+        history = OperationHistory(initial: state)
+        timeline.onChange = { [unowned self] change in
+            // A request starting is shown at once; the rest waits for the input's end.
+            if change == .loading && timeline.isLoading {
+                onChange?(.loading)
+            } else {
+                pending.formUnion(SessionChange(change))
+            }
+        }
+        calculator.onChange = { [unowned self] change in pending.formUnion(SessionChange(change)) }
+    }
+
+    // MARK: Outputs
+
+    /// The whole view state, as the history records it.
+    public var state: SessionState { SessionState(timeline: timeline.state, calculator: calculator.brain) }
+    /// The timeline's rows, numbered from 1.
+    public var rows: [StatusCellViewModel] { timeline.rows }
+    /// What shows on top of the list.
+    public var screen: TimelineScreen { timeline.screen }
+    /// The detail on top, if that is what shows.
+    public var detail: StatusDetailViewModel? { timeline.detail }
+    /// The comments on top, if that is what shows.
+    public var comments: CommentsViewModel? { timeline.comments }
+    /// The user on top, if that is what shows.
+    public var user: UserViewModel? { timeline.user }
+    /// The muted users, `@name` or `uid 123`.
+    public var mutedUsers: [String] { timeline.mutedUsers }
+    /// True while a request is on its way.
+    public var isLoading: Bool { timeline.isLoading }
+    /// What the calculator's LED shows.
+    public var ledText: String { calculator.ledText }
+    /// The recorded operations, oldest first (undone ones excluded).
+    public var operations: [String] { history.operations }
+    /// How many operations are recorded (undone ones excluded).
+    public var operationCount: Int { history.operationCount }
+    /// Operation `index`, from 0.
+    public func operationText(at index: Int) -> String { history.operationText(at: index) }
+    /// True when `undo` has something to undo.
+    public var canUndo: Bool { history.canUndo }
+    /// True when `redo` has something to redo.
+    public var canRedo: Bool { history.canRedo }
+
+    // MARK: Inputs recorded in the history
+
+    /// `fetch [N] [--page P]`: replaces the rows with a page of the public timeline.
+    public func fetch(count: Int = 20, page: Int = 1) async throws(ViewModelError) {
+        try await record { () async throws(ViewModelError) -> String in
+            let loaded = try await timeline.refresh(count: count, page: page)
+            let paging = page == 1 ? "" : " --page \(page)"
+            return "fetch \(count)\(paging) → \(DisplayText.plural(loaded, "status", "statuses"))"
+        }
+    }
+
+    /// `more`: appends the next page.
+    public func more() async throws(ViewModelError) {
+        try await record { () async throws(ViewModelError) -> String in
+            "more → \(DisplayText.plural(try await timeline.loadMore(), "status", "statuses"))"
+        }
+    }
+
+    /// `detail N`: opens the detail of row `index`.
+    public func detail(index: Int) async throws(ViewModelError) {
+        try await record { () async throws(ViewModelError) -> String in
+            try await timeline.showDetail(index: index)
+            return "detail \(index)"
+        }
+    }
+
+    /// `back`: closes the screen on top.
+    public func back() throws(ViewModelError) {
+        try record { () throws(ViewModelError) -> String in
+            try timeline.back()
+            return "back"
+        }
+    }
+
+    /// `comments [N]`: opens the comments on row `index`, or on the open status.
+    public func comments(index: Int? = nil) async throws(ViewModelError) {
+        try await record { () async throws(ViewModelError) -> String in
+            let count = try await timeline.showComments(index: index)
+            return "comments\(index.map { " \($0)" } ?? "") → \(DisplayText.plural(count, "comment"))"
+        }
+    }
+
+    /// `user NAME`: opens a user's profile by screen name or uid.
+    public func user(name: String) async throws(ViewModelError) {
+        try await record { () async throws(ViewModelError) -> String in
+            try await timeline.showUser(name)
+            return "user \(Self.describeUser(name))"
+        }
+    }
+
+    /// `mute USER`: hides that user's rows.
+    public func mute(_ name: String) throws(ViewModelError) {
+        try record { () throws(ViewModelError) -> String in
+            let hidden = try timeline.mute(name)
+            return "mute \(Self.describeUser(name)) → \(DisplayText.plural(hidden, "row")) hidden"
+        }
+    }
+
+    /// `unmute USER`: shows that user's rows again.
+    public func unmute(_ name: String) throws(ViewModelError) {
+        try record { () throws(ViewModelError) -> String in
+            let shown = try timeline.unmute(name)
+            return "unmute \(Self.describeUser(name)) → \(DisplayText.plural(shown, "row")) shown"
+        }
+    }
+
+    /// `post TEXT`: posts a status, which becomes the first row.
+    public func post(_ text: String) async throws(ViewModelError) {
+        try await record { () async throws(ViewModelError) -> String in
+            try await timeline.post(text)
+            let line = DisplayText.clean(text, singleLine: true)
+            return "post \"\(line.count > 40 ? line.prefix(39) + "…" : line)\""
+        }
+    }
+
+    /// `calc KEYS…`: presses calculator keys, e.g. `["12", "+", "7", "="]`.
+    public func calc(keys: [String]) throws(ViewModelError) {
+        try record { () throws(ViewModelError) -> String in
+            try keypad.press(keys)
+            return "calc \(keys.joined(separator: " "))"
+        }
+    }
+
+    // MARK: History inputs
+
+    /// Restores the state before the last operation.
+    public func undo() throws(ViewModelError) {
+        guard let previous = history.undo() else { throw failed(.nothingToUndo) }
+        show(previous)
+        finish(.history)
+    }
+
+    /// Reapplies the last undone operation.
+    public func redo() throws(ViewModelError) {
+        guard let next = history.redo() else { throw failed(.nothingToRedo) }
+        show(next)
+        finish(.history)
+    }
+
+    /// Empties the history and resets every screen, like the calculator's C
+    /// key. Caches stay: a fetch after `clear` may still be answered from them.
+    public func clear() {
+        let fresh = SessionState()
+        history.clear(startingFrom: fresh)
+        show(fresh)
+        finish(.history)
+    }
+
+    // MARK: Recording
+
+    private func record(_ input: () async throws(ViewModelError) -> String) async throws(ViewModelError) {
+        do {
+            succeeded(try await input())
+        } catch {
+            throw failed(error)
+        }
+    }
+
+    private func record(_ input: () throws(ViewModelError) -> String) throws(ViewModelError) {
+        do {
+            succeeded(try input())
+        } catch {
+            throw failed(error)
+        }
+    }
+
+    private func succeeded(_ description: String) {
+        history.record(description, leaving: state)
+        finish(.history)
+    }
+
+    /// Puts `state` on every screen.
+    private func show(_ state: SessionState) {
+        timeline.restore(state.timeline)
+        calculator.restore(state.calculator)
+    }
+
+    /// Sends one notification: the children's changes plus `own`.
+    private func finish(_ own: SessionChange) {
+        var change = pending.union(own)
+        pending = []
+        if errorMessage != nil {
+            errorMessage = nil
+            change.insert(.error)
+        }
+        if !change.isEmpty { onChange?(change) }
+    }
+
+    /// Shows `error`, sends one notification, and returns the error to throw.
+    private func failed(_ error: ViewModelError) -> ViewModelError {
+        errorMessage = error.description
+        let change = pending.union(.error)
+        pending = []
+        onChange?(change)
+        return error
+    }
+
+    private static func describeUser(_ name: String) -> String {
+        UserReference(name)?.description ?? name
+    }
+}

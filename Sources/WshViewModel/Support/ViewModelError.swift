@@ -1,0 +1,70 @@
+/// Why an input did nothing: a one-line message a user can act on.
+///
+/// Every ViewModel input that fails leaves its state as it was, shows this
+/// error's `description` in `errorMessage`, and throws it, so a script can
+/// stop on it while an interactive View simply shows the message.
+public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A DataController call failed; `reason` is the Request layer's message.
+    case requestFailed(reason: String)
+    /// A row number outside the list.
+    case noRow(index: Int, count: Int)
+    /// `count` or `page` outside what the API accepts.
+    case invalidPaging(name: String, value: Int, allowed: ClosedRange<Int>)
+    /// `more` before anything was fetched.
+    case nothingFetched
+    /// `back` on the list itself.
+    case nothingToGoBackTo
+    /// `comments` without a row number and no status open.
+    case noStatusOpen
+    /// A user name or uid that is empty.
+    case noUserGiven
+    /// `mute` of someone already muted.
+    case alreadyMuted(String)
+    /// `unmute` of someone not muted.
+    case notMuted(String)
+    /// `post` with empty text.
+    case emptyPost
+    /// A calculator key that does not exist.
+    case unknownKey(String)
+    /// `calc` without any key.
+    case noKeys
+    /// `undo` with no operation recorded.
+    case nothingToUndo
+    /// `redo` with nothing undone.
+    case nothingToRedo
+
+    public var description: String {
+        switch self {
+        case .requestFailed(let reason):
+            return reason
+        case .noRow(let index, let count):
+            if count == 0 { return "no row \(index): the list is empty (fetch first)" }
+            if index < 1 { return "no row \(index): rows are numbered from 1 to \(count)" }
+            return "no row \(index): the list has \(count) row\(count == 1 ? "" : "s")"
+        case .invalidPaging(let name, let value, let allowed):
+            return "\(name) must be \(allowed.lowerBound) to \(allowed.upperBound), not \(value)"
+        case .nothingFetched:
+            return "nothing to continue: fetch first"
+        case .nothingToGoBackTo:
+            return "nothing to go back to: the list is showing"
+        case .noStatusOpen:
+            return "no status open: give a row number, or open one with detail first"
+        case .noUserGiven:
+            return "a screen name or uid is needed"
+        case .alreadyMuted(let user):
+            return "\(user) is already muted"
+        case .notMuted(let user):
+            return "\(user) is not muted"
+        case .emptyPost:
+            return "nothing to post: the text is empty"
+        case .unknownKey(let key):
+            return "unknown key '\(key)': keys are 0-9 . + - * / = C"
+        case .noKeys:
+            return "no keys given: type keys such as 12 + 7 ="
+        case .nothingToUndo:
+            return "nothing to undo"
+        case .nothingToRedo:
+            return "nothing to redo"
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import WshModel
+
+/// One row of the timeline list: every string the row shows, ready to print.
+public struct StatusCellViewModel: Sendable, Hashable {
+    /// The row number, from 1, as `detail N` takes it.
+    public let index: Int
+    /// The status id, empty when the API sent none.
+    public let id: String
+    /// `@screen_name`.
+    public let author: String
+    /// `05-31 17:46`, in the status's own UTC offset.
+    public let time: String
+    /// The text on one line.
+    public let text: String
+    public let reposts: Int
+    public let comments: Int
+    public let likes: Int
+    /// `↻3 ✎5 ♥10`: reposts, comments, likes.
+    public let countsText: String
+    /// True when the status reposts another.
+    public let isRetweet: Bool
+    /// How many pictures it carries.
+    public let pictureCount: Int
+    /// `[RT] [2 pics]`, empty when neither applies.
+    public let markers: String
+
+    /// The row for `status` at row number `index`.
+    public init(status: Status, index: Int) {
+        self.index = index
+        id = status.identifier ?? ""
+        author = DisplayText.author(status.user)
+        time = DisplayText.shortTime(status.createdAt)
+        text = DisplayText.clean(status.text, singleLine: true)
+        reposts = status.repostsCount ?? 0
+        comments = status.commentsCount ?? 0
+        likes = status.attitudesCount ?? 0
+        countsText = "↻\(reposts) ✎\(comments) ♥\(likes)"
+        isRetweet = status.retweetedStatus != nil
+        pictureCount = status.picURLs.isEmpty ? (status.thumbnailPic == nil ? 0 : 1) : status.picURLs.count
+        var markers: [String] = []
+        if isRetweet { markers.append("[RT]") }
+        if pictureCount > 0 { markers.append("[\(DisplayText.plural(pictureCount, "pic"))]") }
+        self.markers = markers.joined(separator: " ")
+    }
+}

@@ -1,0 +1,46 @@
+import WshModel
+
+/// The detail screen of one status: full text, author, app, time, counts,
+/// pictures, and the status it reposts, nested.
+public struct StatusDetailViewModel: Sendable, Hashable {
+    /// The status id, empty when the API sent none.
+    public let id: String
+    /// `@screen_name`.
+    public let author: String
+    /// The author's display name, empty when the API sent none.
+    public let authorName: String
+    /// `2011-05-31 17:46:55 +0800`.
+    public let time: String
+    /// The full text, line breaks kept.
+    public let text: String
+    /// The posting app without its HTML, e.g. `Weibo Web`.
+    public let source: String
+    public let reposts: Int
+    public let comments: Int
+    public let likes: Int
+    /// `3 reposts · 5 comments · 10 likes`.
+    public let countsText: String
+    /// The URL of every picture.
+    public let pictureURLs: [String]
+    /// The reposted status, itself a detail (and possibly reposting another).
+    public var retweeted: StatusDetailViewModel? { retweetedStorage.first }
+    // An array gives the nested detail the indirection a recursive struct needs.
+    private let retweetedStorage: [StatusDetailViewModel]
+
+    /// The detail of `status`.
+    public init(status: Status) {
+        id = status.identifier ?? ""
+        author = DisplayText.author(status.user)
+        authorName = DisplayText.clean(status.user?.name, singleLine: true)
+        time = DisplayText.fullTime(status.createdAt)
+        text = DisplayText.clean(status.text)
+        source = DisplayText.sourceName(status.source)
+        reposts = status.repostsCount ?? 0
+        comments = status.commentsCount ?? 0
+        likes = status.attitudesCount ?? 0
+        countsText = [DisplayText.plural(reposts, "repost"), DisplayText.plural(comments, "comment"),
+                      DisplayText.plural(likes, "like")].joined(separator: " · ")
+        pictureURLs = status.picURLs.isEmpty ? [status.originalPic ?? status.thumbnailPic].compactMap { $0 } : status.picURLs
+        retweetedStorage = status.retweetedStatus.map { [StatusDetailViewModel(status: $0)] } ?? []
+    }
+}

@@ -1,0 +1,277 @@
+import WshDataController
+import WshModel
+
+/// The ViewModel of the timeline and the screens opened over it (detail,
+/// comments, user).
+///
+/// Inputs are methods named for what the user asked (`refresh`, `loadMore`,
+/// `showDetail`, `back`, `mute`…); outputs are properties holding what a
+/// View shows (`rows`, `screen`, `errorMessage`, `isLoading`). After every
+/// change, `onChange` is called once with the parts to re-render. An input
+/// that needs the network sends `.loading` first, then one notification with
+/// everything that changed, `.loading` included.
+///
+/// An input that fails changes nothing but `errorMessage`: it sends `.error`
+/// (with `.loading` if it had started loading) and throws the same error.
+///
+/// Not thread-safe: confine it to one caller at a time, as the shell's one
+/// command loop does.
+public final class TimelineViewModel {
+    /// Called once per change with what to re-render.
+    public var onChange: ((TimelineChange) -> Void)?
+
+    /// The state every output is derived from; `restore(_:)` replaces it.
+    public private(set) var state = TimelineState()
+    /// The last input's failure, nil once an input succeeds.
+    public private(set) var errorMessage: String?
+    /// True while a request is on its way.
+    public private(set) var isLoading = false
+
+    private let dataController: TimelineDataController
+    // Derived from `state` when first read after a change, so inputs that
+    // do not touch the list (detail, back, undo of those) stay O(1).
+    private var openStatusesCache: [Status]?
+    private var rowsCache: [StatusCellViewModel]?
+
+    /// The largest page the API serves.
+    public static let pageSizes = 1...200
+
+    /// A ViewModel fed by `dataController`.
+    public init(dataController: TimelineDataController) {
+        self.dataController = dataController
+        state.muted = dataController.mutedUsers
+    }
+
+    // MARK: Outputs
+
+    /// The rows of the list: loaded statuses minus muted authors, numbered from 1.
+    public var rows: [StatusCellViewModel] {
+        if let rowsCache { return rowsCache }
+        let rows = openStatuses.enumerated().map { StatusCellViewModel(status: $1, index: $0 + 1) }
+        rowsCache = rows
+        return rows
+    }
+
+    /// How many rows the list has.
+    public var rowCount: Int { openStatuses.count }
+
+    /// What shows on top: the list, or the innermost screen opened over it.
+    public var screen: TimelineScreen { TimelineScreen(state.screens.last) }
+
+    /// The detail on top, if that is what shows.
+    public var detail: StatusDetailViewModel? {
+        if case .detail(let detail) = screen { return detail }
+        return nil
+    }
+
+    /// The comments on top, if that is what shows.
+    public var comments: CommentsViewModel? {
+        if case .comments(let comments) = screen { return comments }
+        return nil
+    }
+
+    /// The user on top, if that is what shows.
+    public var user: UserViewModel? {
+        if case .user(let user) = screen { return user }
+        return nil
+    }
+
+    /// The muted users, `@name` or `uid 123`, in the order they were muted.
+    public var mutedUsers: [String] { state.muted.references.map(\.description) }
+
+    // MARK: Inputs
+
+    /// Replaces the rows with page `page` of `count` statuses and shows the list.
+    /// Returns how many statuses arrived.
+    @discardableResult
+    public func refresh(count: Int = 20, page: Int = 1) async throws(ViewModelError) -> Int {
+        guard Self.pageSizes.contains(count) else {
+            throw fail(.invalidPaging(name: "count", value: count, allowed: Self.pageSizes))
+        }
+        guard page >= 1 else { throw fail(.invalidPaging(name: "page", value: page, allowed: 1...Int(Int32.max))) }
+        let loaded = try await request { try await dataController.page(count: count, page: page) }
+        var next = state
+        next.statuses = loaded
+        next.pageSize = count
+        next.lastPage = page
+        next.screens = []
+        commit(next)
+        return loaded.count
+    }
+
+    /// Appends the next page, skipping statuses already listed, and shows the
+    /// list. Returns how many new statuses it added.
+    @discardableResult
+    public func loadMore() async throws(ViewModelError) -> Int {
+        guard state.lastPage > 0 else { throw fail(.nothingFetched) }
+        let (count, page) = (state.pageSize, state.lastPage + 1)
+        let loaded = try await request { try await dataController.page(count: count, page: page) }
+        // The timeline moves while we page, so a page may repeat statuses we have.
+        var seen = Set(state.statuses.compactMap(\.identifier))
+        let fresh = loaded.filter { status in status.identifier.map { seen.insert($0).inserted } ?? true }
+        var next = state
+        next.statuses.append(contentsOf: fresh)
+        next.lastPage = page
+        next.screens = []
+        commit(next)
+        return fresh.count
+    }
+
+    /// Opens the detail of row `index` (from 1).
+    public func showDetail(index: Int) async throws(ViewModelError) {
+        let row = try openStatus(at: index)
+        let status = try await request { () async throws -> Status in
+            guard let id = row.identifier else { return row }
+            return try await dataController.status(id: id)
+        }
+        var next = state
+        next.screens.append(.detail(status))
+        commit(next)
+    }
+
+    /// Closes the screen on top, back to the one below or to the list.
+    public func back() throws(ViewModelError) {
+        guard !state.screens.isEmpty else { throw fail(.nothingToGoBackTo) }
+        var next = state
+        next.screens.removeLast()
+        commit(next)
+    }
+
+    /// Opens the comments on row `index`, or with nil on the status open on
+    /// top (a detail, or comments already shown). Returns how many arrived.
+    @discardableResult
+    public func showComments(index: Int? = nil) async throws(ViewModelError) -> Int {
+        let status: Status
+        if let index {
+            status = try openStatus(at: index)
+        } else if let open = openStatusOnTop {
+            status = open
+        } else {
+            throw fail(.noStatusOpen)
+        }
+        let page = try await request { try await dataController.comments(statusID: status.identifier ?? "") }
+        var next = state
+        next.screens.append(.comments(status, page))
+        commit(next)
+        return page.comments.count
+    }
+
+    /// Opens the profile of the user `name` names: a screen name (`@` optional) or a uid.
+    public func showUser(_ name: String) async throws(ViewModelError) {
+        guard let reference = UserReference(name) else { throw fail(.noUserGiven) }
+        let user = try await request { try await dataController.user(reference) }
+        var next = state
+        next.screens.append(.user(user))
+        commit(next)
+    }
+
+    /// Hides the rows of the user `name` names. Returns how many rows it hid.
+    @discardableResult
+    public func mute(_ name: String) throws(ViewModelError) -> Int {
+        guard let reference = UserReference(name) else { throw fail(.noUserGiven) }
+        let before = rowCount
+        guard dataController.mute(reference) else { throw fail(.alreadyMuted(reference.description)) }
+        var next = state
+        next.muted = dataController.mutedUsers
+        commit(next)
+        return before - rowCount
+    }
+
+    /// Shows again the rows of the user `name` names. Returns how many rows came back.
+    @discardableResult
+    public func unmute(_ name: String) throws(ViewModelError) -> Int {
+        guard let reference = UserReference(name) else { throw fail(.noUserGiven) }
+        let before = rowCount
+        guard dataController.unmute(reference) else { throw fail(.notMuted(reference.description)) }
+        var next = state
+        next.muted = dataController.mutedUsers
+        commit(next)
+        return rowCount - before
+    }
+
+    /// Posts `text` as a new status; it becomes the first row, and the list shows.
+    public func post(_ text: String) async throws(ViewModelError) {
+        guard !text.allSatisfy(\.isWhitespace) else { throw fail(.emptyPost) }
+        let status = try await request { try await dataController.post(text: text) }
+        var next = state
+        next.statuses.insert(status, at: 0)
+        next.screens = []
+        commit(next)
+    }
+
+    /// Shows `state` (a snapshot from the history) as if it had never changed.
+    public func restore(_ state: TimelineState) {
+        commit(state)
+    }
+
+    // MARK: Changing state
+
+    /// The statuses the list shows, from the view-related DataController.
+    private var openStatuses: [Status] {
+        if let openStatusesCache { return openStatusesCache }
+        let open = dataController.openStatuses(in: state.statuses)
+        openStatusesCache = open
+        return open
+    }
+
+    /// The status behind row `index`, or the error that names the rows there are.
+    private func openStatus(at index: Int) throws(ViewModelError) -> Status {
+        let open = openStatuses
+        guard index >= 1, index <= open.count else { throw fail(.noRow(index: index, count: open.count)) }
+        return open[index - 1]
+    }
+
+    /// The status of the detail or comments screen on top, if one is.
+    private var openStatusOnTop: Status? {
+        switch state.screens.last {
+        case .detail(let status), .comments(let status, _): status
+        case .user, nil: nil
+        }
+    }
+
+    /// Runs one DataController call with `isLoading` on; a failure becomes a
+    /// `ViewModelError` that has already been shown.
+    private func request<T>(_ call: () async throws -> T) async throws(ViewModelError) -> T {
+        isLoading = true
+        onChange?(.loading)
+        do {
+            return try await call()
+        } catch {
+            throw fail(.requestFailed(reason: String(describing: error)))
+        }
+    }
+
+    /// Makes `next` the state and sends one notification naming what changed.
+    private func commit(_ next: TimelineState) {
+        var change: TimelineChange = []
+        if next.statuses != state.statuses || next.muted != state.muted {
+            change.insert(.rows)
+            openStatusesCache = nil
+            rowsCache = nil
+        }
+        if next.screens != state.screens { change.insert(.screen) }
+        if next.muted != dataController.mutedUsers { dataController.mutedUsers = next.muted }
+        state = next
+        if errorMessage != nil {
+            errorMessage = nil
+            change.insert(.error)
+        }
+        if isLoading {
+            isLoading = false
+            change.insert(.loading)
+        }
+        if !change.isEmpty { onChange?(change) }
+    }
+
+    /// Shows `error` without touching the state, and returns it to throw.
+    private func fail(_ error: ViewModelError) -> ViewModelError {
+        var change: TimelineChange = .error
+        errorMessage = error.description
+        if isLoading {
+            isLoading = false
+            change.insert(.loading)
+        }
+        onChange?(change)
+        return error
+    }
+}

@@ -1,1 +1,0 @@
-// WshViewModel: filled in by its issue.

@@ -39,7 +39,7 @@ struct TracedCall: Sendable {
 
     /// A body decoder that turns the Model's decoding error into the
     /// Request layer's, so callers handle one error type.
-    static func decoder<T: Decodable>(for type: T.Type) -> (Data) throws(RequestError) -> T {
+    static func decoder<T: Decodable>(for type: T.Type) -> @Sendable (Data) throws(RequestError) -> T {
         { data throws(RequestError) in
             do throws(ModelDecodingError) {
                 return try ModelDecoding.decode(T.self, from: data)

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// wsh's command line. Parsing only: `main.swift` wires the result.
-struct Arguments: ParsableArguments {
+struct Arguments: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wsh",
         abstract: "A line-editing shell for the Weibo API, built on MVVM layers you can watch.",
@@ -37,6 +37,14 @@ struct Arguments: ParsableArguments {
     mutating func validate() throws {
         if let api, !(api.hasPrefix("http://") || api.hasPrefix("https://")) {
             throw ValidationError("--api must be an http:// or https:// URL")
+        }
+        // A script's own arguments may start with '-', but not the script's name.
+        // Passthrough capture takes --help too; before a script name it means help.
+        if command == nil, let first = script.first, first == "--help" || first == "-h" {
+            throw CleanExit.helpRequest(self)
+        }
+        if command == nil, let first = script.first, first.hasPrefix("-"), first != "-" {
+            throw ValidationError("unknown option '\(first)'")
         }
         guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
     }

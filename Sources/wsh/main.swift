@@ -15,7 +15,7 @@ do {
         print(message)
         exit(0)
     }
-    FileHandle.standardError.write(Data("wsh: \(message)\nUsage: wsh [--api URL] [--token-file PATH] [--json] [--no-color] [-c COMMANDS | FILE [ARG…]]\n".utf8))
+    FileHandle.standardError.write(Data("wsh: \(message)\n".utf8))
     exit(2)
 }
 if arguments.version {

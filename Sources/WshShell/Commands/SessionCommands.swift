@@ -1,4 +1,5 @@
 import Foundation
+import WshDataController
 import WshLanguage
 import WshRequest
 
@@ -75,15 +76,37 @@ extension Shell {
         let endpoint = Endpoint(method, context.arguments["PATH"] ?? "", parameters: parameters)
         let client = try client()
         let request = try requestOrFail(client, endpoint)
-        traceRequestStart(request)
-        let response = try wait { try await client.http.send(request) }
-        traceResponse(response)
+        let started = ContinuousClock.now
+        let response: HTTPResponse
+        do {
+            response = try wait { try await client.http.send(request) }
+        } catch {
+            traceRaw(context, request, response: nil, failure: error, started: started)
+            throw error
+        }
+        traceRaw(context, request, response: response, failure: nil, started: started)
         context.write(JSONView.pretty(response.body) + "\n")
         do {
             try WeiboClient.check(response, url: redact(request.url))
         } catch {
             throw failure(error)
         }
+    }
+
+    /// `trace on` for `api`: no ViewModel or DataController, the Request layer alone.
+    private func traceRaw(_ context: CommandContext, _ request: HTTPRequest, response: HTTPResponse?,
+                          failure: LanguageError?, started: ContinuousClock.Instant) {
+        guard tracing else { return }
+        let elapsed = ContinuousClock.now - started
+        let event = TraceEvent(
+            call: "(none: api goes straight to the Request layer)", method: request.method.rawValue,
+            url: redact(request.url), status: response?.status, bytes: response?.body.count ?? 0,
+            milliseconds: (response?.metrics.totalSeconds ?? 0) * 1000,
+            newConnections: response?.metrics.newConnections ?? 0, itemCount: 0,
+            source: failure.map { .failed($0.message) } ?? .network)
+        console.diagnostic(TraceView(style: console.diagnosticStyle).render(
+            command: ([context.name] + context.words).joined(separator: " "), input: "(none)", entries: [.dataController(event)],
+            rendered: failure == nil ? ["JSONView"] : [], failure: failure?.message, elapsed: elapsed))
     }
 
     private func requestOrFail(_ client: WeiboClient, _ endpoint: Endpoint) throws(LanguageError) -> HTTPRequest {
@@ -121,7 +144,7 @@ extension Shell {
         if wantsJSON(context) {
             var object: [String: Any] = [:]
             for (key, value) in facts { object[key] = Int(value) ?? value as Any }
-            context.write(jsonText(object))
+            context.write(JSONDocuments.text(object))
         } else {
             let width = facts.map(\.0.count).max() ?? 0
             for (key, value) in facts {
@@ -159,13 +182,5 @@ extension Shell {
     /// Whether a command should answer in JSON: its own `--json` or the global flag.
     func wantsJSON(_ context: CommandContext) -> Bool {
         configuration.json || context.arguments.flag("json")
-    }
-
-    /// Compact JSON text of a Foundation object, one line.
-    func jsonText(_ object: Any) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
-            return "{}\n"
-        }
-        return JSONView.pretty(data) + "\n"
     }
 }

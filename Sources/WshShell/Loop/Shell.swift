@@ -1,5 +1,6 @@
 import WshLanguage
 import WshRequest
+import WshViewModel
 
 /// The shell: one read–eval loop for every way in, the commands that bind
 /// the language to the ViewModels, and the Views that render them.
@@ -32,6 +33,10 @@ public final class Shell {
     let configuration: Configuration
     /// `trace on`: print each command's path through the layers.
     var tracing = false
+    /// The session's ViewModels, built on first use (see `session()`).
+    var sessionStorage: SessionViewModel?
+    /// Collects what one command did in the layers below, for `trace on`.
+    let recorder = TraceRecorder()
     /// Whether the current source is interactive (errors keep the session).
     private(set) var interactive = false
 

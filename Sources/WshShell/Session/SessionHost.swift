@@ -1,0 +1,97 @@
+import WshDataController
+import WshLanguage
+import WshModel
+import WshViewModel
+
+extension Shell {
+    /// The session's Top ViewModel, created on first use with DataControllers
+    /// on the current connection (which starts the sandbox if needed).
+    func session() throws(LanguageError) -> SessionViewModel {
+        if let sessionStorage { return sessionStorage }
+        let recorder = self.recorder
+        let dataController = TimelineDataController(client: try client(), trace: { recorder.record($0) })
+        let session = SessionViewModel(dataController: dataController)
+        session.onChange = { recorder.record($0) }
+        sessionStorage = session
+        return session
+    }
+
+    /// Forgets the session (after `connect`): the next command builds a new one.
+    func resetSession() {
+        sessionStorage = nil
+    }
+
+    /// Rows the timeline shows; 0 before the first command that needs a session.
+    var rowCount: Int { sessionStorage?.timeline.rowCount ?? 0 }
+
+    /// Operations in the history.
+    var operationCount: Int { sessionStorage?.operationCount ?? 0 }
+
+    /// The loaded statuses the list shows (muted authors left out), as Model values.
+    var openStatuses: [Status] {
+        guard let state = sessionStorage?.timeline.state else { return [] }
+        return state.statuses.filter { !state.muted.mutes($0.user) }
+    }
+
+    /// Drives one ViewModel input: runs it (waiting if it is async), then
+    /// renders what its change notification asks for, and traces the path.
+    ///
+    /// - Parameters:
+    ///   - input: how the trace names the input, e.g. `SessionViewModel.fetch(count: 5, page: 1)`.
+    ///   - show: what to render even outside an interactive session, because
+    ///     the command was asked to show it (e.g. `detail` shows the detail).
+    func drive(_ context: CommandContext, input: String, show: SessionChange = [],
+               _ body: sending @escaping (SessionViewModel) async throws -> Void) throws(LanguageError) {
+        let session = try session()
+        _ = recorder.drain()
+        let started = ContinuousClock.now
+        var failure: LanguageError?
+        do {
+            try wait { try await body(session) }
+        } catch {
+            failure = error
+        }
+        let entries = recorder.drain()
+        let changes = TraceRecorder.changes(in: entries)
+        let rendered = failure == nil ? render(changes, show: show, session: session, context: context) : []
+        if tracing {
+            console.diagnostic(TraceView(style: console.diagnosticStyle).render(
+                command: ([context.name] + context.words).joined(separator: " "), input: input, entries: entries,
+                rendered: rendered, failure: failure.map { ErrorReport($0, interactive: true).message ?? "" },
+                elapsed: ContinuousClock.now - started))
+        }
+        if let failure { throw failure }
+    }
+
+    /// Renders the Views a change asks for. Interactive sessions re-render
+    /// whatever changed; scripts print only what the command was asked to
+    /// show, so their stdout holds results only. Returns the Views rendered.
+    private func render(_ changes: SessionChange, show: SessionChange, session: SessionViewModel,
+                        context: CommandContext) -> [String] {
+        let wanted = interactive ? changes.union(show) : show
+        var rendered: [String] = []
+        if wanted.contains(.screen) || wanted.contains(.rows) {
+            switch session.screen {
+            case .list:
+                if wanted.contains(.rows) || interactive {
+                    context.write(TimelineListView(style: console.style, columns: console.columns()).render(session.rows))
+                    rendered.append("TimelineListView (\(session.rows.count) rows)")
+                }
+            case .detail(let detail):
+                context.write(StatusDetailView(style: console.style).render(detail))
+                rendered.append("StatusDetailView")
+            case .comments(let comments):
+                context.write(CommentsView(style: console.style, columns: console.columns()).render(comments))
+                rendered.append("CommentsView (\(comments.rows.count) comments)")
+            case .user(let user):
+                context.write(UserView(style: console.style).render(user))
+                rendered.append("UserView")
+            }
+        }
+        if wanted.contains(.led) {
+            context.write(LEDView(style: console.style).render(session.ledText))
+            rendered.append("LEDView")
+        }
+        return rendered
+    }
+}

@@ -139,7 +139,7 @@ extension Shell {
             ("rows", String(rowCount)),
             ("operations", String(operationCount)),
             ("trace", tracing ? "on" : "off"),
-            ("libcurl", connection.isOpen ? (CurlHTTPClient.libraryVersion ?? "unavailable") : "(not loaded)"),
+            ("libcurl", connection.isOpen ? (CurlHTTPClient.libraryVersion?.split(separator: " ").first.map(String.init) ?? "unavailable") : "(not loaded)"),
         ]
         if wantsJSON(context) {
             var object: [String: Any] = [:]

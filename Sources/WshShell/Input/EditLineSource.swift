@@ -72,8 +72,8 @@ public final class EditLineSource: LineSource {
         promptText = strdup(prompt)
         var count: Int32 = 0
         guard let raw = el_gets(editLine, &count) else {
-            if count < 0 || wsh_peek_sigint() > 0 {
-                _ = wsh_take_sigint()
+            if count < 0 || Interrupts.pending {
+                Interrupts.take()
                 fputs("^C\n", output)
                 fflush(output)
                 return .interrupted
@@ -155,7 +155,7 @@ private func readCharacter(_ editLine: OpaquePointer?, _ character: UnsafeMutabl
         let n = read(STDIN_FILENO, &byte, 1)
         if n == 0 { return 0 }
         if n < 0 {
-            if errno == EINTR && wsh_peek_sigint() == 0 { continue }
+            if errno == EINTR && !Interrupts.pending { continue }
             return -1
         }
         if bytes.isEmpty {

@@ -75,7 +75,7 @@ extension Shell {
             case .list:
                 if wanted.contains(.rows) || interactive {
                     context.write(TimelineListView(style: console.style, columns: console.columns()).render(session.rows))
-                    rendered.append("TimelineListView (\(session.rows.count) rows)")
+                    rendered.append("TimelineListView (\(session.rows.count) row\(session.rows.count == 1 ? "" : "s"))")
                 }
             case .detail(let detail):
                 context.write(StatusDetailView(style: console.style).render(detail))

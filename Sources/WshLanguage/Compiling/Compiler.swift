@@ -27,6 +27,9 @@ struct Compiler {
     /// Inside `$(…)` the enclosing loop and function are out of reach.
     private var substitutionDepth = 0
     private var currentOrigin: Int32 = -1
+    /// Parenthesis depth of the expressions being compiled, counted across `$(…)`
+    /// inside expressions so nesting cannot exhaust the native stack.
+    var expressionDepth = 0
 
     private init(unit: CodeUnit, globals: GlobalVariables) {
         self.unit = unit

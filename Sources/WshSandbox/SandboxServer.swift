@@ -52,6 +52,7 @@ public final class SandboxServer: Sendable {
     /// blocks the calling thread while the server binds. Do not call it from
     /// async code (the blocked thread may be one the server needs); there,
     /// `try await SandboxServer.start(_:)` picks the async overload.
+    @available(*, noasync, message: "use the async overload: try await SandboxServer.start(_:)")
     public static func start(_ configuration: SandboxConfiguration) throws -> SandboxServer {
         let parts = try launch(configuration, signals: [])
         guard let outcome = parts.listening.wait(timeout: 60) else {
@@ -84,6 +85,7 @@ public final class SandboxServer: Sendable {
     /// the response in flight (or cut after 2 s). Safe to call more than once.
     ///
     /// Blocks the calling thread; from async code the async overload is used.
+    @available(*, noasync, message: "use the async overload: await server.stop()")
     public func stop() {
         _ = requestStop()
         _ = parts.finished.wait(timeout: 30)

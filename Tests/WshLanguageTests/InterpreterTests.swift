@@ -270,3 +270,23 @@ struct InterpreterTests {
         #expect(outputOf(script) == "2999997\n")
     }
 }
+
+@Suite("Limits")
+struct LimitTests {
+    @Test("given parentheses nested through substitutions when compiled then depth is limited")
+    func nestedExpressionDepth() {
+        var script = "1"
+        for _ in 0..<60 { script = "$(expr " + String(repeating: "(", count: 50) + script + String(repeating: ")", count: 50) + ")" }
+        let harness = Harness()
+        let error = harness.run("expr " + script)
+        #expect(error?.message.contains("nested deeper") == true)
+    }
+
+    @Test("given strings doubling in a loop when run then the length cap stops them")
+    func stringCap() {
+        let harness = Harness()
+        harness.interpreter.maxStringLength = 1 << 12
+        let error = harness.run("set a x; repeat 100 { set a $a$a }")
+        #expect(error?.message.contains("longer than") == true)
+    }
+}

@@ -27,6 +27,9 @@ struct Compiler {
     /// Inside `$(…)` the enclosing loop and function are out of reach.
     private var substitutionDepth = 0
     private var currentOrigin: Int32 = -1
+    /// Parenthesis depth of the expressions being compiled, counted across `$(…)`
+    /// inside expressions so nesting cannot exhaust the native stack.
+    var expressionDepth = 0
 
     private init(unit: CodeUnit, globals: GlobalVariables) {
         self.unit = unit
@@ -70,6 +73,9 @@ struct Compiler {
         case .pushTry: unit.instructions[index] = .pushTry(target)
         case .forNext: unit.instructions[index] = .forNext(target)
         case .repeatNext: unit.instructions[index] = .repeatNext(target)
+        case .compareGlobalConstantJumpIfFalse(let op, let global, let constant, _):
+            unit.instructions[index] = .compareGlobalConstantJumpIfFalse(
+                op, global: global, constant: constant, target: target)
         default: break
         }
     }
@@ -214,13 +220,26 @@ struct Compiler {
         let top = here
         emit(.loopCheck)
         try compileExpression(Array(words.dropLast()), context: "while")
-        let exit = emit(.jumpIfFalse(0))
+        let exit = emitConditionalExit()
         loops.append(LoopContext(continueTarget: top, tryDepth: tryDepth, hasState: false))
         compileBody(body)
         emit(.jump(top))
         let loop = loops.removeLast()
         patch(exit, to: here)
         for jump in loop.breakJumps { patch(jump, to: here) }
+    }
+
+    /// Emits "jump out unless the condition holds", fusing `$global < CONSTANT`
+    /// into one instruction: the common shape of loop conditions.
+    private mutating func emitConditionalExit() -> Int {
+        if case .binaryGlobalConstant(let op, let global, let constant)? = unit.instructions.last,
+            op.isComparison
+        {
+            unit.instructions[unit.instructions.count - 1] = .compareGlobalConstantJumpIfFalse(
+                op, global: global, constant: constant, target: 0)
+            return unit.instructions.count - 1
+        }
+        return emit(.jumpIfFalse(0))
     }
 
     private mutating func compileFor(_ words: [Word]) throws(LanguageError) {
@@ -477,7 +496,16 @@ struct Compiler {
             emit(assign ? .assignLocal(slot) : .storeLocal(slot))
         } else {
             let slot = globals.slot(for: name)
-            emit(assign ? .assignGlobal(slot) : .storeGlobal(slot))
+            // Fuse `let x = $y OP …` so the result goes straight into the variable.
+            switch (assign, unit.instructions.last) {
+            case (true, .binaryGlobalConstant(let op, let global, let constant)?):
+                unit.instructions[unit.instructions.count - 1] = .binaryGlobalConstantAssign(
+                    op, global: global, constant: constant, target: slot)
+            case (true, .binary(let op)?):
+                unit.instructions[unit.instructions.count - 1] = .binaryAssignGlobal(op, target: slot)
+            default:
+                emit(assign ? .assignGlobal(slot) : .storeGlobal(slot))
+            }
         }
     }
 

@@ -28,6 +28,7 @@ struct ExpressionCompiler {
     private let words: [Word]
 
     mutating func compile(into compiler: inout Compiler) throws(LanguageError) {
+        depth = compiler.expressionDepth
         for word in words { try tokenize(word) }
         try parseOr(&compiler)
         if index < tokens.count {
@@ -243,6 +244,9 @@ struct ExpressionCompiler {
         case .symbol(let symbol):
             throw LanguageError(.syntax, "unexpected \"\(symbol)\" in expression")
         case .operand(let pieces):
+            let outerDepth = compiler.expressionDepth
+            compiler.expressionDepth = depth
+            defer { compiler.expressionDepth = outerDepth }
             for piece in pieces {
                 switch piece {
                 case .constant(let value): compiler.emitConstant(value)

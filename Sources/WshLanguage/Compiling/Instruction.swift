@@ -33,6 +33,12 @@ enum Instruction: Sendable {
     case binary(BinaryOperator)
     /// Pop a variable's value and a constant, push the result: `$i < 1000000`.
     case binaryGlobalConstant(BinaryOperator, global: Int, constant: Int)
+    /// `let target = $global OP CONSTANT` in one step.
+    case binaryGlobalConstantAssign(BinaryOperator, global: Int, constant: Int, target: Int)
+    /// Pop two values and assign `left OP right` to a script-scope variable.
+    case binaryAssignGlobal(BinaryOperator, target: Int)
+    /// `while $global < CONSTANT`: compare and jump to the target when false.
+    case compareGlobalConstantJumpIfFalse(BinaryOperator, global: Int, constant: Int, target: Int)
     /// Pop a value, push its logical negation.
     case not
     /// Pop a value, push its arithmetic negation.

@@ -57,6 +57,20 @@ extension Interpreter {
                 case .binaryGlobalConstant(let op, let slot, let constant):
                     guard let left = r.globals[slot] else { throw unsetVariable(globals.names[slot]) }
                     r.stack.append(try op.apply(left, cursor.constants[constant]))
+                case .binaryGlobalConstantAssign(let op, let slot, let constant, let target):
+                    guard let left = r.globals[slot] else { throw unsetVariable(globals.names[slot]) }
+                    r.globals[target] = try op.apply(left, cursor.constants[constant])
+                    r.status = 0
+                case .binaryAssignGlobal(let op, let target):
+                    let right = r.pop()
+                    let left = r.pop()
+                    r.globals[target] = try op.apply(left, right)
+                    r.status = 0
+                case .compareGlobalConstantJumpIfFalse(let op, let slot, let constant, let target):
+                    guard let left = r.globals[slot] else { throw unsetVariable(globals.names[slot]) }
+                    if case .int(let flag) = try op.apply(left, cursor.constants[constant]), flag == 0 {
+                        pc = target
+                    }
                 case .jump(let target):
                     pc = target
                 case .jumpIfFalse(let target):

@@ -55,8 +55,8 @@ struct DataSet: Sendable {
         return (0..<count).map { index in
             var rng = SplitMix64(seed: seed, stream: Stream.users.rawValue, index: UInt64(index))
             var name = screenName(&rng)
-            // Screen names are unique: a clash gets the index appended.
-            if taken.contains(name) { name += String(index) }
+            // Screen names are unique: a clash gets the index appended (again, if need be).
+            while taken.contains(name) { name += String(index) }
             taken.insert(name)
             let verified = rng.chance(0.2)
             let joined = Date(timeIntervalSince1970: 1_250_000_000 + TimeInterval(rng.int(0...330_000_000)))

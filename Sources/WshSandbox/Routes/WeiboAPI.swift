@@ -46,9 +46,11 @@ struct WeiboAPI: Sendable {
         case .publicTimeline, .homeTimeline:
             let count = try integer(fields, "count", default: 20, in: 1...200)
             let page = try integer(fields, "page", default: 1, in: 1...Int(Int32.max))
-            return store.response(for: "timeline \(count) \(page)") {
+            // A page past the end is still a page (empty), so this always renders.
+            guard let body = store.response(for: "timeline \(count) \(page)", render: {
                 Renderer(timeline: $0).timelinePage(count: count, page: page)
-            }!
+            }) else { throw SandboxError.systemError }
+            return body
         case .showStatus:
             let id = try identifier(fields, "id")
             guard let body = store.response(for: "status \(id)", render: { timeline in

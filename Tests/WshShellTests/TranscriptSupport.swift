@@ -1,0 +1,103 @@
+import Foundation
+import Synchronization
+import WshLanguage
+import WshSandbox
+@testable import WshShell
+
+/// What one run of the shell's loop printed and returned.
+struct Transcript {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// A shell wired to an in-process sandbox, with its output captured, driven
+/// through the real loop (`Shell.run(source:)`).
+///
+/// The loop blocks its thread while async inputs run, as it blocks the main
+/// thread in `wsh`; so it runs on a thread of its own here, never on the
+/// concurrency pool the sandbox and the inputs need.
+final class ShellHarness: @unchecked Sendable {
+    let sandbox: SandboxServer
+    let shell: Shell
+    private let output = CapturedOutput()
+
+    init(faults: SandboxFaults = SandboxFaults(), token: String = SandboxConfiguration.defaultToken,
+         json: Bool = false) async throws {
+        let sandbox = try await SandboxServer.start(SandboxConfiguration(token: token, faults: faults))
+        self.sandbox = sandbox
+        let capture = output
+        let console = Console(
+            result: { text in capture.storage.withLock { $0.stdout += text } },
+            diagnostic: { text in capture.storage.withLock { $0.stderr += text } },
+            columns: { 100 })
+        shell = Shell(
+            configuration: Shell.Configuration(
+                target: .sandbox, launchSandbox: { (sandbox.baseURL, sandbox.token) }, json: json),
+            console: console)
+    }
+
+    /// Runs `script` as `-c` (or as an interactive session) and returns what it printed since the last run.
+    func run(_ script: String, name: String = "-c", interactive: Bool = false) async -> Transcript {
+        let source: LineSource = interactive ? ScriptedPrompt(script) : TextLineSource(name: name, text: script)
+        let job = Unchecked((shell, source))
+        let status = await onOwnThread { job.value.0.run(source: job.value.1) }
+        let printed = output.storage.withLock { captured in
+            defer { captured = ("", "") }
+            return captured
+        }
+        return Transcript(status: status, stdout: printed.stdout, stderr: printed.stderr)
+    }
+
+    /// The JSON of `list --json` after `script`.
+    func rows(after script: String = "") async throws -> [[String: Any]] {
+        let transcript = await run(script.isEmpty ? "list --json" : script + "\nlist --json")
+        let data = Data(transcript.stdout.utf8)
+        return try JSONSerialization.jsonObject(with: data) as? [[String: Any]] ?? []
+    }
+
+    // The blocking stop must not hold a concurrency-pool thread, which the
+    // servers of other tests need; a thread of its own does it.
+    deinit {
+        let sandbox = self.sandbox
+        Thread.detachNewThread { sandbox.stop() }
+    }
+}
+
+/// An interactive line source that types the lines of a script.
+final class ScriptedPrompt: LineSource {
+    var name: String { "<prompt>" }
+    var isInteractive: Bool { true }
+    private var lines: [String]
+    private(set) var remembered: [String] = []
+
+    init(_ script: String) {
+        lines = script.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    func readLine(prompt: String) -> LineRead {
+        lines.isEmpty ? .end : .line(lines.removeFirst())
+    }
+
+    func remember(_ entry: String) { remembered.append(entry) }
+}
+
+/// Runs `body` on a new thread and waits for it without blocking the pool.
+func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        let thread = Thread { continuation.resume(returning: body()) }
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+}
+
+/// Hands a value to another thread that alone uses it from then on.
+struct Unchecked<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
+}
+
+/// What the shell wrote to its two streams.
+final class CapturedOutput: Sendable {
+    let storage = Mutex<(stdout: String, stderr: String)>(("", ""))
+}

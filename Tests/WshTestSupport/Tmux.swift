@@ -33,13 +33,13 @@ public final class Tmux: @unchecked Sendable {
 
     /// Waits until the screen satisfies `condition`, up to `timeout` seconds; returns the screen.
     @discardableResult
-    public func waitFor(timeout: Double = 10, _ condition: (String) -> Bool) throws -> String {
+    public func waitFor(timeout: Double = 10, _ condition: (String) -> Bool) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {
             last = try screen()
             if condition(last) { return last }
-            Thread.sleep(forTimeInterval: 0.05)
+            try await Task.sleep(for: .milliseconds(50))
         }
         return last
     }

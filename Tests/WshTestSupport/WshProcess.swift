@@ -28,7 +28,18 @@ public enum WshProcess {
     /// wsh's behaviour, plus `environment`; HOME points at a fresh folder so no
     /// user's history or rc file is touched.
     public static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:],
-                           timeout: TimeInterval = 60) throws -> WshRun {
+                           timeout: TimeInterval = 60) async throws -> WshRun {
+        try await run(arguments, input: Data(stdin.utf8), environment: environment, timeout: timeout)
+    }
+
+    /// Runs `wsh ARGUMENTS` with the bytes of `input` on stdin, on a thread of its own.
+    public static func run(_ arguments: [String], input: Data, environment: [String: String] = [:],
+                           timeout: TimeInterval = 60) async throws -> WshRun {
+        try await onOwnThread { try runBlocking(arguments, input: input, environment: environment, timeout: timeout) }
+    }
+
+    static func runBlocking(_ arguments: [String], input: Data, environment: [String: String],
+                            timeout: TimeInterval) throws -> WshRun {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
@@ -37,8 +48,8 @@ public enum WshProcess {
         env["HOME"] = temporaryDirectory()
         env.merge(environment) { $1 }
         process.environment = env
-        let input = Pipe(), output = Pipe(), error = Pipe()
-        process.standardInput = input
+        let stdinPipe = Pipe(), output = Pipe(), error = Pipe()
+        process.standardInput = stdinPipe
         process.standardOutput = output
         process.standardError = error
         try process.run()
@@ -48,8 +59,8 @@ public enum WshProcess {
         nonisolated(unsafe) var errData = Data()
         DispatchQueue.global().async(group: group) { outData = output.fileHandleForReading.readDataToEndOfFile() }
         DispatchQueue.global().async(group: group) { errData = error.fileHandleForReading.readDataToEndOfFile() }
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try? input.fileHandleForWriting.close()
+        stdinPipe.fileHandleForWriting.write(input)
+        try? stdinPipe.fileHandleForWriting.close()
         if group.wait(timeout: .now() + timeout) == .timedOut {
             process.terminate()
             group.wait()

@@ -81,11 +81,12 @@ extension Shell {
                 }),
             CommandSpec(
                 name: "user", abstract: "Show a user's profile by screen name (@name) or uid.",
-                arguments: [ArgumentSpec("NAME", help: "screen name, @name, or numeric uid")],
+                discussion: "With no NAME, shows the author of the status that is open.",
+                arguments: [ArgumentSpec("NAME", help: "screen name, @name, or numeric uid", arity: .optional)],
                 options: [json],
                 completion: { [unowned self] _ in authorNames() },
                 handler: { [unowned self] context in
-                    let name = context.arguments["NAME"] ?? ""
+                    let name = try context.arguments["NAME"] ?? openAuthor()
                     let asJSON = wantsJSON(context)
                     try drive(context, input: "SessionViewModel.user(name: \"\(name)\")", show: asJSON ? [] : .screen) {
                         try await $0.user(name: name)
@@ -148,6 +149,18 @@ extension Shell {
         if let last = sessionStorage?.operations.last {
             context.note(console.diagnosticStyle.dim(Sanitizer.clean(last)))
         }
+    }
+
+    /// The author of the open status, for `user` without a name.
+    private func openAuthor() throws(LanguageError) -> String {
+        switch sessionStorage?.timeline.state.screens.last {
+        case .detail(let status)?, .comments(let status, _)?:
+            if let name = status.user?.screenName { return name }
+            if let uid = status.user?.identifier { return uid }
+        default:
+            break
+        }
+        throw .usage("give a screen name or uid, or open a status with detail first")
     }
 
     private func rowNumbers() -> [String] {

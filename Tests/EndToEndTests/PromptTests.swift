@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+import WshSandbox
+import WshTestSupport
+
+/// The interactive prompt, driven through a real terminal (tmux): what a
+/// person typing sees.
+@Suite("The prompt in a terminal", .serialized, .enabled(if: Tmux.isAvailable, "needs tmux"))
+struct PromptTests {
+    /// Starts wsh in tmux against `sandbox`, with its own HOME.
+    func startWsh(_ sandbox: SandboxServer, home: String) async throws -> Tmux {
+        let tmux = try Tmux(command: "\(WshProcess.binary) --api \(sandbox.baseURL)",
+                            environment: ["HOME": home, "WSH_ACCESS_TOKEN": sandbox.token, "TERM": "xterm-256color"])
+        let screen = try await tmux.waitFor { $0.contains("[0]> ") }
+        #expect(screen.contains("wsh 127.0.0.1:\(sandbox.port) [0]> "))
+        return tmux
+    }
+
+    @Test("TAB completes commands, options and row numbers; the prompt counts rows; non-ASCII edits")
+    func completionAndPrompt() async throws {
+        let sandbox = try await SandboxServer.start(SandboxConfiguration())
+        defer { Thread.detachNewThread { sandbox.stop() } }
+        let tmux = try await startWsh(sandbox, home: WshProcess.temporaryDirectory())
+        defer { tmux.kill() }
+
+        try tmux.type("fet")
+        try tmux.send("Tab")
+        try tmux.type("3")
+        try tmux.send("Enter")
+        var screen = try await tmux.waitFor { $0.contains("[3]> ") }
+        #expect(screen.contains("fetch 3"))
+
+        try tmux.type("list --j")
+        try tmux.send("Tab")
+        #expect(try await tmux.waitFor { $0.contains("list --json ") }.contains("list --json "))
+        try tmux.send("C-u")
+
+        try tmux.type("detail ")
+        try tmux.send("Tab")
+        screen = try await tmux.waitFor { $0.contains("1  2  3") }
+        #expect(screen.contains("1  2  3"))
+        try tmux.send("C-u")
+
+        // Type, move left over a wide character, insert before it.
+        try tmux.type("echo 微博😀")
+        try tmux.send("Left", "Left")
+        try tmux.type("é")
+        try tmux.send("Enter")
+        screen = try await tmux.waitFor { $0.contains("微é博😀\n") || $0.contains("微é博😀") }
+        #expect(screen.contains("微é博😀"))
+    }
+
+    @Test("Ctrl-C clears the line at the prompt, and cancels a slow request within moments, keeping the rows")
+    func controlC() async throws {
+        let sandbox = try await SandboxServer.start(SandboxConfiguration())
+        defer { Thread.detachNewThread { sandbox.stop() } }
+        let tmux = try await startWsh(sandbox, home: WshProcess.temporaryDirectory())
+        defer { tmux.kill() }
+
+        try tmux.type("echo typed-but-dropped")
+        try tmux.send("C-c")
+        try tmux.type("echo fresh")
+        try tmux.send("Enter")
+        var screen = try await tmux.waitFor { $0.contains("\nfresh") }
+        #expect(screen.contains("\nfresh"))
+        #expect(!screen.contains("typed-but-droppedecho"))
+
+        try tmux.type("fetch 2")
+        try tmux.send("Enter")
+        try await tmux.waitFor { $0.contains("[2]> ") }
+        sandbox.setFaults(SandboxFaults(latencyMilliseconds: 20_000))
+        try tmux.type("fetch 5")
+        try tmux.send("Enter")
+        try await Task.sleep(for: .milliseconds(500))
+        let pressed = Date()
+        try tmux.send("C-c")
+        screen = try await tmux.waitFor(timeout: 5) { $0.contains("interrupted") && $0.hasSuffix("[2]> ") || $0.contains("interrupted\nwsh") }
+        #expect(Date().timeIntervalSince(pressed) < 2)
+        #expect(screen.contains("fetch: interrupted"))
+        sandbox.setFaults(SandboxFaults())
+        try tmux.type("list")
+        try tmux.send("Enter")
+        screen = try await tmux.waitFor { $0.components(separatedBy: "[2]> ").count >= 3 }
+        #expect(screen.contains("\n2  @"))
+    }
+
+    @Test("history persists across restarts in a 0600 file that never holds the token")
+    func historyAcrossRestarts() async throws {
+        let sandbox = try await SandboxServer.start(SandboxConfiguration())
+        defer { Thread.detachNewThread { sandbox.stop() } }
+        let home = WshProcess.temporaryDirectory()
+        let first = try await startWsh(sandbox, home: home)
+        try first.type("echo remembered-line")
+        try first.send("Enter")
+        try first.type("set secret \(sandbox.token)")
+        try first.send("Enter")
+        try await first.waitFor { $0.contains("remembered-line\n") }
+        try first.send("C-d")
+        try await Task.sleep(for: .milliseconds(300))
+        first.kill()
+
+        let path = home + "/.local/state/wsh/history"
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let stored = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(stored.contains("remembered-line"))
+        #expect(!stored.contains(sandbox.token))
+
+        let second = try await startWsh(sandbox, home: home)
+        defer { second.kill() }
+        try second.send("Up", "Up")
+        let screen = try await second.waitFor { $0.contains("> echo remembered-line") }
+        #expect(screen.contains("> echo remembered-line"))
+    }
+}

@@ -57,6 +57,15 @@ extension Interpreter {
                 case .binaryGlobalConstant(let op, let slot, let constant):
                     guard let left = r.globals[slot] else { throw unsetVariable(globals.names[slot]) }
                     r.stack.append(try op.apply(left, cursor.constants[constant]))
+                case .binaryGlobalInt(let op, let slot, let value):
+                    r.stack.append(try globalOperation(op, r.globals[slot], slot, value))
+                case .binaryGlobalIntAssign(let op, let slot, let value, let target):
+                    r.globals[target] = try globalOperation(op, r.globals[slot], slot, value)
+                    r.status = 0
+                case .compareGlobalIntJumpIfFalse(let op, let slot, let value, let target):
+                    if case .int(0) = try globalOperation(op, r.globals[slot], slot, value) {
+                        pc = target
+                    }
                 case .binaryGlobalConstantAssign(let op, let slot, let constant, let target):
                     guard let left = r.globals[slot] else { throw unsetVariable(globals.names[slot]) }
                     r.globals[target] = try op.apply(left, cursor.constants[constant])
@@ -305,6 +314,16 @@ extension Interpreter {
         loopStates.truncate(to: frame.loopBase)
         captures.truncate(to: frame.captureBase)
         return frame
+    }
+
+    /// `variable OP integer` with the integer fast path inlined into the loop.
+    @inline(__always)
+    private func globalOperation(
+        _ op: BinaryOperator, _ left: Value?, _ slot: Int, _ right: Int
+    ) throws(LanguageError) -> Value {
+        if case .int(let left)? = left { return try op.applyInts(left, right) }
+        guard let left else { throw unsetVariable(globals.names[slot]) }
+        return try op.apply(left, .int(right))
     }
 
     private func unsetVariable(_ name: String) -> LanguageError {

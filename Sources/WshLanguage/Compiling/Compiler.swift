@@ -364,7 +364,10 @@ struct Compiler {
             emit(.writeLine)
             return
         }
-        if let name = words[0].literalText, Parser.isValidName(name) {
+        if let name = words[0].literalText {
+            guard Parser.isValidName(name) else {
+                throw LanguageError(.usage, "invalid variable name \"\(name)\"")
+            }
             try compileWord(words[1])
             emitStore(name, assign: true)
         } else {

@@ -202,7 +202,7 @@ extension Interpreter {
                     defer { unpark(&r) }
                     let value = self.stack.removeLast()
                     let name = self.stack.removeLast().description
-                    guard !name.isEmpty else { throw .usage("empty variable name") }
+                    guard Parser.isValidName(name) else { throw .usage("invalid variable name \"\(name)\"") }
                     setCurrentVariable(name, to: value)
                     lastStatus = 0
                 case .unsetNamed:
@@ -395,7 +395,7 @@ extension Interpreter {
             lastStatus = 0
             return Compiler.compile(script, name: path, globals: globals)
         case .syntax:
-            throw .commandFailed("\(name) is part of the language and must be written literally")
+            throw LanguageError(.failed, "part of the language; write the name literally", command: name)
         }
     }
 }

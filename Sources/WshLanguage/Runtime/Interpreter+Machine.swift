@@ -17,6 +17,7 @@ extension Interpreter {
         let handlerBase = handlers.count
         var cursor = Cursor(frames[frames.count - 1])
         var pc = 0
+        // `r` is short on purpose: nearly every instruction touches the hot state.
         var r = Registers(status: lastStatus, steps: steps)
         let limits = Registers.Limits(
             steps: stepLimit ?? Int.max, stringLength: maxStringLength, interrupt: interruptRequested)

@@ -58,13 +58,24 @@ extension Interpreter {
                 case .binaryGlobalConstant(let op, let slot, let constant):
                     guard let left = r.globals[slot] else { throw unsetVariable(globals.names[slot]) }
                     r.stack.append(try op.apply(left, cursor.constants[constant]))
+                // The integer fast paths are spelled out here so they inline into the loop.
                 case .binaryGlobalInt(let op, let slot, let value):
-                    r.stack.append(try globalOperation(op, r.globals[slot], slot, value))
+                    if case .int(let left)? = r.globals[slot] {
+                        r.stack.append(try op.applyInts(left, value))
+                    } else {
+                        r.stack.append(try slowGlobalOperation(op, r.globals[slot], slot, value))
+                    }
                 case .binaryGlobalIntAssign(let op, let slot, let value, let target):
-                    r.globals[target] = try globalOperation(op, r.globals[slot], slot, value)
+                    if case .int(let left)? = r.globals[slot] {
+                        r.globals[target] = try op.applyInts(left, value)
+                    } else {
+                        r.globals[target] = try slowGlobalOperation(op, r.globals[slot], slot, value)
+                    }
                     r.status = 0
                 case .compareGlobalIntJumpIfFalse(let op, let slot, let value, let target):
-                    if case .int(0) = try globalOperation(op, r.globals[slot], slot, value) {
+                    if case .int(let left)? = r.globals[slot] {
+                        if !op.compareInts(left, value) { pc = target }
+                    } else if case .int(0) = try slowGlobalOperation(op, r.globals[slot], slot, value) {
                         pc = target
                     }
                 case .binaryGlobalConstantAssign(let op, let slot, let constant, let target):
@@ -317,12 +328,11 @@ extension Interpreter {
         return frame
     }
 
-    /// `variable OP integer` with the integer fast path inlined into the loop.
-    @inline(__always)
-    private func globalOperation(
+    /// `variable OP integer` when the variable is not an integer (or unset).
+    @inline(never)
+    private func slowGlobalOperation(
         _ op: BinaryOperator, _ left: Value?, _ slot: Int, _ right: Int
     ) throws(LanguageError) -> Value {
-        if case .int(let left)? = left { return try op.applyInts(left, right) }
         guard let left else { throw unsetVariable(globals.names[slot]) }
         return try op.apply(left, .int(right))
     }

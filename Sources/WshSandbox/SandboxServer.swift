@@ -169,10 +169,12 @@ public final class SandboxServer: Sendable {
             onServerRunning: { channel in
                 listening.fulfil(.success(channel.localAddress?.port ?? configuration.port))
             },
+            eventLoopGroupProvider: .shared(EventLoopExecutor.shared.loop),
             logger: logger)
         let group = ServiceGroup(configuration: .init(
             services: [app], gracefulShutdownSignals: signals, cancellationSignals: [], logger: logger))
-        let task = Task {
+        // Handlers run on the loop that owns their connections (see EventLoopExecutor).
+        let task = Task(executorPreference: EventLoopExecutor.shared) {
             let failure: String
             do {
                 try await group.run()

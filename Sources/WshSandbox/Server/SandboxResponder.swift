@@ -64,7 +64,7 @@ struct SandboxResponder: HTTPResponder {
     }
 
     private func serveAPI(_ request: Request, context: Context) async -> (Response, String, Int) {
-        stats.recordRequest(from: context.channel.remoteAddress.map { "\($0)" } ?? "?")
+        stats.recordRequest(fromPort: context.channel.remoteAddress?.port ?? 0)
         let plan = faults.plan()
         if plan.latencyMilliseconds > 0 {
             try? await Task.sleep(for: .milliseconds(plan.latencyMilliseconds))

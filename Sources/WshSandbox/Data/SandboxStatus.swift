@@ -1,0 +1,27 @@
+import WshModel
+
+/// A generated or posted status, before rendering.
+struct SandboxStatus: Sendable {
+    /// The ordinal: 1 for the oldest generated status, counting up through
+    /// the generated ones and then the posted ones. The id is derived from it.
+    var ordinal: Int
+    var createdAt: WeiboTime
+    var text: String
+    var source: (name: String, href: String)
+    var authorIndex: Int
+    /// Picture keys; the first is also the status's `thumbnail_pic`.
+    var pictureKeys: [String]
+    /// The ordinal of the (older) status this one reposts.
+    var retweetedOrdinal: Int?
+    var repostsCount: Int
+    var commentsCount: Int
+    var attitudesCount: Int
+    /// Rendered PHP-style (`\uXXXX` for non-ASCII, `\/` for slashes), as
+    /// some Weibo responses are, so decoders meet both forms.
+    var escapesUnicode: Bool
+
+    /// Status ids: 16 digits, increasing with the ordinal.
+    static let firstID: Int64 = 4_000_000_000_000_000
+
+    var id: Int64 { Self.firstID + Int64(ordinal) }
+}

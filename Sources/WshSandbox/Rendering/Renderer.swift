@@ -1,0 +1,198 @@
+import WshModel
+
+/// Renders sandbox records as the JSON Weibo API v2 sends, field for field in
+/// the order the real service uses.
+struct Renderer {
+    let timeline: Timeline
+
+    /// `{"statuses":[…],"total_number":N,"previous_cursor":0,"next_cursor":…}`.
+    func timelinePage(count: Int, page: Int) -> [UInt8] {
+        let first = min(timeline.count, (page - 1) * count)
+        let positions = first..<min(timeline.count, first + count)
+        var json = JSONWriter(capacity: 3000 * max(1, positions.count))
+        json.objectStart()
+        json.key("statuses")
+        json.arrayStart()
+        for position in positions {
+            if let status = timeline.status(atPosition: position) { json.json(statusJSON(status)) }
+        }
+        json.arrayEnd()
+        json.member("hasvisible", false)
+        json.member("previous_cursor", 0)
+        // The cursor names the next, older status, 0 when none is left.
+        let next = timeline.status(atPosition: positions.upperBound).map(\.id) ?? 0
+        json.member("next_cursor", next)
+        json.member("total_number", timeline.count)
+        json.objectEnd()
+        return json.bytes
+    }
+
+    /// `{"comments":[…],"total_number":N,…}` for one page of a status's comments.
+    func commentsPage(of status: SandboxStatus, count: Int, page: Int) -> [UInt8] {
+        let all = timeline.data.comments(
+            onOrdinal: status.ordinal, count: status.commentsCount, after: status.createdAt)
+        let first = min(all.count, (page - 1) * count)
+        let slice = all[first..<min(all.count, first + count)]
+        let statusBytes = statusJSON(status, withRetweet: false)
+        var json = JSONWriter(capacity: 600 * slice.count + 4000)
+        json.objectStart()
+        json.key("comments")
+        json.arrayStart()
+        for comment in slice {
+            json.objectStart()
+            json.member("created_at", comment.createdAt.weiboText)
+            json.member("id", comment.id)
+            json.member("idstr", String(comment.id))
+            json.member("mid", String(comment.id))
+            json.member("text", comment.text)
+            json.member("source", anchor(comment.source))
+            json.key("user")
+            writeUser(timeline.data.users[comment.authorIndex], into: &json, latest: nil)
+            json.key("status")
+            json.json(statusBytes)
+            json.objectEnd()
+        }
+        json.arrayEnd()
+        json.member("hasvisible", false)
+        json.member("previous_cursor", 0)
+        json.member("next_cursor", slice.endIndex < all.count ? all[slice.endIndex].id : 0)
+        json.member("total_number", status.commentsCount)
+        json.objectEnd()
+        return json.bytes
+    }
+
+    /// A user with their latest status nested (without its `user`).
+    func userJSON(_ user: SandboxUser) -> [UInt8] {
+        var json = JSONWriter()
+        writeUser(user, into: &json, latest: timeline.latestStatus(of: user))
+        return json.bytes
+    }
+
+    /// A full status: with its user and, one level deep, what it reposts.
+    func statusJSON(_ status: SandboxStatus, withRetweet: Bool = true) -> [UInt8] {
+        var json = JSONWriter()
+        json.escaping = status.escapesUnicode ? .php : .plain
+        writeStatus(status, into: &json, withUser: true, withRetweet: withRetweet)
+        return json.bytes
+    }
+
+    private func writeStatus(_ status: SandboxStatus, into json: inout JSONWriter, withUser: Bool, withRetweet: Bool) {
+        json.objectStart()
+        json.member("created_at", status.createdAt.weiboText)
+        json.member("id", status.id)
+        json.member("idstr", String(status.id))
+        json.member("mid", String(status.id))
+        json.member("can_edit", false)
+        json.member("text", status.text)
+        json.member("textLength", weiboLength(status.text))
+        json.member("source_allowclick", 0)
+        json.member("source_type", 1)
+        json.member("source", anchor(status.source))
+        json.member("favorited", false)
+        json.member("truncated", false)
+        json.member("in_reply_to_status_id", "")
+        json.member("in_reply_to_user_id", "")
+        json.member("in_reply_to_screen_name", "")
+        if let first = status.pictureKeys.first {
+            json.member("thumbnail_pic", pictureURL(first, size: "thumbnail"))
+            json.member("bmiddle_pic", pictureURL(first, size: "bmiddle"))
+            json.member("original_pic", pictureURL(first, size: "large"))
+        }
+        json.key("pic_urls")
+        json.arrayStart()
+        for key in status.pictureKeys {
+            json.objectStart()
+            json.member("thumbnail_pic", pictureURL(key, size: "thumbnail"))
+            json.objectEnd()
+        }
+        json.arrayEnd()
+        json.key("geo")
+        json.null()
+        if withUser {
+            json.key("user")
+            writeUser(timeline.data.users[status.authorIndex], into: &json, latest: nil)
+        }
+        if withRetweet, let ordinal = status.retweetedOrdinal, let original = timeline.status(ordinal: ordinal) {
+            json.key("retweeted_status")
+            writeStatus(original, into: &json, withUser: true, withRetweet: false)
+        }
+        json.member("reposts_count", status.repostsCount)
+        json.member("comments_count", status.commentsCount)
+        json.member("attitudes_count", status.attitudesCount)
+        json.member("mlevel", 0)
+        json.key("visible")
+        json.objectStart()
+        json.member("type", 0)
+        json.member("list_id", 0)
+        json.objectEnd()
+        json.objectEnd()
+    }
+
+    private func writeUser(_ user: SandboxUser, into json: inout JSONWriter, latest: SandboxStatus?) {
+        json.objectStart()
+        json.member("id", user.id)
+        json.member("idstr", String(user.id))
+        json.member("class", 1)
+        json.member("screen_name", user.screenName)
+        json.member("name", user.screenName)
+        json.member("province", "11")
+        json.member("city", "8")
+        json.member("location", user.location)
+        json.member("description", user.description)
+        json.member("url", "")
+        json.member("profile_image_url", avatarURL(user, size: 50))
+        json.member("profile_url", "u/\(user.id)")
+        json.member("domain", "")
+        json.member("weihao", "")
+        json.member("gender", user.gender)
+        json.member("followers_count", user.followersCount)
+        json.member("friends_count", user.friendsCount)
+        json.member("pagefriends_count", 0)
+        json.member("statuses_count", timeline.statusesCount(of: user))
+        json.member("favourites_count", user.favouritesCount)
+        json.member("created_at", user.createdAt.weiboText)
+        json.member("following", false)
+        json.member("allow_all_act_msg", false)
+        json.member("geo_enabled", true)
+        json.member("verified", user.verified)
+        json.member("verified_type", user.verified ? 0 : -1)
+        json.member("remark", "")
+        if let latest {
+            json.key("status")
+            let escaping = json.escaping
+            json.escaping = latest.escapesUnicode ? .php : .plain
+            writeStatus(latest, into: &json, withUser: false, withRetweet: true)
+            json.escaping = escaping
+        }
+        json.member("ptype", 0)
+        json.member("allow_all_comment", true)
+        json.member("avatar_large", avatarURL(user, size: 180))
+        json.member("avatar_hd", avatarURL(user, size: 1024))
+        json.member("verified_reason", user.verifiedReason)
+        json.member("follow_me", false)
+        json.member("online_status", 0)
+        json.member("bi_followers_count", min(user.friendsCount, user.followersCount))
+        json.member("lang", "zh-cn")
+        json.objectEnd()
+    }
+
+    private func anchor(_ source: (name: String, href: String)) -> String {
+        "<a href=\"\(source.href)\" rel=\"nofollow\">\(source.name)</a>"
+    }
+
+    private func pictureURL(_ key: String, size: String) -> String {
+        // Weibo spreads images over wx1…wx4 by key.
+        "http://wx\(key.utf8.last.map { Int($0) % 4 + 1 } ?? 1).sinaimg.cn/\(size)/\(key).jpg"
+    }
+
+    private func avatarURL(_ user: SandboxUser, size: Int) -> String {
+        "http://tva\(user.index % 4 + 1).sinaimg.cn/crop.0.0.\(size).\(size).\(size)/\(user.avatarKey).jpg"
+    }
+}
+
+/// Weibo's length of a text: a CJK character or an emoji counts 1, two
+/// ASCII characters count 1, rounded up; the limit is 140.
+func weiboLength(_ text: String) -> Int {
+    let halves = text.reduce(0) { $0 + ($1.isASCII ? 1 : 2) }
+    return (halves + 1) / 2
+}

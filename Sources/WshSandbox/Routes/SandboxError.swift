@@ -1,0 +1,81 @@
+import Hummingbird
+import WshModel
+
+/// An error the sandbox answers with: an HTTP status and a Weibo error body
+/// `{"error":"…","error_code":N,"request":"/2/…"}`.
+struct SandboxError: Error, Sendable {
+    var status: HTTPResponse.Status
+    var code: Int
+    var message: String
+    /// Sent as an HTML page, as a proxy in front of the API would, not as JSON.
+    var isProxyPage = false
+
+    static let authMissing = SandboxError(status: .unauthorized, code: APIErrorCode.authFailed, message: "auth failed")
+    static let tokenExpired = SandboxError(status: .unauthorized, code: APIErrorCode.tokenExpired, message: "expired_token")
+    static let rateLimited = SandboxError(
+        status: .forbidden, code: APIErrorCode.rateLimited, message: "User requests out of rate limit!")
+    static let statusNotFound = SandboxError(
+        status: .notFound, code: APIErrorCode.statusDoesNotExist, message: "target weibo does not exist!")
+    static let userNotFound = SandboxError(
+        status: .notFound, code: APIErrorCode.userDoesNotExist, message: "User does not exists!")
+    static let apiNotFound = SandboxError(status: .notFound, code: 10020, message: "Request Api not found!")
+    static let methodNotSupported = SandboxError(
+        status: .methodNotAllowed, code: 10021, message: "HTTP METHOD is not suported for this request!")
+    static let systemError = SandboxError(
+        status: .internalServerError, code: APIErrorCode.systemError, message: "system error!")
+
+    /// A missing or unreadable parameter (10008).
+    static func parameter(_ message: String) -> SandboxError {
+        SandboxError(status: .badRequest, code: APIErrorCode.parameterError, message: message)
+    }
+
+    /// A parameter outside what is allowed (10017).
+    static func invalidValue(_ message: String) -> SandboxError {
+        SandboxError(status: .badRequest, code: APIErrorCode.invalidParameterValue, message: message)
+    }
+
+    /// A status longer than Weibo's 140 (20012).
+    static let textTooLong = SandboxError(
+        status: .badRequest, code: 20012, message: "Text too long, please input text less than 140 characters!")
+
+    /// The error a fault injects for `status`, with the code a client would
+    /// meet for that status from the real service.
+    static func injected(status: Int) -> SandboxError {
+        let httpStatus = HTTPResponse.Status(code: status, reasonPhrase: reasonPhrases[status] ?? "")
+        switch status {
+        case 400: return SandboxError(status: httpStatus, code: APIErrorCode.parameterError, message: "parameter error")
+        case 401: return SandboxError(status: httpStatus, code: APIErrorCode.tokenExpired, message: "expired_token")
+        case 403: return SandboxError(status: httpStatus, code: APIErrorCode.rateLimited,
+                                      message: "User requests out of rate limit!")
+        case 404: return SandboxError(status: httpStatus, code: APIErrorCode.statusDoesNotExist,
+                                      message: "target weibo does not exist!")
+        case 502, 503, 504:
+            return SandboxError(status: httpStatus, code: APIErrorCode.systemError,
+                                message: httpStatus.reasonPhrase, isProxyPage: true)
+        default: return SandboxError(status: httpStatus, code: APIErrorCode.systemError, message: "system error!")
+        }
+    }
+
+    private static let reasonPhrases = [
+        400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
+        429: "Too Many Requests", 500: "Internal Server Error", 502: "Bad Gateway",
+        503: "Service Unavailable", 504: "Gateway Timeout",
+    ]
+
+    /// The body, naming the request path (without its query) as Weibo does.
+    func body(request path: String) -> [UInt8] {
+        if isProxyPage {
+            let title = "\(status.code) \(message)"
+            return Array("<html>\r\n<head><title>\(title)</title></head>\r\n<body>\r\n<center><h1>\(title)</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n".utf8)
+        }
+        var json = JSONWriter(capacity: 128)
+        json.objectStart()
+        json.member("error", message)
+        json.member("error_code", code)
+        json.member("request", path)
+        json.objectEnd()
+        return json.bytes
+    }
+
+    var contentType: String { isProxyPage ? "text/html" : "application/json;charset=UTF-8" }
+}

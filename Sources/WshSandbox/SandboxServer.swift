@@ -1,0 +1,198 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+import UnixSignals
+
+/// A running Weibo-compatible API server with generated data and fault
+/// injection, for wsh's tests, demos and offline use.
+///
+/// ```swift
+/// let server = try SandboxServer.start(SandboxConfiguration(seed: 7))
+/// defer { server.stop() }
+/// // GET \(server.baseURL)statuses/public_timeline.json?access_token=\(server.token)
+/// ```
+///
+/// The server runs Hummingbird in its own `ServiceGroup` with no signal
+/// handlers, so SIGINT stays with the host program. Stop it with `stop()`.
+public final class SandboxServer: Sendable {
+    /// The configuration it was started with (`port` as asked, maybe 0).
+    public let configuration: SandboxConfiguration
+    /// The bound port: the one configured, or the free one picked for 0.
+    public let port: Int
+
+    private let parts: Parts
+
+    /// Everything a running server holds.
+    private struct Parts: Sendable {
+        let group: ServiceGroup
+        let task: Task<Void, Never>
+        /// The bound port, or why the server could not start.
+        let listening: OneShot<Result<Int, SandboxStartError>>
+        let finished: OneShot<Bool>
+        let stopRequested: Locked<Bool>
+        let faults: FaultInjector
+        let store: SandboxStore
+        let stats: StatsRecorder
+        let admin: AdminAPI
+    }
+
+    private init(configuration: SandboxConfiguration, port: Int, parts: Parts) {
+        self.configuration = configuration
+        self.port = port
+        self.parts = parts
+    }
+
+    // MARK: Starting and stopping
+
+    /// Starts a sandbox and returns once its port is bound.
+    ///
+    /// Synchronous, for a plain thread such as a command-line `main`: it
+    /// blocks the calling thread while the server binds. Do not call it from
+    /// async code (the blocked thread may be one the server needs); there,
+    /// `try await SandboxServer.start(_:)` picks the async overload.
+    @available(*, noasync, message: "use the async overload: try await SandboxServer.start(_:)")
+    public static func start(_ configuration: SandboxConfiguration) throws -> SandboxServer {
+        let parts = try launch(configuration, signals: [])
+        guard let outcome = parts.listening.wait(timeout: 60) else {
+            parts.task.cancel()
+            throw SandboxStartError.serverFailed(
+                host: configuration.host, port: configuration.port, underlying: "timed out binding")
+        }
+        return SandboxServer(configuration: configuration, port: try outcome.get(), parts: parts)
+    }
+
+    /// Starts a sandbox and returns once its port is bound, without blocking a thread.
+    public static func start(_ configuration: SandboxConfiguration) async throws -> SandboxServer {
+        let parts = try launch(configuration, signals: [])
+        let port = try await parts.listening.value.get()
+        return SandboxServer(configuration: configuration, port: port, parts: parts)
+    }
+
+    /// Runs a sandbox until SIGINT or SIGTERM, calling `onListening` once the
+    /// port is bound; for the standalone `wsh-sandbox`.
+    public static func serve(
+        _ configuration: SandboxConfiguration, onListening: @Sendable (SandboxServer) -> Void
+    ) async throws {
+        let parts = try launch(configuration, signals: [.sigint, .sigterm])
+        let port = try await parts.listening.value.get()
+        onListening(SandboxServer(configuration: configuration, port: port, parts: parts))
+        _ = await parts.finished.value
+    }
+
+    /// Stops the server and waits until it has: connections are closed after
+    /// the response in flight (or cut after 2 s). Safe to call more than once.
+    ///
+    /// Blocks the calling thread; from async code the async overload is used.
+    @available(*, noasync, message: "use the async overload: await server.stop()")
+    public func stop() {
+        _ = requestStop()
+        _ = parts.finished.wait(timeout: 30)
+    }
+
+    /// Stops the server and waits until it has, without blocking a thread.
+    public func stop() async {
+        _ = requestStop()
+        _ = await parts.finished.value
+    }
+
+    /// Starts a graceful shutdown (once), cancelling the server if it lingers.
+    private func requestStop() -> Bool {
+        let first = parts.stopRequested.withLock { requested in
+            defer { requested = true }
+            return !requested
+        }
+        guard first else { return false }
+        let parts = self.parts
+        Task { await parts.group.triggerGracefulShutdown() }
+        // A client dripping a body or holding a request open must not hold up stop().
+        Task {
+            try? await Task.sleep(for: .seconds(2))
+            if parts.finished.current == nil { parts.task.cancel() }
+        }
+        return true
+    }
+
+    // MARK: Addresses
+
+    /// The API base, e.g. `http://127.0.0.1:49152/2/`.
+    public var baseURL: String { "http://\(hostInURL):\(port)/2/" }
+    /// The admin base, e.g. `http://127.0.0.1:49152/admin/`.
+    public var adminURL: String { "http://\(hostInURL):\(port)/admin/" }
+    /// The access token the API accepts.
+    public var token: String { configuration.token }
+
+    private var hostInURL: String {
+        configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+    }
+
+    // MARK: Faults and state
+
+    /// The faults in force.
+    public var faults: SandboxFaults { parts.faults.faults }
+
+    /// Replaces the faults, restarting the rate-limit count and the failure sequence.
+    public func setFaults(_ faults: SandboxFaults) {
+        parts.faults.set(faults)
+    }
+
+    /// What `POST /admin/reset` does: no faults, no posts, statistics cleared.
+    public func reset() {
+        parts.admin.reset()
+    }
+
+    /// Requests, connections and posts since the start or the last reset.
+    public var stats: SandboxStats { parts.stats.stats }
+
+    // MARK: Launching
+
+    private static func launch(_ configuration: SandboxConfiguration, signals: [UnixSignal]) throws -> Parts {
+        if let problem = validationProblem(configuration) { throw SandboxStartError.invalidConfiguration(problem) }
+        let data = DataSet(seed: configuration.seed, users: configuration.users, statuses: configuration.statuses)
+        let store = SandboxStore(data: data)
+        let faults = FaultInjector(faults: configuration.faults, seed: configuration.seed)
+        let stats = StatsRecorder()
+        let admin = AdminAPI(faults: faults, store: store, stats: stats)
+        let responder = SandboxResponder(
+            api: WeiboAPI(store: store, token: configuration.token), admin: admin, faults: faults,
+            stats: stats, log: configuration.logRequests ? RequestLog() : nil)
+
+        // Hummingbird's own messages would interleave with a shell's output.
+        var logger = Logger(label: "wsh-sandbox")
+        logger.logLevel = .critical
+        let listening = OneShot<Result<Int, SandboxStartError>>()
+        let finished = OneShot<Bool>()
+        let app = Application(
+            responder: responder,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
+            onServerRunning: { channel in
+                listening.fulfil(.success(channel.localAddress?.port ?? configuration.port))
+            },
+            logger: logger)
+        let group = ServiceGroup(configuration: .init(
+            services: [app], gracefulShutdownSignals: signals, cancellationSignals: [], logger: logger))
+        let task = Task {
+            let failure: String
+            do {
+                try await group.run()
+                failure = "stopped before listening"
+            } catch {
+                failure = "\(error)"
+            }
+            listening.fulfil(.failure(.serverFailed(
+                host: configuration.host, port: configuration.port, underlying: failure)))
+            finished.fulfil(true)
+        }
+        return Parts(group: group, task: task, listening: listening, finished: finished,
+                     stopRequested: Locked(false), faults: faults, store: store, stats: stats, admin: admin)
+    }
+
+    private static func validationProblem(_ configuration: SandboxConfiguration) -> String? {
+        if configuration.users < 1 { return "users must be 1 or more (got \(configuration.users))" }
+        if configuration.statuses < 0 { return "statuses must be 0 or more (got \(configuration.statuses))" }
+        if !(0...65_535).contains(configuration.port) { return "port must be 0...65535 (got \(configuration.port))" }
+        if configuration.token.isEmpty { return "the token must not be empty" }
+        return configuration.faults.validationProblem
+    }
+}

@@ -1,0 +1,154 @@
+import Hummingbird
+import NIOCore
+
+/// Serves every request: `/2/` through the fault injector and `WeiboAPI`,
+/// `/admin/` through `AdminAPI`, anything else as a Weibo 404.
+///
+/// A hand-written responder rather than a router: there are a few fixed
+/// paths, and answering with a prebuilt `ByteBuffer` keeps the sandbox far
+/// from being a client's bottleneck.
+struct SandboxResponder: HTTPResponder {
+    typealias Context = SandboxRequestContext
+
+    let api: WeiboAPI
+    let admin: AdminAPI
+    let faults: FaultInjector
+    let stats: StatsRecorder
+    let log: RequestLog?
+
+    /// An answer before faults shape how it is sent.
+    private struct Reply {
+        var status: HTTPResponse.Status
+        var contentType: String
+        var body: ByteBuffer
+
+        init(_ body: ByteBuffer) {
+            status = .ok
+            contentType = SandboxResponder.jsonType
+            self.body = body
+        }
+
+        init(_ error: SandboxError, path: String) {
+            status = error.status
+            contentType = error.contentType
+            body = ByteBuffer(bytes: error.body(request: path))
+        }
+
+        var response: Response {
+            Response(status: status, headers: [.contentType: contentType], body: .init(byteBuffer: body))
+        }
+    }
+
+    fileprivate static let jsonType = "application/json;charset=UTF-8"
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        let started = ContinuousClock.now
+        let path = request.uri.path
+        let sent: (response: Response, note: String, bytes: Int)
+        if path.hasPrefix("/2/") {
+            sent = await serveAPI(request, context: context)
+        } else {
+            let reply = path.hasPrefix("/admin/")
+                ? await answer(path: path) { try await admin.respond(to: request) }
+                : Reply(.apiNotFound, path: path)
+            sent = (reply.response, String(reply.status.code), reply.body.readableBytes)
+        }
+        if let log {
+            let elapsed = started.duration(to: .now)
+            let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+            log.write(RequestLog.line(method: request.method.rawValue, path: path, query: request.uri.query,
+                                      status: sent.note, bytes: sent.bytes, milliseconds: ms))
+        }
+        return request.method == .head ? sent.response.createHeadResponse() : sent.response
+    }
+
+    private func serveAPI(_ request: Request, context: Context) async -> (Response, String, Int) {
+        stats.recordRequest(from: context.channel.remoteAddress.map { "\($0)" } ?? "?")
+        let plan = faults.plan()
+        if plan.latencyMilliseconds > 0 {
+            try? await Task.sleep(for: .milliseconds(plan.latencyMilliseconds))
+        }
+        if plan.body == .drop {
+            // Closing first makes Hummingbird's write of the response fail, so
+            // the client sees the connection end with no response at all.
+            try? await context.channel.close()
+            return (Response(status: .ok), "dropped", 0)
+        }
+        let path = request.uri.path
+        let reply: Reply
+        if let failure = plan.failure {
+            reply = Reply(failure, path: path)
+        } else {
+            reply = await answer(path: path) {
+                let body = try await api.respond(to: request)
+                if path == WeiboAPI.Endpoint.update.rawValue { stats.recordPost() }
+                return body
+            }
+        }
+        let note = String(reply.status.code)
+        let body = reply.body
+        var response = reply.response
+        switch plan.body {
+        case .truncate:
+            // Content-Length promises the whole body; half arrives, then the
+            // connection closes, which a client reports as a short read.
+            let half = Self.firstHalf(of: body)
+            response.body = Self.written(half, declaredLength: body.readableBytes, plan: plan, closing: context.channel)
+            return (response, note + " truncated", half.readableBytes)
+        case .malformed:
+            // A correct HTTP 200 whose JSON stops in the middle.
+            let half = Self.firstHalf(of: body)
+            response.status = .ok
+            response.headers[.contentType] = Self.jsonType
+            response.body = Self.written(half, declaredLength: half.readableBytes, plan: plan, closing: nil)
+            return (response, "200 malformed", half.readableBytes)
+        case .none, .drop:
+            if plan.dripMilliseconds > 0 {
+                response.body = Self.written(body, declaredLength: body.readableBytes, plan: plan, closing: nil)
+                return (response, note + " drip", body.readableBytes)
+            }
+            return (response, note, body.readableBytes)
+        }
+    }
+
+    /// Runs a handler, turning what it throws into a Weibo error reply.
+    private func answer(path: String, _ handler: () async throws -> ByteBuffer) async -> Reply {
+        do {
+            return Reply(try await handler())
+        } catch let error as SandboxError {
+            return Reply(error, path: path)
+        } catch {
+            return Reply(.systemError, path: path)
+        }
+    }
+
+    /// About half the body, cut between UTF-8 characters so that what is
+    /// broken is the JSON, not the text encoding.
+    private static func firstHalf(of body: ByteBuffer) -> ByteBuffer {
+        var length = body.readableBytes / 2
+        while length > 0, let byte = body.getInteger(at: body.readerIndex + length, as: UInt8.self),
+              byte & 0xC0 == 0x80 {
+            length -= 1
+        }
+        return body.getSlice(at: body.readerIndex, length: length)!
+    }
+
+    /// A body written `dripChunkBytes` at a time with pauses (at once when
+    /// not dripping), after which the connection is closed if asked.
+    private static func written(_ body: ByteBuffer, declaredLength: Int, plan: FaultInjector.Plan,
+                                closing channel: (any Channel)?) -> ResponseBody {
+        ResponseBody(contentLength: declaredLength) { writer in
+            if plan.dripMilliseconds > 0 {
+                var rest = body
+                while rest.readableBytes > 0,
+                      let chunk = rest.readSlice(length: min(plan.dripChunkBytes, rest.readableBytes)) {
+                    try await writer.write(chunk)
+                    if rest.readableBytes > 0 { try await Task.sleep(for: .milliseconds(plan.dripMilliseconds)) }
+                }
+            } else {
+                try await writer.write(body)
+            }
+            if let channel { try? await channel.close() }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+/// What the sandbox has seen since it started or was last reset, so tests
+/// can check that a client retried, or reused its connection.
+public struct SandboxStats: Sendable, Hashable, Codable {
+    /// Requests to `/2/` routes.
+    public var requests: Int
+    /// Distinct client connections (by remote address and port) that sent them.
+    public var connections: Int
+    /// Statuses posted through `statuses/update.json`.
+    public var posts: Int
+
+    public init(requests: Int = 0, connections: Int = 0, posts: Int = 0) {
+        self.requests = requests
+        self.connections = connections
+        self.posts = posts
+    }
+}
+
+/// Counts requests and connections for `SandboxStats`.
+final class StatsRecorder: Sendable {
+    private struct State {
+        var requests = 0
+        var remotes: Set<String> = []
+        var posts = 0
+    }
+
+    private let state = Locked(State())
+
+    func recordRequest(from remote: String) {
+        state.withLock {
+            $0.requests += 1
+            $0.remotes.insert(remote)
+        }
+    }
+
+    func recordPost() {
+        state.withLock { $0.posts += 1 }
+    }
+
+    var stats: SandboxStats {
+        state.withLock { SandboxStats(requests: $0.requests, connections: $0.remotes.count, posts: $0.posts) }
+    }
+
+    func reset() {
+        state.withLock { $0 = State() }
+    }
+}

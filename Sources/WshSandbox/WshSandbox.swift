@@ -1,1 +1,0 @@
-// WshSandbox: filled in by its issue.

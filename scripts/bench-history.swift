@@ -73,6 +73,7 @@ struct Row {
     let rss: Double
 }
 
+@MainActor
 func measure(_ phase: String, operations: Int, _ work: () async throws -> Void) async rethrows -> Row {
     let clock = ContinuousClock()
     let start = clock.now
@@ -107,36 +108,54 @@ enum BenchHistory {
         // A classroom session, over and over: look at statuses, their comments and
         // authors, compute, and mute now and then.
         let loaded = session.operationCount
+        // Each kind of operation is timed on its own, for the second table.
+        var kinds: [(name: String, count: Int, seconds: Double)] = []
+        func timed(_ name: String, _ work: () async throws -> Void) async rethrows {
+            let start = ContinuousClock.now
+            try await work()
+            let elapsed = (ContinuousClock.now - start).components
+            let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+            if let i = kinds.firstIndex(where: { $0.name == name }) {
+                kinds[i].count += 1
+                kinds[i].seconds += seconds
+            } else {
+                kinds.append((name, 1, seconds))
+            }
+        }
         rows.append(try await measure("record \(operationCount) operations", operations: operationCount) {
-            var done = 0
-            var n = 0
-            while done < operationCount {
-                n += 1
+            for n in 0..<operationCount {
                 let index = (n * 37) % statusCount + 1
                 switch n % 10 {
-                case 0: try await session.detail(index: index)
-                case 1: try await session.comments()
-                case 2: try session.back()
-                case 3: try session.back()
-                case 4: try await session.user(name: "user\(n % 50)")
-                case 5: try session.back()
-                case 6: try session.calc(keys: ["\(n % 100)", "+", "7", "="])
-                case 7: try session.calc(keys: ["*", "2", "="])
-                case 8: if n % 100 == 8 { try session.mute("user\(n % 50)") } else { try await session.detail(index: index) }
-                default: if n % 100 == 9 { try session.unmute("user\((n - 1) % 50)") } else { try session.back() }
+                case 0: try await timed("detail N") { try await session.detail(index: index) }
+                case 1: try await timed("comments (sent, decoded)") { try await session.comments() }
+                case 2, 3, 5: try await timed("back") { try session.back() }
+                case 4: try await timed("user NAME (cached)") { try await session.user(name: "user\(n % 50)") }
+                case 6: try await timed("calc N + 7 =") { try session.calc(keys: ["\(n % 100)", "+", "7", "="]) }
+                case 7: try await timed("calc * 2 =") { try session.calc(keys: ["*", "2", "="]) }
+                case 8:
+                    if n % 100 == 8 {
+                        try await timed("mute NAME (filters the timeline)") { try session.mute("user\(n % 50)") }
+                    } else {
+                        try await timed("detail N") { try await session.detail(index: index) }
+                    }
+                default:
+                    if n % 100 == 9 {
+                        try await timed("unmute NAME") { try session.unmute("user\((n - 1) % 50)") }
+                    } else {
+                        try await timed("back") { try session.back() }
+                    }
                 }
-                done += 1
             }
         })
         let recorded = session.operationCount - loaded
 
-        rows.append(try measure("undo all \(session.operationCount)", operations: session.operationCount) {
+        rows.append(try await measure("undo all \(session.operationCount)", operations: session.operationCount) {
             while session.canUndo { try session.undo() }
         })
-        rows.append(try measure("redo all \(session.operationCount + recorded + loaded)", operations: recorded + loaded) {
+        rows.append(try await measure("redo all", operations: recorded + loaded) {
             while session.canRedo { try session.redo() }
         })
-        rows.append(measure("clear", operations: 1) { session.clear() })
+        rows.append(await measure("clear", operations: 1) { session.clear() })
 
         func pad(_ text: String, _ width: Int) -> String { text.count >= width ? text : text + String(repeating: " ", count: width - text.count) }
         func lpad(_ text: String, _ width: Int) -> String { text.count >= width ? text : String(repeating: " ", count: width - text.count) + text }
@@ -148,6 +167,12 @@ enum BenchHistory {
             let perOp = row.seconds / Double(max(row.operations, 1)) * 1e6
             print(pad(row.phase, 42) + lpad(String(row.operations), 9) + lpad(String(format: "%.3f", row.seconds), 10)
                   + lpad(String(format: "%.1f", perOp), 9) + lpad(String(format: "%.1f", row.rss), 10))
+        }
+        print("")
+        print(pad("operation", 42) + lpad("count", 9) + lpad("seconds", 10) + lpad("µs/op", 9))
+        for kind in kinds {
+            print(pad(kind.name, 42) + lpad(String(kind.count), 9) + lpad(String(format: "%.3f", kind.seconds), 10)
+                  + lpad(String(format: "%.1f", kind.seconds / Double(kind.count) * 1e6), 9))
         }
         print("peak RSS (VmHWM): \(String(format: "%.1f", peakRSS())) MiB; change notifications sent: \(notifications)")
     }

@@ -16,7 +16,7 @@ final class MemoryHTTPClient: HTTPClient {
     let comments: Data
     let user: Data
 
-    init(statuses: Int, pageSize: Int) {
+    init(statuses: Int, pageSize: Int, commentsPerStatus: Int) {
         let authors = (0..<50).map { User(id: Int64(1000 + $0), idstr: String(1000 + $0), screenName: "user\($0)") }
         let start = WeiboTime(weiboText: "Tue May 31 17:46:00 +0800 2011")!
         let all = (0..<statuses).map { n in
@@ -34,7 +34,7 @@ final class MemoryHTTPClient: HTTPClient {
             pages[page] = try! encoder.encode(TimelinePage(statuses: slice, totalNumber: statuses))
         }
         self.pages = pages
-        comments = try! encoder.encode(CommentsPage(comments: (1...5).map { Comment(idstr: String($0), text: "comment \($0)", user: authors[$0]) }))
+        comments = try! encoder.encode(CommentsPage(comments: (0..<commentsPerStatus).map { Comment(idstr: String($0), text: "comment \($0)", user: authors[$0 % authors.count]) }))
         user = try! encoder.encode(authors[7])
     }
 
@@ -91,7 +91,8 @@ enum BenchHistory {
         let operationCount = Int(environment["BENCH_OPERATIONS"] ?? "") ?? 100_000
         let pageSize = 200
 
-        let http = MemoryHTTPClient(statuses: statusCount, pageSize: pageSize)
+        let commentsPerStatus = Int(environment["BENCH_COMMENTS"] ?? "") ?? 5
+        let http = MemoryHTTPClient(statuses: statusCount, pageSize: pageSize, commentsPerStatus: commentsPerStatus)
         let client = WeiboClient(configuration: APIConfiguration(baseURL: "http://memory.test/2/"), http: http)
         let session = SessionViewModel(dataController: TimelineDataController(client: client))
         var notifications = 0

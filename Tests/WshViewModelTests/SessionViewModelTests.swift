@@ -283,6 +283,35 @@ struct SessionViewModelTests {
         #expect(fixture.changes.values == [.loading, [.screen, .loading, .history], [.screen, .history]])
     }
 
+    @Test("a whole session sends exactly one notification per input, plus .loading before each request")
+    func notifications_wholeSession() async throws {
+        let fixture = SessionFixture()
+
+        try await fixture.session.fetch(count: 5)
+        try await fixture.session.more()
+        try await fixture.session.comments(index: 1)
+        try await fixture.session.user(name: "bob")
+        try fixture.session.back()
+        try fixture.session.mute("bob")
+        try await fixture.session.post("hi")
+        try fixture.session.calc(keys: ["1", "+", "1", "="])
+        try fixture.session.undo()
+        try fixture.session.redo()
+        fixture.session.clear()
+
+        let request: [SessionChange] = [.loading]
+        #expect(fixture.changes.values
+            == request + [[.rows, .loading, .history]]                  // fetch 5
+            + request + [[.rows, .loading, .history]]                   // more
+            + request + [[.screen, .loading, .history]]                 // comments 1
+            + request + [[.screen, .loading, .history]]                 // user bob
+            + [[.screen, .history]]                                     // back
+            + [[.rows, .history]]                                       // mute bob
+            + request + [[.rows, .screen, .loading, .history]]          // post hi
+            + [[.led, .history], [.led, .history], [.led, .history]]   // calc, undo, redo
+            + [[.rows, .led, .history]])                                // clear
+    }
+
     @Test("snapshots share the statuses: thousands of detail and back operations keep one timeline array")
     func snapshots_shareStatuses() async throws {
         let fixture = SessionFixture(api: FakeWeiboAPI(statusCount: 200))

@@ -97,20 +97,15 @@ public final class SandboxServer: Sendable {
         _ = await parts.finished.value
     }
 
-    /// Starts a graceful shutdown (once), cancelling the server if it lingers.
+    /// Starts a graceful shutdown (once); the group cancels what lingers past 2 s.
     private func requestStop() -> Bool {
         let first = parts.stopRequested.withLock { requested in
             defer { requested = true }
             return !requested
         }
         guard first else { return false }
-        let parts = self.parts
-        Task { await parts.group.triggerGracefulShutdown() }
-        // A client dripping a body or holding a request open must not hold up stop().
-        Task {
-            try? await Task.sleep(for: .seconds(2))
-            if parts.finished.current == nil { parts.task.cancel() }
-        }
+        let group = parts.group
+        Task { await group.triggerGracefulShutdown() }
         return true
     }
 
@@ -169,10 +164,15 @@ public final class SandboxServer: Sendable {
             onServerRunning: { channel in
                 listening.fulfil(.success(channel.localAddress?.port ?? configuration.port))
             },
+            eventLoopGroupProvider: .shared(EventLoopExecutor.shared.loop),
             logger: logger)
-        let group = ServiceGroup(configuration: .init(
-            services: [app], gracefulShutdownSignals: signals, cancellationSignals: [], logger: logger))
-        let task = Task {
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: [app], gracefulShutdownSignals: signals, cancellationSignals: [], logger: logger)
+        // A client dripping a body or holding a request open must not hold up a stop.
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(2)
+        let group = ServiceGroup(configuration: groupConfiguration)
+        // Handlers run on the loop that owns their connections (see EventLoopExecutor).
+        let task = Task(executorPreference: EventLoopExecutor.shared) {
             let failure: String
             do {
                 try await group.run()

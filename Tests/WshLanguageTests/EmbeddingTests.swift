@@ -147,3 +147,50 @@ struct EmbeddingTests {
         #expect(ErrorReport(LanguageError(.exit(9), ""), interactive: true).status == 9)
     }
 }
+
+@Suite("Host loop")
+struct HostLoopTests {
+    @Test("given lines fed one by one when the chunk completes then it runs with its first line number")
+    func accumulatesIncompleteChunks() {
+        let harness = Harness()
+        var pending = ""
+        var completions: [Bool] = []
+        for line in ["echo start", "if 1 {", "  echo inside", "}"] {
+            pending += line + "\n"
+            completions.append(Parser.isComplete(pending))
+            if completions.last == true {
+                harness.run(pending)
+                pending = ""
+            }
+        }
+        #expect(completions == [true, false, false, true])
+        #expect(harness.output == "start\ninside\n")
+    }
+
+    @Test("given a failure inside a function when reported then the line is the failing command's")
+    func errorLineInsideFunction() {
+        let harness = Harness()
+        #expect(harness.failure("def f {\n  echo ok\n  expr 1 / 0\n}\nf", file: "lib.wsh") == "lib.wsh:3: expr: division by zero")
+    }
+
+    @Test("given a file with arguments when executed then $1 and $# are the arguments")
+    func executeFile() throws {
+        let harness = Harness()
+        harness.interpreter.sourceLoader = { _ in Array("echo $# $1 $2".utf8) }
+        try harness.interpreter.executeFile("script.wsh", arguments: ["a", "b"])
+        #expect(harness.output == "2 a b\n")
+    }
+
+    @Test("given a host command that runs script code when called then nested execution works")
+    func reentrantExecute() {
+        let harness = Harness()
+        let interpreter = harness.interpreter
+        interpreter.register(CommandSpec(
+            name: "twice", abstract: "Run code twice.", arguments: [ArgumentSpec("CODE")]
+        ) { [unowned interpreter] context in
+            for _ in 0..<2 { try interpreter.execute(context.arguments["CODE"] ?? "") }
+        })
+        #expect(harness.run("set n 0; twice { let n = $n + 1 }; echo $n") == nil)
+        #expect(harness.output == "2\n")
+    }
+}

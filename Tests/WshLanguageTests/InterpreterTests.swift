@@ -290,3 +290,17 @@ struct LimitTests {
         #expect(error?.message.contains("longer than") == true)
     }
 }
+
+@Suite("Names")
+struct NameTests {
+    @Test("given an invalid variable name when set then it is a usage error")
+    func invalidName() {
+        #expect(outputOf("set 1 x") == "!test.wsh:1: set: invalid variable name \"1\"")
+        #expect(outputOf("set n 'a b'; set $n x") == "!test.wsh:1: set: invalid variable name \"a b\"")
+    }
+
+    @Test("given a language form called through a variable when run then the error names it")
+    func indirectForm() {
+        #expect(outputOf("set c if; $c 1 { }") == "!test.wsh:1: if: part of the language; write the name literally")
+    }
+}

@@ -26,11 +26,12 @@ struct FaultTests {
     @Test("latency delays API responses but not the admin endpoints")
     func latency_delaysResponses() async throws {
         try await withSandbox { server in
-            try await setFaults(server, #"{"latency_ms": 300}"#)
+            try await setFaults(server, #"{"latency_ms": 1000}"#)
             let slow = await server.get(Self.probe.0, Self.probe.1)
             #expect(slow.status == 200)
-            #expect(slow.seconds >= 0.3)
-            #expect(await server.admin("GET", "faults").seconds < 0.3)
+            #expect(slow.seconds >= 1)
+            // Generous: tests run in parallel on few cores.
+            #expect(await server.admin("GET", "faults").seconds < 0.8)
             await expectResetClears(server)
         }
     }

@@ -80,20 +80,32 @@ final class TestHTTPConnection: @unchecked Sendable {
         if let body {
             request += "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n"
         }
-        request += "\r\n" + (body ?? "")
-        let bytes = Array(request.utf8)
-        var sent = 0
-        while sent < bytes.count {
-            let n = bytes[sent...].withUnsafeBytes { Glibc.send(socketFD, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n <= 0 { result.failure = .closedWithoutResponse; return result }
-            sent += n
+        request += "\r\n"
+        // With `Expect: 100-continue` the body waits for the server's go-ahead, as libcurl does.
+        let waitsForContinue = headers["Expect"]?.lowercased() == "100-continue"
+        if !waitsForContinue { request += body ?? "" }
+        guard write(request) else { result.failure = .closedWithoutResponse; return result }
+        if waitsForContinue {
+            while find([13, 10, 13, 10], in: buffered) == nil {
+                switch fill() {
+                case .data: continue
+                case .closed: result.failure = .closedWithoutResponse; return finish(result)
+                case .timedOut: result.failure = .timedOut; return finish(result)
+                }
+            }
+            // A final answer instead of the go-ahead (an error) is read below, body unsent.
+            if buffered.starts(with: Array("HTTP/1.1 100".utf8)), !write(body ?? "") {
+                result.failure = .closedWithoutResponse
+                return result
+            }
         }
-        // The head.
+        // The head, after any interim 1xx heads (100 Continue).
         var head: [UInt8] = []
         while true {
             if let end = find([13, 10, 13, 10], in: buffered) {
                 head = Array(buffered[..<end])
                 buffered.removeFirst(end + 4)
+                if head.starts(with: Array("HTTP/1.1 1".utf8)) { continue }
                 break
             }
             switch fill() {
@@ -128,6 +140,17 @@ final class TestHTTPConnection: @unchecked Sendable {
         buffered.removeFirst(result.body.count)
         if result.headers["connection"]?.lowercased() == "close" { reset() }
         return result
+    }
+
+    private func write(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { Glibc.send(socketFD, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { return false }
+            sent += n
+        }
+        return true
     }
 
     private func finish(_ result: HTTPResult) -> HTTPResult {

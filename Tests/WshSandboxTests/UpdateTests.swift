@@ -67,6 +67,19 @@ struct UpdateTests {
         }
     }
 
+    @Test("a POST with Expect: 100-continue (as libcurl sends) gets the go-ahead at once")
+    func expectContinue_isAnsweredPromptly() async throws {
+        try await withSandbox { server in
+            // The client sends the body only after `100 Continue`; without it, it times out.
+            let result = await TestHTTPConnection(port: server.port, timeout: 3).send(
+                "POST", "/2/statuses/update.json",
+                headers: ["Authorization": "OAuth2 \(server.token)", "Expect": "100-continue"],
+                body: "status=" + formEncoded(String(repeating: "长", count: 140)))
+            #expect(result.failure == nil)
+            #expect(result.status == 200)
+        }
+    }
+
     @Test("/admin/reset removes posted statuses")
     func reset_removesPosts() async throws {
         try await withSandbox { server in

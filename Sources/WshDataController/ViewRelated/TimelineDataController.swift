@@ -40,10 +40,9 @@ public final class TimelineDataController: Sendable {
 
     /// The statuses of `loaded` that the screen shows: those whose authors
     /// are not muted.
-    public func openStatuses(in loaded: [Status]) -> [Status] {
+    public func openStatuses<Loaded: Collection<Status>>(in loaded: Loaded) -> [Status] {
         let muted = users.mutedUsers
-        // Without muted users the loaded array itself is returned, sharing its storage.
-        guard !muted.isEmpty else { return loaded }
+        guard !muted.isEmpty else { return Array(loaded) }
         return loaded.filter { !muted.mutes($0.user) }
     }
 

@@ -73,6 +73,8 @@ struct Compiler {
         case .pushTry: unit.instructions[index] = .pushTry(target)
         case .forNext: unit.instructions[index] = .forNext(target)
         case .repeatNext: unit.instructions[index] = .repeatNext(target)
+        case .compareGlobalIntJumpIfFalse(let op, let global, let value, _):
+            unit.instructions[index] = .compareGlobalIntJumpIfFalse(op, global: global, value: value, target: target)
         case .compareGlobalConstantJumpIfFalse(let op, let global, let constant, _):
             unit.instructions[index] = .compareGlobalConstantJumpIfFalse(
                 op, global: global, constant: constant, target: target)
@@ -232,12 +234,17 @@ struct Compiler {
     /// Emits "jump out unless the condition holds", fusing `$global < CONSTANT`
     /// into one instruction: the common shape of loop conditions.
     private mutating func emitConditionalExit() -> Int {
-        if case .binaryGlobalConstant(let op, let global, let constant)? = unit.instructions.last,
-            op.isComparison
-        {
+        switch unit.instructions.last {
+        case .binaryGlobalConstant(let op, let global, let constant)? where op.isComparison:
             unit.instructions[unit.instructions.count - 1] = .compareGlobalConstantJumpIfFalse(
                 op, global: global, constant: constant, target: 0)
             return unit.instructions.count - 1
+        case .binaryGlobalInt(let op, let global, let value)? where op.isComparison:
+            unit.instructions[unit.instructions.count - 1] = .compareGlobalIntJumpIfFalse(
+                op, global: global, value: value, target: 0)
+            return unit.instructions.count - 1
+        default:
+            break
         }
         return emit(.jumpIfFalse(0))
     }
@@ -357,7 +364,10 @@ struct Compiler {
             emit(.writeLine)
             return
         }
-        if let name = words[0].literalText, Parser.isValidName(name) {
+        if let name = words[0].literalText {
+            guard Parser.isValidName(name) else {
+                throw LanguageError(.usage, "invalid variable name \"\(name)\"")
+            }
             try compileWord(words[1])
             emitStore(name, assign: true)
         } else {
@@ -501,6 +511,9 @@ struct Compiler {
             case (true, .binaryGlobalConstant(let op, let global, let constant)?):
                 unit.instructions[unit.instructions.count - 1] = .binaryGlobalConstantAssign(
                     op, global: global, constant: constant, target: slot)
+            case (true, .binaryGlobalInt(let op, let global, let value)?):
+                unit.instructions[unit.instructions.count - 1] = .binaryGlobalIntAssign(
+                    op, global: global, value: value, target: slot)
             case (true, .binary(let op)?):
                 unit.instructions[unit.instructions.count - 1] = .binaryAssignGlobal(op, target: slot)
             default:

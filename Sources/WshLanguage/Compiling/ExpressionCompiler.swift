@@ -199,7 +199,12 @@ struct ExpressionCompiler {
         if count >= 2, case .constant(let constant)? = compiler.lastInstruction {
             compiler.removeLastInstruction()
             if case .loadGlobal(let global)? = compiler.lastInstruction {
-                compiler.replaceLastInstruction(with: .binaryGlobalConstant(op, global: global, constant: constant))
+                if case .int(let value) = compiler.constantValue(constant) {
+                    compiler.replaceLastInstruction(with: .binaryGlobalInt(op, global: global, value: value))
+                } else {
+                    compiler.replaceLastInstruction(
+                        with: .binaryGlobalConstant(op, global: global, constant: constant))
+                }
                 return
             }
             _ = compiler.emitInstruction(.constant(constant))

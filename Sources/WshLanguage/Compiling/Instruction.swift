@@ -39,6 +39,12 @@ enum Instruction: Sendable {
     case binaryAssignGlobal(BinaryOperator, target: Int)
     /// `while $global < CONSTANT`: compare and jump to the target when false.
     case compareGlobalConstantJumpIfFalse(BinaryOperator, global: Int, constant: Int, target: Int)
+    /// `$global OP INTEGER`, the integer kept in the instruction: `$i % 7`.
+    case binaryGlobalInt(BinaryOperator, global: Int, value: Int)
+    /// `let target = $global OP INTEGER`: `let i = $i + 1`.
+    case binaryGlobalIntAssign(BinaryOperator, global: Int, value: Int, target: Int)
+    /// `while $global < INTEGER`.
+    case compareGlobalIntJumpIfFalse(BinaryOperator, global: Int, value: Int, target: Int)
     /// Pop a value, push its logical negation.
     case not
     /// Pop a value, push its arithmetic negation.

@@ -86,6 +86,19 @@ enum BinaryOperator: UInt8, Sendable {
         }
     }
 
+    /// A comparison of two integers; only called for comparison operators.
+    @inline(__always)
+    func compareInts(_ a: Int, _ b: Int) -> Bool {
+        switch self {
+        case .equal: a == b
+        case .notEqual: a != b
+        case .less: a < b
+        case .lessOrEqual: a <= b
+        case .greater: a > b
+        default: a >= b
+        }
+    }
+
     private static func overflow(_ a: Int, _ op: BinaryOperator, _ b: Int) -> LanguageError {
         .commandFailed("integer overflow in \(a) \(op.symbol) \(b)")
     }

@@ -17,6 +17,7 @@ extension Interpreter {
         let handlerBase = handlers.count
         var cursor = Cursor(frames[frames.count - 1])
         var pc = 0
+        // `r` is short on purpose: nearly every instruction touches the hot state.
         var r = Registers(status: lastStatus, steps: steps)
         let limits = Registers.Limits(
             steps: stepLimit ?? Int.max, stringLength: maxStringLength, interrupt: interruptRequested)
@@ -57,6 +58,26 @@ extension Interpreter {
                 case .binaryGlobalConstant(let op, let slot, let constant):
                     guard let left = r.globals[slot] else { throw unsetVariable(globals.names[slot]) }
                     r.stack.append(try op.apply(left, cursor.constants[constant]))
+                // The integer fast paths are spelled out here so they inline into the loop.
+                case .binaryGlobalInt(let op, let slot, let value):
+                    if case .int(let left)? = r.globals[slot] {
+                        r.stack.append(try op.applyInts(left, value))
+                    } else {
+                        r.stack.append(try slowGlobalOperation(op, r.globals[slot], slot, value))
+                    }
+                case .binaryGlobalIntAssign(let op, let slot, let value, let target):
+                    if case .int(let left)? = r.globals[slot] {
+                        r.globals[target] = try op.applyInts(left, value)
+                    } else {
+                        r.globals[target] = try slowGlobalOperation(op, r.globals[slot], slot, value)
+                    }
+                    r.status = 0
+                case .compareGlobalIntJumpIfFalse(let op, let slot, let value, let target):
+                    if case .int(let left)? = r.globals[slot] {
+                        if !op.compareInts(left, value) { pc = target }
+                    } else if case .int(0) = try slowGlobalOperation(op, r.globals[slot], slot, value) {
+                        pc = target
+                    }
                 case .binaryGlobalConstantAssign(let op, let slot, let constant, let target):
                     guard let left = r.globals[slot] else { throw unsetVariable(globals.names[slot]) }
                     r.globals[target] = try op.apply(left, cursor.constants[constant])
@@ -193,7 +214,7 @@ extension Interpreter {
                     defer { unpark(&r) }
                     let value = self.stack.removeLast()
                     let name = self.stack.removeLast().description
-                    guard !name.isEmpty else { throw .usage("empty variable name") }
+                    guard Parser.isValidName(name) else { throw .usage("invalid variable name \"\(name)\"") }
                     setCurrentVariable(name, to: value)
                     lastStatus = 0
                 case .unsetNamed:
@@ -307,6 +328,15 @@ extension Interpreter {
         return frame
     }
 
+    /// `variable OP integer` when the variable is not an integer (or unset).
+    @inline(never)
+    private func slowGlobalOperation(
+        _ op: BinaryOperator, _ left: Value?, _ slot: Int, _ right: Int
+    ) throws(LanguageError) -> Value {
+        guard let left else { throw unsetVariable(globals.names[slot]) }
+        return try op.apply(left, .int(right))
+    }
+
     private func unsetVariable(_ name: String) -> LanguageError {
         .commandFailed("no such variable: $\(name)")
     }
@@ -376,7 +406,7 @@ extension Interpreter {
             lastStatus = 0
             return Compiler.compile(script, name: path, globals: globals)
         case .syntax:
-            throw .commandFailed("\(name) is part of the language and must be written literally")
+            throw LanguageError(.failed, "part of the language; write the name literally", command: name)
         }
     }
 }

@@ -33,7 +33,12 @@ struct WeiboAPI: Sendable {
             throw SandboxError.parameter("parameter encoding is not valid UTF-8")
         }
         if endpoint == .update {
-            let body = try await request.body.collect(upTo: Self.maximumBodySize)
+            let body: ByteBuffer
+            do {
+                body = try await request.body.collect(upTo: Self.maximumBodySize)
+            } catch {
+                throw SandboxError.parameter("request body over \(Self.maximumBodySize / 1024) KB")
+            }
             guard let form = FormFields.parse(Substring(String(buffer: body))) else {
                 throw SandboxError.parameter("parameter encoding is not valid UTF-8")
             }

@@ -26,11 +26,6 @@ final class OneShot<Value: Sendable>: Sendable {
         condition.unlock()
     }
 
-    /// The value if set, without waiting.
-    var current: Value? {
-        state.withLock { $0.value }
-    }
-
     /// Blocks the calling thread until the value is set, or `timeout` passes.
     func wait(timeout: TimeInterval) -> Value? {
         let deadline = Date(timeIntervalSinceNow: timeout)

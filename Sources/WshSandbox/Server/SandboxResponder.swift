@@ -1,5 +1,6 @@
 import Hummingbird
 import NIOCore
+import NIOHTTPTypes
 
 /// Serves every request: `/2/` through the fault injector and `WeiboAPI`,
 /// `/admin/` through `AdminAPI`, anything else as a Weibo 404.
@@ -63,7 +64,7 @@ struct SandboxResponder: HTTPResponder {
     }
 
     private func serveAPI(_ request: Request, context: Context) async -> (Response, String, Int) {
-        stats.recordRequest(from: context.channel.remoteAddress.map { "\($0)" } ?? "?")
+        stats.recordRequest(fromPort: context.channel.remoteAddress?.port ?? 0)
         let plan = faults.plan()
         if plan.latencyMilliseconds > 0 {
             try? await Task.sleep(for: .milliseconds(plan.latencyMilliseconds))
@@ -80,6 +81,11 @@ struct SandboxResponder: HTTPResponder {
             reply = Reply(failure, path: path)
         } else {
             reply = await answer(path: path) {
+                // libcurl sends `Expect: 100-continue` before larger bodies and
+                // waits a second for the go-ahead, which Hummingbird never gives.
+                if request.headers[.expect]?.lowercased() == "100-continue" {
+                    try await context.channel.writeAndFlush(HTTPResponsePart.head(HTTPResponse(status: .continue)))
+                }
                 let body = try await api.respond(to: request)
                 if path == WeiboAPI.Endpoint.update.rawValue { stats.recordPost() }
                 return body

@@ -3,7 +3,7 @@
 public struct SandboxStats: Sendable, Hashable, Codable {
     /// Requests to `/2/` routes.
     public var requests: Int
-    /// Distinct client connections (by remote address and port) that sent them.
+    /// Distinct client connections (by client port: the sandbox is on loopback) that sent them.
     public var connections: Int
     /// Statuses posted through `statuses/update.json`.
     public var posts: Int
@@ -19,13 +19,13 @@ public struct SandboxStats: Sendable, Hashable, Codable {
 final class StatsRecorder: Sendable {
     private struct State {
         var requests = 0
-        var remotes: Set<String> = []
+        var remotes: Set<Int> = []
         var posts = 0
     }
 
     private let state = Locked(State())
 
-    func recordRequest(from remote: String) {
+    func recordRequest(fromPort remote: Int) {
         state.withLock {
             $0.requests += 1
             $0.remotes.insert(remote)

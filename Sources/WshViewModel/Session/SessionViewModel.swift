@@ -64,6 +64,8 @@ public final class SessionViewModel: @unchecked Sendable {
     public var state: SessionState { SessionState(timeline: timeline.state, calculator: calculator.brain) }
     /// The timeline's rows, numbered from 1.
     public var rows: [StatusCellViewModel] { timeline.rows }
+    /// How many rows the list has, without building them.
+    public var rowCount: Int { timeline.rowCount }
     /// What shows on top of the list.
     public var screen: TimelineScreen { timeline.screen }
     /// The detail on top, if that is what shows.

@@ -6,10 +6,14 @@ import WshModel
 /// muted.
 ///
 /// Being a value is what makes undo cheap: a snapshot is a copy, and copies
-/// share the `statuses` storage until one of them changes it.
+/// share the pages of `statuses` and the boxed screens.
 public struct TimelineState: Sendable, Hashable {
     /// A screen opened over the list, innermost last.
-    public enum Screen: Sendable, Hashable {
+    ///
+    /// `indirect` boxes each payload once on the heap: copying the stack of
+    /// screens into a snapshot copies pointers, and every snapshot showing
+    /// the same detail shares one `Status`.
+    public indirect enum Screen: Sendable, Hashable {
         /// The detail of a status.
         case detail(Status)
         /// The comments on a status.
@@ -19,7 +23,7 @@ public struct TimelineState: Sendable, Hashable {
     }
 
     /// Every loaded status, newest first, muted authors included.
-    public internal(set) var statuses: [Status] = []
+    public internal(set) var statuses = LoadedStatuses()
     /// The `count` of the last fetch, reused by `more`.
     public internal(set) var pageSize = 20
     /// The last page loaded; 0 before any fetch.

@@ -91,7 +91,7 @@ public final class TimelineViewModel {
         guard page >= 1 else { throw fail(.invalidPaging(name: "page", value: page, allowed: 1...Int(Int32.max))) }
         let loaded = try await request { try await dataController.page(count: count, page: page) }
         var next = state
-        next.statuses = loaded
+        next.statuses = LoadedStatuses(loaded)
         next.pageSize = count
         next.lastPage = page
         next.screens = []
@@ -110,7 +110,7 @@ public final class TimelineViewModel {
         var seen = Set(state.statuses.compactMap(\.identifier))
         let fresh = loaded.filter { status in status.identifier.map { seen.insert($0).inserted } ?? true }
         var next = state
-        next.statuses.append(contentsOf: fresh)
+        next.statuses.append(page: fresh)
         next.lastPage = page
         next.screens = []
         commit(next)
@@ -194,7 +194,7 @@ public final class TimelineViewModel {
         guard !text.allSatisfy(\.isWhitespace) else { throw fail(.emptyPost) }
         let status = try await request { try await dataController.post(text: text) }
         var next = state
-        next.statuses.insert(status, at: 0)
+        next.statuses.prepend(status)
         next.screens = []
         commit(next)
     }

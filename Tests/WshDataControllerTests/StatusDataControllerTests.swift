@@ -1,0 +1,135 @@
+import Testing
+import WshDataController
+import WshModel
+import WshRequest
+import WshTestSupport
+
+@Suite("StatusDataController")
+struct StatusDataControllerTests {
+    @Test("given a timeline when a page is asked then it requests public_timeline with count and page")
+    func publicTimeline_sendsCountAndPage() async throws {
+        let backend = FakeBackend()
+        let controller = StatusDataController(client: backend.client)
+
+        let page = try await controller.publicTimeline(count: 5, page: 2)
+
+        #expect(page.statuses.map(\.text) == (6...10).map { "status \($0) by @\(FakeWeiboAPI.screenNames[($0 - 1) % 4])" })
+        #expect(backend.requestedPaths == ["/2/statuses/public_timeline.json"])
+        #expect(backend.http.requests[0].queryItems == ["count": "5", "page": "2"])
+    }
+
+    @Test("given a page was loaded when a status of it is asked then no second request is sent")
+    func status_afterPage_comesFromCache() async throws {
+        let backend = FakeBackend()
+        let controller = StatusDataController(client: backend.client)
+        _ = try await controller.publicTimeline(count: 5)
+
+        let status = try await controller.status(id: String(FakeWeiboAPI.statusID(3)))
+
+        #expect(status.text == "status 3 by @carol")
+        #expect(backend.requestedPaths == ["/2/statuses/public_timeline.json"])
+    }
+
+    @Test("given an empty cache when a status is asked then statuses/show.json is requested once")
+    func status_notCached_isFetchedOnce() async throws {
+        let backend = FakeBackend()
+        let controller = StatusDataController(client: backend.client)
+        let id = String(FakeWeiboAPI.statusID(7))
+
+        _ = try await controller.status(id: id)
+        _ = try await controller.status(id: id)
+
+        #expect(backend.requestedPaths == ["/2/statuses/show.json"])
+        #expect(backend.http.requests[0].queryItems == ["id": id])
+    }
+
+    @Test("given a status when its comments are asked then comments/show.json answers them")
+    func comments_areFetched() async throws {
+        let backend = FakeBackend()
+        let controller = StatusDataController(client: backend.client)
+
+        let page = try await controller.comments(statusID: String(FakeWeiboAPI.statusID(1)))
+
+        #expect(page.comments.count == 3)
+        #expect(backend.http.requests[0].queryItems["id"] == String(FakeWeiboAPI.statusID(1)))
+    }
+
+    @Test("given text when it is posted then a form POST to statuses/update.json carries it")
+    func post_sendsForm() async throws {
+        let backend = FakeBackend()
+        let controller = StatusDataController(client: backend.client)
+
+        let status = try await controller.post(text: "hello 世界 & more")
+
+        #expect(status.text == "hello 世界 & more")
+        let request = try #require(backend.http.requests.first)
+        #expect(request.method == .post)
+        #expect(request.path == "/2/statuses/update.json")
+    }
+
+    @Test("given a body that is not a timeline when a page is asked then the error is .decoding naming the type")
+    func malformedBody_isDecodingError() async {
+        let backend = FakeBackend()
+        backend.http.answer { _ in .json(#"{"total_number": 3}"#) }
+        let controller = StatusDataController(client: backend.client)
+
+        await #expect(throws: RequestError.decoding(what: "TimelinePage", where: "", detail: "missing 'statuses'")) {
+            try await controller.publicTimeline(count: 5)
+        }
+    }
+
+    @Test("given an unknown id when the status is asked then the API error comes back")
+    func unknownStatus_isAPIError() async {
+        let backend = FakeBackend()
+        let controller = StatusDataController(client: backend.client)
+
+        await #expect {
+            try await controller.status(id: "1")
+        } throws: { error in
+            guard case .api(let failure) = error as? RequestError else { return false }
+            return failure.code == 20101
+        }
+    }
+
+    @Test("given a trace sink when calls are made then each reports source, method, url, status, bytes and items")
+    func trace_reportsEveryCall() async throws {
+        let backend = FakeBackend()
+        let controller = StatusDataController(client: backend.client, trace: backend.trace)
+
+        _ = try await controller.publicTimeline(count: 4)
+        _ = try await controller.status(id: String(FakeWeiboAPI.statusID(2)))
+        _ = try? await controller.status(id: "1")
+
+        let events = backend.traces.values
+        #expect(events.map(\.call) == [
+            "StatusDataController.publicTimeline(count: 4, page: 1)",
+            "StatusDataController.status(id: \(FakeWeiboAPI.statusID(2)))",
+            "StatusDataController.status(id: 1)",
+        ])
+        #expect(events[0].source == .network)
+        #expect(events[0].method == "GET")
+        #expect(events[0].url == "http://weibo.test/2/statuses/public_timeline.json?count=4&page=1")
+        #expect(events[0].status == 200)
+        #expect(events[0].bytes > 0)
+        #expect(events[0].itemCount == 4)
+        #expect(events[1].source == .cache)
+        #expect(events[1].url == nil)
+        #expect(events[2].status == 400)
+        guard case .failed(let message) = events[2].source else {
+            Issue.record("expected a failure, got \(events[2].source)")
+            return
+        }
+        #expect(message.contains("20101"))
+    }
+
+    @Test("given a token when calls are traced then no event holds it")
+    func trace_neverHoldsTheToken() async throws {
+        let backend = FakeBackend()
+        let controller = StatusDataController(client: backend.client, trace: backend.trace)
+
+        _ = try await controller.publicTimeline(count: 2)
+        _ = try await controller.post(text: "hi")
+
+        #expect(!backend.traces.values.contains { "\($0)".contains("t0ken") })
+    }
+}

@@ -1,0 +1,55 @@
+import Testing
+import WshDataController
+import WshModel
+import WshRequest
+import WshTestSupport
+
+@Suite("UserDataController")
+struct UserDataControllerTests {
+    @Test("given a screen name when the user is asked then users/show.json is asked by screen_name")
+    func user_byScreenName() async throws {
+        let backend = FakeBackend()
+        let controller = UserDataController(client: backend.client)
+
+        let user = try await controller.user(.screenName("bob"))
+
+        #expect(user.identifier == "1002")
+        #expect(backend.http.requests.map(\.queryItems) == [["screen_name": "bob"]])
+    }
+
+    @Test("given a uid when the user is asked then users/show.json is asked by uid, once")
+    func user_byUID_isCached() async throws {
+        let backend = FakeBackend()
+        let controller = UserDataController(client: backend.client)
+
+        _ = try await controller.user(.uid("1003"))
+        let again = try await controller.user(.screenName("CAROL"))
+
+        #expect(again.screenName == "carol")
+        #expect(backend.http.requests.map(\.queryItems) == [["uid": "1003"]])
+    }
+
+    @Test("given typed text when read as a user reference then digits are a uid and @ is dropped")
+    func userReference_parsing() {
+        #expect(UserReference("@alice") == .screenName("alice"))
+        #expect(UserReference("alice") == .screenName("alice"))
+        #expect(UserReference("1001") == .uid("1001"))
+        #expect(UserReference("@") == nil)
+        #expect(UserReference("") == nil)
+    }
+
+    @Test("given muted users when one is unmuted then only the others stay muted, without case")
+    func mutedUsers_insertAndRemove() {
+        let controller = UserDataController(client: FakeBackend().client)
+
+        #expect(controller.mute(.screenName("alice")))
+        #expect(controller.mute(.screenName("bob")))
+        #expect(!controller.mute(.screenName("ALICE")))
+        #expect(controller.unmute(.screenName("Alice")))
+        #expect(!controller.unmute(.screenName("alice")))
+
+        #expect(controller.mutedUsers.references == [.screenName("bob")])
+        #expect(controller.mutedUsers.mutes(User(screenName: "Bob")))
+        #expect(!controller.mutedUsers.mutes(User(screenName: "alice")))
+    }
+}

@@ -81,6 +81,18 @@ static inline void wsh_sigint_handler(int signo) {
     wsh_sigint_count += 1;
 }
 static inline int wsh_install_sigint_handler(void) {
+    // A process started from a thread that blocks signals (a dispatch worker
+    // that spawned tmux, say) inherits that mask: unblock what a shell needs.
+    sigset_t wanted;
+    sigemptyset(&wanted);
+    sigaddset(&wanted, SIGINT);
+    sigaddset(&wanted, SIGTERM);
+    sigaddset(&wanted, SIGHUP);
+    sigaddset(&wanted, SIGQUIT);
+    sigaddset(&wanted, SIGWINCH);
+    sigaddset(&wanted, SIGCONT);
+    sigaddset(&wanted, SIGTSTP);
+    sigprocmask(SIG_UNBLOCK, &wanted, NULL);
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = wsh_sigint_handler;

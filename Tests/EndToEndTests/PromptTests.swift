@@ -11,8 +11,8 @@ struct PromptTests {
     func startWsh(_ sandbox: SandboxServer, home: String) async throws -> Tmux {
         let tmux = try Tmux(command: "\(WshProcess.binary) --api \(sandbox.baseURL)",
                             environment: ["HOME": home, "WSH_ACCESS_TOKEN": sandbox.token, "TERM": "xterm-256color"])
-        let screen = try await tmux.waitFor { $0.contains("[0]> ") }
-        #expect(screen.contains("wsh 127.0.0.1:\(sandbox.port) [0]> "))
+        let screen = try await tmux.waitFor { $0.contains("[0]>") }
+        #expect(screen.contains("wsh 127.0.0.1:\(sandbox.port) [0]>"))
         return tmux
     }
 
@@ -27,12 +27,12 @@ struct PromptTests {
         try tmux.send("Tab")
         try tmux.type("3")
         try tmux.send("Enter")
-        var screen = try await tmux.waitFor { $0.contains("[3]> ") }
+        var screen = try await tmux.waitFor { $0.contains("[3]>") }
         #expect(screen.contains("fetch 3"))
 
         try tmux.type("list --j")
         try tmux.send("Tab")
-        #expect(try await tmux.waitFor { $0.contains("list --json ") }.contains("list --json "))
+        #expect(try await tmux.waitFor { $0.contains("list --json") }.contains("list --json"))
         try tmux.send("C-u")
 
         try tmux.type("detail ")
@@ -67,20 +67,20 @@ struct PromptTests {
 
         try tmux.type("fetch 2")
         try tmux.send("Enter")
-        try await tmux.waitFor { $0.contains("[2]> ") }
+        try await tmux.waitFor { $0.contains("[2]>") }
         sandbox.setFaults(SandboxFaults(latencyMilliseconds: 20_000))
         try tmux.type("fetch 5")
         try tmux.send("Enter")
         try await Task.sleep(for: .milliseconds(500))
         let pressed = Date()
         try tmux.send("C-c")
-        screen = try await tmux.waitFor(timeout: 5) { $0.contains("interrupted") && $0.hasSuffix("[2]> ") || $0.contains("interrupted\nwsh") }
+        screen = try await tmux.waitFor(timeout: 5) { $0.contains("interrupted") && $0.hasSuffix("[2]>") || $0.contains("interrupted\nwsh") }
         #expect(Date().timeIntervalSince(pressed) < 2)
         #expect(screen.contains("fetch: interrupted"))
         sandbox.setFaults(SandboxFaults())
         try tmux.type("list")
         try tmux.send("Enter")
-        screen = try await tmux.waitFor { $0.components(separatedBy: "[2]> ").count >= 3 }
+        screen = try await tmux.waitFor { $0.contains("\n2  @") }
         #expect(screen.contains("\n2  @"))
     }
 

@@ -67,7 +67,7 @@ struct WshExecutableTests {
         let keep = try WshProcess.writeScript("fetch 5\ntry { fetch 3 } catch { echo \"caught $?: $error\" }\nlist --json\n")
         let kept = try await WshProcess.run(["--api", sandbox.baseURL, keep], environment: env)
         #expect(kept.status == 0)
-        #expect(kept.stdout.contains("caught 1: fetch: API error 10023"))
+        #expect(kept.stdout.contains("caught 1: API error 10023"))
         let json = String(kept.stdout.drop { $0 != "[" })
         #expect((try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [Any])?.count == 5)
 

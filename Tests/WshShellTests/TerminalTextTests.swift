@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import WshShell
 
@@ -58,5 +59,20 @@ struct SanitizerTests {
         #expect(Sanitizer.clean("abc\u{1B}") == "abc")
         #expect(Sanitizer.clean("abc\u{1B}[") == "abc")
         #expect(Sanitizer.clean("abc\u{1B}]unterminated") == "abc")
+    }
+}
+
+@Suite("Path completion for source")
+struct PathCompletionTests {
+    @Test("files and folders under the typed folder, folders ending in a slash, hidden ones only when asked")
+    func candidates() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wsh-paths-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder + "/lib", withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: folder + "/setup.wsh", contents: Data())
+        FileManager.default.createFile(atPath: folder + "/.hidden.wsh", contents: Data())
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(PathCompletion.candidates(for: folder + "/") == [folder + "/lib/", folder + "/setup.wsh"])
+        #expect(PathCompletion.candidates(for: folder + "/s") == [folder + "/setup.wsh"])
+        #expect(PathCompletion.candidates(for: folder + "/.h") == [folder + "/.hidden.wsh"])
     }
 }

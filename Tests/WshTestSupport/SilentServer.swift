@@ -33,6 +33,10 @@ public final class SilentServer: @unchecked Sendable {
         port = Int(UInt16(bigEndian: address.sin_port))
         Thread.detachNewThread { [self] in
             while true {
+                lock.lock()
+                let done = stopped
+                lock.unlock()
+                if done { return }
                 let connection = accept(listener, nil, nil)
                 if connection < 0 { return }
                 lock.lock()
@@ -46,8 +50,14 @@ public final class SilentServer: @unchecked Sendable {
     public var baseURL: String { "http://127.0.0.1:\(port)/2/" }
 
     /// Closes the listener and every accepted connection.
+    /// Safe to call more than once: a second close could hit a descriptor
+    /// the process has reused since (another server's socket).
     public func stop() {
         lock.lock()
+        if stopped {
+            lock.unlock()
+            return
+        }
         stopped = true
         let connections = accepted
         accepted = []

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Drives a program in a detached tmux session: type keys, read the screen.
 public final class Tmux: @unchecked Sendable {
@@ -13,7 +16,10 @@ public final class Tmux: @unchecked Sendable {
     /// Starts `command` (a shell command line) in a new 120×40 session.
     public init(command: String, environment: [String: String]) throws {
         let exports = environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
-        try tmux(["new-session", "-d", "-s", target, "-x", "120", "-y", "40", "env \(exports) \(command); sleep 30"])
+        // The first command starts the tmux server, which keeps whatever
+        // output pipe it inherits open: its output is not read.
+        try tmux(["new-session", "-d", "-s", target, "-x", "120", "-y", "40", "env \(exports) \(command); sleep 30"],
+                 capture: false)
     }
 
     /// Sends keys as tmux names them: literal text, or `Enter`, `Tab`, `C-c`, `C-d`, `Up`.
@@ -46,22 +52,31 @@ public final class Tmux: @unchecked Sendable {
 
     /// Ends the session and its server.
     public func kill() {
-        _ = try? tmux(["kill-server"])
+        _ = try? tmux(["kill-server"], capture: false)
     }
 
     deinit { kill() }
 
+    /// Runs one tmux command through /bin/sh with popen, which reaps its
+    /// child itself: Foundation's Process can miss the exit of a client whose
+    /// server daemonized beside it.
     @discardableResult
-    private func tmux(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tmux", "-L", socket, "-f", "/dev/null"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+    private func tmux(_ arguments: [String], capture: Bool = true) throws -> String {
+        let words = ["tmux", "-L", socket, "-f", "/dev/null"] + arguments
+        let command = words.map(Self.quote).joined(separator: " ") + (capture ? " 2>/dev/null" : " >/dev/null 2>&1")
+        guard let stream = popen(command, "r") else { throw POSIXError(.EIO) }
+        var output = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = fread(&buffer, 1, buffer.count, stream)
+            if count <= 0 { break }
+            output.append(contentsOf: buffer[..<count])
+        }
+        pclose(stream)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func quote(_ word: String) -> String {
+        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

@@ -142,9 +142,14 @@ public final class Shell {
         _ = run(source: TextLineSource(name: path, bytes: bytes))
     }
 
-    /// Candidates for TAB at the end of `line`.
+    /// Candidates for TAB at the end of `line`: the language's (commands,
+    /// options, each command's own candidates) and file paths for `source`.
     public func completions(forLine line: String) -> [String] {
-        interpreter.completions(forLine: line)
+        let words = line.split(separator: " ", omittingEmptySubsequences: false)
+        if words.count >= 2, words[0] == "source" {
+            return PathCompletion.candidates(for: String(words[words.count - 1]))
+        }
+        return interpreter.completions(forLine: line)
     }
 
     /// Text safe to store in history: no secrets.

@@ -39,7 +39,7 @@ public final class Tmux: @unchecked Sendable {
 
     /// Waits until the screen satisfies `condition`, up to `timeout` seconds; returns the screen.
     @discardableResult
-    public func waitFor(timeout: Double = 10, _ condition: (String) -> Bool) async throws -> String {
+    public func waitFor(timeout: Double = 30, _ condition: (String) -> Bool) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < deadline {

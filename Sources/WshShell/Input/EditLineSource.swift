@@ -117,7 +117,7 @@ public final class EditLineSource: LineSource {
             return el_insertstr(editLine, String(common.dropFirst(word.count))) == 0 ? UInt8(CC_REFRESH) : UInt8(CC_ERROR)
         }
         let width = (candidates.map { DisplayWidth.of($0) }.max() ?? 0) + 2
-        let perRow = max(1, Self.terminalColumns() / width)
+        let perRow = max(1, Console.terminalColumns() / width)
         var listing = "\n"
         for (index, candidate) in candidates.enumerated() {
             listing += DisplayWidth.padRight(candidate, to: width)
@@ -125,13 +125,6 @@ public final class EditLineSource: LineSource {
         }
         fputs(listing, output)
         return UInt8(CC_REDISPLAY)
-    }
-
-    static func terminalColumns() -> Int {
-        var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        return 80
     }
 
     /// libedit drops non-ASCII input unless LC_CTYPE names a UTF-8 locale.

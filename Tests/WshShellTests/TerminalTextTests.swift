@@ -68,8 +68,8 @@ struct PathCompletionTests {
     func candidates() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wsh-paths-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder + "/lib", withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: folder + "/setup.wsh", contents: Data())
-        FileManager.default.createFile(atPath: folder + "/.hidden.wsh", contents: Data())
+        _ = FileManager.default.createFile(atPath: folder + "/setup.wsh", contents: Data())
+        _ = FileManager.default.createFile(atPath: folder + "/.hidden.wsh", contents: Data())
         defer { try? FileManager.default.removeItem(atPath: folder) }
         #expect(PathCompletion.candidates(for: folder + "/") == [folder + "/lib/", folder + "/setup.wsh"])
         #expect(PathCompletion.candidates(for: folder + "/s") == [folder + "/setup.wsh"])

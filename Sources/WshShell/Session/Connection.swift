@@ -31,6 +31,9 @@ public final class Connection {
     private let timeouts: (connect: Duration, total: Duration)
     private var sandbox: (baseURL: String, token: String)?
     private var current: (client: WeiboClient, http: CurlHTTPClient)?
+    /// The token from `tokenSource`, read once: redaction asks for it on every
+    /// message and history entry, and a token file should not be reread each time.
+    private lazy var configuredToken: String? = ((try? tokenSource.resolve()) ?? nil)?.revealed
 
     public init(target: Target, tokenSource: TokenSource, launchSandbox: SandboxLauncher?,
                 connectTimeout: Duration = .seconds(10), timeout: Duration = .seconds(30)) {
@@ -98,7 +101,7 @@ public final class Connection {
     public var secrets: [String] {
         var secrets: [String] = []
         if let sandbox { secrets.append(sandbox.token) }
-        if let token = (try? tokenSource.resolve()) ?? nil { secrets.append(token.revealed) }
+        if let configuredToken { secrets.append(configuredToken) }
         return secrets
     }
 

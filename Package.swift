@@ -51,13 +51,13 @@ let package = Package(
                 "WshViewModel", "WshLanguage",
             ]),
 
+        // The command line: argument-parser's declaration, and a quick path for start-up.
+        .target(
+            name: "WshCommandLine",
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
+
         // Executables stay thin.
-        .executableTarget(
-            name: "wsh",
-            dependencies: [
-                "WshShell", "WshSandbox",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
+        .executableTarget(name: "wsh", dependencies: ["WshCommandLine", "WshShell", "WshSandbox"]),
         .executableTarget(
             name: "wsh-sandbox",
             dependencies: [
@@ -92,6 +92,7 @@ let package = Package(
         .testTarget(
             name: "WshShellTests",
             dependencies: ["WshShell", "WshLanguage", "WshSandbox", "WshTestSupport"]),
+        .testTarget(name: "WshCommandLineTests", dependencies: ["WshCommandLine"]),
         .testTarget(name: "EndToEndTests", dependencies: ["WshSandbox", "WshTestSupport"]),
     ]
 )

@@ -1,24 +1,23 @@
 // wsh: parse the command line, wire the shell to the sandbox, run, exit.
-import ArgumentParser
 import Foundation
+import WshCommandLine
 import WshRequest
 import WshSandbox
 import WshShell
 
-let arguments: Arguments
+let options: Options
 do {
-    arguments = try Arguments.parse(Array(CommandLine.arguments.dropFirst()))
+    options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
 } catch {
-    // Help is a success on stdout; any other parse failure is a usage error (2).
-    let message = Arguments.fullMessage(for: error)
-    if Arguments.exitCode(for: error) == .success {
-        print(message)
-        exit(0)
+    let report = Options.report(error)
+    if report.isError {
+        FileHandle.standardError.write(Data("wsh: \(report.text)\n".utf8))
+    } else {
+        print(report.text)
     }
-    FileHandle.standardError.write(Data("wsh: \(message)\n".utf8))
-    exit(2)
+    exit(report.status)
 }
-if arguments.version {
+if options.version {
     print("wsh \(Shell.version)")
     exit(0)
 }
@@ -26,22 +25,22 @@ if arguments.version {
 // The sandbox lives as long as the process; it starts on the first request.
 nonisolated(unsafe) var sandbox: SandboxServer?
 let configuration = Shell.Configuration(
-    target: arguments.api.map { .url($0.hasSuffix("/") ? $0 : $0 + "/") } ?? .sandbox,
-    tokenSource: arguments.tokenFile.map { .file($0) } ?? .environment("WSH_ACCESS_TOKEN"),
+    target: options.api.map { .url($0.hasSuffix("/") ? $0 : $0 + "/") } ?? .sandbox,
+    tokenSource: options.tokenFile.map { .file($0) } ?? .environment("WSH_ACCESS_TOKEN"),
     launchSandbox: {
         let server = try SandboxServer.start(SandboxConfiguration())
         sandbox = server
         return (server.baseURL, server.token)
     },
-    json: arguments.json,
-    timeout: .milliseconds(Int(arguments.timeout * 1000)))
+    json: options.json,
+    timeout: .milliseconds(Int(options.timeout * 1000)))
 
-let shell = Shell(configuration: configuration, console: .standard(colorAllowed: !arguments.noColor))
+let shell = Shell(configuration: configuration, console: .standard(colorAllowed: !options.noColor))
 let invocation: Invocation
-if let command = arguments.command {
-    invocation = .command(command, arguments: arguments.script)
-} else if let path = arguments.script.first {
-    invocation = .script(path: path, arguments: Array(arguments.script.dropFirst()))
+if let command = options.command {
+    invocation = .command(command, arguments: options.script)
+} else if let path = options.script.first {
+    invocation = .script(path: path, arguments: Array(options.script.dropFirst()))
 } else {
     invocation = .standardInput
 }

@@ -18,7 +18,9 @@ let client = WeiboClient(
 
 let done = DispatchSemaphore(value: 0)
 nonisolated(unsafe) var exitCode: Int32 = 0
-Task {
+// Detached: top-level code is main-actor isolated, and a plain Task would
+// wait for the main thread, which is blocked in `done.wait()` below.
+Task.detached {
     let start = ContinuousClock.now
     var decoded = 0
     var connections = 0

@@ -1,6 +1,7 @@
 import ArgumentParser
 
-/// wsh's command line. Parsing only: `main.swift` wires the result.
+/// wsh's command line as argument-parser declares it: the specification of
+/// every option, `--help` and the wording of usage errors.
 struct Arguments: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wsh",
@@ -26,7 +27,7 @@ struct Arguments: ParsableCommand {
     var command: String?
 
     @Option(name: .long, help: ArgumentHelp("Seconds before a request gives up.", valueName: "seconds"))
-    var timeout: Double = 30
+    var timeout: Double = Options.defaultTimeout
 
     @Flag(name: .long, help: "Print the version and exit.")
     var version = false
@@ -46,6 +47,22 @@ struct Arguments: ParsableCommand {
         if command == nil, let first = script.first, first.hasPrefix("-"), first != "-" {
             throw ValidationError("unknown option '\(first)'")
         }
-        guard timeout > 0 else { throw ValidationError("--timeout must be positive") }
+        guard timeout > 0, timeout <= Options.maximumTimeout else {
+            throw ValidationError("--timeout must be more than 0 and at most \(Int(Options.maximumTimeout)) seconds")
+        }
+    }
+
+    /// The parsed values.
+    var options: Options {
+        var options = Options()
+        options.api = api
+        options.tokenFile = tokenFile
+        options.json = json
+        options.noColor = noColor
+        options.command = command
+        options.timeout = timeout
+        options.version = version
+        options.script = script
+        return options
     }
 }

@@ -1,0 +1,46 @@
+/// The everyday command lines, read without argument-parser.
+///
+/// It accepts only forms whose meaning under `Arguments` is plain — each
+/// option at most once, values that do not start with `-`, no `=` forms, no
+/// help or version — and returns nil for anything else, so that
+/// `Arguments` parses it and words any error. Tests hold the two to the same
+/// result on every line this accepts.
+enum QuickParse {
+    static func options(_ arguments: [String]) -> Options? {
+        var options = Options()
+        var seen: Set<String> = []
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let word = arguments[index]
+            guard word.hasPrefix("-") else {
+                // The first positional word starts the script and its arguments,
+                // which are passed through untouched.
+                options.script = Array(arguments[index...])
+                break
+            }
+            guard seen.insert(word).inserted else { return nil }
+            switch word {
+            case "--json": options.json = true
+            case "--no-color": options.noColor = true
+            case "-c", "--api", "--token-file", "--timeout":
+                index += 1
+                guard index < arguments.endIndex, !arguments[index].hasPrefix("-") else { return nil }
+                let value = arguments[index]
+                switch word {
+                case "-c": options.command = value
+                case "--api":
+                    guard value.hasPrefix("http://") || value.hasPrefix("https://") else { return nil }
+                    options.api = value
+                case "--token-file": options.tokenFile = value
+                default:
+                    guard let seconds = Double(value), seconds > 0, seconds <= Options.maximumTimeout else { return nil }
+                    options.timeout = seconds
+                }
+            default:
+                return nil
+            }
+            index += 1
+        }
+        return options
+    }
+}

@@ -1,0 +1,97 @@
+import Testing
+@testable import WshCommandLine
+
+@Suite("Command line")
+struct OptionsTests {
+    /// Words a command line may hold: every option, values good and bad, and
+    /// forms only argument-parser understands.
+    static let vocabulary = [
+        "-c", "echo hi", "--json", "--no-color", "--api", "http://127.0.0.1:8080/2/", "ftp://x",
+        "--timeout", "2.5", "0", "inf", "--token-file", "token.txt", "t.wsh", "-v", "--help", "-h",
+        "--version", "--", "-", "--api=https://api.weibo.com/2/", "-cx", "",
+    ]
+
+    /// Every command line of up to three words from `vocabulary`.
+    static var everyShortLine: [[String]] {
+        var lines: [[String]] = [[]]
+        var frontier: [[String]] = [[]]
+        for _ in 1...3 {
+            frontier = frontier.flatMap { line in vocabulary.map { line + [$0] } }
+            lines += frontier
+        }
+        return lines
+    }
+
+    @Test("given any short command line the quick path takes, then argument-parser reads it the same")
+    func quickPathAgreesWithArgumentParser() throws {
+        var taken = 0
+        for line in Self.everyShortLine {
+            guard let quick = QuickParse.options(line) else { continue }
+            taken += 1
+            let declared = try #require(try? Arguments.parse(line).options, "argument-parser rejects \(line)")
+            #expect(quick == declared, "\(line)")
+        }
+        #expect(taken > 100)
+    }
+
+    @Test("given longer everyday command lines, then the quick path takes them as argument-parser does", arguments: [
+        ["--api", "https://api.weibo.com/2/", "--token-file", "/run/token", "--timeout", "5", "--json", "-c", "fetch 5; list --json"],
+        ["--no-color", "script.wsh", "one", "--json", "-c", "x"],
+        ["-c", "echo $1 $2", "first", "-second", "--third"],
+        ["examples/tour.wsh"],
+        [],
+    ])
+    func everydayLines(_ line: [String]) throws {
+        let quick = try #require(QuickParse.options(line))
+        #expect(quick == (try Arguments.parse(line).options))
+    }
+
+    @Test("given -c with a script's arguments, then the arguments pass through untouched")
+    func passThrough() throws {
+        let options = try Options.parse(["--json", "-c", "echo $@", "a", "--json", "-c"])
+        #expect(options.command == "echo $@")
+        #expect(options.json)
+        #expect(options.script == ["a", "--json", "-c"])
+    }
+
+    @Test("given help, version or an unusual form, then argument-parser answers", arguments: [
+        ["--help"], ["--version"], ["--api=https://api.weibo.com/2/"], ["-c", "x", "-c", "y"], ["-c", "-x"], ["-"],
+    ])
+    func handedToArgumentParser(_ line: [String]) {
+        #expect(QuickParse.options(line) == nil)
+    }
+
+    @Test("given a wrong command line, then the error is a usage error (2) that names the problem", arguments: [
+        (["--frobnicate"], "--frobnicate"),
+        (["--api", "ftp://x"], "--api must be an http:// or https:// URL"),
+        (["--timeout", "0"], "--timeout must be more than 0"),
+        (["--timeout", "inf"], "--timeout must be more than 0 and at most 86400 seconds"),
+        (["-c"], "-c"),
+    ])
+    func usageErrors(_ line: [String], _ named: String) {
+        do {
+            let options = try Options.parse(line)
+            Issue.record("parsed \(line) as \(options)")
+        } catch {
+            let report = Options.report(error)
+            #expect(report.status == 2)
+            #expect(report.isError)
+            #expect(report.text.contains(named), "\(report.text)")
+        }
+    }
+
+    @Test("given --help, then help is a success that lists every option")
+    func help() {
+        do {
+            _ = try Options.parse(["--help"])
+            Issue.record("--help parsed as options")
+        } catch {
+            let report = Options.report(error)
+            #expect(report.status == 0)
+            #expect(!report.isError)
+            for option in ["--api", "--token-file", "--json", "--no-color", "-c", "--timeout", "--version"] {
+                #expect(report.text.contains(option), "help lacks \(option)")
+            }
+        }
+    }
+}

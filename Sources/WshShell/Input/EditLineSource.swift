@@ -22,18 +22,20 @@ public final class EditLineSource: LineSource {
     private let output: UnsafeMutablePointer<FILE>
     private var promptText: UnsafeMutablePointer<CChar>?
 
-    /// A prompt reading the terminal on stdin.
+    /// A prompt reading the terminal on stdin; throws when libedit cannot be loaded.
     ///
     /// - Parameters:
     ///   - historyPath: where entries persist; nil keeps them in memory only.
     ///   - redact: applied to every entry before it is stored, so a secret typed
     ///     at the prompt never reaches the history file.
-    public init(historyPath: String?, redact: @escaping (String) -> String = { $0 }, completer: @escaping Completer) {
+    public init(historyPath: String?, redact: @escaping (String) -> String = { $0 },
+                completer: @escaping Completer) throws(LineEditorUnavailable) {
+        if let problem = wsh_edit_load() { throw LineEditorUnavailable(reason: String(cString: problem)) }
         Self.configureLocale()
         // With stdout redirected, libedit must draw on stderr or it turns editing off.
         output = isatty(STDOUT_FILENO) != 0 ? wsh_stdout() : wsh_stderr()
-        editLine = el_init("wsh", wsh_stdin(), output, wsh_stderr())
-        history = history_init()
+        editLine = wsh_el_init("wsh", wsh_stdin(), output, wsh_stderr())
+        history = wsh_history_init()
         self.historyPath = historyPath
         self.completer = completer
         self.redact = redact
@@ -58,12 +60,12 @@ public final class EditLineSource: LineSource {
         }
         wsh_el_bind(editLine, "^I", "wsh-complete")
         // Read ~/.editrc so users keep their own bindings.
-        _ = el_source(editLine, nil)
+        _ = wsh_el_source(editLine, nil)
     }
 
     deinit {
-        el_end(editLine)
-        history_end(history)
+        wsh_el_end(editLine)
+        wsh_history_end(history)
         free(promptText)
     }
 
@@ -71,7 +73,7 @@ public final class EditLineSource: LineSource {
         free(promptText)
         promptText = strdup(prompt)
         var count: Int32 = 0
-        guard let raw = el_gets(editLine, &count) else {
+        guard let raw = wsh_el_gets(editLine, &count) else {
             if count < 0 || Interrupts.pending {
                 Interrupts.take()
                 fputs("^C\n", output)
@@ -100,7 +102,7 @@ public final class EditLineSource: LineSource {
 
     /// TAB: complete the word before the cursor, or list the choices.
     private func complete() -> UInt8 {
-        guard let info = el_line(editLine)?.pointee, let start = info.buffer, let cursor = info.cursor else {
+        guard let info = wsh_el_line(editLine)?.pointee, let start = info.buffer, let cursor = info.cursor else {
             return UInt8(CC_ERROR)
         }
         let length = start.distance(to: cursor)
@@ -111,10 +113,10 @@ public final class EditLineSource: LineSource {
         let common = candidates.dropFirst().reduce(candidates[0]) { $0.commonPrefix(with: $1) }
         if candidates.count == 1 {
             let rest = String(common.dropFirst(word.count)) + (common.hasSuffix("/") ? "" : " ")
-            return el_insertstr(editLine, rest) == 0 ? UInt8(CC_REFRESH) : UInt8(CC_ERROR)
+            return wsh_el_insertstr(editLine, rest) == 0 ? UInt8(CC_REFRESH) : UInt8(CC_ERROR)
         }
         if common.count > word.count {
-            return el_insertstr(editLine, String(common.dropFirst(word.count))) == 0 ? UInt8(CC_REFRESH) : UInt8(CC_ERROR)
+            return wsh_el_insertstr(editLine, String(common.dropFirst(word.count))) == 0 ? UInt8(CC_REFRESH) : UInt8(CC_ERROR)
         }
         let width = (candidates.map { DisplayWidth.of($0) }.max() ?? 0) + 2
         let perRow = max(1, Console.terminalColumns() / width)
@@ -134,6 +136,12 @@ public final class EditLineSource: LineSource {
             _ = setlocale(LC_CTYPE, "C.UTF-8")
         }
     }
+}
+
+/// libedit could not be loaded, so the prompt cannot edit lines.
+public struct LineEditorUnavailable: Error, CustomStringConvertible {
+    public let reason: String
+    public var description: String { reason }
 }
 
 /// libedit's read function: one character from stdin, decoded from UTF-8.

@@ -16,7 +16,7 @@ enum PathCompletion {
             .sorted()
             .map { name in
                 var isFolder: ObjCBool = false
-                FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(name), isDirectory: &isFolder)
+                _ = FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(name), isDirectory: &isFolder)
                 return folderPart + name + (isFolder.boolValue ? "/" : "")
             }
     }

@@ -5,22 +5,29 @@ import Glibc
 import Darwin
 #endif
 
-/// Lines read one at a time from a stream, as they arrive: batch stdin.
+/// Lines read one at a time from a stream, as they arrive: batch stdin, or
+/// a terminal without line editing when libedit cannot be loaded.
 ///
 /// Reading as lines arrive (not all input first) lets a program drive wsh
 /// through a pipe and see each answer before it sends the next command.
 public final class StreamLineSource: LineSource {
     public let name: String
-    public var isInteractive: Bool { false }
+    public let isInteractive: Bool
     private let stream: UnsafeMutablePointer<FILE>
 
-    /// Reads `stream` (stdin by default) under `name`.
-    public init(name: String = "<stdin>", stream: UnsafeMutablePointer<FILE> = wsh_stdin()) {
+    /// Reads `stream` (stdin by default) under `name`; an interactive source
+    /// shows the prompt on stderr.
+    public init(name: String = "<stdin>", stream: UnsafeMutablePointer<FILE> = wsh_stdin(), isInteractive: Bool = false) {
         self.name = name
         self.stream = stream
+        self.isInteractive = isInteractive
     }
 
     public func readLine(prompt: String) -> LineRead {
+        if isInteractive {
+            fputs(prompt, wsh_stderr())
+            fflush(wsh_stderr())
+        }
         var buffer: UnsafeMutablePointer<CChar>?
         var capacity = 0
         defer { free(buffer) }

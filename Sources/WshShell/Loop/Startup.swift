@@ -31,10 +31,16 @@ extension Shell {
             return run(source: TextLineSource(name: path, bytes: [UInt8](data)))
         case .standardInput where stdinIsTerminal:
             if let rc = ShellPaths.startupFile() { runStartupFile(at: rc) }
-            let prompt = EditLineSource(
-                historyPath: ShellPaths.historyFile(),
-                redact: { [unowned self] in redactForHistory($0) },
-                completer: { [unowned self] in completions(forLine: $0) })
+            let prompt: LineSource
+            do {
+                prompt = try EditLineSource(
+                    historyPath: ShellPaths.historyFile(),
+                    redact: { [unowned self] in redactForHistory($0) },
+                    completer: { [unowned self] in completions(forLine: $0) })
+            } catch {
+                console.note("wsh: \(error); no line editing or history this session")
+                prompt = StreamLineSource(isInteractive: true)
+            }
             console.note(console.diagnosticStyle.dim("wsh \(Shell.version) — type help, or Ctrl-D to leave"))
             return run(source: prompt)
         case .standardInput:

@@ -6,9 +6,7 @@ import CEditLine
 /// interrupt hook and the async bridge poll the count and act on it on
 /// their own threads, where acting is safe.
 ///
-/// The count is a `static` variable of CEditLine's header, so each object
-/// file that calls the header's functions gets its own copy: every access
-/// must go through this one file.
+/// The count lives in CEditLine's C file; this is the Swift side's one way to it.
 public enum Interrupts {
     /// Installs the counting handler (no SA_RESTART: a blocked read returns).
     public static func install() {

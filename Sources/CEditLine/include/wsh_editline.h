@@ -1,0 +1,56 @@
+// libedit for wsh, loaded with dlopen when the prompt first needs it, so
+// `wsh -c` and scripts never pay for loading it (and the four libraries it
+// brings). Typed wrappers stand in for the variadic el_set/el_get/history,
+// which Swift cannot call. Also the SIGINT counter the shell polls.
+#ifndef WSH_EDITLINE_H
+#define WSH_EDITLINE_H
+
+#include <histedit.h>
+#include <stdio.h>
+
+/// Loads libedit once; NULL on success, else why it could not be loaded.
+const char *wsh_edit_load(void);
+
+// Valid only after wsh_edit_load() returned NULL.
+EditLine *wsh_el_init(const char *program, FILE *in, FILE *out, FILE *err);
+void wsh_el_end(EditLine *el);
+const char *wsh_el_gets(EditLine *el, int *count);
+int wsh_el_source(EditLine *el, const char *path);
+const LineInfo *wsh_el_line(EditLine *el);
+int wsh_el_insertstr(EditLine *el, const char *text);
+
+typedef char *(*wsh_el_prompt_fn)(EditLine *);
+typedef unsigned char (*wsh_el_command_fn)(EditLine *, int);
+
+int wsh_el_set_prompt(EditLine *el, wsh_el_prompt_fn fn);
+int wsh_el_set_editor(EditLine *el, const char *mode);
+int wsh_el_set_signal(EditLine *el, int on);
+int wsh_el_set_history(EditLine *el, History *h);
+int wsh_el_add_function(EditLine *el, const char *name, const char *help, wsh_el_command_fn fn);
+int wsh_el_bind(EditLine *el, const char *key, const char *function);
+int wsh_el_set_client_data(EditLine *el, void *data);
+void *wsh_el_client_data(EditLine *el);
+int wsh_el_set_getc(EditLine *el, el_rfunc_t fn);
+
+History *wsh_history_init(void);
+void wsh_history_end(History *h);
+int wsh_history_set_size(History *h, int size);
+int wsh_history_set_unique(History *h, int unique);
+int wsh_history_enter(History *h, const char *line);
+int wsh_history_load(History *h, const char *path);
+int wsh_history_save(History *h, const char *path);
+
+// The standard streams, as functions: Swift 6 treats the C globals as
+// shared mutable state.
+static inline FILE *wsh_stdin(void) { return stdin; }
+static inline FILE *wsh_stdout(void) { return stdout; }
+static inline FILE *wsh_stderr(void) { return stderr; }
+
+// SIGINT: the handler only counts. Installed without SA_RESTART so a blocking
+// read (el_gets, getline) returns EINTR and the loop can act on it.
+int wsh_install_sigint_handler(void);
+/// How many SIGINTs arrived since the last call; resets the count.
+int wsh_take_sigint(void);
+int wsh_peek_sigint(void);
+
+#endif

@@ -1,0 +1,151 @@
+#include "wsh_editline.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <signal.h>
+#include <string.h>
+
+// The libedit entry points wsh uses, resolved with dlsym.
+static struct {
+    EditLine *(*el_init)(const char *, FILE *, FILE *, FILE *);
+    void (*el_end)(EditLine *);
+    const char *(*el_gets)(EditLine *, int *);
+    int (*el_set)(EditLine *, int, ...);
+    int (*el_get)(EditLine *, int, ...);
+    int (*el_source)(EditLine *, const char *);
+    const LineInfo *(*el_line)(EditLine *);
+    int (*el_insertstr)(EditLine *, const char *);
+    History *(*history_init)(void);
+    void (*history_end)(History *);
+    int (*history)(History *, HistEvent *, int, ...);
+} api;
+
+static const struct {
+    const char *name;
+    void **slot;
+} symbols[] = {
+    {"el_init", (void **)&api.el_init},
+    {"el_end", (void **)&api.el_end},
+    {"el_gets", (void **)&api.el_gets},
+    {"el_set", (void **)&api.el_set},
+    {"el_get", (void **)&api.el_get},
+    {"el_source", (void **)&api.el_source},
+    {"el_line", (void **)&api.el_line},
+    {"el_insertstr", (void **)&api.el_insertstr},
+    {"history_init", (void **)&api.history_init},
+    {"history_end", (void **)&api.history_end},
+    {"history", (void **)&api.history},
+};
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static const char *load_error = "libedit was not loaded";
+static char missing_symbol[96];
+
+static void load_library(void) {
+    static const char *const names[] = {"libedit.so.2", "libedit.so", "libedit.3.dylib", "libedit.dylib"};
+    void *library = NULL;
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && library == NULL; i++) {
+        library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+    }
+    if (library == NULL) {
+        load_error = "cannot load libedit (install libedit2)";
+        return;
+    }
+    for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
+        *symbols[i].slot = dlsym(library, symbols[i].name);
+        if (*symbols[i].slot == NULL) {
+            snprintf(missing_symbol, sizeof missing_symbol, "libedit lacks %s", symbols[i].name);
+            load_error = missing_symbol;
+            return;
+        }
+    }
+    load_error = NULL;
+}
+
+const char *wsh_edit_load(void) {
+    pthread_once(&load_once, load_library);
+    return load_error;
+}
+
+EditLine *wsh_el_init(const char *program, FILE *in, FILE *out, FILE *err) {
+    return api.el_init(program, in, out, err);
+}
+void wsh_el_end(EditLine *el) { api.el_end(el); }
+const char *wsh_el_gets(EditLine *el, int *count) { return api.el_gets(el, count); }
+int wsh_el_source(EditLine *el, const char *path) { return api.el_source(el, path); }
+const LineInfo *wsh_el_line(EditLine *el) { return api.el_line(el); }
+int wsh_el_insertstr(EditLine *el, const char *text) { return api.el_insertstr(el, text); }
+
+int wsh_el_set_prompt(EditLine *el, wsh_el_prompt_fn fn) { return api.el_set(el, EL_PROMPT, fn); }
+int wsh_el_set_editor(EditLine *el, const char *mode) { return api.el_set(el, EL_EDITOR, mode); }
+int wsh_el_set_signal(EditLine *el, int on) { return api.el_set(el, EL_SIGNAL, on); }
+int wsh_el_set_history(EditLine *el, History *h) { return api.el_set(el, EL_HIST, api.history, h); }
+int wsh_el_add_function(EditLine *el, const char *name, const char *help, wsh_el_command_fn fn) {
+    return api.el_set(el, EL_ADDFN, name, help, fn);
+}
+int wsh_el_bind(EditLine *el, const char *key, const char *function) {
+    return api.el_set(el, EL_BIND, key, function, (const char *)NULL);
+}
+int wsh_el_set_client_data(EditLine *el, void *data) { return api.el_set(el, EL_CLIENTDATA, data); }
+void *wsh_el_client_data(EditLine *el) {
+    void *data = NULL;
+    api.el_get(el, EL_CLIENTDATA, &data);
+    return data;
+}
+int wsh_el_set_getc(EditLine *el, el_rfunc_t fn) { return api.el_set(el, EL_GETCFN, fn); }
+
+History *wsh_history_init(void) { return api.history_init(); }
+void wsh_history_end(History *h) { api.history_end(h); }
+int wsh_history_set_size(History *h, int size) {
+    HistEvent event;
+    return api.history(h, &event, H_SETSIZE, size);
+}
+int wsh_history_set_unique(History *h, int unique) {
+    HistEvent event;
+    return api.history(h, &event, H_SETUNIQUE, unique);
+}
+int wsh_history_enter(History *h, const char *line) {
+    HistEvent event;
+    return api.history(h, &event, H_ENTER, line);
+}
+int wsh_history_load(History *h, const char *path) {
+    HistEvent event;
+    return api.history(h, &event, H_LOAD, path);
+}
+int wsh_history_save(History *h, const char *path) {
+    HistEvent event;
+    return api.history(h, &event, H_SAVE, path);
+}
+
+static volatile sig_atomic_t sigint_count = 0;
+
+static void on_sigint(int signo) {
+    (void)signo;
+    sigint_count += 1;
+}
+
+int wsh_install_sigint_handler(void) {
+    // A process started from a thread that blocks signals (a dispatch worker
+    // that spawned tmux, say) inherits that mask: unblock what a shell needs.
+    sigset_t wanted;
+    sigemptyset(&wanted);
+    int wanted_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGCONT, SIGTSTP};
+    for (size_t i = 0; i < sizeof wanted_signals / sizeof wanted_signals[0]; i++) {
+        sigaddset(&wanted, wanted_signals[i]);
+    }
+    sigprocmask(SIG_UNBLOCK, &wanted, NULL);
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_sigint;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;
+    return sigaction(SIGINT, &action, NULL);
+}
+
+int wsh_take_sigint(void) {
+    int count = (int)sigint_count;
+    sigint_count = 0;
+    return count;
+}
+
+int wsh_peek_sigint(void) { return (int)sigint_count; }

@@ -8,6 +8,7 @@ extension KeyedDecodingContainer {
     /// A string, also from a number or a bool.
     func lenientString(_ key: Key) -> String? {
         if let s = try? decodeIfPresent(String.self, forKey: key) { return s }
+        guard holdsValue(key) else { return nil }
         if let i = try? decodeIfPresent(Int64.self, forKey: key) { return String(i) }
         if let u = try? decodeIfPresent(UInt64.self, forKey: key) { return String(u) }
         if let d = try? decodeIfPresent(Double.self, forKey: key) { return String(d) }
@@ -18,6 +19,7 @@ extension KeyedDecodingContainer {
     /// An integer, also from a numeric string; nil for `""` and other text.
     func lenientInt(_ key: Key) -> Int64? {
         if let i = try? decodeIfPresent(Int64.self, forKey: key) { return i }
+        guard holdsValue(key) else { return nil }
         if let s = try? decodeIfPresent(String.self, forKey: key) {
             return Int64(s.trimmingCharacters(in: .whitespaces))
         }
@@ -36,6 +38,7 @@ extension KeyedDecodingContainer {
     /// A bool, also from 0/1 or "true"/"false".
     func lenientBool(_ key: Key) -> Bool? {
         if let b = try? decodeIfPresent(Bool.self, forKey: key) { return b }
+        guard holdsValue(key) else { return nil }
         if let i = try? decodeIfPresent(Int.self, forKey: key) { return i != 0 }
         if let s = try? decodeIfPresent(String.self, forKey: key) {
             switch s.lowercased() {
@@ -45,6 +48,12 @@ extension KeyedDecodingContainer {
             }
         }
         return nil
+    }
+
+    /// Whether `key` is present with a value other than null: the fallbacks
+    /// above are tried only then, so an absent field costs two lookups, not five.
+    private func holdsValue(_ key: Key) -> Bool {
+        contains(key) && (try? decodeNil(forKey: key)) == false
     }
 
     /// Any decodable value, nil when absent or of another shape.

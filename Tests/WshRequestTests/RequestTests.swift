@@ -83,6 +83,17 @@ struct OutcomeTests {
         }
     }
 
+    @Test("only top-level error fields make an API error: a page whose statuses hold an \"error\" key is data")
+    func nestedErrorKeysAreData() async throws {
+        let page = #"{"statuses":[{"id":1,"error":"not mine","error_code":1}],"total_number":1}"#
+        let response = try await client(.json(page)).send(Endpoint(.get, "statuses/public_timeline.json"))
+        #expect(response.status == 200)
+        await #expect(throws: RequestError.api(APIFailure(code: 21327, message: "expired_token", request: nil, httpStatus: 400))) {
+            try await client(.json(#"{"statuses":[],"error_code":21327.0,"error":"expired_token"}"#, status: 400))
+                .send(Endpoint(.get, "statuses/public_timeline.json"))
+        }
+    }
+
     @Test("no description of any error contains the token")
     func redaction() {
         let token = "tok-XYZ"

@@ -11,7 +11,7 @@ struct TracedCall: Sendable {
 
     /// Fetches `endpoint` and decodes `T`; `count` says how many items the
     /// result holds, for the trace.
-    func fetch<T: Decodable>(
+    func fetch<T: Decodable & Sendable>(
         _ type: T.Type, _ endpoint: Endpoint, call: String, count: (T) -> Int
     ) async throws(RequestError) -> T {
         let clock = ContinuousClock()
@@ -39,7 +39,7 @@ struct TracedCall: Sendable {
 
     /// A body decoder that turns the Model's decoding error into the
     /// Request layer's, so callers handle one error type.
-    static func decoder<T: Decodable>(for type: T.Type) -> @Sendable (Data) throws(RequestError) -> T {
+    static func decoder<T: Decodable & Sendable>(for type: T.Type) -> @Sendable (Data) throws(RequestError) -> T {
         { data throws(RequestError) in
             do throws(ModelDecodingError) {
                 return try ModelDecoding.decode(T.self, from: data)

@@ -112,4 +112,35 @@ struct PromptTests {
         let screen = try await second.waitFor { $0.contains("> echo remembered-line") }
         #expect(screen.contains("> echo remembered-line"))
     }
+
+    @Test("without a usable libedit the prompt still runs, unedited, and says why",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/cc"), "needs a C compiler"))
+    func withoutLibedit() async throws {
+        // An empty library named libedit.so.2, found first through LD_LIBRARY_PATH.
+        let folder = WshProcess.temporaryDirectory()
+        let source = folder + "/empty.c"
+        try "int wsh_test_empty;\n".write(toFile: source, atomically: true, encoding: .utf8)
+        let compiler = Process()
+        compiler.executableURL = URL(fileURLWithPath: "/usr/bin/cc")
+        compiler.arguments = ["-shared", "-fPIC", "-o", folder + "/libedit.so.2", source]
+        try compiler.run()
+        compiler.waitUntilExit()
+        try #require(compiler.terminationStatus == 0)
+
+        let tmux = try Tmux(command: WshProcess.binary,
+                            environment: ["HOME": folder, "LD_LIBRARY_PATH": folder, "TERM": "xterm-256color"])
+        defer { tmux.kill() }
+        var screen = try await tmux.waitFor { $0.contains("[0]>") }
+        #expect(screen.contains("wsh: libedit lacks el_init; no line editing or history this session"))
+        try tmux.type("detail 9")
+        try tmux.send("Enter")
+        screen = try await tmux.waitFor { $0.contains("detail: no row 9") }
+        #expect(screen.contains("detail: no row 9"))
+        // The error did not end the session: the next command runs.
+        try tmux.type("echo still-here")
+        try tmux.send("Enter")
+        screen = try await tmux.waitFor { $0.contains("\nstill-here") }
+        #expect(screen.contains("still-here"))
+        #expect(screen.components(separatedBy: "still-here").count == 3, "typed once, printed once: \(screen)")
+    }
 }

@@ -55,6 +55,15 @@ struct ParserTests {
         #expect(script.commands[2].words.count == 3)
     }
 
+    @Test("given a # after the first word when parsed then it comments only when a space or the line end follows")
+    func trailingHash() throws {
+        let script = try Parser.parse("#!/usr/bin/env wsh\n#note\npost hello #wsh# 世界 # a comment\necho a #\necho x#y")
+        #expect(script.commands.count == 3)
+        #expect(script.commands[0].words.map(\.literalText) == ["post", "hello", "#wsh#", "世界"])
+        #expect(script.commands[1].words.map(\.literalText) == ["echo", "a"])
+        #expect(script.commands[2].words.map(\.literalText) == ["echo", "x#y"])
+    }
+
     @Test("given open quotes, braces, $( or a trailing backslash when checked then input is incomplete")
     func incomplete() {
         #expect(!Parser.isComplete("echo \"abc"))

@@ -146,6 +146,14 @@ public struct Parser {
         }
     }
 
+    /// After a command's first word, `#` starts a comment only when a space,
+    /// a tab or the end of the line follows it, so `# note` comments while
+    /// `#topic#` (a Weibo topic in `post`) stays a word and is not lost.
+    private var startsTrailingComment: Bool {
+        guard let next = peek(1) else { return true }
+        return Parser.isHorizontalSpace(next) || next == UInt8(ascii: "\n")
+    }
+
     private mutating func skipComment() {
         while !atEnd && current != UInt8(ascii: "\n") { advance() }
     }
@@ -192,7 +200,7 @@ public struct Parser {
             let byte = current
             if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: ";") { break }
             if let terminator, byte == terminator { break }
-            if byte == UInt8(ascii: "#") {
+            if byte == UInt8(ascii: "#") && startsTrailingComment {
                 skipComment()
                 break
             }

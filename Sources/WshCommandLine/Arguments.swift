@@ -36,7 +36,7 @@ struct Arguments: ParsableCommand {
     var script: [String] = []
 
     mutating func validate() throws {
-        if let api, !(api.hasPrefix("http://") || api.hasPrefix("https://")) {
+        if let api, !Options.isAPIBase(api) {
             throw ValidationError("--api must be an http:// or https:// URL")
         }
         // A script's own arguments may start with '-', but not the script's name.
@@ -47,7 +47,7 @@ struct Arguments: ParsableCommand {
         if command == nil, let first = script.first, first.hasPrefix("-"), first != "-" {
             throw ValidationError("unknown option '\(first)'")
         }
-        guard timeout > 0, timeout <= Options.maximumTimeout else {
+        guard Options.isTimeout(timeout) else {
             throw ValidationError("--timeout must be more than 0 and at most \(Int(Options.maximumTimeout)) seconds")
         }
     }

@@ -28,6 +28,16 @@ public struct Options: Equatable, Sendable {
     /// A day: longer is a mistake, and would overflow the milliseconds.
     public static let maximumTimeout: Double = 86_400
 
+    /// Whether `url` may be an `--api` base: http or https only.
+    static func isAPIBase(_ url: String) -> Bool {
+        url.hasPrefix("http://") || url.hasPrefix("https://")
+    }
+
+    /// Whether `seconds` is a usable `--timeout`.
+    static func isTimeout(_ seconds: Double) -> Bool {
+        seconds > 0 && seconds <= maximumTimeout
+    }
+
     public init() {}
 
     /// Parses `arguments` (without the program name).
@@ -39,11 +49,17 @@ public struct Options: Equatable, Sendable {
         return try Arguments.parse(arguments).options
     }
 
-    /// The text and exit status for an error `parse` threw: help is a success
-    /// on stdout; anything else is a usage error (2) on stderr.
-    public static func report(_ error: Error) -> (text: String, status: Int32, isError: Bool) {
-        let text = Arguments.fullMessage(for: error)
-        let succeeded = Arguments.exitCode(for: error) == .success
-        return (text, succeeded ? 0 : 2, !succeeded)
+    /// What to print for an error `parse` threw, and the exit status.
+    public struct Report: Sendable {
+        public var text: String
+        /// 0 for help (printed on stdout), 2 for a usage error (on stderr).
+        public var status: Int32
+        public var isError: Bool { status != 0 }
+    }
+
+    /// The report for an error `parse` threw: help is a success; anything
+    /// else is a usage error.
+    public static func report(_ error: Error) -> Report {
+        Report(text: Arguments.fullMessage(for: error), status: Arguments.exitCode(for: error) == .success ? 0 : 2)
     }
 }

@@ -29,11 +29,11 @@ enum QuickParse {
                 switch word {
                 case "-c": options.command = value
                 case "--api":
-                    guard value.hasPrefix("http://") || value.hasPrefix("https://") else { return nil }
+                    guard Options.isAPIBase(value) else { return nil }
                     options.api = value
                 case "--token-file": options.tokenFile = value
                 default:
-                    guard let seconds = Double(value), seconds > 0, seconds <= Options.maximumTimeout else { return nil }
+                    guard let seconds = Double(value), Options.isTimeout(seconds) else { return nil }
                     options.timeout = seconds
                 }
             default:

@@ -5,7 +5,6 @@ import PackageDescription
 // the targets below it. Read the dependencies as the architecture diagram.
 let package = Package(
     name: "wsh",
-    platforms: [.macOS(.v14)],
     products: [
         .executable(name: "wsh", targets: ["wsh"]),
         .executable(name: "wsh-sandbox", targets: ["wsh-sandbox"]),
@@ -22,13 +21,16 @@ let package = Package(
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CEditLine", linkerSettings: [.linkedLibrary("dl")]),
 
+        // Untrusted text: the one sanitizer and the one redaction, below everything.
+        .target(name: "WshText"),
+
         // Request and Model: the bottom of the stack.
         .target(name: "WshModel"),
-        .target(name: "WshRequest", dependencies: ["CCurl"]),
+        .target(name: "WshRequest", dependencies: ["CCurl", "WshText"]),
 
         // The MVVM middle.
-        .target(name: "WshDataController", dependencies: ["WshRequest", "WshModel"]),
-        .target(name: "WshViewModel", dependencies: ["WshDataController", "WshModel"]),
+        .target(name: "WshDataController", dependencies: ["WshRequest", "WshModel", "WshText"]),
+        .target(name: "WshViewModel", dependencies: ["WshDataController", "WshRequest", "WshModel", "WshText"]),
 
         // The language knows nothing about Weibo.
         .target(name: "WshLanguage"),
@@ -46,7 +48,7 @@ let package = Package(
         .target(
             name: "WshShell",
             dependencies: [
-                "CEditLine", "WshRequest", "WshModel", "WshDataController",
+                "CEditLine", "WshText", "WshRequest", "WshModel", "WshDataController",
                 "WshViewModel", "WshLanguage",
             ]),
 
@@ -76,10 +78,11 @@ let package = Package(
             dependencies: ["WshRequest", "WshModel", "WshSandbox"],
             path: "Tests/WshTestSupport"),
 
+        .testTarget(name: "WshTextTests", dependencies: ["WshText"]),
         .testTarget(name: "WshModelTests", dependencies: ["WshModel"]),
         .testTarget(
             name: "WshRequestTests",
-            dependencies: ["WshRequest", "WshModel", "WshSandbox", "WshTestSupport"]),
+            dependencies: ["WshRequest", "WshText", "WshModel", "WshSandbox", "WshTestSupport"]),
         .testTarget(
             name: "WshSandboxTests",
             dependencies: ["WshSandbox", "WshModel", "WshRequest", "WshTestSupport"]),
@@ -92,7 +95,7 @@ let package = Package(
         .testTarget(name: "WshLanguageTests", dependencies: ["WshLanguage"]),
         .testTarget(
             name: "WshShellTests",
-            dependencies: ["WshShell", "WshLanguage", "WshSandbox", "WshTestSupport"]),
+            dependencies: ["WshShell", "WshText", "WshLanguage", "WshSandbox", "WshTestSupport"]),
         .testTarget(name: "WshCommandLineTests", dependencies: ["WshCommandLine"]),
         .testTarget(name: "EndToEndTests", dependencies: ["WshSandbox", "WshTestSupport"]),
     ]

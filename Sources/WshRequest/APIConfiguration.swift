@@ -1,4 +1,5 @@
 import Foundation
+import WshText
 
 /// Where the API is and how to authenticate: the Weibo demo's Config layer.
 public struct APIConfiguration: Sendable, Hashable {
@@ -32,26 +33,54 @@ public enum TokenSource: Sendable, Hashable, CustomStringConvertible {
     /// The first line of a file.
     case file(String)
 
-    /// The token, or nil when there is none; throws when a named source is missing.
+    /// The token, or nil when there is none; throws when a named source is
+    /// missing or empty, or when the token cannot be sent as it is.
+    ///
+    /// Surrounding whitespace (a newline left by `echo` or an editor) is
+    /// trimmed from every source. A token with spaces or control characters
+    /// inside is refused before any request: sent in a header, `\r\n` would
+    /// start a header of its own.
     public func resolve() throws(RequestError) -> Secret? {
+        let raw: String
         switch self {
         case .none:
             return nil
         case .value(let secret):
-            return secret
+            raw = secret.revealed
         case .environment(let name):
-            guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { return nil }
-            return Secret(value)
+            guard let value = ProcessInfo.processInfo.environment[name] else { return nil }
+            raw = value
         case .file(let path):
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw .configuration("cannot read token file \(path)")
             }
-            let line = String(decoding: data, as: UTF8.self)
-                .split(whereSeparator: \.isNewline).first.map(String.init)?
-                .trimmingCharacters(in: .whitespaces) ?? ""
-            guard !line.isEmpty else { throw .configuration("token file \(path) is empty") }
-            return Secret(line)
+            // The first non-blank line is the token.
+            raw = String(decoding: data, as: UTF8.self)
+                .split(whereSeparator: \.isNewline)
+                .first { !$0.allSatisfy(\.isWhitespace) }.map(String.init) ?? ""
+            guard !Self.trimmed(raw).isEmpty else { throw .configuration("token file \(path) is empty") }
         }
+        let token = Self.trimmed(raw)
+        if token.isEmpty {
+            if case .environment = self { return nil }
+            throw .configuration("the token (\(description)) is empty")
+        }
+        guard token.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else {
+            throw .configuration("the token from \(description) has spaces, control characters or non-ASCII "
+                + "characters inside; refusing to send it (a token is one word of printable ASCII)")
+        }
+        return Secret(token)
+    }
+
+    private static func trimmed(_ text: String) -> String {
+        var slice = Substring(text)
+        while let first = slice.unicodeScalars.first, first.properties.isWhitespace || first.value < 0x20 {
+            slice.unicodeScalars.removeFirst()
+        }
+        while let last = slice.unicodeScalars.last, last.properties.isWhitespace || last.value < 0x20 {
+            slice.unicodeScalars.removeLast()
+        }
+        return String(slice)
     }
 
     public var description: String {

@@ -2,6 +2,7 @@ import CCurl
 import Dispatch
 import Foundation
 import Synchronization
+import WshText
 
 /// An `HTTPClient` on libcurl.
 ///

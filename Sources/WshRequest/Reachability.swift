@@ -29,10 +29,12 @@ public struct Reachability: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// What was measured: that the server answered (any status counts, the
+    /// base URL itself is not an endpoint) and how fast, or why no answer came.
     public var description: String {
         let ms = String(format: "%.1f ms", seconds * 1000)
-        if isReachable { return "reachable (HTTP \(status ?? 0), \(ms))" }
-        return "unreachable after \(ms): \(failure.map { "\($0)" } ?? "no answer")"
+        if isReachable { return "the server answered in \(ms) (HTTP \(status ?? 0) for GET of the API base)" }
+        return "no answer after \(ms): \(failure.map { "\($0)" } ?? "nothing came back")"
     }
 
     static func elapsed(since start: ContinuousClock.Instant) -> Double {

@@ -1,10 +1,14 @@
+import WshText
+
 /// Every way a request can fail, kept apart as the Weibo demo's result
 /// blocks keep them: the service said no (`api`), HTTP failed without a
 /// Weibo body (`http`), the request never completed (`transport`), or the
 /// body was not what the Model expects (`decoding`).
 ///
 /// No case ever holds an access token: URLs and messages are redacted
-/// before they are stored, so any description is safe to print or log.
+/// before they are stored. Server text (error messages, page excerpts,
+/// curl's messages) is untrusted, so `description` passes the one
+/// sanitizer: it is one line with no terminal control sequences.
 public enum RequestError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The API answered with its error body.
     case api(APIFailure)
@@ -20,6 +24,10 @@ public enum RequestError: Error, Sendable, Hashable, CustomStringConvertible {
     case configuration(String)
 
     public var description: String {
+        TerminalText.sanitize(unsanitizedDescription)
+    }
+
+    private var unsanitizedDescription: String {
         switch self {
         case .api(let failure):
             return failure.description

@@ -1,4 +1,5 @@
 import Foundation
+import WshText
 
 /// Sends `Endpoint`s to the Weibo API: adds the token, interprets statuses
 /// and error bodies, and decodes results.
@@ -73,18 +74,24 @@ public struct WeiboClient: Sendable {
         else { return nil }
         return APIFailure(
             code: body.code,
-            message: Redaction.redact(body.error ?? ""),
-            request: body.request.map { Redaction.redact($0) },
+            message: TerminalText.sanitize(Redaction.redact(body.error ?? "")),
+            request: body.request.map { TerminalText.sanitize(Redaction.redact($0)) },
             httpStatus: response.status)
     }
 
-    /// A printable first line of a body, for errors without an API body.
+    /// What a body without an API error says, on one printable line of at
+    /// most `excerptLength` characters: an HTML error page gives its text
+    /// (`502 Bad Gateway nginx`), not its markup.
     static func excerpt(_ body: Data) -> String {
-        let text = String(decoding: body.prefix(200), as: UTF8.self)
-        let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-        let printable = line.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F && !(0x80..<0xA0).contains($0.value) }
-        return Redaction.redact(String(String.UnicodeScalarView(printable)))
+        var text = String(decoding: body.prefix(4096), as: UTF8.self)
+        if text.drop(while: \.isWhitespace).first == "<" { text = HTMLText.plainText(text) }
+        let words = TerminalText.sanitize(Redaction.redact(text)).split(separator: " ", omittingEmptySubsequences: true)
+        let line = words.joined(separator: " ")
+        return line.count > excerptLength ? String(line.prefix(excerptLength - 1)) + "…" : line
     }
+
+    /// The longest excerpt of a failed body that an error quotes.
+    static let excerptLength = 160
 }
 
 /// Weibo's error fields, `{"error": …, "error_code": …, "request": …}`, read

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WshText
 import WshTestSupport
 @testable import WshRequest
 
@@ -69,10 +70,33 @@ struct OutcomeTests {
         }
     }
 
-    @Test("an error status without a Weibo body is an HTTP error with an excerpt")
+    @Test("an error status without a Weibo body is an HTTP error quoting the page's text, not its markup")
     func httpError() async {
-        await #expect(throws: RequestError.http(status: 502, url: "http://h/2/x.json", excerpt: "<html>bad gateway")) {
+        await #expect(throws: RequestError.http(status: 502, url: "http://h/2/x.json", excerpt: "bad gateway")) {
             try await client(.json("<html>bad gateway\n</html>", status: 502)).send(Endpoint(.get, "x.json"))
+        }
+        let page = "<html><head><title>502 Bad Gateway</title><style>body{}</style></head>\n<body><h1>502 Bad Gateway</h1>"
+            + "<hr><center>nginx</center></body></html>"
+        await #expect(throws: RequestError.http(status: 502, url: "http://h/2/x.json", excerpt: "502 Bad Gateway 502 Bad Gateway nginx")) {
+            try await client(.json(page, status: 502)).send(Endpoint(.get, "x.json"))
+        }
+    }
+
+    @Test("escape sequences in an error body or an error page never reach the message, whole or in part")
+    func hostileErrorBodies() async {
+        let hostile = #"{"error":"\u001b]0;PWNED\u0007\u001b[2Jexpired\u009b31m\u202Egnp.exe","error_code":10023,"request":"/2/\u001b[31mx"}"#
+        do {
+            _ = try await client(.json(hostile, status: 403)).send(Endpoint(.get, "x.json"))
+            Issue.record("no error")
+        } catch {
+            #expect(error.description == "API error 10023: expiredgnp.exe (/2/x, HTTP 403)")
+        }
+        let page = "<html><title>\u{1B}]52;c;ZXZpbA==\u{07}oops\u{1B}[2J</title></html>"
+        do {
+            _ = try await client(.json(page, status: 500)).send(Endpoint(.get, "x.json"))
+            Issue.record("no error")
+        } catch {
+            #expect(error.description == "HTTP 500 Internal Server Error from http://h/2/x.json: oops")
         }
     }
 
@@ -194,6 +218,7 @@ struct CurlClientTests {
     func unreachable() async {
         let result = await Reachability.check("http://127.0.0.1:\(unusedLocalPort())/2/", using: CurlHTTPClient())
         #expect(!result.isReachable)
-        #expect(result.description.contains("unreachable"))
+        #expect(result.description.hasPrefix("no answer after "))
+        #expect(result.description.contains("connection refused"))
     }
 }

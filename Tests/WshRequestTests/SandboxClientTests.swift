@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WshText
 import WshModel
 import WshSandbox
 import WshTestSupport

@@ -35,33 +35,6 @@ struct DisplayWidthTests {
     }
 }
 
-@Suite("Stripping terminal control sequences from API text")
-struct SanitizerTests {
-    @Test("CSI, OSC, BEL and C1 controls are removed whole, printable text stays")
-    func strips() {
-        #expect(Sanitizer.clean("a\u{1B}[2Jb") == "ab")
-        #expect(Sanitizer.clean("x\u{1B}]0;pwned\u{07}y") == "xy")
-        #expect(Sanitizer.clean("x\u{1B}]8;;http://e\u{1B}\\link\u{1B}]8;;\u{1B}\\y") == "xlinky")
-        #expect(Sanitizer.clean("bell\u{07}") == "bell")
-        #expect(Sanitizer.clean("c1\u{9B}31mred") == "c1red")
-        #expect(Sanitizer.clean("del\u{7F}x") == "delx")
-        #expect(Sanitizer.clean("今天 😀 #话题#") == "今天 😀 #话题#")
-    }
-
-    @Test("newlines become spaces in one-line views and stay in multi-line views")
-    func newlines() {
-        #expect(Sanitizer.clean("a\nb\tc") == "a b c")
-        #expect(Sanitizer.clean("a\r\nb", keepNewlines: true) == "a\nb")
-    }
-
-    @Test("an escape at the very end does not crash or leak")
-    func truncatedEscape() {
-        #expect(Sanitizer.clean("abc\u{1B}") == "abc")
-        #expect(Sanitizer.clean("abc\u{1B}[") == "abc")
-        #expect(Sanitizer.clean("abc\u{1B}]unterminated") == "abc")
-    }
-}
-
 @Suite("Path completion for source")
 struct PathCompletionTests {
     @Test("files and folders under the typed folder, folders ending in a slash, hidden ones only when asked")

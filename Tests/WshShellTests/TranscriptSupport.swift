@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import WshLanguage
+import WshRequest
 import WshSandbox
 @testable import WshShell
 
@@ -18,23 +19,37 @@ struct Transcript {
 /// thread in `wsh`; so it runs on a thread of its own here, never on the
 /// concurrency pool the sandbox and the inputs need.
 final class ShellHarness: @unchecked Sendable {
-    let sandbox: SandboxServer
+    /// The in-process sandbox, unless the harness talks to another API.
+    private let sandboxStorage: SandboxServer?
     let shell: Shell
     private let output = CapturedOutput()
+
+    var sandbox: SandboxServer { sandboxStorage! }
 
     init(faults: SandboxFaults = SandboxFaults(), token: String = SandboxConfiguration.defaultToken,
          json: Bool = false) async throws {
         let sandbox = try await SandboxServer.start(SandboxConfiguration(token: token, faults: faults))
-        self.sandbox = sandbox
-        let capture = output
-        let console = Console(
-            result: { text in capture.storage.withLock { $0.stdout += text } },
-            diagnostic: { text in capture.storage.withLock { $0.stderr += text } },
-            columns: { 100 })
+        sandboxStorage = sandbox
         shell = Shell(
             configuration: Shell.Configuration(
                 target: .sandbox, launchSandbox: { (sandbox.baseURL, sandbox.token) }, json: json),
-            console: console)
+            console: Self.console(capturingInto: output))
+    }
+
+    /// A shell on the API at `baseURL`, sending `token`.
+    init(api baseURL: String, token: String?, json: Bool = false) {
+        sandboxStorage = nil
+        shell = Shell(
+            configuration: Shell.Configuration(
+                target: .url(baseURL), tokenSource: token.map { .value(Secret($0)) } ?? .none, json: json),
+            console: Self.console(capturingInto: output))
+    }
+
+    private static func console(capturingInto capture: CapturedOutput) -> Console {
+        Console(
+            result: { text in capture.storage.withLock { $0.stdout += text } },
+            diagnostic: { text in capture.storage.withLock { $0.stderr += text } },
+            columns: { 100 })
     }
 
     /// Runs `script` as `-c` (or as an interactive session) and returns what it printed since the last run.
@@ -59,7 +74,7 @@ final class ShellHarness: @unchecked Sendable {
     // The blocking stop must not hold a concurrency-pool thread, which the
     // servers of other tests need; a thread of its own does it.
     deinit {
-        let sandbox = self.sandbox
+        guard let sandbox = sandboxStorage else { return }
         Thread.detachNewThread { sandbox.stop() }
     }
 }

@@ -124,7 +124,11 @@ struct TranscriptTests {
         #expect(transcript.status == 2)
         #expect(transcript.stderr.contains("N must be a whole number, not 'lots'"))
         #expect(await harness.run("detail").status == 2)
-        #expect(await harness.run("fetch 999").status == 1)
+        for line in ["fetch 0", "fetch 201", "fetch 999", "fetch 5 --page 0"] {
+            let outOfRange = await harness.run(line)
+            #expect(outOfRange.status == 2, "\(line)")
+            #expect(outOfRange.stderr.contains("must be 1 to"), "\(line): \(outOfRange.stderr)")
+        }
     }
 
     @Test("text from the API is stripped of terminal control sequences in every view")

@@ -1,4 +1,5 @@
 import Testing
+import WshRequest
 import WshTestSupport
 import WshViewModel
 
@@ -167,8 +168,8 @@ struct SessionViewModelTests {
         fixture.failRequests()
         fixture.changes.reset()
 
-        await #expect(throws: ViewModelError.requestFailed(
-            reason: "API error 10001: system error (/2/statuses/public_timeline.json, HTTP 500)")) {
+        await #expect(throws: ViewModelError.requestFailed(.api(APIFailure(
+            code: 10001, message: "system error", request: "/2/statuses/public_timeline.json", httpStatus: 500)))) {
             try await fixture.session.fetch(count: 3)
         }
 

@@ -28,7 +28,7 @@ struct ScreenViewModelTests {
     func cell_textIsOneCleanLine() {
         let status = Status(text: "line one\nline two\u{1B}[31m red\r", user: alice)
 
-        #expect(StatusCellViewModel(status: status, index: 1).text == "line one line two[31m red ")
+        #expect(StatusCellViewModel(status: status, index: 1).text == "line one line two red ")
     }
 
     @Test("given a repost with two pictures when shown as a row then the markers and counts say so")

@@ -1,4 +1,5 @@
 import Testing
+import WshRequest
 import WshTestSupport
 import WshViewModel
 
@@ -126,7 +127,8 @@ struct TimelineViewModelTests {
     func showUser_unknown_keepsScreen() async throws {
         let fixture = TimelineFixture()
 
-        await #expect(throws: ViewModelError.requestFailed(reason: "API error 20003: user does not exist (/2/users/show.json, HTTP 400)")) {
+        await #expect(throws: ViewModelError.requestFailed(.api(APIFailure(
+            code: 20003, message: "user does not exist", request: "/2/users/show.json", httpStatus: 400)))) {
             try await fixture.timeline.showUser("nobody")
         }
         #expect(fixture.timeline.screen == .list)

@@ -13,6 +13,18 @@ public enum UserReference: Sendable, Hashable, CustomStringConvertible {
         self = name.allSatisfy(\.isASCII) && name.allSatisfy(\.isNumber) ? .uid(name) : .screenName(name)
     }
 
+    /// The reference to `user`: by screen name when it has one, else by uid;
+    /// nil when it has neither.
+    public init?(author user: User) {
+        if let name = user.screenName, !name.isEmpty {
+            self = .screenName(name)
+        } else if let uid = user.identifier, !uid.isEmpty {
+            self = .uid(uid)
+        } else {
+            return nil
+        }
+    }
+
     /// `@name` or `uid 123`, as messages and the history show it.
     public var description: String {
         switch self {

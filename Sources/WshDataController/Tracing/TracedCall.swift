@@ -1,6 +1,7 @@
 import Foundation
 import WshModel
 import WshRequest
+import WshText
 
 /// Sends one `Endpoint`, decodes its body into a Model value and reports
 /// the call to the trace sink: the one path every model-related

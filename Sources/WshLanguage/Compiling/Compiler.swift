@@ -340,6 +340,7 @@ struct Compiler {
         patch(enter, to: here)
         emit(.caught)
         emitStore("error", assign: false)
+        emitStore("errcode", assign: false)
         if let handler { compileBody(handler) }
         patch(skip, to: here)
     }

@@ -69,7 +69,8 @@ enum Instruction: Sendable {
     case pushTry(Int)
     /// Leave a `try` body normally.
     case popTry
-    /// Start of a `catch`: set `$?` to the failed status, push the message.
+    /// Start of a `catch`: set `$?` to the failed status, push the error's
+    /// code (or "") and then its message.
     case caught
     /// Pop `argc` words into a `for` list; words whose bit is set in `splitMask`
     /// are split on whitespace.

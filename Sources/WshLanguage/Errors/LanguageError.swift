@@ -28,6 +28,9 @@ public struct LanguageError: Error, Sendable, Equatable {
     public var command: String?
     /// Where the failing command starts, when known.
     public var position: SourcePosition?
+    /// A machine-readable code the host attaches, such as an API's error code
+    /// or an HTTP status; `catch` puts it in `$errcode` (empty when nil).
+    public var code: String?
     /// True when a syntax error was caused only by the input ending too early
     /// (open quote, brace, `$(` or trailing backslash).
     public var isIncompleteInput: Bool
@@ -35,18 +38,19 @@ public struct LanguageError: Error, Sendable, Equatable {
     /// Creates an error; hosts usually use the static constructors instead.
     public init(
         _ kind: Kind, _ message: String, command: String? = nil,
-        position: SourcePosition? = nil, isIncompleteInput: Bool = false
+        position: SourcePosition? = nil, isIncompleteInput: Bool = false, code: String? = nil
     ) {
         self.kind = kind
         self.message = message
+        self.code = code
         self.command = command
         self.position = position
         self.isIncompleteInput = isIncompleteInput
     }
 
     /// A command failed (status 1): `command: message`.
-    public static func commandFailed(_ message: String) -> LanguageError {
-        LanguageError(.failed, message)
+    public static func commandFailed(_ message: String, code: String? = nil) -> LanguageError {
+        LanguageError(.failed, message, code: code)
     }
 
     /// A command was used wrongly (status 2); the message should name what was wrong.

@@ -122,18 +122,24 @@ enum BinaryOperator: UInt8, Sendable {
         }
         let a = leftNumber.asDouble
         let b = rightNumber.asDouble
+        let result: Double
         switch self {
-        case .add: return .double(a + b)
-        case .subtract: return .double(a - b)
-        case .multiply: return .double(a * b)
+        case .add: result = a + b
+        case .subtract: result = a - b
+        case .multiply: result = a * b
         case .divide:
             if b == 0 { throw LanguageError.commandFailed("division by zero") }
-            return .double(a / b)
+            result = a / b
         case .remainder:
             if b == 0 { throw LanguageError.commandFailed("division by zero") }
-            return .double(a.truncatingRemainder(dividingBy: b))
+            result = a.truncatingRemainder(dividingBy: b)
         default: return compareDoubles(a, b)
         }
+        // Decimal overflow is an error, as integer overflow is: never `inf` or `nan`.
+        guard result.isFinite else {
+            throw LanguageError.commandFailed("decimal overflow in \(left.description) \(symbol) \(right.description)")
+        }
+        return .double(result)
     }
 
     private func notANumber(_ value: Value) -> LanguageError {

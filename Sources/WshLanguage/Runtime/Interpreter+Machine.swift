@@ -183,6 +183,7 @@ extension Interpreter {
                     let error = pendingError ?? .commandFailed("unknown error")
                     pendingError = nil
                     r.status = error.status
+                    r.stack.append(.string(error.code ?? ""))
                     r.stack.append(.string(error.message))
                 case .assert(let message):
                     let text = message >= 0 ? cursor.constants[message].description : r.pop().description

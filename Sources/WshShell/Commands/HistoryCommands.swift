@@ -32,8 +32,8 @@ extension Shell {
                 handler: { [unowned self] context in
                     let operations = sessionStorage?.operations ?? []
                     if wantsJSON(context) {
-                        context.write(JSONDocuments.text(operations.enumerated().map {
-                            ["index": $0 + 1, "operation": Sanitizer.clean($1)] as [String: Any]
+                        context.write(try JSONView.encode(operations.enumerated().map {
+                            HistoryEntryDocument(index: $0 + 1, operation: $1)
                         }))
                     } else {
                         context.write(HistoryView(style: console.style).render(operations))
@@ -44,14 +44,14 @@ extension Shell {
                 handler: { [unowned self] context in
                     let undone = sessionStorage?.operations.last
                     try drive(context, input: "SessionViewModel.undo()") { try $0.undo() }
-                    if let undone { context.note(console.diagnosticStyle.dim("undone: \(Sanitizer.clean(undone))")) }
+                    if let undone { context.note(console.diagnosticStyle.dim("undone: \(undone)")) }
                 }),
             CommandSpec(
                 name: "redo", abstract: "Reapply the last undone operation.",
                 handler: { [unowned self] context in
                     try drive(context, input: "SessionViewModel.redo()") { try $0.redo() }
                     if let redone = sessionStorage?.operations.last {
-                        context.note(console.diagnosticStyle.dim("redone: \(Sanitizer.clean(redone))"))
+                        context.note(console.diagnosticStyle.dim("redone: \(redone)"))
                     }
                 }),
             CommandSpec(
@@ -69,4 +69,10 @@ extension Shell {
             interpreter.register(command)
         }
     }
+}
+
+/// One operation of `history --json`.
+private struct HistoryEntryDocument: Encodable {
+    var index: Int
+    var operation: String
 }

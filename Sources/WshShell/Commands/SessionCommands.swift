@@ -85,11 +85,17 @@ extension Shell {
             throw error
         }
         traceRaw(context, request, response: response, failure: nil, started: started)
-        context.write(JSONView.pretty(response.body) + "\n")
+        // What came is shown either way: pretty when it is JSON, as it came (sanitized) when not.
+        let pretty = response.body.isEmpty ? "" : JSONView.pretty(response.body)
+        context.write(pretty ?? JSONView.raw(response.body))
         do {
             try WeiboClient.check(response, url: redact(request.url))
         } catch {
             throw failure(error)
+        }
+        if pretty == nil {
+            let type = response.headers["content-type"].map { ", \($0)" } ?? ""
+            throw .commandFailed("the answer is not valid JSON (HTTP \(response.status), \(response.body.count) bytes\(type))")
         }
     }
 
@@ -142,9 +148,9 @@ extension Shell {
             ("libcurl", connection.isOpen ? (CurlHTTPClient.libraryVersion?.split(separator: " ").first.map(String.init) ?? "unavailable") : "(not loaded)"),
         ]
         if wantsJSON(context) {
-            var object: [String: Any] = [:]
-            for (key, value) in facts { object[key] = Int(value) ?? value as Any }
-            context.write(JSONDocuments.text(object))
+            context.write(try JSONView.encode(SessionFacts(
+                api: facts[0].1, baseURL: facts[1].1, token: facts[2].1, rows: rowCount,
+                operations: operationCount, trace: facts[5].1, libcurl: facts[6].1)))
         } else {
             let width = facts.map(\.0.count).max() ?? 0
             for (key, value) in facts {
@@ -166,8 +172,10 @@ extension Shell {
         let client = try client()
         let base = client.configuration.baseURL
         let result = try wait { await Reachability.check(base, using: client.http) }
-        context.writeLine(redact("\(connection.target): \(result)"))
-        if !result.isReachable { throw .commandFailed("\(redact(base)) is unreachable") }
+        guard result.isReachable else {
+            throw .commandFailed("\(connection.target): \(result)")
+        }
+        context.writeLine("\(connection.target): \(result)")
     }
 
     private func trace(_ context: CommandContext) throws(LanguageError) {
@@ -182,5 +190,22 @@ extension Shell {
     /// Whether a command should answer in JSON: its own `--json` or the global flag.
     func wantsJSON(_ context: CommandContext) -> Bool {
         configuration.json || context.arguments.flag("json")
+    }
+}
+
+/// `status --json`: where the session points and what it holds. `token`
+/// says where the token comes from, never its value.
+private struct SessionFacts: Encodable {
+    var api: String
+    var baseURL: String
+    var token: String
+    var rows: Int
+    var operations: Int
+    var trace: String
+    var libcurl: String
+
+    enum CodingKeys: String, CodingKey {
+        case api, token, rows, operations, trace, libcurl
+        case baseURL = "base_url"
     }
 }

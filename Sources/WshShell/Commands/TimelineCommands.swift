@@ -15,26 +15,24 @@ extension Shell {
                 handler: { [unowned self] context in
                     let count = try integer(context.arguments["N"], name: "N") ?? 20
                     let page = try integer(context.arguments.option("page"), name: "--page") ?? 1
-                    try drive(context, input: "SessionViewModel.fetch(count: \(count), page: \(page))") {
+                    let loaded = try drive(context, input: "SessionViewModel.fetch(count: \(count), page: \(page))") {
                         try await $0.fetch(count: count, page: page)
                     }
-                    announceLoaded(context, verb: "fetched", loaded: loadedCount)
+                    announceLoaded(context, verb: "fetched", loaded: loaded)
                 }),
             CommandSpec(
                 name: "more", abstract: "Append the next page to the rows.",
                 discussion: "Sets $count to the number of new statuses.",
                 handler: { [unowned self] context in
-                    let before = loadedCount
-                    try drive(context, input: "SessionViewModel.more()") { try await $0.more() }
-                    announceLoaded(context, verb: "loaded", loaded: loadedCount - before)
+                    let loaded = try drive(context, input: "SessionViewModel.more()") { try await $0.more() }
+                    announceLoaded(context, verb: "loaded", loaded: loaded)
                 }),
             CommandSpec(
                 name: "list", aliases: ["ls"], abstract: "Show the rows, numbered for detail and comments.",
                 options: [json],
                 handler: { [unowned self] context in
                     if wantsJSON(context) {
-                        let statuses = openStatuses.enumerated().map { JSONDocuments.status($1, index: $0 + 1) }
-                        context.write(JSONDocuments.text(statuses))
+                        context.write(try JSONView.encode(sessionStorage?.rowDocuments ?? []))
                     } else if let session = sessionStorage {
                         context.write(TimelineListView(style: console.style, columns: console.columns()).render(session.rows))
                     }
@@ -50,8 +48,8 @@ extension Shell {
                     try drive(context, input: "SessionViewModel.detail(index: \(index))", show: asJSON ? [] : .screen) {
                         try await $0.detail(index: index)
                     }
-                    if asJSON, case .detail(let status)? = sessionStorage?.timeline.state.screens.last {
-                        context.write(JSONDocuments.text(JSONDocuments.status(status)))
+                    if asJSON, let detail = sessionStorage?.detail {
+                        context.write(try JSONView.encode(detail.document))
                     }
                 }),
             CommandSpec(
@@ -71,12 +69,8 @@ extension Shell {
                               show: asJSON ? [] : .screen) {
                         try await $0.comments(index: index)
                     }
-                    if asJSON, case .comments(let status, let page)? = sessionStorage?.timeline.state.screens.last {
-                        context.write(JSONDocuments.text([
-                            "status_idstr": status.identifier ?? "",
-                            "total_number": page.totalNumber ?? page.comments.count,
-                            "comments": page.comments.enumerated().map { JSONDocuments.comment($1, index: $0 + 1) },
-                        ] as [String: Any]))
+                    if asJSON, let comments = sessionStorage?.comments {
+                        context.write(try JSONView.encode(comments.document))
                     }
                 }),
             CommandSpec(
@@ -86,13 +80,14 @@ extension Shell {
                 options: [json],
                 completion: { [unowned self] _ in authorNames() },
                 handler: { [unowned self] context in
-                    let name = try context.arguments["NAME"] ?? openAuthor()
+                    let name = context.arguments["NAME"]
                     let asJSON = wantsJSON(context)
-                    try drive(context, input: "SessionViewModel.user(name: \"\(name)\")", show: asJSON ? [] : .screen) {
+                    try drive(context, input: "SessionViewModel.user(name: \(name.map { "\"\($0)\"" } ?? "nil"))",
+                              show: asJSON ? [] : .screen) {
                         try await $0.user(name: name)
                     }
-                    if asJSON, case .user(let user)? = sessionStorage?.timeline.state.screens.last {
-                        context.write(JSONDocuments.text(JSONDocuments.user(user)))
+                    if asJSON, let user = sessionStorage?.user {
+                        context.write(try JSONView.encode(user.document))
                     }
                 }),
             CommandSpec(
@@ -135,32 +130,17 @@ extension Shell {
         return value
     }
 
-    /// Statuses loaded into the timeline, muted authors included.
-    private var loadedCount: Int { sessionStorage?.timeline.state.statuses.count ?? 0 }
-
     /// After fetch or more: sets `$count` and notes what arrived on stderr.
     private func announceLoaded(_ context: CommandContext, verb: String, loaded: Int) {
         context.setVariable("count", to: .int(loaded))
-        context.note(console.diagnosticStyle.dim("\(verb) \(loaded) status\(loaded == 1 ? "" : "es") · \(rowCount) rows"))
+        context.note(console.diagnosticStyle.dim("\(verb) \(loaded) status\(loaded == 1 ? "" : "es") · \(rowCount) row\(rowCount == 1 ? "" : "s")"))
     }
 
     /// Notes the operation just recorded, e.g. `mute @name → 3 rows hidden`.
     private func noteLastOperation(_ context: CommandContext) {
         if let last = sessionStorage?.operations.last {
-            context.note(console.diagnosticStyle.dim(Sanitizer.clean(last)))
+            context.note(console.diagnosticStyle.dim(last))
         }
-    }
-
-    /// The author of the open status, for `user` without a name.
-    private func openAuthor() throws(LanguageError) -> String {
-        switch sessionStorage?.timeline.state.screens.last {
-        case .detail(let status)?, .comments(let status, _)?:
-            if let name = status.user?.screenName { return name }
-            if let uid = status.user?.identifier { return uid }
-        default:
-            break
-        }
-        throw .usage("give a screen name or uid, or open a status with detail first")
     }
 
     private func rowNumbers() -> [String] {
@@ -168,6 +148,6 @@ extension Shell {
     }
 
     private func authorNames() -> [String] {
-        Array(Set(openStatuses.compactMap { $0.user?.screenName })).sorted()
+        sessionStorage?.rowAuthors ?? []
     }
 }

@@ -1,5 +1,6 @@
 import WshLanguage
 import WshRequest
+import WshText
 import WshViewModel
 
 /// The shell: one read–eval loop for every way in, the commands that bind
@@ -48,6 +49,7 @@ public final class Shell {
             launchSandbox: configuration.launchSandbox,
             connectTimeout: configuration.connectTimeout, timeout: configuration.timeout)
         self.interpreter = Interpreter(output: console.result, diagnostics: console.diagnostic)
+        console.secrets = { [connection] in connection.secrets }
         interpreter.interruptRequested = { Interrupts.pending }
         registerCommands()
     }
@@ -123,7 +125,8 @@ public final class Shell {
             if case .exit(let code) = error.kind { return .exited(code) }
             let report = ErrorReport(error, interactive: interactive)
             if let message = report.message {
-                console.note(console.diagnosticStyle.red(Redaction.redact(message, secrets: connection.secrets)))
+                // One line, whatever the message quotes (a server's text, a typed word).
+                console.note(console.diagnosticStyle.red(TerminalText.sanitize(message)))
             }
             return .failed(report.status)
         }

@@ -1,5 +1,7 @@
 import WshLanguage
 import WshRequest
+import WshText
+import WshViewModel
 
 extension Shell {
     /// Runs an async input from a command handler and waits for it. Ctrl-C
@@ -13,15 +15,33 @@ extension Shell {
             throw error
         } catch let error as RequestError {
             throw failure(error)
+        } catch let error as ViewModelError {
+            throw failure(error)
         } catch {
             throw .commandFailed(redact("\(error)"))
         }
     }
 
-    /// The language error for a request error: cancelled is an interrupt.
+    /// The language error for a request error: cancelled is an interrupt; an
+    /// API error carries its code, another HTTP failure its status, for `$errcode`.
     func failure(_ error: RequestError) -> LanguageError {
-        if case .cancelled = error { return LanguageError(.interrupted, "interrupted") }
-        return .commandFailed(redact(error.description))
+        switch error {
+        case .cancelled:
+            return LanguageError(.interrupted, "interrupted")
+        case .api(let failure):
+            return .commandFailed(redact(error.description), code: (failure.code ?? failure.httpStatus).description)
+        case .http(let status, _, _):
+            return .commandFailed(redact(error.description), code: String(status))
+        default:
+            return .commandFailed(redact(error.description))
+        }
+    }
+
+    /// The language error for a ViewModel input that did nothing: a request
+    /// failure keeps its code; values the input does not accept are usage errors.
+    func failure(_ error: ViewModelError) -> LanguageError {
+        if case .requestFailed(let request) = error { return failure(request) }
+        return LanguageError(error.isUsageError ? .usage : .failed, redact(error.description))
     }
 
     /// `text` without any secret this session knows.

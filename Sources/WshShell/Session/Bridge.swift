@@ -40,3 +40,12 @@ struct BridgeInterrupted: Error {}
 private final class ResultBox<T>: @unchecked Sendable {
     var result: Result<T, Error>?
 }
+
+/// A value handed to the Task of `Bridge.run` while the thread that owns it
+/// waits for that Task: the one place where wsh vouches for a non-Sendable
+/// value (the session's ViewModels) crossing threads. The owner does not
+/// touch it until `run` returns, so it has one user at a time.
+struct WaitingHandOver<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

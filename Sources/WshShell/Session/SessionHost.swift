@@ -1,6 +1,5 @@
 import WshDataController
 import WshLanguage
-import WshModel
 import WshViewModel
 
 extension Shell {
@@ -27,12 +26,6 @@ extension Shell {
     /// Operations in the history.
     var operationCount: Int { sessionStorage?.operationCount ?? 0 }
 
-    /// The loaded statuses the list shows (muted authors left out), as Model values.
-    var openStatuses: [Status] {
-        guard let state = sessionStorage?.timeline.state else { return [] }
-        return state.statuses.filter { !state.muted.mutes($0.user) }
-    }
-
     /// Drives one ViewModel input: runs it (waiting if it is async), then
     /// renders what its change notification asks for, and traces the path.
     ///
@@ -40,14 +33,19 @@ extension Shell {
     ///   - input: how the trace names the input, e.g. `SessionViewModel.fetch(count: 5, page: 1)`.
     ///   - show: what to render even outside an interactive session, because
     ///     the command was asked to show it (e.g. `detail` shows the detail).
-    func drive(_ context: CommandContext, input: String, show: SessionChange = [],
-               _ body: sending @escaping (SessionViewModel) async throws -> Void) throws(LanguageError) {
+    /// - Returns: what the input returned (e.g. how many statuses `fetch` loaded).
+    @discardableResult
+    func drive<Output>(_ context: CommandContext, input: String, show: SessionChange = [],
+                       _ body: sending @escaping (SessionViewModel) async throws -> Output) throws(LanguageError) -> Output {
         let session = try session()
         _ = recorder.drain()
         let started = ContinuousClock.now
         var failure: LanguageError?
+        var output: Output?
+        // The main thread waits while the input runs, so the ViewModel has one caller at a time.
+        let handOver = WaitingHandOver(session)
         do {
-            try wait { try await body(session) }
+            output = try wait { try await body(handOver.value) }
         } catch {
             failure = error
         }
@@ -60,7 +58,8 @@ extension Shell {
                 rendered: rendered, failure: failure.map { ErrorReport($0, interactive: true).message ?? "" },
                 elapsed: ContinuousClock.now - started))
         }
-        if let failure { throw failure }
+        guard let output else { throw failure ?? .commandFailed("no result") }
+        return output
     }
 
     /// Renders the Views a change asks for. Interactive sessions re-render

@@ -1,3 +1,4 @@
+import WshText
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -6,25 +7,42 @@ import Darwin
 
 /// Where the shell writes: results to one stream (stdout), notes, traces and
 /// errors to the other (stderr), so piped stdout holds only results.
+///
+/// Both streams are the process's boundary, so both pass the same two
+/// filters on the way out, whatever wrote the text: secrets are masked
+/// (`Redaction`, with the secrets `secrets` gives), and nothing that drives
+/// a terminal gets through but the colours the shell's own Views write
+/// (`TerminalText.sanitize(_, .output)`). Views still sanitize server text
+/// themselves (through their ViewModels): this is the net under them.
 public final class Console {
     /// Writes results.
-    public let result: (String) -> Void
+    public var result: (String) -> Void { { [unowned self] in writeResult(outgoing($0)) } }
     /// Writes notes, progress, traces and errors.
-    public let diagnostic: (String) -> Void
+    public var diagnostic: (String) -> Void { { [unowned self] in writeDiagnostic(outgoing($0)) } }
     /// Styling for results (off unless stdout is a terminal without NO_COLOR).
     public let style: Style
     /// Styling for diagnostics (off unless stderr is a terminal without NO_COLOR).
     public let diagnosticStyle: Style
     /// Columns available to one line of a list.
     public let columns: () -> Int
+    /// The secrets to mask in everything written; the shell points it at its connection's.
+    public var secrets: () -> [String] = { [] }
+
+    private let writeResult: (String) -> Void
+    private let writeDiagnostic: (String) -> Void
 
     public init(result: @escaping (String) -> Void, diagnostic: @escaping (String) -> Void,
                 style: Style = .plain, diagnosticStyle: Style = .plain, columns: @escaping () -> Int = { 100 }) {
-        self.result = result
-        self.diagnostic = diagnostic
+        self.writeResult = result
+        self.writeDiagnostic = diagnostic
         self.style = style
         self.diagnosticStyle = diagnosticStyle
         self.columns = columns
+    }
+
+    /// `text` as it may leave the process.
+    func outgoing(_ text: String) -> String {
+        Redaction.redact(TerminalText.sanitize(text, .output), secrets: secrets())
     }
 
     /// The process's stdout and stderr; colour as the terminal and `NO_COLOR` allow.

@@ -6,13 +6,13 @@ struct CommentsView {
     let columns: Int
 
     func render(_ comments: CommentsViewModel) -> String {
-        var output = style.bold(Sanitizer.clean(comments.title)) + style.dim(" · " + comments.countText) + "\n"
+        var output = style.bold(comments.title) + style.dim(" · " + comments.countText) + "\n"
         let indexWidth = String(comments.rows.count).count
         let authorWidth = min(18, comments.rows.map { DisplayWidth.of($0.author) }.max() ?? 0)
         for row in comments.rows {
-            let author = DisplayWidth.padRight(DisplayWidth.truncate(Sanitizer.clean(row.author), to: authorWidth), to: authorWidth)
+            let author = DisplayWidth.padRight(DisplayWidth.truncate(row.author, to: authorWidth), to: authorWidth)
             let fixed = indexWidth + 2 + authorWidth + 2 + DisplayWidth.of(row.time) + 2
-            let text = DisplayWidth.truncate(Sanitizer.clean(row.text), to: max(12, columns - fixed))
+            let text = DisplayWidth.truncate(row.text, to: max(12, columns - fixed))
             output += "\(style.dim(DisplayWidth.padLeft(String(row.index), to: indexWidth)))  \(style.cyan(author))  \(style.dim(row.time))  \(text)\n"
         }
         return output

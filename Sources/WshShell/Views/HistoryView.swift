@@ -6,7 +6,7 @@ struct HistoryView {
         guard !operations.isEmpty else { return "" }
         let width = String(operations.count).count
         return operations.enumerated().map { index, text in
-            style.dim(DisplayWidth.padLeft(String(index + 1), to: width)) + "  " + Sanitizer.clean(text) + "\n"
+            style.dim(DisplayWidth.padLeft(String(index + 1), to: width)) + "  " + text + "\n"
         }.joined()
     }
 }

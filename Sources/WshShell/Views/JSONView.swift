@@ -1,30 +1,53 @@
-/// Pretty JSON for `api` and `--json`: two-space indent, keys in the order
-/// the API sent them, control sequences stripped.
+import Foundation
+import WshLanguage
+import WshText
+
+/// JSON for `--json` and `api`: two-space indent, one value per line, every
+/// string from a server passed through the one sanitizer.
 enum JSONView {
-    /// `bytes` re-indented. Text that is not JSON comes back as it was, cleaned.
-    static func pretty(_ bytes: some Collection<UInt8>) -> String {
+    /// The JSON of a document the ViewModels built (keys sorted, ending in a
+    /// newline). Their strings are sanitized already.
+    static func encode<Document: Encodable>(_ document: Document) throws(LanguageError) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        do {
+            return String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
+        } catch {
+            throw .commandFailed("cannot write JSON: \(error)")
+        }
+    }
+
+    /// `bytes` re-indented, keys in the order the server sent them, or nil
+    /// when `bytes` is not one valid JSON value.
+    ///
+    /// A string's escapes are decoded before it is sanitized, so `\u001b[2J`
+    /// cannot survive as `[2J` nor reach a `jq -r` as a real ESC.
+    static func pretty(_ bytes: Data) -> String? {
+        guard (try? JSONSerialization.jsonObject(with: bytes, options: [.fragmentsAllowed])) != nil else { return nil }
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count * 2)
         var depth = 0
-        var inString = false
-        var escaped = false
         var previous: UInt8 = 0
         func newline() {
             output.append(UInt8(ascii: "\n"))
             output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: depth * 2))
         }
-        for byte in bytes {
-            if inString {
-                output.append(byte)
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-                continue
-            }
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            index += 1
             switch byte {
             case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
                 continue
             case UInt8(ascii: "\""):
-                inString = true
-                output.append(byte)
+                let start = index - 1
+                var escaped = false
+                while index < bytes.endIndex {
+                    let inner = bytes[index]
+                    index += 1
+                    if escaped { escaped = false } else if inner == UInt8(ascii: "\\") { escaped = true } else if inner == UInt8(ascii: "\"") { break }
+                }
+                output.append(contentsOf: sanitizedString(bytes[start..<index]))
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 output.append(byte)
                 depth += 1
@@ -48,6 +71,25 @@ enum JSONView {
             }
             previous = byte
         }
-        return Sanitizer.clean(String(decoding: output, as: UTF8.self), keepNewlines: true)
+        return String(decoding: output, as: UTF8.self) + "\n"
+    }
+
+    /// One JSON string token, its content sanitized. Tokens with no escape
+    /// and no control byte, nearly all of them, are copied as they are.
+    private static func sanitizedString(_ token: Data) -> [UInt8] {
+        guard token.contains(where: { $0 == UInt8(ascii: "\\") || $0 < 0x20 || $0 >= 0x80 }),
+              let text = try? JSONDecoder().decode(String.self, from: token)
+        else { return Array(token) }
+        let clean = TerminalText.sanitize(text, .multiline)
+        guard clean != text else { return Array(token) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        return (try? encoder.encode(clean)).map(Array.init) ?? Array(token)
+    }
+
+    /// Text that is not JSON, shown as it came but safe for a terminal.
+    static func raw(_ bytes: Data) -> String {
+        let text = TerminalText.sanitize(String(decoding: bytes, as: UTF8.self), .multiline)
+        return text.isEmpty || text.hasSuffix("\n") ? text : text + "\n"
     }
 }

@@ -8,19 +8,19 @@ struct StatusDetailView {
     func render(_ detail: StatusDetailViewModel, depth: Int = 0) -> String {
         let bar = depth == 0 ? "" : String(repeating: style.dim("│ "), count: depth)
         var lines: [String] = []
-        var heading = style.bold(style.cyan(Sanitizer.clean(detail.author)))
+        var heading = style.bold(style.cyan(detail.author))
         if !detail.authorName.isEmpty && detail.authorName != String(detail.author.dropFirst()) {
-            heading += " (\(Sanitizer.clean(detail.authorName)))"
+            heading += " (\(detail.authorName))"
         }
         var facts = [detail.time]
-        if !detail.source.isEmpty { facts.append("via \(Sanitizer.clean(detail.source))") }
+        if !detail.source.isEmpty { facts.append("via \(detail.source)") }
         if !detail.id.isEmpty { facts.append("id \(detail.id)") }
         lines.append(heading + style.dim(" · " + facts.joined(separator: " · ")))
-        lines += Sanitizer.clean(detail.text, keepNewlines: true).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        lines += detail.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         lines.append(style.dim(detail.countsText))
         if !detail.pictureURLs.isEmpty {
             lines.append(style.dim("pictures:"))
-            lines += detail.pictureURLs.map { "  " + Sanitizer.clean($0) }
+            lines += detail.pictureURLs.map { "  " + $0 }
         }
         var output = lines.map { bar + $0 }.joined(separator: "\n") + "\n"
         if let retweeted = detail.retweeted {

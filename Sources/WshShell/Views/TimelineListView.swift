@@ -14,12 +14,12 @@ struct TimelineListView {
         var output = ""
         for row in rows {
             let index = DisplayWidth.padLeft(String(row.index), to: indexWidth)
-            let author = DisplayWidth.padRight(DisplayWidth.truncate(Sanitizer.clean(row.author), to: authorWidth), to: authorWidth)
+            let author = DisplayWidth.padRight(DisplayWidth.truncate(row.author, to: authorWidth), to: authorWidth)
             let markers = row.markers.isEmpty ? "" : " " + row.markers
             let fixed = indexWidth + 2 + authorWidth + 2 + DisplayWidth.of(row.time) + 2 + 2 + countsWidth
                 + DisplayWidth.of(markers)
             let textWidth = max(12, columns - fixed)
-            let text = DisplayWidth.padRight(DisplayWidth.truncate(Sanitizer.clean(row.text), to: textWidth), to: textWidth)
+            let text = DisplayWidth.padRight(DisplayWidth.truncate(row.text, to: textWidth), to: textWidth)
             output += "\(style.dim(index))  \(style.cyan(author))  \(style.dim(row.time))  \(text)  "
                 + style.dim(DisplayWidth.padRight(row.countsText, to: countsWidth)) + style.yellow(markers)
             output = output.trimmingTrailingWhitespace() + "\n"

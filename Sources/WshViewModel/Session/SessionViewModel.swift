@@ -1,4 +1,5 @@
 import WshDataController
+import WshText
 
 /// The one ViewModel the shell holds: the Top ViewModel of the whole session.
 ///
@@ -18,12 +19,13 @@ import WshDataController
 /// script can stop (exit 1) while an interactive View just shows the message.
 /// The next input that succeeds clears `errorMessage`.
 ///
-/// Concurrency: not thread-safe. It is `@unchecked Sendable` only so the
-/// shell can hand it to the task that runs an async input while its main
-/// thread waits; confine it to one caller at a time. There is deliberately
-/// no `@MainActor`: the shell blocks its main thread during an input, so a
-/// main-actor ViewModel would deadlock.
-public final class SessionViewModel: @unchecked Sendable {
+/// Concurrency: not thread-safe, and not `Sendable`: confine it to one
+/// caller at a time. The shell hands it to the task that runs an async input
+/// while its main thread waits (its `Bridge` is the one place that vouches
+/// for that hand-over). There is deliberately no `@MainActor`: the shell
+/// blocks its main thread during an input, so a main-actor ViewModel would
+/// deadlock.
+public final class SessionViewModel {
     /// Called once per change with what to re-render.
     public var onChange: ((SessionChange) -> Void)?
 
@@ -66,6 +68,12 @@ public final class SessionViewModel: @unchecked Sendable {
     public var rows: [StatusCellViewModel] { timeline.rows }
     /// How many rows the list has, without building them.
     public var rowCount: Int { timeline.rowCount }
+    /// How many statuses are loaded, muted authors' included.
+    public var loadedCount: Int { timeline.loadedCount }
+    /// The rows as `list --json` shows them.
+    public var rowDocuments: [StatusDocument] { timeline.rowDocuments }
+    /// The rows' authors' screen names, sorted, each once.
+    public var rowAuthors: [String] { timeline.rowAuthors }
     /// What shows on top of the list.
     public var screen: TimelineScreen { timeline.screen }
     /// The detail on top, if that is what shows.
@@ -93,20 +101,28 @@ public final class SessionViewModel: @unchecked Sendable {
 
     // MARK: Inputs recorded in the history
 
-    /// `fetch [N] [--page P]`: replaces the rows with a page of the public timeline.
-    public func fetch(count: Int = 20, page: Int = 1) async throws(ViewModelError) {
+    /// `fetch [N] [--page P]`: replaces the rows with a page of the public
+    /// timeline. Returns how many statuses arrived.
+    @discardableResult
+    public func fetch(count: Int = 20, page: Int = 1) async throws(ViewModelError) -> Int {
+        var loaded = 0
         try await record { () async throws(ViewModelError) -> String in
-            let loaded = try await timeline.refresh(count: count, page: page)
+            loaded = try await timeline.refresh(count: count, page: page)
             let paging = page == 1 ? "" : " --page \(page)"
             return "fetch \(count)\(paging) → \(DisplayText.plural(loaded, "status", "statuses"))"
         }
+        return loaded
     }
 
-    /// `more`: appends the next page.
-    public func more() async throws(ViewModelError) {
+    /// `more`: appends the next page. Returns how many new statuses it added.
+    @discardableResult
+    public func more() async throws(ViewModelError) -> Int {
+        var loaded = 0
         try await record { () async throws(ViewModelError) -> String in
-            "more → \(DisplayText.plural(try await timeline.loadMore(), "status", "statuses"))"
+            loaded = try await timeline.loadMore()
+            return "more → \(DisplayText.plural(loaded, "status", "statuses"))"
         }
+        return loaded
     }
 
     /// `detail N`: opens the detail of row `index`.
@@ -133,11 +149,12 @@ public final class SessionViewModel: @unchecked Sendable {
         }
     }
 
-    /// `user NAME`: opens a user's profile by screen name or uid.
-    public func user(name: String) async throws(ViewModelError) {
+    /// `user [NAME]`: opens a user's profile by screen name or uid; with no
+    /// name, the profile of the open status's author.
+    public func user(name: String?) async throws(ViewModelError) {
         try await record { () async throws(ViewModelError) -> String in
             try await timeline.showUser(name)
-            return "user \(Self.describeUser(name))"
+            return name.map { "user \(Self.describeUser($0))" } ?? "user (author)"
         }
     }
 
@@ -161,7 +178,7 @@ public final class SessionViewModel: @unchecked Sendable {
     public func post(_ text: String) async throws(ViewModelError) {
         try await record { () async throws(ViewModelError) -> String in
             try await timeline.post(text)
-            let line = DisplayText.clean(text, singleLine: true)
+            let line = TerminalText.sanitize(text)
             return "post \"\(line.count > 40 ? line.prefix(39) + "…" : line)\""
         }
     }

@@ -1,11 +1,14 @@
+import WshRequest
+
 /// Why an input did nothing: a one-line message a user can act on.
 ///
 /// Every ViewModel input that fails leaves its state as it was, shows this
 /// error's `description` in `errorMessage`, and throws it, so a script can
 /// stop on it while an interactive View simply shows the message.
 public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// A DataController call failed; `reason` is the Request layer's message.
-    case requestFailed(reason: String)
+    /// A DataController call failed, with the Request layer's typed error, so
+    /// a caller can tell an API error (and its code) from a timeout.
+    case requestFailed(RequestError)
     /// A row number outside the list.
     case noRow(index: Int, count: Int)
     /// `count` or `page` outside what the API accepts.
@@ -18,6 +21,10 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
     case noStatusOpen
     /// A user name or uid that is empty.
     case noUserGiven
+    /// `user` without a name and no status open to take the author of.
+    case noStatusOpenForUser
+    /// `user` without a name, on a status the API sent without an author.
+    case noAuthor
     /// `mute` of someone already muted.
     case alreadyMuted(String)
     /// `unmute` of someone not muted.
@@ -33,10 +40,19 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `redo` with nothing undone.
     case nothingToRedo
 
+    /// True when the input was given values it does not accept (a usage
+    /// error, status 2 in a script), rather than failing while it ran.
+    public var isUsageError: Bool {
+        switch self {
+        case .invalidPaging, .noUserGiven, .emptyPost, .unknownKey, .noKeys: true
+        default: false
+        }
+    }
+
     public var description: String {
         switch self {
-        case .requestFailed(let reason):
-            return reason
+        case .requestFailed(let error):
+            return error.description
         case .noRow(let index, let count):
             if count == 0 { return "no row \(index): the list is empty (fetch first)" }
             if index < 1 { return "no row \(index): rows are numbered from 1 to \(count)" }
@@ -51,6 +67,10 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
             return "no status open: give a row number, or open one with detail first"
         case .noUserGiven:
             return "a screen name or uid is needed"
+        case .noStatusOpenForUser:
+            return "give a screen name or uid, or open a status with detail first"
+        case .noAuthor:
+            return "the open status has no author to show"
         case .alreadyMuted(let user):
             return "\(user) is already muted"
         case .notMuted(let user):

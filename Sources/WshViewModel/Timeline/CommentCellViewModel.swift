@@ -1,4 +1,5 @@
 import WshModel
+import WshText
 
 /// One row of a comments list.
 public struct CommentCellViewModel: Sendable, Hashable {
@@ -16,6 +17,6 @@ public struct CommentCellViewModel: Sendable, Hashable {
         self.index = index
         author = DisplayText.author(comment.user)
         time = DisplayText.shortTime(comment.createdAt)
-        text = DisplayText.clean(comment.text, singleLine: true)
+        text = TerminalText.sanitize(comment.text)
     }
 }

@@ -1,4 +1,5 @@
 import WshModel
+import WshText
 
 /// The comments screen of one status.
 public struct CommentsViewModel: Sendable, Hashable {
@@ -11,9 +12,13 @@ public struct CommentsViewModel: Sendable, Hashable {
     /// `7 comments` or `20 of 35 comments` when the API has more.
     public let countText: String
 
+    /// The comments as `comments --json` shows them.
+    public let document: CommentsDocument
+
     /// The screen for `page`, the comments on `status`.
     public init(status: Status, page: CommentsPage) {
-        statusID = status.identifier ?? ""
+        document = CommentsDocument(status: status, page: page)
+        statusID = TerminalText.sanitize(status.identifier)
         title = "comments on \(DisplayText.author(status.user))'s status \(statusID)"
         rows = page.comments.enumerated().map { CommentCellViewModel(comment: $1, index: $0 + 1) }
         let total = max(page.totalNumber ?? rows.count, rows.count)

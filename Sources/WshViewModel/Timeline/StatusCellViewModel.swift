@@ -1,4 +1,5 @@
 import WshModel
+import WshText
 
 /// One row of the timeline list: every string the row shows, ready to print.
 public struct StatusCellViewModel: Sendable, Hashable {
@@ -27,10 +28,10 @@ public struct StatusCellViewModel: Sendable, Hashable {
     /// The row for `status` at row number `index`.
     public init(status: Status, index: Int) {
         self.index = index
-        id = status.identifier ?? ""
+        id = TerminalText.sanitize(status.identifier)
         author = DisplayText.author(status.user)
         time = DisplayText.shortTime(status.createdAt)
-        text = DisplayText.clean(status.text, singleLine: true)
+        text = TerminalText.sanitize(status.text)
         reposts = status.repostsCount ?? 0
         comments = status.commentsCount ?? 0
         likes = status.attitudesCount ?? 0

@@ -1,4 +1,5 @@
 import WshModel
+import WshText
 
 /// The detail screen of one status: full text, author, app, time, counts,
 /// pictures, and the status it reposts, nested.
@@ -27,20 +28,25 @@ public struct StatusDetailViewModel: Sendable, Hashable {
     // An array gives the nested detail the indirection a recursive struct needs.
     private let retweetedStorage: [StatusDetailViewModel]
 
+    /// The status as `detail N --json` shows it.
+    public let document: StatusDocument
+
     /// The detail of `status`.
     public init(status: Status) {
-        id = status.identifier ?? ""
+        document = StatusDocument(status)
+        id = TerminalText.sanitize(status.identifier)
         author = DisplayText.author(status.user)
-        authorName = DisplayText.clean(status.user?.name, singleLine: true)
+        authorName = TerminalText.sanitize(status.user?.name)
         time = DisplayText.fullTime(status.createdAt)
-        text = DisplayText.clean(status.text)
+        text = TerminalText.sanitize(status.text, .multiline)
         source = DisplayText.sourceName(status.source)
         reposts = status.repostsCount ?? 0
         comments = status.commentsCount ?? 0
         likes = status.attitudesCount ?? 0
         countsText = [DisplayText.plural(reposts, "repost"), DisplayText.plural(comments, "comment"),
                       DisplayText.plural(likes, "like")].joined(separator: " · ")
-        pictureURLs = status.picURLs.isEmpty ? [status.originalPic ?? status.thumbnailPic].compactMap { $0 } : status.picURLs
+        pictureURLs = (status.picURLs.isEmpty ? [status.originalPic ?? status.thumbnailPic].compactMap { $0 } : status.picURLs)
+            .map { TerminalText.sanitize($0) }
         retweetedStorage = status.retweetedStatus.map { [StatusDetailViewModel(status: $0)] } ?? []
     }
 }

@@ -1,5 +1,7 @@
 import WshDataController
 import WshModel
+import WshRequest
+import WshText
 
 /// The ViewModel of the timeline and the screens opened over it (detail,
 /// comments, user).
@@ -79,6 +81,20 @@ public final class TimelineViewModel {
     /// The muted users, `@name` or `uid 123`, in the order they were muted.
     public var mutedUsers: [String] { state.muted.references.map(\.description) }
 
+    /// The rows as `list --json` shows them.
+    public var rowDocuments: [StatusDocument] {
+        openStatuses.enumerated().map { StatusDocument($1, index: $0 + 1) }
+    }
+
+    /// The screen names of the rows' authors, sorted, each once: what `user`
+    /// and `mute` complete.
+    public var rowAuthors: [String] {
+        Array(Set(openStatuses.compactMap { $0.user?.screenName.map { TerminalText.sanitize($0) } })).sorted()
+    }
+
+    /// How many statuses are loaded, muted authors' included.
+    public var loadedCount: Int { state.statuses.count }
+
     // MARK: Inputs
 
     /// Replaces the rows with page `page` of `count` statuses and shows the list.
@@ -89,7 +105,7 @@ public final class TimelineViewModel {
             throw fail(.invalidPaging(name: "count", value: count, allowed: Self.pageSizes))
         }
         guard page >= 1 else { throw fail(.invalidPaging(name: "page", value: page, allowed: 1...Int(Int32.max))) }
-        let loaded = try await request { try await dataController.page(count: count, page: page) }
+        let loaded = try await request { () async throws(RequestError) in try await dataController.page(count: count, page: page) }
         var next = state
         next.statuses = LoadedStatuses(loaded)
         next.pageSize = count
@@ -105,7 +121,7 @@ public final class TimelineViewModel {
     public func loadMore() async throws(ViewModelError) -> Int {
         guard state.lastPage > 0 else { throw fail(.nothingFetched) }
         let (count, page) = (state.pageSize, state.lastPage + 1)
-        let loaded = try await request { try await dataController.page(count: count, page: page) }
+        let loaded = try await request { () async throws(RequestError) in try await dataController.page(count: count, page: page) }
         // The timeline moves while we page, so a page may repeat statuses we have.
         var seen = Set(state.statuses.compactMap(\.identifier))
         let fresh = loaded.filter { status in status.identifier.map { seen.insert($0).inserted } ?? true }
@@ -120,7 +136,7 @@ public final class TimelineViewModel {
     /// Opens the detail of row `index` (from 1).
     public func showDetail(index: Int) async throws(ViewModelError) {
         let row = try openStatus(at: index)
-        let status = try await request { () async throws -> Status in
+        let status = try await request { () async throws(RequestError) -> Status in
             guard let id = row.identifier else { return row }
             return try await dataController.status(id: id)
         }
@@ -149,17 +165,26 @@ public final class TimelineViewModel {
         } else {
             throw fail(.noStatusOpen)
         }
-        let page = try await request { try await dataController.comments(statusID: status.identifier ?? "") }
+        let page = try await request { () async throws(RequestError) in try await dataController.comments(statusID: status.identifier ?? "") }
         var next = state
         next.screens.append(.comments(status, page))
         commit(next)
         return page.comments.count
     }
 
-    /// Opens the profile of the user `name` names: a screen name (`@` optional) or a uid.
-    public func showUser(_ name: String) async throws(ViewModelError) {
-        guard let reference = UserReference(name) else { throw fail(.noUserGiven) }
-        let user = try await request { try await dataController.user(reference) }
+    /// Opens the profile of the user `name` names: a screen name (`@` optional)
+    /// or a uid; with nil, the author of the status open on top.
+    public func showUser(_ name: String?) async throws(ViewModelError) {
+        let reference: UserReference
+        if let name {
+            guard let named = UserReference(name) else { throw fail(.noUserGiven) }
+            reference = named
+        } else {
+            guard let status = openStatusOnTop else { throw fail(.noStatusOpenForUser) }
+            guard let author = status.user.flatMap({ UserReference(author: $0) }) else { throw fail(.noAuthor) }
+            reference = author
+        }
+        let user = try await request { () async throws(RequestError) in try await dataController.user(reference) }
         var next = state
         next.screens.append(.user(user))
         commit(next)
@@ -192,7 +217,7 @@ public final class TimelineViewModel {
     /// Posts `text` as a new status; it becomes the first row, and the list shows.
     public func post(_ text: String) async throws(ViewModelError) {
         guard !text.allSatisfy(\.isWhitespace) else { throw fail(.emptyPost) }
-        let status = try await request { try await dataController.post(text: text) }
+        let status = try await request { () async throws(RequestError) in try await dataController.post(text: text) }
         var next = state
         next.statuses.prepend(status)
         next.screens = []
@@ -231,13 +256,13 @@ public final class TimelineViewModel {
 
     /// Runs one DataController call with `isLoading` on; a failure becomes a
     /// `ViewModelError` that has already been shown.
-    private func request<T>(_ call: () async throws -> T) async throws(ViewModelError) -> T {
+    private func request<T>(_ call: () async throws(RequestError) -> T) async throws(ViewModelError) -> T {
         isLoading = true
         onChange?(.loading)
         do {
             return try await call()
         } catch {
-            throw fail(.requestFailed(reason: String(describing: error)))
+            throw fail(.requestFailed(error))
         }
     }
 

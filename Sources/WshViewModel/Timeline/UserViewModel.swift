@@ -1,4 +1,5 @@
 import WshModel
+import WshText
 
 /// The profile screen of one user.
 public struct UserViewModel: Sendable, Hashable {
@@ -21,24 +22,28 @@ public struct UserViewModel: Sendable, Hashable {
     /// The user's latest status on one line, empty when the API sent none.
     public let latestStatus: String
 
+    /// The user as `user NAME --json` shows it.
+    public let document: UserDocument
+
     /// The screen for `user`.
     public init(user: User) {
-        uid = user.identifier ?? ""
+        document = UserDocument(user)
+        uid = TerminalText.sanitize(user.identifier)
         screenName = DisplayText.author(user)
-        name = DisplayText.clean(user.name, singleLine: true)
-        location = DisplayText.clean(user.location, singleLine: true)
-        bio = DisplayText.clean(user.description, singleLine: true)
+        name = TerminalText.sanitize(user.name)
+        location = TerminalText.sanitize(user.location)
+        bio = TerminalText.sanitize(user.description)
         followers = user.followersCount ?? 0
         following = user.friendsCount ?? 0
         statuses = user.statusesCount ?? 0
         countsText = "\(DisplayText.plural(followers, "follower")) · \(following) following · "
             + DisplayText.plural(statuses, "status", "statuses")
         if user.verified == true {
-            let reason = DisplayText.clean(user.verifiedReason, singleLine: true)
+            let reason = TerminalText.sanitize(user.verifiedReason)
             verifiedText = reason.isEmpty ? "verified" : "verified: \(reason)"
         } else {
             verifiedText = ""
         }
-        latestStatus = DisplayText.clean(user.status?.text, singleLine: true)
+        latestStatus = TerminalText.sanitize(user.status?.text)
     }
 }

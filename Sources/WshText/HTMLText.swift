@@ -1,0 +1,108 @@
+/// Plain text from the small pieces of HTML an API sends in text fields,
+/// such as Weibo's `source` (`<a href="…" rel="nofollow">iPhone客户端</a>`).
+///
+/// Tags are dropped and character references decoded; the result is not yet
+/// safe for a terminal (a decoded `&#27;` is an ESC), so callers pass it
+/// through `TerminalText.sanitize`, as they do all server text.
+public enum HTMLText {
+    /// The text of `html` without its tags, entities decoded, whitespace
+    /// trimmed. `<br>` and the end of a block (`</p>`, `</div>`, `</h1>`,
+    /// `</title>`, …) become line breaks; `<script>` and `<style>` are dropped
+    /// with their content.
+    public static func plainText(_ html: String) -> String {
+        guard html.contains("<") || html.contains("&") else { return trimmed(html) }
+        var text = ""
+        var rest = Substring(html)
+        while let open = rest.firstIndex(of: "<") {
+            text += rest[..<open]
+            guard let close = rest[open...].firstIndex(of: ">") else {
+                rest = rest[rest.endIndex...]        // an unclosed tag: the rest is markup
+                break
+            }
+            let tag = Tag(rest[rest.index(after: open)..<close])
+            rest = rest[rest.index(after: close)...]
+            if !tag.isClosing, tag.name == "script" || tag.name == "style" {
+                // Skip to the matching end tag, or to the end.
+                let end = "</" + tag.name
+                if let range = rest.firstRange(of: end) {
+                    rest = rest[range.upperBound...]
+                    if let close = rest.firstIndex(of: ">") { rest = rest[rest.index(after: close)...] }
+                } else {
+                    rest = rest[rest.endIndex...]
+                }
+            } else if tag.breaksLine {
+                text += "\n"
+            }
+        }
+        text += rest
+        return trimmed(decodingEntities(text))
+    }
+
+    /// The name of a tag and whether it ends an element.
+    private struct Tag {
+        var name: String
+        var isClosing: Bool
+
+        init(_ inside: Substring) {
+            var body = inside
+            isClosing = body.first == "/"
+            if isClosing { body = body.dropFirst() }
+            name = String(body.prefix { $0.isLetter || $0.isNumber }).lowercased()
+        }
+
+        private static let blocks: Set<String> = [
+            "p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "li", "tr", "title", "center", "pre",
+            "blockquote", "ul", "ol", "table", "body", "head", "html", "section", "article", "header", "footer",
+        ]
+
+        var breaksLine: Bool {
+            name == "br" || name == "hr" || (isClosing && Self.blocks.contains(name))
+        }
+    }
+
+    /// `text` with `&amp;`, `&lt;`, `&#39;`, `&#x1F600;` and the like decoded;
+    /// an unknown or malformed reference stays as it was.
+    public static func decodingEntities(_ text: String) -> String {
+        guard text.contains("&") else { return text }
+        var output = ""
+        var rest = Substring(text)
+        while let ampersand = rest.firstIndex(of: "&") {
+            output += rest[..<ampersand]
+            let afterAmpersand = rest.index(after: ampersand)
+            guard let semicolon = rest[afterAmpersand...].prefix(12).firstIndex(of: ";"),
+                  let decoded = decode(rest[afterAmpersand..<semicolon])
+            else {
+                output += "&"
+                rest = rest[afterAmpersand...]
+                continue
+            }
+            output.unicodeScalars.append(decoded)
+            rest = rest[rest.index(after: semicolon)...]
+        }
+        return output + rest
+    }
+
+    private static let named: [Substring: Unicode.Scalar] = [
+        "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u{A0}",
+    ]
+
+    private static func decode(_ name: Substring) -> Unicode.Scalar? {
+        if let scalar = named[name] { return scalar }
+        guard name.first == "#" else { return nil }
+        let digits = name.dropFirst()
+        let value: UInt32?
+        if digits.first == "x" || digits.first == "X" {
+            value = UInt32(digits.dropFirst(), radix: 16)
+        } else {
+            value = UInt32(digits, radix: 10)
+        }
+        return value.flatMap(Unicode.Scalar.init)
+    }
+
+    private static func trimmed(_ text: String) -> String {
+        var slice = Substring(text)
+        while let first = slice.first, first.isWhitespace { slice.removeFirst() }
+        while let last = slice.last, last.isWhitespace { slice.removeLast() }
+        return String(slice)
+    }
+}

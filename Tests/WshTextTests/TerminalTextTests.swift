@@ -1,0 +1,113 @@
+import Testing
+import WshText
+
+/// Bytes that would drive a terminal: what a hostile server puts in any text field.
+enum Hostile {
+    static let esc = "\u{1B}"
+    /// Every kind of sequence, in 7-bit and C1 forms, plus controls and bidi overrides.
+    static let all = [
+        "\(esc)[31mRED\(esc)[0m", "\(esc)]0;PWNED\u{07}", "\(esc)]52;c;ZXZpbA==\u{07}", "\(esc)[2J\(esc)[H",
+        "\(esc)P1$qm\(esc)\\", "\(esc)_apc\(esc)\\", "\(esc)^pm\(esc)\\", "\(esc)Xsos\(esc)\\", "\(esc)(0", "\(esc)c",
+        "\u{9B}31m", "\u{9D}0;title\u{9C}", "\u{90}dcs\u{9C}", "\u{9E}pm\u{9C}", "\u{9F}apc\u{9C}", "\u{98}sos\u{9C}",
+        "\u{07}\u{08}\u{7F}\u{85}", "\u{202E}evil\u{202C}", "\u{2066}\u{2067}\u{2068}\u{2069}\u{200E}\u{200F}\u{061C}",
+    ].joined(separator: "·")
+
+    /// True when `text` holds a control, a bidi control, or what is left of an escape sequence.
+    static func hasControlOrRemnant(_ text: String) -> Bool {
+        let controls = text.unicodeScalars.contains { scalar in
+            let v = scalar.value
+            return (v < 0x20 && v != 0x0A && v != 0x09) || (0x7F...0x9F).contains(v) || [0x061C, 0x200E, 0x200F].contains(v)
+                || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
+        }
+        let remnants = ["[31m", "[0m", "]0;", "]52;", "[2J", "PWNED", "ZXZpbA", "1$qm", "title", "apc", "dcs", "sos"]
+        return controls || remnants.contains { text.contains($0) }
+    }
+}
+
+@Suite("The one sanitizer of server text")
+struct TerminalTextTests {
+    @Test("escape sequences of every kind are removed whole, leaving no remnant, in 7-bit and C1 forms")
+    func removesWholeSequences() {
+        let clean = TerminalText.sanitize("before·" + Hostile.all + "·after")
+        #expect(!Hostile.hasControlOrRemnant(clean), "\(clean.debugDescription)")
+        #expect(clean.hasPrefix("before·"))
+        #expect(clean.hasSuffix("·after"))
+        #expect(clean.contains("RED"))
+        #expect(clean.contains("evil"))
+    }
+
+    @Test("printable text of every script survives unchanged, emoji and joiners included")
+    func keepsText() {
+        for text in ["今天 😀 #话题# @用户 http://t.cn/abc", "👩‍💻 e\u{301} a\u{200B}b", "tab\tand", "العربية עברית"] {
+            #expect(TerminalText.sanitize(text, .multiline) == text)
+        }
+    }
+
+    @Test("one-line views turn line breaks and tabs into spaces; multi-line views keep LF and fold CR LF")
+    func lineBreaks() {
+        #expect(TerminalText.sanitize("a\nb\tc\r\nd\re") == "a b c d e")
+        #expect(TerminalText.sanitize("a\r\nb\u{2028}c", .multiline) == "a\nb\nc")
+    }
+
+    @Test("a sequence cut off at the end of the text removes the rest, and never crashes")
+    func truncatedSequences() {
+        #expect(TerminalText.sanitize("abc\u{1B}") == "abc")
+        #expect(TerminalText.sanitize("abc\u{1B}[12;") == "abc")
+        #expect(TerminalText.sanitize("abc\u{1B}]0;unterminated") == "abc")
+        #expect(TerminalText.sanitize("abc\u{9D}unterminated") == "abc")
+    }
+
+    @Test("a CSI broken by a non-ASCII character ends there, and the character is kept")
+    func brokenSequenceKeepsText() {
+        #expect(TerminalText.sanitize("a\u{1B}[3微b") == "a微b")
+    }
+
+    @Test("the output policy keeps the shell's own colours and nothing else")
+    func outputKeepsStyles() {
+        let styled = "\u{1B}[1;31mbold red\u{1B}[0m"
+        #expect(TerminalText.sanitize(styled, .output) == styled)
+        #expect(TerminalText.sanitize("x\u{1B}]0;t\u{07}\u{1B}[2Jy\u{9B}1m", .output) == "xy")
+        #expect(TerminalText.sanitize(styled) == "bold red")
+        #expect(TerminalText.sanitize("50%\r", .output) == "50%\r")
+    }
+
+    @Test("every single byte and every pair of bytes sanitizes without a crash or a leak")
+    func exhaustivePairs() {
+        for first in 0..<256 {
+            for second in stride(from: 0, to: 256, by: 3) {
+                let text = String(decoding: [UInt8(first), UInt8(second), 0x41], as: UTF8.self)
+                #expect(!Hostile.hasControlOrRemnant(TerminalText.sanitize(text, .multiline)) || text.contains("PWNED"))
+            }
+        }
+    }
+}
+
+@Suite("Masking secrets")
+struct RedactionTests {
+    let token = "2.00abcDEF123xyz"
+
+    @Test("a token is masked wherever it occurs, glued to other text or not")
+    func masksLongTokens() {
+        #expect(Redaction.redact("post \"hi \(token)\"", secrets: [token]) == "post \"hi ***\"")
+        #expect(Redaction.redact("mute @x\(token)", secrets: [token]) == "mute @x***")
+        #expect(Redaction.redact("https://h/2/?access_token=\(token)&a=1") == "https://h/2/?access_token=***&a=1")
+    }
+
+    @Test("a short token is masked only as a word of its own, so ordinary text is not mangled")
+    func shortTokensMatchWholeWords() {
+        #expect(Redaction.redact("detail: no row 9: the list has 3 rows", secrets: ["t"]) == "detail: no row 9: the list has 3 rows")
+        #expect(Redaction.redact("token is t here", secrets: ["t"]) == "token is *** here")
+        #expect(Redaction.redact("abc abcd xabc", secrets: ["abc"]) == "*** abcd xabc")
+    }
+}
+
+@Suite("Plain text from HTML")
+struct HTMLTextTests {
+    @Test("tags are dropped, entities decoded, block ends become line breaks, scripts and styles vanish")
+    func plainText() {
+        #expect(HTMLText.plainText("<a href=\"http://x\" rel=\"nofollow\">iPhone客户端</a>") == "iPhone客户端")
+        #expect(HTMLText.plainText("a &amp; b &lt;c&gt; &#39;d&#39; &#x1F600; &bogus; & e") == "a & b <c> 'd' 😀 &bogus; & e")
+        let page = "<html><head><title>502 Bad Gateway</title><style>h1{}</style></head><body><h1>502</h1>nginx</body></html>"
+        #expect(HTMLText.plainText(page).split(separator: "\n").map(String.init) == ["502 Bad Gateway", "502", "nginx"])
+    }
+}

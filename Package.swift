@@ -95,7 +95,7 @@ let package = Package(
         .testTarget(name: "WshLanguageTests", dependencies: ["WshLanguage"]),
         .testTarget(
             name: "WshShellTests",
-            dependencies: ["WshShell", "WshText", "WshLanguage", "WshSandbox", "WshTestSupport"]),
+            dependencies: ["WshShell", "WshViewModel", "WshModel", "WshText", "WshLanguage", "WshSandbox", "WshTestSupport"]),
         .testTarget(name: "WshCommandLineTests", dependencies: ["WshCommandLine"]),
         .testTarget(name: "EndToEndTests", dependencies: ["WshSandbox", "WshTestSupport"]),
     ]

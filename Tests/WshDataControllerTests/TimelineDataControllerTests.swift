@@ -12,9 +12,7 @@ struct TimelineDataControllerTests {
         let controller = TimelineDataController(client: backend.client)
         let loaded = try await controller.page(count: 8)
 
-        controller.mute(.screenName("bob"))
-
-        let open = controller.openStatuses(in: loaded)
+        let open = controller.openStatuses(in: loaded, muting: MutedUsers([.screenName("bob")]))
         #expect(loaded.count == 8)
         #expect(open.count == 6)
         #expect(!open.contains { $0.user?.screenName == "bob" })
@@ -26,9 +24,10 @@ struct TimelineDataControllerTests {
         let controller = TimelineDataController(client: backend.client)
         let loaded = try await controller.page(count: 8)
 
-        controller.mute(.uid("1001"))
+        let open = controller.openStatuses(in: loaded, muting: MutedUsers([.uid("1001")]))
 
-        #expect(controller.openStatuses(in: loaded).allSatisfy { $0.user?.screenName != "alice" })
+        #expect(open.count == 6)
+        #expect(open.allSatisfy { $0.user?.screenName != "alice" })
     }
 
     @Test("given a page was loaded when one of its authors is asked then no request is sent")
@@ -41,16 +40,5 @@ struct TimelineDataControllerTests {
 
         #expect(user.identifier == "1004")
         #expect(backend.requestedPaths == ["/2/statuses/public_timeline.json"])
-    }
-
-    @Test("given a shared UserDataController when muting through the timeline then the model-related controller holds it")
-    func muting_isHeldByUserDataController() {
-        let backend = FakeBackend()
-        let users = UserDataController(client: backend.client)
-        let controller = TimelineDataController(statuses: StatusDataController(client: backend.client), users: users)
-
-        controller.mute(.screenName("erin"))
-
-        #expect(users.mutedUsers == MutedUsers([.screenName("erin")]))
     }
 }

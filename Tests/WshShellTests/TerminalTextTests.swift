@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import WshModel
+import WshViewModel
 @testable import WshShell
 
 @Suite("Display width and truncation")
@@ -47,5 +49,25 @@ struct PathCompletionTests {
         #expect(PathCompletion.candidates(for: folder + "/") == [folder + "/lib/", folder + "/setup.wsh"])
         #expect(PathCompletion.candidates(for: folder + "/s") == [folder + "/setup.wsh"])
         #expect(PathCompletion.candidates(for: folder + "/.h") == [folder + "/.hidden.wsh"])
+    }
+}
+
+@Suite("The timeline list View")
+struct TimelineListViewTests {
+    @Test("the counts start in the same column on every row, with or without pictures and reposts")
+    func countsAlign() {
+        let author = User(screenName: "摄影师Coder")
+        let statuses = [
+            Status(text: "plain text row", user: author),
+            Status(text: "这部剧太好看了 with two pictures", picURLs: ["http://p/1.jpg", "http://p/2.jpg"], user: User(screenName: "kafka")),
+            Status(text: "a repost", user: author, retweetedStatus: Status(text: "inner", user: author)),
+        ]
+        let rows = statuses.enumerated().map { StatusCellViewModel(status: $1, index: $0 + 1) }
+        let lines = TimelineListView(style: .plain, columns: 90).render(rows).split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        let columns = lines.map { line in DisplayWidth.of(String(line[..<line.range(of: "↻")!.lowerBound])) }
+        #expect(Set(columns).count == 1, "\(lines)")
+        #expect(lines[1].hasSuffix("[2 pics]"))
+        #expect(lines.allSatisfy { DisplayWidth.of($0) <= 90 })
     }
 }

@@ -2,8 +2,7 @@ import Synchronization
 import WshModel
 import WshRequest
 
-/// The model-related DataController for users: a user by uid or screen
-/// name, and the set of users muted on this client.
+/// The model-related DataController for users: a user by uid or screen name.
 ///
 /// Users are cached by uid and by screen name, including the authors of
 /// every page the timeline loads, so `user NAME` for a visible author sends
@@ -11,7 +10,6 @@ import WshRequest
 public final class UserDataController: Sendable {
     private let api: TracedCall
     private let cache = Mutex<[UserReference: User]>([:])
-    private let muted = Mutex(MutedUsers())
 
     /// A controller that calls the API through `client` and reports each call to `trace`.
     public init(client: WeiboClient, trace: TraceSink? = nil) {
@@ -43,26 +41,6 @@ public final class UserDataController: Sendable {
     /// Caches the authors of `statuses` (and of the statuses they repost).
     public func remember(authorsOf statuses: [Status]) {
         remember(statuses.flatMap { [$0.user, $0.retweetedStatus?.user].compactMap { $0 } })
-    }
-
-    // MARK: Muting
-
-    /// The muted users. Settable so a restored snapshot can put them back.
-    public var mutedUsers: MutedUsers {
-        get { muted.withLock { $0 } }
-        set { muted.withLock { $0 = newValue } }
-    }
-
-    /// Mutes `reference`; false when it already was.
-    @discardableResult
-    public func mute(_ reference: UserReference) -> Bool {
-        muted.withLock { $0.insert(reference) }
-    }
-
-    /// Unmutes `reference`; false when it was not muted.
-    @discardableResult
-    public func unmute(_ reference: UserReference) -> Bool {
-        muted.withLock { $0.remove(reference) }
     }
 
     private func remember(_ users: [User]) {

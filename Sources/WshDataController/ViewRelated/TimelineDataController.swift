@@ -39,9 +39,9 @@ public final class TimelineDataController: Sendable {
     }
 
     /// The statuses of `loaded` that the screen shows: those whose authors
-    /// are not muted.
-    public func openStatuses<Loaded: Collection<Status>>(in loaded: Loaded) -> [Status] {
-        let muted = users.mutedUsers
+    /// `muted` does not name. Who is muted is the user's choice, held in the
+    /// ViewModel's state (so undo puts it back); this controller only applies it.
+    public func openStatuses<Loaded: Collection<Status>>(in loaded: Loaded, muting muted: MutedUsers) -> [Status] {
         guard !muted.isEmpty else { return Array(loaded) }
         return loaded.filter { !muted.mutes($0.user) }
     }
@@ -67,20 +67,4 @@ public final class TimelineDataController: Sendable {
     public func post(text: String) async throws(RequestError) -> Status {
         try await statuses.post(text: text)
     }
-
-    // MARK: Muting
-
-    /// The muted users; settable so a restored snapshot can put them back.
-    public var mutedUsers: MutedUsers {
-        get { users.mutedUsers }
-        set { users.mutedUsers = newValue }
-    }
-
-    /// Mutes `reference`; false when it already was.
-    @discardableResult
-    public func mute(_ reference: UserReference) -> Bool { users.mute(reference) }
-
-    /// Unmutes `reference`; false when it was not muted.
-    @discardableResult
-    public func unmute(_ reference: UserReference) -> Bool { users.unmute(reference) }
 }

@@ -11,9 +11,12 @@ extension Shell {
                 name: "api", abstract: "Send a raw API request and print the JSON answer.",
                 discussion: """
                     PATH is relative to the API base (statuses/show.json); parameters are
-                    KEY=VALUE words, percent-encoded for you. The token is added as a header.
+                    KEY=VALUE words, percent-encoded for you (quote the whole word when the
+                    value has spaces). The token is added as a header. The answer is printed
+                    pretty when it is JSON; an API error, an HTTP error or an answer that is
+                    not JSON prints what came and fails the command.
                       api get statuses/public_timeline.json count=2
-                      api post statuses/update.json status='hello 微博'
+                      api post statuses/update.json 'status=hello 微博'
                     """,
                 arguments: [
                     ArgumentSpec("METHOD", help: "get or post"),

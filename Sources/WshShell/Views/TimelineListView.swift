@@ -11,18 +11,22 @@ struct TimelineListView {
         let indexWidth = String(rows.count).count
         let authorWidth = min(18, rows.map { DisplayWidth.of($0.author) }.max() ?? 0)
         let countsWidth = rows.map { DisplayWidth.of($0.countsText) }.max() ?? 0
+        // Every row gives its markers the same room, so the counts line up in one column.
+        let markersWidth = rows.map { $0.markers.isEmpty ? 0 : 1 + DisplayWidth.of($0.markers) }.max() ?? 0
+        let timeWidth = rows.map { DisplayWidth.of($0.time) }.max() ?? 0
+        let fixed = indexWidth + 2 + authorWidth + 2 + timeWidth + 2 + 2 + countsWidth + markersWidth
+        let textWidth = max(12, columns - fixed)
         var output = ""
         for row in rows {
             let index = DisplayWidth.padLeft(String(row.index), to: indexWidth)
             let author = DisplayWidth.padRight(DisplayWidth.truncate(row.author, to: authorWidth), to: authorWidth)
-            let markers = row.markers.isEmpty ? "" : " " + row.markers
-            let fixed = indexWidth + 2 + authorWidth + 2 + DisplayWidth.of(row.time) + 2 + 2 + countsWidth
-                + DisplayWidth.of(markers)
-            let textWidth = max(12, columns - fixed)
+            let time = DisplayWidth.padRight(row.time, to: timeWidth)
             let text = DisplayWidth.padRight(DisplayWidth.truncate(row.text, to: textWidth), to: textWidth)
-            output += "\(style.dim(index))  \(style.cyan(author))  \(style.dim(row.time))  \(text)  "
+            let markers = row.markers.isEmpty ? "" : " " + row.markers
+            var line = "\(style.dim(index))  \(style.cyan(author))  \(style.dim(time))  \(text)  "
                 + style.dim(DisplayWidth.padRight(row.countsText, to: countsWidth)) + style.yellow(markers)
-            output = output.trimmingTrailingWhitespace() + "\n"
+            line = line.trimmingTrailingWhitespace()
+            output += line + "\n"
         }
         return output
     }

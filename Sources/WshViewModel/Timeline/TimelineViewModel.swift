@@ -41,7 +41,6 @@ public final class TimelineViewModel {
     /// A ViewModel fed by `dataController`.
     public init(dataController: TimelineDataController) {
         self.dataController = dataController
-        state.muted = dataController.mutedUsers
     }
 
     // MARK: Outputs
@@ -195,9 +194,8 @@ public final class TimelineViewModel {
     public func mute(_ name: String) throws(ViewModelError) -> Int {
         guard let reference = UserReference(name) else { throw fail(.noUserGiven) }
         let before = rowCount
-        guard dataController.mute(reference) else { throw fail(.alreadyMuted(reference.description)) }
         var next = state
-        next.muted = dataController.mutedUsers
+        guard next.muted.insert(reference) else { throw fail(.alreadyMuted(reference.description)) }
         commit(next)
         return before - rowCount
     }
@@ -207,9 +205,8 @@ public final class TimelineViewModel {
     public func unmute(_ name: String) throws(ViewModelError) -> Int {
         guard let reference = UserReference(name) else { throw fail(.noUserGiven) }
         let before = rowCount
-        guard dataController.unmute(reference) else { throw fail(.notMuted(reference.description)) }
         var next = state
-        next.muted = dataController.mutedUsers
+        guard next.muted.remove(reference) else { throw fail(.notMuted(reference.description)) }
         commit(next)
         return rowCount - before
     }
@@ -234,7 +231,7 @@ public final class TimelineViewModel {
     /// The statuses the list shows, from the view-related DataController.
     private var openStatuses: [Status] {
         if let openStatusesCache { return openStatusesCache }
-        let open = dataController.openStatuses(in: state.statuses)
+        let open = dataController.openStatuses(in: state.statuses, muting: state.muted)
         openStatusesCache = open
         return open
     }
@@ -275,7 +272,6 @@ public final class TimelineViewModel {
             rowsCache = nil
         }
         if next.screens != state.screens { change.insert(.screen) }
-        if next.muted != dataController.mutedUsers { dataController.mutedUsers = next.muted }
         state = next
         if errorMessage != nil {
             errorMessage = nil

@@ -37,7 +37,7 @@ public struct WeiboClient: Sendable {
     public func send(_ endpoint: Endpoint) async throws(RequestError) -> HTTPResponse {
         let request = try request(for: endpoint)
         let response = try await http.send(request)
-        try Self.check(response, url: Redaction.redact(request.url, secrets: secrets))
+        try Self.check(response, url: Redaction.redact(request.url, secrets: secrets), secrets: secrets)
         return response
     }
 
@@ -56,10 +56,12 @@ public struct WeiboClient: Sendable {
     /// Throws unless `response` is a success. A body with Weibo's `error` or
     /// `error_code` is an API error whatever the status (the API sometimes
     /// answers 200 with an error body).
-    public static func check(_ response: HTTPResponse, url: String) throws(RequestError) {
-        if let failure = apiFailure(in: response) { throw .api(failure) }
+    /// Servers echo what they were sent: `secrets` are masked in what the
+    /// error quotes of the body.
+    public static func check(_ response: HTTPResponse, url: String, secrets: [String] = []) throws(RequestError) {
+        if let failure = apiFailure(in: response, secrets: secrets) { throw .api(failure) }
         guard (200..<300).contains(response.status) else {
-            throw .http(status: response.status, url: url, excerpt: excerpt(response.body))
+            throw .http(status: response.status, url: url, excerpt: excerpt(response.body, secrets: secrets))
         }
     }
 
@@ -68,24 +70,24 @@ public struct WeiboClient: Sendable {
     /// Read with `JSONDecoder`, which only indexes the document and builds
     /// the three fields asked for: a 200 KB timeline page costs a quick scan
     /// here, not a tree of Foundation objects.
-    static func apiFailure(in response: HTTPResponse) -> APIFailure? {
+    static func apiFailure(in response: HTTPResponse, secrets: [String] = []) -> APIFailure? {
         guard response.body.first == UInt8(ascii: "{"),
               let body = try? JSONDecoder().decode(ErrorBody.self, from: response.body), body.isErrorBody
         else { return nil }
         return APIFailure(
             code: body.code,
-            message: TerminalText.sanitize(Redaction.redact(body.error ?? "")),
-            request: body.request.map { TerminalText.sanitize(Redaction.redact($0)) },
+            message: TerminalText.sanitize(Redaction.redact(body.error ?? "", secrets: secrets)),
+            request: body.request.map { TerminalText.sanitize(Redaction.redact($0, secrets: secrets)) },
             httpStatus: response.status)
     }
 
     /// What a body without an API error says, on one printable line of at
     /// most `excerptLength` characters: an HTML error page gives its text
     /// (`502 Bad Gateway nginx`), not its markup.
-    static func excerpt(_ body: Data) -> String {
+    static func excerpt(_ body: Data, secrets: [String] = []) -> String {
         var text = String(decoding: body.prefix(4096), as: UTF8.self)
         if text.drop(while: \.isWhitespace).first == "<" { text = HTMLText.plainText(text) }
-        let words = TerminalText.sanitize(Redaction.redact(text)).split(separator: " ", omittingEmptySubsequences: true)
+        let words = TerminalText.sanitize(Redaction.redact(text, secrets: secrets)).split(separator: " ", omittingEmptySubsequences: true)
         let line = words.joined(separator: " ")
         return line.count > excerptLength ? String(line.prefix(excerptLength - 1)) + "…" : line
     }

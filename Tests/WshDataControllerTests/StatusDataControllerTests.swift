@@ -122,14 +122,28 @@ struct StatusDataControllerTests {
         #expect(message.contains("20101"))
     }
 
-    @Test("given a token when calls are traced then no event holds it")
+    @Test("given a server that echoes the token in its error bodies when calls are traced then no event or error holds it")
     func trace_neverHoldsTheToken() async throws {
-        let backend = FakeBackend()
-        let controller = StatusDataController(client: backend.client, trace: backend.trace)
+        let echoing = FakeHTTPClient { request in
+            request.path.hasSuffix("update.json")
+                ? .json(#"{"error":"invalid token t0ken","error_code":21301,"request":"/2/statuses/update.json?access_token=t0ken"}"#, status: 401)
+                : .json("<html>token t0ken rejected</html>", status: 502)
+        }
+        let client = WeiboClient(configuration: APIConfiguration(baseURL: "http://weibo.test/2/", token: .value(Secret("t0ken"))),
+                                 http: echoing)
+        let traces = RecordingObserver<TraceEvent>()
+        let controller = StatusDataController(client: client, trace: { traces.record($0) })
 
-        _ = try await controller.publicTimeline(count: 2)
-        _ = try await controller.post(text: "hi")
+        await #expect(throws: RequestError.self) { _ = try await controller.publicTimeline(count: 2) }
+        do {
+            _ = try await controller.post(text: "hi")
+            Issue.record("the post succeeded")
+        } catch {
+            #expect(error.description == "API error 21301: invalid token *** (/2/statuses/update.json?access_token=***, HTTP 401)")
+        }
 
-        #expect(!backend.traces.values.contains { "\($0)".contains("t0ken") })
+        #expect(traces.values.count == 2)
+        #expect(!traces.values.contains { "\($0)".contains("t0ken") }, "\(traces.values)")
+        #expect(traces.values.contains { "\($0)".contains("token *** rejected") })
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WshTestSupport
 import WshSandbox
 @testable import WshShell
 
@@ -134,13 +135,12 @@ struct TranscriptTests {
     @Test("text from the API is stripped of terminal control sequences in every view")
     func controlSequencesStripped() async throws {
         let harness = try await ShellHarness()
-        harness.shell.interpreter.setVariable("evil", to: .string("hi\u{1B}]0;owned\u{07} there\u{1B}[2J\u{9B}31m!"))
-        let transcript = await harness.run("post $evil\nlist\nlist --json\ndetail 1")
+        harness.shell.interpreter.setVariable("evil", to: .string("hi" + HostileText.payload + " there!"))
+        let transcript = await harness.run("post $evil\nlist\nlist --json\ndetail 1\ndetail 1 --json\nhistory\nhistory --json")
         #expect(transcript.status == 0)
-        #expect(!transcript.stdout.contains("\u{1B}"))
-        #expect(!transcript.stdout.contains("\u{07}"))
-        #expect(!transcript.stdout.contains("\\u001b"))
-        #expect(transcript.stdout.contains("hi there!"))
+        #expect(!HostileText.leaks(transcript.stdout + transcript.stderr), "\((transcript.stdout + transcript.stderr).debugDescription)")
+        #expect(transcript.stdout.contains("hi"))
+        #expect(transcript.stdout.contains(" there!"))
     }
 
     @Test("trace on shows each layer on stderr, with the token masked")

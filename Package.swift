@@ -44,11 +44,12 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
 
-        // View / ViewController: the loop, the commands, the Views.
+        // View / ViewController: the loop, the commands, the Views. No WshModel:
+        // commands and Views read ViewModel outputs, never Model values.
         .target(
             name: "WshShell",
             dependencies: [
-                "CEditLine", "WshText", "WshRequest", "WshModel", "WshDataController",
+                "CEditLine", "WshText", "WshRequest", "WshDataController",
                 "WshViewModel", "WshLanguage",
             ]),
 

@@ -21,7 +21,7 @@ extension Shell {
     }
 
     /// Rows the timeline shows; 0 before the first command that needs a session.
-    var rowCount: Int { sessionStorage?.timeline.rowCount ?? 0 }
+    var rowCount: Int { sessionStorage?.rowCount ?? 0 }
 
     /// Operations in the history.
     var operationCount: Int { sessionStorage?.operationCount ?? 0 }

@@ -223,6 +223,11 @@ int wsh_curl_perform(wsh_curl *h, const wsh_curl_request *request, wsh_curl_resp
     set_pointer(e, CURLOPT_HTTPHEADER, headers);
     set_long(e, CURLOPT_CONNECTTIMEOUT_MS, request->connect_timeout_ms);
     set_long(e, CURLOPT_TIMEOUT_MS, request->timeout_ms);
+    // A POST gets a connection of its own. On a reused keep-alive connection
+    // that closes before any answer byte, libcurl silently sends the request
+    // again on a new one; for a POST that is a second status posted. On a
+    // fresh connection it reports the loss instead, and wsh resolves it.
+    set_long(e, CURLOPT_FRESH_CONNECT, request->is_post ? 1L : 0L);
     if (request->is_post) {
         set_long(e, CURLOPT_POST, 1L);
         set_off(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)request->body_length);

@@ -55,6 +55,12 @@ struct WshSandboxCommand: AsyncParsableCommand {
     @Flag(help: "Close each API connection without a response.")
     var drop = false
 
+    @Flag(name: .customLong("drop-after"), help: "Serve each API request (posts land), then close without the answer.")
+    var dropAfter = false
+
+    @Option(name: .customLong("fault-path"), help: "Apply the faults only to this endpoint, e.g. statuses/update.json.")
+    var faultPath: String?
+
     @Option(name: .customLong("drip-ms"), help: "Write bodies in small chunks with this many milliseconds between.")
     var dripMilliseconds = 0
 
@@ -73,7 +79,7 @@ struct WshSandboxCommand: AsyncParsableCommand {
         SandboxFaults(
             latencyMilliseconds: latencyMilliseconds, failStatus: failStatus, failRate: failRate,
             rateLimit: rateLimit, truncate: truncate, malformed: malformed, drop: drop,
-            dripMilliseconds: dripMilliseconds, dripChunkBytes: dripChunkBytes)
+            dripMilliseconds: dripMilliseconds, dripChunkBytes: dripChunkBytes, dropAfter: dropAfter, path: faultPath)
     }
 
     func run() async throws {
@@ -102,7 +108,9 @@ struct WshSandboxCommand: AsyncParsableCommand {
         if faults.truncate { parts.append("truncate") }
         if faults.malformed { parts.append("malformed") }
         if faults.drop { parts.append("drop") }
+        if faults.dropAfter { parts.append("drop after serving") }
         if faults.dripMilliseconds > 0 { parts.append("drip \(faults.dripChunkBytes) B / \(faults.dripMilliseconds) ms") }
+        if let path = faults.path { parts.append("only \(path)") }
         return parts.joined(separator: ", ")
     }
 }

@@ -10,12 +10,12 @@ struct SessionFixture {
     let session: SessionViewModel
     let changes = RecordingObserver<SessionChange>()
 
-    init(api: FakeWeiboAPI = FakeWeiboAPI()) {
+    init(api: FakeWeiboAPI = FakeWeiboAPI(), historyLimit: Int = OperationHistory<SessionState>.defaultLimit) {
         self.api = api
         http = FakeHTTPClient { request in api.respond(to: request) }
         let client = WeiboClient(configuration: APIConfiguration(baseURL: "http://weibo.test/2/", token: .value(Secret("t"))),
                                  http: http)
-        session = SessionViewModel(dataController: TimelineDataController(client: client))
+        session = SessionViewModel(dataController: TimelineDataController(client: client), historyLimit: historyLimit)
         session.onChange = { [changes] in changes.record($0) }
     }
 

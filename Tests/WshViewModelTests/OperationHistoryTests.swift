@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import WshViewModel
 
@@ -59,7 +60,7 @@ struct OperationHistoryTests {
 
     @Test("given 100 000 operations when undone and redone then it is the cursor that moves")
     func manyOperations() {
-        var history = OperationHistory(initial: 0)
+        var history = OperationHistory(initial: 0, limit: 100_000)
         for n in 1...100_000 { history.record("op \(n)", leaving: n) }
 
         for _ in 0..<50_000 { _ = history.undo() }
@@ -67,5 +68,49 @@ struct OperationHistoryTests {
         for _ in 0..<50_000 { _ = history.redo() }
         #expect(history.current == 100_000)
         #expect(history.operationText(at: 99_999) == "op 100000")
+    }
+}
+
+@Suite("OperationHistory: the bound")
+struct OperationHistoryBoundTests {
+    @Test("given a limit of 3 when 5 operations are recorded then the last 3 are kept and 2 are counted as dropped")
+    func keepsTheLastOperations() {
+        var history = OperationHistory(initial: 0, limit: 3)
+        for n in 1...5 { history.record("op \(n)", leaving: n) }
+
+        #expect(history.operations == ["op 3", "op 4", "op 5"])
+        #expect(history.droppedCount == 2)
+        #expect(history.undo() == 4)
+        #expect(history.undo() == 3)
+        #expect(history.undo() == 2)
+        #expect(history.undo() == nil)
+        #expect(history.redo() == 3)
+    }
+
+    @Test("given the default limit when 4000 operations are recorded then 1000 are kept")
+    func defaultLimit() {
+        var history = OperationHistory(initial: 0)
+        for n in 1...4_000 { history.record("fetch \(n)", leaving: n) }
+
+        #expect(OperationHistory<Int>.defaultLimit == 1000)
+        #expect(history.operationCount == 1000)
+        #expect(history.droppedCount == 3000)
+        for _ in 0..<1000 { _ = history.undo() }
+        #expect(history.current == 3000)
+    }
+
+    @Test("given undone operations when a redo is revised then the remote effect and later states change")
+    func reviseRedo() {
+        var history = OperationHistory(initial: "a")
+        history.record("post", leaving: "b", remote: .postedStatus(id: "1", text: "t"))
+        history.record("detail", leaving: "b+")
+        _ = history.undo()
+        _ = history.undo()
+
+        history.reviseRedo(remote: .postedStatus(id: "2", text: "t")) { $0.replacingOccurrences(of: "b", with: "B") }
+
+        #expect(history.nextRedo?.remote == .postedStatus(id: "2", text: "t"))
+        #expect(history.redo() == "B")
+        #expect(history.redo() == "B+")
     }
 }

@@ -81,7 +81,7 @@ struct SandboxSessionTests {
             #expect(session.rows.count == 50 - theirs)
             #expect(!session.rows.contains { $0.author == author })
 
-            try session.undo()
+            try await session.undo()
             #expect(session.rows.count == 50)
         }
     }

@@ -35,12 +35,12 @@ struct SessionViewModelTests {
         try await fixture.session.fetch(count: 3)
         fixture.changes.reset()
 
-        try fixture.session.undo()
+        try await fixture.session.undo()
         #expect(fixture.session.rows.count == 5)
         #expect(fixture.session.operationCount == 1)
         #expect(fixture.session.canRedo)
 
-        try fixture.session.redo()
+        try await fixture.session.redo()
         #expect(fixture.session.rows.count == 3)
         #expect(fixture.session.operationCount == 2)
         #expect(fixture.http.requests.count == 2)
@@ -89,13 +89,13 @@ struct SessionViewModelTests {
     }
 
     @Test("calc 5 + 5 =; calc + 1 =; undo; led shows 10")
-    func calc_undo_showsPreviousResult() throws {
+    func calc_undo_showsPreviousResult() async throws {
         let fixture = SessionFixture()
 
         try fixture.session.calc(keys: ["5", "+", "5", "="])
         try fixture.session.calc(keys: ["+", "1", "="])
         #expect(fixture.session.ledText == "11")
-        try fixture.session.undo()
+        try await fixture.session.undo()
 
         #expect(fixture.session.ledText == "10")
         #expect(fixture.session.operations == ["calc 5 + 5 ="])
@@ -137,13 +137,13 @@ struct SessionViewModelTests {
         #expect(fixture.session.rows.count == 6)
         #expect(fixture.session.operations.last == "mute @carol → 2 rows hidden")
 
-        try fixture.session.undo()
+        try await fixture.session.undo()
         #expect(fixture.authors.filter { $0 == "@carol" }.count == 2)
         #expect(fixture.session.mutedUsers.isEmpty)
         #expect(fixture.changes.values == [[.rows, .history], [.rows, .history]])
 
         // The DataController was told too: a new page is filtered the same way as the rows.
-        try fixture.session.redo()
+        try await fixture.session.redo()
         try await fixture.session.more()
         #expect(!fixture.authors.contains("@carol"))
     }
@@ -194,12 +194,12 @@ struct SessionViewModelTests {
     }
 
     @Test("undo with nothing to undo is an error message, not a crash; so is redo")
-    func undoNothing_isError() {
+    func undoNothing_isError() async {
         let fixture = SessionFixture()
 
-        #expect(throws: ViewModelError.nothingToUndo) { try fixture.session.undo() }
+        await #expect(throws: ViewModelError.nothingToUndo) { try await fixture.session.undo() }
         #expect(fixture.session.errorMessage == "nothing to undo")
-        #expect(throws: ViewModelError.nothingToRedo) { try fixture.session.redo() }
+        await #expect(throws: ViewModelError.nothingToRedo) { try await fixture.session.redo() }
         #expect(fixture.changes.values == [.error, .error])
     }
 
@@ -213,19 +213,19 @@ struct SessionViewModelTests {
         try fixture.session.calc(keys: ["6", "*", "7", "="])
         let requests = fixture.http.requests.count
 
-        try fixture.session.undo()
+        try await fixture.session.undo()
         #expect(fixture.session.ledText == "0")
         #expect(fixture.session.user?.screenName == "@dave")
-        try fixture.session.undo()
+        try await fixture.session.undo()
         #expect(fixture.session.comments?.rows.count == 3)
-        try fixture.session.undo()
+        try await fixture.session.undo()
         #expect(fixture.session.detail?.text == "status 3 by @carol")
-        try fixture.session.undo()
+        try await fixture.session.undo()
         #expect(fixture.session.screen == .list)
         #expect(fixture.session.rows.count == 5)
 
-        try fixture.session.redo()
-        try fixture.session.redo()
+        try await fixture.session.redo()
+        try await fixture.session.redo()
         #expect(fixture.session.comments != nil)
         #expect(fixture.http.requests.count == requests)
         #expect(fixture.session.operations == ["fetch 5 → 5 statuses", "detail 3", "comments → 3 comments"])
@@ -236,7 +236,7 @@ struct SessionViewModelTests {
         let fixture = SessionFixture()
         try await fixture.session.fetch(count: 5)
         try await fixture.session.detail(index: 1)
-        try fixture.session.undo()
+        try await fixture.session.undo()
 
         try await fixture.session.detail(index: 2)
 
@@ -296,8 +296,8 @@ struct SessionViewModelTests {
         try fixture.session.mute("bob")
         try await fixture.session.post("hi")
         try fixture.session.calc(keys: ["1", "+", "1", "="])
-        try fixture.session.undo()
-        try fixture.session.redo()
+        try await fixture.session.undo()
+        try await fixture.session.redo()
         fixture.session.clear()
 
         let request: [SessionChange] = [.loading]
@@ -315,7 +315,7 @@ struct SessionViewModelTests {
 
     @Test("snapshots share the statuses: thousands of detail and back operations keep one timeline array")
     func snapshots_shareStatuses() async throws {
-        let fixture = SessionFixture(api: FakeWeiboAPI(statusCount: 200))
+        let fixture = SessionFixture(api: FakeWeiboAPI(statusCount: 200), historyLimit: 5_000)
         try await fixture.session.fetch(count: 200)
         for n in 1...2_000 {
             try await fixture.session.detail(index: n % 200 + 1)
@@ -323,7 +323,7 @@ struct SessionViewModelTests {
         }
 
         #expect(fixture.session.operationCount == 4_001)
-        for _ in 0..<4_000 { try fixture.session.undo() }
+        for _ in 0..<4_000 { try await fixture.session.undo() }
         #expect(fixture.session.rows.count == 200)
         #expect(fixture.session.screen == .list)
         #expect(fixture.session.state.timeline.statuses.sharesPages(with: fixture.session.history.current.timeline.statuses))

@@ -1,12 +1,17 @@
+import Foundation
 import Synchronization
 import WshModel
 import WshRequest
 
 /// The model-related DataController for statuses: public timeline pages, one
-/// status by id, the comments of a status, and posting.
+/// status by id, the comments of a status, the account's own statuses,
+/// posting and deleting.
 ///
 /// Every status it has seen is cached by id, so showing the detail of a row
 /// a page already brought sends no request.
+///
+/// Writes (`post`, `destroy`) resolve a lost answer before they report: see
+/// `post(text:)` for the rule.
 public final class StatusDataController: Sendable {
     private let api: TracedCall
     private let cache = Mutex<[String: Status]>([:])
@@ -55,13 +60,140 @@ public final class StatusDataController: Sendable {
             count: \.comments.count)
     }
 
+    /// The account's own statuses, newest first: `statuses/user_timeline.json`
+    /// without `uid`, which Weibo answers for the token's owner. `sinceID`
+    /// keeps ids greater than it, `maxID` ids up to and including it.
+    public func userTimeline(count: Int = 20, page: Int = 1, sinceID: String? = nil, maxID: String? = nil)
+        async throws(RequestError) -> TimelinePage {
+        var parameters = [("count", String(count)), ("page", String(page))]
+        if let sinceID { parameters.append(("since_id", sinceID)) }
+        if let maxID { parameters.append(("max_id", maxID)) }
+        let since = sinceID.map { ", sinceID: \($0)" } ?? ""
+        let timelinePage = try await api.fetch(
+            TimelinePage.self, Endpoint(.get, "statuses/user_timeline.json", parameters: parameters),
+            call: "StatusDataController.userTimeline(count: \(count), page: \(page)\(since))", count: \.statuses.count)
+        remember(timelinePage.statuses)
+        return timelinePage
+    }
+
+    /// How many of the account's statuses `post` reads to find one whose answer was lost.
+    static let lostPostSearchCount = 100
+
     /// Posts a new status with `text` (needs a token) and returns it as the API created it.
-    public func post(text: String) async throws(RequestError) -> Status {
-        let status = try await api.fetch(
-            Status.self, Endpoint(.post, "statuses/update.json", parameters: [("status", text)]),
-            call: "StatusDataController.post(text: \(text.count) characters)", count: { _ in 1 })
-        remember([status])
-        return status
+    ///
+    /// A lost answer is resolved before anything is reported. Clocks are not
+    /// compared (the server's may differ from ours, and the sandbox's is
+    /// fixed in 2024); ids are: Weibo's status ids grow with time. So before
+    /// posting, `post` reads the account's newest status id (one small
+    /// request); when the answer to the post is lost, it reads the account's
+    /// statuses with ids above that one and decides:
+    ///
+    /// - one has exactly this text (spaces at the ends aside): the post
+    ///   landed, and that is the status (`.recovered`);
+    /// - there are none: nothing was posted (`WriteError.notApplied`);
+    /// - there are some, none with this text, or the reads failed: unknown
+    ///   (`WriteError.unknown`), never a guess either way.
+    public func post(text: String) async throws(WriteError) -> WriteOutcome<Status> {
+        let baseline = await newestOwnStatusID()
+        let lost: RequestError
+        do {
+            let status = try await api.fetch(
+                Status.self, Endpoint(.post, "statuses/update.json", parameters: [("status", text)]),
+                call: "StatusDataController.post(text: \(text.count) characters)", count: { _ in 1 })
+            remember([status])
+            return WriteOutcome(status)
+        } catch {
+            guard error.leavesWriteOutcomeUnknown else { throw .rejected(error) }
+            lost = error
+        }
+        guard case .known(let newest) = baseline else {
+            throw .unknown(lostAnswer: lost, check: baselineProblem(baseline))
+        }
+        let newer: [Status]
+        do {
+            let page = try await userTimeline(count: Self.lostPostSearchCount, sinceID: newest.map(String.init))
+            newer = page.statuses.filter { Self.numericID($0).map { $0 > (newest ?? 0) } ?? false }
+        } catch {
+            throw .unknown(lostAnswer: lost, check: "reading the account's statuses failed: \(error.description)")
+        }
+        let wanted = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Newest first: the last match is the oldest status posted with this text since the baseline.
+        if let found = newer.last(where: { $0.text?.trimmingCharacters(in: .whitespacesAndNewlines) == wanted }) {
+            return WriteOutcome(found, resolution: .recovered(lostAnswer: lost.description))
+        }
+        guard newer.isEmpty else {
+            throw .unknown(lostAnswer: lost, check: "the account has \(newer.count) newer status\(newer.count == 1 ? "" : "es"), none with this text")
+        }
+        throw .notApplied(lostAnswer: lost)
+    }
+
+    /// Deletes the status with `id` (`statuses/destroy.json`; only its
+    /// author's token may) and returns it as the API sends it back.
+    ///
+    /// A status already gone (20101) is `.alreadyDone`: deleting is what was
+    /// wanted. A lost answer is resolved by reading the status: gone means
+    /// deleted (`.recovered`), still there means not deleted
+    /// (`WriteError.notApplied`), a failed read is `WriteError.unknown`.
+    public func destroy(id: String) async throws(WriteError) -> WriteOutcome<Status?> {
+        let lost: RequestError
+        do {
+            let status = try await api.fetch(
+                Status.self, Endpoint(.post, "statuses/destroy.json", parameters: [("id", id)]),
+                call: "StatusDataController.destroy(id: \(id))", count: { _ in 1 })
+            forget(id: id)
+            return WriteOutcome(status)
+        } catch {
+            if error.isNoSuchStatus {
+                forget(id: id)
+                return WriteOutcome(nil, resolution: .alreadyDone(reason: error.description))
+            }
+            guard error.leavesWriteOutcomeUnknown else { throw .rejected(error) }
+            lost = error
+        }
+        do {
+            _ = try await api.fetch(
+                Status.self, Endpoint(.get, "statuses/show.json", parameters: [("id", id)]),
+                call: "StatusDataController.status(id: \(id)) (was it deleted?)", count: { _ in 1 })
+        } catch {
+            guard error.isNoSuchStatus else {
+                throw .unknown(lostAnswer: lost, check: "reading status \(id) failed: \(error.description)")
+            }
+            forget(id: id)
+            return WriteOutcome(nil, resolution: .recovered(lostAnswer: lost.description))
+        }
+        throw .notApplied(lostAnswer: lost)
+    }
+
+    /// The account's newest status id before a write, for resolving a lost answer.
+    private enum Baseline {
+        /// The newest own status id, nil when the account has none.
+        case known(Int64?)
+        /// The read failed: why.
+        case unavailable(String)
+    }
+
+    private func newestOwnStatusID() async -> Baseline {
+        do {
+            let page = try await userTimeline(count: 1)
+            return .known(page.statuses.compactMap(Self.numericID).max())
+        } catch {
+            return .unavailable(error.description)
+        }
+    }
+
+    private func baselineProblem(_ baseline: Baseline) -> String {
+        if case .unavailable(let reason) = baseline {
+            return "the account's newest status could not be read before posting (\(reason))"
+        }
+        return ""
+    }
+
+    private static func numericID(_ status: Status) -> Int64? {
+        status.id ?? status.idstr.flatMap { Int64($0) }
+    }
+
+    private func forget(id: String) {
+        _ = cache.withLock { $0.removeValue(forKey: id) }
     }
 
     /// The cached status with `id`, without any request.

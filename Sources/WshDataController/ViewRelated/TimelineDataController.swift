@@ -63,8 +63,22 @@ public final class TimelineDataController: Sendable {
         try await users.user(reference)
     }
 
-    /// Posts `text` as a new status and returns it.
-    public func post(text: String) async throws(RequestError) -> Status {
-        try await statuses.post(text: text)
+    /// Posts `text` as a new status and returns it, resolving a lost answer
+    /// (see `StatusDataController.post(text:)`).
+    public func post(text: String) async throws(WriteError) -> WriteOutcome<Status> {
+        let outcome = try await statuses.post(text: text)
+        users.remember(authorsOf: [outcome.value])
+        return outcome
+    }
+
+    /// Deletes the account's status with `id`, resolving a lost answer
+    /// (see `StatusDataController.destroy(id:)`).
+    public func deleteStatus(id: String) async throws(WriteError) -> WriteOutcome<Status?> {
+        try await statuses.destroy(id: id)
+    }
+
+    /// The account's own statuses, newest first.
+    public func ownStatuses(count: Int = 20, page: Int = 1) async throws(RequestError) -> [Status] {
+        try await statuses.userTimeline(count: count, page: page).statuses
     }
 }

@@ -11,6 +11,9 @@ struct DataSet: Sendable {
     let userIndexByScreenName: [String: Int]
     /// For each user, the ordinal of their newest generated status.
     let latestOrdinalByUser: [Int?]
+    /// For each user, the ordinals of their generated statuses, oldest first
+    /// (for `statuses/user_timeline.json`).
+    let ordinalsByUser: [[Int]]
     let text: TextGenerator
 
     /// The time of the newest generated status; posts follow it a minute apart.
@@ -26,12 +29,15 @@ struct DataSet: Sendable {
         text = TextGenerator(screenNames: names)
         statuses = Self.makeStatuses(seed: seed, count: max(0, statusCount), users: users.count, text: text)
         var latest = [Int?](repeating: nil, count: users.count)
+        var byUser = [[Int]](repeating: [], count: users.count)
         for status in statuses {
             users[status.authorIndex].generatedStatusesCount += 1
             latest[status.authorIndex] = status.ordinal
+            byUser[status.authorIndex].append(status.ordinal)
         }
         self.users = users
         latestOrdinalByUser = latest
+        ordinalsByUser = byUser
         userIndexByScreenName = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
     }
 

@@ -21,6 +21,8 @@ final class FaultInjector: Sendable {
         case drop
         case truncate
         case malformed
+        /// Serve the request, then close without the answer.
+        case dropAfter
     }
 
     private struct State {
@@ -49,11 +51,13 @@ final class FaultInjector: Sendable {
         state.withLock { $0 = State(faults: faults, rng: SplitMix64(seed: seed ^ Self.streamKey)) }
     }
 
-    /// Counts one `/2/` request and decides its faults.
-    func plan() -> Plan {
+    /// Counts one `/2/` request for `path` and decides its faults; a request
+    /// outside the faults' `path` meets none and is not counted.
+    func plan(path: String) -> Plan {
         state.withLock { state in
-            state.requestsSinceSet += 1
             let faults = state.faults
+            guard faults.applies(to: path) else { return Plan() }
+            state.requestsSinceSet += 1
             var plan = Plan(latencyMilliseconds: faults.latencyMilliseconds,
                             dripMilliseconds: faults.dripMilliseconds, dripChunkBytes: faults.dripChunkBytes)
             if faults.drop {
@@ -65,7 +69,7 @@ final class FaultInjector: Sendable {
             } else if faults.failRate > 0, state.rng.unit() < faults.failRate {
                 plan.failure = .injected(status: faults.failStatus)
             }
-            plan.body = faults.truncate ? .truncate : faults.malformed ? .malformed : .none
+            plan.body = faults.dropAfter ? .dropAfter : faults.truncate ? .truncate : faults.malformed ? .malformed : .none
             return plan
         }
     }

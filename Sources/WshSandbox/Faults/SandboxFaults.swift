@@ -22,6 +22,13 @@ public struct SandboxFaults: Sendable, Hashable, Codable {
     public var malformed: Bool
     /// Close the connection without any response.
     public var drop: Bool
+    /// Serve the request (a post is made, a status deleted), then close the
+    /// connection without sending the answer: a write whose answer is lost.
+    public var dropAfter: Bool
+    /// When set, faults apply only to this endpoint (`statuses/update.json`,
+    /// with or without `/2/`); other requests are served normally and are
+    /// not counted for `rateLimit` or drawn for `failRate`.
+    public var path: String?
     /// Write the body `dripChunkBytes` at a time with this many milliseconds between writes.
     public var dripMilliseconds: Int
     /// The size of each dripped write.
@@ -31,7 +38,7 @@ public struct SandboxFaults: Sendable, Hashable, Codable {
     public init(
         latencyMilliseconds: Int = 0, failStatus: Int = 500, failRate: Double = 0,
         rateLimit: Int? = nil, truncate: Bool = false, malformed: Bool = false, drop: Bool = false,
-        dripMilliseconds: Int = 0, dripChunkBytes: Int = 64
+        dripMilliseconds: Int = 0, dripChunkBytes: Int = 64, dropAfter: Bool = false, path: String? = nil
     ) {
         self.latencyMilliseconds = latencyMilliseconds
         self.failStatus = failStatus
@@ -42,12 +49,28 @@ public struct SandboxFaults: Sendable, Hashable, Codable {
         self.drop = drop
         self.dripMilliseconds = dripMilliseconds
         self.dripChunkBytes = dripChunkBytes
+        self.dropAfter = dropAfter
+        self.path = path
+    }
+
+    /// True when the faults apply to a request for `requestPath` (e.g. `/2/statuses/update.json`).
+    public func applies(to requestPath: String) -> Bool {
+        guard let path else { return true }
+        return Self.endpointName(requestPath) == Self.endpointName(path)
+    }
+
+    /// `statuses/update.json` from `/2/statuses/update.json`, `/statuses/update.json` or itself.
+    private static func endpointName(_ path: String) -> Substring {
+        var name = Substring(path)
+        if name.hasPrefix("/") { name = name.dropFirst() }
+        if name.hasPrefix("2/") { name = name.dropFirst(2) }
+        return name
     }
 
     /// True when any fault is on.
     public var isActive: Bool {
         latencyMilliseconds > 0 || failRate > 0 || rateLimit != nil || truncate || malformed || drop
-            || dripMilliseconds > 0
+            || dripMilliseconds > 0 || dropAfter
     }
 
     enum CodingKeys: String, CodingKey {
@@ -58,6 +81,8 @@ public struct SandboxFaults: Sendable, Hashable, Codable {
         case truncate, malformed, drop
         case dripMilliseconds = "drip_ms"
         case dripChunkBytes = "drip_bytes"
+        case dropAfter = "drop_after"
+        case path
     }
 
     /// Decodes the admin JSON; a missing key means that fault is off.
@@ -72,13 +97,15 @@ public struct SandboxFaults: Sendable, Hashable, Codable {
             malformed: try c.decodeIfPresent(Bool.self, forKey: .malformed) ?? false,
             drop: try c.decodeIfPresent(Bool.self, forKey: .drop) ?? false,
             dripMilliseconds: try c.decodeIfPresent(Int.self, forKey: .dripMilliseconds) ?? 0,
-            dripChunkBytes: try c.decodeIfPresent(Int.self, forKey: .dripChunkBytes) ?? 64)
+            dripChunkBytes: try c.decodeIfPresent(Int.self, forKey: .dripChunkBytes) ?? 64,
+            dropAfter: try c.decodeIfPresent(Bool.self, forKey: .dropAfter) ?? false,
+            path: try c.decodeIfPresent(String.self, forKey: .path))
         if let problem = validationProblem {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: problem))
         }
     }
 
-    /// Encodes every key, `rate_limit` as `null` when off, so `GET /admin/faults` shows them all.
+    /// Encodes every key, `rate_limit` and `path` as `null` when off, so `GET /admin/faults` shows them all.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(latencyMilliseconds, forKey: .latencyMilliseconds)
@@ -90,6 +117,8 @@ public struct SandboxFaults: Sendable, Hashable, Codable {
         try c.encode(drop, forKey: .drop)
         try c.encode(dripMilliseconds, forKey: .dripMilliseconds)
         try c.encode(dripChunkBytes, forKey: .dripChunkBytes)
+        try c.encode(dropAfter, forKey: .dropAfter)
+        try c.encode(path, forKey: .path)
     }
 
     /// Why these faults cannot be used, or nil when they can.
@@ -100,6 +129,7 @@ public struct SandboxFaults: Sendable, Hashable, Codable {
         if let rateLimit, rateLimit < 0 { return "rate_limit must be 0 or more" }
         if dripMilliseconds < 0 { return "drip_ms must be 0 or more" }
         if dripChunkBytes < 1 { return "drip_bytes must be 1 or more" }
+        if let path, path.isEmpty || path == "/" || path == "/2/" { return "path must name an endpoint, e.g. statuses/update.json" }
         return nil
     }
 }

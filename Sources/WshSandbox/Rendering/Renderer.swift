@@ -27,6 +27,33 @@ struct Renderer {
         return json.bytes
     }
 
+    /// `{"statuses":[…],"marks":[],…,"total_number":N}` for one page of a
+    /// user's statuses: `ordinals` are all of them that match, newest first;
+    /// `total` is how many the user has.
+    func userTimelinePage(ordinals: [Int], count: Int, page: Int, total: Int) -> [UInt8] {
+        let first = min(ordinals.count, (page - 1) * count)
+        let slice = ordinals[first..<min(ordinals.count, first + count)]
+        var json = JSONWriter(capacity: 3000 * max(1, slice.count))
+        json.objectStart()
+        json.key("statuses")
+        json.arrayStart()
+        for ordinal in slice {
+            if let status = timeline.status(ordinal: ordinal) { json.json(statusJSON(status)) }
+        }
+        json.arrayEnd()
+        json.key("marks")
+        json.arrayStart()
+        json.arrayEnd()
+        json.member("hasvisible", false)
+        json.member("previous_cursor", 0)
+        let next = slice.endIndex < ordinals.count ? timeline.status(ordinal: ordinals[slice.endIndex])?.id ?? 0 : 0
+        json.member("next_cursor", next)
+        json.member("total_number", total)
+        json.member("interval", 0)
+        json.objectEnd()
+        return json.bytes
+    }
+
     /// `{"comments":[…],"total_number":N,…}` for one page of a status's comments.
     func commentsPage(of status: SandboxStatus, count: Int, page: Int) -> [UInt8] {
         let all = timeline.data.comments(

@@ -16,6 +16,8 @@ struct SandboxError: Error, Sendable {
         status: .forbidden, code: APIErrorCode.rateLimited, message: "User requests out of rate limit!")
     static let statusNotFound = SandboxError(
         status: .notFound, code: APIErrorCode.statusDoesNotExist, message: "target weibo does not exist!")
+    /// Weibo's answer to deleting someone else's status.
+    static let notYourOwnStatus = SandboxError(status: .forbidden, code: 20102, message: "Not your own weibo!")
     static let userNotFound = SandboxError(
         status: .notFound, code: APIErrorCode.userDoesNotExist, message: "User does not exists!")
     static let apiNotFound = SandboxError(status: .notFound, code: 10020, message: "Request Api not found!")

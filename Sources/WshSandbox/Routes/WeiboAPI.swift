@@ -18,8 +18,13 @@ struct WeiboAPI: Sendable {
         case comments = "/2/comments/show.json"
         case showUser = "/2/users/show.json"
         case update = "/2/statuses/update.json"
+        case destroy = "/2/statuses/destroy.json"
+        case userTimeline = "/2/statuses/user_timeline.json"
 
-        var method: HTTPRequest.Method { self == .update ? .post : .get }
+        var method: HTTPRequest.Method { isWrite ? .post : .get }
+
+        /// True for the endpoints that change the data (POST).
+        var isWrite: Bool { self == .update || self == .destroy }
     }
 
     /// The largest request body read (a 140-character post is far smaller).
@@ -32,7 +37,7 @@ struct WeiboAPI: Sendable {
         guard var fields = FormFields.parse(request.uri.query.map { Substring($0) } ?? "") else {
             throw SandboxError.parameter("parameter encoding is not valid UTF-8")
         }
-        if endpoint == .update {
+        if endpoint.isWrite {
             let body: ByteBuffer
             do {
                 body = try await request.body.collect(upTo: Self.maximumBodySize)
@@ -85,6 +90,37 @@ struct WeiboAPI: Sendable {
                 find(timeline).map { Renderer(timeline: timeline).userJSON($0) }
             }) else { throw SandboxError.userNotFound }
             return body
+        case .userTimeline:
+            // Weibo: no uid or screen_name means the token's own account.
+            let user: SandboxUser
+            let key: String
+            if fields["uid"] != nil {
+                let uid = try identifier(fields, "uid")
+                guard let found = store.timeline.user(id: uid) else { throw SandboxError.userNotFound }
+                (user, key) = (found, "uid \(uid)")
+            } else if let name = fields["screen_name"], !name.isEmpty {
+                guard let found = store.timeline.user(screenName: name) else { throw SandboxError.userNotFound }
+                (user, key) = (found, "uid \(found.id)")
+            } else {
+                user = store.timeline.data.users[Timeline.posterIndex]
+                key = "uid \(user.id)"
+            }
+            let count = try integer(fields, "count", default: 20, in: 1...100)
+            let page = try integer(fields, "page", default: 1, in: 1...Int(Int32.max))
+            let sinceID = try optionalIdentifier(fields, "since_id") ?? 0
+            let maxID = try optionalIdentifier(fields, "max_id") ?? 0
+            guard let body = store.response(for: "user_timeline \(key) \(count) \(page) \(sinceID) \(maxID)", render: { timeline in
+                // since_id: ids greater; max_id: ids less than or equal (0 = no bound), as Weibo documents.
+                let ordinals = timeline.ordinals(of: user).filter { ordinal in
+                    let id = SandboxStatus.firstID + Int64(ordinal)
+                    return id > sinceID && (maxID == 0 || id <= maxID)
+                }
+                return Renderer(timeline: timeline).userTimelinePage(
+                    ordinals: ordinals, count: count, page: page, total: timeline.statusesCount(of: user))
+            }) else { throw SandboxError.systemError }
+            return body
+        case .destroy:
+            return ByteBuffer(bytes: try store.delete(id: try identifier(fields, "id")))
         case .update:
             let text = fields["status"] ?? ""
             guard !text.allSatisfy(\.isWhitespace) else {
@@ -119,6 +155,12 @@ struct WeiboAPI: Sendable {
             throw SandboxError.invalidValue("parameter (\(name))'s value invalid, expect (\(name) in \(range.lowerBound)...\(range.upperBound)), but get (\(name) = \(text))")
         }
         return number
+    }
+
+    /// An id parameter that may be left out (or `0`, meaning no bound).
+    private func optionalIdentifier(_ fields: [String: String], _ name: String) throws -> Int64? {
+        guard let text = fields[name], !text.isEmpty else { return nil }
+        return try identifier(fields, name)
     }
 
     private func identifier(_ fields: [String: String], _ name: String) throws -> Int64 {

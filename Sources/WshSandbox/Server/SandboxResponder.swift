@@ -65,7 +65,7 @@ struct SandboxResponder: HTTPResponder {
 
     private func serveAPI(_ request: Request, context: Context) async -> (Response, String, Int) {
         stats.recordRequest(fromPort: context.channel.remoteAddress?.port ?? 0)
-        let plan = faults.plan()
+        let plan = faults.plan(path: request.uri.path)
         if plan.latencyMilliseconds > 0 {
             try? await Task.sleep(for: .milliseconds(plan.latencyMilliseconds))
         }
@@ -88,6 +88,7 @@ struct SandboxResponder: HTTPResponder {
                 }
                 let body = try await api.respond(to: request)
                 if path == WeiboAPI.Endpoint.update.rawValue { stats.recordPost() }
+                if path == WeiboAPI.Endpoint.destroy.rawValue { stats.recordDeletion() }
                 return body
             }
         }
@@ -95,6 +96,10 @@ struct SandboxResponder: HTTPResponder {
         let body = reply.body
         var response = reply.response
         switch plan.body {
+        case .dropAfter:
+            // The request was served (a post made); the answer never leaves.
+            try? await context.channel.close()
+            return (Response(status: .ok), note + " dropped after", 0)
         case .truncate:
             // Content-Length promises the whole body; half arrives, then the
             // connection closes, which a client reports as a short read.

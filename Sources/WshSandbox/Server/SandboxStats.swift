@@ -7,11 +7,14 @@ public struct SandboxStats: Sendable, Hashable, Codable {
     public var connections: Int
     /// Statuses posted through `statuses/update.json`.
     public var posts: Int
+    /// Statuses deleted through `statuses/destroy.json`.
+    public var deletions: Int
 
-    public init(requests: Int = 0, connections: Int = 0, posts: Int = 0) {
+    public init(requests: Int = 0, connections: Int = 0, posts: Int = 0, deletions: Int = 0) {
         self.requests = requests
         self.connections = connections
         self.posts = posts
+        self.deletions = deletions
     }
 }
 
@@ -21,6 +24,7 @@ final class StatsRecorder: Sendable {
         var requests = 0
         var remotes: Set<Int> = []
         var posts = 0
+        var deletions = 0
     }
 
     private let state = Locked(State())
@@ -36,8 +40,14 @@ final class StatsRecorder: Sendable {
         state.withLock { $0.posts += 1 }
     }
 
+    func recordDeletion() {
+        state.withLock { $0.deletions += 1 }
+    }
+
     var stats: SandboxStats {
-        state.withLock { SandboxStats(requests: $0.requests, connections: $0.remotes.count, posts: $0.posts) }
+        state.withLock {
+            SandboxStats(requests: $0.requests, connections: $0.remotes.count, posts: $0.posts, deletions: $0.deletions)
+        }
     }
 
     func reset() {

@@ -50,7 +50,25 @@ final class SandboxStore: Sendable {
         }
     }
 
-    /// Removes posted statuses and the cache.
+    /// Deletes the status with `id` if the poster wrote it; returns its JSON
+    /// as it was, or throws Weibo's error (20101 no such status, 20102 not
+    /// the author's).
+    func delete(id: Int64) throws -> [UInt8] {
+        try state.withLock { state in
+            switch state.timeline.delete(id: id) {
+            case .failure(.noSuchStatus):
+                throw SandboxError.statusNotFound
+            case .failure(.notTheAuthor):
+                throw SandboxError.notYourOwnStatus
+            case .success(let status):
+                state.cache.removeAll()
+                state.version += 1
+                return Renderer(timeline: state.timeline).statusJSON(status)
+            }
+        }
+    }
+
+    /// Removes posted statuses, brings deleted ones back, and empties the cache.
     func reset() {
         state.withLock { state in
             state.timeline.removePosts()

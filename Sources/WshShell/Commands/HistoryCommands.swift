@@ -1,3 +1,4 @@
+import Foundation
 import WshLanguage
 import WshViewModel
 
@@ -28,34 +29,47 @@ extension Shell {
                 }),
             CommandSpec(
                 name: "history", abstract: "List the recorded operations, numbered.",
+                discussion: """
+                    An operation marked ⇅ changed something on the server (post): undoing it
+                    sends a request. With --json: [{index, operation, remote}].
+                    The history keeps the last \(OperationHistory<SessionState>.defaultLimit) operations; older ones are dropped.
+                    """,
                 options: [.flag("json", help: "as JSON")],
                 handler: { [unowned self] context in
-                    let operations = sessionStorage?.operations ?? []
+                    let records = sessionStorage?.operationRecords ?? []
                     if wantsJSON(context) {
-                        context.write(try JSONView.encode(operations.enumerated().map {
-                            HistoryEntryDocument(index: $0 + 1, operation: $1)
-                        }))
+                        context.write(try JSONView.encode(HistoryEntryDocument.entries(records)))
                     } else {
-                        context.write(HistoryView(style: console.style).render(operations))
+                        context.write(HistoryView(style: console.style).render(records))
                     }
                 }),
             CommandSpec(
                 name: "undo", abstract: "Restore the state before the last operation, on any screen.",
+                discussion: """
+                    Undo means what it says. An operation that changed something on the server
+                    (marked ⇅ in history) is taken back there first: undoing a post deletes the
+                    status (POST statuses/destroy.json). If that request fails, undo fails and
+                    changes nothing (history and screens stay; a script stops with exit 1); if
+                    its answer is lost, wsh asks the server what happened before it reports.
+                    Reads (fetch, detail…) and local operations (mute, calc) are undone on the
+                    screen only. redo sends a write again (a new post, with a new id); clear
+                    never touches the server. The history keeps the last \(OperationHistory<SessionState>.defaultLimit) operations.
+                    """,
                 handler: { [unowned self] context in
                     let undone = sessionStorage?.operations.last
-                    try drive(context, input: "SessionViewModel.undo()") { try $0.undo() }
+                    try drive(context, input: "SessionViewModel.undo()") { try await $0.undo() }
                     if let undone { context.note(console.diagnosticStyle.dim("undone: \(undone)")) }
                 }),
             CommandSpec(
-                name: "redo", abstract: "Reapply the last undone operation.",
+                name: "redo", abstract: "Reapply the last undone operation (a post is sent again).",
                 handler: { [unowned self] context in
-                    try drive(context, input: "SessionViewModel.redo()") { try $0.redo() }
+                    try drive(context, input: "SessionViewModel.redo()") { try await $0.redo() }
                     if let redone = sessionStorage?.operations.last {
                         context.note(console.diagnosticStyle.dim("redone: \(redone)"))
                     }
                 }),
             CommandSpec(
-                name: "clear", abstract: "Empty the history and reset every screen (the C key).",
+                name: "clear", abstract: "Empty the history and reset every screen (the C key); the server is untouched.",
                 handler: { [unowned self] context in
                     try drive(context, input: "SessionViewModel.clear()") { $0.clear() }
                     context.note(console.diagnosticStyle.dim("cleared"))
@@ -71,8 +85,17 @@ extension Shell {
     }
 }
 
-/// One operation of `history --json`.
-private struct HistoryEntryDocument: Encodable {
-    var index: Int
-    var operation: String
+/// One operation in `history --json`: `{index, operation, remote}`, where
+/// `remote` says whether it changed something on the server.
+struct HistoryEntryDocument: Encodable {
+    let index: Int
+    let operation: String
+    let remote: Bool
+
+    /// The entries of `records`, numbered from 1.
+    static func entries(_ records: [RecordedOperation]) -> [HistoryEntryDocument] {
+        records.enumerated().map { offset, record in
+            HistoryEntryDocument(index: offset + 1, operation: record.description, remote: record.isRemote)
+        }
+    }
 }

@@ -52,6 +52,10 @@ extension Shell {
         let entries = recorder.drain()
         let changes = TraceRecorder.changes(in: entries)
         let rendered = failure == nil ? render(changes, show: show, session: session, context: context) : []
+        if failure == nil {
+            // What the input wants the user to know (a lost answer resolved, old operations dropped).
+            for note in session.notes { context.note(console.diagnosticStyle.dim(note)) }
+        }
         if tracing {
             console.diagnostic(TraceView(style: console.diagnosticStyle).render(
                 command: ([context.name] + context.words).joined(separator: " "), input: input, entries: entries,

@@ -10,6 +10,12 @@ import WshText
 /// the `SessionState` it left. `undo`, `redo` and `clear` put a recorded
 /// state back, across screens and the calculator alike.
 ///
+/// Undo means what the user thinks: an operation that wrote to the server
+/// (`post`) carries a `RemoteEffect`, and undoing it first sends the
+/// compensating request (deleting the status) and restores the view only
+/// when that succeeded; redo sends the write again. `clear` never touches
+/// the server. The history keeps the last `historyLimit` operations.
+///
 /// Outputs are read through properties; `onChange` is called once per input
 /// with what to re-render (and once before, with `.loading`, when the input
 /// goes to the network).
@@ -39,16 +45,25 @@ public final class SessionViewModel {
     public private(set) var history = OperationHistory(initial: SessionState())
     /// The last input's failure, nil once an input succeeds.
     public private(set) var errorMessage: String?
+    /// What the last input wants the user to know besides its result (the
+    /// shell prints these on stderr), e.g. `deleted status 4… on the
+    /// server`, or, once per session, that old operations were dropped.
+    public private(set) var notes: [String] = []
+
+    // Whether the note about dropped operations was given.
+    private var announcedDrop = false
 
     // Child changes collected during an input, sent as one notification at its end.
     private var pending: SessionChange = []
 
-    /// A session whose timeline is fed by `dataController`.
-    public init(dataController: TimelineDataController) {
+    /// A session whose timeline is fed by `dataController`, keeping the last
+    /// `historyLimit` operations (1000 unless told otherwise).
+    public init(dataController: TimelineDataController,
+                historyLimit: Int = OperationHistory<SessionState>.defaultLimit) {
         timeline = TimelineViewModel(dataController: dataController)
         calculator = CalculatorTopViewModel()
         keypad = CalculatorBottomViewModel(top: calculator)
-        history = OperationHistory(initial: state)
+        history = OperationHistory(initial: state, limit: historyLimit)
         timeline.onChange = { [unowned self] change in
             // A request starting is shown at once; the rest waits for the input's end.
             if change == .loading && timeline.isLoading {
@@ -90,6 +105,8 @@ public final class SessionViewModel {
     public var ledText: String { calculator.ledText }
     /// The recorded operations, oldest first (undone ones excluded).
     public var operations: [String] { history.operations }
+    /// The recorded operations with what each changed on the server, oldest first.
+    public var operationRecords: [RecordedOperation] { history.records }
     /// How many operations are recorded (undone ones excluded).
     public var operationCount: Int { history.operationCount }
     /// Operation `index`, from 0.
@@ -174,12 +191,14 @@ public final class SessionViewModel {
         }
     }
 
-    /// `post TEXT`: posts a status, which becomes the first row.
+    /// `post TEXT`: posts a status, which becomes the first row. Recorded
+    /// with its `RemoteEffect`, so undo deletes it on the server.
     public func post(_ text: String) async throws(ViewModelError) {
-        try await record { () async throws(ViewModelError) -> String in
-            try await timeline.post(text)
+        try await recordRemote { () async throws(ViewModelError) -> (String, RemoteEffect?) in
+            let posted = try await timeline.post(text)
+            if let note = posted.note { notes.append(note) }
             let line = TerminalText.sanitize(text)
-            return "post \"\(line.count > 40 ? line.prefix(39) + "…" : line)\""
+            return ("post \"\(line.count > 40 ? line.prefix(39) + "…" : line)\"", .postedStatus(id: posted.id, text: text))
         }
     }
 
@@ -193,40 +212,96 @@ public final class SessionViewModel {
 
     // MARK: History inputs
 
-    /// Restores the state before the last operation.
-    public func undo() throws(ViewModelError) {
+    /// Restores the state before the last operation. When that operation
+    /// wrote to the server, its compensating request goes first (a post is
+    /// deleted); if that fails, nothing changes and the error says why.
+    public func undo() async throws(ViewModelError) {
+        notes = []
+        guard let last = history.lastApplied else { throw failed(.nothingToUndo) }
+        if let effect = last.remote {
+            do {
+                notes.append(try await takeBack(effect, undoing: last.description))
+            } catch {
+                throw failed(error)
+            }
+        }
         guard let previous = history.undo() else { throw failed(.nothingToUndo) }
         show(previous)
         finish(.history)
     }
 
-    /// Reapplies the last undone operation.
-    public func redo() throws(ViewModelError) {
-        guard let next = history.redo() else { throw failed(.nothingToRedo) }
-        show(next)
+    /// Reapplies the last undone operation. When it wrote to the server, the
+    /// write is sent again first (a new post, with a new id, which takes the
+    /// old one's place); if that fails, nothing changes.
+    public func redo() async throws(ViewModelError) {
+        notes = []
+        guard let next = history.nextRedo else { throw failed(.nothingToRedo) }
+        if let effect = next.remote {
+            do {
+                try await reapply(effect, redoing: next.description)
+            } catch {
+                throw failed(error)
+            }
+        }
+        guard let state = history.redo() else { throw failed(.nothingToRedo) }
+        show(state)
         finish(.history)
     }
 
     /// Empties the history and resets every screen, like the calculator's C
-    /// key. Caches stay: a fetch after `clear` may still be answered from them.
+    /// key. Nothing is sent to the server: what was posted stays posted.
+    /// Caches stay: a fetch after `clear` may still be answered from them.
     public func clear() {
+        notes = []
         let fresh = SessionState()
         history.clear(startingFrom: fresh)
         show(fresh)
         finish(.history)
     }
 
+    // MARK: Remote effects
+
+    /// Sends the request that takes `effect` back; returns a note on what the server did.
+    private func takeBack(_ effect: RemoteEffect, undoing operation: String) async throws(ViewModelError) -> String {
+        switch effect {
+        case .postedStatus(let id, _):
+            return try await timeline.deletePost(id: id, undoing: operation)
+        }
+    }
+
+    /// Sends `effect`'s write again and makes the recorded states show what
+    /// it made (the new status in place of the old).
+    private func reapply(_ effect: RemoteEffect, redoing operation: String) async throws(ViewModelError) {
+        switch effect {
+        case .postedStatus(let oldID, let text):
+            let posted = try await timeline.postAgain(text, redoing: operation)
+            history.reviseRedo(remote: .postedStatus(id: posted.id, text: text)) { state in
+                var revised = state
+                revised.timeline = state.timeline.replacingStatus(id: oldID, with: posted.status)
+                return revised
+            }
+            notes.append(posted.note ?? "posted again as status \(posted.id)")
+        }
+    }
+
     // MARK: Recording
 
     private func record(_ input: () async throws(ViewModelError) -> String) async throws(ViewModelError) {
+        try await recordRemote { () async throws(ViewModelError) -> (String, RemoteEffect?) in (try await input(), nil) }
+    }
+
+    private func recordRemote(_ input: () async throws(ViewModelError) -> (String, RemoteEffect?)) async throws(ViewModelError) {
+        notes = []
         do {
-            succeeded(try await input())
+            let (description, remote) = try await input()
+            succeeded(description, remote: remote)
         } catch {
             throw failed(error)
         }
     }
 
     private func record(_ input: () throws(ViewModelError) -> String) throws(ViewModelError) {
+        notes = []
         do {
             succeeded(try input())
         } catch {
@@ -234,8 +309,12 @@ public final class SessionViewModel {
         }
     }
 
-    private func succeeded(_ description: String) {
-        history.record(description, leaving: state)
+    private func succeeded(_ description: String, remote: RemoteEffect? = nil) {
+        history.record(description, leaving: state, remote: remote)
+        if history.droppedCount > 0 && !announcedDrop {
+            announcedDrop = true
+            notes.append("history keeps the last \(history.limit) operations; older ones were dropped")
+        }
         finish(.history)
     }
 

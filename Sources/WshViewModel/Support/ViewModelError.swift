@@ -39,6 +39,18 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
     case nothingToUndo
     /// `redo` with nothing undone.
     case nothingToRedo
+    /// A write whose answer was lost (`reason`), which the server shows did
+    /// not happen (`outcome`, e.g. `nothing was posted`).
+    case writeNotApplied(reason: String, outcome: String)
+    /// A write whose answer was lost (`reason`) and whose check failed
+    /// (`check`): it may or may not have happened; `advice` says how to find out.
+    case writeOutcomeUnknown(reason: String, check: String, advice: String)
+    /// `undo` of a remote operation whose compensating request failed: the
+    /// history and the screens are unchanged.
+    case undoFailed(operation: String, reason: String)
+    /// `redo` of a remote operation whose write failed: the history and the
+    /// screens are unchanged.
+    case redoFailed(operation: String, reason: String)
 
     /// True when the input was given values it does not accept (a usage
     /// error, status 2 in a script), rather than failing while it ran.
@@ -85,6 +97,14 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
             return "nothing to undo"
         case .nothingToRedo:
             return "nothing to redo"
+        case .writeNotApplied(let reason, let outcome):
+            return "\(reason); the answer was lost, and the server shows \(outcome)"
+        case .writeOutcomeUnknown(let reason, let check, let advice):
+            return "\(reason); the answer was lost and checking the server failed (\(check)): \(advice)"
+        case .undoFailed(let operation, let reason):
+            return "cannot undo \(operation): \(reason); history and screens are unchanged"
+        case .redoFailed(let operation, let reason):
+            return "cannot redo \(operation): \(reason); history and screens are unchanged"
         }
     }
 }

@@ -45,6 +45,17 @@ public struct LoadedStatuses: Sendable, Hashable, RandomAccessCollection {
         ends.insert(1, at: 0)
     }
 
+    /// Replaces the status whose identifier is `id` with `status`, copying
+    /// only the page that holds it; the other pages stay shared.
+    mutating func replace(id: String, with status: Status) {
+        for page in pages.indices {
+            if let position = pages[page].firstIndex(where: { $0.identifier == id }) {
+                pages[page][position] = status
+                return
+            }
+        }
+    }
+
     /// True when every page of `self` is stored in the same memory as the
     /// page at the same place in `other`: what a snapshot costs is then only
     /// the page references.

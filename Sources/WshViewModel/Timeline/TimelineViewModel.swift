@@ -211,14 +211,103 @@ public final class TimelineViewModel {
         return rowCount - before
     }
 
+    /// A status `post` or `postAgain` left on the server.
+    public struct Posted: Sendable, Hashable {
+        /// The status as the server has it.
+        public let status: Status
+        /// Its id, for deleting it again.
+        public let id: String
+        /// Something the user should know, e.g. that the answer was lost and
+        /// the status was found on the server; nil for a plain success.
+        public let note: String?
+    }
+
+    /// How to check by hand whether a post landed.
+    static let postCheckAdvice =
+        "the status may or may not have been posted; check with `api get statuses/user_timeline.json count=5` before posting again"
+
     /// Posts `text` as a new status; it becomes the first row, and the list shows.
-    public func post(_ text: String) async throws(ViewModelError) {
+    ///
+    /// A lost answer is resolved before this returns (see
+    /// `StatusDataController.post(text:)`): a status found on the server is
+    /// a success with a `note`; none is `.writeNotApplied`; a check that
+    /// cannot tell is `.writeOutcomeUnknown`. wsh's verdict and the server agree.
+    @discardableResult
+    public func post(_ text: String) async throws(ViewModelError) -> Posted {
         guard !text.allSatisfy(\.isWhitespace) else { throw fail(.emptyPost) }
-        let status = try await request { () async throws(RequestError) in try await dataController.post(text: text) }
+        let posted = try await publish(text)
         var next = state
-        next.statuses.prepend(status)
+        next.statuses.prepend(posted.status)
         next.screens = []
         commit(next)
+        return posted
+    }
+
+    /// Posts `text` again, for `redo` of `operation`, and returns the new
+    /// status. The state is not changed: the caller restores the snapshot
+    /// after the post (with the new status in place of the old), which ends
+    /// the loading. A failure is `.redoFailed`.
+    public func postAgain(_ text: String, redoing operation: String) async throws(ViewModelError) -> Posted {
+        do {
+            return try await publish(text)
+        } catch {
+            throw fail(.redoFailed(operation: operation, reason: error.description))
+        }
+    }
+
+    /// Deletes the status `id` this session posted, for `undo` of
+    /// `operation`, and returns a note saying what happened on the server.
+    /// The state is not changed: the caller restores the snapshot from
+    /// before the post, which ends the loading. A failure is `.undoFailed`.
+    public func deletePost(id: String, undoing operation: String) async throws(ViewModelError) -> String {
+        let outcome = try await request { () async throws(RequestError) -> Result<WriteOutcome<Status?>, WriteError> in
+            do throws(WriteError) {
+                return .success(try await dataController.deleteStatus(id: id))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch outcome {
+        case .success(let deleted):
+            switch deleted.resolution {
+            case .answered: return "deleted status \(id) on the server"
+            case .recovered: return "the answer was lost; the server shows status \(id) deleted"
+            case .alreadyDone: return "status \(id) was already gone from the server"
+            }
+        case .failure(.rejected(let error)):
+            throw fail(.undoFailed(operation: operation, reason: "deleting status \(id) failed: \(error.description)"))
+        case .failure(.notApplied(let error)):
+            throw fail(.undoFailed(operation: operation, reason: "deleting status \(id) failed: \(error.description); "
+                + "the answer was lost, and the status is still on the server"))
+        case .failure(.unknown(let error, let check)):
+            throw fail(.undoFailed(operation: operation, reason: "deleting status \(id) failed: \(error.description); "
+                + "the answer was lost and checking the server failed (\(check)): the status may or may not be deleted; "
+                + "check with `api get statuses/show.json id=\(id)`"))
+        }
+    }
+
+    /// Sends the post; `request` shows a refusal as any request failure,
+    /// and a lost answer becomes what the server showed.
+    private func publish(_ text: String) async throws(ViewModelError) -> Posted {
+        let outcome = try await request { () async throws(RequestError) -> Result<WriteOutcome<Status>, WriteError> in
+            do throws(WriteError) {
+                return .success(try await dataController.post(text: text))
+            } catch {
+                // The server said no, or never got the request: an ordinary failure.
+                if case .rejected(let refusal) = error { throw refusal }
+                return .failure(error)
+            }
+        }
+        switch outcome {
+        case .success(let written):
+            var note: String?
+            if case .recovered = written.resolution { note = "the answer was lost; found the status on the server" }
+            return Posted(status: written.value, id: written.value.identifier ?? "", note: note)
+        case .failure(.unknown(let lost, let check)):
+            throw fail(.writeOutcomeUnknown(reason: lost.description, check: check, advice: Self.postCheckAdvice))
+        case .failure(let error):
+            throw fail(.writeNotApplied(reason: error.reason, outcome: "nothing was posted"))
+        }
     }
 
     /// Shows `state` (a snapshot from the history) as if it had never changed.

@@ -1,0 +1,90 @@
+import WshRequest
+
+/// A write the server carried out, and how wsh learned it.
+///
+/// Most writes are answered (`resolution == .answered`). When the answer was
+/// lost on the way back, the DataController asked the server before saying
+/// anything (`.recovered`); when the change was already in place, the write
+/// had nothing to do (`.alreadyDone`, e.g. deleting a status already gone).
+public struct WriteOutcome<Value: Sendable>: Sendable {
+    /// How the outcome became known.
+    public enum Resolution: Sendable, Hashable {
+        /// The server answered.
+        case answered
+        /// The answer was lost (`reason`), and reading the server showed the write landed.
+        case recovered(lostAnswer: String)
+        /// The server said the change was already made (`reason`): nothing left to do.
+        case alreadyDone(reason: String)
+    }
+
+    /// What the write produced: the status posted, the status deleted.
+    public var value: Value
+    public var resolution: Resolution
+
+    public init(_ value: Value, resolution: Resolution = .answered) {
+        self.value = value
+        self.resolution = resolution
+    }
+}
+
+/// Why a write did not happen, or why wsh cannot tell whether it did.
+///
+/// A write whose answer is lost (timeout, dropped connection, an empty or
+/// cut reply, a 5xx without an API body) may have been carried out; the
+/// DataController reads the server before choosing between `notApplied`
+/// and `unknown`, so what wsh reports always agrees with the server.
+public enum WriteError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The server refused, or the request never reached it: nothing changed.
+    case rejected(RequestError)
+    /// The answer was lost (`lostAnswer`), and reading the server showed
+    /// that the write did not happen.
+    case notApplied(lostAnswer: RequestError)
+    /// The answer was lost (`lostAnswer`), and the check that should have
+    /// told what happened failed or could not decide (`check`).
+    case unknown(lostAnswer: RequestError, check: String)
+
+    /// The request's own failure.
+    public var requestError: RequestError {
+        switch self {
+        case .rejected(let error), .notApplied(let error), .unknown(let error, _): error
+        }
+    }
+
+    /// The request's own failure, as a message.
+    public var reason: String { requestError.description }
+
+    public var description: String {
+        switch self {
+        case .rejected(let error): error.description
+        case .notApplied(let error): "\(error.description); the server shows the write did not happen"
+        case .unknown(let error, let check): "\(error.description); whether the write happened is unknown: \(check)"
+        }
+    }
+}
+
+extension RequestError {
+    /// True when the request may have been carried out although no usable
+    /// answer came back: it may have reached the server, and the server's
+    /// verdict is missing. A refused connection, an unknown host, a failed
+    /// TLS handshake, an API error body, a bad configuration mean the write
+    /// did not happen. A cancelled request is the user stopping: reported as
+    /// an interrupt, not resolved.
+    public var leavesWriteOutcomeUnknown: Bool {
+        switch self {
+        case .transport(let failure):
+            switch failure.kind {
+            case .refused, .dns, .tls: false
+            case .timeout, .dropped, .tooLarge, .other: true
+            }
+        case .http(let status, _, _): status >= 500
+        case .decoding: true          // a 2xx whose body did not read: the server did answer yes
+        case .api, .cancelled, .configuration: false
+        }
+    }
+
+    /// True for Weibo's 20101 "target weibo does not exist".
+    var isNoSuchStatus: Bool {
+        if case .api(let failure) = self, failure.code == 20101 { return true }
+        return false
+    }
+}

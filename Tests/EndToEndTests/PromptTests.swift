@@ -97,6 +97,8 @@ struct PromptTests {
         try first.type("set secret \(sandbox.token)")
         try first.send("Enter")
         try await first.waitFor { $0.contains("remembered-line\n") }
+        // The prompt after both lines: three prompts on screen, the last one empty.
+        try await first.waitFor { $0.components(separatedBy: "]>").count >= 4 && promptShown($0) }
         try first.send("C-d")
         #expect(try await first.waitForExit() == 0)
         first.kill()
@@ -134,6 +136,7 @@ struct PromptTests {
         screen = try await tmux.waitFor { $0.contains("\nstill-here") }
         #expect(!screen.contains("[exited"))
         #expect(!screen.contains("Crash") && !screen.contains("Backtrace"), "\(screen)")
+        try await tmux.waitFor(promptShown)
         try tmux.send("C-d")
         #expect(try await tmux.waitForExit() == 0)
     }
@@ -180,6 +183,7 @@ struct PromptTests {
         let screen = try await tmux.waitFor { $0.contains("\nafter") }
         #expect(!screen.contains("[exited"))
         #expect(!screen.contains("open\nafter"), "the abandoned line never ran: \(screen)")
+        try await tmux.waitFor(promptShown)
         try tmux.send("C-d")
         #expect(try await tmux.waitForExit() == 0)
     }
@@ -201,8 +205,10 @@ struct PromptTests {
         try second.send("Enter")
         try await second.waitFor { $0.contains("\nfrom-second") }
         // The first to start leaves last: it must not drop the other's line.
+        try await second.waitFor(promptShown)
         try second.send("C-d")
         #expect(try await second.waitForExit() == 0)
+        try await first.waitFor(promptShown)
         try first.send("C-d")
         #expect(try await first.waitForExit() == 0)
 
@@ -235,8 +241,17 @@ struct PromptTests {
         }
         let screen = try tmux.screen()
         #expect(screen.components(separatedBy: "cannot keep history in \(blocker)/wsh/history").count == 2, "\(screen)")
+        try await tmux.waitFor(promptShown)
         try tmux.send("C-d")
         #expect(try await tmux.waitForExit() == 0)
+    }
+
+    /// Whether the screen ends with a prompt: libedit draws it once the
+    /// terminal is in its raw mode, so a key sent now reaches libedit rather
+    /// than the terminal's line discipline (where Ctrl-D would be lost).
+    func promptShown(_ screen: String) -> Bool {
+        let lines = screen.split(separator: "\n").filter { !$0.allSatisfy(\.isWhitespace) }
+        return lines.last.map { $0.trimmingCharacters(in: .whitespaces).hasSuffix("]>") } ?? false
     }
 
     /// Polls `condition` until it holds, failing after `timeout` seconds.

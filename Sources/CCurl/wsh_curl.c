@@ -217,7 +217,18 @@ int wsh_curl_perform(wsh_curl *h, const wsh_curl_request *request, wsh_curl_resp
 
     struct curl_slist *headers = NULL;
     for (size_t i = 0; i < request->header_count; i++) {
-        headers = api.slist_append(headers, request->headers[i]);
+        struct curl_slist *appended =
+            request->headers[i] ? api.slist_append(headers, request->headers[i]) : NULL;
+        if (appended == NULL) {
+            // Out of memory (here or in the caller's copy): fail rather than send a partial request.
+            api.slist_free_all(headers);
+            response->curl_code = CURLE_OUT_OF_MEMORY;
+            response->error_message = api.easy_strerror(CURLE_OUT_OF_MEMORY);
+            response->body = "";
+            response->headers = "";
+            return CURLE_OUT_OF_MEMORY;
+        }
+        headers = appended;
     }
     set_pointer(e, CURLOPT_URL, request->url);
     set_pointer(e, CURLOPT_HTTPHEADER, headers);
@@ -231,7 +242,8 @@ int wsh_curl_perform(wsh_curl *h, const wsh_curl_request *request, wsh_curl_resp
     if (request->is_post) {
         set_long(e, CURLOPT_POST, 1L);
         set_off(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)request->body_length);
-        set_pointer(e, CURLOPT_POSTFIELDS, request->body ? request->body : "");
+        // libcurl keeps its own copy: the caller's buffer is gone once this call returns.
+        set_pointer(e, CURLOPT_COPYPOSTFIELDS, request->body ? request->body : "");
     } else {
         set_long(e, CURLOPT_HTTPGET, 1L);
     }
@@ -263,6 +275,12 @@ int wsh_curl_perform(wsh_curl *h, const wsh_curl_request *request, wsh_curl_resp
     api.multi_remove_handle(h->multi, e);
     set_pointer(e, CURLOPT_HTTPHEADER, NULL);
     api.slist_free_all(headers);
+    if (request->is_post) {
+        // Drop the body copy and the POST method, so nothing of this request
+        // reaches the next one on the handle (HTTPGET after POSTFIELDS: a GET).
+        set_pointer(e, CURLOPT_POSTFIELDS, NULL);
+        set_long(e, CURLOPT_HTTPGET, 1L);
+    }
 
     if (atomic_load(&h->cancelled)) {
         code = CURLE_ABORTED_BY_CALLBACK;

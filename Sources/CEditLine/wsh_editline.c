@@ -1,9 +1,16 @@
 #include "wsh_editline.h"
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 // The libedit entry points wsh uses, resolved with dlsym.
 static struct {
@@ -93,6 +100,10 @@ void *wsh_el_client_data(EditLine *el) {
     return data;
 }
 int wsh_el_set_getc(EditLine *el, el_rfunc_t fn) { return api.el_set(el, EL_GETCFN, fn); }
+int wsh_el_disable_quit_character(EditLine *el) {
+    // An empty value is libedit's "undefined": the terminal sends no SIGQUIT for Ctrl-\ while editing.
+    return api.el_set(el, EL_SETTY, "-d", "quit=", (const char *)NULL);
+}
 
 History *wsh_history_init(void) { return api.history_init(); }
 void wsh_history_end(History *h) { api.history_end(h); }
@@ -117,11 +128,19 @@ int wsh_history_save(History *h, const char *path) {
     return api.history(h, &event, H_SAVE, path);
 }
 
-static volatile sig_atomic_t sigint_count = 0;
+// Lock-free, so the handler may touch it; atomic_exchange in take() means a
+// signal that lands between reading and clearing the count is never lost.
+static atomic_int sigint_count = 0;
 
 static void on_sigint(int signo) {
     (void)signo;
-    sigint_count += 1;
+    atomic_fetch_add(&sigint_count, 1);
+}
+
+static void on_sigquit(int signo) {
+    (void)signo;
+    // A script stops at once and quietly, as a shell killed by SIGQUIT would (128 + 3).
+    _exit(128 + SIGQUIT);
 }
 
 int wsh_install_sigint_handler(void) {
@@ -142,10 +161,105 @@ int wsh_install_sigint_handler(void) {
     return sigaction(SIGINT, &action, NULL);
 }
 
-int wsh_take_sigint(void) {
-    int count = (int)sigint_count;
-    sigint_count = 0;
-    return count;
+int wsh_install_sigquit_handler(int interactive) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = interactive ? SIG_IGN : on_sigquit;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;
+    return sigaction(SIGQUIT, &action, NULL);
 }
 
-int wsh_peek_sigint(void) { return (int)sigint_count; }
+int wsh_take_sigint(void) { return atomic_exchange(&sigint_count, 0); }
+
+int wsh_peek_sigint(void) { return atomic_load(&sigint_count); }
+
+// History files, shared by sessions: each appends its own lines under an
+// exclusive lock, and a trim replaces the file whole (rename), so a session
+// that waited for the lock on the old file opens the new one instead.
+static int open_locked(const char *path) {
+    for (int attempt = 0; attempt < 8; attempt++) {
+        int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+        if (fd < 0) return -1;
+        if (flock(fd, LOCK_EX) != 0) {
+            int saved = errno;
+            close(fd);
+            errno = saved;
+            return -1;
+        }
+        struct stat opened, current;
+        if (fstat(fd, &opened) == 0 && stat(path, &current) == 0 &&
+            opened.st_dev == current.st_dev && opened.st_ino == current.st_ino) {
+            return fd;
+        }
+        close(fd);  // replaced while we waited: lock the new one
+    }
+    errno = EAGAIN;
+    return -1;
+}
+
+int wsh_history_check(const char *path) {
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) return -1;
+    close(fd);
+    return 0;
+}
+
+int wsh_history_append_last(History *h, const char *path) {
+    int fd = open_locked(path);
+    if (fd < 0) return -1;
+    FILE *file = fdopen(fd, "a");
+    if (file == NULL) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    HistEvent event;
+    errno = 0;
+    int saved = api.history(h, &event, H_NSAVE_FP, (size_t)1, file);
+    int failed = saved < 0 || fflush(file) != 0;
+    int error = errno ? errno : EIO;
+    fclose(file);  // releases the lock
+    if (failed) {
+        errno = error;
+        return -1;
+    }
+    return 0;
+}
+
+int wsh_history_trim(const char *path, int keep, int limit) {
+    int fd = open_locked(path);
+    if (fd < 0) return -1;
+    FILE *file = fopen(path, "r");
+    int lines = 0;
+    if (file != NULL) {
+        int c;
+        while ((c = getc(file)) != EOF) lines += c == '\n';
+        fclose(file);
+    }
+    int result = 0;
+    if (lines > limit) {
+        History *kept = api.history_init();
+        HistEvent event;
+        api.history(kept, &event, H_SETSIZE, keep);
+        char temporary[4096];
+        snprintf(temporary, sizeof temporary, "%s.XXXXXX", path);
+        int out = -1;
+        result = -1;
+        if (kept && api.history(kept, &event, H_LOAD, path) >= 0 && (out = mkstemp(temporary)) >= 0) {
+            fchmod(out, 0600);
+            FILE *stream = fdopen(out, "w");
+            if (stream != NULL && api.history(kept, &event, H_SAVE_FP, stream) >= 0 && fflush(stream) == 0 &&
+                rename(temporary, path) == 0) {
+                result = 0;
+            } else {
+                unlink(temporary);
+            }
+            if (stream != NULL) fclose(stream); else close(out);
+        }
+        if (kept) api.history_end(kept);
+    }
+    close(fd);
+    return result;
+}

@@ -167,6 +167,7 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
 }
 
 /// Calls `body` with NUL-terminated copies of `strings`, valid during the call.
+/// A copy that could not be made is nil; wsh_curl_perform fails the request for it.
 private func withCStrings<R>(_ strings: [String], _ body: ([UnsafePointer<CChar>?]) -> R) -> R {
     let copies = strings.map { strdup($0) }
     defer { copies.forEach { free($0) } }

@@ -69,9 +69,11 @@ struct PromptTests {
         try tmux.send("Enter")
         try await tmux.waitFor { $0.contains("[2]>") }
         sandbox.setFaults(SandboxFaults(latencyMilliseconds: 20_000))
+        let requestsBefore = sandbox.stats.requests
         try tmux.type("fetch 5")
         try tmux.send("Enter")
-        try await Task.sleep(for: .milliseconds(500))
+        // Ctrl-C once the request is in flight: the sandbox has counted it.
+        try await waitUntil { sandbox.stats.requests > requestsBefore }
         let pressed = Date()
         try tmux.send("C-c")
         screen = try await tmux.waitFor(timeout: 5) { $0.contains("interrupted") && $0.hasSuffix("[2]>") || $0.contains("interrupted\nwsh") }
@@ -95,8 +97,10 @@ struct PromptTests {
         try first.type("set secret \(sandbox.token)")
         try first.send("Enter")
         try await first.waitFor { $0.contains("remembered-line\n") }
+        // The prompt after both lines: three prompts on screen, the last one empty.
+        try await first.waitFor { $0.components(separatedBy: "]>").count >= 4 && promptShown($0) }
         try first.send("C-d")
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await first.waitForExit() == 0)
         first.kill()
 
         let path = home + "/.local/state/wsh/history"
@@ -111,6 +115,152 @@ struct PromptTests {
         try second.send("Up", "Up")
         let screen = try await second.waitFor { $0.contains("> echo remembered-line") }
         #expect(screen.contains("> echo remembered-line"))
+    }
+
+    @Test("Ctrl-\\ at the prompt is ignored, as in bash: no crash report, the session goes on")
+    func quitIgnoredAtPrompt() async throws {
+        let sandbox = try await SandboxServer.start(SandboxConfiguration())
+        defer { Thread.detachNewThread { sandbox.stop() } }
+        let tmux = try await startWsh(sandbox, home: WshProcess.temporaryDirectory())
+        defer { tmux.kill() }
+
+        try tmux.type("echo half")
+        try tmux.send("C-\\")
+        try tmux.type("_typed")
+        try tmux.send("Enter")
+        var screen = try await tmux.waitFor { $0.contains("\nhalf_typed") }
+        // A command runs with the terminal's quit key live: ignored there too.
+        try tmux.send("C-\\")
+        try tmux.type("echo still-here")
+        try tmux.send("Enter")
+        screen = try await tmux.waitFor { $0.contains("\nstill-here") }
+        #expect(!screen.contains("[exited"))
+        #expect(!screen.contains("Crash") && !screen.contains("Backtrace"), "\(screen)")
+        try await tmux.waitFor(promptShown)
+        try tmux.send("C-d")
+        #expect(try await tmux.waitForExit() == 0)
+    }
+
+    @Test("PgUp, PgDn, Insert, F5 insert nothing; Ctrl-Left/Right move by words; Home, End and Delete edit")
+    func editingKeys() async throws {
+        let sandbox = try await SandboxServer.start(SandboxConfiguration())
+        defer { Thread.detachNewThread { sandbox.stop() } }
+        let tmux = try await startWsh(sandbox, home: WshProcess.temporaryDirectory())
+        defer { tmux.kill() }
+
+        try tmux.type("echo one two")
+        try tmux.send("PPage", "NPage", "IC", "F5", "C-Up")
+        try tmux.send("C-Left")
+        try tmux.type("X")
+        try tmux.send("C-Left", "C-Left", "C-Right")
+        try tmux.type("Y")
+        try tmux.send("Home", "Delete")
+        try tmux.type("e")
+        try tmux.send("End")
+        try tmux.type("Z")
+        try tmux.send("Enter")
+        // "echo one two" → "echo one Xtwo" → back two words, forward to the end of "one": "echo oneY Xtwo"
+        // → Home, Delete the "e", type it again → End, "Z".
+        let screen = try await tmux.waitFor { $0.components(separatedBy: "[0]>").count > 2 }
+        #expect(screen.contains("> echo oneY XtwoZ\noneY XtwoZ\n"), "\(screen)")
+        #expect(!screen.contains("~") && !screen.contains("5D") && !screen.contains("5C"), "\(screen)")
+    }
+
+    @Test("Ctrl-D at the ...> prompt abandons the unfinished input and gives a fresh prompt")
+    func controlDAtContinuation() async throws {
+        let sandbox = try await SandboxServer.start(SandboxConfiguration())
+        defer { Thread.detachNewThread { sandbox.stop() } }
+        let tmux = try await startWsh(sandbox, home: WshProcess.temporaryDirectory())
+        defer { tmux.kill() }
+
+        try tmux.type("echo \"open")
+        try tmux.send("Enter")
+        try await tmux.waitFor { $0.contains("...>") }
+        try tmux.send("C-d")
+        try await tmux.waitFor { $0.components(separatedBy: "[0]>").count > 2 }
+        try tmux.type("echo after")
+        try tmux.send("Enter")
+        let screen = try await tmux.waitFor { $0.contains("\nafter") }
+        #expect(!screen.contains("[exited"))
+        #expect(!screen.contains("open\nafter"), "the abandoned line never ran: \(screen)")
+        try await tmux.waitFor(promptShown)
+        try tmux.send("C-d")
+        #expect(try await tmux.waitForExit() == 0)
+    }
+
+    @Test("two sessions at once both keep their lines in the history file, which stays 0600")
+    func twoSessionsShareHistory() async throws {
+        let sandbox = try await SandboxServer.start(SandboxConfiguration())
+        defer { Thread.detachNewThread { sandbox.stop() } }
+        let home = WshProcess.temporaryDirectory()
+        let first = try await startWsh(sandbox, home: home)
+        defer { first.kill() }
+        let second = try await startWsh(sandbox, home: home)
+        defer { second.kill() }
+
+        try first.type("echo from-first")
+        try first.send("Enter")
+        try await first.waitFor { $0.contains("\nfrom-first") }
+        try second.type("echo from-second")
+        try second.send("Enter")
+        try await second.waitFor { $0.contains("\nfrom-second") }
+        // The first to start leaves last: it must not drop the other's line.
+        try await second.waitFor(promptShown)
+        try second.send("C-d")
+        #expect(try await second.waitForExit() == 0)
+        try await first.waitFor(promptShown)
+        try first.send("C-d")
+        #expect(try await first.waitForExit() == 0)
+
+        let path = home + "/.local/state/wsh/history"
+        let stored = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(stored.contains("from-first") && stored.contains("from-second"), "\(stored)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        let folder = try FileManager.default.attributesOfItem(atPath: home + "/.local/state/wsh")
+        #expect((folder[.posixPermissions] as? Int) == 0o700)
+    }
+
+    @Test("a history location that cannot be written is named once, and the session goes on")
+    func unwritableHistory() async throws {
+        let sandbox = try await SandboxServer.start(SandboxConfiguration())
+        defer { Thread.detachNewThread { sandbox.stop() } }
+        let home = WshProcess.temporaryDirectory()
+        // XDG_STATE_HOME is a file, so no folder can be made under it.
+        let blocker = home + "/state-is-a-file"
+        try "".write(toFile: blocker, atomically: true, encoding: .utf8)
+        let tmux = try Tmux(command: "\(WshProcess.binary) --api \(sandbox.baseURL)",
+                            environment: ["HOME": home, "XDG_STATE_HOME": blocker,
+                                          "WSH_ACCESS_TOKEN": sandbox.token, "TERM": "xterm-256color"])
+        defer { tmux.kill() }
+        try await tmux.waitFor { $0.contains("[0]>") }
+        for word in ["one", "two", "three"] {
+            try tmux.type("echo line-\(word)")
+            try tmux.send("Enter")
+            try await tmux.waitFor { $0.contains("\nline-\(word)") }
+        }
+        let screen = try tmux.screen()
+        #expect(screen.components(separatedBy: "cannot keep history in \(blocker)/wsh/history").count == 2, "\(screen)")
+        try await tmux.waitFor(promptShown)
+        try tmux.send("C-d")
+        #expect(try await tmux.waitForExit() == 0)
+    }
+
+    /// Whether the screen ends with a prompt: libedit draws it once the
+    /// terminal is in its raw mode, so a key sent now reaches libedit rather
+    /// than the terminal's line discipline (where Ctrl-D would be lost).
+    func promptShown(_ screen: String) -> Bool {
+        let lines = screen.split(separator: "\n").filter { !$0.allSatisfy(\.isWhitespace) }
+        return lines.last.map { $0.trimmingCharacters(in: .whitespaces).hasSuffix("]>") } ?? false
+    }
+
+    /// Polls `condition` until it holds, failing after `timeout` seconds.
+    func waitUntil(timeout: Double = 30, _ condition: () -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition() {
+            guard Date() < deadline else { throw Tmux.Timeout(seconds: timeout, lastScreen: "(condition never held)") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
     }
 
     @Test("without a usable libedit the prompt still runs, unedited, and says why",

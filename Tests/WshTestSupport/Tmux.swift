@@ -13,12 +13,30 @@ public final class Tmux: @unchecked Sendable {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/tmux")
     }
 
+    /// The screen when a wait gave up, and what it waited for.
+    public struct Timeout: Error, CustomStringConvertible {
+        public let seconds: Double
+        public let lastScreen: String
+        public init(seconds: Double, lastScreen: String) {
+            self.seconds = seconds
+            self.lastScreen = lastScreen
+        }
+        public var description: String {
+            "the screen did not show what was awaited within \(seconds) s; last screen:\n\(lastScreen)"
+        }
+    }
+
     /// Starts `command` (a shell command line) in a new 120×40 session.
+    ///
+    /// When the command ends, `[exited N]` appears on the screen (see
+    /// `waitForExit`). The shell around it traps SIGQUIT, so Ctrl-\ reaches
+    /// only the command, as it would under a shell with job control.
     public init(command: String, environment: [String: String]) throws {
         let exports = environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
         // The first command starts the tmux server, which keeps whatever
         // output pipe it inherits open: its output is not read.
-        try tmux(["new-session", "-d", "-s", target, "-x", "120", "-y", "40", "env \(exports) \(command); sleep 30"],
+        try tmux(["new-session", "-d", "-s", target, "-x", "120", "-y", "40",
+                  "trap : QUIT; env \(exports) \(command); echo \"[exited $?]\"; sleep 30"],
                  capture: false)
     }
 
@@ -37,17 +55,26 @@ public final class Tmux: @unchecked Sendable {
         try tmux(["capture-pane", "-p", "-t", target])
     }
 
-    /// Waits until the screen satisfies `condition`, up to `timeout` seconds; returns the screen.
+    /// Waits until the screen satisfies `condition`, up to `timeout` seconds;
+    /// returns the screen, or throws `Timeout` holding the last screen.
     @discardableResult
     public func waitFor(timeout: Double = 30, _ condition: (String) -> Bool) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         var last = ""
-        while Date() < deadline {
+        while true {
             last = try screen()
             if condition(last) { return last }
+            guard Date() < deadline else { throw Timeout(seconds: timeout, lastScreen: last) }
             try await Task.sleep(for: .milliseconds(50))
         }
-        return last
+    }
+
+    /// Waits until the command has ended; returns its exit status.
+    @discardableResult
+    public func waitForExit(timeout: Double = 30) async throws -> Int32 {
+        let screen = try await waitFor(timeout: timeout) { $0.contains("[exited ") }
+        let tail = screen.components(separatedBy: "[exited ").last ?? ""
+        return Int32(tail.prefix { $0.isNumber }) ?? -1
     }
 
     /// Ends the session and its server.

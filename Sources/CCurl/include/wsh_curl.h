@@ -22,9 +22,9 @@ typedef struct wsh_curl wsh_curl;
 typedef struct wsh_curl_request {
     int is_post;                      ///< 0: GET, 1: POST with `body`
     const char *url;
-    const char *const *headers;       ///< "Name: value" lines
+    const char *const *headers;       ///< "Name: value" lines; a NULL entry fails the request (out of memory)
     size_t header_count;
-    const char *body;                 ///< POST body, may be NULL
+    const char *body;                 ///< POST body, may be NULL; copied, so only borrowed for the call
     size_t body_length;
     long connect_timeout_ms;
     long timeout_ms;

@@ -31,6 +31,8 @@ int wsh_el_bind(EditLine *el, const char *key, const char *function);
 int wsh_el_set_client_data(EditLine *el, void *data);
 void *wsh_el_client_data(EditLine *el);
 int wsh_el_set_getc(EditLine *el, el_rfunc_t fn);
+/// Ctrl-\ sends no SIGQUIT while a line is edited (the terminal's quit character is undefined in edit mode).
+int wsh_el_disable_quit_character(EditLine *el);
 
 History *wsh_history_init(void);
 void wsh_history_end(History *h);
@@ -39,6 +41,13 @@ int wsh_history_set_unique(History *h, int unique);
 int wsh_history_enter(History *h, const char *line);
 int wsh_history_load(History *h, const char *path);
 int wsh_history_save(History *h, const char *path);
+/// 0 when `path` can be opened for appending (created 0600), else -1 with errno.
+int wsh_history_check(const char *path);
+/// Appends the newest entry of `h` to `path` under an exclusive lock; -1 with errno on failure.
+int wsh_history_append_last(History *h, const char *path);
+/// When `path` holds more than `limit` lines, keeps its newest `keep` entries
+/// (under the same lock, replacing the file whole); -1 with errno on failure.
+int wsh_history_trim(const char *path, int keep, int limit);
 
 // The standard streams, as functions: Swift 6 treats the C globals as
 // shared mutable state.
@@ -52,5 +61,8 @@ int wsh_install_sigint_handler(void);
 /// How many SIGINTs arrived since the last call; resets the count.
 int wsh_take_sigint(void);
 int wsh_peek_sigint(void);
+/// SIGQUIT: ignored when `interactive` (as at a shell's prompt), else the
+/// process exits at once, quietly, with status 131.
+int wsh_install_sigquit_handler(int interactive);
 
 #endif

@@ -7,6 +7,11 @@ import Darwin
 
 /// The interactive prompt on libedit: line editing, history kept across
 /// sessions in a 0600 file, TAB completion, Ctrl-C to drop the line.
+///
+/// The history file is shared by sessions: each appends the lines it adds
+/// (under a lock), so two sessions never overwrite each other's lines, and the
+/// file is trimmed to its newest `historyLimit` entries once it grows past
+/// twice that.
 public final class EditLineSource: LineSource {
     /// Candidate words for the word before the cursor, given the line up to it.
     public typealias Completer = (_ lineBeforeCursor: String) -> [String]
@@ -16,11 +21,21 @@ public final class EditLineSource: LineSource {
 
     private let editLine: OpaquePointer
     private let history: OpaquePointer
-    private let historyPath: String?
+    /// Where this session appends its lines; nil once writing there failed.
+    private var historyPath: String?
     private let completer: Completer
     private let redact: (String) -> String
+    private let warn: (String) -> Void
     private let output: UnsafeMutablePointer<FILE>
     private var promptText: UnsafeMutablePointer<CChar>?
+    /// The last entry stored, so a repeat (which libedit does not store) is not appended either.
+    private var lastEntry: String?
+    private var appendedSinceTrim = 0
+    /// Bytes read from the terminal and not yet given to libedit.
+    private var queued: [UInt8] = []
+
+    /// Entries kept in memory and, after a trim, in the file.
+    static let historyLimit: Int32 = 1000
 
     /// A prompt reading the terminal on stdin; throws when libedit cannot be loaded.
     ///
@@ -28,8 +43,11 @@ public final class EditLineSource: LineSource {
     ///   - historyPath: where entries persist; nil keeps them in memory only.
     ///   - redact: applied to every entry before it is stored, so a secret typed
     ///     at the prompt never reaches the history file.
+    ///   - warn: told, once, when the history file cannot be written; the
+    ///     session then goes on without it.
     public init(historyPath: String?, redact: @escaping (String) -> String = { $0 },
-                completer: @escaping Completer) throws(LineEditorUnavailable) {
+                completer: @escaping Completer,
+                warn: @escaping (String) -> Void = { fputs("wsh: \($0)\n", wsh_stderr()) }) throws(LineEditorUnavailable) {
         if let problem = wsh_edit_load() { throw LineEditorUnavailable(reason: String(cString: problem)) }
         Self.configureLocale()
         // With stdout redirected, libedit must draw on stderr or it turns editing off.
@@ -39,14 +57,22 @@ public final class EditLineSource: LineSource {
         self.historyPath = historyPath
         self.completer = completer
         self.redact = redact
+        self.warn = warn
 
-        wsh_history_set_size(history, 1000)
+        wsh_history_set_size(history, Self.historyLimit)
         wsh_history_set_unique(history, 1)
         if let historyPath {
-            _ = wsh_history_load(history, historyPath)
+            if wsh_history_check(historyPath) != 0 {
+                historyFailed(errno)
+            } else {
+                trimHistory()
+                _ = wsh_history_load(history, historyPath)
+            }
         }
         wsh_el_set_editor(editLine, "emacs")
         wsh_el_set_signal(editLine, 1)
+        // Ctrl-\ at the prompt reaches libedit as a key, not as SIGQUIT.
+        _ = wsh_el_disable_quit_character(editLine)
         wsh_el_set_history(editLine, history)
         wsh_el_set_client_data(editLine, Unmanaged.passUnretained(self).toOpaque())
         wsh_el_set_prompt(editLine) { editLine in
@@ -59,6 +85,9 @@ public final class EditLineSource: LineSource {
             return Unmanaged<EditLineSource>.fromOpaque(data).takeUnretainedValue().complete()
         }
         wsh_el_bind(editLine, "^I", "wsh-complete")
+        for (sequence, function) in KeySequences.bindings {
+            wsh_el_bind(editLine, sequence, function)
+        }
         // Read ~/.editrc so users keep their own bindings.
         _ = wsh_el_source(editLine, nil)
     }
@@ -91,13 +120,29 @@ public final class EditLineSource: LineSource {
     public func remember(_ entry: String) {
         let trimmed = entry.trimmingTrailingWhitespace()
         guard !trimmed.isEmpty else { return }
-        _ = wsh_history_enter(history, redact(trimmed))
+        let stored = redact(trimmed)
+        guard stored != lastEntry else { return }
+        lastEntry = stored
+        _ = wsh_history_enter(history, stored)
         guard let historyPath else { return }
-        // Create the file 0600 before libedit writes it, so it is never readable by others.
-        let fd = open(historyPath, O_WRONLY | O_CREAT, 0o600)
-        if fd >= 0 { close(fd) }
-        _ = wsh_history_save(history, historyPath)
-        chmod(historyPath, 0o600)
+        // Append only this line (created 0600), so other sessions' lines stay.
+        guard wsh_history_append_last(history, historyPath) == 0 else { return historyFailed(errno) }
+        appendedSinceTrim += 1
+        if appendedSinceTrim >= Self.historyLimit { trimHistory() }
+    }
+
+    /// Keeps the file's newest entries once it has grown past twice the limit.
+    private func trimHistory() {
+        guard let historyPath else { return }
+        appendedSinceTrim = 0
+        if wsh_history_trim(historyPath, Self.historyLimit, 2 * Self.historyLimit) != 0 { historyFailed(errno) }
+    }
+
+    /// Says once why history cannot be kept, and keeps none from now on.
+    private func historyFailed(_ code: Int32) {
+        guard let path = historyPath else { return }
+        historyPath = nil
+        warn("cannot keep history in \(path): \(String(cString: strerror(code))); this session has no history file")
     }
 
     /// TAB: complete the word before the cursor, or list the choices.
@@ -144,40 +189,153 @@ public struct LineEditorUnavailable: Error, CustomStringConvertible {
     public var description: String { reason }
 }
 
-/// libedit's read function: one character from stdin, decoded from UTF-8.
-///
-/// libedit's own reader retries once after EINTR, so a single Ctrl-C would
-/// not end `el_gets`; this one gives up as soon as SIGINT has been seen.
+/// libedit's read function: the source's next character (see `nextCharacter`).
 private func readCharacter(_ editLine: OpaquePointer?, _ character: UnsafeMutablePointer<wchar_t>?) -> Int32 {
-    var bytes: [UInt8] = []
-    var needed = 1
-    while bytes.count < needed {
-        var byte: UInt8 = 0
-        let n = read(STDIN_FILENO, &byte, 1)
-        if n == 0 { return 0 }
-        if n < 0 {
-            if errno == EINTR && !Interrupts.pending { continue }
-            return -1
-        }
-        if bytes.isEmpty {
-            switch byte {
-            case 0x00...0x7F: needed = 1
-            case 0xC2...0xDF: needed = 2
-            case 0xE0...0xEF: needed = 3
-            case 0xF0...0xF4: needed = 4
-            default:
-                character?.pointee = 0xFFFD
-                return 1
+    guard let editLine, let data = wsh_el_client_data(editLine) else { return -1 }
+    return Unmanaged<EditLineSource>.fromOpaque(data).takeUnretainedValue().nextCharacter(character)
+}
+
+extension EditLineSource {
+    /// One byte read, or why there is none.
+    private enum ByteRead: Equatable {
+        case byte(UInt8)
+        case end
+        case interrupted
+    }
+
+    /// One character from stdin, decoded from UTF-8, for libedit.
+    ///
+    /// libedit's own reader retries once after EINTR, so a single Ctrl-C would
+    /// not end `el_gets`; this one gives up as soon as SIGINT has been seen. An
+    /// escape sequence that `KeySequences` does not bind is dropped whole, so a
+    /// key such as PgUp never types the tail of its sequence (`~`, `5D`).
+    fileprivate func nextCharacter(_ character: UnsafeMutablePointer<wchar_t>?) -> Int32 {
+        var first: UInt8 = 0
+        reading: while true {
+            switch nextByte() {
+            case .byte(let byte): first = byte
+            case .end: return 0
+            case .interrupted: return -1
             }
-        } else if byte & 0xC0 != 0x80 {
+            guard first == 0x1B else { break reading }
+            switch filterEscapeSequence() {
+            case .kept: break reading
+            case .dropped: continue reading
+            case .stopped(let read): return read == .end ? 0 : -1
+            }
+        }
+        let needed: Int
+        switch first {
+        case 0x00...0x7F: needed = 1
+        case 0xC2...0xDF: needed = 2
+        case 0xE0...0xEF: needed = 3
+        case 0xF0...0xF4: needed = 4
+        default:
             character?.pointee = 0xFFFD
             return 1
         }
-        bytes.append(byte)
+        var bytes = [first]
+        while bytes.count < needed {
+            switch nextByte() {
+            case .byte(let byte) where byte & 0xC0 == 0x80:
+                bytes.append(byte)
+            case .byte(let byte):
+                queued.insert(byte, at: 0)  // the start of the next character
+                character?.pointee = 0xFFFD
+                return 1
+            case .end: return 0
+            case .interrupted: return -1
+            }
+        }
+        let scalar = String(decoding: bytes, as: UTF8.self).unicodeScalars.first?.value ?? 0xFFFD
+        character?.pointee = wchar_t(bitPattern: scalar)
+        return 1
     }
-    let scalar = String(decoding: bytes, as: UTF8.self).unicodeScalars.first?.value ?? 0xFFFD
-    character?.pointee = wchar_t(bitPattern: scalar)
-    return 1
+
+    /// What became of an escape sequence.
+    private enum EscapeOutcome {
+        /// Queued for libedit after the ESC being returned.
+        case kept
+        /// Not bound: read whole and thrown away.
+        case dropped
+        /// The input ended or Ctrl-C came inside it.
+        case stopped(ByteRead)
+    }
+
+    /// After an ESC: reads a CSI (`ESC [ … final`) or SS3 (`ESC O x`)
+    /// sequence and keeps it only if it is bound. Any other byte after ESC
+    /// (Meta-f, say) is kept as it is.
+    private func filterEscapeSequence() -> EscapeOutcome {
+        let introducer: UInt8
+        switch nextByte() {
+        case .byte(let byte): introducer = byte
+        case let stop: return .stopped(stop)
+        }
+        var sequence: [UInt8] = [0x1B, introducer]
+        switch introducer {
+        case UInt8(ascii: "["):
+            while true {
+                switch nextByte() {
+                case .byte(let byte):
+                    sequence.append(byte)
+                    if (0x40...0x7E).contains(byte) { break }       // the final byte
+                    guard (0x20...0x3F).contains(byte), sequence.count < 32 else { return .dropped }
+                    continue
+                case let stop: return .stopped(stop)
+                }
+                break
+            }
+        case UInt8(ascii: "O"):
+            switch nextByte() {
+            case .byte(let byte): sequence.append(byte)
+            case let stop: return .stopped(stop)
+            }
+        default:
+            queued.insert(introducer, at: 0)
+            return .kept
+        }
+        guard KeySequences.bound.contains(sequence) else { return .dropped }
+        queued.insert(contentsOf: sequence.dropFirst(), at: 0)
+        return .kept
+    }
+
+    /// The next byte: a queued one, else one read from stdin.
+    private func nextByte() -> ByteRead {
+        if !queued.isEmpty { return .byte(queued.removeFirst()) }
+        var byte: UInt8 = 0
+        while true {
+            let n = read(STDIN_FILENO, &byte, 1)
+            if n == 1 { return .byte(byte) }
+            if n == 0 { return .end }
+            if errno == EINTR && !Interrupts.pending { continue }
+            return .interrupted
+        }
+    }
+}
+
+/// The escape sequences terminals send for editing keys, and what each does
+/// at the prompt. Other CSI and SS3 sequences (PgUp, PgDn, Insert, F-keys,
+/// Ctrl-Up…) do nothing.
+enum KeySequences {
+    static let bindings: [(sequence: String, function: String)] = {
+        var bindings: [(String, String)] = []
+        for prefix in ["\u{1B}[", "\u{1B}O"] {
+            bindings += [(prefix + "A", "ed-prev-history"), (prefix + "B", "ed-next-history"),
+                         (prefix + "C", "ed-next-char"), (prefix + "D", "ed-prev-char"),
+                         (prefix + "H", "ed-move-to-beg"), (prefix + "F", "ed-move-to-end")]
+        }
+        // Ctrl- and Alt-Left/Right (xterm, and rxvt's ESC [ 5 C form): word motion.
+        for modifier in ["1;5", "1;3", "5"] {
+            bindings += [("\u{1B}[\(modifier)C", "em-next-word"), ("\u{1B}[\(modifier)D", "ed-prev-word")]
+        }
+        bindings += [("\u{1B}[1~", "ed-move-to-beg"), ("\u{1B}[7~", "ed-move-to-beg"),
+                     ("\u{1B}[4~", "ed-move-to-end"), ("\u{1B}[8~", "ed-move-to-end"),
+                     ("\u{1B}[3~", "ed-delete-next-char")]
+        return bindings
+    }()
+
+    /// The bound sequences as bytes, for the reader's filter.
+    static let bound: Set<[UInt8]> = Set(bindings.map { Array($0.sequence.utf8) })
 }
 
 extension String {

@@ -6,6 +6,9 @@ public enum LineRead: Equatable, Sendable {
     case end
     /// Ctrl-C at the prompt: the line being typed is dropped.
     case interrupted
+    /// Line `line` of the input is not UTF-8 text: the loop refuses it as a
+    /// syntax error (status 2) instead of running a guess at it.
+    case invalidText(line: Int)
 }
 
 /// Where the loop's lines come from: the prompt, a file, stdin, a `-c` string.
@@ -33,25 +36,61 @@ public final class TextLineSource: LineSource {
     public var isInteractive: Bool { false }
     private var lines: [Substring]
     private var next = 0
+    /// The first line that is not UTF-8: the whole input is refused before any of it runs.
+    private let invalidLine: Int?
 
     /// Lines of `text` under `name`.
     public init(name: String, text: String) {
         self.name = name
         self.lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        self.invalidLine = nil
         // A final newline ends the last line; it does not start an empty one.
         if lines.last?.isEmpty == true { lines.removeLast() }
     }
 
-    /// Lines of a file's bytes; invalid UTF-8 becomes U+FFFD rather than failing.
+    /// Lines of a file's or argument's bytes. Bytes that are not UTF-8 refuse
+    /// the whole input: its first read reports the first such line.
     public convenience init(name: String, bytes: [UInt8]) {
-        self.init(name: name, text: String(decoding: bytes, as: UTF8.self))
+        if let text = String(validating: bytes, as: UTF8.self) {
+            self.init(name: name, text: text)
+        } else {
+            self.init(name: name, invalidLine: TextEncoding.firstInvalidLine(in: bytes))
+        }
+    }
+
+    private init(name: String, invalidLine: Int) {
+        self.name = name
+        self.lines = []
+        self.invalidLine = invalidLine
     }
 
     public func readLine(prompt: String) -> LineRead {
+        if let invalidLine { return .invalidText(line: invalidLine) }
         guard next < lines.count else { return .end }
         defer { next += 1 }
         var line = lines[next]
         if line.last == "\r" { line.removeLast() }
         return .line(String(line))
+    }
+}
+
+/// How wsh reads input bytes as text: UTF-8 only, a leading byte-order mark allowed.
+enum TextEncoding {
+    /// The UTF-8 byte-order mark some editors put at the start of a file.
+    static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    /// `bytes` without a leading byte-order mark.
+    static func droppingByteOrderMark(_ bytes: [UInt8]) -> [UInt8] {
+        bytes.starts(with: byteOrderMark) ? Array(bytes.dropFirst(byteOrderMark.count)) : bytes
+    }
+
+    /// The 1-based number of the first line of `bytes` that is not UTF-8 (1 if all are).
+    static func firstInvalidLine(in bytes: [UInt8]) -> Int {
+        var number = 1
+        for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            if String(validating: line, as: UTF8.self) == nil { return number }
+            number += 1
+        }
+        return 1
     }
 }

@@ -14,6 +14,7 @@ public final class StreamLineSource: LineSource {
     public let name: String
     public let isInteractive: Bool
     private let stream: UnsafeMutablePointer<FILE>
+    private var linesRead = 0
 
     /// Reads `stream` (stdin by default) under `name`; an interactive source
     /// shows the prompt on stderr.
@@ -31,21 +32,26 @@ public final class StreamLineSource: LineSource {
         var buffer: UnsafeMutablePointer<CChar>?
         var capacity = 0
         defer { free(buffer) }
-        while true {
-            let count = getline(&buffer, &capacity, stream)
-            if count < 0 {
-                // A signal can interrupt the read; the loop decides what it means.
-                if errno == EINTR && ferror(stream) != 0 {
-                    clearerr(stream)
-                    return .interrupted
-                }
-                return .end
+        let count = getline(&buffer, &capacity, stream)
+        if count < 0 {
+            // A signal can interrupt the read; the loop decides what it means.
+            if errno == EINTR && ferror(stream) != 0 {
+                clearerr(stream)
+                return .interrupted
             }
-            guard let buffer else { return .end }
-            var bytes = UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: count)[...]
-            if bytes.last == UInt8(ascii: "\n") { bytes = bytes.dropLast() }
-            if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }
-            return .line(String(decoding: bytes, as: UTF8.self))
+            // Ctrl-D on a terminal ends this read, not the terminal: the next read waits again.
+            if isInteractive { clearerr(stream) }
+            return .end
         }
+        guard let buffer else { return .end }
+        linesRead += 1
+        var bytes = UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self), count: count)[...]
+        if linesRead == 1 && bytes.starts(with: TextEncoding.byteOrderMark) {
+            bytes = bytes.dropFirst(TextEncoding.byteOrderMark.count)
+        }
+        if bytes.last == UInt8(ascii: "\n") { bytes = bytes.dropLast() }
+        if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }
+        guard let line = String(validating: bytes, as: UTF8.self) else { return .invalidText(line: linesRead) }
+        return .line(line)
     }
 }

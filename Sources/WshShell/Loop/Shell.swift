@@ -73,10 +73,23 @@ public final class Shell {
             switch read {
             case .end:
                 guard !pending.isEmpty else { return status }
+                // Ctrl-D at `...>` abandons the unfinished input, not the session.
+                if interactive {
+                    pending = ""
+                    continue
+                }
                 // Input ended inside a quote or brace: report it as the syntax error it is.
                 switch execute(pending, file: source.name, firstLine: firstLine) {
                 case .succeeded: return status
                 case .failed(let failure), .exited(let failure): return failure
+                }
+            case .invalidText(let line):
+                pending = ""
+                let error = LanguageError(.syntax, "invalid UTF-8 in input",
+                                          position: SourcePosition(file: source.name, line: line, column: 1))
+                switch report(error) {
+                case .failed(let failure) where !interactive: return failure
+                default: status = 2
                 }
             case .interrupted:
                 Interrupts.take()
@@ -118,18 +131,36 @@ public final class Shell {
 
     private func execute(_ chunk: String, file: String, firstLine: Int) -> Outcome {
         defer { if interactive { Interrupts.take() } }
+        let outcome: Outcome
         do {
             try interpreter.execute(chunk, file: file, firstLine: firstLine)
-            return .succeeded
+            outcome = .succeeded
         } catch {
-            if case .exit(let code) = error.kind { return .exited(code) }
-            let report = ErrorReport(error, interactive: interactive)
-            if let message = report.message {
-                // One line, whatever the message quotes (a server's text, a typed word).
-                console.note(console.diagnosticStyle.red(TerminalText.sanitize(message)))
+            if case .exit(let code) = error.kind {
+                outcome = .exited(code)
+            } else {
+                outcome = report(error)
             }
-            return .failed(report.status)
         }
+        // Output that could not be written fails the command that wrote it.
+        if let failure = console.takeResultWriteFailure() {
+            if case .exited(let code) = outcome, code != 0 { return outcome }
+            if failure.isBrokenPipe { return .exited(Console.WriteFailure.brokenPipeStatus) }
+            console.note(console.diagnosticStyle.red("wsh: \(failure)"))
+            interpreter.lastStatus = 1
+            return .failed(1)
+        }
+        return outcome
+    }
+
+    /// Prints `error` as the one error mapping words it; the failure it is.
+    private func report(_ error: LanguageError) -> Outcome {
+        let report = ErrorReport(error, interactive: interactive)
+        if let message = report.message {
+            // One line, whatever the message quotes (a server's text, a typed word).
+            console.note(console.diagnosticStyle.red(TerminalText.sanitize(message)))
+        }
+        return .failed(report.status)
     }
 
     /// The prompt: where the session points and how many rows it shows.

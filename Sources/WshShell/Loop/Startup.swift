@@ -17,18 +17,35 @@ extension Shell {
     /// Interactivity is decided once, from whether stdin is a terminal; the rc
     /// file runs only then.
     public func start(_ invocation: Invocation, stdinIsTerminal: Bool = isatty(STDIN_FILENO) != 0) -> Int32 {
-        Interrupts.install()
+        let interactive: Bool
+        if case .standardInput = invocation { interactive = stdinIsTerminal } else { interactive = false }
+        Interrupts.install(interactive: interactive)
+        // `source FILE` and the rc file read as scripts do: FIFOs too, a BOM skipped.
+        interpreter.sourceLoader = { path in
+            do {
+                return try ScriptFile.contents(atPath: path)
+            } catch {
+                throw LanguageError.commandFailed(String(describing: error))
+            }
+        }
         switch invocation {
         case .command(let text, let arguments):
             interpreter.scriptArguments = arguments
-            return run(source: TextLineSource(name: "-c", text: text))
+            // The argument's own bytes, so invalid UTF-8 is refused rather than run as U+FFFD.
+            return run(source: TextLineSource(name: "-c", bytes: CommandLineBytes.argument(decodingTo: text)))
+        case .script(path: "-", let arguments):
+            interpreter.scriptArguments = arguments
+            return run(source: StreamLineSource())
         case .script(let path, let arguments):
-            guard let data = FileManager.default.contents(atPath: path) else {
-                console.note("wsh: cannot read \(path): \(String(cString: strerror(errno)))")
+            let bytes: [UInt8]
+            do {
+                bytes = try ScriptFile.contents(atPath: path)
+            } catch {
+                console.note("wsh: \(error)")
                 return 2
             }
             interpreter.scriptArguments = arguments
-            return run(source: TextLineSource(name: path, bytes: [UInt8](data)))
+            return run(source: TextLineSource(name: path, bytes: bytes))
         case .standardInput where stdinIsTerminal:
             if let rc = ShellPaths.startupFile() { runStartupFile(at: rc) }
             let prompt: LineSource
@@ -36,7 +53,8 @@ extension Shell {
                 prompt = try EditLineSource(
                     historyPath: ShellPaths.historyFile(),
                     redact: { [unowned self] in redactForHistory($0) },
-                    completer: { [unowned self] in completions(forLine: $0) })
+                    completer: { [unowned self] in completions(forLine: $0) },
+                    warn: { [unowned self] in console.note("wsh: \($0)") })
             } catch {
                 console.note("wsh: \(error); no line editing or history this session")
                 prompt = StreamLineSource(isInteractive: true)
@@ -50,6 +68,26 @@ extension Shell {
 
     /// The version `--version` prints.
     public static let version = "0.1.0"
+}
+
+/// The process's arguments as the bytes they were given in.
+enum CommandLineBytes {
+    /// The bytes of the argument that `text` was decoded from; `text`'s own
+    /// UTF-8 when no argument decodes to it. Swift decodes arguments with
+    /// invalid UTF-8 replaced by U+FFFD, which would hide that they were not text.
+    static func argument(decodingTo text: String) -> [UInt8] {
+        let utf8 = Array(text.utf8)
+        guard text.unicodeScalars.contains("\u{FFFD}") else { return utf8 }
+        var candidates: [[UInt8]] = []
+        for index in 1..<Int(CommandLine.argc) {
+            guard let pointer = CommandLine.unsafeArgv[index] else { continue }
+            let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self),
+                                                  count: strlen(pointer)))
+            if String(decoding: bytes, as: UTF8.self) == text { candidates.append(bytes) }
+        }
+        // Valid text that really holds U+FFFD wins over an invalid argument that looks the same.
+        return candidates.contains(utf8) || candidates.isEmpty ? utf8 : candidates[0]
+    }
 }
 
 /// Where wsh keeps its files, following the XDG base directories.

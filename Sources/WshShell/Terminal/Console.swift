@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// Where the shell writes: results to one stream (stdout), notes, traces and
 /// errors to the other (stderr), so piped stdout holds only results.
@@ -30,6 +31,8 @@ public final class Console {
 
     private let writeResult: (String) -> Void
     private let writeDiagnostic: (String) -> Void
+    /// The first failed write of results not yet taken (see `takeResultWriteFailure()`).
+    private let resultWriteFailure = Mutex<WriteFailure?>(nil)
 
     public init(result: @escaping (String) -> Void, diagnostic: @escaping (String) -> Void,
                 style: Style = .plain, diagnosticStyle: Style = .plain, columns: @escaping () -> Int = { 100 }) {
@@ -49,12 +52,47 @@ public final class Console {
     public static func standard(colorAllowed: Bool) -> Console {
         let noColor = getenv("NO_COLOR").map { String(cString: $0).isEmpty == false } ?? false
         let allowed = colorAllowed && !noColor
-        return Console(
-            result: { write(STDOUT_FILENO, $0) },
+        // The result closure needs the console it belongs to, made just after it.
+        weak var made: Console?
+        let console = Console(
+            result: { text in
+                if let failure = write(STDOUT_FILENO, text) { made?.recordResultWriteFailure(failure) }
+            },
             diagnostic: { write(STDERR_FILENO, $0) },
             style: Style(enabled: allowed && isatty(STDOUT_FILENO) != 0),
             diagnosticStyle: Style(enabled: allowed && isatty(STDERR_FILENO) != 0),
             columns: terminalColumns)
+        made = console
+        return console
+    }
+
+    /// A write of results that failed: stdout is full, closed or gone.
+    public struct WriteFailure: Error, Equatable, CustomStringConvertible {
+        /// The `errno` of the failed write.
+        public let code: Int32
+
+        public init(code: Int32) { self.code = code }
+
+        /// The reader went away (EPIPE), as when piped to `head`: a quiet end, not an error.
+        public var isBrokenPipe: Bool { code == EPIPE }
+        /// The status a broken pipe ends the run with, as a shell killed by SIGPIPE would.
+        public static let brokenPipeStatus: Int32 = 128 + SIGPIPE
+
+        public var description: String { "cannot write output: \(String(cString: strerror(code)))" }
+    }
+
+    /// Remembers a failed write of results; only the first counts until it is taken.
+    public func recordResultWriteFailure(_ failure: WriteFailure) {
+        resultWriteFailure.withLock { if $0 == nil { $0 = failure } }
+    }
+
+    /// The first failed write of results since the last call, clearing it: the
+    /// shell's loop turns it into a failed command.
+    public func takeResultWriteFailure() -> WriteFailure? {
+        resultWriteFailure.withLock { failure in
+            defer { failure = nil }
+            return failure
+        }
     }
 
     /// Writes one line of results.
@@ -73,19 +111,21 @@ public final class Console {
         return 100
     }
 
-    /// Writes all of `text`, retrying short writes and EINTR.
-    static func write(_ fd: Int32, _ text: String) {
+    /// Writes all of `text`, retrying short writes and EINTR; the failure, if any.
+    @discardableResult
+    static func write(_ fd: Int32, _ text: String) -> WriteFailure? {
         var text = text
-        text.withUTF8 { buffer in
+        return text.withUTF8 { buffer -> WriteFailure? in
             var offset = 0
             while offset < buffer.count {
                 let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
-                    return
+                    return WriteFailure(code: errno)
                 }
                 offset += n
             }
+            return nil
         }
     }
 }

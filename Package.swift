@@ -72,6 +72,9 @@ let package = Package(
         .executableTarget(name: "wsh-bench-fetch", dependencies: ["WshRequest", "WshModel"], path: "scripts/bench-fetch-swift"),
         .executableTarget(
             name: "embed-example", dependencies: ["WshLanguage"], path: "examples/embed"),
+        // Renders the man pages from the declarations, for scripts/install and scripts/package-deb.
+        .executableTarget(
+            name: "wsh-manual", dependencies: ["WshShell", "WshLanguage"], path: "scripts/manual"),
 
         // Test support: fake HTTP client, recording observer, transcript assertions.
         .target(

@@ -44,6 +44,10 @@ struct Arguments: ParsableCommand {
         if command == nil, let first = script.first, first == "--help" || first == "-h" {
             throw CleanExit.helpRequest(self)
         }
+        // The JSON that swift-argument-parser's manual generator (and scripts/manual) reads.
+        if command == nil, script.first == "--experimental-dump-help" {
+            throw CleanExit.message(Self._dumpHelp())
+        }
         if command == nil, let first = script.first, first.hasPrefix("-"), first != "-" {
             throw ValidationError("unknown option '\(first)'")
         }

@@ -18,7 +18,7 @@ do {
     exit(report.status)
 }
 if options.version {
-    print("wsh \(Shell.version)")
+    print(BuildInfo.versionLine(Shell.version))
     exit(0)
 }
 

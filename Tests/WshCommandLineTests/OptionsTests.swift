@@ -80,6 +80,24 @@ struct OptionsTests {
         }
     }
 
+    @Test("given a request for a completion script or the help JSON, then argument-parser answers it as a success", arguments: [
+        (["--generate-completion-script", "bash"], "--api"),
+        (["--generate-completion-script", "zsh"], "--token-file"),
+        (["--generate-completion-script", "fish"], "timeout"),
+        (["--experimental-dump-help"], "\"commandName\""),
+    ])
+    func generatedForTools(_ line: [String], _ expected: String) {
+        #expect(QuickParse.options(line) == nil)
+        do {
+            let options = try Options.parse(line)
+            Issue.record("parsed \(line) as \(options)")
+        } catch {
+            let report = Options.report(error)
+            #expect(report.status == 0, "\(report.text)")
+            #expect(report.text.contains(expected))
+        }
+    }
+
     @Test("given --help, then help is a success that lists every option")
     func help() {
         do {

@@ -1,0 +1,28 @@
+/// Where this build of wsh came from, for `--version`.
+///
+/// `scripts/stamp-commit` (run by scripts/start, test, install and
+/// package-deb) writes `BuildCommit.generated.swift` beside this file, which
+/// git ignores; its `BuildStamp.commit` shadows the default below. Without
+/// it, as in a fresh clone built with a plain `swift build`, the commit reads
+/// "unknown". Nothing runs at start-up: the commit is a compiled-in string.
+public enum BuildInfo {
+    /// The abbreviated commit hash the binary was built from, or "unknown".
+    public static var commit: String { BuildStamp.commit }
+
+    /// `--version`'s line: `wsh 0.1.0 (commit 68438ea)`.
+    public static func versionLine(_ version: String) -> String {
+        "wsh \(version) (commit \(commit))"
+    }
+}
+
+/// What a generated file may declare about the build.
+protocol BuildStampFields {
+    static var commit: String { get }
+}
+
+extension BuildStampFields {
+    static var commit: String { "unknown" }
+}
+
+/// The build's stamp: the defaults above, unless a generated file gives its own.
+enum BuildStamp: BuildStampFields {}

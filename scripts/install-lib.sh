@@ -1,0 +1,50 @@
+# Shared by scripts/install and scripts/package-deb (sourced, not run): the
+# release build and the files generated from the built binaries.
+
+# The executables an installation needs, built or given.
+wsh_products=(wsh wsh-sandbox wsh-manual)
+
+# Builds the static release of every product in wsh_products (as scripts/start
+# builds wsh) and prints the folder that holds them.
+wsh_build_release() {
+    scripts/stamp-commit
+    local product
+    for product in "${wsh_products[@]}"; do
+        swift build -c release --static-swift-stdlib --product "$product" >&2
+    done
+    swift build -c release --static-swift-stdlib --show-bin-path
+}
+
+# Checks that DIR holds every product; prints DIR as an absolute path.
+wsh_check_bin_dir() {
+    local dir product
+    dir=$(cd "$1" && pwd) || return 1
+    for product in "${wsh_products[@]}"; do
+        if [[ ! -x "$dir/$product" ]]; then
+            echo "$dir/$product is missing: build it first (swift build, or without --bin-dir)" >&2
+            return 1
+        fi
+    done
+    printf '%s\n' "$dir"
+}
+
+# Writes the man pages and completion scripts generated from the binaries in
+# BIN_DIR into OUT_DIR: wsh.1, wsh-sandbox.1, wsh.bash, _wsh (zsh), wsh.fish.
+wsh_generate_files() {
+    local bin=$1 out=$2 date_args=() day
+    # The commit's date, so the pages do not change from one day to the next.
+    if day=$(git log -1 --format=%cs 2>/dev/null) && [[ -n "$day" ]]; then date_args=(--date "$day"); fi
+    "$bin/wsh" --experimental-dump-help | "$bin/wsh-manual" wsh "${date_args[@]}" >"$out/wsh.1"
+    "$bin/wsh-sandbox" --experimental-dump-help | "$bin/wsh-manual" wsh-sandbox "${date_args[@]}" >"$out/wsh-sandbox.1"
+    "$bin/wsh" --generate-completion-script bash >"$out/wsh.bash"
+    "$bin/wsh" --generate-completion-script zsh >"$out/_wsh"
+    "$bin/wsh" --generate-completion-script fish >"$out/wsh.fish"
+}
+
+# The version the wsh binary in BIN_DIR reports: 0.1.0 from "wsh 0.1.0 (commit …)".
+wsh_version() {
+    local line
+    line=$("$1/wsh" --version)
+    line=${line#wsh }
+    printf '%s\n' "${line%% *}"
+}

@@ -14,6 +14,8 @@ public struct TimelinePage: Hashable, Sendable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case statuses
+        /// `statuses/repost_timeline.json` names its statuses `reposts`.
+        case reposts
         case totalNumber = "total_number"
         case previousCursor = "previous_cursor"
         case nextCursor = "next_cursor"
@@ -31,12 +33,13 @@ public struct TimelinePage: Hashable, Sendable, Codable {
             return
         }
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        guard c.contains(.statuses) else {
+        let key: CodingKeys = c.contains(.statuses) || !c.contains(.reposts) ? .statuses : .reposts
+        guard c.contains(key) else {
             throw DecodingError.keyNotFound(CodingKeys.statuses, .init(
                 codingPath: decoder.codingPath, debugDescription: "a timeline page needs 'statuses'"))
         }
         self.init(
-            statuses: c.lenientArray(Status.self, .statuses) ?? [],
+            statuses: c.lenientArray(Status.self, key) ?? [],
             totalNumber: c.lenientCount(.totalNumber),
             previousCursor: c.lenientInt(.previousCursor), nextCursor: c.lenientInt(.nextCursor))
     }

@@ -13,8 +13,8 @@ struct SandboxDataControllerTests {
         try await withSandboxClient { _, client in
             let controller = TimelineDataController(client: client)
 
-            let first = try await controller.page(count: 10, page: 1)
-            let second = try await controller.page(count: 10, page: 2)
+            let first = try await controller.load(.public, count: 10, from: .page(1)).statuses
+            let second = try await controller.load(.public, count: 10, from: .page(2)).statuses
 
             #expect(first.count == 10 && second.count == 10)
             #expect(Set(first.compactMap(\.identifier)).isDisjoint(with: second.compactMap(\.identifier)))

@@ -10,7 +10,7 @@ struct TimelineDataControllerTests {
     func openStatuses_leaveOutMutedAuthors() async throws {
         let backend = FakeBackend()
         let controller = TimelineDataController(client: backend.client)
-        let loaded = try await controller.page(count: 8)
+        let loaded = try await controller.load(.public, count: 8).statuses
 
         let open = controller.openStatuses(in: loaded, muting: MutedUsers([.screenName("bob")]))
         #expect(loaded.count == 8)
@@ -22,7 +22,7 @@ struct TimelineDataControllerTests {
     func openStatuses_muteByUID() async throws {
         let backend = FakeBackend()
         let controller = TimelineDataController(client: backend.client)
-        let loaded = try await controller.page(count: 8)
+        let loaded = try await controller.load(.public, count: 8).statuses
 
         let open = controller.openStatuses(in: loaded, muting: MutedUsers([.uid("1001")]))
 
@@ -34,7 +34,7 @@ struct TimelineDataControllerTests {
     func page_cachesAuthors() async throws {
         let backend = FakeBackend()
         let controller = TimelineDataController(client: backend.client)
-        _ = try await controller.page(count: 4)
+        _ = try await controller.load(.public, count: 4)
 
         let user = try await controller.user(.screenName("dave"))
 

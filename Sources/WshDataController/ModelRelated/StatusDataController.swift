@@ -32,6 +32,77 @@ public final class StatusDataController: Sendable {
         return timelinePage
     }
 
+    /// A page of `source`, `count` statuses, from `cursor` (nil: the newest).
+    ///
+    /// Weibo's `max_id` is inclusive: asked for statuses older than X, it
+    /// sends X again. The page is asked one larger and X dropped, so `more`
+    /// never repeats the boundary and still brings `count` statuses.
+    public func timeline(_ source: TimelineSource, count: Int, from cursor: TimelineCursor? = nil)
+        async throws(RequestError) -> TimelineSlice {
+        var parameters = Self.parameters(of: source)
+        var boundary: String?
+        switch cursor {
+        case .page(let page)?:
+            parameters += [("count", String(count)), ("page", String(page))]
+        case .olderThan(let id)?:
+            boundary = id
+            parameters += [("count", String(min(count + 1, source.maximumCount))), ("max_id", id)]
+        case nil:
+            parameters.append(("count", String(count)))
+            if !source.pagesByCursor { parameters.append(("page", "1")) }
+        }
+        let call = "StatusDataController.timeline(\(source), count: \(count)\(cursor.map { ", from: \($0)" } ?? ""))"
+        let page = try await api.fetch(TimelinePage.self, Endpoint(.get, Self.path(of: source), parameters: parameters),
+                                       call: call, count: \.statuses.count)
+        var statuses = page.statuses
+        if let boundary {
+            statuses.removeAll { status in status.identifier.map { !StatusID.isOlder($0, than: boundary) } ?? false }
+        }
+        if statuses.count > count { statuses.removeLast(statuses.count - count) }
+        remember(statuses)
+        let next: TimelineCursor?
+        switch cursor {
+        case _ where statuses.isEmpty: next = nil
+        case .page(let page)?: next = .page(page + 1)
+        case nil where !source.pagesByCursor: next = .page(2)
+        default: next = statuses.last?.identifier.map { .olderThan(id: $0) }
+        }
+        return TimelineSlice(statuses: statuses, next: next)
+    }
+
+    /// Statuses of `source` newer than the one with `newestID`, newest first,
+    /// at most `count`: `since_id` on a cursor timeline; on the public one
+    /// (which has no cursor) its first page, keeping the newer ones.
+    public func newer(_ source: TimelineSource, count: Int, than newestID: String) async throws(RequestError) -> [Status] {
+        var parameters = Self.parameters(of: source) + [("count", String(count))]
+        parameters.append(source.pagesByCursor ? ("since_id", newestID) : ("page", "1"))
+        let page = try await api.fetch(
+            TimelinePage.self, Endpoint(.get, Self.path(of: source), parameters: parameters),
+            call: "StatusDataController.newer(\(source), count: \(count), than: \(newestID))", count: \.statuses.count)
+        let newer = page.statuses.filter { status in status.identifier.map { StatusID.isOlder(newestID, than: $0) } ?? false }
+        remember(newer)
+        return newer
+    }
+
+    private static func path(of source: TimelineSource) -> String {
+        switch source {
+        case .public: "statuses/public_timeline.json"
+        case .home: "statuses/home_timeline.json"
+        case .user: "statuses/user_timeline.json"
+        case .mentions: "statuses/mentions.json"
+        case .reposts: "statuses/repost_timeline.json"
+        }
+    }
+
+    private static func parameters(of source: TimelineSource) -> [(String, String)] {
+        switch source {
+        case .public, .home, .mentions: []
+        case .user(.uid(let uid)): [("uid", uid)]
+        case .user(.screenName(let name)): [("screen_name", name)]
+        case .reposts(let id): [("id", id)]
+        }
+    }
+
     /// The status with `id`: from the cache when a page brought it, otherwise
     /// from `statuses/show.json`.
     public func status(id: String) async throws(RequestError) -> Status {

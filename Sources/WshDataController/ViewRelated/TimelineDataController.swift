@@ -30,10 +30,18 @@ public final class TimelineDataController: Sendable {
 
     // MARK: What the timeline shows
 
-    /// Page `page` of the public timeline. Its authors are cached on the way,
-    /// so `user NAME` for any of them needs no request.
-    public func page(count: Int, page: Int = 1) async throws(RequestError) -> [Status] {
-        let loaded = try await statuses.publicTimeline(count: count, page: page).statuses
+    /// A page of `source` from `cursor` (nil: the newest). Its authors are
+    /// cached on the way, so `user NAME` for any of them needs no request.
+    public func load(_ source: TimelineSource, count: Int, from cursor: TimelineCursor? = nil)
+        async throws(RequestError) -> TimelineSlice {
+        let slice = try await statuses.timeline(source, count: count, from: cursor)
+        users.remember(authorsOf: slice.statuses)
+        return slice
+    }
+
+    /// Statuses of `source` newer than `newestID`, newest first.
+    public func newer(_ source: TimelineSource, count: Int, than newestID: String) async throws(RequestError) -> [Status] {
+        let loaded = try await statuses.newer(source, count: count, than: newestID)
         users.remember(authorsOf: loaded)
         return loaded
     }

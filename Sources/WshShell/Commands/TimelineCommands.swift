@@ -1,32 +1,69 @@
+import WshDataController
 import WshLanguage
 import WshViewModel
 
-/// `fetch`, `more`, `list`, `detail`, `back`, `comments`, `user`, `mute`,
-/// `unmute`, `post`: the timeline commands, each one ViewModel input.
+/// `fetch`, `more`, `newer`, `watch`, `list`, `detail`, `back`, `comments`,
+/// `user`, `mute`, `unmute`, `post`: the timeline commands, each one
+/// ViewModel input.
 extension Shell {
     func timelineCommands() -> [CommandSpec] {
         let json = OptionSpec.flag("json", help: "as JSON")
         return [
             CommandSpec(
-                name: "fetch", abstract: "Load a page of the public timeline (replaces the rows).",
-                discussion: "Sets $count to the number of statuses fetched. N is 1 to 200 (default 20).",
-                arguments: [ArgumentSpec("N", help: "statuses per page", arity: .optional)],
-                options: [.valued("page", valueName: "P", help: "which page, from 1")],
-                handler: { [unowned self] context in
-                    let count = try integer(context.arguments["N"], name: "N") ?? 20
-                    let page = try integer(context.arguments.option("page"), name: "--page") ?? 1
-                    let loaded = try drive(context, input: "SessionViewModel.fetch(count: \(count), page: \(page))") {
-                        try await $0.fetch(count: count, page: page)
-                    }
-                    announceLoaded(context, verb: "fetched", loaded: loaded)
-                }),
+                name: "fetch", abstract: "Load a timeline: public, home, user NAME, mentions or reposts N (replaces the rows).",
+                discussion: """
+                    SOURCE is public (the default), home (yours and whom you follow), user NAME
+                    (@name or uid), mentions (statuses that @ you) or reposts N (the reposts of
+                    row N). N is how many statuses a page holds: 1 to 200 on the public timeline,
+                    1 to 100 on the others (default 20). --page P picks a page of the public
+                    timeline; the others page with more (older) and newer. --all walks the whole
+                    timeline (--limit N stops after N statuses), showing progress on a terminal;
+                    Ctrl-C stops it keeping what arrived. Sets $count to the number fetched.
+                      fetch 50
+                      fetch home
+                      fetch user @wsh_team 10
+                      fetch mentions --all --limit 500
+                    """,
+                arguments: [ArgumentSpec("SOURCE… N", help: "which timeline, and statuses per page", arity: .variadic)],
+                options: [
+                    .valued("page", valueName: "P", help: "which page of the public timeline, from 1"),
+                    .flag("all", help: "every page, until the timeline ends"),
+                    .valued("limit", valueName: "N", help: "with --all: stop after N statuses"),
+                ],
+                completion: { request in request.argumentIndex == 0 ? ["public", "home", "user", "mentions", "reposts"] : [] },
+                handler: { [unowned self] context in try fetch(context) }),
             CommandSpec(
-                name: "more", abstract: "Append the next page to the rows.",
-                discussion: "Sets $count to the number of new statuses.",
+                name: "more", abstract: "Append the next older page to the rows.",
+                discussion: "Sets $count to the number of new statuses (0 once the timeline has no more).",
                 handler: { [unowned self] context in
                     let loaded = try drive(context, input: "SessionViewModel.more()") { try await $0.more() }
                     announceLoaded(context, verb: "loaded", loaded: loaded)
                 }),
+            CommandSpec(
+                name: "newer", abstract: "Put the statuses that arrived since the top row on top.",
+                discussion: "Sets $count to the number of new statuses.",
+                handler: { [unowned self] context in
+                    let loaded = try drive(context, input: "SessionViewModel.newer()") { try await $0.newer() }
+                    announceLoaded(context, verb: "loaded", loaded: loaded)
+                }),
+            CommandSpec(
+                name: "watch", abstract: "Poll a timeline and print each new status as it arrives.",
+                discussion: """
+                    Loads SOURCE (as fetch takes it; default: the timeline the rows come from,
+                    or public) unless the list shows it, then every --every SECONDS (default 60)
+                    puts what arrived on top and prints the new rows. Interactive sessions watch
+                    until Ctrl-C; scripts give --for SECONDS or --until N (new statuses).
+                    One operation is recorded for the whole watch. It never polls faster than
+                    the account's rate limit allows.
+                    """,
+                arguments: [ArgumentSpec("SOURCE…", help: "which timeline", arity: .variadic)],
+                options: [
+                    .valued("every", valueName: "SECONDS", help: "seconds between polls (default 60)"),
+                    .valued("for", valueName: "SECONDS", help: "stop after this long"),
+                    .valued("until", valueName: "N", help: "stop after N new statuses"),
+                ],
+                completion: { request in request.argumentIndex == 0 ? ["public", "home", "user", "mentions", "reposts"] : [] },
+                handler: { [unowned self] context in try watch(context) }),
             CommandSpec(
                 name: "list", aliases: ["ls"], abstract: "Show the rows, numbered for detail and comments.",
                 options: [json],
@@ -121,6 +158,115 @@ extension Shell {
                     noteLastOperation(context)
                 }),
         ]
+    }
+
+    private func fetch(_ context: CommandContext) throws(LanguageError) {
+        let (source, count) = try timelineWords(context.arguments.values("SOURCE… N"), allowsCount: true)
+        let page = try integer(context.arguments.option("page"), name: "--page")
+        let limit = try integer(context.arguments.option("limit"), name: "--limit")
+        guard context.arguments.flag("all") else {
+            if limit != nil { throw .usage("--limit goes with --all") }
+            let loaded = try drive(context, input: "SessionViewModel.fetch(source: \(source), count: \(count ?? 20), page: \(page.map(String.init) ?? "nil"))") {
+                try await $0.fetch(source: source, count: count ?? 20, page: page)
+            }
+            announceLoaded(context, verb: "fetched", loaded: loaded)
+            return
+        }
+        if page != nil { throw .usage("--page and --all do not go together") }
+        let progress = console.diagnosticIsTerminal ? { [console] (total: Int) in
+            console.diagnostic("\rfetching \(source): \(total) statuses…")
+        } : nil
+        let perPage = count ?? source.maximumCount
+        // Called from the input's Task while this thread waits for it (see WaitingHandOver).
+        let report = WaitingHandOver(progress)
+        let result = try drive(context, input: "SessionViewModel.fetchAll(source: \(source), count: \(perPage), limit: \(limit.map(String.init) ?? "nil"))") {
+            try await $0.fetchAll(source: source, count: perPage, limit: limit, progress: { report.value?($0) })
+        }
+        if progress != nil { console.diagnostic("\r\u{1B}[K") }
+        announceLoaded(context, verb: "fetched", loaded: result.loaded)
+        switch result.end {
+        case .end, .limit: break
+        case .interrupted: throw LanguageError(.interrupted, "interrupted: kept the \(result.loaded) statuses that arrived")
+        case .failed(let error):
+            throw .commandFailed("stopped after \(result.loaded) statuses, which are kept: \(redact(error.description))")
+        }
+    }
+
+    private func watch(_ context: CommandContext) throws(LanguageError) {
+        let words = context.arguments.values("SOURCE…")
+        let source = words.isEmpty ? (sessionStorage?.timeline.source ?? .public) : try timelineWords(words, allowsCount: false).source
+        let every = try seconds(context.arguments.option("every"), name: "--every") ?? 60
+        let duration = try seconds(context.arguments.option("for"), name: "--for")
+        let until = try integer(context.arguments.option("until"), name: "--until")
+        if let until, until < 1 { throw .usage("--until must be 1 or more, not \(until)") }
+        if !interactive && duration == nil && until == nil {
+            throw .usage("a script must say when watch stops: --for SECONDS or --until N")
+        }
+        let view = TimelineListView(style: console.style, columns: console.columns())
+        // New rows are written from the input's Task while this thread waits for it.
+        let output = WaitingHandOver(context)
+        let total = try drive(context, input: "SessionViewModel.watch(source: \(source), every: \(every) s)") {
+            try await $0.watch(source: source, every: .milliseconds(Int(every * 1000)),
+                               limit: .init(newStatuses: until, duration: duration.map { .milliseconds(Int($0 * 1000)) })) { rows in
+                output.value.write(view.render(rows))
+            }
+        }
+        context.setVariable("count", to: .int(total))
+        context.note(console.diagnosticStyle.dim("watched \(source): \(total) new status\(total == 1 ? "" : "es")"))
+    }
+
+    /// Reads `SOURCE… [N]`: `public`, `home`, `user NAME`, `mentions`,
+    /// `reposts ROW`, or just `N` (the public timeline).
+    private func timelineWords(_ words: [String], allowsCount: Bool) throws(LanguageError) -> (source: TimelineSource, count: Int?) {
+        var rest = words[...]
+        let source: TimelineSource
+        switch rest.first {
+        case nil, "public":
+            source = .public
+        case "home":
+            source = .home
+        case "mentions":
+            source = .mentions
+        case "user":
+            guard rest.count >= 2, let reference = UserReference(rest[rest.startIndex + 1]) else {
+                throw .usage("user needs a NAME: fetch user @name [N]")
+            }
+            source = .user(reference)
+            rest = rest.dropFirst()
+        case "reposts":
+            guard rest.count >= 2, let row = Int(rest[rest.startIndex + 1]) else {
+                throw .usage("reposts needs a row number: fetch reposts ROW [N]")
+            }
+            guard let session = sessionStorage else { throw failure(ViewModelError.noRow(index: row, count: 0)) }
+            do throws(ViewModelError) {
+                source = try session.repostsSource(ofRow: row)
+            } catch {
+                throw failure(error)
+            }
+            rest = rest.dropFirst()
+        case let word?:
+            guard Int(word) != nil else {
+                throw .usage("unknown timeline '\(word)': public, home, user NAME, mentions or reposts ROW")
+            }
+            return (.public, try count(word, allowed: allowsCount))
+        }
+        if !words.isEmpty { rest = rest.dropFirst() }
+        guard rest.count <= 1 else { throw .usage("too many words: '\(rest.joined(separator: " "))'") }
+        return (source, try rest.first.map { word throws(LanguageError) in try count(word, allowed: allowsCount) })
+    }
+
+    private func count(_ word: String, allowed: Bool) throws(LanguageError) -> Int {
+        guard allowed else { throw .usage("watch takes no count: '\(word)'") }
+        return try integer(word, name: "N") ?? 20
+    }
+
+    /// Reads a number of seconds (decimals allowed, at least 0.01).
+    private func seconds(_ word: String?, name: String) throws(LanguageError) -> Double? {
+        guard let word else { return nil }
+        guard let value = Double(word), value.isFinite, value >= 0.01 else {
+            throw .usage("\(name) takes seconds, such as 30 or 0.5, not '\(word)'")
+        }
+        return value
     }
 
     /// Reads a whole-number argument; a word that is not one is a usage error.

@@ -26,6 +26,8 @@ public final class Console {
     public let diagnosticStyle: Style
     /// Columns available to one line of a list.
     public let columns: () -> Int
+    /// True when diagnostics go to a terminal (progress lines are drawn only there).
+    public var diagnosticIsTerminal = false
     /// The secrets to mask in everything written; the shell points it at its connection's.
     public var secrets: () -> [String] = { [] }
 
@@ -63,6 +65,7 @@ public final class Console {
             diagnosticStyle: Style(enabled: allowed && isatty(STDERR_FILENO) != 0),
             columns: terminalColumns)
         made = console
+        console.diagnosticIsTerminal = isatty(STDERR_FILENO) != 0
         return console
     }
 

@@ -121,14 +121,34 @@ public final class SessionViewModel {
     /// `fetch [N] [--page P]`: replaces the rows with a page of the public
     /// timeline. Returns how many statuses arrived.
     @discardableResult
-    public func fetch(count: Int = 20, page: Int = 1) async throws(ViewModelError) -> Int {
+    public func fetch(source: TimelineSource = .public, count: Int = 20, page: Int? = nil) async throws(ViewModelError) -> Int {
         var loaded = 0
         try await record { () async throws(ViewModelError) -> String in
-            loaded = try await timeline.refresh(count: count, page: page)
-            let paging = page == 1 ? "" : " --page \(page)"
-            return "fetch \(count)\(paging) → \(DisplayText.plural(loaded, "status", "statuses"))"
+            loaded = try await timeline.refresh(source: source, count: count, page: page)
+            let paging = page.map { " --page \($0)" } ?? ""
+            return "fetch \(Self.describe(source))\(count)\(paging) → \(DisplayText.plural(loaded, "status", "statuses"))"
         }
         return loaded
+    }
+
+    /// `fetch SOURCE --all [--limit N]`: walks the timeline until it ends,
+    /// `limit` statuses arrived, Ctrl-C, or a page fails, keeping what
+    /// arrived (see `TimelineViewModel.loadAll`). `progress` hears the total
+    /// after each page.
+    public func fetchAll(source: TimelineSource, count: Int, limit: Int?, pause: Duration = .zero,
+                         progress: (Int) -> Void = { _ in }) async throws(ViewModelError) -> (loaded: Int, end: TimelineViewModel.LoadAllEnd) {
+        var result: (loaded: Int, end: TimelineViewModel.LoadAllEnd) = (0, .end)
+        try await record { () async throws(ViewModelError) -> String in
+            result = try await timeline.loadAll(source: source, count: count, limit: limit, pause: pause, progress: progress)
+            let limited = limit.map { " --limit \($0)" } ?? ""
+            let how = switch result.end {
+            case .end, .limit: ""
+            case .interrupted: " (interrupted)"
+            case .failed: " (stopped by an error)"
+            }
+            return "fetch \(source) --all\(limited) → \(DisplayText.plural(result.loaded, "status", "statuses"))\(how)"
+        }
+        return result
     }
 
     /// `more`: appends the next page. Returns how many new statuses it added.
@@ -140,6 +160,73 @@ public final class SessionViewModel {
             return "more → \(DisplayText.plural(loaded, "status", "statuses"))"
         }
         return loaded
+    }
+
+    /// `newer`: puts what arrived since the top row on top. Returns how many.
+    @discardableResult
+    public func newer() async throws(ViewModelError) -> Int {
+        var loaded = 0
+        try await record { () async throws(ViewModelError) -> String in
+            loaded = try await timeline.loadNewer()
+            return "newer → \(DisplayText.plural(loaded, "status", "statuses"))"
+        }
+        return loaded
+    }
+
+    /// When `watch` stops by itself (Ctrl-C always stops it).
+    public struct WatchLimit: Sendable, Hashable {
+        /// Stop once this many new statuses arrived.
+        public var newStatuses: Int?
+        /// Stop after this long.
+        public var duration: Duration?
+
+        public init(newStatuses: Int? = nil, duration: Duration? = nil) {
+            self.newStatuses = newStatuses
+            self.duration = duration
+        }
+    }
+
+    /// `watch [SOURCE]`: every `interval`, puts what arrived since the top
+    /// row on top and hands the new rows to `arrived`, until `limit` or
+    /// Ctrl-C. The list is first loaded from `source` unless it already
+    /// shows it. One operation is recorded for the whole watch, also when it
+    /// was interrupted. Returns how many new statuses arrived.
+    public func watch(source: TimelineSource, every interval: Duration, limit: WatchLimit,
+                      arrived: ([StatusCellViewModel]) -> Void) async throws(ViewModelError) -> Int {
+        var total = 0
+        try await record { () async throws(ViewModelError) -> String in
+            if !timeline.state.hasFetched || timeline.source != source {
+                try await timeline.refresh(source: source, count: 20)
+            }
+            total = try await poll(every: interval, limit: limit, arrived: arrived)
+            return "watch \(source) → \(DisplayText.plural(total, "new status", "new statuses"))"
+        }
+        return total
+    }
+
+    /// The loop of `watch`: returns how many new statuses arrived before it stopped.
+    private func poll(every interval: Duration, limit: WatchLimit,
+                      arrived: ([StatusCellViewModel]) -> Void) async throws(ViewModelError) -> Int {
+        let clock = ContinuousClock()
+        let deadline = limit.duration.map { clock.now + $0 }
+        var total = 0
+        while !Task.isCancelled {
+            var wake = clock.now + interval
+            if let deadline { wake = min(wake, deadline) }
+            do { try await Task.sleep(until: wake, clock: clock) } catch { break }
+            let count: Int
+            do {
+                count = try await timeline.loadNewer()
+            } catch {
+                if case .requestFailed(.cancelled) = error { break }
+                throw error
+            }
+            if count > 0 { arrived(Array(timeline.rows.prefix(count))) }
+            total += count
+            if let wanted = limit.newStatuses, total >= wanted { break }
+            if let deadline, clock.now >= deadline { break }
+        }
+        return total
     }
 
     /// `detail N`: opens the detail of row `index`.
@@ -342,6 +429,17 @@ public final class SessionViewModel {
         pending = []
         onChange?(change)
         return error
+    }
+
+    /// The timeline of the reposts of row `index` (from 1), for `fetch reposts N`.
+    public func repostsSource(ofRow index: Int) throws(ViewModelError) -> TimelineSource {
+        .reposts(statusID: try timeline.statusID(ofRow: index))
+    }
+
+    /// How a fetch names its source in the history: nothing for the public
+    /// timeline (`fetch 20`), else `home `, `user @name `…
+    private static func describe(_ source: TimelineSource) -> String {
+        source == .public ? "" : "\(source) "
     }
 
     private static func describeUser(_ name: String) -> String {

@@ -15,6 +15,8 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidPaging(name: String, value: Int, allowed: ClosedRange<Int>)
     /// `more` before anything was fetched.
     case nothingFetched
+    /// `--page` on a timeline that pages by cursor.
+    case pageNeedsPublicTimeline(source: String)
     /// `back` on the list itself.
     case nothingToGoBackTo
     /// `comments` without a row number and no status open.
@@ -56,7 +58,7 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
     /// error, status 2 in a script), rather than failing while it ran.
     public var isUsageError: Bool {
         switch self {
-        case .invalidPaging, .noUserGiven, .emptyPost, .unknownKey, .noKeys: true
+        case .invalidPaging, .pageNeedsPublicTimeline, .noUserGiven, .emptyPost, .unknownKey, .noKeys: true
         default: false
         }
     }
@@ -73,6 +75,8 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(name) must be \(allowed.lowerBound) to \(allowed.upperBound), not \(value)"
         case .nothingFetched:
             return "nothing to continue: fetch first"
+        case .pageNeedsPublicTimeline(let source):
+            return "--page is for the public timeline; the \(source) timeline pages with more"
         case .nothingToGoBackTo:
             return "nothing to go back to: the list is showing"
         case .noStatusOpen:

@@ -45,6 +45,14 @@ public struct LoadedStatuses: Sendable, Hashable, RandomAccessCollection {
         ends.insert(1, at: 0)
     }
 
+    /// Adds `page` before the loaded statuses (what `newer` brought).
+    public mutating func prepend(page: [Status]) {
+        guard !page.isEmpty else { return }
+        pages.insert(page, at: 0)
+        ends = ends.map { $0 + page.count }
+        ends.insert(page.count, at: 0)
+    }
+
     /// Replaces the status whose identifier is `id` with `status`, copying
     /// only the page that holds it; the other pages stay shared.
     mutating func replace(id: String, with status: Status) {

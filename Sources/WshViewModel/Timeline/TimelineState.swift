@@ -24,10 +24,15 @@ public struct TimelineState: Sendable, Hashable {
 
     /// Every loaded status, newest first, muted authors included.
     public internal(set) var statuses = LoadedStatuses()
-    /// The `count` of the last fetch, reused by `more`.
+    /// The timeline the rows come from.
+    public internal(set) var source: TimelineSource = .public
+    /// The `count` of the last fetch, reused by `more` and `newer`.
     public internal(set) var pageSize = 20
-    /// The last page loaded; 0 before any fetch.
-    public internal(set) var lastPage = 0
+    /// Where the next older page starts (an opaque DataController cursor);
+    /// nil before any fetch and once the timeline has no more.
+    public internal(set) var next: TimelineCursor?
+    /// True once a fetch has loaded the timeline.
+    public internal(set) var hasFetched = false
     /// The screens open over the list; empty when the list shows.
     public internal(set) var screens: [Screen] = []
     /// Whose statuses the list hides.
@@ -35,4 +40,26 @@ public struct TimelineState: Sendable, Hashable {
 
     /// The state of a fresh session: nothing loaded, the list showing.
     public init() {}
+}
+
+extension TimelineState {
+    /// Appends the statuses of `page` not already loaded (a timeline moves
+    /// while it is paged); returns how many were new.
+    mutating func appendUnseen(_ page: [Status]) -> Int {
+        let fresh = unseen(page)
+        statuses.append(page: fresh)
+        return fresh.count
+    }
+
+    /// Puts the statuses of `page` not already loaded on top; returns them.
+    mutating func prependUnseen(_ page: [Status]) -> [Status] {
+        let fresh = unseen(page)
+        statuses.prepend(page: fresh)
+        return fresh
+    }
+
+    private func unseen(_ page: [Status]) -> [Status] {
+        var seen = Set(statuses.compactMap(\.identifier))
+        return page.filter { status in status.identifier.map { seen.insert($0).inserted } ?? true }
+    }
 }

@@ -35,8 +35,8 @@ public final class TimelineViewModel {
     private var openStatusesCache: [Status]?
     private var rowsCache: [StatusCellViewModel]?
 
-    /// The largest page the API serves.
-    public static let pageSizes = 1...200
+    /// The timeline the rows come from.
+    public var source: TimelineSource { state.source }
 
     /// A ViewModel fed by `dataController`.
     public init(dataController: TimelineDataController) {
@@ -96,40 +96,114 @@ public final class TimelineViewModel {
 
     // MARK: Inputs
 
-    /// Replaces the rows with page `page` of `count` statuses and shows the list.
-    /// Returns how many statuses arrived.
+    /// Replaces the rows with the newest `count` statuses of `source` (or
+    /// page `page` of the public timeline) and shows the list. Returns how
+    /// many statuses arrived.
     @discardableResult
-    public func refresh(count: Int = 20, page: Int = 1) async throws(ViewModelError) -> Int {
-        guard Self.pageSizes.contains(count) else {
-            throw fail(.invalidPaging(name: "count", value: count, allowed: Self.pageSizes))
+    public func refresh(source: TimelineSource = .public, count: Int = 20, page: Int? = nil) async throws(ViewModelError) -> Int {
+        try validate(source: source, count: count, page: page)
+        let slice = try await request { () async throws(RequestError) in
+            try await dataController.load(source, count: count, from: page.map { .page($0) })
         }
-        guard page >= 1 else { throw fail(.invalidPaging(name: "page", value: page, allowed: 1...Int(Int32.max))) }
-        let loaded = try await request { () async throws(RequestError) in try await dataController.page(count: count, page: page) }
-        var next = state
-        next.statuses = LoadedStatuses(loaded)
-        next.pageSize = count
-        next.lastPage = page
-        next.screens = []
-        commit(next)
-        return loaded.count
+        commit(loaded: slice, source: source, count: count)
+        return slice.statuses.count
     }
 
-    /// Appends the next page, skipping statuses already listed, and shows the
-    /// list. Returns how many new statuses it added.
+    /// Appends the next older page of the timeline, skipping statuses already
+    /// listed, and shows the list. Returns how many new statuses it added (0
+    /// once the timeline has no more).
     @discardableResult
     public func loadMore() async throws(ViewModelError) -> Int {
-        guard state.lastPage > 0 else { throw fail(.nothingFetched) }
-        let (count, page) = (state.pageSize, state.lastPage + 1)
-        let loaded = try await request { () async throws(RequestError) in try await dataController.page(count: count, page: page) }
-        // The timeline moves while we page, so a page may repeat statuses we have.
-        var seen = Set(state.statuses.compactMap(\.identifier))
-        let fresh = loaded.filter { status in status.identifier.map { seen.insert($0).inserted } ?? true }
+        guard state.hasFetched else { throw fail(.nothingFetched) }
+        guard let cursor = state.next else { return 0 }
+        let (source, count) = (state.source, state.pageSize)
+        let slice = try await request { () async throws(RequestError) in
+            try await dataController.load(source, count: count, from: cursor)
+        }
         var next = state
-        next.statuses.append(page: fresh)
-        next.lastPage = page
+        let fresh = next.appendUnseen(slice.statuses)
+        next.next = slice.next
+        next.screens = []
+        commit(next)
+        return fresh
+    }
+
+    /// Puts the statuses that arrived since the top row on top, and shows
+    /// the list. Returns how many there were.
+    @discardableResult
+    public func loadNewer() async throws(ViewModelError) -> Int {
+        guard state.hasFetched else { throw fail(.nothingFetched) }
+        guard let newest = state.statuses.first?.identifier else {
+            return try await refresh(source: state.source, count: state.pageSize)
+        }
+        let (source, count) = (state.source, state.pageSize)
+        let arrived = try await request { () async throws(RequestError) in
+            try await dataController.newer(source, count: count, than: newest)
+        }
+        var next = state
+        let fresh = next.prependUnseen(arrived)
         next.screens = []
         commit(next)
         return fresh.count
+    }
+
+    /// How `loadAll` ended.
+    public enum LoadAllEnd: Sendable, Hashable {
+        /// The timeline had no more.
+        case end
+        /// The limit was reached.
+        case limit
+        /// Ctrl-C (the task was cancelled); what arrived is kept.
+        case interrupted
+        /// A page failed; what arrived before it is kept.
+        case failed(ViewModelError)
+    }
+
+    /// Walks `source` page by page (`count` a page) until it ends, `limit`
+    /// statuses arrived, Ctrl-C, or a page fails, and shows what arrived as
+    /// the rows. `progress` is told the total after each page. Unlike other
+    /// inputs, a failure after the first page keeps what arrived: it says
+    /// so in the result instead of throwing.
+    public func loadAll(source: TimelineSource, count: Int, limit: Int?, pause: Duration = .zero,
+                        progress: (Int) -> Void = { _ in }) async throws(ViewModelError) -> (loaded: Int, end: LoadAllEnd) {
+        try validate(source: source, count: count, page: nil)
+        if let limit, limit < 1 { throw fail(.invalidPaging(name: "limit", value: limit, allowed: 1...Int(Int32.max))) }
+        var arrived = TimelineState()
+        arrived.muted = state.muted
+        var cursor: TimelineCursor?
+        var end = LoadAllEnd.end
+        isLoading = true
+        onChange?(.loading)
+        repeat {
+            if Task.isCancelled { end = .interrupted; break }
+            do {
+                let slice = try await dataController.load(source, count: count, from: cursor)
+                _ = arrived.appendUnseen(slice.statuses)
+                cursor = slice.next
+            } catch .cancelled {
+                end = .interrupted
+                break
+            } catch {
+                guard arrived.statuses.isEmpty else { end = .failed(.requestFailed(error)); break }
+                throw fail(.requestFailed(error))
+            }
+            if let limit, arrived.statuses.count >= limit {
+                end = .limit
+                break
+            }
+            progress(arrived.statuses.count)
+            if cursor != nil, pause > .zero {
+                do { try await Task.sleep(for: pause) } catch { end = .interrupted; break }
+            }
+        } while cursor != nil
+        var statuses = Array(arrived.statuses)
+        if let limit, statuses.count > limit {
+            statuses.removeLast(statuses.count - limit)
+            // `more` goes on after the last status kept, not after the last one fetched.
+            if source.pagesByCursor, let last = statuses.last?.identifier { cursor = .olderThan(id: last) }
+        }
+        commit(loaded: TimelineSlice(statuses: statuses, next: cursor), source: source, count: count)
+        return (statuses.count, end)
     }
 
     /// Opens the detail of row `index` (from 1).
@@ -310,6 +384,28 @@ public final class TimelineViewModel {
         }
     }
 
+    /// Checks `count` and `page` against what `source` serves.
+    private func validate(source: TimelineSource, count: Int, page: Int?) throws(ViewModelError) {
+        let sizes = 1...source.maximumCount
+        guard sizes.contains(count) else { throw fail(.invalidPaging(name: "count", value: count, allowed: sizes)) }
+        if let page {
+            guard !source.pagesByCursor else { throw fail(.pageNeedsPublicTimeline(source: source.description)) }
+            guard page >= 1 else { throw fail(.invalidPaging(name: "page", value: page, allowed: 1...Int(Int32.max))) }
+        }
+    }
+
+    /// Makes `slice` of `source` the rows and shows the list.
+    private func commit(loaded slice: TimelineSlice, source: TimelineSource, count: Int) {
+        var next = state
+        next.statuses = LoadedStatuses(slice.statuses)
+        next.source = source
+        next.pageSize = count
+        next.next = slice.next
+        next.hasFetched = true
+        next.screens = []
+        commit(next)
+    }
+
     /// Shows `state` (a snapshot from the history) as if it had never changed.
     public func restore(_ state: TimelineState) {
         commit(state)
@@ -323,6 +419,11 @@ public final class TimelineViewModel {
         let open = dataController.openStatuses(in: state.statuses, muting: state.muted)
         openStatusesCache = open
         return open
+    }
+
+    /// The id of the status behind row `index` (from 1).
+    public func statusID(ofRow index: Int) throws(ViewModelError) -> String {
+        try openStatus(at: index).identifier ?? ""
     }
 
     /// The status behind row `index`, or the error that names the rows there are.

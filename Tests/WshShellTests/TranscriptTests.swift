@@ -123,7 +123,13 @@ struct TranscriptTests {
         let harness = try await ShellHarness()
         let transcript = await harness.run("fetch lots")
         #expect(transcript.status == 2)
-        #expect(transcript.stderr.contains("N must be a whole number, not 'lots'"))
+        #expect(transcript.stderr.contains("unknown timeline 'lots': public, home, user NAME, mentions or reposts ROW"))
+        let notANumber = await harness.run("fetch home lots")
+        #expect(notANumber.status == 2)
+        #expect(notANumber.stderr.contains("N must be a whole number, not 'lots'"))
+        for line in ["fetch user", "fetch home 5 6", "fetch home --page 2", "fetch --limit 5", "fetch --all --page 2"] {
+            #expect(await harness.run(line).status == 2, "\(line)")
+        }
         #expect(await harness.run("detail").status == 2)
         for line in ["fetch 0", "fetch 201", "fetch 999", "fetch 5 --page 0"] {
             let outOfRange = await harness.run(line)

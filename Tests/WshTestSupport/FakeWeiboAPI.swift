@@ -73,6 +73,9 @@ public struct FakeWeiboAPI: Sendable {
             let start = min((page - 1) * count, statuses.count)
             let slice = Array(statuses[start..<min(start + count, statuses.count)])
             return Self.encode(TimelinePage(statuses: slice, totalNumber: statuses.count))
+        case "/2/statuses/home_timeline.json", "/2/statuses/user_timeline.json", "/2/statuses/mentions.json",
+             "/2/statuses/repost_timeline.json":
+            return cursorPage(request.path, fields)
         case "/2/statuses/show.json":
             guard let status = statuses.first(where: { $0.idstr == fields["id"] }) else {
                 return Self.apiError(20101, "target weibo does not exist", request.path)
@@ -98,6 +101,48 @@ public struct FakeWeiboAPI: Sendable {
         default:
             return Self.apiError(10001, "no such endpoint", request.path, status: 404)
         }
+    }
+
+    /// A cursor timeline as Weibo serves it: newest first, `since_id` keeps
+    /// larger ids, `max_id` smaller **or equal** ones (inclusive), `count`
+    /// at most 100. Home is every status, a user's are theirs, mentions
+    /// every fifth, reposts (under the key `reposts`) every third.
+    private func cursorPage(_ path: String, _ fields: [String: String]) -> HTTPResponse {
+        var pool: [Status]
+        switch path {
+        case "/2/statuses/user_timeline.json":
+            pool = statuses.filter { $0.user?.idstr == fields["uid"] || $0.user?.screenName == fields["screen_name"] }
+        case "/2/statuses/mentions.json": pool = statuses.enumerated().filter { $0.offset % 5 == 0 }.map(\.element)
+        case "/2/statuses/repost_timeline.json": pool = statuses.enumerated().filter { $0.offset % 3 == 0 }.map(\.element)
+        default: pool = statuses
+        }
+        let count = Int(fields["count"] ?? "20") ?? 20
+        guard (1...100).contains(count) else { return Self.apiError(10017, "count out of range", path) }
+        if let since = fields["since_id"].flatMap(Int64.init) { pool = pool.filter { ($0.id ?? 0) > since } }
+        if let max = fields["max_id"].flatMap(Int64.init) { pool = pool.filter { ($0.id ?? 0) <= max } }
+        let page = Array(pool.prefix(count))
+        if path.hasSuffix("repost_timeline.json") {
+            let body = try! JSONEncoder().encode(TimelinePage(statuses: page, totalNumber: pool.count))
+            return .json(String(decoding: body, as: UTF8.self).replacingOccurrences(of: #"{"statuses":"#, with: #"{"reposts":"#))
+        }
+        return Self.encode(TimelinePage(statuses: page, totalNumber: pool.count))
+    }
+
+    /// This API with `count` newer statuses on top (ids above every other),
+    /// as if they had just been posted.
+    public func adding(newStatuses count: Int) -> FakeWeiboAPI {
+        var copy = self
+        let newest = statuses.first?.id ?? Self.statusID(0)
+        let fresh = (1...max(count, 1)).prefix(count).map { k in
+            var status = Self.makeStatus(k, by: users[k % users.count])
+            status.id = newest + Int64(count - k + 1)
+            status.idstr = String(status.id!)
+            status.text = "new status \(count - k + 1)"
+            status.retweetedStatus = nil
+            return status
+        }
+        copy.statuses = fresh + statuses
+        return copy
     }
 
     /// `{"error": message, "error_code": code, "request": path}` with HTTP `status`.

@@ -176,9 +176,10 @@ public final class TimelineViewModel {
         onChange?(.loading)
         repeat {
             if Task.isCancelled { end = .interrupted; break }
+            let added: Int
             do {
                 let slice = try await dataController.load(source, count: count, from: cursor)
-                _ = arrived.appendUnseen(slice.statuses)
+                added = arrived.appendUnseen(slice.statuses)
                 cursor = slice.next
             } catch .cancelled {
                 end = .interrupted
@@ -191,7 +192,7 @@ public final class TimelineViewModel {
                 end = .limit
                 break
             }
-            progress(arrived.statuses.count)
+            if added > 0 { progress(arrived.statuses.count) }
             if cursor != nil, pause > .zero {
                 do { try await Task.sleep(for: pause) } catch { end = .interrupted; break }
             }

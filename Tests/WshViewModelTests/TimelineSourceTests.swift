@@ -1,0 +1,151 @@
+import Synchronization
+import Testing
+import WshDataController
+import WshModel
+import WshRequest
+import WshTestSupport
+@testable import WshViewModel
+
+@Suite("Timelines, cursors, newer, --all and watch")
+struct TimelineSourceTests {
+    private func query(_ request: HTTPRequest) -> [String: String] { request.queryItems }
+
+    @Test("each source asks its own endpoint with its own parameters, and the history names it")
+    func sourcesPickEndpoints() async throws {
+        let fixture = SessionFixture()
+        try await fixture.session.fetch(source: .home, count: 5)
+        try await fixture.session.fetch(source: .user(.screenName("bob")), count: 3)
+        try await fixture.session.fetch(source: .user(.uid("1003")), count: 3)
+        try await fixture.session.fetch(source: .mentions, count: 4)
+        let reposts = try fixture.session.repostsSource(ofRow: 1)
+        try await fixture.session.fetch(source: reposts, count: 2)
+        let paths = fixture.http.requests.map(\.path)
+        #expect(paths == ["/2/statuses/home_timeline.json", "/2/statuses/user_timeline.json", "/2/statuses/user_timeline.json",
+                          "/2/statuses/mentions.json", "/2/statuses/repost_timeline.json"])
+        #expect(query(fixture.http.requests[1])["screen_name"] == "bob")
+        #expect(query(fixture.http.requests[2])["uid"] == "1003")
+        #expect(query(fixture.http.requests[4])["id"] == fixture.api.statuses[0].idstr)
+        #expect(fixture.authors.allSatisfy { _ in true })
+        #expect(fixture.session.operations == [
+            "fetch home 5 → 5 statuses", "fetch user @bob 3 → 3 statuses", "fetch user uid 1003 3 → 3 statuses",
+            "fetch mentions 4 → 4 statuses", "fetch reposts of \(fixture.api.statuses[0].idstr!) 2 → 2 statuses",
+        ])
+    }
+
+    @Test("more on a cursor timeline never repeats the boundary status though max_id is inclusive, and stops at the end")
+    func moreByCursor() async throws {
+        let fixture = SessionFixture(api: FakeWeiboAPI(statusCount: 23))
+        try await fixture.session.fetch(source: .home, count: 10)
+        #expect(try await fixture.session.more() == 10)
+        #expect(try await fixture.session.more() == 3)
+        #expect(try await fixture.session.more() == 0)
+        let ids = fixture.session.rowDocuments.compactMap(\.idstr)
+        #expect(ids.count == 23)
+        #expect(Set(ids).count == 23)
+        #expect(ids == fixture.api.statuses.compactMap(\.idstr))
+        // The second page asked one more than a page, from the last id shown.
+        let second = fixture.http.requests[1].queryItems
+        #expect(second["max_id"] == ids[9])
+        #expect(second["count"] == "11")
+        // The empty page ended the timeline: past the end, no request is sent.
+        #expect(fixture.http.requests.count == 4)
+        #expect(try await fixture.session.more() == 0)
+        #expect(fixture.http.requests.count == 4)
+    }
+
+    @Test("newer puts only what arrived since the top row on top, with since_id")
+    func newerPrepends() async throws {
+        let fixture = SessionFixture(api: FakeWeiboAPI(statusCount: 30))
+        try await fixture.session.fetch(source: .home, count: 5)
+        let top = fixture.session.rowDocuments.first?.idstr
+        fixture.http.answer { [api = fixture.api.adding(newStatuses: 3)] in api.respond(to: $0) }
+        #expect(try await fixture.session.newer() == 3)
+        #expect(fixture.http.requests.last?.queryItems["since_id"] == top)
+        #expect(fixture.texts.prefix(3) == ["new status 3", "new status 2", "new status 1"])
+        #expect(fixture.session.rowCount == 8)
+        #expect(try await fixture.session.newer() == 0)
+        #expect(fixture.session.rowCount == 8)
+        try await fixture.session.undo()
+        #expect(fixture.session.rowCount == 8)
+        try await fixture.session.undo()
+        #expect(fixture.session.rowCount == 5)
+    }
+
+    @Test("newer on the public timeline keeps only statuses newer than the top row")
+    func newerOnPublic() async throws {
+        let fixture = SessionFixture(api: FakeWeiboAPI(statusCount: 30))
+        try await fixture.session.fetch(count: 5)
+        fixture.http.answer { [api = fixture.api.adding(newStatuses: 2)] in api.respond(to: $0) }
+        #expect(try await fixture.session.newer() == 2)
+        #expect(fixture.session.rowCount == 7)
+    }
+
+    @Test("--page is for the public timeline; counts past the timeline's page are usage errors")
+    func pagingErrors() async throws {
+        let fixture = SessionFixture()
+        await #expect(throws: ViewModelError.pageNeedsPublicTimeline(source: "home")) {
+            try await fixture.session.fetch(source: .home, count: 5, page: 2)
+        }
+        await #expect(throws: ViewModelError.invalidPaging(name: "count", value: 101, allowed: 1...100)) {
+            try await fixture.session.fetch(source: .home, count: 101)
+        }
+        #expect(fixture.http.requests.isEmpty)
+    }
+
+    @Test("--all walks every page to the end; --limit stops at N and more goes on after the last kept")
+    func loadAll() async throws {
+        let fixture = SessionFixture(api: FakeWeiboAPI(statusCount: 57))
+        var seen: [Int] = []
+        let all = try await fixture.session.fetchAll(source: .home, count: 20, limit: nil, progress: { seen.append($0) })
+        #expect(all.loaded == 57)
+        #expect(all.end == .end)
+        #expect(seen == [20, 40, 57])
+        #expect(Set(fixture.session.rowDocuments.compactMap(\.idstr)).count == 57)
+        #expect(fixture.session.operations.last == "fetch home --all → 57 statuses")
+
+        let limited = try await fixture.session.fetchAll(source: .home, count: 20, limit: 25)
+        #expect(limited.loaded == 25)
+        #expect(limited.end == .limit)
+        #expect(try await fixture.session.more() == 20)
+        #expect(fixture.session.rowDocuments.compactMap(\.idstr) == Array(fixture.api.statuses.prefix(45).compactMap(\.idstr)))
+    }
+
+    @Test("--all keeps what arrived when a later page fails, and says so")
+    func loadAllFailure() async throws {
+        let fixture = SessionFixture(api: FakeWeiboAPI(statusCount: 57))
+        let api = fixture.api
+        fixture.http.answer { request in
+            request.queryItems["max_id"] == nil ? api.respond(to: request)
+                : FakeWeiboAPI.apiError(10001, "system error", request.path, status: 500)
+        }
+        let result = try await fixture.session.fetchAll(source: .home, count: 20, limit: nil)
+        #expect(result.loaded == 20)
+        guard case .failed(.requestFailed(.api(let failure))) = result.end else {
+            Issue.record("\(result.end)")
+            return
+        }
+        #expect(failure.code == 10001)
+        #expect(fixture.session.rowCount == 20)
+        #expect(fixture.session.operations.last == "fetch home --all → 20 statuses (stopped by an error)")
+    }
+
+    @Test("watch shows each batch as it arrives and stops after --until N new statuses, recording one operation")
+    func watchUntil() async throws {
+        let fixture = SessionFixture(api: FakeWeiboAPI(statusCount: 10))
+        var batches: [[String]] = []
+        let polls = Mutex(0)
+        let base = fixture.api
+        fixture.http.answer { request in
+            guard request.queryItems["since_id"] != nil else { return base.respond(to: request) }
+            let poll = polls.withLock { $0 += 1; return $0 }
+            return base.adding(newStatuses: poll).respond(to: request)
+        }
+        let total = try await fixture.session.watch(source: .home, every: .milliseconds(1), limit: .init(newStatuses: 3)) { rows in
+            batches.append(rows.map(\.text))
+        }
+        #expect(total == 3)
+        #expect(batches == [["new status 1"], ["new status 2"], ["new status 3"]])
+        #expect(fixture.session.operations == ["watch home → 3 new statuses"])
+        #expect(fixture.session.rowCount == 13)
+    }
+}

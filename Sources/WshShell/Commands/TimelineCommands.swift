@@ -182,7 +182,8 @@ extension Shell {
         let result = try drive(context, input: "SessionViewModel.fetchAll(source: \(source), count: \(perPage), limit: \(limit.map(String.init) ?? "nil"))") {
             try await $0.fetchAll(source: source, count: perPage, limit: limit, progress: { report.value?($0) })
         }
-        if progress != nil { console.diagnostic("\r\u{1B}[K") }
+        // Blank the progress line (the console lets no erase sequence out: spaces do it).
+        if progress != nil { console.diagnostic("\r" + String(repeating: " ", count: 60) + "\r") }
         announceLoaded(context, verb: "fetched", loaded: result.loaded)
         switch result.end {
         case .end, .limit: break

@@ -26,9 +26,12 @@ enum Bridge {
                 onInterrupt()
             }
         }
-        if interrupted || Interrupts.pending { throw BridgeInterrupted() }
-        // The semaphore orders the Task's write before this read.
-        return try box.result!.get()
+        // The semaphore orders the Task's write before this read. An input
+        // that finished despite Ctrl-C (watch, fetch --all keep what arrived)
+        // returns its result; the pending interrupt still stops a script.
+        let result = box.result!
+        if interrupted || Interrupts.pending, case .failure = result { throw BridgeInterrupted() }
+        return try result.get()
     }
 }
 

@@ -1,5 +1,5 @@
 /// How to start a sandbox: where it listens, what data it generates, which
-/// token it accepts and which faults it injects.
+/// accounts and tokens it accepts, and which faults it injects.
 public struct SandboxConfiguration: Sendable {
     /// The address to bind; keep it on loopback (the admin API has no auth).
     public var host: String
@@ -11,19 +11,45 @@ public struct SandboxConfiguration: Sendable {
     public var users: Int
     /// How many statuses to generate for the public timeline.
     public var statuses: Int
-    /// The access token the API accepts.
+    /// The access token of the first account (uid 1700000000). Account N's
+    /// token is `TOKEN-N` (see `SandboxAccount.token(number:base:)`).
     public var token: String
+    /// How many of the first generated users are accounts with a token
+    /// (at least 1; capped at `users`).
+    public var accounts: Int
+    /// The app key (`client_id`) of the one OAuth app the sandbox knows.
+    public var appKey: String
+    /// The app secret (`client_secret`) of that app.
+    public var appSecret: String
+    /// Seconds a token issued by `oauth2/access_token` lives.
+    public var tokenLifetime: Int
+    /// Calls each token may make per hour before 403 with error 10023; nil: no limit.
+    public var rateLimit: Int?
+    /// The clock for token and code expiry and the rate-limit window.
+    public var clock: SandboxClock
     /// Faults injected from the start.
     public var faults: SandboxFaults
     /// Writes one line per request to stderr (the standalone server does).
     public var logRequests: Bool
 
-    /// The token a sandbox accepts unless told otherwise.
+    /// The token a sandbox accepts for its first account unless told otherwise.
     public static let defaultToken = "sandbox-token"
+    /// The app key of the sandbox's OAuth app unless told otherwise.
+    public static let defaultAppKey = "sandbox-app"
+    /// The app secret of the sandbox's OAuth app unless told otherwise.
+    public static let defaultAppSecret = "sandbox-secret"
+    /// Five years less a second, as Weibo gives a test app's tokens.
+    public static let defaultTokenLifetime = 157_679_999
+    /// Seconds an authorization code stays valid (single use).
+    public static let codeLifetime = 600
 
     public init(
         host: String = "127.0.0.1", port: Int = 0, seed: UInt64 = 1, users: Int = 50,
         statuses: Int = 1000, token: String = SandboxConfiguration.defaultToken,
+        accounts: Int = 3, appKey: String = SandboxConfiguration.defaultAppKey,
+        appSecret: String = SandboxConfiguration.defaultAppSecret,
+        tokenLifetime: Int = SandboxConfiguration.defaultTokenLifetime, rateLimit: Int? = nil,
+        clock: SandboxClock = .system,
         faults: SandboxFaults = SandboxFaults(), logRequests: Bool = false
     ) {
         self.host = host
@@ -32,7 +58,16 @@ public struct SandboxConfiguration: Sendable {
         self.users = users
         self.statuses = statuses
         self.token = token
+        self.accounts = accounts
+        self.appKey = appKey
+        self.appSecret = appSecret
+        self.tokenLifetime = tokenLifetime
+        self.rateLimit = rateLimit
+        self.clock = clock
         self.faults = faults
         self.logRequests = logRequests
     }
+
+    /// How many accounts there are: `accounts`, capped at `users`.
+    var accountCount: Int { max(1, min(accounts, users)) }
 }

@@ -36,6 +36,7 @@ public final class SandboxServer: Sendable {
         let store: SandboxStore
         let stats: StatsRecorder
         let admin: AdminAPI
+        let tokens: TokenStore
     }
 
     private init(configuration: SandboxConfiguration, port: Int, parts: Parts) {
@@ -115,8 +116,24 @@ public final class SandboxServer: Sendable {
     public var baseURL: String { "http://\(hostInURL):\(port)/2/" }
     /// The admin base, e.g. `http://127.0.0.1:49152/admin/`.
     public var adminURL: String { "http://\(hostInURL):\(port)/admin/" }
-    /// The access token the API accepts.
+    /// The first account's access token (`sandbox-token` by default).
     public var token: String { configuration.token }
+    /// The base of the OAuth2 endpoints, e.g. `http://127.0.0.1:49152/oauth2/`.
+    public var oauthURL: String { "http://\(hostInURL):\(port)/oauth2/" }
+
+    /// The accounts, in order: uid, screen name and token of the first
+    /// `configuration.accounts` generated users.
+    public var accounts: [SandboxAccount] { parts.admin.accounts }
+
+    /// The clock that token expiry and the rate-limit window read.
+    public var clock: SandboxClock { configuration.clock }
+
+    /// Makes `token` expire now (an account's, or one issued by OAuth): every
+    /// call with it then fails with 21327. False when there is no such token.
+    @discardableResult
+    public func expireToken(_ token: String) -> Bool {
+        parts.tokens.expire(token)
+    }
 
     private var hostInURL: String {
         configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
@@ -132,7 +149,8 @@ public final class SandboxServer: Sendable {
         parts.faults.set(faults)
     }
 
-    /// What `POST /admin/reset` does: no faults, no posts, statistics cleared.
+    /// What `POST /admin/reset` does: no faults, the generated data as it was
+    /// (every write forgotten), no OAuth tokens, statistics and rate-limit counts cleared.
     public func reset() {
         parts.admin.reset()
     }
@@ -144,13 +162,17 @@ public final class SandboxServer: Sendable {
 
     private static func launch(_ configuration: SandboxConfiguration, signals: [UnixSignal]) throws -> Parts {
         if let problem = validationProblem(configuration) { throw SandboxStartError.invalidConfiguration(problem) }
-        let data = DataSet(seed: configuration.seed, users: configuration.users, statuses: configuration.statuses)
+        let data = DataSet(seed: configuration.seed, users: configuration.users, statuses: configuration.statuses,
+                           accounts: configuration.accountCount)
         let store = SandboxStore(data: data)
         let faults = FaultInjector(faults: configuration.faults, seed: configuration.seed)
         let stats = StatsRecorder()
-        let admin = AdminAPI(faults: faults, store: store, stats: stats)
+        let tokens = TokenStore(configuration: configuration)
+        let rateLimiter = RateLimiter(limit: configuration.rateLimit, clock: configuration.clock)
+        let admin = AdminAPI(faults: faults, store: store, stats: stats, tokens: tokens, rateLimiter: rateLimiter)
         let responder = SandboxResponder(
-            api: WeiboAPI(store: store, token: configuration.token), admin: admin, faults: faults,
+            api: WeiboAPI(store: store, tokens: tokens, rateLimiter: rateLimiter),
+            oauth: OAuthAPI(tokens: tokens, store: store), admin: admin, faults: faults,
             stats: stats, log: configuration.logRequests ? RequestLog() : nil)
 
         // Hummingbird's own messages would interleave with a shell's output.
@@ -185,7 +207,8 @@ public final class SandboxServer: Sendable {
             finished.fulfil(true)
         }
         return Parts(group: group, task: task, listening: listening, finished: finished,
-                     stopRequested: Locked(false), faults: faults, store: store, stats: stats, admin: admin)
+                     stopRequested: Locked(false), faults: faults, store: store, stats: stats, admin: admin,
+                     tokens: tokens)
     }
 
     private static func validationProblem(_ configuration: SandboxConfiguration) -> String? {
@@ -193,6 +216,10 @@ public final class SandboxServer: Sendable {
         if configuration.statuses < 0 { return "statuses must be 0 or more (got \(configuration.statuses))" }
         if !(0...65_535).contains(configuration.port) { return "port must be 0...65535 (got \(configuration.port))" }
         if configuration.token.isEmpty { return "the token must not be empty" }
+        if configuration.accounts < 1 { return "accounts must be 1 or more (got \(configuration.accounts))" }
+        if configuration.appKey.isEmpty || configuration.appSecret.isEmpty { return "the app key and secret must not be empty" }
+        if configuration.tokenLifetime < 1 { return "tokenLifetime must be 1 second or more (got \(configuration.tokenLifetime))" }
+        if let limit = configuration.rateLimit, limit < 0 { return "rateLimit must be 0 or more (got \(limit))" }
         return configuration.faults.validationProblem
     }
 }

@@ -8,12 +8,15 @@ import WshSandbox
 struct WshSandboxCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wsh-sandbox",
-        abstract: "A Weibo API v2 compatible server with generated data and fault injection.",
+        abstract: "A Weibo API v2 compatible server with generated data, accounts, OAuth2 and fault injection.",
         discussion: """
-            Serves /2/statuses/public_timeline.json, statuses/show.json, comments/show.json, \
-            users/show.json and statuses/update.json with data generated from --seed. \
-            Faults can also be changed at run time: GET/POST /admin/faults, POST /admin/reset \
-            (no token; keep the sandbox on loopback). See docs/SANDBOX.md.
+            Serves Weibo API v2 under /2/ (timelines with since_id/max_id cursors, statuses, \
+            comments, reposts, favourites, friendships, rate limits) over data generated from \
+            --seed, and OAuth2 under /oauth2/ (authorize, access_token, get_token_info, \
+            revokeoauth2). The first --accounts users are accounts: account 1's token is --token, \
+            account N's is TOKEN-N. Data lives in memory: a restart starts afresh. \
+            At run time: GET/POST /admin/faults, POST /admin/reset, GET /admin/accounts, \
+            POST /admin/tokens/expire (no token; keep the sandbox on loopback). See docs/SANDBOX.md.
             """)
 
     @Option(help: "The address to listen on.")
@@ -31,8 +34,23 @@ struct WshSandboxCommand: AsyncParsableCommand {
     @Option(help: "How many statuses to generate.")
     var statuses = 1000
 
-    @Option(help: "The access token the API accepts.")
+    @Option(help: "The access token of account 1 (account N's is TOKEN-N).")
     var token = SandboxConfiguration.defaultToken
+
+    @Option(help: "How many of the first users are accounts with a token.")
+    var accounts = 3
+
+    @Option(name: .customLong("app-key"), help: "The OAuth2 app key (client_id).")
+    var appKey = SandboxConfiguration.defaultAppKey
+
+    @Option(name: .customLong("app-secret"), help: "The OAuth2 app secret (client_secret).")
+    var appSecret = SandboxConfiguration.defaultAppSecret
+
+    @Option(name: .customLong("token-lifetime"), help: "Seconds a token issued by oauth2/access_token lives.")
+    var tokenLifetime = SandboxConfiguration.defaultTokenLifetime
+
+    @Option(name: .customLong("rate-limit"), help: "Answer 403 with error 10023 once a token has made this many calls in the hour.")
+    var rateLimit: Int?
 
     @Option(name: .customLong("latency-ms"), help: "Delay every API response by this many milliseconds.")
     var latencyMilliseconds = 0
@@ -43,8 +61,8 @@ struct WshSandboxCommand: AsyncParsableCommand {
     @Option(name: .customLong("fail-rate"), help: "The share of API requests that fail, 0.0 to 1.0.")
     var failRate = 0.0
 
-    @Option(name: .customLong("rate-limit"), help: "Answer 403 with error 10023 after this many API requests.")
-    var rateLimit: Int?
+    @Option(name: .customLong("fault-rate-limit"), help: "The rate_limit fault: 403 with error 10023 after this many API requests, whatever the token.")
+    var faultRateLimit: Int?
 
     @Flag(help: "Send half of each body, then close the connection.")
     var truncate = false
@@ -73,26 +91,36 @@ struct WshSandboxCommand: AsyncParsableCommand {
     func validate() throws {
         let faults = self.faults
         if let problem = faults.validationProblem { throw ValidationError(problem) }
+        if accounts < 1 { throw ValidationError("--accounts must be 1 or more") }
+        if tokenLifetime < 1 { throw ValidationError("--token-lifetime must be 1 or more") }
+        if let rateLimit, rateLimit < 0 { throw ValidationError("--rate-limit must be 0 or more") }
     }
 
     private var faults: SandboxFaults {
         SandboxFaults(
             latencyMilliseconds: latencyMilliseconds, failStatus: failStatus, failRate: failRate,
-            rateLimit: rateLimit, truncate: truncate, malformed: malformed, drop: drop,
+            rateLimit: faultRateLimit, truncate: truncate, malformed: malformed, drop: drop,
             dripMilliseconds: dripMilliseconds, dripChunkBytes: dripChunkBytes, dropAfter: dropAfter, path: faultPath)
     }
 
     func run() async throws {
         let configuration = SandboxConfiguration(
             host: host, port: port, seed: seed, users: users, statuses: statuses, token: token,
-            faults: faults, logRequests: !quiet)
+            accounts: accounts, appKey: appKey, appSecret: appSecret, tokenLifetime: tokenLifetime,
+            rateLimit: rateLimit, faults: faults, logRequests: !quiet)
         do {
             try await SandboxServer.serve(configuration) { server in
                 var line = "wsh-sandbox listening on \(server.baseURL) (token: \(server.token), "
                     + "\(configuration.statuses) statuses, seed \(configuration.seed))"
                 if server.faults.isActive { line += " faults: \(describe(server.faults))" }
+                if let limit = configuration.rateLimit { line += " rate limit: \(limit) calls per token per hour" }
                 // Written at once, unbuffered: a script waits for this line to know the port.
                 FileHandle.standardOutput.write(Data((line + "\n").utf8))
+                var more = server.accounts.enumerated().map { number, account in
+                    "  account \(number + 1): @\(account.screenName) uid \(account.uid) token \(account.token)"
+                }
+                more.append("  oauth2: \(server.oauthURL) (app key \(configuration.appKey), secret \(configuration.appSecret))")
+                FileHandle.standardOutput.write(Data((more.joined(separator: "\n") + "\n").utf8))
             }
         } catch let error as SandboxStartError {
             FileHandle.standardError.write(Data("wsh-sandbox: \(error.description)\n".utf8))
@@ -104,7 +132,7 @@ struct WshSandboxCommand: AsyncParsableCommand {
         var parts: [String] = []
         if faults.latencyMilliseconds > 0 { parts.append("latency \(faults.latencyMilliseconds) ms") }
         if faults.failRate > 0 { parts.append("\(faults.failStatus) at rate \(faults.failRate)") }
-        if let limit = faults.rateLimit { parts.append("rate limit after \(limit)") }
+        if let limit = faults.rateLimit { parts.append("rate limit fault after \(limit)") }
         if faults.truncate { parts.append("truncate") }
         if faults.malformed { parts.append("malformed") }
         if faults.drop { parts.append("drop") }

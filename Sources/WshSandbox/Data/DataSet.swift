@@ -14,31 +14,80 @@ struct DataSet: Sendable {
     /// For each user, the ordinals of their generated statuses, oldest first
     /// (for `statuses/user_timeline.json`).
     let ordinalsByUser: [[Int]]
+    /// For each user, the ordinals of generated statuses that `@mention` them, oldest first.
+    let mentionOrdinalsByUser: [[Int]]
+    /// For each status ordinal, the generated statuses that repost it, oldest first.
+    let repostOrdinalsByOrdinal: [Int: [Int]]
+    /// How many of the first users are accounts (they act through tokens).
+    let accounts: Int
+    /// Whom each account follows at the start (user indices), by account index.
+    let initialFollowing: [Set<Int>]
     let text: TextGenerator
 
     /// The time of the newest generated status; posts follow it a minute apart.
     static let newestTime = WeiboTime(weiboText: "Mon Nov 11 21:30:00 +0800 2024")!
 
     // Independent PRNG streams, so adding statuses never changes users.
-    private enum Stream: UInt64 { case users = 1, statuses, comments, gaps }
+    private enum Stream: UInt64 { case users = 1, statuses, comments, gaps, follows }
 
-    init(seed: UInt64, users userCount: Int, statuses statusCount: Int) {
+    /// How many users each account follows at the start.
+    static let initialFollowCount = 10
+
+    init(seed: UInt64, users userCount: Int, statuses statusCount: Int, accounts accountCount: Int = 3) {
         self.seed = seed
         var users = Self.makeUsers(seed: seed, count: max(1, userCount))
         let names = users.map(\.screenName)
+        accounts = max(1, min(accountCount, users.count))
         text = TextGenerator(screenNames: names)
-        statuses = Self.makeStatuses(seed: seed, count: max(0, statusCount), users: users.count, text: text)
+        statuses = Self.makeStatuses(seed: seed, count: max(0, statusCount), users: users.count,
+                                     accounts: accounts, text: text)
+        let nameIndex = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
         var latest = [Int?](repeating: nil, count: users.count)
         var byUser = [[Int]](repeating: [], count: users.count)
+        var mentions = [[Int]](repeating: [], count: users.count)
+        var reposts: [Int: [Int]] = [:]
         for status in statuses {
             users[status.authorIndex].generatedStatusesCount += 1
             latest[status.authorIndex] = status.ordinal
             byUser[status.authorIndex].append(status.ordinal)
+            for user in Self.mentionedUsers(in: status.text, index: nameIndex) { mentions[user].append(status.ordinal) }
+            if let original = status.retweetedOrdinal { reposts[original, default: []].append(status.ordinal) }
         }
         self.users = users
         latestOrdinalByUser = latest
         ordinalsByUser = byUser
-        userIndexByScreenName = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
+        mentionOrdinalsByUser = mentions
+        repostOrdinalsByOrdinal = reposts
+        userIndexByScreenName = nameIndex
+        initialFollowing = (0..<accounts).map { Self.initialFollows(seed: seed, account: $0, users: users.count) }
+    }
+
+    /// The users a text `@mentions` (each once, in order): `@` then a screen
+    /// name that ends at anything but a letter, digit, `_` or `-`.
+    static func mentionedUsers(in text: String, index: [String: Int]) -> [Int] {
+        guard text.contains("@") else { return [] }
+        var found: [Int] = []
+        var rest = Substring(text)
+        while let at = rest.firstIndex(of: "@") {
+            let after = rest[rest.index(after: at)...]
+            let name = after.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
+            if let user = index[String(name)], !found.contains(user) { found.append(user) }
+            rest = after[name.endIndex...]
+        }
+        return found
+    }
+
+    /// The users `account` follows at the start: up to `initialFollowCount`
+    /// others, drawn from the seed.
+    private static func initialFollows(seed: UInt64, account: Int, users: Int) -> Set<Int> {
+        var rng = SplitMix64(seed: seed, stream: Stream.follows.rawValue, index: UInt64(account))
+        var chosen = Set<Int>()
+        let wanted = min(initialFollowCount, users - 1)
+        while chosen.count < wanted {
+            let user = rng.index(users)
+            if user != account { chosen.insert(user) }
+        }
+        return chosen
     }
 
     /// The comments on the status with `ordinal`, newest first (`count` of them).
@@ -88,7 +137,14 @@ struct DataSet: Sendable {
         }
     }
 
-    private static func makeStatuses(seed: UInt64, count: Int, users: Int, text: TextGenerator) -> [SandboxStatus] {
+    /// Every `mentionPeriod`-th status (at `mentionOffset`) starts by
+    /// `@mentioning` an account, taking the accounts in turn, so each account
+    /// has mentions whatever the seed.
+    static let mentionPeriod = 12
+    static let mentionOffset = 5
+
+    private static func makeStatuses(seed: UInt64, count: Int, users: Int, accounts: Int,
+                                     text: TextGenerator) -> [SandboxStatus] {
         guard count > 0 else { return [] }
         var statuses: [SandboxStatus] = []
         statuses.reserveCapacity(count)
@@ -101,10 +157,19 @@ struct DataSet: Sendable {
                 }
                 : []
             let popular = rng.chance(0.1)
+            var body = reposts ? text.repostText(&rng) : text.statusText(&rng)
+            let source = rng.pick(Corpus.sources)
+            let author = rng.index(users)
+            if ordinal % mentionPeriod == mentionOffset {
+                let mentioned = text.screenNames[(ordinal / mentionPeriod) % accounts]
+                if mentioned != text.screenNames[author], body.count + mentioned.count + 2 <= 140 {
+                    body = "@\(mentioned) " + body
+                }
+            }
             statuses.append(SandboxStatus(
                 ordinal: ordinal, createdAt: newestTime,
-                text: reposts ? text.repostText(&rng) : text.statusText(&rng),
-                source: rng.pick(Corpus.sources), authorIndex: rng.index(users),
+                text: body,
+                source: source, authorIndex: author,
                 pictureKeys: pictures, retweetedOrdinal: reposts ? rng.int(1...(ordinal - 1)) : nil,
                 repostsCount: popular ? rng.int(100...20_000) : rng.int(0...30),
                 commentsCount: popular ? rng.int(50...200) : rng.int(0...12),

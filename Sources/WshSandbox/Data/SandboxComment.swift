@@ -8,6 +8,11 @@ struct SandboxComment: Sendable {
     var text: String
     var source: (name: String, href: String)
     var authorIndex: Int
+    /// The comment this one replies to (`comments/reply.json`).
+    var replyToID: Int64? = nil
+
+    /// Ids of comments made through the API: above every generated one, increasing.
+    static let firstCreatedID: Int64 = 4_600_000_000_000_000
 
     /// Comment ids: 16 digits, `firstID + statusOrdinal * 1000 + n`.
     static let firstID: Int64 = 4_500_000_000_000_000

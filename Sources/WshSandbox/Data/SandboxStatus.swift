@@ -19,6 +19,9 @@ struct SandboxStatus: Sendable {
     /// Rendered PHP-style (`\uXXXX` for non-ASCII, `\/` for slashes), as
     /// some Weibo responses are, so decoders meet both forms.
     var escapesUnicode: Bool
+    /// For a repost of a repost: the status reposted directly (`retweetedOrdinal`
+    /// names the original at the root of the chain, as Weibo nests it).
+    var repostedOrdinal: Int? = nil
 
     /// Status ids: 16 digits, increasing with the ordinal.
     static let firstID: Int64 = 4_000_000_000_000_000

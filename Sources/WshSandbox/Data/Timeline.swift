@@ -1,22 +1,51 @@
 import Foundation
 import WshModel
 
-/// The public timeline as it stands: the generated statuses plus those posted
-/// through `statuses/update.json`, minus those deleted through
-/// `statuses/destroy.json`, newest first.
+/// Everything the API serves as it stands: the generated statuses plus those
+/// posted and reposted through the API, minus those deleted, newest first;
+/// comments made and deleted; who follows whom; favourites.
 ///
-/// A value: a request renders from a copy while another request posts.
+/// A value: a request renders from a copy while another request writes.
+/// Comments live in `Timeline+Comments.swift`, follows and favourites in
+/// `Timeline+Social.swift`.
 struct Timeline: Sendable {
     let data: DataSet
-    /// Posted statuses, oldest first; their ordinals follow the generated ones.
-    /// A deleted post stays here (its ordinal is never reused) and is listed in `deleted`.
+    /// Posted statuses (posts and reposts, by any account), oldest first; their
+    /// ordinals follow the generated ones. A deleted post stays here (its
+    /// ordinal is never reused) and is listed in `deleted`.
     private(set) var posted: [SandboxStatus] = []
-    /// Ordinals of deleted statuses, ascending. Only the poster's statuses
-    /// can be deleted, so these are all the poster's.
+    /// Ordinals of deleted statuses, ascending.
     private(set) var deleted: [Int] = []
+    private(set) var postedCountByUser: [Int: Int] = [:]
+    private(set) var deletedCountByUser: [Int: Int] = [:]
+    /// Posted statuses that mention a user, oldest first, by user index.
+    private(set) var postedMentions: [Int: [Int]] = [:]
+    /// Posted reposts of a status (of the original and of the one reposted directly), oldest first.
+    private(set) var postedReposts: [Int: [Int]] = [:]
+    /// Reposts made through the API, added to a status's generated `reposts_count`.
+    private(set) var repostsAdded: [Int: Int] = [:]
+    /// The time of the last write; each write comes one minute later.
+    private(set) var lastWriteTime: WeiboTime
 
-    /// Who posts through `statuses/update.json`: the token's owner, the first user.
-    static let posterIndex = 0
+    // Comments (see Timeline+Comments.swift).
+    var createdComments: [Int: [SandboxComment]] = [:]
+    var createdCommentOrdinal: [Int64: Int] = [:]
+    var deletedCommentIDs: Set<Int64> = []
+    var deletedCommentCount: [Int: Int] = [:]
+    var createdCommentCount = 0
+
+    // Follows and favourites (see Timeline+Social.swift).
+    var following: [Int: Set<Int>]
+    var friendsAdded: [Int: Int] = [:]
+    var followersAdded: [Int: Int] = [:]
+    /// Each user's favourites, oldest first, with when they were made.
+    var favourites: [Int: [(ordinal: Int, time: WeiboTime)]] = [:]
+
+    init(data: DataSet) {
+        self.data = data
+        lastWriteTime = DataSet.newestTime
+        following = Dictionary(uniqueKeysWithValues: data.initialFollowing.enumerated().map { ($0, $1) })
+    }
 
     /// Statuses ever created, deleted ones included: the last ordinal.
     var ordinalCount: Int { data.statuses.count + posted.count }
@@ -72,13 +101,43 @@ struct Timeline: Sendable {
         return status(ordinal: Int(ordinal))
     }
 
-    /// The statuses of `user` still there, newest first (as ordinals).
+    // MARK: Timelines (ordinals, newest first, deleted ones left out)
+
+    /// The statuses of `user`.
     func ordinals(of user: SandboxUser) -> [Int] {
-        var ordinals: [Int] = []
-        if user.index == Self.posterIndex { ordinals = posted.reversed().map(\.ordinal) }
-        ordinals += data.ordinalsByUser[user.index].reversed()
-        return deleted.isEmpty ? ordinals : ordinals.filter { !isDeleted(ordinal: $0) }
+        let postedByUser = postedCountByUser[user.index, default: 0] > 0
+            ? posted.reversed().filter { $0.authorIndex == user.index }.map(\.ordinal) : []
+        return present(postedByUser + data.ordinalsByUser[user.index].reversed())
     }
+
+    /// The statuses of any of `authors`: a home timeline.
+    func ordinals(byAnyOf authors: Set<Int>) -> [Int] {
+        var ordinals: [Int] = []
+        var ordinal = ordinalCount
+        while ordinal >= 1 {
+            if let status = status(ordinal: ordinal), authors.contains(status.authorIndex), !isDeleted(ordinal: ordinal) {
+                ordinals.append(ordinal)
+            }
+            ordinal -= 1
+        }
+        return ordinals
+    }
+
+    /// The statuses that `@mention` `user`.
+    func mentionOrdinals(of user: SandboxUser) -> [Int] {
+        present(postedMentions[user.index, default: []].reversed() + data.mentionOrdinalsByUser[user.index].reversed())
+    }
+
+    /// The reposts of the status with `ordinal`.
+    func repostOrdinals(of ordinal: Int) -> [Int] {
+        present(postedReposts[ordinal, default: []].reversed() + (data.repostOrdinalsByOrdinal[ordinal] ?? []).reversed())
+    }
+
+    private func present(_ ordinals: [Int]) -> [Int] {
+        deleted.isEmpty ? ordinals : ordinals.filter { !isDeleted(ordinal: $0) }
+    }
+
+    // MARK: Users and counts
 
     func user(id: Int64) -> SandboxUser? {
         let index = id - SandboxUser.firstID
@@ -91,47 +150,80 @@ struct Timeline: Sendable {
     }
 
     func statusesCount(of user: SandboxUser) -> Int {
-        user.generatedStatusesCount + (user.index == Self.posterIndex ? posted.count - deleted.count : 0)
+        user.generatedStatusesCount + postedCountByUser[user.index, default: 0] - deletedCountByUser[user.index, default: 0]
     }
 
     func latestStatus(of user: SandboxUser) -> SandboxStatus? {
-        if user.index == Self.posterIndex, !deleted.isEmpty {
-            return ordinals(of: user).first.flatMap { status(ordinal: $0) }
+        if postedCountByUser[user.index, default: 0] == 0, deletedCountByUser[user.index, default: 0] == 0 {
+            return data.latestOrdinalByUser[user.index].flatMap { status(ordinal: $0) }
         }
-        if user.index == Self.posterIndex, let last = posted.last { return last }
-        return data.latestOrdinalByUser[user.index].flatMap { status(ordinal: $0) }
+        return ordinals(of: user).first.flatMap { status(ordinal: $0) }
     }
 
-    /// Adds a post by the poster, a minute after the newest status, and returns it.
-    mutating func post(text: String, source: (name: String, href: String)) -> SandboxStatus {
-        let newest = status(atPosition: 0)?.createdAt ?? DataSet.newestTime
-        let status = SandboxStatus(
-            ordinal: ordinalCount + 1, createdAt: WeiboTime(date: newest.date.addingTimeInterval(60)),
-            text: text, source: source, authorIndex: Self.posterIndex, pictureKeys: [],
+    /// `reposts_count`: the generated count plus reposts made through the API.
+    func repostsCount(of status: SandboxStatus) -> Int {
+        status.repostsCount + repostsAdded[status.ordinal, default: 0]
+    }
+
+    // MARK: Writing
+
+    /// The time of a new write: a minute after the last one, and not before `earliest`.
+    mutating func nextWriteTime(notBefore earliest: Date? = nil) -> WeiboTime {
+        var next = lastWriteTime.date.addingTimeInterval(60)
+        if let earliest, earliest > next { next = earliest }
+        lastWriteTime = WeiboTime(date: next)
+        return lastWriteTime
+    }
+
+    /// Adds a status by `author` and returns it; with `reposting`, a repost of
+    /// that status (nested under the original at the root of its chain).
+    mutating func post(text: String, source: (name: String, href: String), author: Int,
+                       reposting target: SandboxStatus? = nil) -> SandboxStatus {
+        var status = SandboxStatus(
+            ordinal: ordinalCount + 1, createdAt: nextWriteTime(),
+            text: text, source: source, authorIndex: author, pictureKeys: [],
             retweetedOrdinal: nil, repostsCount: 0, commentsCount: 0, attitudesCount: 0,
             escapesUnicode: false)
+        if let target {
+            let root = target.retweetedOrdinal ?? target.ordinal
+            status.retweetedOrdinal = root
+            if root != target.ordinal { status.repostedOrdinal = target.ordinal }
+            for reposted in Set([root, target.ordinal]) {
+                postedReposts[reposted, default: []].append(status.ordinal)
+                repostsAdded[reposted, default: 0] += 1
+            }
+        }
         posted.append(status)
+        postedCountByUser[author, default: 0] += 1
+        for user in DataSet.mentionedUsers(in: text, index: data.userIndexByScreenName) {
+            postedMentions[user, default: []].append(status.ordinal)
+        }
         return status
     }
 
-    /// Why `delete(id:)` refused.
-    enum DeleteRefusal: Error {
+    /// Why a write was refused.
+    enum Refusal: Error, Equatable {
         case noSuchStatus
         case notTheAuthor
+        case noSuchComment
+        case notTheCommentAuthor
+        case alreadyFavourited
+        case notFavourited
+        case alreadyFollowing
+        case notFollowing
+        case followingSelf
     }
 
-    /// Deletes the status with `id` if the poster (the token's owner) wrote
-    /// it, and returns it as it was.
-    mutating func delete(id: Int64) -> Result<SandboxStatus, DeleteRefusal> {
+    /// Deletes the status with `id` if `user` wrote it, and returns it as it was.
+    mutating func delete(id: Int64, by user: Int) -> Result<SandboxStatus, Refusal> {
         guard let status = status(id: id) else { return .failure(.noSuchStatus) }
-        guard status.authorIndex == Self.posterIndex else { return .failure(.notTheAuthor) }
+        guard status.authorIndex == user else { return .failure(.notTheAuthor) }
         deleted.insert(status.ordinal, at: deletedCount(atOrBelow: status.ordinal))
+        deletedCountByUser[user, default: 0] += 1
+        // A repost made through the API no longer counts for what it reposted.
+        if status.ordinal > data.statuses.count, let root = status.retweetedOrdinal {
+            for reposted in Set([root, status.repostedOrdinal ?? root]) { repostsAdded[reposted, default: 0] -= 1 }
+        }
         return .success(status)
-    }
-
-    /// Removes posted statuses and brings deleted ones back.
-    mutating func removePosts() {
-        posted.removeAll()
-        deleted.removeAll()
     }
 }

@@ -2,8 +2,12 @@ import WshModel
 
 /// Renders sandbox records as the JSON Weibo API v2 sends, field for field in
 /// the order the real service uses.
+///
+/// `viewer` is the account asking (a user index): it decides `favorited`,
+/// `following` and `follow_me`, as on Weibo.
 struct Renderer {
     let timeline: Timeline
+    var viewer: Int? = nil
 
     /// `{"statuses":[…],"total_number":N,"previous_cursor":0,"next_cursor":…}`.
     func timelinePage(count: Int, page: Int) -> [UInt8] {
@@ -28,14 +32,16 @@ struct Renderer {
     }
 
     /// `{"statuses":[…],"marks":[],…,"total_number":N}` for one page of a
-    /// user's statuses: `ordinals` are all of them that match, newest first;
-    /// `total` is how many the user has.
-    func userTimelinePage(ordinals: [Int], count: Int, page: Int, total: Int) -> [UInt8] {
+    /// cursor timeline (user, home, mentions; `reposts` for repost_timeline):
+    /// `ordinals` are all that match the cursors, newest first; `total` is
+    /// how many the timeline holds without them. `next_cursor` is the id of
+    /// the next, older status (a `max_id` for the next page), 0 at the end.
+    func cursorPage(ordinals: [Int], count: Int, page: Int, total: Int, listKey: StaticString = "statuses") -> [UInt8] {
         let first = min(ordinals.count, (page - 1) * count)
         let slice = ordinals[first..<min(ordinals.count, first + count)]
         var json = JSONWriter(capacity: 3000 * max(1, slice.count))
         json.objectStart()
-        json.key("statuses")
+        json.key(listKey)
         json.arrayStart()
         for ordinal in slice {
             if let status = timeline.status(ordinal: ordinal) { json.json(statusJSON(status)) }
@@ -54,10 +60,40 @@ struct Renderer {
         return json.bytes
     }
 
+    /// `{"favorites":[{"status":…,"tags":[],"favorited_time":…}],"total_number":N}`.
+    func favoritesPage(_ favourites: [(ordinal: Int, time: WeiboTime)], count: Int, page: Int) -> [UInt8] {
+        let first = min(favourites.count, (page - 1) * count)
+        let slice = favourites[first..<min(favourites.count, first + count)]
+        var json = JSONWriter(capacity: 3000 * max(1, slice.count))
+        json.objectStart()
+        json.key("favorites")
+        json.arrayStart()
+        for favourite in slice {
+            if let status = timeline.status(ordinal: favourite.ordinal) { json.json(favoriteJSON(status, time: favourite.time)) }
+        }
+        json.arrayEnd()
+        json.member("total_number", favourites.count)
+        json.objectEnd()
+        return json.bytes
+    }
+
+    /// `{"status":…,"tags":[],"favorited_time":…}`, as favorites/create and destroy answer.
+    func favoriteJSON(_ status: SandboxStatus, time: WeiboTime) -> [UInt8] {
+        var json = JSONWriter()
+        json.objectStart()
+        json.key("status")
+        json.json(statusJSON(status))
+        json.key("tags")
+        json.arrayStart()
+        json.arrayEnd()
+        json.member("favorited_time", time.weiboText)
+        json.objectEnd()
+        return json.bytes
+    }
+
     /// `{"comments":[…],"total_number":N,…}` for one page of a status's comments.
     func commentsPage(of status: SandboxStatus, count: Int, page: Int) -> [UInt8] {
-        let all = timeline.data.comments(
-            onOrdinal: status.ordinal, count: status.commentsCount, after: status.createdAt)
+        let all = timeline.comments(on: status)
         let first = min(all.count, (page - 1) * count)
         let slice = all[first..<min(all.count, first + count)]
         let statusBytes = statusJSON(status, withRetweet: false)
@@ -66,26 +102,42 @@ struct Renderer {
         json.key("comments")
         json.arrayStart()
         for comment in slice {
-            json.objectStart()
-            json.member("created_at", comment.createdAt.weiboText)
-            json.member("id", comment.id)
-            json.member("idstr", String(comment.id))
-            json.member("mid", String(comment.id))
-            json.member("text", comment.text)
-            json.member("source", anchor(comment.source))
-            json.key("user")
-            writeUser(timeline.data.users[comment.authorIndex], into: &json, latest: nil)
-            json.key("status")
-            json.json(statusBytes)
-            json.objectEnd()
+            writeComment(comment, statusBytes: statusBytes, into: &json)
         }
         json.arrayEnd()
         json.member("hasvisible", false)
         json.member("previous_cursor", 0)
         json.member("next_cursor", slice.endIndex < all.count ? all[slice.endIndex].id : 0)
-        json.member("total_number", status.commentsCount)
+        json.member("total_number", timeline.commentsCount(of: status))
         json.objectEnd()
         return json.bytes
+    }
+
+    /// One comment with its `user` and `status` (and `reply_comment` for a reply).
+    func commentJSON(_ comment: SandboxComment, on status: SandboxStatus) -> [UInt8] {
+        var json = JSONWriter()
+        writeComment(comment, statusBytes: statusJSON(status, withRetweet: false), into: &json)
+        return json.bytes
+    }
+
+    private func writeComment(_ comment: SandboxComment, statusBytes: [UInt8], into json: inout JSONWriter,
+                              withReply: Bool = true) {
+        json.objectStart()
+        json.member("created_at", comment.createdAt.weiboText)
+        json.member("id", comment.id)
+        json.member("idstr", String(comment.id))
+        json.member("mid", String(comment.id))
+        json.member("text", comment.text)
+        json.member("source", anchor(comment.source))
+        json.key("user")
+        writeUser(timeline.data.users[comment.authorIndex], into: &json, latest: nil)
+        json.key("status")
+        json.json(statusBytes)
+        if withReply, let replyID = comment.replyToID, let replied = timeline.comment(id: replyID) {
+            json.key("reply_comment")
+            writeComment(replied.comment, statusBytes: statusBytes, into: &json, withReply: false)
+        }
+        json.objectEnd()
     }
 
     /// A user with their latest status nested (without its `user`).
@@ -115,7 +167,7 @@ struct Renderer {
         json.member("source_allowclick", 0)
         json.member("source_type", 1)
         json.member("source", anchor(status.source))
-        json.member("favorited", false)
+        json.member("favorited", viewer.map { timeline.favouritedTime(status.ordinal, by: $0) != nil } ?? false)
         json.member("truncated", false)
         json.member("in_reply_to_status_id", "")
         json.member("in_reply_to_user_id", "")
@@ -143,8 +195,8 @@ struct Renderer {
             json.key("retweeted_status")
             writeStatus(original, into: &json, withUser: true, withRetweet: false)
         }
-        json.member("reposts_count", status.repostsCount)
-        json.member("comments_count", status.commentsCount)
+        json.member("reposts_count", timeline.repostsCount(of: status))
+        json.member("comments_count", timeline.commentsCount(of: status))
         json.member("attitudes_count", status.attitudesCount)
         json.member("mlevel", 0)
         json.key("visible")
@@ -172,13 +224,13 @@ struct Renderer {
         json.member("domain", "")
         json.member("weihao", "")
         json.member("gender", user.gender)
-        json.member("followers_count", user.followersCount)
-        json.member("friends_count", user.friendsCount)
+        json.member("followers_count", timeline.followersCount(of: user))
+        json.member("friends_count", timeline.friendsCount(of: user))
         json.member("pagefriends_count", 0)
         json.member("statuses_count", timeline.statusesCount(of: user))
-        json.member("favourites_count", user.favouritesCount)
+        json.member("favourites_count", timeline.favouritesCount(of: user))
         json.member("created_at", user.createdAt.weiboText)
-        json.member("following", false)
+        json.member("following", viewer.map { timeline.isFollowing($0, user.index) } ?? false)
         json.member("allow_all_act_msg", false)
         json.member("geo_enabled", true)
         json.member("verified", user.verified)
@@ -196,9 +248,9 @@ struct Renderer {
         json.member("avatar_large", avatarURL(user, size: 180))
         json.member("avatar_hd", avatarURL(user, size: 1024))
         json.member("verified_reason", user.verifiedReason)
-        json.member("follow_me", false)
+        json.member("follow_me", viewer.map { timeline.isFollowing(user.index, $0) } ?? false)
         json.member("online_status", 0)
-        json.member("bi_followers_count", min(user.friendsCount, user.followersCount))
+        json.member("bi_followers_count", min(timeline.friendsCount(of: user), timeline.followersCount(of: user)))
         json.member("lang", "zh-cn")
         json.objectEnd()
     }

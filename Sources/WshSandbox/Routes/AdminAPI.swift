@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 
 /// The admin endpoints, outside `/2/`, which need no token and meet no faults:
-/// `GET|POST /admin/faults`, `POST /admin/reset`, `GET /admin/stats`.
+/// `GET|POST /admin/faults`, `POST /admin/reset`, `GET /admin/stats`,
+/// `GET /admin/accounts`, `POST /admin/tokens/expire`.
 ///
 /// They exist for tests and teaching on loopback; the sandbox is never a
 /// public service.
@@ -10,6 +11,8 @@ struct AdminAPI: Sendable {
     let faults: FaultInjector
     let store: SandboxStore
     let stats: StatsRecorder
+    let tokens: TokenStore
+    let rateLimiter: RateLimiter
 
     func respond(to request: Request) async throws -> ByteBuffer {
         switch (request.method, request.uri.path) {
@@ -31,18 +34,53 @@ struct AdminAPI: Sendable {
             return try encode(faults.faults)
         case (.get, "/admin/stats"):
             return try encode(stats.stats)
-        case (_, "/admin/faults"), (_, "/admin/reset"), (_, "/admin/stats"):
+        case (.get, "/admin/accounts"):
+            return try encode(accounts.map(AccountJSON.init))
+        case (.post, "/admin/tokens/expire"):
+            let body = try await request.body.collect(upTo: 64 * 1024)
+            guard let asked = try? JSONDecoder().decode([String: String].self, from: Data(String(buffer: body).utf8)),
+                  let token = asked["token"], !token.isEmpty else {
+                throw SandboxError.parameter("expected {\"token\": \"…\"}")
+            }
+            guard tokens.expire(token) else { throw SandboxError.parameter("no such token") }
+            return try encode(["expired": token])
+        case (_, "/admin/faults"), (_, "/admin/reset"), (_, "/admin/stats"), (_, "/admin/accounts"),
+             (_, "/admin/tokens/expire"):
             throw SandboxError.methodNotSupported
         default:
             throw SandboxError.apiNotFound
         }
     }
 
-    /// Clears faults, the rate-limit count, the statistics and posted statuses.
+    /// Clears faults, the rate-limit counts, the statistics and every write
+    /// (posts, deletions, reposts, comments, favourites, follows); forgets the
+    /// tokens and codes issued through OAuth and makes the accounts' tokens valid again.
     func reset() {
         faults.set(SandboxFaults())
         store.reset()
         stats.reset()
+        tokens.reset()
+        rateLimiter.reset()
+    }
+
+    /// The accounts, in order: the first generated users with their tokens.
+    var accounts: [SandboxAccount] {
+        let users = store.timeline.data.users
+        return tokens.accountTokens.enumerated().map { index, token in
+            SandboxAccount(uid: users[index].id, screenName: users[index].screenName, token: token)
+        }
+    }
+
+    private struct AccountJSON: Encodable {
+        var uid: Int64
+        var screen_name: String
+        var token: String
+
+        init(_ account: SandboxAccount) {
+            uid = account.uid
+            screen_name = account.screenName
+            token = account.token
+        }
     }
 
     private func encode(_ value: some Encodable) throws -> ByteBuffer {

@@ -9,17 +9,31 @@ struct SandboxError: Error, Sendable {
     var message: String
     /// Sent as an HTML page, as a proxy in front of the API would, not as JSON.
     var isProxyPage = false
+    /// For the OAuth2 endpoints: the human-readable `error_description`
+    /// (the body then also names `error_uri`, as Weibo's OAuth errors do).
+    var oauthDescription: String? = nil
 
     static let authMissing = SandboxError(status: .unauthorized, code: APIErrorCode.authFailed, message: "auth failed")
     static let tokenExpired = SandboxError(status: .unauthorized, code: APIErrorCode.tokenExpired, message: "expired_token")
     static let rateLimited = SandboxError(
         status: .forbidden, code: APIErrorCode.rateLimited, message: "User requests out of rate limit!")
+    /// A token revoked through `oauth2/revokeoauth2`.
+    static let tokenRevoked = SandboxError(status: .unauthorized, code: 21332, message: "invalid_access_token")
     static let statusNotFound = SandboxError(
         status: .notFound, code: APIErrorCode.statusDoesNotExist, message: "target weibo does not exist!")
     /// Weibo's answer to deleting someone else's status.
     static let notYourOwnStatus = SandboxError(status: .forbidden, code: 20102, message: "Not your own weibo!")
     static let userNotFound = SandboxError(
         status: .notFound, code: APIErrorCode.userDoesNotExist, message: "User does not exists!")
+    static let commentNotFound = SandboxError(
+        status: .notFound, code: 20201, message: "target weibo comment does not exist!")
+    /// Weibo's answer to deleting someone else's comment.
+    static let notYourOwnComment = SandboxError(status: .forbidden, code: 20203, message: "Not your own comment!")
+    static let alreadyFavorited = SandboxError(status: .badRequest, code: 20704, message: "This weibo has been favorited!")
+    static let notFavorited = SandboxError(status: .badRequest, code: 20705, message: "This weibo has not been favorited!")
+    static let cannotFollowSelf = SandboxError(status: .badRequest, code: 20504, message: "Can not follow yourself!")
+    static let alreadyFollowed = SandboxError(status: .badRequest, code: 20506, message: "Already followed!")
+    static let notFollowed = SandboxError(status: .badRequest, code: 20522, message: "Not followed!")
     static let apiNotFound = SandboxError(status: .notFound, code: 10020, message: "Request Api not found!")
     static let methodNotSupported = SandboxError(
         status: .methodNotAllowed, code: 10021, message: "HTTP METHOD is not suported for this request!")
@@ -34,6 +48,11 @@ struct SandboxError: Error, Sendable {
     /// A parameter outside what is allowed (10017).
     static func invalidValue(_ message: String) -> SandboxError {
         SandboxError(status: .badRequest, code: APIErrorCode.invalidParameterValue, message: message)
+    }
+
+    /// An OAuth2 error (`invalid_grant`, 21325, …): HTTP 400 and Weibo's OAuth body.
+    static func oauth(_ code: Int, _ error: String, _ description: String) -> SandboxError {
+        SandboxError(status: .badRequest, code: code, message: error, oauthDescription: description)
     }
 
     /// A status longer than Weibo's 140 (20012).
@@ -75,6 +94,10 @@ struct SandboxError: Error, Sendable {
         json.member("error", message)
         json.member("error_code", code)
         json.member("request", path)
+        if let oauthDescription {
+            json.member("error_uri", path)
+            json.member("error_description", oauthDescription)
+        }
         json.objectEnd()
         return json.bytes
     }

@@ -3,7 +3,8 @@ import NIOCore
 import NIOHTTPTypes
 
 /// Serves every request: `/2/` through the fault injector and `WeiboAPI`,
-/// `/admin/` through `AdminAPI`, anything else as a Weibo 404.
+/// `/oauth2/` through `OAuthAPI`, `/admin/` through `AdminAPI`, anything
+/// else as a Weibo 404.
 ///
 /// A hand-written responder rather than a router: there are a few fixed
 /// paths, and answering with a prebuilt `ByteBuffer` keeps the sandbox far
@@ -12,6 +13,7 @@ struct SandboxResponder: HTTPResponder {
     typealias Context = SandboxRequestContext
 
     let api: WeiboAPI
+    let oauth: OAuthAPI
     let admin: AdminAPI
     let faults: FaultInjector
     let stats: StatsRecorder
@@ -48,6 +50,15 @@ struct SandboxResponder: HTTPResponder {
         let sent: (response: Response, note: String, bytes: Int)
         if path.hasPrefix("/2/") {
             sent = await serveAPI(request, context: context)
+        } else if path.hasPrefix("/oauth2/") {
+            let reply: OAuthAPI.Reply
+            do {
+                reply = try await oauth.respond(to: request)
+            } catch {
+                let failure = Reply(error as? SandboxError ?? .systemError, path: path)
+                reply = OAuthAPI.Reply(status: failure.status, contentType: failure.contentType, body: failure.body)
+            }
+            sent = (reply.response, String(reply.status.code), reply.body.readableBytes)
         } else {
             let reply = path.hasPrefix("/admin/")
                 ? await answer(path: path) { try await admin.respond(to: request) }
@@ -89,6 +100,7 @@ struct SandboxResponder: HTTPResponder {
                 let body = try await api.respond(to: request)
                 if path == WeiboAPI.Endpoint.update.rawValue { stats.recordPost() }
                 if path == WeiboAPI.Endpoint.destroy.rawValue { stats.recordDeletion() }
+                if WeiboAPI.Endpoint(rawValue: path)?.isWrite == true { stats.recordWrite() }
                 return body
             }
         }

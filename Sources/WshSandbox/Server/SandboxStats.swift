@@ -9,12 +9,15 @@ public struct SandboxStats: Sendable, Hashable, Codable {
     public var posts: Int
     /// Statuses deleted through `statuses/destroy.json`.
     public var deletions: Int
+    /// Successful writes of any kind (posts, deletions, reposts, comments, favourites, follows).
+    public var writes: Int
 
-    public init(requests: Int = 0, connections: Int = 0, posts: Int = 0, deletions: Int = 0) {
+    public init(requests: Int = 0, connections: Int = 0, posts: Int = 0, deletions: Int = 0, writes: Int = 0) {
         self.requests = requests
         self.connections = connections
         self.posts = posts
         self.deletions = deletions
+        self.writes = writes
     }
 }
 
@@ -25,6 +28,7 @@ final class StatsRecorder: Sendable {
         var remotes: Set<Int> = []
         var posts = 0
         var deletions = 0
+        var writes = 0
     }
 
     private let state = Locked(State())
@@ -44,9 +48,14 @@ final class StatsRecorder: Sendable {
         state.withLock { $0.deletions += 1 }
     }
 
+    func recordWrite() {
+        state.withLock { $0.writes += 1 }
+    }
+
     var stats: SandboxStats {
         state.withLock {
-            SandboxStats(requests: $0.requests, connections: $0.remotes.count, posts: $0.posts, deletions: $0.deletions)
+            SandboxStats(requests: $0.requests, connections: $0.remotes.count, posts: $0.posts,
+                         deletions: $0.deletions, writes: $0.writes)
         }
     }
 

@@ -1,13 +1,13 @@
 import Hummingbird
 
-/// The sandbox's mutable state: the timeline (generated plus posted statuses)
-/// and the rendered responses, each rendered once and then served as the
-/// same `ByteBuffer` until a post or a reset invalidates it.
+/// The sandbox's mutable state: the timeline (generated data plus every write
+/// made through the API) and the rendered responses, each rendered once and
+/// then served as the same `ByteBuffer` until a write or a reset invalidates it.
 final class SandboxStore: Sendable {
     private struct State {
         var timeline: Timeline
         var cache: [String: ByteBuffer] = [:]
-        // Bumped on every change, so a render that raced a post is not cached.
+        // Bumped on every change, so a render that raced a write is not cached.
         var version = 0
     }
 
@@ -26,7 +26,8 @@ final class SandboxStore: Sendable {
     }
 
     /// The response for `key`, rendering it from the current timeline when
-    /// not cached; nil (not cached) when `render` finds nothing.
+    /// not cached; nil (not cached) when `render` finds nothing. A key must
+    /// name everything the body depends on, the viewer included.
     func response(for key: String, render: (Timeline) -> [UInt8]?) -> ByteBuffer? {
         let (cached, timeline, version) = state.withLock { ($0.cache[key], $0.timeline, $0.version) }
         if let cached { return cached }
@@ -40,38 +41,23 @@ final class SandboxStore: Sendable {
         return buffer
     }
 
-    /// Posts a status by the poster and returns its JSON.
-    func post(text: String, source: (name: String, href: String)) -> [UInt8] {
-        state.withLock { state in
-            let status = state.timeline.post(text: text, source: source)
+    /// Changes the timeline and returns the answer `change` renders from it;
+    /// when `change` throws (a Weibo error), nothing changed and the cache stays.
+    func write(_ change: (inout Timeline) throws -> [UInt8]) rethrows -> ByteBuffer {
+        try state.withLock { state in
+            var timeline = state.timeline
+            let bytes = try change(&timeline)
+            state.timeline = timeline
             state.cache.removeAll()
             state.version += 1
-            return Renderer(timeline: state.timeline).statusJSON(status)
+            return ByteBuffer(bytes: bytes)
         }
     }
 
-    /// Deletes the status with `id` if the poster wrote it; returns its JSON
-    /// as it was, or throws Weibo's error (20101 no such status, 20102 not
-    /// the author's).
-    func delete(id: Int64) throws -> [UInt8] {
-        try state.withLock { state in
-            switch state.timeline.delete(id: id) {
-            case .failure(.noSuchStatus):
-                throw SandboxError.statusNotFound
-            case .failure(.notTheAuthor):
-                throw SandboxError.notYourOwnStatus
-            case .success(let status):
-                state.cache.removeAll()
-                state.version += 1
-                return Renderer(timeline: state.timeline).statusJSON(status)
-            }
-        }
-    }
-
-    /// Removes posted statuses, brings deleted ones back, and empties the cache.
+    /// Forgets every write (posts, deletions, comments, follows, favourites) and empties the cache.
     func reset() {
         state.withLock { state in
-            state.timeline.removePosts()
+            state.timeline = Timeline(data: state.timeline.data)
             state.cache.removeAll()
             state.version += 1
         }

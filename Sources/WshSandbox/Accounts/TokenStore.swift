@@ -1,0 +1,156 @@
+import Foundation
+
+/// The access tokens the API accepts and the OAuth2 authorization codes
+/// waiting to be exchanged for tokens.
+///
+/// The accounts' own tokens (`sandbox-token`, `sandbox-token-2`, …) never
+/// expire by the clock; tokens issued through `oauth2/access_token` live
+/// `tokenLifetime` seconds. Any token can be revoked (`oauth2/revokeoauth2`)
+/// or expired (the admin API). A reset forgets everything issued.
+final class TokenStore: Sendable {
+    /// What a token grants: acting as `user` (an index) for the app.
+    struct Grant: Sendable {
+        var user: Int
+        var appKey: String
+        var created: Date
+        /// When it expires; nil for an account's own token.
+        var expires: Date?
+        var revoked = false
+    }
+
+    /// An authorization code: single use, valid for `SandboxConfiguration.codeLifetime`.
+    struct Code: Sendable {
+        var clientID: String
+        var redirectURI: String
+        var user: Int
+        var issued: Date
+        var used = false
+    }
+
+    private struct State {
+        var tokens: [String: Grant] = [:]
+        var codes: [String: Code] = [:]
+        var rng: SplitMix64
+    }
+
+    let appKey: String
+    let appSecret: String
+    let tokenLifetime: Int
+    let clock: SandboxClock
+    /// The accounts' tokens, in account order.
+    let accountTokens: [String]
+    private let seed: UInt64
+    private let state: Locked<State>
+
+    // Keeps issued tokens and codes apart from the data generated from the same seed.
+    private static let streamKey: UInt64 = 0x0A17_0A17_0A17_0A17
+
+    init(configuration: SandboxConfiguration) {
+        appKey = configuration.appKey
+        appSecret = configuration.appSecret
+        tokenLifetime = configuration.tokenLifetime
+        clock = configuration.clock
+        seed = configuration.seed
+        accountTokens = (1...configuration.accountCount).map {
+            SandboxAccount.token(number: $0, base: configuration.token)
+        }
+        state = Locked(State(rng: SplitMix64(seed: configuration.seed ^ Self.streamKey)))
+        reset()
+    }
+
+    /// Forgets issued tokens and codes; the accounts' tokens are valid again.
+    func reset() {
+        let now = clock.now
+        var fresh = State(rng: SplitMix64(seed: seed ^ Self.streamKey))
+        for (index, token) in accountTokens.enumerated() {
+            fresh.tokens[token] = Grant(user: index, appKey: appKey, created: now, expires: nil)
+        }
+        state.withLock { $0 = fresh }
+    }
+
+    /// The user a token acts as, or the Weibo error: 21327 for an unknown or
+    /// expired token, 21332 for a revoked one.
+    func user(for token: String) throws(SandboxError) -> Int {
+        try grant(for: token).user
+    }
+
+    /// The grant behind a valid token, or the Weibo error as for `user(for:)`.
+    func grant(for token: String) throws(SandboxError) -> Grant {
+        let now = clock.now
+        guard let grant = state.withLock({ $0.tokens[token] }) else { throw SandboxError.tokenExpired }
+        if grant.revoked { throw SandboxError.tokenRevoked }
+        if let expires = grant.expires, expires <= now { throw SandboxError.tokenExpired }
+        return grant
+    }
+
+    /// Seconds until the token expires (an account's own token: as long as a new one would live).
+    func secondsLeft(_ grant: Grant) -> Int {
+        guard let expires = grant.expires else {
+            return max(1, SandboxConfiguration.defaultTokenLifetime - Int(clock.now.timeIntervalSince(grant.created)))
+        }
+        return max(0, Int(expires.timeIntervalSince(clock.now).rounded(.down)))
+    }
+
+    /// A new authorization code for `user`, to be exchanged once, soon.
+    func issueCode(clientID: String, redirectURI: String, user: Int) -> String {
+        let now = clock.now
+        return state.withLock { state in
+            let code = Self.randomString(&state.rng, length: 32, alphabet: "0123456789abcdef")
+            state.codes[code] = Code(clientID: clientID, redirectURI: redirectURI, user: user, issued: now)
+            return code
+        }
+    }
+
+    /// Exchanges a code for a new token, checking it as Weibo does: the app's
+    /// credentials (21324), the code (21325: unknown, used, expired or another
+    /// app's) and the redirect URI it was issued for (21322).
+    func exchange(code: String, clientID: String, clientSecret: String, redirectURI: String)
+        throws(SandboxError) -> (token: String, grant: Grant) {
+        guard clientID == appKey, clientSecret == appSecret else {
+            throw SandboxError.oauth(21324, "invalid_client", "invalid client_id or client_secret")
+        }
+        let now = clock.now
+        let lifetime = tokenLifetime
+        let result: Result<(String, Grant), SandboxError> = state.withLock { state in
+            guard var issued = state.codes[code], !issued.used, issued.clientID == clientID else {
+                return .failure(.oauth(21325, "invalid_grant", "invalid authorization code:\(code)"))
+            }
+            guard now.timeIntervalSince(issued.issued) < TimeInterval(SandboxConfiguration.codeLifetime) else {
+                return .failure(.oauth(21325, "invalid_grant", "authorization code expired:\(code)"))
+            }
+            guard issued.redirectURI == redirectURI else {
+                return .failure(.oauth(21322, "redirect_uri_mismatch", "redirect_uri does not match the authorization request"))
+            }
+            issued.used = true
+            state.codes[code] = issued
+            let token = "2.00" + Self.randomString(&state.rng, length: 28,
+                                                    alphabet: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+            let grant = Grant(user: issued.user, appKey: clientID, created: now,
+                              expires: now.addingTimeInterval(TimeInterval(lifetime)))
+            state.tokens[token] = grant
+            return .success((token, grant))
+        }
+        return try result.get()
+    }
+
+    /// Revokes a valid token (`oauth2/revokeoauth2`); it then fails with 21332.
+    func revoke(_ token: String) throws(SandboxError) {
+        _ = try grant(for: token)
+        state.withLock { $0.tokens[token]?.revoked = true }
+    }
+
+    /// Makes a token expire now (admin); false when there is no such token.
+    func expire(_ token: String) -> Bool {
+        let now = clock.now
+        return state.withLock { state in
+            guard state.tokens[token] != nil else { return false }
+            state.tokens[token]?.expires = now
+            return true
+        }
+    }
+
+    private static func randomString(_ rng: inout SplitMix64, length: Int, alphabet: String) -> String {
+        let characters = Array(alphabet)
+        return String((0..<length).map { _ in rng.pick(characters) })
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import Hummingbird
+
+/// The GET endpoints: timelines with Weibo's cursors, single statuses,
+/// comments, users, favourites, and the caller's rate limits.
+extension WeiboAPI {
+    func read(_ endpoint: Endpoint, _ fields: [String: String], _ caller: Caller) throws -> ByteBuffer {
+        // Every body may depend on who asks (`favorited`, `following`), so keys name the viewer.
+        let viewer = caller.user
+        switch endpoint {
+        case .publicTimeline:
+            let count = try integer(fields, "count", default: 20, in: 1...200)
+            let page = try integer(fields, "page", default: 1, in: 1...Int(Int32.max))
+            // A page past the end is still a page (empty), so this always renders.
+            return try cached("v\(viewer) timeline \(count) \(page)") {
+                Renderer(timeline: $0, viewer: viewer).timelinePage(count: count, page: page)
+            }
+        case .homeTimeline, .friendsTimeline:
+            return try cursorTimeline(fields, key: "v\(viewer) home", viewer: viewer) { timeline in
+                timeline.ordinals(byAnyOf: timeline.homeAuthors(of: viewer))
+            }
+        case .userTimeline:
+            // Weibo: no uid or screen_name means the token's own account.
+            let user = try user(fields, in: store.timeline, fallback: viewer)
+            return try cursorTimeline(fields, key: "v\(viewer) user \(user.index)", viewer: viewer,
+                                      total: { $0.statusesCount(of: user) }) { timeline in
+                timeline.ordinals(of: user)
+            }
+        case .mentions:
+            let me = store.timeline.data.users[viewer]
+            return try cursorTimeline(fields, key: "v\(viewer) mentions", viewer: viewer) { timeline in
+                timeline.mentionOrdinals(of: me)
+            }
+        case .repostTimeline:
+            let id = try identifier(fields, "id")
+            guard let original = store.timeline.status(id: id) else { throw SandboxError.statusNotFound }
+            return try cursorTimeline(fields, key: "v\(viewer) reposts \(id)", viewer: viewer, listKey: "reposts") { timeline in
+                timeline.repostOrdinals(of: original.ordinal)
+            }
+        case .showStatus:
+            let id = try identifier(fields, "id")
+            guard let body = store.response(for: "v\(viewer) status \(id)", render: { timeline in
+                timeline.status(id: id).map { Renderer(timeline: timeline, viewer: viewer).statusJSON($0) }
+            }) else { throw SandboxError.statusNotFound }
+            return body
+        case .comments:
+            let id = try identifier(fields, "id")
+            let count = try integer(fields, "count", default: 50, in: 1...200)
+            let page = try integer(fields, "page", default: 1, in: 1...Int(Int32.max))
+            guard let body = store.response(for: "v\(viewer) comments \(id) \(count) \(page)", render: { timeline in
+                timeline.status(id: id).map {
+                    Renderer(timeline: timeline, viewer: viewer).commentsPage(of: $0, count: count, page: page)
+                }
+            }) else { throw SandboxError.statusNotFound }
+            return body
+        case .showUser:
+            let user = try user(fields, in: store.timeline)
+            return try cached("v\(viewer) user \(user.index)") {
+                Renderer(timeline: $0, viewer: viewer).userJSON(user)
+            }
+        case .favorites:
+            let count = try integer(fields, "count", default: 50, in: 1...50)
+            let page = try integer(fields, "page", default: 1, in: 1...Int(Int32.max))
+            return try cached("v\(viewer) favorites \(count) \(page)") { timeline in
+                Renderer(timeline: timeline, viewer: viewer)
+                    .favoritesPage(timeline.favouriteList(of: viewer), count: count, page: page)
+            }
+        case .getUID:
+            var json = JSONWriter(capacity: 32)
+            json.objectStart()
+            json.member("uid", store.timeline.data.users[viewer].id)
+            json.objectEnd()
+            return ByteBuffer(bytes: json.bytes)
+        case .rateLimitStatus:
+            return ByteBuffer(bytes: rateLimitStatus(rateLimiter.snapshot(token: caller.token)))
+        default:
+            throw SandboxError.apiNotFound
+        }
+    }
+
+    /// A body rendered once and cached under `key`.
+    private func cached(_ key: String, render: @escaping (Timeline) -> [UInt8]) throws -> ByteBuffer {
+        guard let body = store.response(for: key, render: render) else { throw SandboxError.systemError }
+        return body
+    }
+
+    /// One page of a timeline with Weibo's cursors: `count` (1–100), `page`,
+    /// `since_id` (ids greater: strictly newer) and `max_id` (ids less than
+    /// **or equal**, as Weibo documents; 0 or absent: no bound). `total` is
+    /// the timeline's size before the cursors (its length, unless given).
+    private func cursorTimeline(_ fields: [String: String], key: String, viewer: Int,
+                                listKey: StaticString = "statuses", total: ((Timeline) -> Int)? = nil,
+                                ordinals: @escaping (Timeline) -> [Int]) throws -> ByteBuffer {
+        let count = try integer(fields, "count", default: 20, in: 1...100)
+        let page = try integer(fields, "page", default: 1, in: 1...Int(Int32.max))
+        let sinceID = try optionalIdentifier(fields, "since_id") ?? 0
+        let maxID = try optionalIdentifier(fields, "max_id") ?? 0
+        return try cached("\(key) \(count) \(page) \(sinceID) \(maxID)") { timeline in
+            let all = ordinals(timeline)
+            let matching = sinceID == 0 && maxID == 0 ? all : all.filter { ordinal in
+                let id = SandboxStatus.firstID + Int64(ordinal)
+                return id > sinceID && (maxID == 0 || id <= maxID)
+            }
+            return Renderer(timeline: timeline, viewer: viewer).cursorPage(
+                ordinals: matching, count: count, page: page, total: total?(timeline) ?? all.count, listKey: listKey)
+        }
+    }
+
+    /// Weibo's `account/rate_limit_status.json` answer.
+    private func rateLimitStatus(_ snapshot: RateLimiter.Snapshot) -> [UInt8] {
+        var json = JSONWriter(capacity: 512)
+        json.objectStart()
+        json.key("api_rate_limits")
+        json.arrayStart()
+        for (api, limit) in [("statuses/update", 30), ("comments/create", 60), ("friendships/create", 60)] {
+            json.objectStart()
+            json.member("api", api)
+            json.member("limit", limit)
+            json.member("limit_time_unit", "HOURS")
+            json.member("remaining_hits", max(0, limit - snapshot.callsByEndpoint[api, default: 0]))
+            json.objectEnd()
+        }
+        json.arrayEnd()
+        json.member("ip_limit", RateLimiter.ipLimit)
+        json.member("limit_time_unit", "HOURS")
+        json.member("remaining_ip_hits", max(0, RateLimiter.ipLimit - snapshot.ipCalls))
+        json.member("remaining_user_hits", max(0, snapshot.userLimit - snapshot.userCalls))
+        json.member("reset_time", Self.beijingTime(snapshot.resetTime))
+        json.member("reset_time_in_seconds", snapshot.secondsToReset)
+        json.member("user_limit", snapshot.userLimit)
+        json.objectEnd()
+        return json.bytes
+    }
+
+    /// `2011-06-03 18:00:00`, in Beijing time as Weibo writes it.
+    private static func beijingTime(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 8 * 3600)!
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        func two(_ n: Int?) -> String { n.map { $0 < 10 ? "0\($0)" : "\($0)" } ?? "00" }
+        return "\(c.year ?? 1970)-\(two(c.month))-\(two(c.day)) \(two(c.hour)):\(two(c.minute)):\(two(c.second))"
+    }
+}

@@ -42,7 +42,7 @@ extension SessionViewModel {
     public func setFavorite(_ favorite: Bool, index: Int) async throws(ViewModelError) {
         try await recordRemote { () async throws(ViewModelError) -> (String, RemoteEffect?) in
             let toggled = try await timeline.setFavorite(favorite, index: index)
-            if let note = toggled.note { notes.append(note) }
+            notes.append(toggled.note ?? "\(favorite ? "favourited" : "unfavourited") status \(toggled.target) on the server")
             return ("\(favorite ? "favorite" : "unfavorite") \(index)",
                     favorite ? .favorited(statusID: toggled.target) : .unfavorited(statusID: toggled.target))
         }
@@ -63,7 +63,7 @@ extension SessionViewModel {
     public func setFollowing(_ follow: Bool, name: String) async throws(ViewModelError) {
         try await recordRemote { () async throws(ViewModelError) -> (String, RemoteEffect?) in
             let toggled = try await timeline.setFollowing(follow, name: name)
-            if let note = toggled.note { notes.append(note) }
+            notes.append(toggled.note ?? "\(follow ? "followed" : "unfollowed") \(toggled.target) on the server")
             let reference = UserReference(name) ?? .screenName(name)
             return ("\(follow ? "follow" : "unfollow") \(reference)", follow ? .followed(reference) : .unfollowed(reference))
         }

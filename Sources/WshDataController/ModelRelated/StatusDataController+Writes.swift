@@ -60,16 +60,21 @@ extension StatusDataController {
         do {
             page = try await api.fetch(
                 CommentsPage.self,
-                Endpoint(.get, "comments/show.json", parameters: [("id", statusID), ("max_id", commentID), ("count", "1")]),
+                Endpoint(.get, "comments/show.json",
+                         parameters: [("id", statusID), ("max_id", commentID), ("count", String(Self.lostCommentSearchCount))]),
                 call: "StatusDataController.comments(statusID: \(statusID), maxID: \(commentID)) (was it deleted?)",
                 count: \.comments.count)
         } catch {
             throw .unknown(lostAnswer: lost, check: "reading the comments of status \(statusID) failed: \(error.description)")
         }
-        guard page.comments.contains(where: { $0.identifier == commentID }) else {
+        if page.comments.contains(where: { $0.identifier == commentID }) { throw .notApplied(lostAnswer: lost) }
+        // Newest first: an older comment listed (or none at all up to it) means it would have shown.
+        // A server that ignores max_id may list only newer ones: then it cannot tell.
+        let target = Int64(commentID) ?? .max
+        if page.comments.isEmpty || page.comments.contains(where: { (Self.numericID($0) ?? .max) < target }) {
             return WriteOutcome(nil, resolution: .recovered(lostAnswer: lost.description))
         }
-        throw .notApplied(lostAnswer: lost)
+        throw .unknown(lostAnswer: lost, check: "comment \(commentID) is not among the \(page.comments.count) newest comments read")
     }
 
     private func writeComment(statusID: String, text: String, endpoint: Endpoint, call: String)

@@ -33,7 +33,8 @@ public enum RequestError: Error, Sendable, Hashable, CustomStringConvertible {
             return failure.description
         case .http(let status, let url, let excerpt):
             let tail = excerpt.isEmpty ? "" : ": \(excerpt)"
-            return "HTTP \(status) \(HTTPStatusText.reason(status)) from \(url)\(tail)"
+            let later = status == 429 ? "; \(RateLimitReset.unknownAdvice)" : ""
+            return "HTTP \(status) \(HTTPStatusText.reason(status)) from \(url)\(tail)\(later)"
         case .transport(let failure):
             return failure.description
         case .decoding(let what, let place, let detail):
@@ -56,12 +57,23 @@ public struct APIFailure: Sendable, Hashable, CustomStringConvertible {
     public var request: String?
     /// The HTTP status it came with.
     public var httpStatus: Int
+    /// For a rate-limit error (`isRateLimit`): when the limit resets, from
+    /// the answer's headers or from `account/rate_limit_status.json`; nil
+    /// when nobody said.
+    public var rateLimitReset: RateLimitReset?
 
-    public init(code: Int?, message: String, request: String?, httpStatus: Int) {
+    public init(code: Int?, message: String, request: String?, httpStatus: Int, rateLimitReset: RateLimitReset? = nil) {
         self.code = code
         self.message = message
         self.request = request
         self.httpStatus = httpStatus
+        self.rateLimitReset = rateLimitReset
+    }
+
+    /// True for Weibo's rate-limit errors: 10022 (IP), 10023 (user), 10024
+    /// (user, one endpoint).
+    public var isRateLimit: Bool {
+        code.map(RateLimitReset.errorCodes.contains) ?? false
     }
 
     public var description: String {
@@ -69,6 +81,7 @@ public struct APIFailure: Sendable, Hashable, CustomStringConvertible {
         if let code { text += " \(code)" }
         text += ": \(message.isEmpty ? "(no message)" : message)"
         if let request { text += " (\(request), HTTP \(httpStatus))" } else { text += " (HTTP \(httpStatus))" }
+        if isRateLimit { text += "; " + (rateLimitReset?.description ?? RateLimitReset.unknownAdvice) }
         return text
     }
 }

@@ -59,7 +59,10 @@ public struct WeiboClient: Sendable {
     /// Servers echo what they were sent: `secrets` are masked in what the
     /// error quotes of the body.
     public static func check(_ response: HTTPResponse, url: String, secrets: [String] = []) throws(RequestError) {
-        if let failure = apiFailure(in: response, secrets: secrets) { throw .api(failure) }
+        if var failure = apiFailure(in: response, secrets: secrets) {
+            if failure.isRateLimit { failure.rateLimitReset = RateLimitReset.fromHeaders(response.headers) }
+            throw .api(failure)
+        }
         guard (200..<300).contains(response.status) else {
             throw .http(status: response.status, url: url, excerpt: excerpt(response.body, secrets: secrets))
         }

@@ -89,7 +89,7 @@ struct OutcomeTests {
             _ = try await client(.json(hostile, status: 403)).send(Endpoint(.get, "x.json"))
             Issue.record("no error")
         } catch {
-            #expect(error.description == "API error 10023: expiredgnp.exe (/2/x, HTTP 403)")
+            #expect(error.description == "API error 10023: expiredgnp.exe (/2/x, HTTP 403); rate limited: try again later (`limits` shows the remaining hits)")
         }
         let page = "<html><title>\u{1B}]52;c;ZXZpbA==\u{07}oops\u{1B}[2J</title></html>"
         do {

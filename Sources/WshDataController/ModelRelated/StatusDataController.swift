@@ -13,7 +13,7 @@ import WshRequest
 /// Writes (`post`, `destroy`) resolve a lost answer before they report: see
 /// `post(text:)` for the rule.
 public final class StatusDataController: Sendable {
-    private let api: TracedCall
+    let api: TracedCall
     private let cache = Mutex<[String: Status]>([:])
 
     /// A controller that calls the API through `client` and reports each call to `trace`.
@@ -236,14 +236,14 @@ public final class StatusDataController: Sendable {
     }
 
     /// The account's newest status id before a write, for resolving a lost answer.
-    private enum Baseline {
+    enum Baseline {
         /// The newest own status id, nil when the account has none.
         case known(Int64?)
         /// The read failed: why.
         case unavailable(String)
     }
 
-    private func newestOwnStatusID() async -> Baseline {
+    func newestOwnStatusID() async -> Baseline {
         do {
             let page = try await userTimeline(count: 1)
             return .known(page.statuses.compactMap(Self.numericID).max())
@@ -252,18 +252,18 @@ public final class StatusDataController: Sendable {
         }
     }
 
-    private func baselineProblem(_ baseline: Baseline) -> String {
+    func baselineProblem(_ baseline: Baseline) -> String {
         if case .unavailable(let reason) = baseline {
             return "the account's newest status could not be read before posting (\(reason))"
         }
         return ""
     }
 
-    private static func numericID(_ status: Status) -> Int64? {
+    static func numericID(_ status: Status) -> Int64? {
         status.id ?? status.idstr.flatMap { Int64($0) }
     }
 
-    private func forget(id: String) {
+    func forget(id: String) {
         _ = cache.withLock { $0.removeValue(forKey: id) }
     }
 
@@ -272,7 +272,7 @@ public final class StatusDataController: Sendable {
         cache.withLock { $0[id] }
     }
 
-    private func remember(_ statuses: [Status]) {
+    func remember(_ statuses: [Status]) {
         cache.withLock { cache in
             for status in statuses {
                 if let id = status.identifier { cache[id] = status }

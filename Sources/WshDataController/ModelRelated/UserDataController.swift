@@ -8,7 +8,7 @@ import WshRequest
 /// every page the timeline loads, so `user NAME` for a visible author sends
 /// no request.
 public final class UserDataController: Sendable {
-    private let api: TracedCall
+    let api: TracedCall
     private let cache = Mutex<[UserReference: User]>([:])
 
     /// A controller that calls the API through `client` and reports each call to `trace`.
@@ -43,7 +43,7 @@ public final class UserDataController: Sendable {
         remember(statuses.flatMap { [$0.user, $0.retweetedStatus?.user].compactMap { $0 } })
     }
 
-    private func remember(_ users: [User]) {
+    func remember(_ users: [User]) {
         cache.withLock { cache in
             for user in users {
                 if let uid = user.identifier { cache[.uid(uid)] = user }

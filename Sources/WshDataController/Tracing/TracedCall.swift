@@ -29,9 +29,27 @@ struct TracedCall: Sendable {
             trace?(TraceEvent(
                 call: call, method: endpoint.method.rawValue, url: url, status: error.httpStatus,
                 milliseconds: Self.milliseconds(since: start, clock), source: .failed(error.description)))
-            throw error
+            throw await withRateLimitReset(error, after: endpoint)
         }
     }
+
+    /// A rate-limit error whose headers did not say when the limit resets,
+    /// with the reset `account/rate_limit_status.json` gives (one small
+    /// request, which Weibo does not count against the limit); unchanged
+    /// when that read fails too.
+    private func withRateLimitReset(_ error: RequestError, after endpoint: Endpoint) async -> RequestError {
+        guard case .api(let failure) = error, failure.isRateLimit, failure.rateLimitReset == nil,
+              endpoint.path != Self.rateLimitStatusPath else { return error }
+        guard let status = try? await fetch(
+            RateLimitStatus.self, Endpoint(.get, Self.rateLimitStatusPath),
+            call: "rate limit: when does it reset?", count: { _ in 1 }),
+            let seconds = status.resetTimeInSeconds
+        else { return error }
+        return error.withRateLimitReset(RateLimitReset(seconds: seconds, serverTime: status.resetTime))
+    }
+
+    /// Where the API serves the token's rate-limit status.
+    static let rateLimitStatusPath = "account/rate_limit_status.json"
 
     /// Reports a call the cache answered.
     func cacheHit(call: String, itemCount: Int = 1) {

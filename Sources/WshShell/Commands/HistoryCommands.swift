@@ -30,7 +30,8 @@ extension Shell {
             CommandSpec(
                 name: "history", abstract: "List the recorded operations, numbered.",
                 discussion: """
-                    An operation marked ⇅ changed something on the server (post): undoing it
+                    An operation marked ⇅ changed something on the server (post, comment, reply,
+                    repost, favorite, unfavorite, delete, follow, unfollow): undoing it
                     sends a request. With --json: [{index, operation, remote}].
                     The history keeps the last \(OperationHistory<SessionState>.defaultLimit) operations; older ones are dropped.
                     """,
@@ -47,8 +48,11 @@ extension Shell {
                 name: "undo", abstract: "Restore the state before the last operation, on any screen.",
                 discussion: """
                     Undo means what it says. An operation that changed something on the server
-                    (marked ⇅ in history) is taken back there first: undoing a post deletes the
-                    status (POST statuses/destroy.json). If that request fails, undo fails and
+                    (marked ⇅ in history) is taken back there first: undoing a post or repost
+                    deletes it (POST statuses/destroy.json), a comment or reply deletes it
+                    (comments/destroy.json), favorite/unfavorite and follow/unfollow undo with
+                    the other. Weibo cannot restore a deleted status: undoing delete posts its
+                    text again as a new status and says so. If that request fails, undo fails and
                     changes nothing (history and screens stay; a script stops with exit 1); if
                     its answer is lost, wsh asks the server what happened before it reports.
                     Reads (fetch, detail…) and local operations (mute, calc) are undone on the
@@ -79,7 +83,7 @@ extension Shell {
 
     /// Registers every shell command in the interpreter's table.
     func registerCommands() {
-        for command in timelineCommands() + historyCommands() + sessionCommands() {
+        for command in timelineCommands() + writeCommands() + historyCommands() + sessionCommands() {
             interpreter.register(command)
         }
     }

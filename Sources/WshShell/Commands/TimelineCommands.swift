@@ -290,7 +290,7 @@ extension Shell {
         }
     }
 
-    private func rowNumbers() -> [String] {
+    func rowNumbers() -> [String] {
         (0..<min(rowCount, 500)).map { String($0 + 1) }
     }
 

@@ -112,6 +112,17 @@ public struct OperationHistory<State: Sendable>: Sendable {
         }
     }
 
+    /// Passes every kept operation's remote effect through `revise` and
+    /// every kept state through `reviseState`: when undo re-creates
+    /// something under a new id (a deleted status posted again), the
+    /// operations before and after it must name the new one.
+    public mutating func reviseAll(remote revise: (RemoteEffect) -> RemoteEffect, states reviseState: (State) -> State) {
+        for index in entries.indices {
+            entries[index].remote = entries[index].remote.map(revise)
+        }
+        states = states.map(reviseState)
+    }
+
     /// Forgets every operation; `state` becomes the starting point. The
     /// limit stays, and so does `droppedCount`.
     public mutating func clear(startingFrom state: State) {

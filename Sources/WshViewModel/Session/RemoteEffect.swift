@@ -1,3 +1,4 @@
+import WshDataController
 import WshModel
 
 /// What an operation changed on the server, and so what undo and redo must
@@ -7,14 +8,35 @@ import WshModel
 /// (`fetch`, `detail`…) and local changes (`mute`, `calc`) have none: undoing
 /// them only restores what wsh shows.
 ///
-/// A later write plugs in by adding a case here and its two requests to
-/// `SessionViewModel.takeBack(_:)` and `reapply(_:)`, e.g. a comment (undo:
-/// `comments/destroy`), a favourite (`favorites/destroy`), a follow
-/// (`friendships/destroy`), each sent through the DataControllers.
+/// A write plugs in by adding a case here and its two requests to
+/// `SessionViewModel.takeBack(_:)` and `reapply(_:)` (the writes other than
+/// `post` in `SessionViewModel+Writes.swift`), each sent through the
+/// DataControllers.
 public enum RemoteEffect: Sendable, Hashable {
     /// A status this session posted: undo deletes `id` (`statuses/destroy.json`),
     /// redo posts `text` again, which makes a new status with a new id.
     case postedStatus(id: String, text: String)
+    /// A comment this session wrote on the status `statusID`: undo deletes
+    /// `commentID` (`comments/destroy.json`), redo comments `text` again.
+    case commented(statusID: String, commentID: String, text: String)
+    /// A reply to the comment `toCommentID`: undo deletes `commentID`
+    /// (`comments/destroy.json`), redo replies `text` again.
+    case replied(statusID: String, toCommentID: String, commentID: String, text: String)
+    /// A repost of `statusID`: undo deletes the repost `repostID`
+    /// (`statuses/destroy.json`), redo reposts again (a new id).
+    case reposted(statusID: String, repostID: String, text: String?)
+    /// A favourite: undo unfavourites (`favorites/destroy.json`), redo favourites again.
+    case favorited(statusID: String)
+    /// An unfavourite: undo favourites again (`favorites/create.json`), redo unfavourites.
+    case unfavorited(statusID: String)
+    /// A status this session deleted: Weibo has no undelete, so undo posts
+    /// `text` again as a new status (and says so); redo deletes `id`, which
+    /// is then the new status's.
+    case deletedStatus(id: String, text: String)
+    /// A follow: undo unfollows (`friendships/destroy.json`), redo follows again.
+    case followed(UserReference)
+    /// An unfollow: undo follows again (`friendships/create.json`), redo unfollows.
+    case unfollowed(UserReference)
 }
 
 extension TimelineState {

@@ -42,13 +42,13 @@ public final class SessionViewModel {
     /// The calculator's Bottom ViewModel: the keypad.
     public let keypad: CalculatorBottomViewModel
     /// Every recorded operation and the state it left.
-    public private(set) var history = OperationHistory(initial: SessionState())
+    public internal(set) var history = OperationHistory(initial: SessionState())
     /// The last input's failure, nil once an input succeeds.
     public private(set) var errorMessage: String?
     /// What the last input wants the user to know besides its result (the
     /// shell prints these on stderr), e.g. `deleted status 4… on the
     /// server`, or, once per session, that old operations were dropped.
-    public private(set) var notes: [String] = []
+    public internal(set) var notes: [String] = []
 
     // Whether the note about dropped operations was given.
     private var announcedDrop = false
@@ -353,6 +353,8 @@ public final class SessionViewModel {
         switch effect {
         case .postedStatus(let id, _):
             return try await timeline.deletePost(id: id, undoing: operation)
+        default:
+            return try await takeBackWrite(effect, undoing: operation)
         }
     }
 
@@ -368,6 +370,8 @@ public final class SessionViewModel {
                 return revised
             }
             notes.append(posted.note ?? "posted again as status \(posted.id)")
+        default:
+            try await reapplyWrite(effect, redoing: operation)
         }
     }
 
@@ -377,7 +381,7 @@ public final class SessionViewModel {
         try await recordRemote { () async throws(ViewModelError) -> (String, RemoteEffect?) in (try await input(), nil) }
     }
 
-    private func recordRemote(_ input: () async throws(ViewModelError) -> (String, RemoteEffect?)) async throws(ViewModelError) {
+    func recordRemote(_ input: () async throws(ViewModelError) -> (String, RemoteEffect?)) async throws(ViewModelError) {
         notes = []
         do {
             let (description, remote) = try await input()
@@ -412,7 +416,7 @@ public final class SessionViewModel {
     }
 
     /// Sends one notification: the children's changes plus `own`.
-    private func finish(_ own: SessionChange) {
+    func finish(_ own: SessionChange) {
         var change = pending.union(own)
         pending = []
         if errorMessage != nil {
@@ -423,7 +427,7 @@ public final class SessionViewModel {
     }
 
     /// Shows `error`, sends one notification, and returns the error to throw.
-    private func failed(_ error: ViewModelError) -> ViewModelError {
+    func failed(_ error: ViewModelError) -> ViewModelError {
         errorMessage = error.description
         let change = pending.union(.error)
         pending = []
@@ -442,7 +446,7 @@ public final class SessionViewModel {
         source == .public ? "" : "\(source) "
     }
 
-    private static func describeUser(_ name: String) -> String {
+    static func describeUser(_ name: String) -> String {
         UserReference(name)?.description ?? name
     }
 }

@@ -33,6 +33,10 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
     case notMuted(String)
     /// `post` with empty text.
     case emptyPost
+    /// A comment, reply or other write with empty text (`what`: `comment`, `reply`).
+    case emptyText(String)
+    /// A comment number outside the comments of a status.
+    case noComment(index: Int, count: Int)
     /// A calculator key that does not exist.
     case unknownKey(String)
     /// `calc` without any key.
@@ -58,7 +62,7 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
     /// error, status 2 in a script), rather than failing while it ran.
     public var isUsageError: Bool {
         switch self {
-        case .invalidPaging, .pageNeedsPublicTimeline, .noUserGiven, .emptyPost, .unknownKey, .noKeys: true
+        case .invalidPaging, .pageNeedsPublicTimeline, .noUserGiven, .emptyPost, .emptyText, .unknownKey, .noKeys: true
         default: false
         }
     }
@@ -93,6 +97,11 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(user) is not muted"
         case .emptyPost:
             return "nothing to post: the text is empty"
+        case .emptyText(let what):
+            return "nothing to \(what): the text is empty"
+        case .noComment(let index, let count):
+            if count == 0 { return "no comment \(index): the status has no comments" }
+            return "no comment \(index): comments are numbered from 1 to \(count) (as `comments N` lists them)"
         case .unknownKey(let key):
             return "unknown key '\(key)': keys are 0-9 . + - * / = C"
         case .noKeys:

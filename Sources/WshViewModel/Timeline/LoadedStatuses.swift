@@ -64,6 +64,22 @@ public struct LoadedStatuses: Sendable, Hashable, RandomAccessCollection {
         }
     }
 
+    /// Removes the status whose identifier is `id`, copying only the page
+    /// that held it; the other pages stay shared.
+    mutating func remove(id: String) {
+        for page in pages.indices {
+            if let position = pages[page].firstIndex(where: { $0.identifier == id }) {
+                pages[page].remove(at: position)
+                ends = ends.enumerated().map { $0.offset >= page ? $0.element - 1 : $0.element }
+                if pages[page].isEmpty {
+                    pages.remove(at: page)
+                    ends.remove(at: page)
+                }
+                return
+            }
+        }
+    }
+
     /// True when every page of `self` is stored in the same memory as the
     /// page at the same place in `other`: what a snapshot costs is then only
     /// the page references.

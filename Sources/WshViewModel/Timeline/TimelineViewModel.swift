@@ -29,7 +29,7 @@ public final class TimelineViewModel {
     /// True while a request is on its way.
     public private(set) var isLoading = false
 
-    private let dataController: TimelineDataController
+    let dataController: TimelineDataController
     // Derived from `state` when first read after a change, so inputs that
     // do not touch the list (detail, back, undo of those) stay O(1).
     private var openStatusesCache: [Status]?
@@ -363,7 +363,7 @@ public final class TimelineViewModel {
 
     /// Sends the post; `request` shows a refusal as any request failure,
     /// and a lost answer becomes what the server showed.
-    private func publish(_ text: String) async throws(ViewModelError) -> Posted {
+    func publish(_ text: String) async throws(ViewModelError) -> Posted {
         let outcome = try await request { () async throws(RequestError) -> Result<WriteOutcome<Status>, WriteError> in
             do throws(WriteError) {
                 return .success(try await dataController.post(text: text))
@@ -428,14 +428,14 @@ public final class TimelineViewModel {
     }
 
     /// The status behind row `index`, or the error that names the rows there are.
-    private func openStatus(at index: Int) throws(ViewModelError) -> Status {
+    func openStatus(at index: Int) throws(ViewModelError) -> Status {
         let open = openStatuses
         guard index >= 1, index <= open.count else { throw fail(.noRow(index: index, count: open.count)) }
         return open[index - 1]
     }
 
     /// The status of the detail or comments screen on top, if one is.
-    private var openStatusOnTop: Status? {
+    var openStatusOnTop: Status? {
         switch state.screens.last {
         case .detail(let status), .comments(let status, _): status
         case .user, nil: nil
@@ -444,7 +444,7 @@ public final class TimelineViewModel {
 
     /// Runs one DataController call with `isLoading` on; a failure becomes a
     /// `ViewModelError` that has already been shown.
-    private func request<T>(_ call: () async throws(RequestError) -> T) async throws(ViewModelError) -> T {
+    func request<T>(_ call: () async throws(RequestError) -> T) async throws(ViewModelError) -> T {
         isLoading = true
         onChange?(.loading)
         do {
@@ -455,7 +455,7 @@ public final class TimelineViewModel {
     }
 
     /// Makes `next` the state and sends one notification naming what changed.
-    private func commit(_ next: TimelineState) {
+    func commit(_ next: TimelineState) {
         var change: TimelineChange = []
         if next.statuses != state.statuses || next.muted != state.muted {
             change.insert(.rows)
@@ -476,7 +476,7 @@ public final class TimelineViewModel {
     }
 
     /// Shows `error` without touching the state, and returns it to throw.
-    private func fail(_ error: ViewModelError) -> ViewModelError {
+    func fail(_ error: ViewModelError) -> ViewModelError {
         var change: TimelineChange = .error
         errorMessage = error.description
         if isLoading {

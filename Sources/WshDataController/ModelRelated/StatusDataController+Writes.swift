@@ -1,0 +1,260 @@
+import Foundation
+import WshModel
+import WshRequest
+
+/// The writes on statuses besides posting and deleting: comments, replies,
+/// reposts and favourites. Each resolves a lost answer by reading the
+/// server before it reports, as `post(text:)` does, so what wsh says and
+/// what the server shows agree; when the read cannot tell, it is
+/// `WriteError.unknown`, never a guess.
+extension StatusDataController {
+    /// How many comments a lost comment or reply is looked for among.
+    static let lostCommentSearchCount = 50
+
+    // MARK: Comments
+
+    /// Comments `text` on the status `statusID` (`comments/create.json`).
+    ///
+    /// Lost answer: before writing, the newest comment id on the status is
+    /// read; afterwards the comments newer than it are: one with this text
+    /// is the comment (`.recovered`), none newer is `.notApplied`, newer
+    /// ones without this text (or a failed read) are `.unknown`.
+    public func comment(statusID: String, text: String) async throws(WriteError) -> WriteOutcome<Comment> {
+        try await writeComment(
+            statusID: statusID, text: text,
+            endpoint: Endpoint(.post, "comments/create.json", parameters: [("id", statusID), ("comment", text)]),
+            call: "StatusDataController.comment(statusID: \(statusID), text: \(text.count) characters)")
+    }
+
+    /// Replies `text` to the comment `commentID` on the status `statusID`
+    /// (`comments/reply.json`). A lost answer is resolved as for `comment`;
+    /// Weibo prefixes a reply's text (`回复@name:`), so a comment ending
+    /// with this text counts as found.
+    public func reply(statusID: String, commentID: String, text: String) async throws(WriteError) -> WriteOutcome<Comment> {
+        try await writeComment(
+            statusID: statusID, text: text,
+            endpoint: Endpoint(.post, "comments/reply.json",
+                               parameters: [("id", statusID), ("cid", commentID), ("comment", text)]),
+            call: "StatusDataController.reply(statusID: \(statusID), commentID: \(commentID), text: \(text.count) characters)")
+    }
+
+    /// Deletes the comment `commentID` on the status `statusID`
+    /// (`comments/destroy.json`, `cid`).
+    ///
+    /// A comment already gone is `.alreadyDone`. A lost answer is resolved
+    /// by reading the status's comments up to that id: gone means deleted
+    /// (`.recovered`), still there `.notApplied`, a failed read `.unknown`.
+    public func destroyComment(statusID: String, commentID: String) async throws(WriteError) -> WriteOutcome<Comment?> {
+        let lost: RequestError
+        do {
+            let comment = try await api.fetch(
+                Comment.self, Endpoint(.post, "comments/destroy.json", parameters: [("cid", commentID)]),
+                call: "StatusDataController.destroyComment(cid: \(commentID))", count: { _ in 1 })
+            return WriteOutcome(comment)
+        } catch {
+            if error.isNoSuchComment { return WriteOutcome(nil, resolution: .alreadyDone(reason: error.description)) }
+            guard error.leavesWriteOutcomeUnknown else { throw .rejected(error) }
+            lost = error
+        }
+        let page: CommentsPage
+        do {
+            page = try await api.fetch(
+                CommentsPage.self,
+                Endpoint(.get, "comments/show.json",
+                         parameters: [("id", statusID), ("max_id", commentID), ("count", String(Self.lostCommentSearchCount))]),
+                call: "StatusDataController.comments(statusID: \(statusID), maxID: \(commentID)) (was it deleted?)",
+                count: \.comments.count)
+        } catch {
+            throw .unknown(lostAnswer: lost, check: "reading the comments of status \(statusID) failed: \(error.description)")
+        }
+        if page.comments.contains(where: { $0.identifier == commentID }) { throw .notApplied(lostAnswer: lost) }
+        // Newest first: an older comment listed (or none at all up to it) means it would have shown.
+        // A server that ignores max_id may list only newer ones: then it cannot tell.
+        let target = Int64(commentID) ?? .max
+        if page.comments.isEmpty || page.comments.contains(where: { (Self.numericID($0) ?? .max) < target }) {
+            return WriteOutcome(nil, resolution: .recovered(lostAnswer: lost.description))
+        }
+        throw .unknown(lostAnswer: lost, check: "comment \(commentID) is not among the \(page.comments.count) newest comments read")
+    }
+
+    private func writeComment(statusID: String, text: String, endpoint: Endpoint, call: String)
+        async throws(WriteError) -> WriteOutcome<Comment> {
+        let baseline = await newestCommentID(statusID: statusID)
+        let lost: RequestError
+        do {
+            let comment = try await api.fetch(Comment.self, endpoint, call: call, count: { _ in 1 })
+            if let status = comment.status, status.identifier == statusID { remember([status]) }
+            return WriteOutcome(comment)
+        } catch {
+            guard error.leavesWriteOutcomeUnknown else { throw .rejected(error) }
+            lost = error
+        }
+        guard case .known(let newest) = baseline else {
+            throw .unknown(lostAnswer: lost, check: "the newest comment could not be read before writing (\(baselineReason(baseline)))")
+        }
+        let newer: [Comment]
+        do {
+            var parameters = [("id", statusID), ("count", String(Self.lostCommentSearchCount))]
+            if let newest { parameters.append(("since_id", String(newest))) }
+            let page = try await api.fetch(
+                CommentsPage.self, Endpoint(.get, "comments/show.json", parameters: parameters),
+                call: "StatusDataController.comments(statusID: \(statusID), sinceID: \(newest.map(String.init) ?? "none")) (did it land?)",
+                count: \.comments.count)
+            newer = page.comments.filter { Self.numericID($0).map { $0 > (newest ?? 0) } ?? false }
+        } catch {
+            throw .unknown(lostAnswer: lost, check: "reading the comments of status \(statusID) failed: \(error.description)")
+        }
+        let wanted = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let found = newer.last { comment in
+            let said = (comment.text ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            return said == wanted || said.hasSuffix(":" + wanted) || said.hasSuffix("：" + wanted)
+        }
+        if let found { return WriteOutcome(found, resolution: .recovered(lostAnswer: lost.description)) }
+        guard newer.isEmpty else {
+            throw .unknown(lostAnswer: lost, check: "the status has \(newer.count) newer comment\(newer.count == 1 ? "" : "s"), none with this text")
+        }
+        throw .notApplied(lostAnswer: lost)
+    }
+
+    private func newestCommentID(statusID: String) async -> Baseline {
+        do {
+            let page = try await api.fetch(
+                CommentsPage.self, Endpoint(.get, "comments/show.json", parameters: [("id", statusID), ("count", "1")]),
+                call: "StatusDataController.comments(statusID: \(statusID), count: 1) (before writing)",
+                count: \.comments.count)
+            return .known(page.comments.compactMap(Self.numericID).max())
+        } catch {
+            return .unavailable(error.description)
+        }
+    }
+
+    private func baselineReason(_ baseline: Baseline) -> String {
+        if case .unavailable(let reason) = baseline { return reason }
+        return ""
+    }
+
+    static func numericID(_ comment: Comment) -> Int64? {
+        comment.id ?? comment.idstr.flatMap { Int64($0) }
+    }
+
+    // MARK: Reposts
+
+    /// Reposts the status `statusID`, with `text` when given
+    /// (`statuses/repost.json`), and returns the new status.
+    ///
+    /// A lost answer is resolved as for `post(text:)`: among the account's
+    /// statuses newer than before, one reposting this status (with this
+    /// text, when there is one) is the repost.
+    public func repost(statusID: String, text: String?) async throws(WriteError) -> WriteOutcome<Status> {
+        let baseline = await newestOwnStatusID()
+        var parameters = [("id", statusID)]
+        if let text { parameters.append(("status", text)) }
+        let lost: RequestError
+        do {
+            let status = try await api.fetch(
+                Status.self, Endpoint(.post, "statuses/repost.json", parameters: parameters),
+                call: "StatusDataController.repost(id: \(statusID))", count: { _ in 1 })
+            remember([status] + (status.retweetedStatus.map { [$0] } ?? []))
+            return WriteOutcome(status)
+        } catch {
+            guard error.leavesWriteOutcomeUnknown else { throw .rejected(error) }
+            lost = error
+        }
+        guard case .known(let newest) = baseline else {
+            throw .unknown(lostAnswer: lost, check: baselineProblem(baseline))
+        }
+        let newer: [Status]
+        do {
+            let page = try await userTimeline(count: Self.lostPostSearchCount, sinceID: newest.map(String.init))
+            newer = page.statuses.filter { Self.numericID($0).map { $0 > (newest ?? 0) } ?? false }
+        } catch {
+            throw .unknown(lostAnswer: lost, check: "reading the account's statuses failed: \(error.description)")
+        }
+        // Weibo points a repost of a repost at the original, so either id counts.
+        let original = cachedStatus(id: statusID)
+        let targets = Set([statusID, original?.retweetedStatus?.identifier].compactMap { $0 })
+        let wanted = text?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let found = newer.last { status in
+            guard let reposted = status.retweetedStatus?.identifier, targets.contains(reposted) else { return false }
+            guard let wanted else { return true }
+            return (status.text ?? "").trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix(wanted)
+        }
+        if let found { return WriteOutcome(found, resolution: .recovered(lostAnswer: lost.description)) }
+        guard newer.isEmpty else {
+            throw .unknown(lostAnswer: lost, check: "the account has \(newer.count) newer status\(newer.count == 1 ? "" : "es"), none reposting status \(statusID)")
+        }
+        throw .notApplied(lostAnswer: lost)
+    }
+
+    // MARK: Favourites
+
+    /// Favourites (`true`) or unfavourites (`false`) the status `statusID`
+    /// (`favorites/create.json` / `favorites/destroy.json`), and returns the
+    /// status as the server sends it back, if it does.
+    ///
+    /// When `alreadyDoneCounts`, the server saying it is already so
+    /// (favourited, or not favourited) is `.alreadyDone`: undo and redo want
+    /// the state, not the act. A lost answer is resolved by reading the
+    /// status's `favorited` (uncached): as wanted is `.recovered`, the other
+    /// way `.notApplied`, absent or unreadable `.unknown`.
+    public func setFavorite(_ favorite: Bool, statusID: String, alreadyDoneCounts: Bool)
+        async throws(WriteError) -> WriteOutcome<Status?> {
+        let path = favorite ? "favorites/create.json" : "favorites/destroy.json"
+        let lost: RequestError
+        do {
+            let answer = try await api.fetch(
+                Favorite.self, Endpoint(.post, path, parameters: [("id", statusID)]),
+                call: "StatusDataController.\(favorite ? "favorite" : "unfavorite")(id: \(statusID))", count: { _ in 1 })
+            if let status = answer.status { remember([status]) }
+            return WriteOutcome(answer.status)
+        } catch {
+            if alreadyDoneCounts, favorite ? error.isAlreadyFavorited : error.isNotFavorited {
+                return WriteOutcome(nil, resolution: .alreadyDone(reason: error.description))
+            }
+            guard error.leavesWriteOutcomeUnknown else { throw .rejected(error) }
+            lost = error
+        }
+        let status: Status
+        do {
+            status = try await api.fetch(
+                Status.self, Endpoint(.get, "statuses/show.json", parameters: [("id", statusID)]),
+                call: "StatusDataController.status(id: \(statusID)) (is it favourited?)", count: { _ in 1 })
+        } catch {
+            throw .unknown(lostAnswer: lost, check: "reading status \(statusID) failed: \(error.description)")
+        }
+        guard let favorited = status.favorited else {
+            throw .unknown(lostAnswer: lost, check: "the server's status \(statusID) does not say whether it is favourited")
+        }
+        guard favorited == favorite else { throw .notApplied(lostAnswer: lost) }
+        remember([status])
+        return WriteOutcome(status, resolution: .recovered(lostAnswer: lost.description))
+    }
+}
+
+extension RequestError {
+    /// Weibo's codes for a comment that does not exist (or was deleted).
+    static let noSuchCommentCodes: Set<Int> = [20201, 20206]
+
+    /// True when the API says the comment is not there.
+    var isNoSuchComment: Bool {
+        if case .api(let failure) = self, let code = failure.code { return Self.noSuchCommentCodes.contains(code) }
+        return false
+    }
+
+    /// True for Weibo's 20704 "this status has been favorited".
+    var isAlreadyFavorited: Bool { apiCode == 20704 }
+
+    /// True for Weibo's 20705 "not favorited".
+    var isNotFavorited: Bool { apiCode == 20705 }
+
+    /// True for Weibo's 20506 "already followed".
+    var isAlreadyFollowing: Bool { apiCode == 20506 }
+
+    /// True for Weibo's 20522 "not followed".
+    var isNotFollowing: Bool { apiCode == 20522 }
+
+    private var apiCode: Int? {
+        if case .api(let failure) = self { return failure.code }
+        return nil
+    }
+}

@@ -1,0 +1,64 @@
+import WshModel
+import WshRequest
+
+/// Following and unfollowing (`friendships/create.json`,
+/// `friendships/destroy.json`), resolving a lost answer by reading the
+/// server, as every write does.
+extension UserDataController {
+    /// Follows (`true`) or unfollows (`false`) the user `reference` names,
+    /// and returns them as the server sends them back.
+    ///
+    /// When `alreadyDoneCounts`, the server saying it is already so is
+    /// `.alreadyDone` (undo and redo want the state, not the act). A lost
+    /// answer is resolved by reading `users/show.json` (uncached) for its
+    /// `following`: as wanted is `.recovered`, the other way `.notApplied`,
+    /// absent or unreadable `.unknown`.
+    public func setFollowing(_ follow: Bool, _ reference: UserReference, alreadyDoneCounts: Bool)
+        async throws(WriteError) -> WriteOutcome<User?> {
+        let path = follow ? "friendships/create.json" : "friendships/destroy.json"
+        let lost: RequestError
+        do {
+            let user = try await api.fetch(
+                User.self, Endpoint(.post, path, parameters: [reference.parameter]),
+                call: "UserDataController.\(follow ? "follow" : "unfollow")(\(reference))", count: { _ in 1 })
+            remember([user])
+            return WriteOutcome(user)
+        } catch {
+            if alreadyDoneCounts, follow ? error.isAlreadyFollowing : error.isNotFollowing {
+                return WriteOutcome(nil, resolution: .alreadyDone(reason: error.description))
+            }
+            guard error.leavesWriteOutcomeUnknown else { throw .rejected(error) }
+            lost = error
+        }
+        let state: FollowingState
+        do {
+            state = try await api.fetch(
+                FollowingState.self, Endpoint(.get, "users/show.json", parameters: [reference.parameter]),
+                call: "UserDataController.user(\(reference)) (followed?)", count: { _ in 1 })
+        } catch {
+            throw .unknown(lostAnswer: lost, check: "reading \(reference) failed: \(error.description)")
+        }
+        guard let following = state.following else {
+            throw .unknown(lostAnswer: lost, check: "the server's profile of \(reference) does not say whether you follow them")
+        }
+        guard following == follow else { throw .notApplied(lostAnswer: lost) }
+        return WriteOutcome(nil, resolution: .recovered(lostAnswer: lost.description))
+    }
+
+    /// The token's rate-limit status (`account/rate_limit_status.json`): never cached.
+    public func rateLimitStatus() async throws(RequestError) -> RateLimitStatus {
+        try await api.fetch(
+            RateLimitStatus.self, Endpoint(.get, TracedCall.rateLimitStatusPath),
+            call: "UserDataController.rateLimitStatus()", count: { _ in 1 })
+    }
+}
+
+extension UserReference {
+    /// The request parameter naming this user: `uid` or `screen_name`.
+    var parameter: (String, String) {
+        switch self {
+        case .uid(let uid): ("uid", uid)
+        case .screenName(let name): ("screen_name", name)
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import WshLanguage
+import WshViewModel
+
+/// `comment`, `reply`, `repost`, `favorite`, `unfavorite`, `delete`,
+/// `follow`, `unfollow`: writes, each one recorded ViewModel input marked
+/// `⇅` whose undo is a request to the server; and `limits`, which only reads.
+extension Shell {
+    func writeCommands() -> [CommandSpec] {
+        let lostAnswer = """
+            If the answer is lost (timeout, dropped connection, 5xx page), wsh reads the
+            server before it reports: done, not done, or it cannot tell and says how to check.
+            """
+        let row = ArgumentSpec("N", help: "the row number from list")
+        return [
+            CommandSpec(
+                name: "comment", abstract: "Comment on row N (needs a token).",
+                discussion: """
+                    POST comments/create.json (id, comment). undo deletes the comment
+                    (POST comments/destroy.json cid); redo comments again (a new comment id).
+                    A lost answer is resolved by reading comments/show.json for this text among
+                    the comments newer than the newest one seen before.
+                    """,
+                arguments: [row, ArgumentSpec("TEXT", help: "the comment", arity: .oneOrMore)],
+                completion: { [unowned self] _ in rowNumbers() },
+                handler: { [unowned self] context in
+                    let index = try integer(context.arguments["N"], name: "N") ?? 0
+                    let text = context.arguments.values("TEXT").joined(separator: " ")
+                    try drive(context, input: "SessionViewModel.comment(index: \(index), …)") {
+                        try await $0.comment(index: index, text: text)
+                    }
+                }),
+            CommandSpec(
+                name: "reply", abstract: "Reply to comment M of row N (M as `comments N` numbers them).",
+                discussion: """
+                    POST comments/reply.json (id, cid, comment). undo deletes the reply
+                    (POST comments/destroy.json cid); redo replies again.
+                    \(lostAnswer)
+                    """,
+                arguments: [row, ArgumentSpec("M", help: "the comment number from comments N"),
+                            ArgumentSpec("TEXT", help: "the reply", arity: .oneOrMore)],
+                completion: { [unowned self] _ in rowNumbers() },
+                handler: { [unowned self] context in
+                    let index = try integer(context.arguments["N"], name: "N") ?? 0
+                    let comment = try integer(context.arguments["M"], name: "M") ?? 0
+                    let text = context.arguments.values("TEXT").joined(separator: " ")
+                    try drive(context, input: "SessionViewModel.reply(index: \(index), commentIndex: \(comment), …)") {
+                        try await $0.reply(index: index, commentIndex: comment, text: text)
+                    }
+                }),
+            CommandSpec(
+                name: "repost", abstract: "Repost row N, with optional TEXT; the repost becomes row 1.",
+                discussion: """
+                    POST statuses/repost.json (id, status). undo deletes the repost
+                    (POST statuses/destroy.json); redo reposts again (a new id).
+                    \(lostAnswer)
+                    """,
+                arguments: [row, ArgumentSpec("TEXT", help: "what to say with it", arity: .variadic)],
+                completion: { [unowned self] _ in rowNumbers() },
+                handler: { [unowned self] context in
+                    let index = try integer(context.arguments["N"], name: "N") ?? 0
+                    let words = context.arguments.values("TEXT")
+                    let text = words.isEmpty ? nil : words.joined(separator: " ")
+                    try drive(context, input: "SessionViewModel.repost(index: \(index), …)") {
+                        try await $0.repost(index: index, text: text)
+                    }
+                }),
+            toggle(name: "favorite", abstract: "Favourite row N.", endpoint: "favorites/create.json",
+                   undo: "unfavourites it (POST favorites/destroy.json)", favorite: true),
+            toggle(name: "unfavorite", abstract: "Unfavourite row N.", endpoint: "favorites/destroy.json",
+                   undo: "favourites it again (POST favorites/create.json)", favorite: false),
+            CommandSpec(
+                name: "delete", abstract: "Delete row N, one of your own statuses; the row disappears.",
+                discussion: """
+                    POST statuses/destroy.json (id); the server refuses others' statuses.
+                    Weibo cannot restore a deleted status: undo posts its text again as a NEW
+                    status (a new id, a new time, no comments or reposts, not a repost any more)
+                    and says so; redo deletes that new status.
+                    \(lostAnswer)
+                    """,
+                arguments: [row],
+                completion: { [unowned self] _ in rowNumbers() },
+                handler: { [unowned self] context in
+                    let index = try integer(context.arguments["N"], name: "N") ?? 0
+                    try drive(context, input: "SessionViewModel.delete(index: \(index))") { try await $0.delete(index: index) }
+                }),
+            follow(name: "follow", abstract: "Follow a user by screen name (@name) or uid.",
+                   endpoint: "friendships/create.json", undo: "unfollows (POST friendships/destroy.json)", follow: true),
+            follow(name: "unfollow", abstract: "Unfollow a user by screen name (@name) or uid.",
+                   endpoint: "friendships/destroy.json", undo: "follows again (POST friendships/create.json)", follow: false),
+            CommandSpec(
+                name: "limits", abstract: "Show the token's rate limits: hits left, and when they reset.",
+                discussion: """
+                    GET account/rate_limit_status.json. Not an operation: nothing to undo.
+                    With --json: {remaining_user_hits, remaining_ip_hits, user_limit, ip_limit,
+                    reset_time, reset_time_in_seconds, limit_time_unit}, null where the server
+                    did not say. A rate-limited command (API error 10022, 10023, 10024) says
+                    when the limit resets; $errcode holds the API's code.
+                    """,
+                options: [.flag("json", help: "as JSON")],
+                handler: { [unowned self] context in
+                    let limits = try drive(context, input: "SessionViewModel.limits()") { try await $0.limits() }
+                    if wantsJSON(context) {
+                        context.write(try JSONView.encode(limits.document))
+                    } else {
+                        context.write(LimitsView(style: console.style).render(limits))
+                    }
+                }),
+        ]
+    }
+
+    private func toggle(name: String, abstract: String, endpoint: String, undo: String, favorite: Bool) -> CommandSpec {
+        CommandSpec(
+            name: name, abstract: abstract,
+            discussion: """
+                POST \(endpoint) (id). undo \(undo); redo sends it again. For undo and redo,
+                a status already so (favourited, or not) counts as done, and the note says so.
+                If the answer is lost, wsh reads the status's "favorited" before it reports.
+                """,
+            arguments: [ArgumentSpec("N", help: "the row number from list")],
+            completion: { [unowned self] _ in rowNumbers() },
+            handler: { [unowned self] context in
+                let index = try integer(context.arguments["N"], name: "N") ?? 0
+                try drive(context, input: "SessionViewModel.setFavorite(\(favorite), index: \(index))") {
+                    try await $0.setFavorite(favorite, index: index)
+                }
+            })
+    }
+
+    private func follow(name: String, abstract: String, endpoint: String, undo: String, follow: Bool) -> CommandSpec {
+        CommandSpec(
+            name: name, abstract: abstract,
+            discussion: """
+                POST \(endpoint) (uid or screen_name). undo \(undo); redo sends it again.
+                For undo and redo, a user already so counts as done, and the note says so.
+                If the answer is lost, wsh reads users/show.json ("following") before it reports.
+                """,
+            arguments: [ArgumentSpec("USER", help: "screen name, @name, or uid")],
+            completion: { [unowned self] _ in sessionStorage?.rowAuthors ?? [] },
+            handler: { [unowned self] context in
+                let user = context.arguments["USER"] ?? ""
+                try drive(context, input: "SessionViewModel.setFollowing(\(follow), name: \"\(user)\")") {
+                    try await $0.setFollowing(follow, name: user)
+                }
+            })
+    }
+}

@@ -1,0 +1,86 @@
+import WshModel
+import WshText
+
+/// What `limits` shows: the token's rate-limit status, as display lines and
+/// as the `limits --json` document.
+public struct LimitsViewModel: Sendable, Hashable {
+    /// One labelled line, e.g. `user hits left` / `148 of 150`.
+    public struct Line: Sendable, Hashable {
+        public let label: String
+        public let value: String
+    }
+
+    /// The lines, in the order they show.
+    public let lines: [Line]
+    /// `limits --json`.
+    public let document: RateLimitDocument
+
+    /// The screen for `status`.
+    public init(_ status: RateLimitStatus) {
+        document = RateLimitDocument(status)
+        func hits(_ remaining: Int?, _ limit: Int?) -> String {
+            let left = remaining.map(String.init) ?? "?"
+            return limit.map { "\(left) of \($0)" } ?? left
+        }
+        let unit = document.limitTimeUnit.map { " per \($0.lowercased().hasSuffix("s") ? String($0.lowercased().dropLast()) : $0.lowercased())" } ?? ""
+        var reset = document.resetTimeInSeconds.map { "in \(Self.duration($0))" } ?? "?"
+        if let time = document.resetTime { reset += " (at \(time))" }
+        lines = [
+            Line(label: "user hits left", value: hits(document.remainingUserHits, document.userLimit) + unit),
+            Line(label: "IP hits left", value: hits(document.remainingIPHits, document.ipLimit) + unit),
+            Line(label: "resets", value: reset),
+        ]
+    }
+
+    /// `45 s`, `12 min`, `1 h 5 min`.
+    static func duration(_ seconds: Int) -> String {
+        if seconds < 60 { return "\(seconds) s" }
+        let minutes = (seconds + 59) / 60
+        if minutes < 60 { return "\(minutes) min" }
+        return minutes % 60 == 0 ? "\(minutes / 60) h" : "\(minutes / 60) h \(minutes % 60) min"
+    }
+}
+
+/// `limits --json`: `{remaining_user_hits, remaining_ip_hits, user_limit,
+/// ip_limit, reset_time, reset_time_in_seconds, limit_time_unit}`. Every key
+/// is always present (null when the server did not say), so the names are stable.
+public struct RateLimitDocument: Encodable, Sendable, Hashable {
+    public var remainingUserHits: Int?
+    public var remainingIPHits: Int?
+    public var userLimit: Int?
+    public var ipLimit: Int?
+    public var resetTime: String?
+    public var resetTimeInSeconds: Int?
+    public var limitTimeUnit: String?
+
+    init(_ status: RateLimitStatus) {
+        remainingUserHits = status.remainingUserHits
+        remainingIPHits = status.remainingIPHits
+        userLimit = status.userLimit
+        ipLimit = status.ipLimit
+        resetTime = status.resetTime.map { TerminalText.sanitize($0) }
+        resetTimeInSeconds = status.resetTimeInSeconds
+        limitTimeUnit = status.limitTimeUnit.map { TerminalText.sanitize($0) }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case remainingUserHits = "remaining_user_hits"
+        case remainingIPHits = "remaining_ip_hits"
+        case userLimit = "user_limit"
+        case ipLimit = "ip_limit"
+        case resetTime = "reset_time"
+        case resetTimeInSeconds = "reset_time_in_seconds"
+        case limitTimeUnit = "limit_time_unit"
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(remainingUserHits, forKey: .remainingUserHits)
+        try c.encode(remainingIPHits, forKey: .remainingIPHits)
+        try c.encode(userLimit, forKey: .userLimit)
+        try c.encode(ipLimit, forKey: .ipLimit)
+        try c.encode(resetTime, forKey: .resetTime)
+        try c.encode(resetTimeInSeconds, forKey: .resetTimeInSeconds)
+        try c.encode(limitTimeUnit, forKey: .limitTimeUnit)
+    }
+}

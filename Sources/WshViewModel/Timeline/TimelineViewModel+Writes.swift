@@ -1,0 +1,391 @@
+import WshDataController
+import WshModel
+import WshRequest
+import WshText
+
+/// The writes of the timeline screens besides `post`: comment, reply,
+/// repost, favourite, delete, follow, and the requests that take them back
+/// or send them again for undo and redo, plus the rate-limit read.
+///
+/// Every write resolves a lost answer before it reports (the DataController
+/// reads the server): found is a success with a note, absent is
+/// `.writeNotApplied`, undecidable is `.writeOutcomeUnknown` with how to
+/// check. Refusals keep their `RequestError` (`.requestFailed`), so a script
+/// sees the API's code in `$errcode`.
+extension TimelineViewModel {
+    /// A comment or reply the server has.
+    public struct CommentWritten: Sendable, Hashable {
+        /// The status commented on.
+        public let statusID: String
+        /// The new comment's id, for deleting it again.
+        public let commentID: String
+        /// The comment replied to, for a reply.
+        public let repliedTo: String?
+        /// Something the user should know (a lost answer resolved), nil for a plain success.
+        public let note: String?
+        let comment: Comment
+    }
+
+    /// A favourite, unfavourite, follow or unfollow the server has.
+    public struct Toggled: Sendable, Hashable {
+        /// The status or user it was about: a status id, or `@name` / `uid 123`.
+        public let target: String
+        /// Something the user should know, nil for a plain success.
+        public let note: String?
+    }
+
+    /// A status this session deleted.
+    public struct Deleted: Sendable, Hashable {
+        /// Its id.
+        public let id: String
+        /// Its text, which undo posts again.
+        public let text: String
+        /// Something the user should know, nil for a plain success.
+        public let note: String?
+    }
+
+    // MARK: Inputs
+
+    /// Comments `text` on row `index`. The counts of the row and of any
+    /// screen showing the status follow the server's answer, and a comments
+    /// screen open on it shows the new comment first.
+    public func comment(index: Int, text: String) async throws(ViewModelError) -> CommentWritten {
+        guard !text.allSatisfy(\.isWhitespace) else { throw fail(.emptyText("comment")) }
+        let status = try openStatus(at: index)
+        let id = status.identifier ?? ""
+        let written = try await write(
+            nothing: "no comment was made", advice: Self.commentCheckAdvice(statusID: id)
+        ) { () async throws(WriteError) in try await dataController.comment(statusID: id, text: text) }
+        commit(state.adding(comment: written.value, toStatus: id))
+        return CommentWritten(statusID: id, commentID: written.value.identifier ?? "", repliedTo: nil,
+                              note: Self.lostAnswerNote(written, found: "found the comment on the server"), comment: written.value)
+    }
+
+    /// Replies `text` to comment `commentIndex` (numbered as `comments N`
+    /// shows them) of row `index`. The comments are those of the comments
+    /// screen on top when it shows that status, else the first page, read now.
+    public func reply(index: Int, commentIndex: Int, text: String) async throws(ViewModelError) -> CommentWritten {
+        guard !text.allSatisfy(\.isWhitespace) else { throw fail(.emptyText("reply")) }
+        let status = try openStatus(at: index)
+        let id = status.identifier ?? ""
+        let comments: [Comment]
+        if case .comments(let shown, let page)? = state.screens.last, shown.identifier == id {
+            comments = page.comments
+        } else {
+            comments = try await request { () async throws(RequestError) in try await dataController.comments(statusID: id) }.comments
+        }
+        guard commentIndex >= 1, commentIndex <= comments.count else {
+            throw fail(.noComment(index: commentIndex, count: comments.count))
+        }
+        let target = comments[commentIndex - 1].identifier ?? ""
+        let written = try await write(
+            nothing: "no reply was made", advice: Self.commentCheckAdvice(statusID: id)
+        ) { () async throws(WriteError) in try await dataController.reply(statusID: id, commentID: target, text: text) }
+        commit(state.adding(comment: written.value, toStatus: id))
+        return CommentWritten(statusID: id, commentID: written.value.identifier ?? "", repliedTo: target,
+                              note: Self.lostAnswerNote(written, found: "found the reply on the server"), comment: written.value)
+    }
+
+    /// Reposts row `index`, with `text` when given; the repost becomes row 1
+    /// and the list shows, as after `post`.
+    public func repost(index: Int, text: String?) async throws(ViewModelError) -> (original: String, posted: Posted) {
+        let status = try openStatus(at: index)
+        let id = status.identifier ?? ""
+        let posted = try await sendRepost(statusID: id, text: text)
+        var next = state.updatingCounts(from: posted.status.retweetedStatus)
+        next.statuses.prepend(posted.status)
+        next.screens = []
+        commit(next)
+        return (id, posted)
+    }
+
+    /// Favourites (`true`) or unfavourites row `index`. The row's counts
+    /// follow the status the server sends back.
+    public func setFavorite(_ favorite: Bool, index: Int) async throws(ViewModelError) -> Toggled {
+        let status = try openStatus(at: index)
+        let id = status.identifier ?? ""
+        let written = try await write(
+            nothing: favorite ? "the status is not favourited" : "the status is still favourited",
+            advice: "check with `api get statuses/show.json id=\(id)` (its \"favorited\")"
+        ) { () async throws(WriteError) in try await dataController.setFavorite(favorite, statusID: id) }
+        commit(state.updatingCounts(from: written.value))
+        return Toggled(target: id, note: Self.lostAnswerNote(written, found: "the server shows it done"))
+    }
+
+    /// Deletes row `index` (the account's own statuses only: the server
+    /// refuses others); the row disappears, and screens showing it close.
+    public func delete(index: Int) async throws(ViewModelError) -> Deleted {
+        let status = try openStatus(at: index)
+        let id = status.identifier ?? ""
+        let written = try await write(
+            nothing: "nothing was deleted", advice: "check with `api get statuses/show.json id=\(id)`"
+        ) { () async throws(WriteError) in try await dataController.deleteStatus(id: id) }
+        var next = state
+        next.statuses.remove(id: id)
+        next.screens = state.screens.filter { !$0.shows(statusID: id) }
+        commit(next)
+        var note = Self.lostAnswerNote(written, found: "the server shows the status deleted")
+        if case .alreadyDone = written.resolution { note = "status \(id) was already gone from the server" }
+        return Deleted(id: id, text: status.text ?? "", note: note)
+    }
+
+    /// Follows (`true`) or unfollows the user `name` names (screen name,
+    /// `@name` or uid). A profile of them on top shows what the server sends back.
+    public func setFollowing(_ follow: Bool, name: String) async throws(ViewModelError) -> Toggled {
+        guard let reference = UserReference(name) else { throw fail(.noUserGiven) }
+        let written = try await write(
+            nothing: follow ? "you do not follow \(reference)" : "you still follow \(reference)",
+            advice: "check with `api get users/show.json \(reference.parameterText)` (its \"following\")"
+        ) { () async throws(WriteError) in try await dataController.setFollowing(follow, reference) }
+        var next = state
+        if let user = written.value, case .user(let shown)? = state.screens.last, reference.matches(shown) {
+            next.screens[next.screens.count - 1] = .user(user)
+        }
+        commit(next)
+        return Toggled(target: reference.description, note: Self.lostAnswerNote(written, found: "the server shows it done"))
+    }
+
+    /// Reads the token's rate-limit status. Changes nothing and is not an
+    /// operation: like `list`, it only shows.
+    public func rateLimits() async throws(ViewModelError) -> LimitsViewModel {
+        let status = try await request { () async throws(RequestError) in try await dataController.rateLimitStatus() }
+        commit(state)
+        return LimitsViewModel(status)
+    }
+
+    // MARK: Undo and redo
+    //
+    // These change no state: the session restores the snapshot from the
+    // history afterwards, which ends the loading. Failures are
+    // `.undoFailed` / `.redoFailed`.
+
+    /// Deletes the comment `commentID`, for undo of `operation`; returns a note.
+    public func deleteComment(statusID: String, commentID: String, undoing operation: String) async throws(ViewModelError) -> String {
+        let outcome = try await compensate(
+            operation, undo: true, doing: "deleting comment \(commentID)",
+            check: "api get comments/show.json id=\(statusID)"
+        ) { () async throws(WriteError) in try await dataController.deleteComment(statusID: statusID, commentID: commentID) }
+        return switch outcome.resolution {
+        case .answered: "deleted comment \(commentID) on the server"
+        case .recovered: "the answer was lost; the server shows comment \(commentID) deleted"
+        case .alreadyDone: "comment \(commentID) was already gone from the server"
+        }
+    }
+
+    /// Comments (or replies to `repliedTo`) `text` again, for redo of `operation`.
+    public func commentAgain(statusID: String, text: String, replyingTo repliedTo: String?, redoing operation: String)
+        async throws(ViewModelError) -> CommentWritten {
+        let outcome = try await compensate(
+            operation, undo: false, doing: repliedTo == nil ? "commenting" : "replying",
+            check: "api get comments/show.json id=\(statusID)"
+        ) { () async throws(WriteError) in
+            if let repliedTo { return try await dataController.reply(statusID: statusID, commentID: repliedTo, text: text) }
+            return try await dataController.comment(statusID: statusID, text: text)
+        }
+        return CommentWritten(statusID: statusID, commentID: outcome.value.identifier ?? "", repliedTo: repliedTo,
+                              note: Self.lostAnswerNote(outcome, found: "found the comment on the server"), comment: outcome.value)
+    }
+
+    /// Reposts `statusID` again, for redo of `operation`.
+    public func repostAgain(statusID: String, text: String?, redoing operation: String) async throws(ViewModelError) -> Posted {
+        do {
+            return try await sendRepost(statusID: statusID, text: text)
+        } catch {
+            throw fail(.redoFailed(operation: operation, reason: error.description))
+        }
+    }
+
+    /// Sets the favourite of `statusID` back or again, for undo or redo of
+    /// `operation`; "already so" counts as done. Returns a note.
+    public func setFavoriteAgain(_ favorite: Bool, statusID: String, for operation: String, undo: Bool)
+        async throws(ViewModelError) -> String {
+        let verb = favorite ? "favourit" : "unfavourit"
+        let outcome = try await compensate(
+            operation, undo: undo, doing: "\(verb)ing status \(statusID)",
+            check: "api get statuses/show.json id=\(statusID)"
+        ) { () async throws(WriteError) in try await dataController.setFavorite(favorite, statusID: statusID, alreadyDoneCounts: true) }
+        return switch outcome.resolution {
+        case .answered: "\(verb)ed status \(statusID) on the server"
+        case .recovered: "the answer was lost; the server shows status \(statusID) \(verb)ed"
+        case .alreadyDone: "status \(statusID) was already \(favorite ? "favourited" : "not favourited") on the server"
+        }
+    }
+
+    /// Sets the follow of `reference` back or again, for undo or redo of
+    /// `operation`; "already so" counts as done. Returns a note.
+    public func setFollowingAgain(_ follow: Bool, _ reference: UserReference, for operation: String, undo: Bool)
+        async throws(ViewModelError) -> String {
+        let verb = follow ? "followed" : "unfollowed"
+        let outcome = try await compensate(
+            operation, undo: undo, doing: "\(follow ? "following" : "unfollowing") \(reference)",
+            check: "api get users/show.json \(reference.parameterText)"
+        ) { () async throws(WriteError) in try await dataController.setFollowing(follow, reference, alreadyDoneCounts: true) }
+        return switch outcome.resolution {
+        case .answered: "\(verb) \(reference) on the server"
+        case .recovered: "the answer was lost; the server shows \(reference) \(verb)"
+        case .alreadyDone: "\(reference) was already \(follow ? "followed" : "not followed") on the server"
+        }
+    }
+
+    /// Posts the text of a deleted status again, for undo of `operation`
+    /// (Weibo cannot restore a deleted status).
+    public func postDeletedAgain(_ text: String, undoing operation: String) async throws(ViewModelError) -> Posted {
+        do {
+            return try await publish(text)
+        } catch {
+            throw fail(.undoFailed(operation: operation, reason: "posting its text again failed: \(error.description)"))
+        }
+    }
+
+    /// Deletes the status `id` again, for redo of `operation`; returns a note.
+    public func deleteAgain(id: String, redoing operation: String) async throws(ViewModelError) -> String {
+        let outcome = try await compensate(
+            operation, undo: false, doing: "deleting status \(id)", check: "api get statuses/show.json id=\(id)"
+        ) { () async throws(WriteError) in try await dataController.deleteStatus(id: id) }
+        return switch outcome.resolution {
+        case .answered: "deleted status \(id) on the server"
+        case .recovered: "the answer was lost; the server shows status \(id) deleted"
+        case .alreadyDone: "status \(id) was already gone from the server"
+        }
+    }
+
+    // MARK: Helpers
+
+    private static func commentCheckAdvice(statusID: String) -> String {
+        "the comment may or may not have been made; check with `api get comments/show.json id=\(statusID)` before commenting again"
+    }
+
+    private static func lostAnswerNote<T>(_ outcome: WriteOutcome<T>, found: String) -> String? {
+        if case .recovered = outcome.resolution { return "the answer was lost; \(found)" }
+        return nil
+    }
+
+    private func sendRepost(statusID: String, text: String?) async throws(ViewModelError) -> Posted {
+        let written = try await write(
+            nothing: "nothing was reposted",
+            advice: "the repost may or may not have been made; check with `api get statuses/user_timeline.json count=5` before reposting again"
+        ) { () async throws(WriteError) in try await dataController.repost(statusID: statusID, text: text) }
+        return Posted(status: written.value, id: written.value.identifier ?? "",
+                      note: Self.lostAnswerNote(written, found: "found the repost on the server"))
+    }
+
+    /// Sends a write for an input: a refusal is an ordinary request failure
+    /// (its code kept); a lost answer becomes what the server showed.
+    private func write<T: Sendable>(
+        nothing outcome: String, advice: String, _ call: () async throws(WriteError) -> WriteOutcome<T>
+    ) async throws(ViewModelError) -> WriteOutcome<T> {
+        let result = try await request { () async throws(RequestError) -> Result<WriteOutcome<T>, WriteError> in
+            do throws(WriteError) {
+                return .success(try await call())
+            } catch {
+                if case .rejected(let refusal) = error { throw refusal }
+                return .failure(error)
+            }
+        }
+        switch result {
+        case .success(let written):
+            return written
+        case .failure(.unknown(let lost, let check)):
+            throw fail(.writeOutcomeUnknown(reason: lost.description, check: check, advice: advice))
+        case .failure(let error):
+            throw fail(.writeNotApplied(reason: error.reason, outcome: outcome))
+        }
+    }
+
+    /// Sends the request of an undo or redo: any failure is `.undoFailed` or
+    /// `.redoFailed`, saying what the server shows, or how to check.
+    private func compensate<T: Sendable>(
+        _ operation: String, undo: Bool, doing what: String, check: String,
+        _ call: () async throws(WriteError) -> WriteOutcome<T>
+    ) async throws(ViewModelError) -> WriteOutcome<T> {
+        let result = try await request { () async throws(RequestError) -> Result<WriteOutcome<T>, WriteError> in
+            do throws(WriteError) {
+                return .success(try await call())
+            } catch {
+                return .failure(error)
+            }
+        }
+        let reason: String
+        switch result {
+        case .success(let written):
+            return written
+        case .failure(.rejected(let error)):
+            reason = "\(what) failed: \(error.description)"
+        case .failure(.notApplied(let error)):
+            reason = "\(what) failed: \(error.description); the answer was lost, and the server shows it did not happen"
+        case .failure(.unknown(let error, let detail)):
+            reason = "\(what) failed: \(error.description); the answer was lost and checking the server failed (\(detail)): "
+                + "it may or may not have happened; check with `\(check)`"
+        }
+        throw fail(undo ? .undoFailed(operation: operation, reason: reason) : .redoFailed(operation: operation, reason: reason))
+    }
+}
+
+extension UserReference {
+    /// The reference as `api` arguments: `uid=123` or `screen_name=name`.
+    var parameterText: String {
+        switch self {
+        case .uid(let uid): "uid=\(uid)"
+        case .screenName(let name): "screen_name=\(name)"
+        }
+    }
+}
+
+extension TimelineState.Screen {
+    /// True when this screen shows the status `id` (its detail or comments).
+    func shows(statusID id: String) -> Bool {
+        switch self {
+        case .detail(let status), .comments(let status, _): status.identifier == id
+        case .user: false
+        }
+    }
+}
+
+extension TimelineState {
+    /// This state after `comment` was written on the status `statusID`: the
+    /// counts follow the status the comment carries (when it does), and
+    /// comments screens on that status list it first.
+    func adding(comment: Comment, toStatus statusID: String) -> TimelineState {
+        var next = updatingCounts(from: comment.status?.identifier == statusID ? comment.status : nil)
+        next.screens = next.screens.map { screen in
+            guard case .comments(let status, var page) = screen, status.identifier == statusID else { return screen }
+            page.comments.insert(comment, at: 0)
+            page.totalNumber = page.totalNumber.map { $0 + 1 }
+            return .comments(status, page)
+        }
+        return next
+    }
+
+    /// This state with the comment `id` replaced by `comment` on every
+    /// comments screen: redo uses it when a comment sent again has a new id.
+    func replacingComment(id: String, with comment: Comment) -> TimelineState {
+        var next = self
+        next.screens = screens.map { screen in
+            guard case .comments(let status, var page) = screen,
+                  let position = page.comments.firstIndex(where: { $0.identifier == id }) else { return screen }
+            page.comments[position] = comment
+            return .comments(status, page)
+        }
+        return next
+    }
+
+    /// This state with the counts (and `favorited`) of the status `updated`
+    /// names taken from it wherever it shows; unchanged for nil. Only the
+    /// counts are taken: a write's answer may carry the status without its author.
+    func updatingCounts(from updated: Status?) -> TimelineState {
+        guard let updated, let id = updated.identifier else { return self }
+        let current = statuses.first { $0.identifier == id }
+            ?? screens.lazy.compactMap { screen -> Status? in
+                switch screen {
+                case .detail(let status), .comments(let status, _): status.identifier == id ? status : nil
+                case .user: nil
+                }
+            }.first
+        guard var status = current else { return self }
+        status.repostsCount = updated.repostsCount ?? status.repostsCount
+        status.commentsCount = updated.commentsCount ?? status.commentsCount
+        status.attitudesCount = updated.attitudesCount ?? status.attitudesCount
+        status.favorited = updated.favorited ?? status.favorited
+        return replacingStatus(id: id, with: status)
+    }
+}

@@ -198,7 +198,9 @@ public final class SessionViewModel {
             if !timeline.state.hasFetched || timeline.source != source {
                 try await timeline.refresh(source: source, count: 20)
             }
-            total = try await poll(every: interval, limit: limit, arrived: arrived)
+            // Never faster than the rate limit allows.
+            let pace = max(interval, await timeline.requestSpacing())
+            total = try await poll(every: pace, limit: limit, arrived: arrived)
             return "watch \(source) → \(DisplayText.plural(total, "new status", "new statuses"))"
         }
         return total

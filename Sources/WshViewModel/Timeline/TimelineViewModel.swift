@@ -170,6 +170,8 @@ public final class TimelineViewModel {
         if let limit, limit < 1 { throw fail(.invalidPaging(name: "limit", value: limit, allowed: 1...Int(Int32.max))) }
         var arrived = TimelineState()
         arrived.muted = state.muted
+        // Stay inside the remaining rate-limit budget.
+        let pause = max(pause, await dataController.requestSpacing())
         var cursor: TimelineCursor?
         var end = LoadAllEnd.end
         isLoading = true
@@ -383,6 +385,11 @@ public final class TimelineViewModel {
         case .failure(let error):
             throw fail(.writeNotApplied(reason: error.reason, outcome: "nothing was posted"))
         }
+    }
+
+    /// The spacing between requests that keeps a loop inside the rate limit.
+    func requestSpacing() async -> Duration {
+        await dataController.requestSpacing()
     }
 
     /// Checks `count` and `page` against what `source` serves.

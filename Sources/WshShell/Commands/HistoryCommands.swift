@@ -79,7 +79,7 @@ extension Shell {
 
     /// Registers every shell command in the interpreter's table.
     func registerCommands() {
-        for command in timelineCommands() + historyCommands() + sessionCommands() {
+        for command in timelineCommands() + historyCommands() + sessionCommands() + accountCommands() {
             interpreter.register(command)
         }
     }

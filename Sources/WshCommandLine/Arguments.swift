@@ -8,6 +8,8 @@ struct Arguments: ParsableCommand {
         abstract: "A line-editing shell for the Weibo API, built on MVVM layers you can watch.",
         discussion: """
             With no --api, wsh starts an embedded sandbox API on 127.0.0.1 and works offline.
+            The token: --token-command or --token-file, else $WSH_ACCESS_TOKEN, else the account
+            'login' stored as active for that API ($XDG_CONFIG_HOME/wsh/accounts.json).
             Exit status: 0 success, 1 a command failed, 2 usage or syntax error, 130 interrupted.
             """)
 
@@ -16,6 +18,9 @@ struct Arguments: ParsableCommand {
 
     @Option(name: .customLong("token-file"), help: ArgumentHelp("Read the access token from the first line of a file (else $WSH_ACCESS_TOKEN).", valueName: "path"))
     var tokenFile: String?
+
+    @Option(name: .customLong("token-command"), help: ArgumentHelp("Run 'sh -c CMD' and use the first line it prints as the access token (never stored).", valueName: "cmd"))
+    var tokenCommand: String?
 
     @Flag(name: .long, help: "Print results as JSON.")
     var json = false
@@ -51,6 +56,9 @@ struct Arguments: ParsableCommand {
         if command == nil, let first = script.first, first.hasPrefix("-"), first != "-" {
             throw ValidationError("unknown option '\(first)'")
         }
+        if tokenFile != nil, tokenCommand != nil {
+            throw ValidationError("give --token-file or --token-command, not both")
+        }
         guard Options.isTimeout(timeout) else {
             throw ValidationError("--timeout must be more than 0 and at most \(Int(Options.maximumTimeout)) seconds")
         }
@@ -61,6 +69,7 @@ struct Arguments: ParsableCommand {
         var options = Options()
         options.api = api
         options.tokenFile = tokenFile
+        options.tokenCommand = tokenCommand
         options.json = json
         options.noColor = noColor
         options.command = command

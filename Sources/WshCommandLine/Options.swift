@@ -11,6 +11,8 @@ public struct Options: Equatable, Sendable {
     public var api: String?
     /// `--token-file PATH`.
     public var tokenFile: String?
+    /// `--token-command CMD`.
+    public var tokenCommand: String?
     /// `--json`.
     public var json = false
     /// `--no-color`.

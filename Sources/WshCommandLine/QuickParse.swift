@@ -22,7 +22,7 @@ enum QuickParse {
             switch word {
             case "--json": options.json = true
             case "--no-color": options.noColor = true
-            case "-c", "--api", "--token-file", "--timeout":
+            case "-c", "--api", "--token-file", "--token-command", "--timeout":
                 index += 1
                 guard index < arguments.endIndex, !arguments[index].hasPrefix("-") else { return nil }
                 let value = arguments[index]
@@ -31,7 +31,12 @@ enum QuickParse {
                 case "--api":
                     guard Options.isAPIBase(value) else { return nil }
                     options.api = value
-                case "--token-file": options.tokenFile = value
+                case "--token-file":
+                    guard options.tokenCommand == nil else { return nil }
+                    options.tokenFile = value
+                case "--token-command":
+                    guard options.tokenFile == nil else { return nil }
+                    options.tokenCommand = value
                 default:
                     guard let seconds = Double(value), Options.isTimeout(seconds) else { return nil }
                     options.timeout = seconds

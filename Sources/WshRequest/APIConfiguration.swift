@@ -32,6 +32,10 @@ public enum TokenSource: Sendable, Hashable, CustomStringConvertible {
     case environment(String)
     /// The first line of a file.
     case file(String)
+    /// The first line a shell command prints (`sh -c COMMAND`), e.g. a
+    /// password manager's. Run each time it is resolved: resolve it once
+    /// and keep the `Secret`.
+    case command(String)
 
     /// The token, or nil when there is none; throws when a named source is
     /// missing or empty, or when the token cannot be sent as it is.
@@ -59,6 +63,9 @@ public enum TokenSource: Sendable, Hashable, CustomStringConvertible {
                 .split(whereSeparator: \.isNewline)
                 .first { !$0.allSatisfy(\.isWhitespace) }.map(String.init) ?? ""
             guard !Self.trimmed(raw).isEmpty else { throw .configuration("token file \(path) is empty") }
+        case .command(let command):
+            raw = try TokenCommand.firstLine(of: command)
+            guard !Self.trimmed(raw).isEmpty else { throw .configuration("--token-command printed no token") }
         }
         let token = Self.trimmed(raw)
         if token.isEmpty {
@@ -89,6 +96,7 @@ public enum TokenSource: Sendable, Hashable, CustomStringConvertible {
         case .value: return "given"
         case .environment(let name): return "$\(name)"
         case .file(let path): return "file \(path)"
+        case .command: return "--token-command"
         }
     }
 }

@@ -150,3 +150,22 @@ enum HTTPStatusText {
         }
     }
 }
+
+extension APIFailure {
+    /// What is wrong with the token, when the API refused it as such.
+    public enum TokenProblem: Sendable, Hashable {
+        /// 21315, 21327: it has expired.
+        case expired
+        /// 21314, 21316, 21317, 21332: revoked, used up or not a token the server knows.
+        case invalid
+    }
+
+    /// Whether this failure is the token's: Weibo's token error codes.
+    public var tokenProblem: TokenProblem? {
+        switch code {
+        case 21315, 21327: .expired
+        case 21314, 21316, 21317, 21332: .invalid
+        default: nil
+        }
+    }
+}

@@ -26,14 +26,16 @@ if options.version {
 nonisolated(unsafe) var sandbox: SandboxServer?
 let configuration = Shell.Configuration(
     target: options.api.map { .url($0.hasSuffix("/") ? $0 : $0 + "/") } ?? .sandbox,
-    tokenSource: options.tokenFile.map { .file($0) } ?? .environment("WSH_ACCESS_TOKEN"),
+    // Precedence: --token-command or --token-file, else $WSH_ACCESS_TOKEN, else the stored active account.
+    tokenSource: options.tokenCommand.map { .command($0) } ?? options.tokenFile.map { .file($0) } ?? .environment("WSH_ACCESS_TOKEN"),
     launchSandbox: {
         let server = try SandboxServer.start(SandboxConfiguration())
         sandbox = server
         return (server.baseURL, server.token)
     },
     json: options.json,
-    timeout: .milliseconds(Int(options.timeout * 1000)))
+    timeout: .milliseconds(Int(options.timeout * 1000)),
+    accountStore: ShellPaths.configDirectory().map { AccountStore(directory: $0) })
 
 let shell = Shell(configuration: configuration, console: .standard(colorAllowed: !options.noColor))
 let invocation: Invocation

@@ -7,7 +7,7 @@ struct OptionsTests {
     /// forms only argument-parser understands.
     static let vocabulary = [
         "-c", "echo hi", "--json", "--no-color", "--api", "http://127.0.0.1:8080/2/", "ftp://x",
-        "--timeout", "2.5", "0", "inf", "--token-file", "token.txt", "t.wsh", "-v", "--help", "-h",
+        "--timeout", "2.5", "0", "inf", "--token-file", "token.txt", "--token-command", "pass show weibo", "t.wsh", "-v", "--help", "-h",
         "--version", "--", "-", "--api=https://api.weibo.com/2/", "-cx", "",
     ]
 
@@ -37,6 +37,7 @@ struct OptionsTests {
     @Test("given longer everyday command lines, then the quick path takes them as argument-parser does", arguments: [
         ["--api", "https://api.weibo.com/2/", "--token-file", "/run/token", "--timeout", "5", "--json", "-c", "fetch 5; list --json"],
         ["--no-color", "script.wsh", "one", "--json", "-c", "x"],
+        ["--api", "https://api.weibo.com/2/", "--token-command", "pass show weibo/token", "-c", "whoami"],
         ["-c", "echo $1 $2", "first", "-second", "--third"],
         ["examples/tour.wsh"],
         [],
@@ -44,6 +45,13 @@ struct OptionsTests {
     func everydayLines(_ line: [String]) throws {
         let quick = try #require(QuickParse.options(line))
         #expect(quick == (try Arguments.parse(line).options))
+    }
+
+    @Test("given --token-command, then it is kept as one word for sh -c")
+    func tokenCommand() throws {
+        let options = try Options.parse(["--token-command", "pass show weibo", "-c", "whoami"])
+        #expect(options.tokenCommand == "pass show weibo")
+        #expect(options.tokenFile == nil)
     }
 
     @Test("given -c with a script's arguments, then the arguments pass through untouched")
@@ -67,6 +75,8 @@ struct OptionsTests {
         (["--timeout", "0"], "--timeout must be more than 0"),
         (["--timeout", "inf"], "--timeout must be more than 0 and at most 86400 seconds"),
         (["-c"], "-c"),
+        (["--token-file", "t", "--token-command", "echo x"], "give --token-file or --token-command, not both"),
+        (["--token-command", "echo x", "--token-file", "t"], "give --token-file or --token-command, not both"),
     ])
     func usageErrors(_ line: [String], _ named: String) {
         do {
@@ -107,7 +117,7 @@ struct OptionsTests {
             let report = Options.report(error)
             #expect(report.status == 0)
             #expect(!report.isError)
-            for option in ["--api", "--token-file", "--json", "--no-color", "-c", "--timeout", "--version"] {
+            for option in ["--api", "--token-file", "--token-command", "--json", "--no-color", "-c", "--timeout", "--version"] {
                 #expect(report.text.contains(option), "help lacks \(option)")
             }
         }

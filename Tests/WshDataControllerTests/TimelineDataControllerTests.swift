@@ -42,3 +42,22 @@ struct TimelineDataControllerTests {
         #expect(backend.requestedPaths == ["/2/statuses/public_timeline.json"])
     }
 }
+
+@Suite("The rate-limit budget of request loops")
+struct RequestBudgetTests {
+    @Test("a loop without end spreads the hits left over the time to the reset, and waits it all out when none is left")
+    func steadySpacing() {
+        #expect(RequestBudget(remaining: 150, secondsToReset: 3600).steadySpacing == .seconds(24))
+        #expect(RequestBudget(remaining: 0, secondsToReset: 90).steadySpacing == .seconds(90))
+        #expect(RequestBudget.unknown.steadySpacing == .zero)
+    }
+
+    @Test("a bounded walk runs at full speed while the budget is healthy, then slows to the steady spacing")
+    func walkSlowsDown() {
+        var budget = RequestBudget(remaining: 13, secondsToReset: 100)
+        let pauses = (0..<6).map { _ in budget.pauseBeforeNextRequest(reserve: 10) }
+        #expect(pauses == [.zero, .zero, .zero, .seconds(10), .milliseconds(11_111), .milliseconds(12_500)])
+        var unknown = RequestBudget.unknown
+        #expect(unknown.pauseBeforeNextRequest() == .zero)
+    }
+}

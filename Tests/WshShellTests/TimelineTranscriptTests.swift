@@ -82,7 +82,8 @@ struct TimelineTranscriptTests {
 
     @Test("watch --until prints each new status as it arrives, then stops")
     func watchUntil() async throws {
-        let harness = try await ShellHarness()
+        // A budget large enough that the rate limit allows polling every 50 ms.
+        let harness = try await ShellHarness(rateLimit: 1_000_000)
         #expect(await harness.run("fetch home 5").status == 0)
         let requests = harness.sandbox.stats.requests
         async let watched = harness.run("watch home --every 0.05 --until 2")

@@ -27,28 +27,36 @@ final class ShellHarness: @unchecked Sendable {
     var sandbox: SandboxServer { sandboxStorage! }
 
     init(faults: SandboxFaults = SandboxFaults(), token: String = SandboxConfiguration.defaultToken,
-         json: Bool = false, seed: UInt64 = SandboxConfiguration().seed) async throws {
-        let sandbox = try await SandboxServer.start(SandboxConfiguration(seed: seed, token: token, faults: faults))
+         json: Bool = false, seed: UInt64 = SandboxConfiguration().seed, rateLimit: Int? = nil,
+         accountStore: AccountStore? = nil) async throws {
+        var configuration = SandboxConfiguration(seed: seed, token: token, faults: faults)
+        configuration.rateLimit = rateLimit
+        let sandbox = try await SandboxServer.start(configuration)
         sandboxStorage = sandbox
         shell = Shell(
             configuration: Shell.Configuration(
-                target: .sandbox, launchSandbox: { (sandbox.baseURL, sandbox.token) }, json: json),
+                target: .sandbox, launchSandbox: { (sandbox.baseURL, sandbox.token) }, json: json,
+                accountStore: accountStore),
             console: Self.console(capturingInto: output))
     }
 
     /// A shell on the API at `baseURL`, sending `token`, each request limited to `timeout`.
-    init(api baseURL: String, token: String?, json: Bool = false, timeout: Duration = .seconds(30)) {
+    init(api baseURL: String, token: String?, json: Bool = false, timeout: Duration = .seconds(30),
+         accountStore: AccountStore? = nil) {
         sandboxStorage = nil
         shell = Shell(
             configuration: Shell.Configuration(
                 target: .url(baseURL), tokenSource: token.map { .value(Secret($0)) } ?? .none, json: json,
-                timeout: timeout),
+                timeout: timeout, accountStore: accountStore),
             console: Self.console(capturingInto: output))
     }
 
     private static func console(capturingInto capture: CapturedOutput) -> Console {
         Console(
-            result: { text in capture.storage.withLock { $0.stdout += text } },
+            result: { text in
+                let stdout = capture.storage.withLock { $0.stdout += text; return $0.stdout }
+                capture.wake(stdout)
+            },
             diagnostic: { text in capture.storage.withLock { $0.stderr += text } },
             columns: { 100 })
     }
@@ -63,6 +71,14 @@ final class ShellHarness: @unchecked Sendable {
             return captured
         }
         return Transcript(status: status, stdout: printed.stdout, stderr: printed.stderr)
+    }
+
+    /// Waits until a run in progress has printed a stdout line containing `text`; returns that line.
+    func line(containing text: String) async -> String {
+        await withCheckedContinuation { continuation in
+            output.waiters.withLock { $0.append((text, continuation)) }
+            output.wake(output.storage.withLock { $0.stdout })
+        }
     }
 
     /// The JSON of `list --json` after `script`.
@@ -116,4 +132,19 @@ struct Unchecked<T>: @unchecked Sendable {
 /// What the shell wrote to its two streams.
 final class CapturedOutput: Sendable {
     let storage = Mutex<(stdout: String, stderr: String)>(("", ""))
+    /// Tests waiting for a line of stdout containing some text.
+    let waiters = Mutex<[(String, CheckedContinuation<String, Never>)]>([])
+
+    /// Resumes every waiter whose text `stdout` now has.
+    func wake(_ stdout: String) {
+        let lines = stdout.split(separator: "\n").map(String.init)
+        let ready = waiters.withLock { waiters -> [(String, CheckedContinuation<String, Never>)] in
+            let ready = waiters.filter { waiter in lines.contains { $0.contains(waiter.0) } }
+            waiters.removeAll { waiter in lines.contains { $0.contains(waiter.0) } }
+            return ready
+        }
+        for (text, continuation) in ready {
+            continuation.resume(returning: lines.first { $0.contains(text) } ?? "")
+        }
+    }
 }

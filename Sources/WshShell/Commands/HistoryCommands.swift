@@ -83,7 +83,7 @@ extension Shell {
 
     /// Registers every shell command in the interpreter's table.
     func registerCommands() {
-        for command in timelineCommands() + writeCommands() + historyCommands() + sessionCommands() {
+        for command in timelineCommands() + writeCommands() + historyCommands() + sessionCommands() + accountCommands() {
             interpreter.register(command)
         }
     }

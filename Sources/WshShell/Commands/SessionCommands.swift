@@ -162,12 +162,19 @@ extension Shell {
         }
     }
 
+    /// Where the token comes from, never its value. Precedence on an API URL:
+    /// --token-command or --token-file, else $WSH_ACCESS_TOKEN, else the
+    /// active stored account; on the sandbox: its active account, else its own token.
     private var tokenDescription: String {
-        switch connection.target {
-        case .sandbox: return "sandbox token (***)"
-        case .url:
-            let present = ((try? connection.tokenSource.resolve()) ?? nil) != nil
-            return present ? "*** from \(connection.tokenSource)" : "none (\(connection.tokenSource) is not set)"
+        do {
+            let credential = try connection.credential()
+            switch credential.origin {
+            case .sandbox: return "sandbox token (***)"
+            case .none: return "none (\(connection.tokenSource) is not set and no account is active: run login)"
+            default: return "*** from \(credential.origin.description)"
+            }
+        } catch {
+            return "unusable: \(redact(error.description))"
         }
     }
 

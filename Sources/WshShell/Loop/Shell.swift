@@ -15,10 +15,14 @@ public final class Shell {
         public var json: Bool
         public var connectTimeout: Duration
         public var timeout: Duration
+        /// The stored accounts (`accounts.json`); nil: no accounts, `login` refuses.
+        public var accountStore: AccountStore?
 
         public init(target: Connection.Target = .sandbox, tokenSource: TokenSource = .environment("WSH_ACCESS_TOKEN"),
                     launchSandbox: Connection.SandboxLauncher? = nil, json: Bool = false,
-                    connectTimeout: Duration = .seconds(10), timeout: Duration = .seconds(30)) {
+                    connectTimeout: Duration = .seconds(10), timeout: Duration = .seconds(30),
+                    accountStore: AccountStore? = nil) {
+            self.accountStore = accountStore
             self.target = target
             self.tokenSource = tokenSource
             self.launchSandbox = launchSandbox
@@ -46,7 +50,7 @@ public final class Shell {
         self.console = console
         self.connection = Connection(
             target: configuration.target, tokenSource: configuration.tokenSource,
-            launchSandbox: configuration.launchSandbox,
+            launchSandbox: configuration.launchSandbox, accountStore: configuration.accountStore,
             connectTimeout: configuration.connectTimeout, timeout: configuration.timeout)
         self.interpreter = Interpreter(output: console.result, diagnostics: console.diagnostic)
         console.secrets = { [connection] in connection.secrets }

@@ -29,7 +29,12 @@ extension Shell {
         case .cancelled:
             return LanguageError(.interrupted, "interrupted")
         case .api(let failure):
-            return .commandFailed(redact(error.description), code: (failure.code ?? failure.httpStatus).description)
+            let advice = switch failure.tokenProblem {
+            case .expired?: " (the token has expired: run login)"
+            case .invalid?: " (the token is invalid or revoked: run login)"
+            case nil: ""
+            }
+            return .commandFailed(redact(error.description) + advice, code: (failure.code ?? failure.httpStatus).description)
         case .http(let status, _, _):
             return .commandFailed(redact(error.description), code: String(status))
         default:

@@ -25,22 +25,130 @@ public final class Connection {
     public typealias SandboxLauncher = () throws -> (baseURL: String, token: String)
 
     public private(set) var target: Target
-    /// Where the token of a `.url` target comes from.
+    /// Where the token of a `.url` target comes from, before any stored account.
     public let tokenSource: TokenSource
+    /// The stored accounts, when the session has a config folder.
+    public let accountStore: AccountStore?
     private let launchSandbox: SandboxLauncher?
     private let timeouts: (connect: Duration, total: Duration)
     private var sandbox: (baseURL: String, token: String)?
     private var current: (client: WeiboClient, http: CurlHTTPClient)?
-    /// The token from `tokenSource`, read once: redaction asks for it on every
-    /// message and history entry, and a token file should not be reread each time.
-    private lazy var configuredToken: String? = ((try? tokenSource.resolve()) ?? nil)?.revealed
+    /// A client for a request outside the API client (the OAuth exchange),
+    /// cancelled by Ctrl-C like the API client's.
+    private var auxiliary: CurlHTTPClient?
+    /// The token from `tokenSource`, resolved once: redaction asks for it on
+    /// every message, a token file should not be reread each time, and
+    /// `--token-command` must run once.
+    private var resolvedToken: Result<Secret?, RequestError>?
+    /// The accounts file, read when first needed and replaced when a command changes it.
+    private var loadedAccounts: Result<AccountsFile, AccountStoreError>?
+    /// Secrets met along the way (app secret, authorization codes, new tokens).
+    private var learnedSecrets: [String] = []
 
     public init(target: Target, tokenSource: TokenSource, launchSandbox: SandboxLauncher?,
+                accountStore: AccountStore? = nil,
                 connectTimeout: Duration = .seconds(10), timeout: Duration = .seconds(30)) {
         self.target = target
         self.tokenSource = tokenSource
+        self.accountStore = accountStore
         self.launchSandbox = launchSandbox
         self.timeouts = (connectTimeout, timeout)
+    }
+
+    /// Where a request's token comes from, in order of precedence.
+    public enum TokenOrigin: Equatable {
+        /// `--token-command`, `--token-file` or `$WSH_ACCESS_TOKEN`.
+        case configured(TokenSource)
+        /// The active stored account for this API.
+        case account(StoredAccount)
+        /// The embedded sandbox's own token.
+        case sandbox
+        case none
+
+        public var description: String {
+            switch self {
+            case .configured(let source): "\(source)"
+            case .account(let account): "account @\(account.screenName) (accounts.json)"
+            case .sandbox: "sandbox token"
+            case .none: "none"
+            }
+        }
+    }
+
+    /// The key of this target in `accounts.json`: `sandbox`, or the API base.
+    public var accountKey: String {
+        switch target {
+        case .sandbox: "sandbox"
+        case .url(let url): url
+        }
+    }
+
+    /// The stored accounts (empty when there are none or no config folder).
+    public func storedAccounts() throws(AccountStoreError) -> AccountsFile {
+        if let loadedAccounts { return try loadedAccounts.get() }
+        let loaded = Result { () throws(AccountStoreError) in try accountStore?.load() ?? AccountsFile() }
+        loadedAccounts = loaded
+        return try loaded.get()
+    }
+
+    /// The configured token, resolved once (`--token-command` runs once).
+    private func configuredToken() throws(RequestError) -> Secret? {
+        if let resolvedToken { return try resolvedToken.get() }
+        let resolved = Result { () throws(RequestError) in try tokenSource.resolve() }
+        resolvedToken = resolved
+        return try resolved.get()
+    }
+
+    /// Replaces the stored accounts with `file` (written), and makes the next request use them.
+    public func saveAccounts(_ file: AccountsFile) throws(AccountStoreError) {
+        guard let accountStore else { throw AccountStoreError(description: "no config folder (set HOME or XDG_CONFIG_HOME)") }
+        try accountStore.save(file)
+        loadedAccounts = .success(file)
+        current = nil
+    }
+
+    /// Which token requests to this target send, and where it comes from.
+    /// The sandbox ignores configured tokens; a stored account it has wins over its own token.
+    public func credential() throws(RequestError) -> (token: Secret?, origin: TokenOrigin) {
+        let active = (try? storedAccounts())?.activeAccount(for: accountKey)
+        switch target {
+        case .sandbox:
+            if let active { return (Secret(active.accessToken), .account(active)) }
+            return (sandbox.map { Secret($0.token) }, .sandbox)
+        case .url:
+            if let token = try configuredToken() { return (token, .configured(tokenSource)) }
+            if let active { return (Secret(active.accessToken), .account(active)) }
+            return (nil, .none)
+        }
+    }
+
+    /// Adds `secret` to those masked in everything written.
+    public func remember(secret: String) {
+        if !secret.isEmpty, !learnedSecrets.contains(secret) { learnedSecrets.append(secret) }
+    }
+
+    /// The API base, starting the sandbox if the target is the sandbox.
+    public func apiBase() throws(RequestError) -> String {
+        switch target {
+        case .sandbox: try startSandbox().baseURL
+        case .url(let url): url
+        }
+    }
+
+    /// A new HTTP client for requests outside the API client (OAuth), which
+    /// Ctrl-C cancels like the API client's.
+    public func auxiliaryHTTPClient() -> CurlHTTPClient {
+        let http = CurlHTTPClient(options: .init(connectTimeout: timeouts.connect, timeout: timeouts.total), secrets: secrets)
+        auxiliary = http
+        return http
+    }
+
+    /// An API client for this target that sends `token`.
+    public func client(sending token: Secret) throws(RequestError) -> WeiboClient {
+        remember(secret: token.revealed)
+        let configuration = APIConfiguration(baseURL: try apiBase(), token: .value(token),
+                                             connectTimeout: timeouts.connect, timeout: timeouts.total)
+        return WeiboClient(configuration: configuration, http: auxiliaryHTTPClient())
     }
 
     /// A short name for the prompt: `sandbox` or the API's host.
@@ -67,19 +175,10 @@ public final class Connection {
     /// The client, created (and the sandbox started) on first use.
     public func client() throws(RequestError) -> WeiboClient {
         if let current { return current.client }
-        let configuration: APIConfiguration
-        var secrets: [String] = []
-        switch target {
-        case .sandbox:
-            let sandbox = try startSandbox()
-            configuration = APIConfiguration(baseURL: sandbox.baseURL, token: .value(Secret(sandbox.token)),
+        let base = try apiBase()
+        let token = try credential().token
+        let configuration = APIConfiguration(baseURL: base, token: token.map { .value($0) } ?? .none,
                                              connectTimeout: timeouts.connect, timeout: timeouts.total)
-            secrets = [sandbox.token]
-        case .url(let url):
-            configuration = APIConfiguration(baseURL: url, token: tokenSource,
-                                             connectTimeout: timeouts.connect, timeout: timeouts.total)
-            if let token = try tokenSource.resolve() { secrets = [token.revealed] }
-        }
         let http = CurlHTTPClient(options: .init(connectTimeout: timeouts.connect, timeout: timeouts.total), secrets: secrets)
         let client = WeiboClient(configuration: configuration, http: http)
         current = (client, http)
@@ -89,6 +188,7 @@ public final class Connection {
     /// Stops the request in flight (Ctrl-C).
     public func cancelCurrentRequest() {
         current?.http.cancelCurrentRequest()
+        auxiliary?.cancelCurrentRequest()
     }
 
     /// Points the session at another API; the next request uses it.
@@ -101,8 +201,13 @@ public final class Connection {
     public var secrets: [String] {
         var secrets: [String] = []
         if let sandbox { secrets.append(sandbox.token) }
-        if let configuredToken { secrets.append(configuredToken) }
-        return secrets
+        // A token variable or file is cheap to read, and may be quoted before any
+        // request; a token command runs only when a request needs it.
+        if case .command = tokenSource {} else { _ = try? configuredToken() }
+        if case .success(let token?) = resolvedToken { secrets.append(token.revealed) }
+        // Tokens of stored accounts, once the file was read (a token never read cannot be echoed).
+        if case .success(let file) = loadedAccounts { secrets += file.accounts.map(\.accessToken) }
+        return secrets + learnedSecrets
     }
 
     private func startSandbox() throws(RequestError) -> (baseURL: String, token: String) {

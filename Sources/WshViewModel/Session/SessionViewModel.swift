@@ -199,7 +199,7 @@ public final class SessionViewModel {
                 try await timeline.refresh(source: source, count: 20)
             }
             // Never faster than the rate limit allows.
-            let pace = max(interval, await timeline.requestSpacing())
+            let pace = max(interval, await timeline.requestBudget().steadySpacing)
             total = try await poll(every: pace, limit: limit, arrived: arrived)
             return "watch \(source) → \(DisplayText.plural(total, "new status", "new statuses"))"
         }

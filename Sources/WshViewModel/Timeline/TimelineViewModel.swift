@@ -170,8 +170,8 @@ public final class TimelineViewModel {
         if let limit, limit < 1 { throw fail(.invalidPaging(name: "limit", value: limit, allowed: 1...Int(Int32.max))) }
         var arrived = TimelineState()
         arrived.muted = state.muted
-        // Stay inside the remaining rate-limit budget.
-        let pause = max(pause, await dataController.requestSpacing())
+        // Stay inside the remaining rate-limit budget: slow down as it runs low.
+        var budget = await dataController.requestBudget()
         var cursor: TimelineCursor?
         var end = LoadAllEnd.end
         isLoading = true
@@ -195,8 +195,9 @@ public final class TimelineViewModel {
                 break
             }
             if added > 0 { progress(arrived.statuses.count) }
-            if cursor != nil, pause > .zero {
-                do { try await Task.sleep(for: pause) } catch { end = .interrupted; break }
+            let wait = max(pause, budget.pauseBeforeNextRequest())
+            if cursor != nil, wait > .zero {
+                do { try await Task.sleep(for: wait) } catch { end = .interrupted; break }
             }
         } while cursor != nil
         var statuses = Array(arrived.statuses)
@@ -387,9 +388,9 @@ public final class TimelineViewModel {
         }
     }
 
-    /// The spacing between requests that keeps a loop inside the rate limit.
-    func requestSpacing() async -> Duration {
-        await dataController.requestSpacing()
+    /// What is left of the rate limit, for loops of requests.
+    func requestBudget() async -> RequestBudget {
+        await dataController.requestBudget()
     }
 
     /// Checks `count` and `page` against what `source` serves.

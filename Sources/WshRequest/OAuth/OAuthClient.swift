@@ -1,0 +1,140 @@
+import Foundation
+import WshText
+
+/// Weibo's OAuth2 endpoints (`oauth2/authorize`, `access_token`,
+/// `get_token_info`, `revokeoauth2`), which live beside the API under the
+/// same host: the OAuth base is the API base without its trailing `2/`
+/// (`https://api.weibo.com/2/` → `https://api.weibo.com/`).
+///
+/// Tokens travel in POST form bodies, never in a URL.
+public struct OAuthClient: Sendable {
+    /// The API base the tokens are for, e.g. `https://api.weibo.com/2/`.
+    public let apiBase: String
+    public let http: any HTTPClient
+
+    public init(apiBase: String, http: any HTTPClient) {
+        self.apiBase = apiBase.hasSuffix("/") ? apiBase : apiBase + "/"
+        self.http = http
+    }
+
+    /// `https://api.weibo.com/` for `https://api.weibo.com/2/`: the base
+    /// without its last path segment when that is the version `2`.
+    public static func oauthBase(forAPI apiBase: String) -> String {
+        var base = apiBase.hasSuffix("/") ? apiBase : apiBase + "/"
+        if base.hasSuffix("/2/") { base.removeLast(2) }
+        return base
+    }
+
+    public var oauthBase: String { Self.oauthBase(forAPI: apiBase) }
+
+    /// The page the user opens to approve `app`: `oauth2/authorize?client_id=…&redirect_uri=…&response_type=code&state=…`.
+    public func authorizeURL(app: OAuthApp, redirectURI: String, state: String) -> String {
+        oauthBase + "oauth2/authorize?" + FormEncoding.encode([
+            ("client_id", app.key), ("redirect_uri", redirectURI), ("response_type", "code"), ("state", state),
+        ])
+    }
+
+    /// Exchanges an authorization `code` for a token (POST `oauth2/access_token`).
+    public func exchange(code: String, app: OAuthApp, redirectURI: String) async throws(RequestError) -> OAuthGrant {
+        let body = try await post("oauth2/access_token", [
+            ("client_id", app.key), ("client_secret", app.secret.revealed), ("grant_type", "authorization_code"),
+            ("code", code), ("redirect_uri", redirectURI),
+        ], secrets: [app.secret.revealed, code])
+        let fields = try Self.object(body, what: "the access_token answer")
+        guard let token = fields["access_token"] as? String, !token.isEmpty else {
+            throw .decoding(what: "the access_token answer", where: "access_token", detail: "missing")
+        }
+        let checked: Secret
+        do {
+            guard let secret = try TokenSource.value(Secret(token)).resolve() else { throw RequestError.configuration("") }
+            checked = secret
+        } catch {
+            throw .decoding(what: "the access_token answer", where: "access_token", detail: "not a usable token")
+        }
+        guard let uid = Self.text(fields["uid"]) else {
+            throw .decoding(what: "the access_token answer", where: "uid", detail: "missing")
+        }
+        return OAuthGrant(accessToken: checked, expiresIn: Self.integer(fields["expires_in"]), uid: uid)
+    }
+
+    /// What the server knows of `token` (POST `oauth2/get_token_info`): its uid and seconds left.
+    public func tokenInfo(_ token: Secret) async throws(RequestError) -> OAuthTokenInfo {
+        let body = try await post("oauth2/get_token_info", [("access_token", token.revealed)], secrets: [token.revealed])
+        let fields = try Self.object(body, what: "the get_token_info answer")
+        guard let uid = Self.text(fields["uid"]) else {
+            throw .decoding(what: "the get_token_info answer", where: "uid", detail: "missing")
+        }
+        return OAuthTokenInfo(uid: uid, appKey: Self.text(fields["appkey"]),
+                              expiresIn: Self.integer(fields["expire_in"] ?? fields["expires_in"]))
+    }
+
+    /// Revokes `token` (POST `oauth2/revokeoauth2`).
+    public func revoke(_ token: Secret) async throws(RequestError) {
+        _ = try await post("oauth2/revokeoauth2", [("access_token", token.revealed)], secrets: [token.revealed])
+    }
+
+    private func post(_ path: String, _ fields: [(String, String)], secrets: [String]) async throws(RequestError) -> Data {
+        let url = oauthBase + path
+        let request = HTTPRequest(
+            method: .post, url: url,
+            headers: [HTTPHeader("Accept", "application/json"),
+                      HTTPHeader("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")],
+            body: Data(FormEncoding.encode(fields).utf8))
+        let response = try await http.send(request)
+        try WeiboClient.check(response, url: url, secrets: secrets)
+        return response.body
+    }
+
+    private static func object(_ body: Data, what: String) throws(RequestError) -> [String: Any] {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+            throw .decoding(what: what, where: "", detail: "not a JSON object")
+        }
+        return object
+    }
+
+    /// A string or number field as text (Weibo sends uids either way).
+    private static func text(_ value: Any?) -> String? {
+        switch value {
+        case let text as String: return text.isEmpty ? nil : TerminalText.sanitize(text)
+        case let number as NSNumber: return number.stringValue
+        default: return nil
+        }
+    }
+
+    private static func integer(_ value: Any?) -> Int? {
+        switch value {
+        case let number as NSNumber: return number.intValue
+        case let text as String: return Int(text)
+        default: return nil
+        }
+    }
+}
+
+/// What `oauth2/access_token` grants.
+public struct OAuthGrant: Sendable, Hashable {
+    public var accessToken: Secret
+    /// Seconds until the token expires, when the server says.
+    public var expiresIn: Int?
+    /// The user who approved.
+    public var uid: String
+
+    public init(accessToken: Secret, expiresIn: Int?, uid: String) {
+        self.accessToken = accessToken
+        self.expiresIn = expiresIn
+        self.uid = uid
+    }
+}
+
+/// What `oauth2/get_token_info` says of a token.
+public struct OAuthTokenInfo: Sendable, Hashable {
+    public var uid: String
+    public var appKey: String?
+    /// Seconds left before the token expires.
+    public var expiresIn: Int?
+
+    public init(uid: String, appKey: String?, expiresIn: Int?) {
+        self.uid = uid
+        self.appKey = appKey
+        self.expiresIn = expiresIn
+    }
+}

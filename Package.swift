@@ -83,7 +83,7 @@ let package = Package(
             path: "Tests/WshTestSupport"),
 
         .testTarget(name: "WshTextTests", dependencies: ["WshText"]),
-        .testTarget(name: "WshModelTests", dependencies: ["WshModel"]),
+        .testTarget(name: "WshModelTests", dependencies: ["WshModel"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "WshRequestTests",
             dependencies: ["WshRequest", "WshText", "WshModel", "WshSandbox", "WshTestSupport"]),

@@ -9,13 +9,21 @@ public struct Comment: Hashable, Sendable, Codable {
     public var user: User?
     /// The status commented on, when the API includes it.
     public var status: Status?
+    /// The comment this one answers (`reply_comment`), when the API includes it.
+    public var replyComment: Comment? {
+        get { replied.first }
+        set { replied = newValue.map { [$0] } ?? [] }
+    }
+    // An array gives the recursion through Comment the indirection it needs.
+    private var replied: [Comment] = []
 
     /// The id as text: `idstr` when present, otherwise `id`.
     public var identifier: String? { idstr ?? id.map(String.init) ?? mid }
 
     public init(
         id: Int64? = nil, idstr: String? = nil, mid: String? = nil, createdAt: WeiboTime? = nil,
-        text: String? = nil, source: String? = nil, user: User? = nil, status: Status? = nil
+        text: String? = nil, source: String? = nil, user: User? = nil, status: Status? = nil,
+        replyComment: Comment? = nil
     ) {
         self.id = id
         self.idstr = idstr
@@ -25,11 +33,13 @@ public struct Comment: Hashable, Sendable, Codable {
         self.source = source
         self.user = user
         self.status = status
+        self.replyComment = replyComment
     }
 
     enum CodingKeys: String, CodingKey {
         case id, idstr, mid, text, source, user, status
         case createdAt = "created_at"
+        case replyComment = "reply_comment"
     }
 
     public init(from decoder: Decoder) throws {
@@ -38,7 +48,7 @@ public struct Comment: Hashable, Sendable, Codable {
             id: c.lenientInt(.id), idstr: c.lenientString(.idstr), mid: c.lenientString(.mid),
             createdAt: c.lenientTime(.createdAt), text: c.lenientString(.text),
             source: c.lenientString(.source), user: c.lenient(User.self, .user),
-            status: c.lenient(Status.self, .status))
+            status: c.lenient(Status.self, .status), replyComment: c.lenient(Comment.self, .replyComment))
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -51,5 +61,6 @@ public struct Comment: Hashable, Sendable, Codable {
         try c.encodeIfPresent(source, .source)
         try c.encodeIfPresent(user, .user)
         try c.encodeIfPresent(status, .status)
+        try c.encodeIfPresent(replyComment, .replyComment)
     }
 }

@@ -26,6 +26,10 @@ public struct Status: Hashable, Sendable, Codable {
     public var repostsCount: Int?
     public var commentsCount: Int?
     public var attitudesCount: Int?
+    /// Whether the service marks this status deleted (`"deleted": "1"`): a
+    /// retweet of a deleted post keeps its id and a notice as `text`
+    /// ("抱歉，此微博已被作者删除。…") and has no `user`.
+    public var deleted: Bool?
     /// The reposted status, which may itself repost another.
     public var retweetedStatus: Status? {
         get { retweeted.first }
@@ -43,7 +47,7 @@ public struct Status: Hashable, Sendable, Codable {
         inReplyToScreenName: String? = nil, thumbnailPic: String? = nil, bmiddlePic: String? = nil,
         originalPic: String? = nil, picURLs: [String] = [], user: User? = nil,
         repostsCount: Int? = nil, commentsCount: Int? = nil, attitudesCount: Int? = nil,
-        retweetedStatus: Status? = nil
+        retweetedStatus: Status? = nil, deleted: Bool? = nil
     ) {
         self.id = id
         self.idstr = idstr
@@ -65,10 +69,11 @@ public struct Status: Hashable, Sendable, Codable {
         self.commentsCount = commentsCount
         self.attitudesCount = attitudesCount
         self.retweetedStatus = retweetedStatus
+        self.deleted = deleted
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, idstr, mid, text, source, favorited, truncated, user
+        case id, idstr, mid, text, source, favorited, truncated, user, deleted
         case createdAt = "created_at"
         case inReplyToStatusID = "in_reply_to_status_id"
         case inReplyToUserID = "in_reply_to_user_id"
@@ -109,7 +114,7 @@ public struct Status: Hashable, Sendable, Codable {
             user: c.lenient(User.self, .user), repostsCount: c.lenientCount(.repostsCount),
             commentsCount: c.lenientCount(.commentsCount),
             attitudesCount: c.lenientCount(.attitudesCount),
-            retweetedStatus: c.lenient(Status.self, .retweetedStatus))
+            retweetedStatus: c.lenient(Status.self, .retweetedStatus), deleted: c.lenientBool(.deleted))
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -134,5 +139,6 @@ public struct Status: Hashable, Sendable, Codable {
         try c.encodeIfPresent(repostsCount, .repostsCount)
         try c.encodeIfPresent(commentsCount, .commentsCount)
         try c.encodeIfPresent(attitudesCount, .attitudesCount)
+        try c.encodeIfPresent(deleted, .deleted)
     }
 }

@@ -1,0 +1,74 @@
+/// One favorite: the status and when it was favorited, as
+/// `favorites.json` gives it (`{"status": {...}, "tags": [...], "favorited_time": "..."}`).
+public struct Favorite: Hashable, Sendable, Codable {
+    public var status: Status?
+    public var favoritedTime: WeiboTime?
+    /// The names of the favorite's tags (`tags[].tag`).
+    public var tags: [String]
+
+    public init(status: Status? = nil, favoritedTime: WeiboTime? = nil, tags: [String] = []) {
+        self.status = status
+        self.favoritedTime = favoritedTime
+        self.tags = tags
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case status, tags
+        case favoritedTime = "favorited_time"
+    }
+
+    struct Tag: Codable {
+        var tag: String?
+        enum CodingKeys: String, CodingKey { case tag }
+        init(tag: String?) { self.tag = tag }
+        init(from decoder: Decoder) throws {
+            tag = try decoder.container(keyedBy: CodingKeys.self).lenientString(.tag)
+        }
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            status: c.lenient(Status.self, .status), favoritedTime: c.lenientTime(.favoritedTime),
+            tags: (c.lenientArray(Tag.self, .tags) ?? []).compactMap(\.tag))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(status, .status)
+        try c.encodeIfPresent(favoritedTime, .favoritedTime)
+        try c.encode(tags.map(Tag.init(tag:)), forKey: .tags)
+    }
+}
+
+/// A page of favorites: `{"favorites": [...], "total_number": N}`.
+public struct FavoritesPage: Hashable, Sendable, Codable {
+    public var favorites: [Favorite]
+    public var totalNumber: Int?
+
+    public init(favorites: [Favorite], totalNumber: Int? = nil) {
+        self.favorites = favorites
+        self.totalNumber = totalNumber
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case favorites
+        case totalNumber = "total_number"
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        guard c.contains(.favorites) else {
+            throw DecodingError.keyNotFound(CodingKeys.favorites, .init(
+                codingPath: decoder.codingPath, debugDescription: "a favorites page needs 'favorites'"))
+        }
+        self.init(favorites: c.lenientArray(Favorite.self, .favorites) ?? [],
+                  totalNumber: c.lenientCount(.totalNumber))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(favorites, forKey: .favorites)
+        try c.encodeIfPresent(totalNumber, .totalNumber)
+    }
+}

@@ -127,8 +127,10 @@ struct RealResponsesTests {
         #expect(page.totalNumber == 81655)
         #expect(page.reposts.allSatisfy { $0.retweetedStatus?.id == 11_142_488_790 })
         #expect(page.reposts[0].text == "你好")
-        // It is not a timeline page.
-        #expect(throws: ModelDecodingError.self) { _ = try decode(TimelinePage.self, "repost_timeline_doc") }
+        // A timeline page reads the same statuses, so `fetch reposts N` pages like any timeline.
+        let timeline = try decode(TimelinePage.self, "repost_timeline_doc")
+        #expect(timeline.statuses == page.reposts)
+        #expect(timeline.totalNumber == 81655)
     }
 
     // MARK: - Comments

@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "WshText"),
 
         // Request and Model: the bottom of the stack.
-        .target(name: "WshModel"),
+        .target(name: "WshModel", dependencies: ["WshText"]),
         .target(name: "WshRequest", dependencies: ["CCurl", "WshText"]),
 
         // The MVVM middle.

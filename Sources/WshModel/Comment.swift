@@ -16,6 +16,9 @@ public struct Comment: Hashable, Sendable, Codable {
     }
     // An array gives the recursion through Comment the indirection it needs.
     private var replied: [Comment] = []
+    /// How deep in a thread the comment is: 0 answers the status, 1 answers a
+    /// comment of depth 0… (Mastodon's context is a tree; Weibo's comments are flat.)
+    public var depth = 0
 
     /// The id as text: `idstr` when present, otherwise `id`.
     public var identifier: String? { idstr ?? id.map(String.init) ?? mid }

@@ -36,6 +36,19 @@ public struct Status: Hashable, Sendable, Codable {
         set { retweeted = newValue.map { [$0] } ?? [] }
     }
     private var retweeted: [Status] = []
+    /// A content warning (Mastodon's `spoiler_text`): the text stays collapsed behind it. Nil on Weibo.
+    public var contentWarning: String?
+    /// Who may see it: `public`, `unlisted`, `private`, `direct` (Mastodon). Nil on Weibo.
+    public var visibility: String?
+    /// The descriptions (alt text) of the pictures in `picURLs`, in order; nil where there is none.
+    public var mediaDescriptions: [String?] = []
+    /// A poll attached to the status.
+    public var poll: Poll?
+    /// True when the status only shares `retweetedStatus`, with no text of its
+    /// own: a Mastodon boost. A Weibo repost has its own text.
+    public var isBoost = false
+    /// The status's own page on the web, when the API gives one.
+    public var url: String?
 
     /// The id as text: `idstr` when present, otherwise `id`, otherwise `mid`.
     public var identifier: String? { idstr ?? id.map(String.init) ?? mid }
@@ -140,5 +153,30 @@ public struct Status: Hashable, Sendable, Codable {
         try c.encodeIfPresent(commentsCount, .commentsCount)
         try c.encodeIfPresent(attitudesCount, .attitudesCount)
         try c.encodeIfPresent(deleted, .deleted)
+    }
+}
+
+/// A poll: its options with their votes, and whether it has closed.
+public struct Poll: Hashable, Sendable {
+    public struct Option: Hashable, Sendable {
+        public var title: String
+        public var votes: Int?
+        public init(title: String, votes: Int?) {
+            self.title = title
+            self.votes = votes
+        }
+    }
+
+    public var options: [Option]
+    public var votesCount: Int?
+    public var expired: Bool
+    /// When it closes, as the API wrote it.
+    public var expiresAt: WeiboTime?
+
+    public init(options: [Option], votesCount: Int?, expired: Bool, expiresAt: WeiboTime?) {
+        self.options = options
+        self.votesCount = votesCount
+        self.expired = expired
+        self.expiresAt = expiresAt
     }
 }

@@ -7,8 +7,9 @@
 public enum HTMLText {
     /// The text of `html` without its tags, entities decoded, whitespace
     /// trimmed. `<br>` and the end of a block (`</p>`, `</div>`, `</h1>`,
-    /// `</title>`, …) become line breaks; `<script>` and `<style>` are dropped
-    /// with their content.
+    /// `</title>`, …) become line breaks; `<script>`, `<style>` and
+    /// `<span class="invisible">` (Mastodon's hidden part of a link) are
+    /// dropped with their content.
     public static func plainText(_ html: String) -> String {
         guard html.contains("<") || html.contains("&") else { return trimmed(html) }
         var text = ""
@@ -21,7 +22,7 @@ public enum HTMLText {
             }
             let tag = Tag(rest[rest.index(after: open)..<close])
             rest = rest[rest.index(after: close)...]
-            if !tag.isClosing, tag.name == "script" || tag.name == "style" {
+            if !tag.isClosing, tag.name == "script" || tag.name == "style" || (tag.name == "span" && tag.isInvisible) {
                 // Skip to the matching end tag, or to the end.
                 let end = "</" + tag.name
                 if let range = rest.firstRange(of: end) {
@@ -42,12 +43,15 @@ public enum HTMLText {
     private struct Tag {
         var name: String
         var isClosing: Bool
+        /// `class="invisible"`: Mastodon hides a link's scheme and tail in such spans.
+        var isInvisible: Bool
 
         init(_ inside: Substring) {
             var body = inside
             isClosing = body.first == "/"
             if isClosing { body = body.dropFirst() }
             name = String(body.prefix { $0.isLetter || $0.isNumber }).lowercased()
+            isInvisible = body.contains("class=\"invisible\"") || body.contains("class='invisible'")
         }
 
         private static let blocks: Set<String> = [

@@ -1,0 +1,74 @@
+import Foundation
+
+extension WeiboTime {
+    /// Parses an ISO 8601 / RFC 3339 time as Mastodon writes it
+    /// (`2024-11-06T07:08:38.000Z`, `2024-11-06T07:08:38+09:00`, or a date
+    /// alone); nil when the text is not in that form. The offset is kept.
+    public init?(iso8601 text: String) {
+        let bytes = Array(text.utf8)
+        func number(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[from..<(from + count)] {
+                guard (0x30...0x39).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            return value
+        }
+        guard let year = number(0, 4), bytes.count >= 10, bytes[4] == 0x2D, let month = number(5, 2),
+              bytes[7] == 0x2D, let day = number(8, 2), (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
+        var hour = 0, minute = 0, second = 0, fraction = 0.0, offset = 0
+        var index = 10
+        if index < bytes.count, bytes[index] == 0x54 || bytes[index] == 0x74 || bytes[index] == 0x20 {
+            guard let h = number(11, 2), bytes.count > 13, bytes[13] == 0x3A, let m = number(14, 2),
+                  (0...23).contains(h), (0...59).contains(m) else { return nil }
+            (hour, minute) = (h, m)
+            index = 16
+            if index < bytes.count, bytes[index] == 0x3A {
+                guard let s = number(17, 2), (0...60).contains(s) else { return nil }
+                second = s
+                index = 19
+            }
+            if index < bytes.count, bytes[index] == 0x2E {
+                var digits = 0
+                var scale = 0.1
+                index += 1
+                while index < bytes.count, (0x30...0x39).contains(bytes[index]) {
+                    fraction += Double(bytes[index] - 0x30) * scale
+                    scale /= 10
+                    digits += 1
+                    index += 1
+                }
+                guard digits > 0 else { return nil }
+            }
+            if index < bytes.count {
+                switch bytes[index] {
+                case 0x5A, 0x7A:
+                    index += 1
+                case 0x2B, 0x2D:
+                    let sign = bytes[index] == 0x2D ? -1 : 1
+                    guard let oh = number(index + 1, 2) else { return nil }
+                    var om = 0
+                    if index + 3 < bytes.count, bytes[index + 3] == 0x3A {
+                        guard let value = number(index + 4, 2) else { return nil }
+                        om = value
+                        index += 6
+                    } else if let value = number(index + 3, 2) {
+                        om = value
+                        index += 5
+                    } else {
+                        index += 3
+                    }
+                    offset = sign * (oh * 3600 + om * 60)
+                default:
+                    return nil
+                }
+            }
+        }
+        guard index == bytes.count else { return nil }
+        let days = Self.daysFromCivil(year: year, month: month, day: day)
+        let local = Double(days * 86_400 + hour * 3600 + minute * 60 + second) + fraction
+        self.init(date: Date(timeIntervalSince1970: local - Double(offset)), utcOffset: offset)
+    }
+}

@@ -1,0 +1,279 @@
+import WshText
+
+// Mastodon's entities (Status, Account, Context, Notification, Relationship),
+// decoded leniently — Pleroma, Akkoma and GoToSocial omit many optional
+// fields — and mapped onto the Model wsh's ViewModels already show: a
+// Mastodon status is a `Status`, an account a `User`, a reply in a thread a
+// `Comment`. Only the Mastodon dialect (in the DataControllers) uses them.
+
+/// A Mastodon `Account`.
+public struct MastodonAccount: Decodable, Sendable, Hashable {
+    public var id: String?
+    public var username: String?
+    /// `name` on the local server, `name@host` for a remote account.
+    public var acct: String?
+    public var displayName: String?
+    /// The profile text, as HTML.
+    public var note: String?
+    public var url: String?
+    public var avatar: String?
+    public var followersCount: Int?
+    public var followingCount: Int?
+    public var statusesCount: Int?
+    public var bot: Bool?
+    public var locked: Bool?
+    public var createdAt: WeiboTime?
+
+    enum CodingKeys: String, CodingKey {
+        case id, username, acct, note, url, avatar, bot, locked
+        case displayName = "display_name"
+        case followersCount = "followers_count"
+        case followingCount = "following_count"
+        case statusesCount = "statuses_count"
+        case createdAt = "created_at"
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = c.lenientString(.id)
+        username = c.lenientString(.username)
+        acct = c.lenientString(.acct)
+        displayName = c.lenientString(.displayName)
+        note = c.lenientString(.note)
+        url = c.lenientString(.url)
+        avatar = c.lenientString(.avatar)
+        followersCount = c.lenientCount(.followersCount)
+        followingCount = c.lenientCount(.followingCount)
+        statusesCount = c.lenientCount(.statusesCount)
+        bot = c.lenientBool(.bot)
+        locked = c.lenientBool(.locked)
+        createdAt = c.lenientString(.createdAt).flatMap(WeiboTime.init(iso8601:))
+    }
+
+    /// The account as a `User`: `acct` is the screen name (what `user NAME`
+    /// takes), the display name the name, the note as text the description.
+    public var user: User {
+        User(id: id.flatMap { Int64($0) }, idstr: id, screenName: acct ?? username,
+             name: displayName?.isEmpty == false ? displayName : username, description: note.map(HTMLText.plainText),
+             url: url, profileImageURL: avatar, followersCount: followersCount, friendsCount: followingCount,
+             statusesCount: statusesCount, createdAt: createdAt)
+    }
+}
+
+/// A Mastodon `Status` (a "toot").
+public struct MastodonStatus: Decodable, Sendable, Hashable {
+    public var id: String?
+    public var createdAt: WeiboTime?
+    public var account: MastodonAccount?
+    /// The text, as HTML.
+    public var content: String?
+    public var spoilerText: String?
+    public var visibility: String?
+    public var sensitive: Bool?
+    public var url: String?
+    public var inReplyToID: String?
+    public var repliesCount: Int?
+    public var reblogsCount: Int?
+    public var favouritesCount: Int?
+    public var favourited: Bool?
+    public var reblogged: Bool?
+    public var applicationName: String?
+    public var media: [Media]
+    public var poll: MastodonPoll?
+    /// The status boosted, for a boost.
+    public var reblog: [MastodonStatus]
+
+    /// One media attachment.
+    public struct Media: Decodable, Sendable, Hashable {
+        public var type: String?
+        public var url: String?
+        public var previewURL: String?
+        public var description: String?
+
+        enum CodingKeys: String, CodingKey {
+            case type, url, description
+            case previewURL = "preview_url"
+        }
+
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            type = c.lenientString(.type)
+            url = c.lenientString(.url)
+            previewURL = c.lenientString(.previewURL)
+            description = c.lenientString(.description)
+        }
+    }
+
+    struct Application: Decodable {
+        var name: String?
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, account, content, visibility, sensitive, url, favourited, reblogged, application, poll, reblog
+        case createdAt = "created_at"
+        case spoilerText = "spoiler_text"
+        case inReplyToID = "in_reply_to_id"
+        case repliesCount = "replies_count"
+        case reblogsCount = "reblogs_count"
+        case favouritesCount = "favourites_count"
+        case media = "media_attachments"
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = c.lenientString(.id)
+        createdAt = c.lenientString(.createdAt).flatMap(WeiboTime.init(iso8601:))
+        account = c.lenient(MastodonAccount.self, .account)
+        content = c.lenientString(.content)
+        spoilerText = c.lenientString(.spoilerText)
+        visibility = c.lenientString(.visibility)
+        sensitive = c.lenientBool(.sensitive)
+        url = c.lenientString(.url)
+        inReplyToID = c.lenientString(.inReplyToID)
+        repliesCount = c.lenientCount(.repliesCount)
+        reblogsCount = c.lenientCount(.reblogsCount)
+        favouritesCount = c.lenientCount(.favouritesCount)
+        favourited = c.lenientBool(.favourited)
+        reblogged = c.lenientBool(.reblogged)
+        applicationName = c.lenient(Application.self, .application)?.name
+        media = c.lenientArray(Media.self, .media) ?? []
+        poll = c.lenient(MastodonPoll.self, .poll)
+        reblog = c.lenient(MastodonStatus.self, .reblog).map { [$0] } ?? []
+    }
+
+    /// The status as a `Status`. The HTML content becomes text (paragraphs
+    /// and `<br>` line breaks, links their text, hidden link parts dropped,
+    /// entities decoded); a boost is a status with no text of its own that
+    /// shares the boosted one; the replies, boosts and favourites counts take
+    /// the places of comments, reposts and likes.
+    public var status: Status {
+        let boosted = reblog.first?.status
+        var status = Status(
+            id: id.flatMap { Int64($0) }, idstr: id, createdAt: createdAt,
+            text: boosted == nil ? content.map(HTMLText.plainText) ?? "" : "",
+            source: applicationName, favorited: favourited, inReplyToStatusID: inReplyToID,
+            picURLs: media.compactMap { $0.url ?? $0.previewURL }, user: account?.user,
+            repostsCount: reblogsCount, commentsCount: repliesCount, attitudesCount: favouritesCount,
+            retweetedStatus: boosted)
+        status.isBoost = boosted != nil
+        status.contentWarning = spoilerText?.isEmpty == false ? spoilerText : nil
+        status.visibility = visibility
+        status.mediaDescriptions = media.filter { ($0.url ?? $0.previewURL) != nil }.map { $0.description }
+        status.poll = poll?.poll
+        status.url = url
+        return status
+    }
+
+    /// The status as a `Comment` in a thread `depth` deep.
+    public func comment(depth: Int) -> Comment {
+        var comment = Comment(id: id.flatMap { Int64($0) }, idstr: id, createdAt: createdAt,
+                              text: content.map(HTMLText.plainText), source: applicationName, user: account?.user)
+        comment.depth = depth
+        return comment
+    }
+}
+
+/// A Mastodon `Poll`.
+public struct MastodonPoll: Decodable, Sendable, Hashable {
+    struct Option: Decodable, Hashable {
+        var title: String?
+        var votesCount: Int?
+        enum CodingKeys: String, CodingKey {
+            case title
+            case votesCount = "votes_count"
+        }
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            title = c.lenientString(.title)
+            votesCount = c.lenientCount(.votesCount)
+        }
+    }
+
+    var options: [Option]
+    var votesCount: Int?
+    var expired: Bool?
+    var expiresAt: WeiboTime?
+
+    enum CodingKeys: String, CodingKey {
+        case options, expired
+        case votesCount = "votes_count"
+        case expiresAt = "expires_at"
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        options = c.lenientArray(Option.self, .options) ?? []
+        votesCount = c.lenientCount(.votesCount)
+        expired = c.lenientBool(.expired)
+        expiresAt = c.lenientString(.expiresAt).flatMap(WeiboTime.init(iso8601:))
+    }
+
+    var poll: Poll {
+        Poll(options: options.map { Poll.Option(title: $0.title ?? "", votes: $0.votesCount) },
+             votesCount: votesCount, expired: expired ?? false, expiresAt: expiresAt)
+    }
+}
+
+/// A Mastodon `Context`: the thread around a status.
+public struct MastodonContext: Decodable, Sendable {
+    public var ancestors: [MastodonStatus]
+    public var descendants: [MastodonStatus]
+
+    enum CodingKeys: String, CodingKey { case ancestors, descendants }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        ancestors = c.lenientArray(MastodonStatus.self, .ancestors) ?? []
+        descendants = c.lenientArray(MastodonStatus.self, .descendants) ?? []
+    }
+
+    /// The replies under the status with `rootID` as a comments page, in
+    /// thread order (each reply after the one it answers), with their depth.
+    public func comments(under rootID: String) -> CommentsPage {
+        var children: [String: [MastodonStatus]] = [:]
+        for reply in descendants { children[reply.inReplyToID ?? rootID, default: []].append(reply) }
+        var ordered: [Comment] = []
+        var visited: Set<String> = []
+        func walk(_ parent: String, depth: Int) {
+            for reply in children[parent] ?? [] {
+                guard let id = reply.id, visited.insert(id).inserted else { continue }
+                ordered.append(reply.comment(depth: depth))
+                walk(id, depth: depth + 1)
+            }
+        }
+        walk(rootID, depth: 0)
+        // Replies whose parent is not in the thread (a server may cut it) still show, at the top level.
+        for reply in descendants where !visited.contains(reply.id ?? "") { ordered.append(reply.comment(depth: 0)) }
+        return CommentsPage(comments: ordered, totalNumber: ordered.count)
+    }
+}
+
+/// A Mastodon `Notification`; `mentions` keeps those of type `mention`.
+public struct MastodonNotification: Decodable, Sendable {
+    public var id: String?
+    public var type: String?
+    public var status: MastodonStatus?
+
+    enum CodingKeys: String, CodingKey { case id, type, status }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = c.lenientString(.id)
+        type = c.lenientString(.type)
+        status = c.lenient(MastodonStatus.self, .status)
+    }
+}
+
+/// A Mastodon `Relationship` (after follow and unfollow).
+public struct MastodonRelationship: Decodable, Sendable {
+    public var id: String?
+    public var following: Bool?
+
+    enum CodingKeys: String, CodingKey { case id, following }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = c.lenientString(.id)
+        following = c.lenientBool(.following)
+    }
+}

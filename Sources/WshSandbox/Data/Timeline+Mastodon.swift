@@ -11,14 +11,21 @@ extension Timeline {
 
     /// True when `status` is a boost on the Mastodon side.
     func isBoost(_ status: SandboxStatus) -> Bool {
-        status.retweetedOrdinal != nil && status.repostedOrdinal == nil && status.text == Self.boostText
+        status.retweetedOrdinal != nil && status.text == Self.boostText
+    }
+
+    /// What a boost boosts: the status reposted directly (Weibo nests the
+    /// original at the root of a chain; Mastodon boosts the status itself).
+    func boosted(by boost: SandboxStatus) -> SandboxStatus? {
+        (boost.repostedOrdinal ?? boost.retweetedOrdinal).flatMap { status(ordinal: $0) }
     }
 
     /// `user`'s boost of the status with `ordinal` still there, if any.
     func boost(of ordinal: Int, by user: Int) -> SandboxStatus? {
         let candidates = (postedReposts[ordinal] ?? []) + (data.repostOrdinalsByOrdinal[ordinal] ?? [])
         for candidate in candidates where !isDeleted(ordinal: candidate) {
-            if let status = status(ordinal: candidate), status.authorIndex == user, isBoost(status) { return status }
+            if let status = status(ordinal: candidate), status.authorIndex == user, isBoost(status),
+               (status.repostedOrdinal ?? status.retweetedOrdinal) == ordinal { return status }
         }
         return nil
     }

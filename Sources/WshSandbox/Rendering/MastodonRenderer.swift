@@ -174,7 +174,7 @@ struct MastodonRenderer {
         json.arrayStart()
         json.arrayEnd()
         json.key("reblog")
-        if boost, let root = status.retweetedOrdinal, let original = timeline.status(ordinal: root) {
+        if boost, let original = timeline.boosted(by: status) {
             writeStatus(original, into: &json, nested: true)
         } else {
             json.null()

@@ -147,7 +147,7 @@ extension MastodonAPI {
         let id = try identifier(id)
         if let status = timeline.status(id: id) {
             // A boost's context is its original's, as Mastodon shows it.
-            let shown = timeline.isBoost(status) ? status.retweetedOrdinal.flatMap { timeline.status(ordinal: $0) } ?? status : status
+            let shown = timeline.isBoost(status) ? timeline.boosted(by: status) ?? status : status
             return Self.json(renderer(timeline, viewer: viewer).context(of: shown))
         }
         if let (comment, status) = timeline.comment(id: id) {

@@ -106,7 +106,7 @@ extension MastodonAPI {
                 }
                 throw MastodonError.notFound
             }
-            if timeline.isBoost(status), let root = status.retweetedOrdinal, let original = timeline.status(ordinal: root) {
+            if timeline.isBoost(status), let original = timeline.boosted(by: status) {
                 status = original
             }
             let renderer = { (timeline: Timeline) in MastodonRenderer(timeline: timeline, viewer: actor, origin: origin) }

@@ -31,6 +31,10 @@ public struct SandboxConfiguration: Sendable {
     public var faults: SandboxFaults
     /// Writes one line per request to stderr (the standalone server does).
     public var logRequests: Bool
+    /// Whether the Mastodon public and tag timelines answer without a token,
+    /// as a server with public preview on does (the default); off, they are
+    /// 401 without one.
+    public var publicPreview: Bool
 
     /// The token a sandbox accepts for its first account unless told otherwise.
     public static let defaultToken = "sandbox-token"
@@ -50,7 +54,7 @@ public struct SandboxConfiguration: Sendable {
         appSecret: String = SandboxConfiguration.defaultAppSecret,
         tokenLifetime: Int = SandboxConfiguration.defaultTokenLifetime, rateLimit: Int? = nil,
         clock: SandboxClock = .system,
-        faults: SandboxFaults = SandboxFaults(), logRequests: Bool = false
+        faults: SandboxFaults = SandboxFaults(), logRequests: Bool = false, publicPreview: Bool = true
     ) {
         self.host = host
         self.port = port
@@ -66,6 +70,7 @@ public struct SandboxConfiguration: Sendable {
         self.clock = clock
         self.faults = faults
         self.logRequests = logRequests
+        self.publicPreview = publicPreview
     }
 
     /// How many accounts there are: `accounts`, capped at `users`.

@@ -37,6 +37,7 @@ public final class SandboxServer: Sendable {
         let stats: StatsRecorder
         let admin: AdminAPI
         let tokens: TokenStore
+        let mastodon: MastodonState
     }
 
     private init(configuration: SandboxConfiguration, port: Int, parts: Parts) {
@@ -135,9 +136,19 @@ public final class SandboxServer: Sendable {
         parts.tokens.expire(token)
     }
 
-    private var hostInURL: String {
-        configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+    /// The Mastodon API's base, e.g. `http://127.0.0.1:49152/`: a client
+    /// appends `api/v1/…` and `oauth/…` (Mastodon's paths start at the root).
+    public var mastodonBaseURL: String { "http://\(hostInURL):\(port)/" }
+
+    /// Whether the Mastodon public and tag timelines answer without a token now.
+    public var publicPreview: Bool { parts.mastodon.publicPreview }
+
+    /// Turns public preview on or off, as `POST /admin/mastodon` does (a reset restores the configured value).
+    public func setPublicPreview(_ on: Bool) {
+        parts.mastodon.setPublicPreview(on)
     }
+
+    private var hostInURL: String { urlHost(configuration.host) }
 
     // MARK: Faults and state
 
@@ -169,10 +180,14 @@ public final class SandboxServer: Sendable {
         let stats = StatsRecorder()
         let tokens = TokenStore(configuration: configuration)
         let rateLimiter = RateLimiter(limit: configuration.rateLimit, clock: configuration.clock)
-        let admin = AdminAPI(faults: faults, store: store, stats: stats, tokens: tokens, rateLimiter: rateLimiter)
+        let mastodon = MastodonState(configuration: configuration)
+        let admin = AdminAPI(faults: faults, store: store, stats: stats, tokens: tokens, rateLimiter: rateLimiter,
+                             mastodon: mastodon)
         let responder = SandboxResponder(
             api: WeiboAPI(store: store, tokens: tokens, rateLimiter: rateLimiter),
-            oauth: OAuthAPI(tokens: tokens, store: store), admin: admin, faults: faults,
+            oauth: OAuthAPI(tokens: tokens, store: store),
+            mastodon: MastodonAPI(store: store, tokens: tokens, rateLimiter: rateLimiter, state: mastodon),
+            mastodonOAuth: MastodonOAuth(tokens: tokens, store: store, state: mastodon), admin: admin, faults: faults,
             stats: stats, log: configuration.logRequests ? RequestLog() : nil)
 
         // Hummingbird's own messages would interleave with a shell's output.
@@ -184,7 +199,10 @@ public final class SandboxServer: Sendable {
             responder: responder,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
             onServerRunning: { channel in
-                listening.fulfil(.success(channel.localAddress?.port ?? configuration.port))
+                let port = channel.localAddress?.port ?? configuration.port
+                // Links and Link headers name the server as a client reaches it.
+                mastodon.setOrigin("http://\(urlHost(configuration.host)):\(port)")
+                listening.fulfil(.success(port))
             },
             eventLoopGroupProvider: .shared(EventLoopExecutor.shared.loop),
             logger: logger)
@@ -208,7 +226,7 @@ public final class SandboxServer: Sendable {
         }
         return Parts(group: group, task: task, listening: listening, finished: finished,
                      stopRequested: Locked(false), faults: faults, store: store, stats: stats, admin: admin,
-                     tokens: tokens)
+                     tokens: tokens, mastodon: mastodon)
     }
 
     private static func validationProblem(_ configuration: SandboxConfiguration) -> String? {
@@ -222,4 +240,9 @@ public final class SandboxServer: Sendable {
         if let limit = configuration.rateLimit, limit < 0 { return "rateLimit must be 0 or more (got \(limit))" }
         return configuration.faults.validationProblem
     }
+}
+
+/// A host as a URL writes it: an IPv6 address in brackets.
+func urlHost(_ host: String) -> String {
+    host.contains(":") ? "[\(host)]" : host
 }

@@ -8,15 +8,18 @@ import WshSandbox
 struct WshSandboxCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wsh-sandbox",
-        abstract: "A Weibo API v2 compatible server with generated data, accounts, OAuth2 and fault injection.",
+        abstract: "A Weibo API v2 and Mastodon API compatible server with generated data, accounts, OAuth2 and fault injection.",
         discussion: """
             Serves Weibo API v2 under /2/ (timelines with since_id/max_id cursors, statuses, \
             comments, reposts, favourites, friendships, rate limits) over data generated from \
             --seed, and OAuth2 under /oauth2/ (authorize, access_token, get_token_info, \
-            revokeoauth2). The first --accounts users are accounts: account 1's token is --token, \
+            revokeoauth2). Over the same data it serves the Mastodon API under /api/v1/ (timelines \
+            with Link paging, statuses, context, accounts, notifications, apps) and its OAuth under \
+            /oauth/ (authorize, token, revoke). The first --accounts users are accounts: account 1's token is --token, \
             account N's is TOKEN-N. Data lives in memory: a restart starts afresh. \
             At run time: GET/POST /admin/faults, POST /admin/reset, GET /admin/accounts, \
-            POST /admin/tokens/expire (no token; keep the sandbox on loopback). See docs/SANDBOX.md.
+            POST /admin/tokens/expire, GET/POST /admin/mastodon (no token; keep the sandbox on \
+            loopback). See docs/SANDBOX.md.
             """)
 
     @Option(help: "The address to listen on.")
@@ -85,6 +88,10 @@ struct WshSandboxCommand: AsyncParsableCommand {
     @Option(name: .customLong("drip-bytes"), help: "The size of each dripped chunk.")
     var dripChunkBytes = 64
 
+    @Flag(name: .customLong("no-public-preview"),
+          help: "Make the Mastodon public and tag timelines require a token (401 without one).")
+    var noPublicPreview = false
+
     @Flag(help: "Do not log requests to stderr.")
     var quiet = false
 
@@ -107,7 +114,7 @@ struct WshSandboxCommand: AsyncParsableCommand {
         let configuration = SandboxConfiguration(
             host: host, port: port, seed: seed, users: users, statuses: statuses, token: token,
             accounts: accounts, appKey: appKey, appSecret: appSecret, tokenLifetime: tokenLifetime,
-            rateLimit: rateLimit, faults: faults, logRequests: !quiet)
+            rateLimit: rateLimit, faults: faults, logRequests: !quiet, publicPreview: !noPublicPreview)
         do {
             try await SandboxServer.serve(configuration) { server in
                 var line = "wsh-sandbox listening on \(server.baseURL) (token: \(server.token), "
@@ -120,6 +127,8 @@ struct WshSandboxCommand: AsyncParsableCommand {
                     "  account \(number + 1): @\(account.screenName) uid \(account.uid) token \(account.token)"
                 }
                 more.append("  oauth2: \(server.oauthURL) (app key \(configuration.appKey), secret \(configuration.appSecret))")
+                more.append("  mastodon: \(server.mastodonBaseURL)api/v1/ (oauth: \(server.mastodonBaseURL)oauth/, "
+                    + "same app and tokens; public preview \(configuration.publicPreview ? "on" : "off"))")
                 FileHandle.standardOutput.write(Data((more.joined(separator: "\n") + "\n").utf8))
             }
         } catch let error as SandboxStartError {

@@ -16,6 +16,8 @@ final class TokenStore: Sendable {
         /// When it expires; nil for an account's own token.
         var expires: Date?
         var revoked = false
+        /// The scopes granted through Mastodon's `/oauth/token` (nil: Weibo's, unscoped).
+        var scope: String? = nil
     }
 
     /// An authorization code: single use, valid for `SandboxConfiguration.codeLifetime`.
@@ -109,28 +111,64 @@ final class TokenStore: Sendable {
         guard clientID == appKey, clientSecret == appSecret else {
             throw SandboxError.oauth(21324, "invalid_client", "invalid client_id or client_secret")
         }
+        switch redeem(code: code, clientID: clientID, redirectURI: redirectURI, style: .weibo) {
+        case .success(let issued): return issued
+        case .failure(.unknownCode): throw SandboxError.oauth(21325, "invalid_grant", "invalid authorization code:\(code)")
+        case .failure(.expiredCode): throw SandboxError.oauth(21325, "invalid_grant", "authorization code expired:\(code)")
+        case .failure(.redirectMismatch):
+            throw SandboxError.oauth(21322, "redirect_uri_mismatch", "redirect_uri does not match the authorization request")
+        }
+    }
+
+    /// Why a code could not be redeemed.
+    enum CodeRefusal: Error {
+        /// Unknown, used already, or issued to another client.
+        case unknownCode
+        case expiredCode
+        /// Not the redirect URI the code was issued for.
+        case redirectMismatch
+    }
+
+    /// How a new token looks: Weibo's `2.00…` or Mastodon's 43 URL-safe characters.
+    enum TokenStyle {
+        case weibo
+        case mastodon
+    }
+
+    /// Redeems a code issued to `clientID` for `redirectURI` (once, within
+    /// `codeLifetime`) for a new token that acts as its user. The caller has
+    /// checked the client's credentials, in its API's own way.
+    func redeem(code: String, clientID: String, redirectURI: String, style: TokenStyle, scope: String? = nil)
+        -> Result<(token: String, grant: Grant), CodeRefusal> {
         let now = clock.now
         let lifetime = tokenLifetime
-        let result: Result<(String, Grant), SandboxError> = state.withLock { state in
+        return state.withLock { state in
             guard var issued = state.codes[code], !issued.used, issued.clientID == clientID else {
-                return .failure(.oauth(21325, "invalid_grant", "invalid authorization code:\(code)"))
+                return .failure(.unknownCode)
             }
             guard now.timeIntervalSince(issued.issued) < TimeInterval(SandboxConfiguration.codeLifetime) else {
-                return .failure(.oauth(21325, "invalid_grant", "authorization code expired:\(code)"))
+                return .failure(.expiredCode)
             }
-            guard issued.redirectURI == redirectURI else {
-                return .failure(.oauth(21322, "redirect_uri_mismatch", "redirect_uri does not match the authorization request"))
-            }
+            guard issued.redirectURI == redirectURI else { return .failure(.redirectMismatch) }
             issued.used = true
             state.codes[code] = issued
-            let token = "2.00" + Self.randomString(&state.rng, length: 28,
-                                                    alphabet: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+            let alphanumerics = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+            let token = style == .weibo
+                ? "2.00" + Self.randomString(&state.rng, length: 28, alphabet: alphanumerics)
+                : Self.randomString(&state.rng, length: 43, alphabet: alphanumerics + "-_")
             let grant = Grant(user: issued.user, appKey: clientID, created: now,
-                              expires: now.addingTimeInterval(TimeInterval(lifetime)))
+                              expires: now.addingTimeInterval(TimeInterval(lifetime)), scope: scope)
             state.tokens[token] = grant
             return .success((token, grant))
         }
-        return try result.get()
+    }
+
+    /// A random secret from the store's stream (Mastodon's client ids and secrets, app tokens).
+    func randomSecret(length: Int = 43) -> String {
+        state.withLock {
+            Self.randomString(&$0.rng, length: length,
+                              alphabet: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
+        }
     }
 
     /// Revokes a valid token (`oauth2/revokeoauth2`); it then fails with 21332.

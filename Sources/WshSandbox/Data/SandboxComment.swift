@@ -10,6 +10,8 @@ struct SandboxComment: Sendable {
     var authorIndex: Int
     /// The comment this one replies to (`comments/reply.json`).
     var replyToID: Int64? = nil
+    /// What a reply made through the Mastodon API said beyond its text.
+    var mastodon: MastodonExtras? = nil
 
     /// Ids of comments made through the API: above every generated one, increasing.
     static let firstCreatedID: Int64 = 4_600_000_000_000_000

@@ -22,9 +22,22 @@ struct SandboxStatus: Sendable {
     /// For a repost of a repost: the status reposted directly (`retweetedOrdinal`
     /// names the original at the root of the chain, as Weibo nests it).
     var repostedOrdinal: Int? = nil
+    /// What a post made through the Mastodon API said beyond its text.
+    var mastodon: MastodonExtras? = nil
 
     /// Status ids: 16 digits, increasing with the ordinal.
     static let firstID: Int64 = 4_000_000_000_000_000
 
     var id: Int64 { Self.firstID + Int64(ordinal) }
+}
+
+/// The parts of a Mastodon post that Weibo has no field for; the Weibo side
+/// shows only the text.
+struct MastodonExtras: Sendable, Hashable {
+    /// `public`, `unlisted`, `private` or `direct`.
+    var visibility = "public"
+    var sensitive = false
+    var spoilerText = ""
+    /// An ISO 639-1 code, or nil to guess from the text.
+    var language: String? = nil
 }

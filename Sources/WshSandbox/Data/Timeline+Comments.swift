@@ -41,14 +41,15 @@ extension Timeline {
 
     /// Adds a comment by `author` on `status` (replying to `replyTo`) and returns it.
     mutating func addComment(text: String, on status: SandboxStatus, author: Int,
-                             source: (name: String, href: String), replyTo: Int64? = nil) -> SandboxComment {
+                             source: (name: String, href: String), replyTo: Int64? = nil,
+                             mastodon: MastodonExtras? = nil) -> SandboxComment {
         createdCommentCount += 1
         // After the generated comments, which come 97 s apart after the status.
         let afterGenerated = status.createdAt.date.addingTimeInterval(TimeInterval((status.commentsCount + 1) * 97))
         let comment = SandboxComment(
             id: SandboxComment.firstCreatedID + Int64(createdCommentCount),
             createdAt: nextWriteTime(notBefore: afterGenerated), text: text, source: source,
-            authorIndex: author, replyToID: replyTo)
+            authorIndex: author, replyToID: replyTo, mastodon: mastodon)
         createdComments[status.ordinal, default: []].append(comment)
         createdCommentOrdinal[comment.id] = status.ordinal
         return comment

@@ -178,12 +178,12 @@ struct Timeline: Sendable {
     /// Adds a status by `author` and returns it; with `reposting`, a repost of
     /// that status (nested under the original at the root of its chain).
     mutating func post(text: String, source: (name: String, href: String), author: Int,
-                       reposting target: SandboxStatus? = nil) -> SandboxStatus {
+                       reposting target: SandboxStatus? = nil, mastodon: MastodonExtras? = nil) -> SandboxStatus {
         var status = SandboxStatus(
             ordinal: ordinalCount + 1, createdAt: nextWriteTime(),
             text: text, source: source, authorIndex: author, pictureKeys: [],
             retweetedOrdinal: nil, repostsCount: 0, commentsCount: 0, attitudesCount: 0,
-            escapesUnicode: false)
+            escapesUnicode: false, mastodon: mastodon)
         if let target {
             let root = target.retweetedOrdinal ?? target.ordinal
             status.retweetedOrdinal = root

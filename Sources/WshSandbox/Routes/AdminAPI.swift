@@ -3,7 +3,7 @@ import Hummingbird
 
 /// The admin endpoints, outside `/2/`, which need no token and meet no faults:
 /// `GET|POST /admin/faults`, `POST /admin/reset`, `GET /admin/stats`,
-/// `GET /admin/accounts`, `POST /admin/tokens/expire`.
+/// `GET /admin/accounts`, `POST /admin/tokens/expire`, `GET|POST /admin/mastodon`.
 ///
 /// They exist for tests and teaching on loopback; the sandbox is never a
 /// public service.
@@ -13,6 +13,7 @@ struct AdminAPI: Sendable {
     let stats: StatsRecorder
     let tokens: TokenStore
     let rateLimiter: RateLimiter
+    let mastodon: MastodonState
 
     func respond(to request: Request) async throws -> ByteBuffer {
         switch (request.method, request.uri.path) {
@@ -44,8 +45,18 @@ struct AdminAPI: Sendable {
             }
             guard tokens.expire(token) else { throw SandboxError.parameter("no such token") }
             return try encode(["expired": token])
+        case (.get, "/admin/mastodon"):
+            return try encode(MastodonSettings(public_preview: mastodon.publicPreview, apps: mastodon.appCount))
+        case (.post, "/admin/mastodon"):
+            let body = try await request.body.collect(upTo: 64 * 1024)
+            guard let asked = try? JSONDecoder().decode([String: Bool].self, from: Data(String(buffer: body).utf8)),
+                  let on = asked["public_preview"] else {
+                throw SandboxError.parameter("expected {\"public_preview\": true or false}")
+            }
+            mastodon.setPublicPreview(on)
+            return try encode(MastodonSettings(public_preview: mastodon.publicPreview, apps: mastodon.appCount))
         case (_, "/admin/faults"), (_, "/admin/reset"), (_, "/admin/stats"), (_, "/admin/accounts"),
-             (_, "/admin/tokens/expire"):
+             (_, "/admin/tokens/expire"), (_, "/admin/mastodon"):
             throw SandboxError.methodNotSupported
         default:
             throw SandboxError.apiNotFound
@@ -54,13 +65,21 @@ struct AdminAPI: Sendable {
 
     /// Clears faults, the rate-limit counts, the statistics and every write
     /// (posts, deletions, reposts, comments, favourites, follows); forgets the
-    /// tokens and codes issued through OAuth and makes the accounts' tokens valid again.
+    /// tokens and codes issued through OAuth and makes the accounts' tokens valid again;
+    /// forgets Mastodon apps, app tokens and idempotency keys; public preview as configured.
     func reset() {
         faults.set(SandboxFaults())
         store.reset()
         stats.reset()
         tokens.reset()
         rateLimiter.reset()
+        mastodon.reset()
+    }
+
+    /// What `GET /admin/mastodon` shows: the public-preview switch and how many apps are registered.
+    private struct MastodonSettings: Encodable {
+        var public_preview: Bool
+        var apps: Int
     }
 
     /// The accounts, in order: the first generated users with their tokens.

@@ -30,15 +30,24 @@ enum FormFields {
 
     /// The fields, first value winning; nil when an escape is broken or not valid UTF-8.
     static func parse(_ text: Substring) -> [String: String]? {
+        guard let pairs = pairs(text) else { return nil }
         var fields: [String: String] = [:]
+        for (name, value) in pairs where fields[name] == nil { fields[name] = value }
+        return fields
+    }
+
+    /// Every name and value, in order, repeats kept (`id[]=1&id[]=2`); nil
+    /// when an escape is broken or not valid UTF-8.
+    static func pairs(_ text: Substring) -> [(name: String, value: String)]? {
+        var pairs: [(name: String, value: String)] = []
         for pair in text.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
             let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
             guard let name = decode(parts[0]), let value = parts.count > 1 ? decode(parts[1]) : "" else {
                 return nil
             }
-            if fields[name] == nil { fields[name] = value }
+            pairs.append((name, value))
         }
-        return fields
+        return pairs
     }
 
     private static func decode(_ encoded: some Collection<UInt8>) -> String? {

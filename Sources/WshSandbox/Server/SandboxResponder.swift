@@ -3,8 +3,9 @@ import NIOCore
 import NIOHTTPTypes
 
 /// Serves every request: `/2/` through the fault injector and `WeiboAPI`,
-/// `/oauth2/` through `OAuthAPI`, `/admin/` through `AdminAPI`, anything
-/// else as a Weibo 404.
+/// `/api/` through the fault injector and `MastodonAPI`, `/oauth2/` through
+/// `OAuthAPI`, `/oauth/` through `MastodonOAuth`, `/admin/` through
+/// `AdminAPI`, anything else as a Weibo 404.
 ///
 /// A hand-written responder rather than a router: there are a few fixed
 /// paths, and answering with a prebuilt `ByteBuffer` keeps the sandbox far
@@ -14,6 +15,8 @@ struct SandboxResponder: HTTPResponder {
 
     let api: WeiboAPI
     let oauth: OAuthAPI
+    let mastodon: MastodonAPI
+    let mastodonOAuth: MastodonOAuth
     let admin: AdminAPI
     let faults: FaultInjector
     let stats: StatsRecorder
@@ -24,6 +27,7 @@ struct SandboxResponder: HTTPResponder {
         var status: HTTPResponse.Status
         var contentType: String
         var body: ByteBuffer
+        var headers: HTTPFields = [:]
 
         init(_ body: ByteBuffer) {
             status = .ok
@@ -37,19 +41,48 @@ struct SandboxResponder: HTTPResponder {
             body = ByteBuffer(bytes: error.body(request: path))
         }
 
+        init(_ reply: MastodonAPI.Reply) {
+            status = reply.status
+            contentType = SandboxResponder.mastodonJSONType
+            body = reply.body
+            headers = reply.headers
+        }
+
+        /// A fault's error as the Mastodon side answers it (a proxy page stays a page).
+        init(mastodon fault: SandboxError, path: String) {
+            if fault.isProxyPage {
+                self.init(fault, path: path)
+            } else {
+                let error = MastodonError.injected(fault)
+                self.init(MastodonAPI.Reply(status: error.status, body: ByteBuffer(bytes: error.body)))
+            }
+        }
+
         var response: Response {
-            Response(status: status, headers: [.contentType: contentType], body: .init(byteBuffer: body))
+            var fields: HTTPFields = [.contentType: contentType]
+            fields.append(contentsOf: headers)
+            return Response(status: status, headers: fields, body: .init(byteBuffer: body))
         }
     }
 
     fileprivate static let jsonType = "application/json;charset=UTF-8"
+    fileprivate static let mastodonJSONType = "application/json; charset=utf-8"
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let started = ContinuousClock.now
         let path = request.uri.path
         let sent: (response: Response, note: String, bytes: Int)
         if path.hasPrefix("/2/") {
-            sent = await serveAPI(request, context: context)
+            sent = await serveAPI(request, context: context, failure: { Reply($0, path: path) }) {
+                await serveWeibo(request)
+            }
+        } else if path.hasPrefix("/api/") {
+            sent = await serveAPI(request, context: context, failure: { Reply(mastodon: $0, path: path) }) {
+                await serveMastodon(request)
+            }
+        } else if path.hasPrefix("/oauth/") {
+            let reply = await mastodonOAuth.respond(to: request)
+            sent = (reply.response, String(reply.status.code), reply.body.readableBytes)
         } else if path.hasPrefix("/oauth2/") {
             let reply: OAuthAPI.Reply
             do {
@@ -74,7 +107,10 @@ struct SandboxResponder: HTTPResponder {
         return request.method == .head ? sent.response.createHeadResponse() : sent.response
     }
 
-    private func serveAPI(_ request: Request, context: Context) async -> (Response, String, Int) {
+    /// Serves an API request (Weibo's or Mastodon's) through the faults:
+    /// `failure` renders an injected error, `serve` the real answer.
+    private func serveAPI(_ request: Request, context: Context, failure: (SandboxError) -> Reply,
+                          serve: () async -> Reply) async -> (Response, String, Int) {
         stats.recordRequest(fromPort: context.channel.remoteAddress?.port ?? 0)
         let plan = faults.plan(path: request.uri.path)
         if plan.latencyMilliseconds > 0 {
@@ -86,23 +122,16 @@ struct SandboxResponder: HTTPResponder {
             try? await context.channel.close()
             return (Response(status: .ok), "dropped", 0)
         }
-        let path = request.uri.path
         let reply: Reply
-        if let failure = plan.failure {
-            reply = Reply(failure, path: path)
+        if let fault = plan.failure {
+            reply = failure(fault)
         } else {
-            reply = await answer(path: path) {
-                // libcurl sends `Expect: 100-continue` before larger bodies and
-                // waits a second for the go-ahead, which Hummingbird never gives.
-                if request.headers[.expect]?.lowercased() == "100-continue" {
-                    try await context.channel.writeAndFlush(HTTPResponsePart.head(HTTPResponse(status: .continue)))
-                }
-                let body = try await api.respond(to: request)
-                if path == WeiboAPI.Endpoint.update.rawValue { stats.recordPost() }
-                if path == WeiboAPI.Endpoint.destroy.rawValue { stats.recordDeletion() }
-                if WeiboAPI.Endpoint(rawValue: path)?.isWrite == true { stats.recordWrite() }
-                return body
+            // libcurl sends `Expect: 100-continue` before larger bodies and
+            // waits a second for the go-ahead, which Hummingbird never gives.
+            if request.headers[.expect]?.lowercased() == "100-continue" {
+                try? await context.channel.writeAndFlush(HTTPResponsePart.head(HTTPResponse(status: .continue)))
             }
+            reply = await serve()
         }
         let note = String(reply.status.code)
         let body = reply.body
@@ -131,6 +160,37 @@ struct SandboxResponder: HTTPResponder {
                 return (response, note + " drip", body.readableBytes)
             }
             return (response, note, body.readableBytes)
+        }
+    }
+
+    /// The Weibo API's answer, counted in the statistics.
+    private func serveWeibo(_ request: Request) async -> Reply {
+        let path = request.uri.path
+        return await answer(path: path) {
+            let body = try await api.respond(to: request)
+            if path == WeiboAPI.Endpoint.update.rawValue { stats.recordPost() }
+            if path == WeiboAPI.Endpoint.destroy.rawValue { stats.recordDeletion() }
+            if WeiboAPI.Endpoint(rawValue: path)?.isWrite == true { stats.recordWrite() }
+            return body
+        }
+    }
+
+    /// The Mastodon API's answer, counted in the statistics.
+    private func serveMastodon(_ request: Request) async -> Reply {
+        do {
+            let reply = try await mastodon.respond(to: request)
+            switch reply.effect {
+            case .post: stats.recordPost(); stats.recordWrite()
+            case .deletion: stats.recordDeletion(); stats.recordWrite()
+            case .write: stats.recordWrite()
+            case nil: break
+            }
+            return Reply(reply)
+        } catch let error as MastodonError {
+            return Reply(MastodonAPI.Reply(status: error.status, body: ByteBuffer(bytes: error.body)))
+        } catch {
+            let failure = MastodonError(status: .internalServerError, error: "Internal Server Error")
+            return Reply(MastodonAPI.Reply(status: failure.status, body: ByteBuffer(bytes: failure.body)))
         }
     }
 

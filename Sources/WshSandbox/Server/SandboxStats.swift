@@ -1,7 +1,7 @@
 /// What the sandbox has seen since it started or was last reset, so tests
 /// can check that a client retried, or reused its connection.
 public struct SandboxStats: Sendable, Hashable, Codable {
-    /// Requests to `/2/` routes.
+    /// Requests to `/2/` and `/api/` routes (Weibo and Mastodon).
     public var requests: Int
     /// Distinct client connections (by client port: the sandbox is on loopback) that sent them.
     public var connections: Int

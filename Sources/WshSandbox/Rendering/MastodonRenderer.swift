@@ -1,0 +1,538 @@
+import Foundation
+import WshModel
+
+/// Renders the timeline's records as Mastodon 4.x entities: Status, Account,
+/// Relationship, Notification, Context, with the key order Mastodon uses.
+///
+/// The same records as `Renderer`, seen through Mastodon: a Weibo repost with
+/// no remark of its own (`转发微博`) is a boost (`reblog`); one with a remark is
+/// a status of its own quoting the one it reposts (a `quote-inline` paragraph
+/// in `content` and Mastodon 4.5's `quote`); comments are replies. `viewer`
+/// (nil: no token) decides `favourited`, `reblogged` and relationships.
+struct MastodonRenderer {
+    let timeline: Timeline
+    var viewer: Int?
+    /// `http://127.0.0.1:PORT`.
+    let origin: String
+
+    private var html: MastodonHTML {
+        let names = timeline.data.userIndexByScreenName
+        return MastodonHTML(origin: origin, isUser: { names[$0] != nil })
+    }
+
+    /// The custom emoji some statuses carry.
+    static let emojiShortcode = "wsh"
+
+    // MARK: Lists
+
+    /// `[Status, …]` for `ordinals`, in that order.
+    func statuses(_ ordinals: [Int]) -> [UInt8] {
+        var json = JSONWriter(capacity: 2500 * max(1, ordinals.count))
+        json.arrayStart()
+        for ordinal in ordinals {
+            if let status = timeline.status(ordinal: ordinal) { writeStatus(status, into: &json) }
+        }
+        json.arrayEnd()
+        return json.bytes
+    }
+
+    /// `[Notification, …]`: a mention for each status in `ordinals`.
+    func mentionNotifications(_ ordinals: [Int]) -> [UInt8] {
+        var json = JSONWriter(capacity: 3000 * max(1, ordinals.count))
+        json.arrayStart()
+        for ordinal in ordinals {
+            guard let status = timeline.status(ordinal: ordinal) else { continue }
+            json.objectStart()
+            json.member("id", String(status.id))
+            json.member("type", "mention")
+            json.member("created_at", mastodonTime(status.createdAt.date))
+            json.key("account")
+            writeAccount(timeline.data.users[status.authorIndex], into: &json)
+            json.key("status")
+            writeStatus(status, into: &json)
+            json.objectEnd()
+        }
+        json.arrayEnd()
+        return json.bytes
+    }
+
+    // MARK: Status
+
+    /// One status; `withText` adds the source `text`, as a deletion answers.
+    func statusJSON(_ status: SandboxStatus, withText: Bool = false) -> [UInt8] {
+        var json = JSONWriter(capacity: 3000)
+        writeStatus(status, into: &json, withText: withText)
+        return json.bytes
+    }
+
+    /// A comment, as the reply status it is on the Mastodon side.
+    func replyJSON(_ comment: SandboxComment, on status: SandboxStatus, withText: Bool = false) -> [UInt8] {
+        var json = JSONWriter(capacity: 2000)
+        writeReply(comment, on: status, into: &json, withText: withText)
+        return json.bytes
+    }
+
+    /// `{"ancestors":[…],"descendants":[…]}` of a status: no ancestors; its
+    /// comments as replies, depth first, each thread oldest first.
+    func context(of status: SandboxStatus) -> [UInt8] {
+        var json = JSONWriter(capacity: 8000)
+        json.objectStart()
+        json.key("ancestors")
+        json.arrayStart()
+        json.arrayEnd()
+        json.key("descendants")
+        json.arrayStart()
+        writeThread(under: nil, on: status, into: &json)
+        json.arrayEnd()
+        json.objectEnd()
+        return json.bytes
+    }
+
+    /// The context of a reply: the status and the replies above it, then the replies below it.
+    func context(of comment: SandboxComment, on status: SandboxStatus) -> [UInt8] {
+        var chain: [SandboxComment] = []
+        var parent = comment.replyToID
+        while let id = parent, let (above, _) = timeline.comment(id: id), chain.count < 100 {
+            chain.insert(above, at: 0)
+            parent = above.replyToID
+        }
+        var json = JSONWriter(capacity: 8000)
+        json.objectStart()
+        json.key("ancestors")
+        json.arrayStart()
+        writeStatus(status, into: &json)
+        for above in chain { writeReply(above, on: status, into: &json) }
+        json.arrayEnd()
+        json.key("descendants")
+        json.arrayStart()
+        writeThread(under: comment.id, on: status, into: &json)
+        json.arrayEnd()
+        json.objectEnd()
+        return json.bytes
+    }
+
+    /// The replies to `parent` (nil: to the status itself), oldest first, each followed by its own.
+    private func writeThread(under parent: Int64?, on status: SandboxStatus, into json: inout JSONWriter,
+                             depth: Int = 0) {
+        guard depth < 50 else { return }
+        let all = timeline.comments(on: status).reversed()
+        for comment in all where comment.replyToID == parent {
+            writeReply(comment, on: status, into: &json)
+            writeThread(under: comment.id, on: status, into: &json, depth: depth + 1)
+        }
+    }
+
+    private func writeStatus(_ status: SandboxStatus, into json: inout JSONWriter, withText: Bool = false,
+                             nested: Bool = false) {
+        let author = timeline.data.users[status.authorIndex]
+        let boost = !nested && timeline.isBoost(status)
+        let quoted = !nested && !boost ? status.retweetedOrdinal.flatMap { root in
+            timeline.status(ordinal: status.repostedOrdinal ?? root)
+        } : nil
+        let extras = status.mastodon
+        let spoiler = extras?.spoilerText ?? timeline.generatedSpoiler(status) ?? ""
+        var text = status.text
+        if timeline.hasGeneratedEmoji(status) { text += " :\(Self.emojiShortcode):" }
+
+        json.objectStart()
+        json.member("id", String(status.id))
+        json.member("created_at", mastodonTime(status.createdAt.date))
+        json.key("in_reply_to_id")
+        json.null()
+        json.key("in_reply_to_account_id")
+        json.null()
+        json.member("sensitive", boost ? false : extras?.sensitive ?? !spoiler.isEmpty)
+        json.member("spoiler_text", boost ? "" : spoiler)
+        json.member("visibility", extras?.visibility ?? "public")
+        if boost { json.key("language"); json.null() } else { json.member("language", language(extras, text)) }
+        json.member("uri", statusURI(author, status.id) + (boost ? "/activity" : ""))
+        json.member("url", statusURL(author, status.id))
+        json.member("replies_count", boost ? 0 : timeline.commentsCount(of: status))
+        json.member("reblogs_count", boost ? 0 : timeline.repostsCount(of: status))
+        json.member("favourites_count", boost ? 0 : status.attitudesCount + timeline.favouritersCount(of: status.ordinal))
+        json.key("edited_at")
+        json.null()
+        if let viewer {
+            json.member("favourited", !boost && timeline.favouritedTime(status.ordinal, by: viewer) != nil)
+            json.member("reblogged", !boost && timeline.boost(of: status.ordinal, by: viewer) != nil)
+            json.member("muted", false)
+            json.member("bookmarked", false)
+            if status.authorIndex == viewer { json.member("pinned", false) }
+        }
+        if boost {
+            json.member("content", "")
+        } else {
+            var content = html.content(text)
+            if let quoted {
+                let url = statusURL(timeline.data.users[quoted.authorIndex], quoted.id)
+                content += "<p class=\"quote-inline\">RE: <a href=\"\(url)\">\(url)</a></p>"
+            }
+            json.member("content", content)
+        }
+        if withText { json.member("text", status.text) }
+        json.key("filtered")
+        json.arrayStart()
+        json.arrayEnd()
+        json.key("reblog")
+        if boost, let original = timeline.boosted(by: status) {
+            writeStatus(original, into: &json, nested: true)
+        } else {
+            json.null()
+        }
+        json.key("application")
+        writeApplication(status.source, into: &json)
+        json.key("account")
+        writeAccount(author, into: &json)
+        json.key("media_attachments")
+        json.arrayStart()
+        if !boost {
+            for (index, key) in status.pictureKeys.enumerated() {
+                writeMedia(key, id: String(status.id) + String(index), alt: timeline.generatedAltText(status, picture: index),
+                           into: &json)
+            }
+        }
+        json.arrayEnd()
+        writeMentionsTagsEmojis(boost ? "" : text, into: &json)
+        json.key("card")
+        if !boost, let link = Hashtags.tokens(in: text).lazy.compactMap({ token -> String? in
+            if case .link(let url) = token { return url } else { return nil }
+        }).first {
+            writeCard(link, into: &json)
+        } else {
+            json.null()
+        }
+        json.key("poll")
+        if !boost, timeline.hasGeneratedPoll(status) { writePoll(status, into: &json) } else { json.null() }
+        if let quoted {
+            json.key("quote")
+            json.objectStart()
+            json.member("state", "accepted")
+            json.key("quoted_status")
+            writeStatus(quoted, into: &json, nested: true)
+            json.objectEnd()
+        }
+        json.objectEnd()
+    }
+
+    private func writeReply(_ comment: SandboxComment, on status: SandboxStatus, into json: inout JSONWriter,
+                            withText: Bool = false) {
+        let author = timeline.data.users[comment.authorIndex]
+        let parentAuthor: Int = comment.replyToID.flatMap { timeline.comment(id: $0)?.comment.authorIndex }
+            ?? status.authorIndex
+        let extras = comment.mastodon
+        json.objectStart()
+        json.member("id", String(comment.id))
+        json.member("created_at", mastodonTime(comment.createdAt.date))
+        json.member("in_reply_to_id", String(comment.replyToID ?? status.id))
+        json.member("in_reply_to_account_id", String(timeline.data.users[parentAuthor].id))
+        json.member("sensitive", extras?.sensitive ?? false)
+        json.member("spoiler_text", extras?.spoilerText ?? "")
+        json.member("visibility", extras?.visibility ?? "public")
+        json.member("language", language(extras, comment.text))
+        json.member("uri", statusURI(author, comment.id))
+        json.member("url", statusURL(author, comment.id))
+        json.member("replies_count", timeline.replies(toComment: comment.id, on: status).count)
+        json.member("reblogs_count", 0)
+        json.member("favourites_count", 0)
+        json.key("edited_at")
+        json.null()
+        if viewer != nil {
+            json.member("favourited", false)
+            json.member("reblogged", false)
+            json.member("muted", false)
+            json.member("bookmarked", false)
+        }
+        json.member("content", html.content(comment.text))
+        if withText { json.member("text", comment.text) }
+        json.key("filtered")
+        json.arrayStart()
+        json.arrayEnd()
+        json.key("reblog")
+        json.null()
+        json.key("application")
+        writeApplication(comment.source, into: &json)
+        json.key("account")
+        writeAccount(author, into: &json)
+        json.key("media_attachments")
+        json.arrayStart()
+        json.arrayEnd()
+        writeMentionsTagsEmojis(comment.text, into: &json)
+        json.key("card")
+        json.null()
+        json.key("poll")
+        json.null()
+        json.objectEnd()
+    }
+
+    private func writeApplication(_ source: (name: String, href: String), into json: inout JSONWriter) {
+        json.objectStart()
+        json.member("name", source.name)
+        json.member("website", source.href)
+        json.objectEnd()
+    }
+
+    private func writeMedia(_ key: String, id: String, alt: String?, into json: inout JSONWriter) {
+        let host = "http://wx\(key.utf8.last.map { Int($0) % 4 + 1 } ?? 1).sinaimg.cn"
+        json.objectStart()
+        json.member("id", id)
+        json.member("type", "image")
+        json.member("url", "\(host)/large/\(key).jpg")
+        json.member("preview_url", "\(host)/thumbnail/\(key).jpg")
+        json.key("remote_url")
+        json.null()
+        json.key("preview_remote_url")
+        json.null()
+        json.key("text_url")
+        json.null()
+        json.key("meta")
+        json.objectStart()
+        for (name, width, height) in [("original", 1080, 1440), ("small", 360, 480)] as [(StaticString, Int, Int)] {
+            json.key(name)
+            json.objectStart()
+            json.member("width", width)
+            json.member("height", height)
+            json.member("size", "\(width)x\(height)")
+            json.raw(key: "aspect", "0.75")
+            json.objectEnd()
+        }
+        json.objectEnd()
+        json.key("description")
+        if let alt { json.string(alt) } else { json.null() }
+        json.key("blurhash")
+        json.null()
+        json.objectEnd()
+    }
+
+    private func writeMentionsTagsEmojis(_ text: String, into json: inout JSONWriter) {
+        let tokens = text.isEmpty ? [] : Hashtags.tokens(in: text)
+        json.key("mentions")
+        json.arrayStart()
+        var mentioned = Set<Int>()
+        for case .mention(let name) in tokens {
+            guard let index = timeline.data.userIndexByScreenName[name], mentioned.insert(index).inserted else { continue }
+            let user = timeline.data.users[index]
+            json.objectStart()
+            json.member("id", String(user.id))
+            json.member("username", user.screenName)
+            json.member("url", html.profileURL(user.screenName))
+            json.member("acct", user.screenName)
+            json.objectEnd()
+        }
+        json.arrayEnd()
+        json.key("tags")
+        json.arrayStart()
+        var tagged = Set<String>()
+        for case .hashtag(let name, _) in tokens where tagged.insert(name.lowercased()).inserted {
+            json.objectStart()
+            json.member("name", name.lowercased())
+            json.member("url", html.tagURL(name.lowercased()))
+            json.objectEnd()
+        }
+        json.arrayEnd()
+        json.key("emojis")
+        json.arrayStart()
+        if text.contains(":\(Self.emojiShortcode):") { writeEmoji(into: &json) }
+        json.arrayEnd()
+    }
+
+    private func writeEmoji(into json: inout JSONWriter) {
+        json.objectStart()
+        json.member("shortcode", Self.emojiShortcode)
+        json.member("url", origin + "/emoji/wsh.png")
+        json.member("static_url", origin + "/emoji/wsh_static.png")
+        json.member("visible_in_picker", true)
+        json.objectEnd()
+    }
+
+    private func writeCard(_ link: String, into json: inout JSONWriter) {
+        let host = URLComponents(string: link)?.host ?? ""
+        json.objectStart()
+        json.member("url", link)
+        json.member("title", "\(host) 短链接")
+        json.member("description", "A link shortened by \(host)")
+        json.key("language")
+        json.null()
+        json.member("type", "link")
+        json.member("author_name", "")
+        json.member("author_url", "")
+        json.member("provider_name", host)
+        json.member("provider_url", "http://\(host)/")
+        json.member("html", "")
+        json.member("width", 0)
+        json.member("height", 0)
+        json.key("image")
+        json.null()
+        json.member("image_description", "")
+        json.member("embed_url", "")
+        json.key("blurhash")
+        json.null()
+        json.key("published_at")
+        json.null()
+        json.objectEnd()
+    }
+
+    /// A poll that closed a day after its status, relative to the data's newest
+    /// moment (not the clock), so the same seed always renders the same bytes.
+    private func writePoll(_ status: SandboxStatus, into json: inout JSONWriter) {
+        let options = [["今天吃什么", "Pizza", "火锅"], ["Swift", "Kotlin"], ["早起", "熬夜", "都不", "Both"]][status.ordinal % 3]
+        let votes = options.indices.map { (status.ordinal * (7 + $0 * 13)) % 97 }
+        let expires = status.createdAt.date.addingTimeInterval(86_400)
+        json.objectStart()
+        json.member("id", String(status.ordinal))
+        json.member("expires_at", mastodonTime(expires))
+        json.member("expired", expires <= DataSet.newestTime.date)
+        json.member("multiple", status.ordinal % 2 == 0)
+        json.member("votes_count", votes.reduce(0, +))
+        json.member("voters_count", votes.reduce(0, +))
+        json.key("options")
+        json.arrayStart()
+        for (title, count) in zip(options, votes) {
+            json.objectStart()
+            json.member("title", title)
+            json.member("votes_count", count)
+            json.objectEnd()
+        }
+        json.arrayEnd()
+        json.key("emojis")
+        json.arrayStart()
+        json.arrayEnd()
+        if viewer != nil {
+            json.member("voted", false)
+            json.key("own_votes")
+            json.arrayStart()
+            json.arrayEnd()
+        }
+        json.objectEnd()
+    }
+
+    private func language(_ extras: MastodonExtras?, _ text: String) -> String {
+        if let language = extras?.language { return language }
+        return text.unicodeScalars.contains { (0x4E00...0x9FFF).contains($0.value) } ? "zh" : "en"
+    }
+
+    func statusURL(_ author: SandboxUser, _ id: Int64) -> String { html.profileURL(author.screenName) + "/\(id)" }
+
+    private func statusURI(_ author: SandboxUser, _ id: Int64) -> String {
+        origin + "/users/" + MastodonHTML.pathEncoded(author.screenName) + "/statuses/\(id)"
+    }
+
+    // MARK: Account, Relationship
+
+    /// An Account; `withSource` adds `source` and `role`, as verify_credentials answers.
+    func accountJSON(_ user: SandboxUser, withSource: Bool = false) -> [UInt8] {
+        var json = JSONWriter(capacity: 1200)
+        writeAccount(user, into: &json, withSource: withSource)
+        return json.bytes
+    }
+
+    private func writeAccount(_ user: SandboxUser, into json: inout JSONWriter, withSource: Bool = false) {
+        let avatar = "http://tva\(user.index % 4 + 1).sinaimg.cn/crop.0.0.180.180.180/\(user.avatarKey).jpg"
+        let note = user.description.isEmpty ? "" : "<p>" + MastodonHTML.escaped(user.description) + "</p>"
+        json.objectStart()
+        json.member("id", String(user.id))
+        json.member("username", user.screenName)
+        json.member("acct", user.screenName)
+        json.member("display_name", user.screenName)
+        json.member("locked", false)
+        json.member("bot", false)
+        json.member("discoverable", true)
+        json.member("group", false)
+        // Mastodon gives the day an account was made, at midnight UTC.
+        json.member("created_at", String(mastodonTime(user.createdAt.date).prefix(10)) + "T00:00:00.000Z")
+        json.member("note", note)
+        json.member("url", html.profileURL(user.screenName))
+        json.member("avatar", avatar)
+        json.member("avatar_static", avatar)
+        json.member("header", origin + "/headers/original/missing.png")
+        json.member("header_static", origin + "/headers/original/missing.png")
+        json.member("followers_count", timeline.followersCount(of: user))
+        json.member("following_count", timeline.friendsCount(of: user))
+        json.member("statuses_count", timeline.statusesCount(of: user))
+        json.key("last_status_at")
+        if let latest = timeline.latestStatus(of: user) { json.string(mastodonDay(latest.createdAt.date)) } else { json.null() }
+        json.key("emojis")
+        json.arrayStart()
+        json.arrayEnd()
+        json.key("fields")
+        json.arrayStart()
+        json.objectStart()
+        json.member("name", "Location")
+        json.member("value", MastodonHTML.escaped(user.location))
+        json.key("verified_at")
+        json.null()
+        json.objectEnd()
+        if user.verified {
+            json.objectStart()
+            json.member("name", "Verified")
+            json.member("value", MastodonHTML.escaped(user.verifiedReason))
+            json.member("verified_at", mastodonTime(user.createdAt.date))
+            json.objectEnd()
+        }
+        json.arrayEnd()
+        if withSource {
+            json.key("source")
+            json.objectStart()
+            json.member("privacy", "public")
+            json.member("sensitive", false)
+            json.member("language", "zh")
+            json.member("note", user.description)
+            json.key("fields")
+            json.arrayStart()
+            json.objectStart()
+            json.member("name", "Location")
+            json.member("value", user.location)
+            json.key("verified_at")
+            json.null()
+            json.objectEnd()
+            json.arrayEnd()
+            json.member("follow_requests_count", 0)
+            json.objectEnd()
+        }
+        json.objectEnd()
+    }
+
+    /// `[Relationship, …]` between the viewer and each of `users`.
+    func relationships(_ users: [SandboxUser]) -> [UInt8] {
+        var json = JSONWriter(capacity: 300 * max(1, users.count))
+        json.arrayStart()
+        for user in users { writeRelationship(user, into: &json) }
+        json.arrayEnd()
+        return json.bytes
+    }
+
+    func relationshipJSON(_ user: SandboxUser) -> [UInt8] {
+        var json = JSONWriter(capacity: 300)
+        writeRelationship(user, into: &json)
+        return json.bytes
+    }
+
+    private func writeRelationship(_ user: SandboxUser, into json: inout JSONWriter) {
+        let following = viewer.map { timeline.isFollowing($0, user.index) } ?? false
+        json.objectStart()
+        json.member("id", String(user.id))
+        json.member("following", following)
+        json.member("showing_reblogs", following)
+        json.member("notifying", false)
+        json.key("languages")
+        json.null()
+        json.member("followed_by", viewer.map { timeline.isFollowing(user.index, $0) } ?? false)
+        json.member("blocking", false)
+        json.member("blocked_by", false)
+        json.member("muting", false)
+        json.member("muting_notifications", false)
+        json.member("requested", false)
+        json.member("requested_by", false)
+        json.member("domain_blocking", false)
+        json.member("endorsed", false)
+        json.member("note", "")
+        json.objectEnd()
+    }
+}
+
+extension JSONWriter {
+    /// A member whose value is already JSON text (a decimal number, say).
+    mutating func raw(key name: StaticString, _ value: String) {
+        key(name)
+        json(Array(value.utf8))
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import Hummingbird
+import HTTPTypes
+import NIOCore
+
+/// The GET endpoints: timelines and notifications with Mastodon's paging,
+/// statuses and their context, accounts and relationships.
+extension MastodonAPI {
+    // MARK: Paging
+
+    /// One page of `ordinals` (newest first) by Mastodon's cursors, and its `Link` header.
+    ///
+    /// `max_id` keeps ids **less than** it (exclusive), `since_id` ids greater
+    /// (the newest `limit` of them), `min_id` ids greater too, but the `limit`
+    /// just above it (the page adjacent to it); the page is newest first in
+    /// every case. `rel="next"` (`max_id` = the page's last id) is sent when
+    /// older statuses remain, `rel="prev"` (`min_id` = its first id) when the
+    /// page is not empty.
+    func page(_ ordinals: [Int], _ call: Call) throws -> (ordinals: [Int], link: String?) {
+        let limit = limit(call)
+        let maxID = try cursor(call, "max_id")
+        let sinceID = try cursor(call, "since_id")
+        let minID = try cursor(call, "min_id")
+        func id(_ ordinal: Int) -> Int64 { SandboxStatus.firstID + Int64(ordinal) }
+        let lower = max(sinceID ?? 0, minID ?? 0)
+        let matching = ordinals.filter { ordinal in
+            let id = id(ordinal)
+            return id > lower && (maxID.map { id < $0 } ?? true)
+        }
+        let slice = minID != nil ? Array(matching.suffix(limit)) : Array(matching.prefix(limit))
+        guard let first = slice.first, let last = slice.last else { return (slice, nil) }
+        var links: [String] = []
+        if ordinals.contains(where: { id($0) < id(last) }) {
+            links.append("<\(linkURL(call, "max_id", id(last)))>; rel=\"next\"")
+        }
+        links.append("<\(linkURL(call, "min_id", id(first)))>; rel=\"prev\"")
+        return (slice, links.joined(separator: ", "))
+    }
+
+    /// The request's URL on the sandbox, its cursors replaced by `name=id` (and no `access_token`).
+    private func linkURL(_ call: Call, _ name: String, _ id: Int64) -> String {
+        let kept = call.query.split(separator: "&").filter { pair in
+            let key = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+            return !["max_id", "since_id", "min_id", "access_token"].contains(key)
+        }
+        return state.origin + call.path + "?" + (kept.map(String.init) + ["\(name)=\(id)"]).joined(separator: "&")
+    }
+
+    /// A page of statuses as a reply with its `Link` header.
+    private func statusPage(_ ordinals: [Int], _ call: Call, timeline: Timeline, viewer: Int?) throws -> Reply {
+        let (slice, link) = try page(ordinals, call)
+        var reply = Self.json(renderer(timeline, viewer: viewer).statuses(slice))
+        if let link { reply.headers[HTTPField.Name("Link")!] = link }
+        return reply
+    }
+
+    // MARK: Timelines
+
+    /// `timelines/public` and `timelines/tag/:hashtag`: every public status but
+    /// boosts (as Mastodon leaves them out); `local` changes nothing (every
+    /// account is local), `remote=true` is empty, `only_media` keeps statuses with pictures.
+    func publicTimeline(_ call: Call, tag: String?) throws -> Reply {
+        let viewer = try viewer(call, .preview)
+        let timeline = store.timeline
+        if call.parameters.flag("remote") { return try statusPage([], call, timeline: timeline, viewer: viewer) }
+        let onlyMedia = call.parameters.flag("only_media")
+        let ordinals = timeline.allOrdinals().filter { ordinal in
+            guard let status = timeline.status(ordinal: ordinal), !timeline.isBoost(status) else { return false }
+            if let visibility = status.mastodon?.visibility, visibility != "public" { return false }
+            if onlyMedia && status.pictureKeys.isEmpty { return false }
+            if let tag, !Hashtags.text(status.text, has: tag) { return false }
+            return true
+        }
+        return try statusPage(ordinals, call, timeline: timeline, viewer: viewer)
+    }
+
+    /// `timelines/home`: the viewer's statuses and those of whom they follow, boosts included.
+    func homeTimeline(_ call: Call) throws -> Reply {
+        let viewer = try viewer(call, .user)!
+        let timeline = store.timeline
+        return try statusPage(timeline.ordinals(byAnyOf: timeline.homeAuthors(of: viewer)), call,
+                              timeline: timeline, viewer: viewer)
+    }
+
+    /// `accounts/:id/statuses`: `exclude_reblogs`, `only_media`, `tagged`; `pinned=true` is empty.
+    func accountStatuses(_ call: Call, id: String) throws -> Reply {
+        let viewer = try viewer(call, .open)
+        let timeline = store.timeline
+        guard let user = timeline.user(id: try identifier(id)) else { throw MastodonError.notFound }
+        if call.parameters.flag("pinned") { return try statusPage([], call, timeline: timeline, viewer: viewer) }
+        let excludeReblogs = call.parameters.flag("exclude_reblogs")
+        let onlyMedia = call.parameters.flag("only_media")
+        let tagged = call.parameters["tagged"].flatMap { $0.isEmpty ? nil : $0 }
+        let ordinals = timeline.ordinals(of: user).filter { ordinal in
+            guard let status = timeline.status(ordinal: ordinal) else { return false }
+            if excludeReblogs && timeline.isBoost(status) { return false }
+            if onlyMedia && status.pictureKeys.isEmpty { return false }
+            if let tagged, !Hashtags.text(status.text, has: tagged) { return false }
+            return true
+        }
+        return try statusPage(ordinals, call, timeline: timeline, viewer: viewer)
+    }
+
+    /// `notifications`: the statuses that `@mention` the viewer (not their own),
+    /// as `mention` notifications whose id is the status's; `types[]`,
+    /// `exclude_types[]` and `account_id` filter, paging as timelines.
+    func notifications(_ call: Call) throws -> Reply {
+        let viewer = try viewer(call, .user)!
+        let timeline = store.timeline
+        let types = call.parameters.list("types")
+        let excluded = call.parameters.list("exclude_types")
+        var ordinals: [Int] = []
+        if (types.isEmpty || types.contains("mention")) && !excluded.contains("mention") {
+            let from = try call.parameters["account_id"].map { try identifier($0) }
+            ordinals = timeline.mentionOrdinals(of: timeline.data.users[viewer]).filter { ordinal in
+                guard let status = timeline.status(ordinal: ordinal), status.authorIndex != viewer else { return false }
+                return from.map { timeline.data.users[status.authorIndex].id == $0 } ?? true
+            }
+        }
+        let (slice, link) = try page(ordinals, call)
+        var reply = Self.json(renderer(timeline, viewer: viewer).mentionNotifications(slice))
+        if let link { reply.headers[HTTPField.Name("Link")!] = link }
+        return reply
+    }
+
+    // MARK: Statuses
+
+    /// A status, or a comment as the reply it is.
+    func showStatus(_ call: Call, id: String) throws -> Reply {
+        let viewer = try viewer(call, .open)
+        let timeline = store.timeline
+        let id = try identifier(id)
+        if let status = timeline.status(id: id) {
+            return Self.json(renderer(timeline, viewer: viewer).statusJSON(status))
+        }
+        if let (comment, status) = timeline.comment(id: id) {
+            return Self.json(renderer(timeline, viewer: viewer).replyJSON(comment, on: status))
+        }
+        throw MastodonError.notFound
+    }
+
+    /// `statuses/:id/context`: a status's comments as threaded replies; a
+    /// reply's status and parent replies as ancestors.
+    func context(_ call: Call, id: String) throws -> Reply {
+        let viewer = try viewer(call, .open)
+        let timeline = store.timeline
+        let id = try identifier(id)
+        if let status = timeline.status(id: id) {
+            // A boost's context is its original's, as Mastodon shows it.
+            let shown = timeline.isBoost(status) ? timeline.boosted(by: status) ?? status : status
+            return Self.json(renderer(timeline, viewer: viewer).context(of: shown))
+        }
+        if let (comment, status) = timeline.comment(id: id) {
+            return Self.json(renderer(timeline, viewer: viewer).context(of: comment, on: status))
+        }
+        throw MastodonError.notFound
+    }
+
+    // MARK: Accounts
+
+    func verifyCredentials(_ call: Call) throws -> Reply {
+        let viewer = try viewer(call, .user)!
+        let timeline = store.timeline
+        return Self.json(renderer(timeline, viewer: viewer).accountJSON(timeline.data.users[viewer], withSource: true))
+    }
+
+    /// `accounts/lookup?acct=`: a screen name, with or without `@` and this server's domain.
+    func lookup(_ call: Call) throws -> Reply {
+        let viewer = try viewer(call, .open)
+        let timeline = store.timeline
+        var acct = Substring(call.parameters["acct"] ?? "")
+        if acct.hasPrefix("@") { acct = acct.dropFirst() }
+        if let at = acct.firstIndex(of: "@") {
+            let domain = acct[acct.index(after: at)...]
+            // Another server's account is not here.
+            guard state.origin.hasSuffix("//" + domain) else { throw MastodonError.notFound }
+            acct = acct[..<at]
+        }
+        guard let user = timeline.user(screenName: String(acct)) else { throw MastodonError.notFound }
+        return Self.json(renderer(timeline, viewer: viewer).accountJSON(user))
+    }
+
+    func account(_ call: Call, id: String) throws -> Reply {
+        let viewer = try viewer(call, .open)
+        let timeline = store.timeline
+        guard let user = timeline.user(id: try identifier(id)) else { throw MastodonError.notFound }
+        return Self.json(renderer(timeline, viewer: viewer).accountJSON(user))
+    }
+
+    /// `accounts/relationships?id[]=…`: unknown ids are left out, as Mastodon does.
+    func relationships(_ call: Call) throws -> Reply {
+        let viewer = try viewer(call, .user)!
+        let timeline = store.timeline
+        let users = call.parameters.list("id").compactMap { Int64($0).flatMap(timeline.user(id:)) }
+        return Self.json(renderer(timeline, viewer: viewer).relationships(users))
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// The writes: posting (a reply is a comment on the Weibo side), deleting,
+/// boosting (a Weibo repost without a remark), favouriting and following.
+/// Boosts, favourites and follows are idempotent, as on Mastodon.
+extension MastodonAPI {
+    /// The most characters a status may have, as `/api/v1/instance` says.
+    static let maximumCharacters = 500
+
+    /// `POST /api/v1/statuses`: `status`, `in_reply_to_id`, `spoiler_text`,
+    /// `visibility`, `sensitive`, `language`; an `Idempotency-Key` answers a
+    /// repeat with the first answer instead of posting again.
+    func postStatus(_ call: Call) throws -> Reply {
+        let actor = try viewer(call, .user)!
+        let keptKey = call.idempotencyKey.map { "\(actor) \($0)" }
+        if let keptKey, let kept = state.idempotentAnswer(keptKey) { return Reply(body: kept) }
+        let parameters = call.parameters
+        let text = parameters["status"] ?? ""
+        if !parameters.list("media_ids").isEmpty {
+            throw MastodonError.validation("Media attachments are not supported by wsh-sandbox")
+        }
+        guard !text.allSatisfy(\.isWhitespace) else { throw MastodonError.validation("Text can't be blank") }
+        guard text.count <= Self.maximumCharacters else {
+            throw MastodonError.validation("Text character limit of \(Self.maximumCharacters) exceeded")
+        }
+        let visibility = parameters["visibility"].flatMap { $0.isEmpty ? nil : $0 } ?? "public"
+        guard ["public", "unlisted", "private", "direct"].contains(visibility) else {
+            throw MastodonError.validation("Visibility is not included in the list")
+        }
+        let spoiler = parameters["spoiler_text"] ?? ""
+        let extras = MastodonExtras(visibility: visibility, sensitive: parameters.flag("sensitive") || !spoiler.isEmpty,
+                                    spoilerText: spoiler,
+                                    language: parameters["language"].flatMap { $0.isEmpty ? nil : $0 })
+        let source = self.source(of: call.caller)
+        let origin = state.origin
+        var effect = Effect.post
+        let body: ByteBuffer
+        if let replyTo = parameters["in_reply_to_id"], !replyTo.isEmpty {
+            effect = .write
+            body = try store.write { timeline in
+                let id = Int64(replyTo) ?? 0
+                // A reply to a status is a comment on it; to a reply, a comment answering that comment.
+                let target: (status: SandboxStatus, comment: Int64?)
+                if let status = timeline.status(id: id) {
+                    target = (status, nil)
+                } else if let (comment, status) = timeline.comment(id: id) {
+                    target = (status, comment.id)
+                } else {
+                    throw MastodonError(status: .notFound,
+                                        error: "The post you are trying to reply to does not appear to exist.")
+                }
+                let comment = timeline.addComment(text: text, on: target.status, author: actor, source: source,
+                                                  replyTo: target.comment, mastodon: extras)
+                return MastodonRenderer(timeline: timeline, viewer: actor, origin: origin)
+                    .replyJSON(comment, on: target.status)
+            }
+        } else {
+            body = store.write { timeline in
+                let status = timeline.post(text: text, source: source, author: actor, mastodon: extras)
+                return MastodonRenderer(timeline: timeline, viewer: actor, origin: origin).statusJSON(status)
+            }
+        }
+        if let keptKey { state.keepIdempotentAnswer(keptKey, body) }
+        return Reply(body: body, effect: effect)
+    }
+
+    /// `DELETE /api/v1/statuses/:id`: the author's own status or reply, answered as it was, with `text`.
+    func deleteStatus(_ call: Call, id: String) throws -> Reply {
+        let actor = try viewer(call, .user)!
+        let id = try identifier(id)
+        let origin = state.origin
+        let body = try store.write { timeline in
+            if timeline.status(id: id) != nil {
+                switch timeline.delete(id: id, by: actor) {
+                case .success(let status):
+                    return MastodonRenderer(timeline: timeline, viewer: actor, origin: origin)
+                        .statusJSON(status, withText: true)
+                case .failure(.notTheAuthor): throw MastodonError.notAllowed
+                case .failure: throw MastodonError.notFound
+                }
+            }
+            switch timeline.deleteComment(id: id, by: actor) {
+            case .success(let (comment, status)):
+                return MastodonRenderer(timeline: timeline, viewer: actor, origin: origin)
+                    .replyJSON(comment, on: status, withText: true)
+            case .failure(.notTheCommentAuthor): throw MastodonError.notAllowed
+            case .failure: throw MastodonError.notFound
+            }
+        }
+        return Reply(body: body, effect: .deletion)
+    }
+
+    /// `reblog`, `unreblog`, `favourite`, `unfavourite` of a status (a boost
+    /// stands for its original). `reblog` answers the boost, the others the status.
+    func statusAction(_ call: Call, id: String, action: String) throws -> Reply {
+        let actor = try viewer(call, .user)!
+        let id = try identifier(id)
+        let origin = state.origin
+        let source = self.source(of: call.caller)
+        let body = try store.write { timeline in
+            guard var status = timeline.status(id: id) else {
+                if timeline.comment(id: id) != nil {
+                    throw MastodonError.validation("wsh-sandbox cannot \(action) a reply (a Weibo comment)")
+                }
+                throw MastodonError.notFound
+            }
+            if timeline.isBoost(status), let original = timeline.boosted(by: status) {
+                status = original
+            }
+            let renderer = { (timeline: Timeline) in MastodonRenderer(timeline: timeline, viewer: actor, origin: origin) }
+            switch action {
+            case "reblog":
+                if let visibility = status.mastodon?.visibility, visibility == "private" || visibility == "direct" {
+                    throw MastodonError.validation("Reblog of private status not allowed")
+                }
+                if let existing = timeline.boost(of: status.ordinal, by: actor) {
+                    return renderer(timeline).statusJSON(existing)
+                }
+                let boost = timeline.post(text: Timeline.boostText, source: source, author: actor, reposting: status)
+                return renderer(timeline).statusJSON(boost)
+            case "unreblog":
+                if let existing = timeline.boost(of: status.ordinal, by: actor) {
+                    _ = timeline.delete(id: existing.id, by: actor)
+                }
+            case "favourite":
+                _ = timeline.favourite(status, by: actor)
+            default:
+                _ = timeline.unfavourite(status, by: actor)
+            }
+            return renderer(timeline).statusJSON(status)
+        }
+        return Reply(body: body, effect: .write)
+    }
+
+    /// `accounts/:id/follow` and `unfollow`, answered with the Relationship.
+    func follow(_ call: Call, id: String, follow: Bool) throws -> Reply {
+        let actor = try viewer(call, .user)!
+        guard let target = store.timeline.user(id: try identifier(id)) else { throw MastodonError.notFound }
+        guard target.index != actor else { throw MastodonError.notAllowed }
+        let origin = state.origin
+        let body = store.write { timeline in
+            _ = follow ? timeline.follow(target.index, by: actor) : timeline.unfollow(target.index, by: actor)
+            return MastodonRenderer(timeline: timeline, viewer: actor, origin: origin).relationshipJSON(target)
+        }
+        return Reply(body: body, effect: .write)
+    }
+
+    /// The app a post is made through: the caller's registered app, else the sandbox.
+    private func source(of caller: Caller) -> (name: String, href: String) {
+        if case .user(_, _, let appKey) = caller, let app = state.app(clientID: appKey), app.id != "1" {
+            return (app.name, app.website ?? "")
+        }
+        return WeiboAPI.source
+    }
+}

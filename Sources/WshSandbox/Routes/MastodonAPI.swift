@@ -1,0 +1,296 @@
+import Foundation
+import Hummingbird
+import HTTPTypes
+import NIOCore
+
+/// The Mastodon API the sandbox serves under `/api/v1/` (and `/api/v2/instance`),
+/// over the same timeline as the Weibo API: the same users, statuses, comments
+/// (as replies), follows, favourites and tokens.
+///
+/// Answers are rendered per request by `MastodonRenderer`; errors are thrown
+/// as `MastodonError`. Reads are in `MastodonAPI+Reads.swift`, writes in
+/// `MastodonAPI+Writes.swift`, apps and instance in `MastodonAPI+Instance.swift`.
+struct MastodonAPI: Sendable {
+    let store: SandboxStore
+    let tokens: TokenStore
+    let rateLimiter: RateLimiter
+    let state: MastodonState
+
+    /// An answer: a status, JSON, and the headers Mastodon adds (`Link`, `X-RateLimit-*`).
+    struct Reply: Sendable {
+        var status: HTTPResponse.Status = .ok
+        var body: ByteBuffer
+        var headers: HTTPFields = [:]
+        /// What the request changed, for the statistics.
+        var effect: Effect? = nil
+    }
+
+    enum Effect: Sendable {
+        case post
+        case deletion
+        case write
+    }
+
+    /// Who is asking.
+    enum Caller {
+        case anonymous
+        /// A user's token (an account's own or one issued by OAuth), with the app it was issued to.
+        case user(Int, token: String, appKey: String)
+        /// An app-only token from `client_credentials`.
+        case app(MastodonState.App, token: String)
+
+        var user: Int? {
+            if case .user(let user, _, _) = self { return user }
+            return nil
+        }
+
+        var token: String? {
+            switch self {
+            case .anonymous: return nil
+            case .user(_, let token, _), .app(_, let token): return token
+            }
+        }
+    }
+
+    /// What an endpoint needs from the caller.
+    enum Access {
+        /// No token needed; one given must be valid.
+        case open
+        /// No token needed while public preview is on.
+        case preview
+        /// A user's token.
+        case user
+    }
+
+    /// The query and body parameters: the first value of each name, and every value of repeated ones.
+    struct Parameters {
+        var first: [String: String] = [:]
+        var all: [String: [String]] = [:]
+
+        subscript(_ name: String) -> String? { first[name] }
+
+        /// The values of `name[]` (or `name`), as `id[]=1&id[]=2` or a JSON array send them.
+        func list(_ name: String) -> [String] {
+            all[name + "[]"] ?? all[name] ?? []
+        }
+
+        mutating func add(_ name: String, _ value: String) {
+            if first[name] == nil { first[name] = value }
+            all[name, default: []].append(value)
+        }
+
+        /// Mastodon's booleans: `true`, `1`, `on` (anything else is false).
+        func flag(_ name: String) -> Bool {
+            guard let value = first[name]?.lowercased() else { return false }
+            return ["true", "1", "on", "t"].contains(value)
+        }
+    }
+
+    /// One request being served.
+    struct Call {
+        var method: HTTPRequest.Method
+        /// The path's segments after `/api/`, e.g. `["v1", "statuses", "123", "context"]`.
+        var segments: [Substring]
+        var path: String
+        var query: String
+        var parameters: Parameters
+        var caller: Caller
+        var idempotencyKey: String?
+    }
+
+    func respond(to request: Request) async throws -> Reply {
+        let path = request.uri.path
+        let method = request.method == .head ? .get : request.method
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true).dropFirst()
+        let readsBody = method == .post || method == .put || method == .patch || method == .delete
+        let parameters = try await Self.parameters(of: request, readingBody: readsBody)
+        let caller = try authorize(parameters["access_token"], header: request.headers[.authorization])
+        var rateHeaders: HTTPFields = [:]
+        if let token = caller.token {
+            let admitted = rateLimiter.admit(token: token, endpoint: "mastodon")
+            rateHeaders = rateLimitHeaders(token: token)
+            guard admitted else {
+                return Reply(status: .tooManyRequests, body: ByteBuffer(bytes: MastodonError.rateLimited.body),
+                             headers: rateHeaders)
+            }
+        }
+        let call = Call(method: method, segments: Array(segments), path: path, query: request.uri.query ?? "",
+                        parameters: parameters, caller: caller,
+                        idempotencyKey: request.headers[HTTPField.Name("Idempotency-Key")!])
+        do {
+            var reply = try route(call)
+            reply.headers.append(contentsOf: rateHeaders)
+            return reply
+        } catch let error as MastodonError {
+            return Reply(status: error.status, body: ByteBuffer(bytes: error.body), headers: rateHeaders)
+        }
+    }
+
+    /// Dispatches on method and path.
+    private func route(_ call: Call) throws -> Reply {
+        let s = call.segments.map(String.init)
+        switch (call.method, s.count, s.first ?? "") {
+        case (.get, 2, "v1") where s[1] == "instance":
+            return try instanceV1(call)
+        case (.get, 2, "v2") where s[1] == "instance":
+            return try instanceV2(call)
+        case (.post, 2, "v1") where s[1] == "apps":
+            return try registerApp(call)
+        case (.get, 3, "v1") where s[1] == "apps" && s[2] == "verify_credentials":
+            return try verifyApp(call)
+        case (.get, 3, "v1") where s[1] == "timelines" && s[2] == "public":
+            return try publicTimeline(call, tag: nil)
+        case (.get, 4, "v1") where s[1] == "timelines" && s[2] == "tag":
+            return try publicTimeline(call, tag: s[3])
+        case (.get, 3, "v1") where s[1] == "timelines" && s[2] == "home":
+            return try homeTimeline(call)
+        case (.get, 2, "v1") where s[1] == "notifications":
+            return try notifications(call)
+        case (.get, 3, "v1") where s[1] == "accounts" && s[2] == "verify_credentials":
+            return try verifyCredentials(call)
+        case (.get, 3, "v1") where s[1] == "accounts" && s[2] == "lookup":
+            return try lookup(call)
+        case (.get, 3, "v1") where s[1] == "accounts" && s[2] == "relationships":
+            return try relationships(call)
+        case (.get, 3, "v1") where s[1] == "accounts":
+            return try account(call, id: s[2])
+        case (.get, 4, "v1") where s[1] == "accounts" && s[3] == "statuses":
+            return try accountStatuses(call, id: s[2])
+        case (.post, 4, "v1") where s[1] == "accounts" && (s[3] == "follow" || s[3] == "unfollow"):
+            return try follow(call, id: s[2], follow: s[3] == "follow")
+        case (.post, 2, "v1") where s[1] == "statuses":
+            return try postStatus(call)
+        case (.get, 3, "v1") where s[1] == "statuses":
+            return try showStatus(call, id: s[2])
+        case (.delete, 3, "v1") where s[1] == "statuses":
+            return try deleteStatus(call, id: s[2])
+        case (.get, 4, "v1") where s[1] == "statuses" && s[3] == "context":
+            return try context(call, id: s[2])
+        case (.post, 4, "v1") where s[1] == "statuses" && ["reblog", "unreblog", "favourite", "unfavourite"].contains(s[3]):
+            return try statusAction(call, id: s[2], action: s[3])
+        default:
+            throw MastodonError.notFound
+        }
+    }
+
+    // MARK: Auth
+
+    /// The caller, from `Authorization: Bearer TOKEN` or `access_token`: a
+    /// user's token from the shared store, or an app-only token. An unknown,
+    /// expired or revoked token is 401 wherever it is sent.
+    private func authorize(_ parameter: String?, header: String?) throws -> Caller {
+        var presented = parameter
+        if let header {
+            let parts = header.split(separator: " ", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == "bearer" {
+                presented = parts[1].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        guard let presented, !presented.isEmpty else { return .anonymous }
+        if let app = state.appForToken(presented) { return .app(app, token: presented) }
+        do {
+            let grant = try tokens.grant(for: presented)
+            return .user(grant.user, token: presented, appKey: grant.appKey)
+        } catch {
+            throw MastodonError.token(error)
+        }
+    }
+
+    /// Checks `access` for the caller; returns the viewer (nil: anonymous or an app).
+    func viewer(_ call: Call, _ access: Access) throws -> Int? {
+        switch (access, call.caller) {
+        case (.user, .anonymous): throw MastodonError.tokenInvalid
+        case (.user, .app): throw MastodonError.appTokenRefused
+        case (.preview, .anonymous) where !state.publicPreview: throw MastodonError.userRequired
+        default: return call.caller.user
+        }
+    }
+
+    /// `X-RateLimit-Limit`, `-Remaining` and `-Reset` (ISO 8601) for the token's hour.
+    private func rateLimitHeaders(token: String) -> HTTPFields {
+        let snapshot = rateLimiter.snapshot(token: token)
+        return [
+            HTTPField.Name("X-RateLimit-Limit")!: String(snapshot.userLimit),
+            HTTPField.Name("X-RateLimit-Remaining")!: String(max(0, snapshot.userLimit - snapshot.userCalls)),
+            HTTPField.Name("X-RateLimit-Reset")!: mastodonTime(snapshot.resetTime),
+        ]
+    }
+
+    // MARK: Parameters
+
+    /// The query's parameters, then the body's (a form or JSON) for writes.
+    static func parameters(of request: Request, readingBody: Bool) async throws -> Parameters {
+        var parameters = Parameters()
+        guard let query = FormFields.pairs(Substring(request.uri.query ?? "")) else {
+            throw MastodonError.badParameter("parameter encoding is not valid UTF-8")
+        }
+        for (name, value) in query { parameters.add(name, value) }
+        guard readingBody else { return parameters }
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: FormFields.maximumBodySize)
+        } catch {
+            throw MastodonError.badParameter("request body over \(FormFields.maximumBodySize / 1024) KB")
+        }
+        guard body.readableBytes > 0 else { return parameters }
+        if request.headers[.contentType]?.lowercased().contains("json") == true {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any] else {
+                throw MastodonError.badParameter("the body is not a JSON object")
+            }
+            for (name, value) in object.sorted(by: { $0.key < $1.key }) {
+                if let list = value as? [Any] {
+                    for element in list { if let text = jsonText(element) { parameters.add(name + "[]", text) } }
+                } else if let text = jsonText(value) {
+                    parameters.add(name, text)
+                }
+            }
+        } else {
+            guard let form = FormFields.pairs(Substring(String(buffer: body))) else {
+                throw MastodonError.badParameter("parameter encoding is not valid UTF-8")
+            }
+            for (name, value) in form { parameters.add(name, value) }
+        }
+        return parameters
+    }
+
+    private static func jsonText(_ value: Any) -> String? {
+        switch value {
+        case let text as String: return text
+        // Booleans may bridge to 1/0, which `flag` reads as true/false all the same.
+        case let number as Int64: return String(number)
+        case let number as Double: return String(number)
+        case let flag as Bool: return flag ? "true" : "false"
+        default: return nil
+        }
+    }
+
+    /// A status or account id: digits, else 404 as Mastodon answers an unknown id.
+    func identifier(_ text: String) throws -> Int64 {
+        guard let id = Int64(text), id > 0 else { throw MastodonError.notFound }
+        return id
+    }
+
+    /// `limit`: default 20, clamped to 1...40.
+    func limit(_ call: Call, default value: Int = 20, maximum: Int = 40) -> Int {
+        guard let text = call.parameters["limit"], let number = Int(text) else { return value }
+        return min(max(number, 1), maximum)
+    }
+
+    /// A cursor id (`max_id`, `since_id`, `min_id`); 400 when not digits.
+    func cursor(_ call: Call, _ name: String) throws -> Int64? {
+        guard let text = call.parameters[name], !text.isEmpty else { return nil }
+        guard let id = Int64(text) else {
+            throw MastodonError.badParameter("\(name) must be an id (digits), got \(text)")
+        }
+        return id
+    }
+
+    /// Encodes a reply as JSON with status 200.
+    static func json(_ bytes: [UInt8], effect: Effect? = nil) -> Reply {
+        Reply(body: ByteBuffer(bytes: bytes), effect: effect)
+    }
+
+    func renderer(_ timeline: Timeline, viewer: Int?) -> MastodonRenderer {
+        MastodonRenderer(timeline: timeline, viewer: viewer, origin: state.origin)
+    }
+}

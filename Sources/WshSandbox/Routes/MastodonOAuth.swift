@@ -1,0 +1,203 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// Mastodon's OAuth endpoints, at the server's root (`/oauth/…`):
+/// `authorize` (GET: a page to approve as a sandbox user; POST: the approval,
+/// a `302` to the redirect URI, or for `urn:ietf:wg:oauth:2.0:oob` a page
+/// showing the code in `<code id="code">`), `token` (`authorization_code` and
+/// `client_credentials`) and `revoke`.
+///
+/// Clients are the apps of `POST /api/v1/apps` and the sandbox's own app
+/// (`appKey`/`appSecret`, any redirect URI). User tokens go to the shared
+/// `TokenStore`, so they work on the Weibo API too. Errors are Doorkeeper's
+/// `{"error":…,"error_description":…}`; the authorization page shows its own as HTML.
+struct MastodonOAuth: Sendable {
+    let tokens: TokenStore
+    let store: SandboxStore
+    let state: MastodonState
+
+    func respond(to request: Request) async -> OAuthAPI.Reply {
+        let path = request.uri.path
+        do {
+            switch (request.method, path) {
+            case (.get, "/oauth/authorize"), (.head, "/oauth/authorize"):
+                let parameters = try await MastodonAPI.parameters(of: request, readingBody: false)
+                do {
+                    return try authorizationPage(parameters)
+                } catch let error as MastodonError {
+                    return Self.htmlError(error)
+                }
+            case (.post, "/oauth/authorize"):
+                let parameters = try await MastodonAPI.parameters(of: request, readingBody: true)
+                do {
+                    return try approve(parameters)
+                } catch let error as MastodonError {
+                    return Self.htmlError(error)
+                }
+            case (.post, "/oauth/token"):
+                return try token(try await MastodonAPI.parameters(of: request, readingBody: true))
+            case (.post, "/oauth/revoke"):
+                return try revoke(try await MastodonAPI.parameters(of: request, readingBody: true))
+            default:
+                throw MastodonError.notFound
+            }
+        } catch {
+            let failure = error as? MastodonError ?? .invalidRequest
+            return OAuthAPI.Reply(status: failure.status, body: ByteBuffer(bytes: failure.body))
+        }
+    }
+
+    // MARK: authorize
+
+    /// The client (`client_id`) and a redirect URI it registered.
+    private func checkedClient(_ parameters: MastodonAPI.Parameters) throws -> (MastodonState.App, String) {
+        guard let clientID = parameters["client_id"], let app = state.app(clientID: clientID) else {
+            throw MastodonError.invalidClient
+        }
+        guard let redirectURI = parameters["redirect_uri"], app.accepts(redirectURI: redirectURI) else {
+            throw MastodonError.invalidRedirect
+        }
+        if let type = parameters["response_type"], type != "code" {
+            throw MastodonError.oauth(.badRequest, "unsupported_response_type",
+                                      "The authorization server does not support this response type.")
+        }
+        return (app, redirectURI)
+    }
+
+    private func authorizationPage(_ parameters: MastodonAPI.Parameters) throws -> OAuthAPI.Reply {
+        let (app, redirectURI) = try checkedClient(parameters)
+        let timeline = store.timeline
+        let e = MastodonHTML.escaped
+        var html = """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8"><title>Authorize \(e(app.name)) · wsh sandbox</title></head>
+            <body>
+            <h1>Authorize \(e(app.name))</h1>
+            <p>\(e(app.name)) asks for: \(e(parameters["scope"] ?? app.scopes)). wsh sandbox: choose the account to approve as.</p>
+            <form method="post" action="/oauth/authorize">
+            <input type="hidden" name="client_id" value="\(e(app.clientID))">
+            <input type="hidden" name="redirect_uri" value="\(e(redirectURI))">
+            <input type="hidden" name="state" value="\(e(parameters["state"] ?? ""))">
+            <input type="hidden" name="scope" value="\(e(parameters["scope"] ?? app.scopes))">
+            <input type="hidden" name="response_type" value="code">
+
+            """
+        for index in tokens.accountTokens.indices {
+            let user = timeline.data.users[index]
+            html += "<p><label><input type=\"radio\" name=\"user\" value=\"\(user.id)\"\(index == 0 ? " checked" : "")> "
+                + "@\(e(user.screenName)) (id \(user.id))</label></p>\n"
+        }
+        html += """
+            <p><button type="submit" name="approve" value="1">Authorize</button>
+            <button type="submit" name="approve" value="0">Deny</button></p>
+            </form>
+            </body></html>
+
+            """
+        return OAuthAPI.Reply(contentType: "text/html;charset=UTF-8", body: ByteBuffer(string: html))
+    }
+
+    /// The approval: a code to the redirect URI (or shown, out of band), or `access_denied`.
+    private func approve(_ parameters: MastodonAPI.Parameters) throws -> OAuthAPI.Reply {
+        let (app, redirectURI) = try checkedClient(parameters)
+        let outOfBand = redirectURI == MastodonState.outOfBand
+        var answer: [(String, String)]
+        if parameters["approve"] == "1" {
+            guard let name = parameters["user"], !name.isEmpty else {
+                throw MastodonError.oauth(.badRequest, "invalid_request", "parameter user is required: the screen name or id to approve as")
+            }
+            let timeline = store.timeline
+            guard let user = Int64(name).flatMap(timeline.user(id:)) ?? timeline.user(screenName: name) else {
+                throw MastodonError.oauth(.badRequest, "invalid_request", "no sandbox user \(name)")
+            }
+            let code = tokens.issueCode(clientID: app.clientID, redirectURI: redirectURI, user: user.index)
+            if outOfBand {
+                let html = """
+                    <!DOCTYPE html>
+                    <html lang="en"><head><meta charset="utf-8"><title>Authorization code · wsh sandbox</title></head>
+                    <body><h1>Authorization code</h1><p>Copy this code and paste it into \(MastodonHTML.escaped(app.name)):</p>
+                    <p><code id="code">\(code)</code></p></body></html>
+
+                    """
+                return OAuthAPI.Reply(contentType: "text/html;charset=UTF-8", body: ByteBuffer(string: html))
+            }
+            answer = [("code", code)]
+        } else {
+            let denied = MastodonError.oauth(.badRequest, "access_denied",
+                                             "The resource owner or authorization server denied the request.")
+            if outOfBand { throw denied }
+            answer = [("error", denied.error), ("error_description", denied.description ?? "")]
+        }
+        if let state = parameters["state"] { answer.append(("state", state)) }
+        return OAuthAPI.Reply(status: .found, contentType: "text/html;charset=UTF-8",
+                              location: OAuthAPI.redirect(redirectURI, adding: answer), body: ByteBuffer())
+    }
+
+    // MARK: token, revoke
+
+    /// The client, authenticated by `client_id` and `client_secret` (401 `invalid_client`).
+    private func authenticatedClient(_ parameters: MastodonAPI.Parameters) throws -> MastodonState.App {
+        guard let clientID = parameters["client_id"], let app = state.app(clientID: clientID),
+              parameters["client_secret"] == app.clientSecret else {
+            throw MastodonError.invalidClient
+        }
+        return app
+    }
+
+    private func token(_ parameters: MastodonAPI.Parameters) throws -> OAuthAPI.Reply {
+        guard let grantType = parameters["grant_type"], !grantType.isEmpty else { throw MastodonError.invalidRequest }
+        guard ["authorization_code", "client_credentials"].contains(grantType) else {
+            throw MastodonError.unsupportedGrant
+        }
+        let app = try authenticatedClient(parameters)
+        let scope = parameters["scope"].flatMap { $0.isEmpty ? nil : $0 } ?? app.scopes
+        let now = tokens.clock.now
+        let token: String
+        if grantType == "client_credentials" {
+            token = tokens.randomSecret()
+            state.addAppToken(token, clientID: app.clientID)
+        } else {
+            guard let code = parameters["code"], !code.isEmpty,
+                  let redirectURI = parameters["redirect_uri"], !redirectURI.isEmpty else {
+                throw MastodonError.invalidRequest
+            }
+            switch tokens.redeem(code: code, clientID: app.clientID, redirectURI: redirectURI, style: .mastodon,
+                                 scope: scope) {
+            case .success(let issued): token = issued.token
+            case .failure: throw MastodonError.invalidGrant
+            }
+        }
+        var json = JSONWriter(capacity: 256)
+        json.objectStart()
+        json.member("access_token", token)
+        json.member("token_type", "Bearer")
+        json.member("scope", scope)
+        json.member("created_at", Int64(now.timeIntervalSince1970))
+        json.objectEnd()
+        return OAuthAPI.Reply(body: ByteBuffer(bytes: json.bytes))
+    }
+
+    /// `POST /oauth/revoke`: `{}` whether or not the token was valid (RFC 7009);
+    /// 403 `unauthorized_client` for wrong client credentials.
+    private func revoke(_ parameters: MastodonAPI.Parameters) throws -> OAuthAPI.Reply {
+        guard let clientID = parameters["client_id"], let app = state.app(clientID: clientID),
+              parameters["client_secret"] == app.clientSecret else {
+            throw MastodonError.unauthorizedClient
+        }
+        guard let token = parameters["token"], !token.isEmpty else { throw MastodonError.invalidRequest }
+        if !state.revokeAppToken(token) { try? tokens.revoke(token) }
+        return OAuthAPI.Reply(body: ByteBuffer(string: "{}"))
+    }
+
+    private static func htmlError(_ error: MastodonError) -> OAuthAPI.Reply {
+        let text = MastodonHTML.escaped(error.error) + ": " + MastodonHTML.escaped(error.description ?? "")
+        let html = """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8"><title>An error has occurred</title></head>
+            <body><h1>An error has occurred</h1><p id="error">\(text)</p></body></html>
+
+            """
+        return OAuthAPI.Reply(status: .badRequest, contentType: "text/html;charset=UTF-8", body: ByteBuffer(string: html))
+    }
+}

@@ -239,7 +239,11 @@ int wsh_curl_perform(wsh_curl *h, const wsh_curl_request *request, wsh_curl_resp
     // again on a new one; for a POST that is a second status posted. On a
     // fresh connection it reports the loss instead, and wsh resolves it.
     set_long(e, CURLOPT_FRESH_CONNECT, request->is_post ? 1L : 0L);
-    if (request->is_post) {
+    if (request->is_post == 2) {
+        // DELETE: no body; the method name only. Reset after the transfer.
+        set_long(e, CURLOPT_HTTPGET, 1L);
+        set_pointer(e, CURLOPT_CUSTOMREQUEST, "DELETE");
+    } else if (request->is_post) {
         set_long(e, CURLOPT_POST, 1L);
         set_off(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)request->body_length);
         // libcurl keeps its own copy: the caller's buffer is gone once this call returns.
@@ -275,7 +279,9 @@ int wsh_curl_perform(wsh_curl *h, const wsh_curl_request *request, wsh_curl_resp
     api.multi_remove_handle(h->multi, e);
     set_pointer(e, CURLOPT_HTTPHEADER, NULL);
     api.slist_free_all(headers);
-    if (request->is_post) {
+    if (request->is_post == 2) {
+        set_pointer(e, CURLOPT_CUSTOMREQUEST, NULL);
+    } else if (request->is_post) {
         // Drop the body copy and the POST method, so nothing of this request
         // reaches the next one on the handle (HTTPGET after POSTFIELDS: a GET).
         set_pointer(e, CURLOPT_POSTFIELDS, NULL);

@@ -9,6 +9,9 @@ public struct APIConfiguration: Sendable, Hashable {
     public var token: TokenSource
     public var connectTimeout: Duration
     public var timeout: Duration
+    /// How the token is sent: `Authorization: SCHEME TOKEN` (`OAuth2` for
+    /// Weibo, `Bearer` for Mastodon).
+    public var authScheme = "OAuth2"
 
     public init(baseURL: String, token: TokenSource = .none,
                 connectTimeout: Duration = .seconds(10), timeout: Duration = .seconds(30)) {

@@ -110,7 +110,7 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
                 body.withUnsafeBytes { bodyBytes in
                     headerPointers.withUnsafeBufferPointer { headers in
                         var curlRequest = wsh_curl_request(
-                            is_post: request.method == .post ? 1 : 0,
+                            is_post: request.method == .post ? 1 : request.method == .delete ? 2 : 0,
                             url: url,
                             headers: headers.baseAddress,
                             header_count: headers.count,

@@ -7,7 +7,7 @@ public struct Endpoint: Sendable, Hashable {
     public var method: HTTPMethod
     /// Relative to the base URL, e.g. `statuses/public_timeline.json`.
     public var path: String
-    /// Query parameters for GET, form fields for POST, in order.
+    /// Query parameters for GET and DELETE, form fields for POST, in order.
     public var parameters: [(String, String)]
 
     public init(_ method: HTTPMethod = .get, _ path: String, parameters: [(String, String)] = []) {
@@ -30,11 +30,11 @@ public struct Endpoint: Sendable, Hashable {
         }
     }
 
-    /// The URL of this call under `baseURL`, with the query for a GET.
+    /// The URL of this call under `baseURL`, with the query for a GET or DELETE.
     public func url(base baseURL: String) -> String {
         var url = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
         url += path.hasPrefix("/") ? String(path.dropFirst()) : path
-        if method == .get, !parameters.isEmpty {
+        if method != .post, !parameters.isEmpty {
             url += (url.contains("?") ? "&" : "?") + FormEncoding.encode(parameters)
         }
         return url

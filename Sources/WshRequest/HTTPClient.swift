@@ -1,9 +1,10 @@
 import Foundation
 
-/// The HTTP method of a request: the Weibo API needs only these two.
+/// The HTTP method of a request: Weibo needs GET and POST, Mastodon DELETE too.
 public enum HTTPMethod: String, Sendable, Hashable {
     case get = "GET"
     case post = "POST"
+    case delete = "DELETE"
 }
 
 /// One HTTP request, ready to send.

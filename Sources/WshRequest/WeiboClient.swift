@@ -23,7 +23,7 @@ public struct WeiboClient: Sendable {
         }
         var headers = [HTTPHeader("Accept", "application/json")]
         if let token = try configuration.token.resolve() {
-            headers.append(HTTPHeader("Authorization", "OAuth2 \(token.revealed)"))
+            headers.append(HTTPHeader("Authorization", "\(configuration.authScheme) \(token.revealed)"))
         }
         var body: Data?
         if endpoint.method == .post {

@@ -16,10 +16,13 @@ public final class StatusDataController: Sendable {
     let api: TracedCall
     private let cache = Mutex<[String: Status]>([:])
 
-    /// A controller that calls the API through `client` and reports each call to `trace`.
-    public init(client: WeiboClient, trace: TraceSink? = nil) {
-        api = TracedCall(client: client, trace: trace)
+    /// A controller that calls the API through `client` in `dialect` and reports each call to `trace`.
+    public init(client: WeiboClient, dialect: any Dialect = WeiboDialect(), trace: TraceSink? = nil) {
+        api = TracedCall(client: client, trace: trace, dialect: dialect)
     }
+
+    /// The API's dialect, for what depends on it (page sizes, paging).
+    public var dialect: any Dialect { api.dialect }
 
     /// Page `page` (from 1) of the public timeline, `count` statuses a page.
     public func publicTimeline(count: Int, page: Int = 1) async throws(RequestError) -> TimelinePage {
@@ -46,10 +49,10 @@ public final class StatusDataController: Sendable {
             parameters += [("count", String(count)), ("page", String(page))]
         case .olderThan(let id)?:
             boundary = id
-            parameters += [("count", String(min(count + 1, source.maximumCount))), ("max_id", id)]
+            parameters += [("count", String(min(count + 1, dialect.maximumCount(for: source) ?? count))), ("max_id", id)]
         case nil:
             parameters.append(("count", String(count)))
-            if !source.pagesByCursor { parameters.append(("page", "1")) }
+            if !dialect.pagesByCursor(source) { parameters.append(("page", "1")) }
         }
         let call = "StatusDataController.timeline(\(source), count: \(count)\(cursor.map { ", from: \($0)" } ?? ""))"
         let page = try await api.fetch(TimelinePage.self, Endpoint(.get, Self.path(of: source), parameters: parameters),
@@ -64,7 +67,7 @@ public final class StatusDataController: Sendable {
         switch cursor {
         case _ where statuses.isEmpty: next = nil
         case .page(let page)?: next = .page(page + 1)
-        case nil where !source.pagesByCursor: next = .page(2)
+        case nil where !dialect.pagesByCursor(source): next = .page(2)
         default: next = statuses.last?.identifier.map { .olderThan(id: $0) }
         }
         return TimelineSlice(statuses: statuses, next: next)
@@ -75,7 +78,7 @@ public final class StatusDataController: Sendable {
     /// (which has no cursor) its first page, keeping the newer ones.
     public func newer(_ source: TimelineSource, count: Int, than newestID: String) async throws(RequestError) -> [Status] {
         var parameters = Self.parameters(of: source) + [("count", String(count))]
-        parameters.append(source.pagesByCursor ? ("since_id", newestID) : ("page", "1"))
+        parameters.append(dialect.pagesByCursor(source) ? ("since_id", newestID) : ("page", "1"))
         let page = try await api.fetch(
             TimelinePage.self, Endpoint(.get, Self.path(of: source), parameters: parameters),
             call: "StatusDataController.newer(\(source), count: \(count), than: \(newestID))", count: \.statuses.count)
@@ -86,7 +89,8 @@ public final class StatusDataController: Sendable {
 
     private static func path(of source: TimelineSource) -> String {
         switch source {
-        case .public: "statuses/public_timeline.json"
+        case .public, .local: "statuses/public_timeline.json"
+        case .tag: "statuses/tag_timeline.json"
         case .home: "statuses/home_timeline.json"
         case .user: "statuses/user_timeline.json"
         case .mentions: "statuses/mentions.json"
@@ -97,6 +101,8 @@ public final class StatusDataController: Sendable {
     private static func parameters(of source: TimelineSource) -> [(String, String)] {
         switch source {
         case .public, .home, .mentions: []
+        case .local: [("local", "true")]
+        case .tag(let tag): [("tag", tag)]
         case .user(.uid(let uid)): [("uid", uid)]
         case .user(.screenName(let name)): [("screen_name", name)]
         case .reposts(let id): [("id", id)]

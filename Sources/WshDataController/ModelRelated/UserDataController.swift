@@ -11,10 +11,13 @@ public final class UserDataController: Sendable {
     let api: TracedCall
     private let cache = Mutex<[UserReference: User]>([:])
 
-    /// A controller that calls the API through `client` and reports each call to `trace`.
-    public init(client: WeiboClient, trace: TraceSink? = nil) {
-        api = TracedCall(client: client, trace: trace)
+    /// A controller that calls the API through `client` in `dialect` and reports each call to `trace`.
+    public init(client: WeiboClient, dialect: any Dialect = WeiboDialect(), trace: TraceSink? = nil) {
+        api = TracedCall(client: client, trace: trace, dialect: dialect)
     }
+
+    /// The API's dialect, for what depends on it (page sizes, paging).
+    public var dialect: any Dialect { api.dialect }
 
     /// The user `reference` names: from the cache, otherwise from `users/show.json`.
     public func user(_ reference: UserReference) async throws(RequestError) -> User {

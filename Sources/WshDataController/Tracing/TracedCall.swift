@@ -9,6 +9,8 @@ import WshText
 struct TracedCall: Sendable {
     let client: WeiboClient
     let trace: TraceSink?
+    /// The API the calls are carried out on.
+    let dialect: any Dialect
 
     /// Fetches `endpoint` and decodes `T`; `count` says how many items the
     /// result holds, for the trace.
@@ -19,11 +21,13 @@ struct TracedCall: Sendable {
         let start = clock.now
         let url = Redaction.redact(endpoint.url(base: client.configuration.baseURL))
         do {
-            let (value, response) = try await client.fetch(endpoint, decode: Self.decoder(for: T.self))
+            let answer = try await dialect.perform(T.self, endpoint, on: client)
+            let value = answer.value
+            // The wire the dialect really used: the same call reads differently on each API.
             trace?(TraceEvent(
-                call: call, method: endpoint.method.rawValue, url: url, status: response.status,
-                bytes: response.metrics.bytesReceived, milliseconds: Self.milliseconds(since: start, clock),
-                newConnections: response.metrics.newConnections, itemCount: count(value)))
+                call: call, method: answer.method.rawValue, url: Redaction.redact(answer.url), status: answer.response.status,
+                bytes: answer.response.metrics.bytesReceived, milliseconds: Self.milliseconds(since: start, clock),
+                newConnections: answer.response.metrics.newConnections, itemCount: count(value)))
             return value
         } catch {
             trace?(TraceEvent(

@@ -23,9 +23,19 @@ public final class TimelineDataController: Sendable {
 
     /// A controller with model-related controllers of its own, all calling
     /// the API through `client` and tracing to `trace`.
-    public convenience init(client: WeiboClient, trace: TraceSink? = nil) {
-        self.init(statuses: StatusDataController(client: client, trace: trace),
-                  users: UserDataController(client: client, trace: trace))
+    public convenience init(client: WeiboClient, dialect: any Dialect = WeiboDialect(), trace: TraceSink? = nil) {
+        self.init(statuses: StatusDataController(client: client, dialect: dialect, trace: trace),
+                  users: UserDataController(client: client, dialect: dialect, trace: trace))
+    }
+
+    /// The largest page `source` serves on this API; nil when it has no such timeline.
+    public func maximumCount(for source: TimelineSource) -> Int? {
+        statuses.dialect.maximumCount(for: source)
+    }
+
+    /// True when `source` pages by cursor on this API (`more` goes on from the last status).
+    public func pagesByCursor(_ source: TimelineSource) -> Bool {
+        statuses.dialect.pagesByCursor(source)
     }
 
     // MARK: What the timeline shows

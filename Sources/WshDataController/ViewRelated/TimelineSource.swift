@@ -14,6 +14,10 @@ public enum TimelineSource: Sendable, Hashable, CustomStringConvertible {
     case mentions
     /// The reposts of one status, by its id.
     case reposts(statusID: String)
+    /// The server's own users' statuses (Mastodon).
+    case local
+    /// Statuses with a hashtag (Mastodon).
+    case tag(String)
 
     /// How `fetch` and the history name it: `public`, `home`, `user @name`, `reposts 123`.
     public var description: String {
@@ -23,14 +27,10 @@ public enum TimelineSource: Sendable, Hashable, CustomStringConvertible {
         case .user(let reference): "user \(reference)"
         case .mentions: "mentions"
         case .reposts(let id): "reposts of \(id)"
+        case .local: "local"
+        case .tag(let tag): "tag #\(tag)"
         }
     }
-
-    /// True when the timeline pages by cursor (`max_id`, `since_id`), not by page number.
-    public var pagesByCursor: Bool { self != .public }
-
-    /// The largest page the API serves for this timeline.
-    public var maximumCount: Int { self == .public ? 200 : 100 }
 }
 
 /// Where the next older page of a timeline starts. Opaque above the

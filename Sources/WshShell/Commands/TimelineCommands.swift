@@ -30,7 +30,7 @@ extension Shell {
                     .flag("all", help: "every page, until the timeline ends"),
                     .valued("limit", valueName: "N", help: "with --all: stop after N statuses"),
                 ],
-                completion: { request in request.argumentIndex == 0 ? ["public", "home", "user", "mentions", "reposts"] : [] },
+                completion: { request in request.argumentIndex == 0 ? ["public", "local", "home", "tag", "user", "mentions", "reposts"] : [] },
                 handler: { [unowned self] context in try fetch(context) }),
             CommandSpec(
                 name: "more", abstract: "Append the next older page to the rows.",
@@ -62,7 +62,7 @@ extension Shell {
                     .valued("for", valueName: "SECONDS", help: "stop after this long"),
                     .valued("until", valueName: "N", help: "stop after N new statuses"),
                 ],
-                completion: { request in request.argumentIndex == 0 ? ["public", "home", "user", "mentions", "reposts"] : [] },
+                completion: { request in request.argumentIndex == 0 ? ["public", "local", "home", "tag", "user", "mentions", "reposts"] : [] },
                 handler: { [unowned self] context in try watch(context) }),
             CommandSpec(
                 name: "list", aliases: ["ls"], abstract: "Show the rows, numbered for detail and comments.",
@@ -176,7 +176,8 @@ extension Shell {
         let progress = console.diagnosticIsTerminal ? { [console] (total: Int) in
             console.diagnostic("\rfetching \(source): \(total) statuses…")
         } : nil
-        let perPage = count ?? source.maximumCount
+        let maximum = try session().maximumCount(for: source)
+        let perPage = count ?? maximum ?? 20
         // Called from the input's Task while this thread waits for it (see WaitingHandOver).
         let report = WaitingHandOver(progress)
         let result = try drive(context, input: "SessionViewModel.fetchAll(source: \(source), count: \(perPage), limit: \(limit.map(String.init) ?? "nil"))") {
@@ -228,6 +229,12 @@ extension Shell {
             source = .home
         case "mentions":
             source = .mentions
+        case "local":
+            source = .local
+        case "tag":
+            guard rest.count >= 2 else { throw .usage("tag needs a NAME: fetch tag NAME [N]") }
+            source = .tag(String(rest[rest.startIndex + 1].drop { $0 == "#" }))
+            rest = rest.dropFirst()
         case "user":
             guard rest.count >= 2, let reference = UserReference(rest[rest.startIndex + 1]) else {
                 throw .usage("user needs a NAME: fetch user @name [N]")
@@ -247,7 +254,7 @@ extension Shell {
             rest = rest.dropFirst()
         case let word?:
             guard Int(word) != nil else {
-                throw .usage("unknown timeline '\(word)': public, home, user NAME, mentions or reposts ROW")
+                throw .usage("unknown timeline '\(word)': public, local, home, tag NAME, user NAME, mentions or reposts ROW")
             }
             return (.public, try count(word, allowed: allowsCount))
         }

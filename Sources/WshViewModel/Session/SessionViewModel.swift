@@ -437,6 +437,11 @@ public final class SessionViewModel {
         return error
     }
 
+    /// The largest page `source` serves on this API (what `fetch --all` asks for); nil when it has none.
+    public func maximumCount(for source: TimelineSource) -> Int? {
+        timeline.maximumCount(for: source)
+    }
+
     /// The timeline of the reposts of row `index` (from 1), for `fetch reposts N`.
     public func repostsSource(ofRow index: Int) throws(ViewModelError) -> TimelineSource {
         .reposts(statusID: try timeline.statusID(ofRow: index))

@@ -15,6 +15,8 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidPaging(name: String, value: Int, allowed: ClosedRange<Int>)
     /// `more` before anything was fetched.
     case nothingFetched
+    /// A timeline this API does not have (`fetch local` on Weibo, `fetch reposts` on Mastodon).
+    case timelineNotOffered(source: String)
     /// `--page` on a timeline that pages by cursor.
     case pageNeedsPublicTimeline(source: String)
     /// `back` on the list itself.
@@ -62,7 +64,7 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
     /// error, status 2 in a script), rather than failing while it ran.
     public var isUsageError: Bool {
         switch self {
-        case .invalidPaging, .pageNeedsPublicTimeline, .noUserGiven, .emptyPost, .emptyText, .unknownKey, .noKeys: true
+        case .invalidPaging, .pageNeedsPublicTimeline, .timelineNotOffered, .noUserGiven, .emptyPost, .emptyText, .unknownKey, .noKeys: true
         default: false
         }
     }
@@ -79,6 +81,8 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(name) must be \(allowed.lowerBound) to \(allowed.upperBound), not \(value)"
         case .nothingFetched:
             return "nothing to continue: fetch first"
+        case .timelineNotOffered(let source):
+            return "this API has no \(source) timeline"
         case .pageNeedsPublicTimeline(let source):
             return "--page is for the public timeline; the \(source) timeline pages with more"
         case .nothingToGoBackTo:

@@ -204,7 +204,7 @@ public final class TimelineViewModel {
         if let limit, statuses.count > limit {
             statuses.removeLast(statuses.count - limit)
             // `more` goes on after the last status kept, not after the last one fetched.
-            if source.pagesByCursor, let last = statuses.last?.identifier { cursor = .olderThan(id: last) }
+            if dataController.pagesByCursor(source), let last = statuses.last?.identifier { cursor = .olderThan(id: last) }
         }
         commit(loaded: TimelineSlice(statuses: statuses, next: cursor), source: source, count: count)
         return (statuses.count, end)
@@ -388,6 +388,11 @@ public final class TimelineViewModel {
         }
     }
 
+    /// The largest page `source` serves, for `fetch --all`; nil when the API has no such timeline.
+    public func maximumCount(for source: TimelineSource) -> Int? {
+        dataController.maximumCount(for: source)
+    }
+
     /// What is left of the rate limit, for loops of requests.
     func requestBudget() async -> RequestBudget {
         await dataController.requestBudget()
@@ -395,10 +400,13 @@ public final class TimelineViewModel {
 
     /// Checks `count` and `page` against what `source` serves.
     private func validate(source: TimelineSource, count: Int, page: Int?) throws(ViewModelError) {
-        let sizes = 1...source.maximumCount
+        guard let maximum = dataController.maximumCount(for: source) else {
+            throw fail(.timelineNotOffered(source: source.description))
+        }
+        let sizes = 1...maximum
         guard sizes.contains(count) else { throw fail(.invalidPaging(name: "count", value: count, allowed: sizes)) }
         if let page {
-            guard !source.pagesByCursor else { throw fail(.pageNeedsPublicTimeline(source: source.description)) }
+            guard !dataController.pagesByCursor(source) else { throw fail(.pageNeedsPublicTimeline(source: source.description)) }
             guard page >= 1 else { throw fail(.invalidPaging(name: "page", value: page, allowed: 1...Int(Int32.max))) }
         }
     }

@@ -1,0 +1,69 @@
+import Foundation
+import WshModel
+import WshRequest
+
+/// The one seam between wsh and the API it talks to: endpoints, paging,
+/// auth and decoding into the Model.
+///
+/// The DataControllers speak one vocabulary, Weibo's (`statuses/show.json`,
+/// `count`, `max_id` …), because Weibo was first. A dialect carries each of
+/// those calls out on its API and decodes the answer into the Model types the
+/// DataControllers asked for. `WeiboDialect` sends the calls as they are;
+/// `MastodonDialect` turns them into `/api/v1/…` requests (sometimes two,
+/// e.g. a lookup of an account id first) and maps Mastodon's entities onto
+/// the same `Status`, `User` and `Comment`. Nothing above the DataControllers
+/// knows which dialect answers.
+public protocol Dialect: Sendable {
+    /// `weibo` or `mastodon`, as `--dialect` and `status` name it.
+    var name: String { get }
+    /// How the token is sent: `Authorization: SCHEME TOKEN`.
+    var authScheme: String { get }
+    /// Carries out `endpoint` on this API and decodes its answer as `T`.
+    func perform<T: Decodable & Sendable>(_ type: T.Type, _ endpoint: Endpoint, on client: WeiboClient)
+        async throws(RequestError) -> DialectAnswer<T>
+    /// The largest page `source` serves; nil when this API has no such timeline.
+    func maximumCount(for source: TimelineSource) -> Int?
+    /// True when `source` pages by cursor (`max_id`, `since_id`), not by page number.
+    func pagesByCursor(_ source: TimelineSource) -> Bool
+}
+
+/// What a dialect brought back: the value, the last HTTP response, and the
+/// request it really sent (what `trace on` shows).
+public struct DialectAnswer<T: Sendable>: Sendable {
+    public var value: T
+    public var response: HTTPResponse
+    public var method: HTTPMethod
+    public var url: String
+
+    public init(value: T, response: HTTPResponse, method: HTTPMethod, url: String) {
+        self.value = value
+        self.response = response
+        self.method = method
+        self.url = url
+    }
+}
+
+/// Weibo API v2: the calls go out as the DataControllers write them.
+public struct WeiboDialect: Dialect {
+    public init() {}
+
+    public var name: String { "weibo" }
+    public var authScheme: String { "OAuth2" }
+
+    public func perform<T: Decodable & Sendable>(_ type: T.Type, _ endpoint: Endpoint, on client: WeiboClient)
+        async throws(RequestError) -> DialectAnswer<T> {
+        let (value, response) = try await client.fetch(endpoint, decode: TracedCall.decoder(for: T.self))
+        return DialectAnswer(value: value, response: response, method: endpoint.method,
+                             url: endpoint.url(base: client.configuration.baseURL))
+    }
+
+    public func maximumCount(for source: TimelineSource) -> Int? {
+        switch source {
+        case .public: 200
+        case .home, .user, .mentions, .reposts: 100
+        case .local, .tag: nil
+        }
+    }
+
+    public func pagesByCursor(_ source: TimelineSource) -> Bool { source != .public }
+}

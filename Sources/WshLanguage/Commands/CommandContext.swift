@@ -25,6 +25,18 @@ public struct CommandContext {
     /// Reads a variable as the calling code sees it (local first, then script scope).
     public func variable(_ name: String) -> Value? { interpreter.currentVariable(name) }
 
+    /// Leaves a JSON document in `$result` for `json get PATH` (see
+    /// ``Interpreter/setResultDocument(_:isValid:)``).
+    public func setResultDocument(_ json: String?, isValid: Bool = false) {
+        interpreter.setResultDocument(json, isValid: isValid)
+    }
+
+    /// Leaves a JSON document in `$result` that is made only if a script reads it
+    /// (see ``Interpreter/setResultDocument(lazy:isValid:)``).
+    public func setResultDocument(lazy produce: @escaping () -> String?, isValid: Bool = false) {
+        interpreter.setResultDocument(lazy: produce, isValid: isValid)
+    }
+
     /// Whether the host asked to stop; long-running handlers should check and throw
     /// `LanguageError(.interrupted, "interrupted")`.
     public var isInterruptRequested: Bool { interpreter.interruptRequested() }

@@ -189,7 +189,7 @@ struct JSONTests {
             context.setResultDocument(lazy: {
                 encoded += 1
                 return "[" + (1...count).map { #"{"id": \#($0)}"# }.joined(separator: ",") + "]"
-            }, isValid: true)
+            })
         })
         #expect(harness.run("fetch 5; fetch 3; assert $(json get '. | length') == 3; echo $(json get '.[-1].id')") == nil)
         #expect(harness.output == "3\n")

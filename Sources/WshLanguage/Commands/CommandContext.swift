@@ -26,15 +26,15 @@ public struct CommandContext {
     public func variable(_ name: String) -> Value? { interpreter.currentVariable(name) }
 
     /// Leaves a JSON document in `$result` for `json get PATH` (see
-    /// ``Interpreter/setResultDocument(_:isValid:)``).
-    public func setResultDocument(_ json: String?, isValid: Bool = false) {
-        interpreter.setResultDocument(json, isValid: isValid)
+    /// ``Interpreter/setResultDocument(_:)``).
+    public func setResultDocument(_ json: String?) {
+        interpreter.setResultDocument(json)
     }
 
     /// Leaves a JSON document in `$result` that is made only if a script reads it
-    /// (see ``Interpreter/setResultDocument(lazy:isValid:)``).
-    public func setResultDocument(lazy produce: @escaping () -> String?, isValid: Bool = false) {
-        interpreter.setResultDocument(lazy: produce, isValid: isValid)
+    /// (see ``Interpreter/setResultDocument(lazy:)``).
+    public func setResultDocument(lazy produce: @escaping () -> String?) {
+        interpreter.setResultDocument(lazy: produce)
     }
 
     /// Whether the host asked to stop; long-running handlers should check and throw

@@ -160,26 +160,21 @@ public final class Interpreter {
 
     /// Sets the JSON document `$result` holds and `json get PATH` reads without TEXT,
     /// or clears it (nil). Hosts call it after a command that has a JSON form.
-    ///
-    /// - Parameter isValid: pass true when the host made the text itself (an
-    ///   encoder's output), so `json get` need not check it again.
-    public func setResultDocument(_ json: String?, isValid: Bool = false) {
+    /// `json` checks a document once, on its first read, and trusts it afterwards.
+    public func setResultDocument(_ json: String?) {
         resultProducer = nil
         resultText = json
-        resultIsValid = isValid && json != nil
+        resultIsValid = false
     }
 
     /// Sets `$result` to a document made only when a script first reads it
     /// (`$result`, `json get PATH`, `json valid`), so commands whose result is never
     /// read pay nothing. `produce` runs at most once, on the interpreter's thread;
     /// nil from it means no document.
-    ///
-    /// - Parameter isValid: true when `produce` returns encoder output that is
-    ///   known to be JSON.
-    public func setResultDocument(lazy produce: @escaping () -> String?, isValid: Bool = false) {
+    public func setResultDocument(lazy produce: @escaping () -> String?) {
         resultProducer = produce
         resultText = nil
-        resultIsValid = isValid
+        resultIsValid = false
     }
 
     /// The document `$result` holds, made now if it was set lazily; nil when none.
@@ -187,7 +182,6 @@ public final class Interpreter {
         if let produce = resultProducer {
             resultProducer = nil
             resultText = produce()
-            if resultText == nil { resultIsValid = false }
         }
         return resultText
     }

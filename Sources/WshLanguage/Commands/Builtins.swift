@@ -1,6 +1,9 @@
 /// The help entries of the language's own commands and forms. The compiler runs the
 /// forms; these declarations make `help` and completion cover them like any command.
 enum Builtins {
+    /// Table commands of the language that hosts cannot replace.
+    static let commandNames: Set<String> = ["help", "source", "json", "env"]
+
     static var specs: [CommandSpec] {
         [
             syntax(
@@ -21,7 +24,50 @@ enum Builtins {
             syntax("return", "Return from a function or sourced file with a status.", "return [STATUS]"),
             syntax(
                 "try", "Run a block and handle its failure.", "try { … } [catch { … }]",
-                "Inside catch, $? is the failed status and $error the message. Interrupts and exit are not caught."),
+                "Inside catch, $? is the failed status, $error the message and $errcode the host's code for the failure (empty when it gave none). Interrupts and exit are not caught."),
+            CommandSpec(
+                name: "retry", abstract: "Run a block until it succeeds, a few times.",
+                discussion: """
+                    Runs the block; when it fails, waits and runs it again, at most --times times
+                    in all. A failure the host marks as rate-limited waits as long as the host says
+                    instead of --every. If every try fails, the last failure is raised. Inside the
+                    block $attempt is the try's number (1, 2, …); it keeps the last number after.
+                    Usage and syntax errors are raised at once; Ctrl-C stops the waiting.
+                    """,
+                options: [
+                    .valued("times", valueName: "N", help: "tries in all (default 3)"),
+                    .valued("every", valueName: "SECONDS", help: "wait between tries, decimals allowed (default 1)"),
+                ],
+                synopsis: "retry [--times N] [--every SECONDS] { … }", action: .syntax),
+            CommandSpec(
+                name: "wait", abstract: "Wait until a condition holds.",
+                discussion: """
+                    Evaluates the expression COND now and then every --every seconds until it is
+                    true. After --timeout seconds it fails (status 1): "wait until: timed out after
+                    S s". COND is re-evaluated each time, so $(command) inside it runs again.
+                    Ctrl-C stops the waiting.
+                    """,
+                options: [
+                    .valued("every", valueName: "SECONDS", help: "between checks, decimals allowed (default 1)"),
+                    .valued("timeout", valueName: "SECONDS", help: "give up after this long (default 60)"),
+                ],
+                synopsis: "wait until COND [--every SECONDS] [--timeout SECONDS]", action: .syntax),
+            syntax(
+                "global", "Use script-scope variables inside a function.", "global NAME…",
+                "For the rest of the function, NAME reads and sets the script-scope variable, so a helper can keep a counter: def bump { global n; let n = $n + 1 }. Outside functions it does nothing."
+            ),
+            CommandSpec(
+                name: "env", abstract: "Print an environment variable.",
+                discussion: "Prints DEFAULT when NAME is not set; without DEFAULT that is an error naming NAME. A host may turn env off.",
+                arguments: [
+                    ArgumentSpec("NAME", help: "the variable, e.g. HOME"),
+                    ArgumentSpec("DEFAULT", help: "printed when NAME is not set", arity: .optional),
+                ],
+                action: .host { context in
+                    context.writeLine(try context.interpreter.environmentValue(
+                        context.arguments["NAME"] ?? "", default: context.arguments["DEFAULT"]))
+                }),
+            JSONCommand.spec,
             syntax("echo", "Write words as one line.", "echo [WORD…]"),
             syntax("set", "Set a variable, or print it.", "set NAME [VALUE]"),
             syntax("unset", "Remove variables.", "unset NAME…"),

@@ -25,6 +25,18 @@ public struct CommandContext {
     /// Reads a variable as the calling code sees it (local first, then script scope).
     public func variable(_ name: String) -> Value? { interpreter.currentVariable(name) }
 
+    /// Leaves a JSON document in `$result` for `json get PATH` (see
+    /// ``Interpreter/setResultDocument(_:)``).
+    public func setResultDocument(_ json: String?) {
+        interpreter.setResultDocument(json)
+    }
+
+    /// Leaves a JSON document in `$result` that is made only if a script reads it
+    /// (see ``Interpreter/setResultDocument(lazy:)``).
+    public func setResultDocument(lazy produce: @escaping () -> String?) {
+        interpreter.setResultDocument(lazy: produce)
+    }
+
     /// Whether the host asked to stop; long-running handlers should check and throw
     /// `LanguageError(.interrupted, "interrupted")`.
     public var isInterruptRequested: Bool { interpreter.interruptRequested() }

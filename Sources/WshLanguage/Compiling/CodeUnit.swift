@@ -27,6 +27,8 @@ final class CodeUnit {
     var errors: [LanguageError] = []
     /// Local variable slots of a function unit, by name.
     var localSlots: [String: Int] = [:]
+    /// Names a function declared `global`: they read and set script scope.
+    var globalNames: Set<String> = []
 
     init(name: String, isFunction: Bool) {
         self.name = name

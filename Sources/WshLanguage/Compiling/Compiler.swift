@@ -10,7 +10,7 @@ struct Compiler {
     /// Names the compiler handles itself; they cannot be redefined.
     static let inlineForms: Set<String> = [
         "if", "elif", "else", "while", "for", "repeat", "def", "try", "catch", "break", "continue",
-        "return", "set", "unset", "let", "expr", "echo", "assert", "exit",
+        "return", "set", "unset", "let", "expr", "echo", "assert", "exit", "global", "retry", "wait",
     ]
 
     private struct LoopContext {
@@ -18,12 +18,17 @@ struct Compiler {
         var breakJumps: [Int] = []
         var tryDepth: Int
         var hasState: Bool
+        /// `retry` states on the loop stack when the loop started; `break` and
+        /// `continue` drop the ones pushed since.
+        var stateDepth: Int
     }
 
     private let unit: CodeUnit
     private let globals: GlobalVariables
     private var loops: [LoopContext] = []
     private var tryDepth = 0
+    /// `retry` blocks being compiled, each with its state on the loop stack.
+    private var stateDepth = 0
     /// Inside `$(…)` the enclosing loop and function are out of reach.
     private var substitutionDepth = 0
     private var currentOrigin: Int32 = -1
@@ -73,6 +78,7 @@ struct Compiler {
         case .pushTry: unit.instructions[index] = .pushTry(target)
         case .forNext: unit.instructions[index] = .forNext(target)
         case .repeatNext: unit.instructions[index] = .repeatNext(target)
+        case .waitPoll: unit.instructions[index] = .waitPoll(target)
         case .compareGlobalIntJumpIfFalse(let op, let global, let value, _):
             unit.instructions[index] = .compareGlobalIntJumpIfFalse(op, global: global, value: value, target: target)
         case .compareGlobalConstantJumpIfFalse(let op, let global, let constant, _):
@@ -102,6 +108,7 @@ struct Compiler {
         let start = here
         let savedLoops = loops
         let savedTryDepth = tryDepth
+        let savedStateDepth = stateDepth
         do {
             try compileForm(command)
         } catch {
@@ -110,6 +117,7 @@ struct Compiler {
             unit.instructionOrigins.removeSubrange(start...)
             loops = savedLoops
             tryDepth = savedTryDepth
+            stateDepth = savedStateDepth
             unit.errors.append(error.located(command: name, position: command.position))
             emit(.fail(unit.errors.count - 1))
         }
@@ -132,6 +140,9 @@ struct Compiler {
         case "repeat": try compileRepeat(arguments)
         case "def": try compileDef(arguments)
         case "try": try compileTry(arguments)
+        case "retry": try compileRetry(arguments)
+        case "wait": try compileWait(arguments)
+        case "global": try compileGlobal(arguments)
         case "break", "continue": try compileLoopJump(name, arguments)
         case "return": try compileReturn(arguments)
         case "set": try compileSet(arguments)
@@ -223,7 +234,7 @@ struct Compiler {
         emit(.loopCheck)
         try compileExpression(Array(words.dropLast()), context: "while")
         let exit = emitConditionalExit()
-        loops.append(LoopContext(continueTarget: top, tryDepth: tryDepth, hasState: false))
+        loops.append(LoopContext(continueTarget: top, tryDepth: tryDepth, hasState: false, stateDepth: stateDepth))
         compileBody(body)
         emit(.jump(top))
         let loop = loops.removeLast()
@@ -254,6 +265,7 @@ struct Compiler {
         guard words.count >= 3, let name = words[0].bareText, words[1].bareText == "in",
             Parser.isValidName(name)
         else { throw Compiler.usage("for", synopsis) }
+        try Compiler.checkAssignable(name)
         let body = try block(words.last, "for", synopsis)
         let items = words[2..<(words.count - 1)]
         var splitMask = 0
@@ -271,7 +283,7 @@ struct Compiler {
         emit(.loopCheck)
         let next = emit(.forNext(0))
         emitStore(name, assign: false)
-        loops.append(LoopContext(continueTarget: top, tryDepth: tryDepth, hasState: true))
+        loops.append(LoopContext(continueTarget: top, tryDepth: tryDepth, hasState: true, stateDepth: stateDepth))
         compileBody(body)
         emit(.jump(top))
         let loop = loops.removeLast()
@@ -288,7 +300,7 @@ struct Compiler {
         let top = here
         emit(.loopCheck)
         let next = emit(.repeatNext(0))
-        loops.append(LoopContext(continueTarget: top, tryDepth: tryDepth, hasState: true))
+        loops.append(LoopContext(continueTarget: top, tryDepth: tryDepth, hasState: true, stateDepth: stateDepth))
         compileBody(body)
         emit(.jump(top))
         let loop = loops.removeLast()
@@ -302,6 +314,7 @@ struct Compiler {
             throw LanguageError(.syntax, "\(name) outside a loop")
         }
         for _ in loop.tryDepth..<tryDepth { emit(.popTry) }
+        for _ in loop.stateDepth..<stateDepth { emit(.popLoop) }
         if name == "continue" {
             emit(.jump(loop.continueTarget))
         } else {
@@ -345,6 +358,123 @@ struct Compiler {
         patch(skip, to: here)
     }
 
+    /// `retry [--times N] [--every S] { … }`: the block runs inside a `try` whose
+    /// `catch` decides whether to wait and go round again or to raise the failure.
+    private mutating func compileRetry(_ words: [Word]) throws(LanguageError) {
+        let synopsis = "retry [--times N] [--every SECONDS] { … }"
+        guard let last = words.last else { throw Compiler.usage("retry", synopsis) }
+        let body = try block(last, "retry", synopsis)
+        let (options, rest) = try Compiler.splitOptions(
+            Array(words.dropLast()), allowed: ["times", "every"], command: "retry", synopsis: synopsis)
+        guard rest.isEmpty else { throw Compiler.usage("retry", synopsis) }
+        try compileOption(options["times"], default: 3)
+        try compileOption(options["every"], default: 1)
+        emit(.retryBegin)
+        let top = here
+        emit(.loopCheck)
+        emit(.retryAttempt)
+        emitStore("attempt", assign: false)
+        let enter = emit(.pushTry(0))
+        tryDepth += 1
+        stateDepth += 1
+        compileBody(body)
+        stateDepth -= 1
+        tryDepth -= 1
+        emit(.popTry)
+        emit(.retryEnd)
+        let skip = emit(.jump(0))
+        patch(enter, to: here)
+        emit(.retryFailed(top))
+        patch(skip, to: here)
+    }
+
+    /// `wait until COND [--every S] [--timeout S]`: a loop that evaluates COND,
+    /// leaves when it holds, and otherwise waits or times out.
+    private mutating func compileWait(_ words: [Word]) throws(LanguageError) {
+        let synopsis = "wait until COND [--every SECONDS] [--timeout SECONDS]"
+        guard words.first?.bareText == "until" else { throw Compiler.usage("wait", synopsis) }
+        let (options, condition) = try Compiler.splitOptions(
+            Array(words.dropFirst()), allowed: ["every", "timeout"], command: "wait", synopsis: synopsis)
+        guard !condition.isEmpty else { throw Compiler.usage("wait", synopsis) }
+        try compileOption(options["timeout"], default: 60)
+        try compileOption(options["every"], default: 1)
+        emit(.waitBegin)
+        let top = here
+        emit(.loopCheck)
+        try compileExpression(condition, context: "wait")
+        let poll = emit(.waitPoll(0))
+        emit(.jump(top))
+        patch(poll, to: here)
+    }
+
+    /// `global NAME…`: for the rest of a function, NAME is the script-scope variable.
+    private mutating func compileGlobal(_ words: [Word]) throws(LanguageError) {
+        guard !words.isEmpty else { throw Compiler.usage("global", "global NAME…") }
+        for word in words {
+            guard let name = word.literalText, Parser.isValidName(name) else {
+                throw LanguageError(.usage, "invalid variable name \"\(Compiler.sourceText(of: word))\"")
+            }
+            try Compiler.checkAssignable(name)
+            if unit.isFunction { unit.globalNames.insert(name) }
+        }
+    }
+
+    private enum OptionValue {
+        case word(Word)
+        case text(String)
+    }
+
+    /// Takes `--name VALUE` and `--name=VALUE` out of `words`; the rest stay in order.
+    private static func splitOptions(
+        _ words: [Word], allowed: Set<String>, command: String, synopsis: String
+    ) throws(LanguageError) -> ([String: OptionValue], [Word]) {
+        var options: [String: OptionValue] = [:]
+        var rest: [Word] = []
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            index += 1
+            guard let text = word.bareText, text.hasPrefix("--") else {
+                rest.append(word)
+                continue
+            }
+            var name = String(text.dropFirst(2))
+            if let equals = name.firstIndex(of: "=") {
+                let value = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+                guard allowed.contains(name) else { throw Compiler.unknownOption(text, command, synopsis) }
+                options[name] = .text(value)
+                continue
+            }
+            guard allowed.contains(name) else { throw Compiler.unknownOption(text, command, synopsis) }
+            guard index < words.count else {
+                throw LanguageError(.usage, "--\(name) needs a value (usage: \(synopsis))", command: command)
+            }
+            options[name] = .word(words[index])
+            index += 1
+        }
+        return (options, rest)
+    }
+
+    private static func unknownOption(_ text: String, _ command: String, _ synopsis: String) -> LanguageError {
+        LanguageError(.usage, "unknown option \(text) (usage: \(synopsis))", command: command)
+    }
+
+    private mutating func compileOption(_ value: OptionValue?, default fallback: Int) throws(LanguageError) {
+        switch value {
+        case .word(let word)?: try compileWord(word)
+        case .text(let text)?: emit(.constant(constant(.string(text))))
+        case nil: emit(.constant(constant(.int(fallback))))
+        }
+    }
+
+    /// `$result` and the other special names are read-only.
+    private static func checkAssignable(_ name: String) throws(LanguageError) {
+        if specialIndex(name) != nil {
+            throw LanguageError(.usage, "$\(name) is read-only")
+        }
+    }
+
     private mutating func compileReturn(_ words: [Word]) throws(LanguageError) {
         guard words.count <= 1 else { throw Compiler.usage("return", "return [STATUS]") }
         guard substitutionDepth == 0 else {
@@ -369,6 +499,7 @@ struct Compiler {
             guard Parser.isValidName(name) else {
                 throw LanguageError(.usage, "invalid variable name \"\(name)\"")
             }
+            try Compiler.checkAssignable(name)
             try compileWord(words[1])
             emitStore(name, assign: true)
         } else {
@@ -390,6 +521,7 @@ struct Compiler {
         guard words.count >= 3, let name = words[0].literalText, Parser.isValidName(name),
             words[1].bareText == "="
         else { throw Compiler.usage("let", "let NAME = EXPR") }
+        try Compiler.checkAssignable(name)
         try compileExpression(Array(words.dropFirst(2)), context: "let")
         emitStore(name, assign: true)
     }
@@ -489,7 +621,7 @@ struct Compiler {
     mutating func emitLoad(_ name: String) {
         if let special = Compiler.specialIndex(name) {
             emit(.loadSpecial(special))
-        } else if unit.isFunction {
+        } else if isLocal(name) {
             emit(.loadLocal(localSlot(name), global: globals.slot(for: name)))
         } else {
             emit(.loadGlobal(globals.slot(for: name)))
@@ -498,11 +630,16 @@ struct Compiler {
 
     /// The global slot of `name` when this unit reads it straight from script scope.
     func directGlobalSlot(_ name: String) -> Int? {
-        unit.isFunction || Compiler.specialIndex(name) != nil ? nil : globals.slot(for: name)
+        isLocal(name) || Compiler.specialIndex(name) != nil ? nil : globals.slot(for: name)
+    }
+
+    /// Whether `name` is a function local here (not declared `global`).
+    private func isLocal(_ name: String) -> Bool {
+        unit.isFunction && !unit.globalNames.contains(name)
     }
 
     private mutating func emitStore(_ name: String, assign: Bool) {
-        if unit.isFunction {
+        if isLocal(name) {
             let slot = localSlot(name)
             emit(assign ? .assignLocal(slot) : .storeLocal(slot))
         } else {
@@ -530,12 +667,16 @@ struct Compiler {
         return slot
     }
 
-    /// `$?` → 0, `$#` → 1, `$@` → 2, `$N` → 3 + N.
+    /// `$result`, the host's JSON document.
+    static let resultIndex = 13
+
+    /// `$?` → 0, `$#` → 1, `$@` → 2, `$N` → 3 + N, `$result` → 13.
     static func specialIndex(_ name: String) -> Int? {
         switch name {
         case "?": 0
         case "#": 1
         case "@": 2
+        case "result": resultIndex
         default:
             if name.utf8.count == 1, let digit = Int(name) { 3 + digit } else { nil }
         }

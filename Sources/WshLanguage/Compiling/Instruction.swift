@@ -97,4 +97,18 @@ enum Instruction: Sendable {
     case writeLine
     /// Throw `errors[index]` (a compile-time error, raised in order at run time).
     case fail(Int)
+    /// Pop `--every` and `--times` and push a `retry`'s state on the loop stack.
+    case retryBegin
+    /// Count the next try of the innermost `retry` and push its number (`$attempt`).
+    case retryAttempt
+    /// Drop the innermost `retry`'s state after its block succeeded.
+    case retryEnd
+    /// A try failed: wait and continue at the target, or drop the state and raise
+    /// the failure when tries are used up (or it is a usage or syntax error).
+    case retryFailed(Int)
+    /// Pop `--every` and `--timeout` and push a `wait until`'s state.
+    case waitBegin
+    /// Pop the condition: when it holds, drop the state and continue at the target;
+    /// when the time is up, fail; otherwise wait for the next check.
+    case waitPoll(Int)
 }

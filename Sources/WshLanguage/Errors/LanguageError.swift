@@ -31,6 +31,10 @@ public struct LanguageError: Error, Sendable, Equatable {
     /// A machine-readable code the host attaches, such as an API's error code
     /// or an HTTP status; `catch` puts it in `$errcode` (empty when nil).
     public var code: String?
+    /// How long to wait before trying again, when the host knows (an API's
+    /// rate-limit error or `Retry-After` header); `retry` waits this long instead of
+    /// its `--every`.
+    public var retryAfter: Duration?
     /// True when a syntax error was caused only by the input ending too early
     /// (open quote, brace, `$(` or trailing backslash).
     public var isIncompleteInput: Bool
@@ -38,19 +42,24 @@ public struct LanguageError: Error, Sendable, Equatable {
     /// Creates an error; hosts usually use the static constructors instead.
     public init(
         _ kind: Kind, _ message: String, command: String? = nil,
-        position: SourcePosition? = nil, isIncompleteInput: Bool = false, code: String? = nil
+        position: SourcePosition? = nil, isIncompleteInput: Bool = false, code: String? = nil,
+        retryAfter: Duration? = nil
     ) {
         self.kind = kind
         self.message = message
         self.code = code
+        self.retryAfter = retryAfter
         self.command = command
         self.position = position
         self.isIncompleteInput = isIncompleteInput
     }
 
-    /// A command failed (status 1): `command: message`.
-    public static func commandFailed(_ message: String, code: String? = nil) -> LanguageError {
-        LanguageError(.failed, message, code: code)
+    /// A command failed (status 1): `command: message`. `code` becomes `$errcode`
+    /// in `catch`; `retryAfter` tells `retry` how long to wait before the next try.
+    public static func commandFailed(
+        _ message: String, code: String? = nil, retryAfter: Duration? = nil
+    ) -> LanguageError {
+        LanguageError(.failed, message, code: code, retryAfter: retryAfter)
     }
 
     /// A command was used wrongly (status 2); the message should name what was wrong.

@@ -24,9 +24,15 @@ struct TryHandler {
     let captureDepth: Int
 }
 
-/// The state of a running `for` (items) or `repeat` (remaining count) loop.
+/// The state of a running `for` (items) or `repeat` (remaining count) loop, a
+/// `retry` (tries made in `index`, allowed in `remaining`) or a `wait until`.
 struct LoopState {
     var items: [String]
     var index: Int
     var remaining: Int
+    /// `retry` and `wait until`: the wait between tries or checks.
+    var interval: Duration = .zero
+    /// `wait until`: when it times out, and the timeout as written for the message.
+    var deadline: ContinuousClock.Instant?
+    var timeout = ""
 }

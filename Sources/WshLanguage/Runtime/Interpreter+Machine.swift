@@ -250,6 +250,10 @@ extension Interpreter {
                         cursor = Cursor(frames[frames.count - 1])
                         pc = 0
                     }
+                case .retryBegin, .retryAttempt, .retryEnd, .retryFailed, .waitBegin, .waitPoll:
+                    park(&r)
+                    defer { unpark(&r) }
+                    if let target = try runTimed(instruction) { pc = target }
                 case .returnFromFrame(let hasStatus):
                     if hasStatus { r.status = try exitStatus(r.pop()) }
                     park(&r)

@@ -37,6 +37,20 @@ public final class Interpreter {
         }
         return [UInt8](data)
     }
+    /// Whether `env NAME` may read the process environment; when false it fails
+    /// with "reading the environment is turned off by the host".
+    public var allowsEnvironment = true
+    /// Where `env NAME` looks a name up; the default reads the process environment.
+    public var environment: (String) -> String? = { name in getenv(name).map { String(cString: $0) } }
+    /// How `retry` and `wait until` wait between tries, or nil for the default:
+    /// `Thread.sleep` in slices of at most 20 ms that returns early once
+    /// ``interruptRequested`` is true. A replacement need not return early; the
+    /// interpreter asks ``interruptRequested`` after every wait. Tests inject a fake
+    /// that records the durations.
+    public var sleep: ((Duration) -> Void)?
+    /// The clock `wait until --timeout` measures with; tests pair it with a fake
+    /// ``sleep`` that advances it.
+    public var now: () -> ContinuousClock.Instant = { ContinuousClock.now }
     /// The arguments of the top-level script: `$1…$9`, `$#` and `$@`.
     public var scriptArguments: [String] = []
     /// `$?`: the status of the last command.
@@ -59,6 +73,11 @@ public final class Interpreter {
     var pendingError: LanguageError?
     var sourceDepth = 0
 
+    // `$result`: the host's document, produced on first read.
+    var resultProducer: (() -> String?)?
+    var resultText: String?
+    var resultIsValid = false
+
     /// Creates an interpreter with the built-in commands.
     ///
     /// - Parameters:
@@ -78,7 +97,7 @@ public final class Interpreter {
     public func register(_ command: CommandSpec) {
         for name in [command.name] + command.aliases {
             precondition(
-                Compiler.inlineForms.contains(name) == false && name != "help" && name != "source",
+                Compiler.inlineForms.contains(name) == false && !Builtins.commandNames.contains(name),
                 "\(name) is a built-in of the language")
         }
         commands.register(command)
@@ -139,6 +158,34 @@ public final class Interpreter {
         globals[name] = nil
     }
 
+    /// Sets the JSON document `$result` holds and `json get PATH` reads without TEXT,
+    /// or clears it (nil). Hosts call it after a command that has a JSON form.
+    /// `json` checks a document once, on its first read, and trusts it afterwards.
+    public func setResultDocument(_ json: String?) {
+        resultProducer = nil
+        resultText = json
+        resultIsValid = false
+    }
+
+    /// Sets `$result` to a document made only when a script first reads it
+    /// (`$result`, `json get PATH`, `json valid`), so commands whose result is never
+    /// read pay nothing. `produce` runs at most once, on the interpreter's thread;
+    /// nil from it means no document.
+    public func setResultDocument(lazy produce: @escaping () -> String?) {
+        resultProducer = produce
+        resultText = nil
+        resultIsValid = false
+    }
+
+    /// The document `$result` holds, made now if it was set lazily; nil when none.
+    public var resultDocument: String? {
+        if let produce = resultProducer {
+            resultProducer = nil
+            resultText = produce()
+        }
+        return resultText
+    }
+
     /// Names of commands, aliases and defined functions starting with `prefix`, for
     /// completing the first word of a line.
     public func commandNames(withPrefix prefix: String) -> [String] {
@@ -177,7 +224,7 @@ public final class Interpreter {
     /// A variable as the running code sees it: local first, then script scope.
     func currentVariable(_ name: String) -> Value? {
         if let special = Compiler.specialIndex(name) { return specialValue(special) }
-        if let frame = frames.last, frame.unit.isFunction {
+        if let frame = frames.last, frame.unit.isFunction, !frame.unit.globalNames.contains(name) {
             if let slot = frame.unit.localSlots[name], let value = locals[frame.localsBase + slot] { return value }
             if let value = frame.named[name] { return value }
         }
@@ -185,7 +232,7 @@ public final class Interpreter {
     }
 
     func setCurrentVariable(_ name: String, to value: Value?) {
-        if let frame = frames.last, frame.unit.isFunction {
+        if let frame = frames.last, frame.unit.isFunction, !frame.unit.globalNames.contains(name) {
             if let slot = frame.unit.localSlots[name] {
                 locals[frame.localsBase + slot] = value
             } else {
@@ -204,8 +251,54 @@ public final class Interpreter {
         case 2: return .string(arguments.joined(separator: " "))
         default:
             let position = index - 3
+            if index == Compiler.resultIndex { return .string(resultDocument ?? "") }
             if position == 0 { return .string(frames.last?.unit.name ?? "") }
             return position <= arguments.count ? .string(arguments[position - 1]) : .string("")
         }
+    }
+}
+
+extension Interpreter {
+    /// Runs `body` with the `$result` document and whether it is known to be valid;
+    /// fails when there is none. `json` uses it and marks the document valid after
+    /// one check, so later reads skip the check.
+    func withResultDocument<T>(
+        _ body: (String, Bool) throws(LanguageError) -> T
+    ) throws(LanguageError) -> T {
+        guard let text = resultDocument else {
+            throw .commandFailed("no JSON document: give TEXT, or run a command that leaves one in $result")
+        }
+        let known = resultIsValid
+        let value = try body(text, known)
+        // The body returned, so the text passed its check (json get and valid both check).
+        resultIsValid = true
+        return value
+    }
+
+    /// `env NAME [DEFAULT]`.
+    func environmentValue(_ name: String, default fallback: String?) throws(LanguageError) -> String {
+        guard allowsEnvironment else { throw .commandFailed("reading the environment is turned off by the host") }
+        if let value = environment(name) { return value }
+        guard let fallback else { throw .commandFailed("\(name) is not set (give a DEFAULT: env \(name) DEFAULT)") }
+        return fallback
+    }
+
+    /// Waits `duration` for `retry` and `wait until`, then fails with an interrupt
+    /// if the host asked to stop meanwhile.
+    func pause(_ duration: Duration) throws(LanguageError) {
+        if duration > .zero {
+            if let sleep {
+                sleep(duration)
+            } else {
+                let slice = Duration.milliseconds(20)
+                var remaining = duration
+                while remaining > .zero, !interruptRequested() {
+                    let step = min(remaining, slice)
+                    Thread.sleep(forTimeInterval: Double(step.components.seconds) + Double(step.components.attoseconds) * 1e-18)
+                    remaining -= step
+                }
+            }
+        }
+        if interruptRequested() { throw LanguageError(.interrupted, "interrupted") }
     }
 }

@@ -38,8 +38,10 @@ extension Shell {
                 options: [.flag("json", help: "as JSON")],
                 handler: { [unowned self] context in
                     let records = sessionStorage?.operationRecords ?? []
+                    let documents = HistoryEntryDocument.entries(records)
+                    leaveResult(context, documents)
                     if wantsJSON(context) {
-                        context.write(try JSONView.encode(HistoryEntryDocument.entries(records)))
+                        context.write(try JSONView.encode(documents))
                     } else {
                         context.write(HistoryView(style: console.style).render(records))
                     }

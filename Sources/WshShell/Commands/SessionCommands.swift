@@ -91,6 +91,8 @@ extension Shell {
         // What came is shown either way: pretty when it is JSON, as it came (sanitized) when not.
         let pretty = response.body.isEmpty ? "" : JSONView.pretty(response.body)
         context.write(pretty ?? JSONView.raw(response.body))
+        // The sanitized form, so `json get` never prints a control character the server sent.
+        if let pretty, !pretty.isEmpty { context.setResultDocument(pretty) }
         do {
             try WeiboClient.check(response, url: redact(request.url))
         } catch {
@@ -150,10 +152,12 @@ extension Shell {
             ("trace", tracing ? "on" : "off"),
             ("libcurl", connection.isOpen ? (CurlHTTPClient.libraryVersion?.split(separator: " ").first.map(String.init) ?? "unavailable") : "(not loaded)"),
         ]
+        let document = SessionFacts(
+            api: facts[0].1, baseURL: facts[1].1, token: facts[2].1, rows: rowCount,
+            operations: operationCount, trace: facts[5].1, libcurl: facts[6].1)
+        leaveResult(context, document)
         if wantsJSON(context) {
-            context.write(try JSONView.encode(SessionFacts(
-                api: facts[0].1, baseURL: facts[1].1, token: facts[2].1, rows: rowCount,
-                operations: operationCount, trace: facts[5].1, libcurl: facts[6].1)))
+            context.write(try JSONView.encode(document))
         } else {
             let width = facts.map(\.0.count).max() ?? 0
             for (key, value) in facts {

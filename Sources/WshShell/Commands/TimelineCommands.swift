@@ -68,8 +68,10 @@ extension Shell {
                 name: "list", aliases: ["ls"], abstract: "Show the rows, numbered for detail and comments.",
                 options: [json],
                 handler: { [unowned self] context in
+                    let documents = sessionStorage?.rowDocuments ?? []
+                    leaveResult(context, documents)
                     if wantsJSON(context) {
-                        context.write(try JSONView.encode(sessionStorage?.rowDocuments ?? []))
+                        context.write(try JSONView.encode(documents))
                     } else if let session = sessionStorage {
                         context.write(TimelineListView(style: console.style, columns: console.columns()).render(session.rows))
                     }
@@ -85,8 +87,9 @@ extension Shell {
                     try drive(context, input: "SessionViewModel.detail(index: \(index))", show: asJSON ? [] : .screen) {
                         try await $0.detail(index: index)
                     }
-                    if asJSON, let detail = sessionStorage?.detail {
-                        context.write(try JSONView.encode(detail.document))
+                    if let detail = sessionStorage?.detail {
+                        leaveResult(context, detail.document)
+                        if asJSON { context.write(try JSONView.encode(detail.document)) }
                     }
                 }),
             CommandSpec(
@@ -106,8 +109,9 @@ extension Shell {
                               show: asJSON ? [] : .screen) {
                         try await $0.comments(index: index)
                     }
-                    if asJSON, let comments = sessionStorage?.comments {
-                        context.write(try JSONView.encode(comments.document))
+                    if let comments = sessionStorage?.comments {
+                        leaveResult(context, comments.document)
+                        if asJSON { context.write(try JSONView.encode(comments.document)) }
                     }
                 }),
             CommandSpec(
@@ -123,8 +127,9 @@ extension Shell {
                               show: asJSON ? [] : .screen) {
                         try await $0.user(name: name)
                     }
-                    if asJSON, let user = sessionStorage?.user {
-                        context.write(try JSONView.encode(user.document))
+                    if let user = sessionStorage?.user {
+                        leaveResult(context, user.document)
+                        if asJSON { context.write(try JSONView.encode(user.document)) }
                     }
                 }),
             CommandSpec(

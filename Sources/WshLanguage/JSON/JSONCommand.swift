@@ -1,0 +1,120 @@
+/// `json get PATH [TEXT]` and `json valid [TEXT]`: values out of JSON text, or out
+/// of the document the last host command left in `$result`.
+enum JSONCommand {
+    static let synopsis = "json get PATH [TEXT] | json valid [TEXT]"
+
+    static var spec: CommandSpec {
+        CommandSpec(
+            name: "json", abstract: "Read a value out of JSON text, or check that text is JSON.",
+            discussion: """
+                json get PATH [TEXT] prints the value at PATH: strings as plain text, numbers
+                as written, true/false, null as an empty line, arrays and objects as compact
+                JSON. PATH is a jq subset: . (all), .key, .["any key"], [N], [-1] (from the
+                end), chained (.statuses[0].user.name), then optionally | length or | keys.
+                A missing path fails (status 1) naming where it stopped.
+                json valid [TEXT] succeeds when TEXT is one JSON value and fails (status 1)
+                otherwise, printing nothing; test it with try: try { json valid $t }; if $? == 0 { … }
+                Without TEXT both read $result, the JSON the last command left (the host
+                decides which commands leave one).
+                """,
+            arguments: [
+                ArgumentSpec("ACTION", help: "get or valid"),
+                ArgumentSpec("ARGS", help: "PATH and TEXT for get, TEXT for valid", arity: .variadic),
+            ],
+            synopsis: synopsis,
+            completion: { request in request.argumentIndex == 0 ? ["get", "valid"] : [] },
+            action: .host { context in try run(context) })
+    }
+
+    private static func run(_ context: CommandContext) throws(LanguageError) {
+        let words = context.arguments.values("ARGS")
+        let interpreter = context.interpreter
+        switch context.arguments["ACTION"] {
+        case "get":
+            guard words.count == 1 || words.count == 2 else { throw usage(words.isEmpty ? "missing PATH" : "too many words") }
+            let path = try JSONPath.parse(words[0])
+            let value = words.count == 2
+                ? try get(path, in: words[1]).output
+                : try interpreter.withResultDocument { text, isKnownValid throws(LanguageError) in
+                    try get(path, in: text, isKnownValid: isKnownValid).output
+                }
+            context.writeLine(value)
+        case "valid":
+            guard words.count <= 1 else { throw usage("too many words") }
+            if let text = words.first {
+                try validate(text)
+            } else {
+                try interpreter.withResultDocument { text, isKnownValid throws(LanguageError) in
+                    if !isKnownValid { try validate(text) }
+                }
+            }
+        case let other:
+            throw usage("unknown action \"\(other ?? "")\": get or valid")
+        }
+    }
+
+    private static func usage(_ problem: String) -> LanguageError {
+        .usage("\(problem) (usage: \(synopsis))")
+    }
+
+    /// The text `json get` prints for `path` in `text`, and the bytes the scanner
+    /// covered (linear in the text's size).
+    static func get(_ path: JSONPath, in text: String, isKnownValid: Bool = false) throws(LanguageError) -> (output: String, work: Int) {
+        let result: Result<(output: String, work: Int), LanguageError> = withBytes(text) { bytes in
+            var scanner = JSONScanner(bytes)
+            do throws(LanguageError) {
+                if !isKnownValid { try check(&scanner) }
+                let start = try scanner.locate(path.steps)
+                let output: String
+                switch path.filter {
+                case nil:
+                    output = scanner.render(at: start)
+                case .length?:
+                    guard let length = scanner.length(at: start) else {
+                        throw .commandFailed("\(JSONPath.render(path.steps[...])) has no length: it is \(scanner.kind(at: start))")
+                    }
+                    output = String(length)
+                case .keys?:
+                    guard let keys = scanner.keys(at: start) else {
+                        throw .commandFailed("\(JSONPath.render(path.steps[...])) has no keys: it is \(scanner.kind(at: start))")
+                    }
+                    output = keys
+                }
+                return .success((output, scanner.work))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Fails with a one-line "not JSON: …" unless `text` is one JSON value.
+    static func validate(_ text: String) throws(LanguageError) {
+        let result: Result<Void, LanguageError> = withBytes(text) { bytes in
+            var scanner = JSONScanner(bytes)
+            do throws(LanguageError) {
+                try check(&scanner)
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        try result.get()
+    }
+
+    private static func check(_ scanner: inout JSONScanner) throws(LanguageError) {
+        guard !scanner.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else {
+            throw .commandFailed("not JSON: the text is empty")
+        }
+        do {
+            try scanner.validate()
+        } catch {
+            throw .commandFailed("not JSON: \(error.problem) at \(scanner.location(of: error.offset))")
+        }
+    }
+
+    private static func withBytes<T>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(text.utf8).withUnsafeBufferPointer(body)
+    }
+}

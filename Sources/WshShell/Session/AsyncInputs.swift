@@ -34,7 +34,10 @@ extension Shell {
             case .invalid?: " (the token is invalid or revoked: run login)"
             case nil: ""
             }
-            return .commandFailed(redact(error.description) + advice, code: (failure.code ?? failure.httpStatus).description)
+            // A rate-limited call tells `retry` how long to wait: until the limit resets.
+            let wait = failure.rateLimitReset.map { Duration.seconds(max(1, $0.seconds)) }
+            return .commandFailed(redact(error.description) + advice, code: (failure.code ?? failure.httpStatus).description,
+                                  retryAfter: wait)
         case .http(let status, _, _):
             return .commandFailed(redact(error.description), code: String(status))
         default:

@@ -13,8 +13,11 @@ struct Arguments: ParsableCommand {
             Exit status: 0 success, 1 a command failed, 2 usage or syntax error, 130 interrupted.
             """)
 
-    @Option(name: .long, help: ArgumentHelp("Weibo API base URL, e.g. https://api.weibo.com/2/", valueName: "url"))
+    @Option(name: .long, help: ArgumentHelp("API base URL: Weibo (https://api.weibo.com/2/) or a Mastodon server (https://mastodon.social).", valueName: "url"))
     var api: String?
+
+    @Option(name: .long, help: ArgumentHelp("The API's dialect, weibo or mastodon (default: found out from --api; weibo for the sandbox).", valueName: "name"))
+    var dialect: String?
 
     @Option(name: .customLong("token-file"), help: ArgumentHelp("Read the access token from the first line of a file (else $WSH_ACCESS_TOKEN).", valueName: "path"))
     var tokenFile: String?
@@ -56,6 +59,9 @@ struct Arguments: ParsableCommand {
         if command == nil, let first = script.first, first.hasPrefix("-"), first != "-" {
             throw ValidationError("unknown option '\(first)'")
         }
+        if let dialect, !Options.dialects.contains(dialect) {
+            throw ValidationError("--dialect must be weibo or mastodon, not '\(dialect)'")
+        }
         if tokenFile != nil, tokenCommand != nil {
             throw ValidationError("give --token-file or --token-command, not both")
         }
@@ -68,6 +74,7 @@ struct Arguments: ParsableCommand {
     var options: Options {
         var options = Options()
         options.api = api
+        options.dialect = dialect
         options.tokenFile = tokenFile
         options.tokenCommand = tokenCommand
         options.json = json

@@ -9,6 +9,8 @@
 public struct Options: Equatable, Sendable {
     /// `--api URL`: a Weibo API base; nil means the embedded sandbox.
     public var api: String?
+    /// `--dialect weibo|mastodon`; nil means found out from `--api`.
+    public var dialect: String?
     /// `--token-file PATH`.
     public var tokenFile: String?
     /// `--token-command CMD`.
@@ -29,6 +31,9 @@ public struct Options: Equatable, Sendable {
     public static let defaultTimeout: Double = 30
     /// A day: longer is a mistake, and would overflow the milliseconds.
     public static let maximumTimeout: Double = 86_400
+
+    /// The dialects `--dialect` takes.
+    static let dialects = ["weibo", "mastodon"]
 
     /// Whether `url` may be an `--api` base: http or https only.
     static func isAPIBase(_ url: String) -> Bool {

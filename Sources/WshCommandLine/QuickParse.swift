@@ -22,7 +22,7 @@ enum QuickParse {
             switch word {
             case "--json": options.json = true
             case "--no-color": options.noColor = true
-            case "-c", "--api", "--token-file", "--token-command", "--timeout":
+            case "-c", "--api", "--dialect", "--token-file", "--token-command", "--timeout":
                 index += 1
                 guard index < arguments.endIndex, !arguments[index].hasPrefix("-") else { return nil }
                 let value = arguments[index]
@@ -31,6 +31,9 @@ enum QuickParse {
                 case "--api":
                     guard Options.isAPIBase(value) else { return nil }
                     options.api = value
+                case "--dialect":
+                    guard Options.dialects.contains(value) else { return nil }
+                    options.dialect = value
                 case "--token-file":
                     guard options.tokenCommand == nil else { return nil }
                     options.tokenFile = value

@@ -24,7 +24,7 @@ if options.version {
 
 // The sandbox lives as long as the process; it starts on the first request.
 nonisolated(unsafe) var sandbox: SandboxServer?
-let configuration = Shell.Configuration(
+var configuration = Shell.Configuration(
     target: options.api.map { .url($0.hasSuffix("/") ? $0 : $0 + "/") } ?? .sandbox,
     // Precedence: --token-command or --token-file, else $WSH_ACCESS_TOKEN, else the stored active account.
     tokenSource: options.tokenCommand.map { .command($0) } ?? options.tokenFile.map { .file($0) } ?? .environment("WSH_ACCESS_TOKEN"),
@@ -36,6 +36,7 @@ let configuration = Shell.Configuration(
     json: options.json,
     timeout: .milliseconds(Int(options.timeout * 1000)),
     accountStore: ShellPaths.configDirectory().map { AccountStore(directory: $0) })
+configuration.dialect = options.dialect.flatMap(Connection.DialectChoice.init(rawValue:)) ?? .detect
 
 let shell = Shell(configuration: configuration, console: .standard(colorAllowed: !options.noColor))
 let invocation: Invocation

@@ -8,7 +8,7 @@ struct OptionsTests {
     static let vocabulary = [
         "-c", "echo hi", "--json", "--no-color", "--api", "http://127.0.0.1:8080/2/", "ftp://x",
         "--timeout", "2.5", "0", "inf", "--token-file", "token.txt", "--token-command", "pass show weibo", "t.wsh", "-v", "--help", "-h",
-        "--version", "--", "-", "--api=https://api.weibo.com/2/", "-cx", "",
+        "--version", "--", "-", "--api=https://api.weibo.com/2/", "-cx", "", "--dialect", "mastodon", "gopher",
     ]
 
     /// Every command line of up to three words from `vocabulary`.
@@ -38,6 +38,7 @@ struct OptionsTests {
         ["--api", "https://api.weibo.com/2/", "--token-file", "/run/token", "--timeout", "5", "--json", "-c", "fetch 5; list --json"],
         ["--no-color", "script.wsh", "one", "--json", "-c", "x"],
         ["--api", "https://api.weibo.com/2/", "--token-command", "pass show weibo/token", "-c", "whoami"],
+        ["--api", "https://mastodon.social", "--dialect", "mastodon", "-c", "fetch local 5"],
         ["-c", "echo $1 $2", "first", "-second", "--third"],
         ["examples/tour.wsh"],
         [],
@@ -77,6 +78,7 @@ struct OptionsTests {
         (["-c"], "-c"),
         (["--token-file", "t", "--token-command", "echo x"], "give --token-file or --token-command, not both"),
         (["--token-command", "echo x", "--token-file", "t"], "give --token-file or --token-command, not both"),
+        (["--dialect", "gopher"], "--dialect must be weibo or mastodon, not 'gopher'"),
     ])
     func usageErrors(_ line: [String], _ named: String) {
         do {

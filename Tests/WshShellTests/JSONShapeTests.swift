@@ -56,7 +56,7 @@ struct JSONShapeTests {
     ]
     static let operation: [String: JSONKind] = ["index": .int, "operation": .string, "remote": .bool]
     static let session: [String: JSONKind] = [
-        "api": .string, "base_url": .string, "token": .string, "rows": .int, "operations": .int, "trace": .string,
+        "api": .string, "dialect": .string, "base_url": .string, "token": .string, "rows": .int, "operations": .int, "trace": .string,
         "libcurl": .string,
     ]
 

@@ -145,6 +145,7 @@ extension Shell {
     private func status(_ context: CommandContext) throws(LanguageError) {
         let facts: [(String, String)] = [
             ("api", connection.target.description),
+            ("dialect", connection.dialectName),
             ("base_url", connection.baseURL ?? "(not started)"),
             ("token", tokenDescription),
             ("rows", String(rowCount)),
@@ -153,8 +154,8 @@ extension Shell {
             ("libcurl", connection.isOpen ? (CurlHTTPClient.libraryVersion?.split(separator: " ").first.map(String.init) ?? "unavailable") : "(not loaded)"),
         ]
         let document = SessionFacts(
-            api: facts[0].1, baseURL: facts[1].1, token: facts[2].1, rows: rowCount,
-            operations: operationCount, trace: facts[5].1, libcurl: facts[6].1)
+            api: facts[0].1, dialect: facts[1].1, baseURL: facts[2].1, token: facts[3].1, rows: rowCount,
+            operations: operationCount, trace: facts[6].1, libcurl: facts[7].1)
         leaveResult(context, document)
         if wantsJSON(context) {
             context.write(try JSONView.encode(document))
@@ -211,6 +212,7 @@ extension Shell {
 /// says where the token comes from, never its value.
 private struct SessionFacts: Encodable {
     var api: String
+    var dialect: String
     var baseURL: String
     var token: String
     var rows: Int
@@ -219,7 +221,7 @@ private struct SessionFacts: Encodable {
     var libcurl: String
 
     enum CodingKeys: String, CodingKey {
-        case api, token, rows, operations, trace, libcurl
+        case api, dialect, token, rows, operations, trace, libcurl
         case baseURL = "base_url"
     }
 }

@@ -17,6 +17,8 @@ public final class Shell {
         public var timeout: Duration
         /// The stored accounts (`accounts.json`); nil: no accounts, `login` refuses.
         public var accountStore: AccountStore?
+        /// Which API dialect the target speaks (`--dialect`); `.detect` asks the server.
+        public var dialect: Connection.DialectChoice = .detect
 
         public init(target: Connection.Target = .sandbox, tokenSource: TokenSource = .environment("WSH_ACCESS_TOKEN"),
                     launchSandbox: Connection.SandboxLauncher? = nil, json: Bool = false,
@@ -51,6 +53,7 @@ public final class Shell {
         self.connection = Connection(
             target: configuration.target, tokenSource: configuration.tokenSource,
             launchSandbox: configuration.launchSandbox, accountStore: configuration.accountStore,
+            dialect: configuration.dialect,
             connectTimeout: configuration.connectTimeout, timeout: configuration.timeout)
         self.interpreter = Interpreter(output: console.result, diagnostics: console.diagnostic)
         console.secrets = { [connection] in connection.secrets }

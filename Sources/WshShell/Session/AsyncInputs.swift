@@ -32,6 +32,10 @@ extension Shell {
             let advice = switch failure.tokenProblem {
             case .expired?: " (the token has expired: run login)"
             case .invalid?: " (the token is invalid or revoked: run login)"
+            // A server that answers 401/422 without a code of its own (Mastodon with its
+            // public preview off) wants a login for what was asked.
+            case nil where failure.code == nil && [401, 422].contains(failure.httpStatus):
+                " (this server wants a login for that: run login)"
             case nil: ""
             }
             // A rate-limited call tells `retry` how long to wait: until the limit resets.

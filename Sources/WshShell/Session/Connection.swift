@@ -1,3 +1,5 @@
+import Foundation
+import WshDataController
 import WshRequest
 
 /// Which API the session talks to, and the client for it.
@@ -45,9 +47,21 @@ public final class Connection {
     /// Secrets met along the way (app secret, authorization codes, new tokens).
     private var learnedSecrets: [String] = []
 
+    /// Which dialect the API speaks.
+    public enum DialectChoice: String, Sendable {
+        case weibo, mastodon
+        /// Ask the server: `--api` without Weibo's `/2/` is probed at `api/v1/instance`.
+        case detect
+    }
+
+    private let dialectChoice: DialectChoice
+    /// The dialect found for the current target, once a request needed it.
+    private var foundDialect: (any Dialect)?
+
     public init(target: Target, tokenSource: TokenSource, launchSandbox: SandboxLauncher?,
-                accountStore: AccountStore? = nil,
+                accountStore: AccountStore? = nil, dialect: DialectChoice = .detect,
                 connectTimeout: Duration = .seconds(10), timeout: Duration = .seconds(30)) {
+        self.dialectChoice = dialect
         self.target = target
         self.tokenSource = tokenSource
         self.accountStore = accountStore
@@ -127,11 +141,29 @@ public final class Connection {
         if !secret.isEmpty, !learnedSecrets.contains(secret) { learnedSecrets.append(secret) }
     }
 
-    /// The API base, starting the sandbox if the target is the sandbox.
+    /// The API base, starting the sandbox if the target is the sandbox. The
+    /// sandbox serves Weibo under `/2/` and Mastodon at its root.
     public func apiBase() throws(RequestError) -> String {
         switch target {
-        case .sandbox: try startSandbox().baseURL
-        case .url(let url): url
+        case .sandbox: return sandboxBase(try startSandbox().baseURL)
+        case .url(let url): return url
+        }
+    }
+
+    /// The sandbox's base for this session's dialect: its Weibo base, or the
+    /// server's root for Mastodon.
+    private func sandboxBase(_ weibo: String) -> String {
+        guard dialectChoice == .mastodon, weibo.hasSuffix("2/") else { return weibo }
+        return String(weibo.dropLast(2))
+    }
+
+    /// The dialect's name, once known without a request.
+    public var dialectName: String {
+        if let foundDialect { return foundDialect.name }
+        switch (dialectChoice, target) {
+        case (.detect, .url): return "(found out on the first request)"
+        case (.detect, .sandbox): return "weibo"
+        default: return dialectChoice.rawValue
         }
     }
 
@@ -151,10 +183,36 @@ public final class Connection {
         return WeiboClient(configuration: configuration, http: auxiliaryHTTPClient())
     }
 
+    /// The dialect of the target: as `--dialect` said, Weibo for the
+    /// sandbox, and for a URL Weibo when it ends in `/2/`, else what the
+    /// server says at `api/v1/instance` (an answer there is a Mastodon server).
+    public func dialect() throws(RequestError) -> any Dialect {
+        if let foundDialect { return foundDialect }
+        let found: any Dialect
+        switch (dialectChoice, target) {
+        case (.mastodon, _): found = MastodonDialect()
+        case (.weibo, _), (.detect, .sandbox): found = WeiboDialect()
+        case (.detect, .url(let url)):
+            if !url.hasSuffix("/2/"), probeMastodon(url) { found = MastodonDialect() } else { found = WeiboDialect() }
+        }
+        foundDialect = found
+        return found
+    }
+
+    /// True when `base` answers `GET api/v1/instance` with a Mastodon instance.
+    private func probeMastodon(_ base: String) -> Bool {
+        let http = auxiliaryHTTPClient()
+        let request = HTTPRequest(url: Endpoint(.get, "api/v1/instance").url(base: base),
+                                  headers: [HTTPHeader("Accept", "application/json")])
+        guard let response = try? Bridge.run({ try await http.send(request) }), response.status == 200 else { return false }
+        let text = String(decoding: response.body.prefix(4096), as: UTF8.self)
+        return text.hasPrefix("{") && (text.contains("\"uri\"") || text.contains("\"version\""))
+    }
+
     /// A short name for the prompt: `sandbox` or the API's host.
     public var label: String {
         switch target {
-        case .sandbox: return "sandbox"
+        case .sandbox: return dialectChoice == .mastodon ? "sandbox mastodon" : "sandbox"
         case .url(let url):
             let withoutScheme = url.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first
             return withoutScheme.map(String.init) ?? url
@@ -167,7 +225,7 @@ public final class Connection {
     /// The base URL, if known without starting anything.
     public var baseURL: String? {
         switch target {
-        case .sandbox: sandbox?.baseURL
+        case .sandbox: sandbox.map { sandboxBase($0.baseURL) }
         case .url(let url): url
         }
     }
@@ -177,8 +235,9 @@ public final class Connection {
         if let current { return current.client }
         let base = try apiBase()
         let token = try credential().token
-        let configuration = APIConfiguration(baseURL: base, token: token.map { .value($0) } ?? .none,
+        var configuration = APIConfiguration(baseURL: base, token: token.map { .value($0) } ?? .none,
                                              connectTimeout: timeouts.connect, timeout: timeouts.total)
+        configuration.authScheme = try dialect().authScheme
         let http = CurlHTTPClient(options: .init(connectTimeout: timeouts.connect, timeout: timeouts.total), secrets: secrets)
         let client = WeiboClient(configuration: configuration, http: http)
         current = (client, http)
@@ -195,6 +254,7 @@ public final class Connection {
     public func connect(to target: Target) {
         self.target = target
         current = nil
+        foundDialect = nil
     }
 
     /// Every secret this connection knows, for redacting anything printed or stored.

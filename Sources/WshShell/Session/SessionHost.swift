@@ -8,7 +8,10 @@ extension Shell {
     func session() throws(LanguageError) -> SessionViewModel {
         if let sessionStorage { return sessionStorage }
         let recorder = self.recorder
-        let dataController = TimelineDataController(client: try client(), trace: { recorder.record($0) })
+        let client = try client()
+        let dialect: any Dialect
+        do { dialect = try connection.dialect() } catch { throw failure(error) }
+        let dataController = TimelineDataController(client: client, dialect: dialect, trace: { recorder.record($0) })
         let session = SessionViewModel(dataController: dataController)
         session.onChange = { recorder.record($0) }
         sessionStorage = session

@@ -28,16 +28,15 @@ final class ShellHarness: @unchecked Sendable {
 
     init(faults: SandboxFaults = SandboxFaults(), token: String = SandboxConfiguration.defaultToken,
          json: Bool = false, seed: UInt64 = SandboxConfiguration().seed, rateLimit: Int? = nil,
-         accountStore: AccountStore? = nil) async throws {
+         dialect: Connection.DialectChoice = .detect, accountStore: AccountStore? = nil) async throws {
         var configuration = SandboxConfiguration(seed: seed, token: token, faults: faults)
         configuration.rateLimit = rateLimit
         let sandbox = try await SandboxServer.start(configuration)
         sandboxStorage = sandbox
-        shell = Shell(
-            configuration: Shell.Configuration(
-                target: .sandbox, launchSandbox: { (sandbox.baseURL, sandbox.token) }, json: json,
-                accountStore: accountStore),
-            console: Self.console(capturingInto: output))
+        var shellConfiguration = Shell.Configuration(
+            target: .sandbox, launchSandbox: { (sandbox.baseURL, sandbox.token) }, json: json, accountStore: accountStore)
+        shellConfiguration.dialect = dialect
+        shell = Shell(configuration: shellConfiguration, console: Self.console(capturingInto: output))
     }
 
     /// A shell on the API at `baseURL`, sending `token`, each request limited to `timeout`.

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import WshSandbox
+import WshTestSupport
+@testable import WshShell
+
+/// The lesson the layering teaches: a second API under the same ViewModels.
+/// One script, run over the sandbox's Weibo side and over its Mastodon side
+/// (the same generated data), gives the same rows, screens and history.
+@Suite("One script over Weibo and Mastodon", .serialized)
+struct CrossDialectTests {
+    static let script = """
+        fetch 5
+        detail 2
+        comments
+        back
+        back
+        more
+        mute @pixel_kafka68
+        user @深夜熊猫
+        back
+        calc 12 + 7 * 2 =
+        """
+
+    /// What the session shows after `script`: each row's id and author, the
+    /// history, and what the detail and user screens showed.
+    private func run(_ dialect: Connection.DialectChoice) async throws -> (rows: [[String]], history: String, shown: String) {
+        let harness = try await ShellHarness(dialect: dialect)
+        let run = await harness.run(Self.script)
+        #expect(run.status == 0, "\(dialect): \(run.stderr)")
+        let rows = try await harness.rows().map { row in
+            [row["idstr"] as? String ?? "", (row["user"] as? [String: Any])?["screen_name"] as? String ?? ""]
+        }
+        let history = await harness.run("history").stdout
+        return (rows, history, run.stdout)
+    }
+
+    @Test("the same rows, screens and history over both dialects")
+    func sameSessionOverBoth() async throws {
+        let weibo = try await run(.weibo)
+        let mastodon = try await run(.mastodon)
+        #expect(weibo.rows.count == 8)
+        #expect(mastodon.rows == weibo.rows)
+        #expect(mastodon.history == weibo.history)
+        #expect(weibo.history.contains("mute @pixel_kafka68 → 2 rows hidden"))
+        // Both drew a detail (its counts line), a user profile and the calculator's answer.
+        for shown in [weibo.shown, mastodon.shown] {
+            #expect(shown.contains("reposts ·"))
+            #expect(shown.contains("followers ·"))
+            #expect(shown.contains("38"))
+        }
+    }
+
+    @Test("trace on shows the different wire under the same command")
+    func traceShowsTheWire() async throws {
+        let weibo = try await ShellHarness(dialect: .weibo).run("trace on\nfetch 5")
+        let mastodon = try await ShellHarness(dialect: .mastodon).run("trace on\nfetch 5")
+        #expect(weibo.stderr.contains("/2/statuses/public_timeline.json?count=5&page=1"))
+        #expect(mastodon.stderr.contains("/api/v1/timelines/public?limit=5"))
+        for trace in [weibo.stderr, mastodon.stderr] {
+            #expect(trace.contains("StatusDataController.timeline(public, count: 5)"))
+        }
+    }
+
+    @Test("a timeline one API lacks is a usage error naming it")
+    func timelinesOneAPILacks() async throws {
+        let weibo = try await ShellHarness(dialect: .weibo).run("fetch local")
+        #expect(weibo.status == 2)
+        #expect(weibo.stderr.contains("this API has no local timeline"))
+        let mastodon = try await ShellHarness(dialect: .mastodon).run("fetch 3\nfetch reposts 1")
+        #expect(mastodon.status == 2)
+        #expect(mastodon.stderr.contains("this API has no reposts of"))
+    }
+}

@@ -56,11 +56,8 @@ public struct MastodonDialect: Dialect {
         case (.get, "comments/show.json"):
             let id = try call.required("id")
             let context = try await call.get(MastodonContext.self, "api/v1/statuses/\(Call.segment(id))/context")
-            var page = context.comments(under: id)
-            if let count = call["count"].flatMap(Int.init), page.comments.count > count {
-                page.comments.removeLast(page.comments.count - count)
-            }
-            value = page
+            // The whole thread, in thread order: cutting it at `count` would drop the newest replies.
+            value = context.comments(under: id)
         case (.get, "users/show.json") where type == FollowingState.self:
             let id = try await call.accountID()
             let relationships = try await call.get([MastodonRelationship].self, "api/v1/accounts/relationships",

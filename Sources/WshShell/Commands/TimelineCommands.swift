@@ -78,8 +78,9 @@ extension Shell {
                 }),
             CommandSpec(
                 name: "detail", aliases: ["show"], abstract: "Open row N in full.",
+                discussion: "A content warning (Mastodon) keeps the text collapsed; --expand shows it.",
                 arguments: [ArgumentSpec("N", help: "the row number from list")],
-                options: [json],
+                options: [json, .flag("expand", help: "show the text behind a content warning")],
                 completion: { [unowned self] _ in rowNumbers() },
                 handler: { [unowned self] context in
                     let index = try integer(context.arguments["N"], name: "N") ?? 0

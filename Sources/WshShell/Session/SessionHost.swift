@@ -84,7 +84,9 @@ extension Shell {
                     rendered.append("TimelineListView (\(session.rows.count) row\(session.rows.count == 1 ? "" : "s"))")
                 }
             case .detail(let detail):
-                context.write(StatusDetailView(style: console.style).render(detail))
+                // `detail N --expand` shows the text behind a content warning.
+                let expand = context.name == "detail" || context.name == "show" ? context.arguments.flag("expand") : false
+                context.write(StatusDetailView(style: console.style).render(detail, expand: expand))
                 rendered.append("StatusDetailView")
             case .comments(let comments):
                 context.write(CommentsView(style: console.style, columns: console.columns()).render(comments))

@@ -12,7 +12,9 @@ struct CommentsView {
         for row in comments.rows {
             let author = DisplayWidth.padRight(DisplayWidth.truncate(row.author, to: authorWidth), to: authorWidth)
             let fixed = indexWidth + 2 + authorWidth + 2 + DisplayWidth.of(row.time) + 2
-            let text = DisplayWidth.truncate(row.text, to: max(12, columns - fixed))
+            // A reply to a reply is indented under the one it answers.
+            let thread = row.depth == 0 ? "" : String(repeating: "  ", count: row.depth - 1) + "↳ "
+            let text = DisplayWidth.truncate(thread + row.text, to: max(12, columns - fixed))
             output += "\(style.dim(DisplayWidth.padLeft(String(row.index), to: indexWidth)))  \(style.cyan(author))  \(style.dim(row.time))  \(text)\n"
         }
         return output

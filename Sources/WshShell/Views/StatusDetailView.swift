@@ -5,8 +5,14 @@ import WshViewModel
 struct StatusDetailView {
     let style: Style
 
-    func render(_ detail: StatusDetailViewModel, depth: Int = 0) -> String {
+    /// - Parameter expand: show the text behind a content warning (`detail N --expand`).
+    func render(_ detail: StatusDetailViewModel, depth: Int = 0, expand: Bool = false) -> String {
         let bar = depth == 0 ? "" : String(repeating: style.dim("│ "), count: depth)
+        if !detail.boostedBy.isEmpty, let boosted = detail.retweeted {
+            // A boost has no text of its own: say who boosted, then show the boosted status.
+            return bar + style.yellow(detail.boostedBy) + style.dim(" · " + detail.time) + "\n"
+                + render(boosted, depth: depth, expand: expand)
+        }
         var lines: [String] = []
         var heading = style.bold(style.cyan(detail.author))
         if !detail.authorName.isEmpty && detail.authorName != String(detail.author.dropFirst()) {
@@ -14,18 +20,32 @@ struct StatusDetailView {
         }
         var facts = [detail.time]
         if !detail.source.isEmpty { facts.append("via \(detail.source)") }
+        if !detail.visibility.isEmpty && detail.visibility != "public" { facts.append(detail.visibility) }
         if !detail.id.isEmpty { facts.append("id \(detail.id)") }
         lines.append(heading + style.dim(" · " + facts.joined(separator: " · ")))
-        lines += detail.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if !detail.contentWarning.isEmpty {
+            lines.append(style.yellow("CW: " + detail.contentWarning))
+        }
+        if detail.contentWarning.isEmpty || expand {
+            lines += detail.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        } else {
+            lines.append(style.dim("(\(DisplayWidth.of(detail.text)) columns of text behind the warning: detail N --expand shows them)"))
+        }
+        if !detail.pollLines.isEmpty {
+            lines.append(style.dim("poll:"))
+            lines += detail.pollLines.map { "  " + $0 }
+        }
         lines.append(style.dim(detail.countsText))
         if !detail.pictureURLs.isEmpty {
             lines.append(style.dim("pictures:"))
-            lines += detail.pictureURLs.map { "  " + $0 }
+            for (url, description) in zip(detail.pictureURLs, detail.pictureDescriptions) {
+                lines.append("  " + url + (description.isEmpty ? "" : style.dim(" — " + description)))
+            }
         }
         var output = lines.map { bar + $0 }.joined(separator: "\n") + "\n"
         if let retweeted = detail.retweeted {
             output += bar + style.yellow("↻ reposting:") + "\n"
-            output += render(retweeted, depth: depth + 1)
+            output += render(retweeted, depth: depth + 1, expand: expand)
         }
         return output
     }

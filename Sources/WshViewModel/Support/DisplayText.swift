@@ -35,6 +35,18 @@ enum DisplayText {
         return TerminalText.sanitize(HTMLText.plainText(html))
     }
 
+    /// A row's one line: the text, or the content warning that hides it; a
+    /// boost says who boosted and shows the boosted status's line.
+    static func rowText(_ status: Status) -> String {
+        if status.isBoost, let boosted = status.retweetedStatus {
+            return "↻ \(author(status.user)) boosted · " + rowText(boosted)
+        }
+        if let warning = status.contentWarning {
+            return "CW: " + TerminalText.sanitize(warning)
+        }
+        return TerminalText.sanitize(status.text)
+    }
+
     /// `1 comment`, `3 comments`; `plural` for nouns that take more than an `s`.
     static func plural(_ count: Int, _ noun: String, _ plural: String? = nil) -> String {
         "\(count) \(count == 1 ? noun : plural ?? noun + "s")"

@@ -11,6 +11,8 @@ public struct CommentCellViewModel: Sendable, Hashable {
     public let time: String
     /// The text on one line.
     public let text: String
+    /// How deep in the thread it is: 0 answers the status (Weibo's are all 0).
+    public let depth: Int
 
     /// The row for `comment` at row number `index`.
     public init(comment: Comment, index: Int) {
@@ -18,5 +20,6 @@ public struct CommentCellViewModel: Sendable, Hashable {
         author = DisplayText.author(comment.user)
         time = DisplayText.shortTime(comment.createdAt)
         text = TerminalText.sanitize(comment.text)
+        depth = comment.depth
     }
 }

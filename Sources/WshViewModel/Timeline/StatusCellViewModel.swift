@@ -11,7 +11,8 @@ public struct StatusCellViewModel: Sendable, Hashable {
     public let author: String
     /// `05-31 17:46`, in the status's own UTC offset.
     public let time: String
-    /// The text on one line.
+    /// The text on one line; a content warning instead of the text it hides
+    /// (`CW: spoilers`); a boost as `↻ @who boosted · ` and the boosted text.
     public let text: String
     public let reposts: Int
     public let comments: Int
@@ -22,7 +23,7 @@ public struct StatusCellViewModel: Sendable, Hashable {
     public let isRetweet: Bool
     /// How many pictures it carries.
     public let pictureCount: Int
-    /// `[RT] [2 pics]`, empty when neither applies.
+    /// `[CW] [RT] [poll] [2 pics]`, empty when none applies.
     public let markers: String
 
     /// The row for `status` at row number `index`.
@@ -31,7 +32,7 @@ public struct StatusCellViewModel: Sendable, Hashable {
         id = TerminalText.sanitize(status.identifier)
         author = DisplayText.author(status.user)
         time = DisplayText.shortTime(status.createdAt)
-        text = TerminalText.sanitize(status.text)
+        text = DisplayText.rowText(status)
         reposts = status.repostsCount ?? 0
         comments = status.commentsCount ?? 0
         likes = status.attitudesCount ?? 0
@@ -39,7 +40,9 @@ public struct StatusCellViewModel: Sendable, Hashable {
         isRetweet = status.retweetedStatus != nil
         pictureCount = status.picURLs.isEmpty ? (status.thumbnailPic == nil ? 0 : 1) : status.picURLs.count
         var markers: [String] = []
-        if isRetweet { markers.append("[RT]") }
+        if status.contentWarning != nil { markers.append("[CW]") }
+        if isRetweet && !status.isBoost { markers.append("[RT]") }
+        if status.poll != nil { markers.append("[poll]") }
         if pictureCount > 0 { markers.append("[\(DisplayText.plural(pictureCount, "pic"))]") }
         self.markers = markers.joined(separator: " ")
     }

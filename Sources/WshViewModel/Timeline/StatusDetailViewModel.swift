@@ -23,6 +23,16 @@ public struct StatusDetailViewModel: Sendable, Hashable {
     public let countsText: String
     /// The URL of every picture.
     public let pictureURLs: [String]
+    /// The description (alt text) of each picture, "" where it has none.
+    public let pictureDescriptions: [String]
+    /// The content warning the text hides behind, "" when it has none.
+    public let contentWarning: String
+    /// Who may see it (`public`, `unlisted`, `private`, `direct`), "" when the API does not say.
+    public let visibility: String
+    /// The poll's options with their votes (`yes · 3 votes`), and whether it closed; empty without a poll.
+    public let pollLines: [String]
+    /// `↻ @who boosted` for a boost (the boosted status is `retweeted`), "" otherwise.
+    public let boostedBy: String
     /// The reposted status, itself a detail (and possibly reposting another).
     public var retweeted: StatusDetailViewModel? { retweetedStorage.first }
     // An array gives the nested detail the indirection a recursive struct needs.
@@ -47,6 +57,19 @@ public struct StatusDetailViewModel: Sendable, Hashable {
                       DisplayText.plural(likes, "like")].joined(separator: " · ")
         pictureURLs = (status.picURLs.isEmpty ? [status.originalPic ?? status.thumbnailPic].compactMap { $0 } : status.picURLs)
             .map { TerminalText.sanitize($0) }
+        pictureDescriptions = pictureURLs.indices.map { index in
+            index < status.mediaDescriptions.count ? TerminalText.sanitize(status.mediaDescriptions[index]) : ""
+        }
+        contentWarning = TerminalText.sanitize(status.contentWarning)
+        visibility = TerminalText.sanitize(status.visibility)
+        if let poll = status.poll {
+            pollLines = poll.options.map { option in
+                TerminalText.sanitize(option.title) + (option.votes.map { " · " + DisplayText.plural($0, "vote") } ?? "")
+            } + [poll.expired ? "(closed)" : poll.expiresAt.map { "(open until \(DisplayText.fullTime($0)))" } ?? "(open)"]
+        } else {
+            pollLines = []
+        }
+        boostedBy = status.isBoost ? "↻ \(author) boosted" : ""
         retweetedStorage = status.retweetedStatus.map { [StatusDetailViewModel(status: $0)] } ?? []
     }
 }

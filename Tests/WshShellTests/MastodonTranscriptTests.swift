@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import WshSandbox
+import WshTestSupport
+@testable import WshShell
+
+/// The commands of the Mastodon issue, through the real loop against the
+/// sandbox's Mastodon side.
+@Suite("Mastodon through the same commands", .serialized)
+struct MastodonTranscriptTests {
+    @Test("public and local timelines, Link-header paging with no repeats, newer")
+    func timelines() async throws {
+        let harness = try await ShellHarness(dialect: .mastodon)
+        #expect(await harness.run("fetch 30\nmore\nmore").status == 0)
+        let ids = try await harness.rows().compactMap { $0["idstr"] as? String }
+        #expect(ids.count == 90)
+        #expect(Set(ids).count == 90)
+        #expect(await harness.run("fetch local 5").status == 0)
+        #expect(await harness.run("fetch 41").status == 2)        // Mastodon serves at most 40 a page
+        let all = await harness.run("fetch public --all --limit 100\necho $count")
+        #expect(all.stdout.hasSuffix("100\n"), "\(all.stderr)")
+    }
+
+    @Test("a reply thread shows threaded; a boost is recorded, shown and undone on the server")
+    func threadAndBoost() async throws {
+        let harness = try await ShellHarness(dialect: .mastodon)
+        let thread = await harness.run("fetch 3\ncomment 1 first\nreply 1 1 second\ncomments 1")
+        #expect(thread.status == 0, "\(thread.stderr)")
+        #expect(thread.stdout.contains("first"))
+        #expect(thread.stdout.contains("↳ 回复") || thread.stdout.contains("↳ second") || thread.stdout.contains("↳ @"),
+                "\(thread.stdout)")
+        let boost = await harness.run("fetch 3\nrepost 2\nlist")
+        #expect(boost.status == 0, "\(boost.stderr)")
+        #expect(boost.stdout.contains("boosted · "), "\(boost.stdout)")
+        let undo = await harness.run("undo\nhistory")
+        #expect(undo.status == 0, "\(undo.stderr)")
+        #expect(undo.stderr.contains("deleted status"))
+    }
+
+    @Test("a content warning stays collapsed in the list and the detail until --expand")
+    func contentWarning() async throws {
+        let harness = try await ShellHarness(dialect: .mastodon)
+        #expect(await harness.run("fetch 40").status == 0)
+        let warned = await findWarned(harness)
+        let index = try #require(warned)
+        let collapsed = await harness.run("detail \(index)")
+        #expect(collapsed.stdout.contains("CW: "))
+        #expect(collapsed.stdout.contains("--expand shows them"))
+        let expanded = await harness.run("back\ndetail \(index) --expand")
+        #expect(!expanded.stdout.contains("--expand shows them"))
+    }
+
+    /// The row number of the first row whose line is a content warning.
+    private func findWarned(_ harness: ShellHarness) async -> Int? {
+        let list = await harness.run("list").stdout
+        return list.split(separator: "\n").first { $0.contains("CW: ") }
+            .flatMap { Int($0.trimmingCharacters(in: .whitespaces).prefix { $0.isNumber }) }
+    }
+
+    @Test("without a token the public timeline reads; with public preview off it says to log in")
+    func publicPreview() async throws {
+        let server = try await SandboxServer.start(SandboxConfiguration())
+        defer { Thread.detachNewThread { server.stop() } }
+        let base = server.baseURL.hasSuffix("2/") ? String(server.baseURL.dropLast(2)) : server.baseURL
+        let anonymous = ShellHarness(api: base, token: nil)
+        let open = await anonymous.run("fetch 3\nstatus")
+        #expect(open.status == 0, "\(open.stderr)")
+        #expect(open.stdout.contains("mastodon"))            // found out by asking api/v1/instance
+        server.setPublicPreview(false)
+        let closed = await anonymous.run("fetch 3")
+        #expect(closed.status == 1)
+        #expect(closed.stderr.contains("run login"), "\(closed.stderr)")
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+import WshModel
+@testable import WshViewModel
+
+/// What Mastodon has and Weibo lacks, shown by the same cell and detail ViewModels.
+@Suite("Content warnings, boosts, polls and alt text on screen")
+struct MastodonDisplayTests {
+    private func status(_ json: String) throws -> Status {
+        try JSONDecoder().decode(MastodonStatus.self, from: Data(json.utf8)).status
+    }
+
+    private let account = #"{"id":"7","username":"ann","acct":"ann@example.social","display_name":"Ann"}"#
+
+    @Test("a content warning stands in for the text in the row, and the detail keeps the text behind it")
+    func contentWarning() throws {
+        let warned = try status(#"{"id":"1","created_at":"2024-11-06T07:08:38.000Z","account":\#(account),"content":"<p>the ending</p>","spoiler_text":"spoilers","visibility":"unlisted"}"#)
+        let row = StatusCellViewModel(status: warned, index: 1)
+        #expect(row.text == "CW: spoilers")
+        #expect(row.markers == "[CW]")
+        #expect(row.author == "@ann@example.social")
+        let detail = StatusDetailViewModel(status: warned)
+        #expect(detail.contentWarning == "spoilers")
+        #expect(detail.text == "the ending")
+        #expect(detail.visibility == "unlisted")
+        #expect(detail.time == "2024-11-06 07:08:38 +0000")
+    }
+
+    @Test("a boost shows who boosted and the boosted status, with no text of its own")
+    func boost() throws {
+        let boost = try status(#"{"id":"2","account":{"id":"8","acct":"bob"},"content":"","reblog":{"id":"1","account":\#(account),"content":"<p>original <a href=\"https://x.y/z\"><span class=\"invisible\">https://</span><span>x.y/z</span></a></p>","reblogs_count":4}}"#)
+        let row = StatusCellViewModel(status: boost, index: 1)
+        #expect(row.text == "↻ @bob boosted · original x.y/z")
+        #expect(!row.markers.contains("[RT]"))
+        let detail = StatusDetailViewModel(status: boost)
+        #expect(detail.boostedBy == "↻ @bob boosted")
+        #expect(detail.retweeted?.text == "original x.y/z")
+        #expect(detail.retweeted?.reposts == 4)
+    }
+
+    @Test("media come with their descriptions, in order; a poll lists its options and votes")
+    func mediaAndPoll() throws {
+        let rich = try status(#"{"id":"3","account":\#(account),"content":"<p>look</p>","media_attachments":[{"type":"image","url":"https://m/1.png","description":"a cat"},{"type":"image","url":"https://m/2.png","description":null}],"poll":{"id":"9","expired":true,"multiple":false,"votes_count":5,"options":[{"title":"yes","votes_count":3},{"title":"no","votes_count":2}]}}"#)
+        let row = StatusCellViewModel(status: rich, index: 1)
+        #expect(row.markers == "[poll] [2 pics]")
+        let detail = StatusDetailViewModel(status: rich)
+        #expect(detail.pictureURLs == ["https://m/1.png", "https://m/2.png"])
+        #expect(detail.pictureDescriptions == ["a cat", ""])
+        #expect(detail.pollLines == ["yes · 3 votes", "no · 2 votes", "(closed)"])
+    }
+}

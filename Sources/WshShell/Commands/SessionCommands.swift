@@ -37,10 +37,14 @@ extension Shell {
                 discussion: """
                     With no argument, shows where the session points. `connect sandbox` uses the
                     embedded sandbox; `connect https://api.weibo.com/2/` the real API with the
-                    token from WSH_ACCESS_TOKEN or --token-file. Switching clears the history.
+                    token from WSH_ACCESS_TOKEN or --token-file; `connect https://mastodon.social`
+                    a Mastodon server. --dialect says which API it is (else: weibo for the sandbox,
+                    found out for a URL): `connect sandbox --dialect mastodon` is the sandbox's
+                    Mastodon side. Switching clears the history.
                     """,
                 arguments: [ArgumentSpec("TARGET", help: "sandbox or a URL", arity: .optional)],
-                completion: { _ in ["sandbox", "https://api.weibo.com/2/"] },
+                options: [.valued("dialect", valueName: "NAME", help: "weibo or mastodon")],
+                completion: { _ in ["sandbox", "https://api.weibo.com/2/", "https://mastodon.social"] },
                 handler: { [unowned self] context in try connect(context) }),
             CommandSpec(
                 name: "status", abstract: "Show the connection, rows, history and settings.",
@@ -137,7 +141,14 @@ extension Shell {
         } else {
             throw .usage("TARGET is sandbox or an http(s) URL, not '\(word)'")
         }
-        connection.connect(to: target)
+        var dialect = Connection.DialectChoice.detect
+        if let name = context.arguments.option("dialect") {
+            guard let choice = Connection.DialectChoice(rawValue: name), choice != .detect else {
+                throw .usage("--dialect is weibo or mastodon, not '\(name)'")
+            }
+            dialect = choice
+        }
+        connection.connect(to: target, dialect: dialect)
         resetSession()
         context.note("connected to \(target)")
     }

@@ -304,6 +304,9 @@ extension EditLineSource {
         if !queued.isEmpty { return .byte(queued.removeFirst()) }
         var byte: UInt8 = 0
         while true {
+            // A Ctrl-C that came while libedit was busy (not blocked in read)
+            // interrupted nothing: see it before blocking again.
+            if Interrupts.pending { return .interrupted }
             let n = read(STDIN_FILENO, &byte, 1)
             if n == 1 { return .byte(byte) }
             if n == 0 { return .end }

@@ -54,7 +54,7 @@ public final class Connection {
         case detect
     }
 
-    private let dialectChoice: DialectChoice
+    private var dialectChoice: DialectChoice
     /// The dialect found for the current target, once a request needed it.
     private var foundDialect: (any Dialect)?
 
@@ -251,8 +251,9 @@ public final class Connection {
     }
 
     /// Points the session at another API; the next request uses it.
-    public func connect(to target: Target) {
+    public func connect(to target: Target, dialect: DialectChoice = .detect) {
         self.target = target
+        dialectChoice = dialect
         current = nil
         foundDialect = nil
     }

@@ -7,21 +7,44 @@
 public enum HTMLText {
     /// The text of `html` without its tags, entities decoded, whitespace
     /// trimmed. `<br>` and the end of a block (`</p>`, `</div>`, `</h1>`,
-    /// `</title>`, …) become line breaks; `<script>`, `<style>` and
+    /// `</title>`, …) become line breaks; `<script>`, `<style>`, comments and
     /// `<span class="invisible">` (Mastodon's hidden part of a link) are
-    /// dropped with their content.
+    /// dropped with their content; `<span class="ellipsis">` (the visible
+    /// part of a link Mastodon shortens) is followed by "…". A `<` that
+    /// cannot start a tag (`a < b`, `<3`) is text.
     public static func plainText(_ html: String) -> String {
         guard html.contains("<") || html.contains("&") else { return trimmed(html) }
         var text = ""
         var rest = Substring(html)
+        // For each open `<span>`, whether it is an ellipsis span.
+        var spans: [Bool] = []
         while let open = rest.firstIndex(of: "<") {
             text += rest[..<open]
+            let afterOpen = rest.index(after: open)
+            guard let first = rest[afterOpen...].first, (first.isASCII && first.isLetter) || first == "/" || first == "!" || first == "?" else {
+                text += "<"                           // not a tag: the character itself
+                rest = rest[afterOpen...]
+                continue
+            }
+            if rest[afterOpen...].hasPrefix("!--") {
+                // A comment ends at `-->`, whatever `>` it holds.
+                let body = rest[rest.index(afterOpen, offsetBy: 3)...]
+                rest = body.firstRange(of: "-->").map { body[$0.upperBound...] } ?? body[body.endIndex...]
+                continue
+            }
             guard let close = rest[open...].firstIndex(of: ">") else {
                 rest = rest[rest.endIndex...]        // an unclosed tag: the rest is markup
                 break
             }
-            let tag = Tag(rest[rest.index(after: open)..<close])
+            let tag = Tag(rest[afterOpen..<close])
             rest = rest[rest.index(after: close)...]
+            if tag.name == "span", !tag.isInvisible {
+                if !tag.isClosing {
+                    spans.append(tag.isEllipsis)
+                } else if let ellipsis = spans.popLast(), ellipsis {
+                    text += "…"
+                }
+            }
             if !tag.isClosing, tag.name == "script" || tag.name == "style" || (tag.name == "span" && tag.isInvisible) {
                 // Skip to the matching end tag, or to the end.
                 let end = "</" + tag.name
@@ -45,13 +68,30 @@ public enum HTMLText {
         var isClosing: Bool
         /// `class="invisible"`: Mastodon hides a link's scheme and tail in such spans.
         var isInvisible: Bool
+        /// `class="ellipsis"`: the part of a long link Mastodon shows, then "…".
+        var isEllipsis: Bool
 
         init(_ inside: Substring) {
             var body = inside
             isClosing = body.first == "/"
             if isClosing { body = body.dropFirst() }
             name = String(body.prefix { $0.isLetter || $0.isNumber }).lowercased()
-            isInvisible = body.contains("class=\"invisible\"") || body.contains("class='invisible'")
+            let classes = Self.classes(in: body)
+            isInvisible = classes.contains("invisible")
+            isEllipsis = classes.contains("ellipsis")
+        }
+
+        /// The names in the tag's `class` attribute, quoted or not.
+        private static func classes(in body: Substring) -> [Substring] {
+            guard let range = body.firstRange(of: "class=") else { return [] }
+            var value = body[range.upperBound...]
+            if let quote = value.first, quote == "\"" || quote == "'" {
+                value = value.dropFirst()
+                value = value.prefix { $0 != quote }
+            } else {
+                value = value.prefix { !$0.isWhitespace && $0 != "/" }
+            }
+            return value.split(whereSeparator: \.isWhitespace)
         }
 
         private static let blocks: Set<String> = [
@@ -88,6 +128,9 @@ public enum HTMLText {
 
     private static let named: [Substring: Unicode.Scalar] = [
         "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u{A0}",
+        "hellip": "…", "mdash": "—", "ndash": "–", "lsquo": "‘", "rsquo": "’", "ldquo": "“", "rdquo": "”",
+        "laquo": "«", "raquo": "»", "middot": "·", "bull": "•", "copy": "©", "reg": "®", "trade": "™",
+        "shy": "\u{AD}", "zwj": "\u{200D}", "zwnj": "\u{200C}",
     ]
 
     private static func decode(_ name: Substring) -> Unicode.Scalar? {

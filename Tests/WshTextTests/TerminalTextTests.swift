@@ -110,4 +110,38 @@ struct HTMLTextTests {
         let page = "<html><head><title>502 Bad Gateway</title><style>h1{}</style></head><body><h1>502</h1>nginx</body></html>"
         #expect(HTMLText.plainText(page).split(separator: "\n").map(String.init) == ["502 Bad Gateway", "502", "nginx"])
     }
+
+    @Test("Mastodon's markup: paragraphs and <br>, <br/>, <br />; links as their text, hidden parts dropped; mentions as @name")
+    func mastodon() {
+        #expect(HTMLText.plainText("<p>Wordle 591 X/6*</p><p>🟨⬛<br />🟩🟩<br/>⬛⬛<br>end</p>") == "Wordle 591 X/6*\n🟨⬛\n🟩🟩\n⬛⬛\nend")
+        let link = #"<p><a href="http://example.org/" target="_blank" rel="nofollow noopener" translate="no"><span class="invisible">http://</span><span class="">example.org/</span><span class="invisible"></span></a></p>"#
+        #expect(HTMLText.plainText(link) == "example.org/")
+        let mention = #"<p><span class="h-card" translate="no"><a href="http://localhost:3000/@mastodonpy_test" class="u-url mention">@<span>mastodonpy_test</span></a></span> beep beep I&#39;m a jeep</p>"#
+        #expect(HTMLText.plainText(mention) == "@mastodonpy_test beep beep I'm a jeep")
+        #expect(HTMLText.plainText(#"<p class="x" dir='ltr'>a <b>b</b> <i>c</i></p>"#) == "a b c")
+    }
+
+    @Test("a shortened link's visible part is followed by …; the class may be one of several, in either quotes")
+    func ellipsis() {
+        let link = #"<a href="https://nitter.example/elmostrador/status/1250827578291568640#m" rel="nofollow noopener noreferrer" target="_blank"><span class="invisible">https://</span><span class="ellipsis">nitter.example/elmostrador</span><span class="invisible">/status/1250827578291568640#m</span></a> more"#
+        #expect(HTMLText.plainText(link) == "nitter.example/elmostrador… more")
+        #expect(HTMLText.plainText("<span class='ellipsis'>a<span>b</span>c</span>d") == "abc…d")
+        #expect(HTMLText.plainText(#"<span class="x invisible">gone</span><span class=ellipsis>kept</span>"#) == "kept…")
+        // Other spans, nested or not, add nothing.
+        #expect(HTMLText.plainText(#"<span class="h-card"><span>@x</span></span>"#) == "@x")
+    }
+
+    @Test("a < that cannot start a tag is text; comments are dropped with the > they hold")
+    func strayLessThan() {
+        #expect(HTMLText.plainText("I <3 it; 1 < 2 and 3 <= 4") == "I <3 it; 1 < 2 and 3 <= 4")
+        #expect(HTMLText.plainText("<p>a<!-- <b>x</b> > y -->b</p>") == "ab")
+        #expect(HTMLText.plainText("<p>a <中> b</p>") == "a <中> b")
+        #expect(HTMLText.plainText("x <") == "x <")
+    }
+
+    @Test("the named references Mastodon-family servers and error pages use")
+    func namedEntities() {
+        #expect(HTMLText.decodingEntities("&hellip; &mdash; &ndash; &laquo;q&raquo; &lsquo;s&rsquo; &ldquo;d&rdquo; &copy; &middot;") == "… — – «q» ‘s’ “d” © ·")
+        #expect(HTMLText.decodingEntities("&#39; &#x27; &apos; &quot;") == "' ' ' \"")
+    }
 }

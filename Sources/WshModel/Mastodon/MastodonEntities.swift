@@ -67,6 +67,9 @@ public struct MastodonStatus: Decodable, Sendable, Hashable {
     public var account: MastodonAccount?
     /// The text, as HTML.
     public var content: String?
+    /// The text as its author wrote it (`text`): what `DELETE` answers with
+    /// in place of `content`, so a client can offer to redraft it.
+    public var sourceText: String?
     public var spoilerText: String?
     public var visibility: String?
     public var sensitive: Bool?
@@ -110,6 +113,7 @@ public struct MastodonStatus: Decodable, Sendable, Hashable {
 
     enum CodingKeys: String, CodingKey {
         case id, account, content, visibility, sensitive, url, favourited, reblogged, application, poll, reblog
+        case sourceText = "text"
         case createdAt = "created_at"
         case spoilerText = "spoiler_text"
         case inReplyToID = "in_reply_to_id"
@@ -125,6 +129,7 @@ public struct MastodonStatus: Decodable, Sendable, Hashable {
         createdAt = c.lenientString(.createdAt).flatMap(WeiboTime.init(iso8601:))
         account = c.lenient(MastodonAccount.self, .account)
         content = c.lenientString(.content)
+        sourceText = c.lenientString(.sourceText)
         spoilerText = c.lenientString(.spoilerText)
         visibility = c.lenientString(.visibility)
         sensitive = c.lenientBool(.sensitive)
@@ -143,14 +148,15 @@ public struct MastodonStatus: Decodable, Sendable, Hashable {
 
     /// The status as a `Status`. The HTML content becomes text (paragraphs
     /// and `<br>` line breaks, links their text, hidden link parts dropped,
-    /// entities decoded); a boost is a status with no text of its own that
+    /// entities decoded), or the source text when there is no content (a
+    /// deleted status's answer); a boost is a status with no text of its own that
     /// shares the boosted one; the replies, boosts and favourites counts take
     /// the places of comments, reposts and likes.
     public var status: Status {
         let boosted = reblog.first?.status
         var status = Status(
             id: id.flatMap { Int64($0) }, idstr: id, createdAt: createdAt,
-            text: boosted == nil ? content.map(HTMLText.plainText) ?? "" : "",
+            text: boosted == nil ? plainText ?? "" : "",
             source: applicationName, favorited: favourited, inReplyToStatusID: inReplyToID,
             picURLs: media.compactMap { $0.url ?? $0.previewURL }, user: account?.user,
             repostsCount: reblogsCount, commentsCount: repliesCount, attitudesCount: favouritesCount,
@@ -164,10 +170,16 @@ public struct MastodonStatus: Decodable, Sendable, Hashable {
         return status
     }
 
+    /// The text to show: the HTML content as text, else the source text.
+    var plainText: String? {
+        if let content, !content.isEmpty { return HTMLText.plainText(content) }
+        return sourceText ?? content
+    }
+
     /// The status as a `Comment` in a thread `depth` deep.
     public func comment(depth: Int) -> Comment {
         var comment = Comment(id: id.flatMap { Int64($0) }, idstr: id, createdAt: createdAt,
-                              text: content.map(HTMLText.plainText), source: applicationName, user: account?.user)
+                              text: plainText, source: applicationName, user: account?.user)
         comment.depth = depth
         return comment
     }

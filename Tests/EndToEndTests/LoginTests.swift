@@ -42,4 +42,43 @@ struct LoginTests {
         #expect(dead.status == 1)
         #expect(dead.stderr.contains("run login"))
     }
+
+    @Test("Mastodon: login --url-only registers wsh and keeps the app; login --code in another process; whoami; post; logout; the token is dead")
+    func mastodonSplitLogin() async throws {
+        let sandbox = try await SandboxServer.start(SandboxConfiguration())
+        defer { Thread.detachNewThread { sandbox.stop() } }
+        let config = WshProcess.temporaryDirectory()
+        let env = ["XDG_CONFIG_HOME": config]
+        let api = ["--api", sandbox.mastodonBaseURL, "--dialect", "mastodon"]
+
+        let begun = try await WshProcess.run(api + ["-c", "login --url-only"], environment: env)
+        #expect(begun.status == 0, "\(begun.stderr)")
+        let url = begun.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(url.hasPrefix(sandbox.mastodonBaseURL + "oauth/authorize?client_id="))
+        let code = try SandboxOAuth.approveOutOfBand(url)
+        #expect(!code.isEmpty)
+
+        let done = try await WshProcess.run(api + ["-c", "login --code \(code); whoami --json; post hello from mastodon; list --json"],
+                                            environment: env)
+        #expect(done.status == 0, "\(done.stderr)")
+        #expect(done.stderr.contains("logged in as @"))
+        #expect(done.stdout.contains("\"uid\" : \"\(SandboxOAuth.approvingUID)\""))
+        #expect(done.stdout.contains("\"idstr\" : \"\(SandboxOAuth.approvingUID)\""))
+        let accounts = try String(contentsOfFile: config + "/wsh/accounts.json", encoding: .utf8)
+        func field(_ name: String) -> String {
+            accounts.components(separatedBy: "\"\(name)\" : \"").dropFirst().first?.split(separator: "\"").first.map(String.init) ?? ""
+        }
+        let (token, secret) = (field("access_token"), field("client_secret"))
+        #expect(!token.isEmpty && !secret.isEmpty)
+        for printed in [begun.stdout, begun.stderr, done.stdout, done.stderr] {
+            #expect(!printed.contains(token) && !printed.contains(secret))
+        }
+
+        let out = try await WshProcess.run(api + ["-c", "logout; accounts --json"], environment: env)
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stderr.contains("the token is revoked"))
+        let dead = try await WshProcess.run(api + ["-c", "post again"], environment: ["WSH_ACCESS_TOKEN": token])
+        #expect(dead.status == 1)
+        #expect(dead.stderr.contains("run login"))
+    }
 }

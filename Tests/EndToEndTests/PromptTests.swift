@@ -125,6 +125,8 @@ struct PromptTests {
         defer { tmux.kill() }
 
         try tmux.type("echo half")
+        // Ctrl-\ only once libedit has the line (it draws what it read).
+        _ = try await tmux.waitFor { $0.contains("> echo half") }
         try tmux.send("C-\\")
         try tmux.type("_typed")
         try tmux.send("Enter")

@@ -15,16 +15,29 @@ public enum SandboxOAuth {
     /// Plays the browser on an authorize URL: POSTs the approve form as
     /// `user`; returns the `Location` the 302 sends the browser to.
     public static func approve(_ authorizeURL: String, as user: String = approvingUID) throws -> String {
+        try postApproval(authorizeURL, as: user, curlOptions: ["-o", "/dev/null", "-w", "%{redirect_url}"])
+    }
+
+    /// Plays the browser on an out-of-band authorize URL (Mastodon's
+    /// `urn:ietf:wg:oauth:2.0:oob`): POSTs the approve form as `user`, and
+    /// returns the code the page shows in `<code id="code">`, or "" when it shows none.
+    public static func approveOutOfBand(_ authorizeURL: String, as user: String = approvingUID) throws -> String {
+        let page = try postApproval(authorizeURL, as: user, curlOptions: [])
+        guard let start = page.range(of: "<code id=\"code\">") else { return "" }
+        return String(page[start.upperBound...].prefix { $0 != "<" })
+    }
+
+    private static func postApproval(_ authorizeURL: String, as user: String, curlOptions: [String]) throws -> String {
         let components = URLComponents(string: authorizeURL)
         let query = Dictionary((components?.queryItems ?? []).map { ($0.name, $0.value ?? "") }) { $1 }
         let endpoint = authorizeURL.split(separator: "?").first.map(String.init) ?? authorizeURL
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl", "-s", "-o", "/dev/null", "-w", "%{redirect_url}",
-                             "--data-urlencode", "client_id=\(query["client_id"] ?? "")",
-                             "--data-urlencode", "redirect_uri=\(query["redirect_uri"] ?? "")",
-                             "--data-urlencode", "state=\(query["state"] ?? "")",
-                             "--data-urlencode", "user=\(user)", "-d", "approve=1", endpoint]
+        process.arguments = ["curl", "-s"] + curlOptions + [
+            "--data-urlencode", "client_id=\(query["client_id"] ?? "")",
+            "--data-urlencode", "redirect_uri=\(query["redirect_uri"] ?? "")",
+            "--data-urlencode", "state=\(query["state"] ?? "")",
+            "--data-urlencode", "user=\(user)", "-d", "approve=1", endpoint]
         let output = Pipe()
         process.standardOutput = output
         try process.run()

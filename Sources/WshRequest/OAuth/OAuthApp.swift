@@ -1,15 +1,19 @@
 import Foundation
 
-/// A registered OAuth application: the key Weibo gave it and its secret.
+/// A registered OAuth application: the key the server gave it and its secret.
 public struct OAuthApp: Sendable, Hashable {
     /// `client_id`.
     public var key: String
     /// `client_secret`; never printed.
     public var secret: Secret
+    /// The redirect URIs it was registered with, when wsh registered it
+    /// (Mastodon); empty for an app registered elsewhere (Weibo's, the sandbox's).
+    public var redirectURIs: [String]
 
-    public init(key: String, secret: Secret) {
+    public init(key: String, secret: Secret, redirectURIs: [String] = []) {
         self.key = key
         self.secret = secret
+        self.redirectURIs = redirectURIs
     }
 
     /// The embedded sandbox's own app. The sandbox accepts this pair without

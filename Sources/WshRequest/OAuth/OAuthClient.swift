@@ -7,7 +7,7 @@ import WshText
 /// (`https://api.weibo.com/2/` → `https://api.weibo.com/`).
 ///
 /// Tokens travel in POST form bodies, never in a URL.
-public struct OAuthClient: Sendable {
+public struct OAuthClient: OAuthFlow {
     /// The API base the tokens are for, e.g. `https://api.weibo.com/2/`.
     public let apiBase: String
     public let http: any HTTPClient
@@ -27,6 +27,11 @@ public struct OAuthClient: Sendable {
 
     public var oauthBase: String { Self.oauthBase(forAPI: apiBase) }
 
+    /// Weibo's out-of-band page (`oauth2/default.html`) is for its own apps: none here.
+    public var outOfBandRedirectURI: String? { nil }
+    /// Weibo's tokens expire (`expires_in`, `expire_in`).
+    public var tokensExpire: Bool { true }
+
     /// The page the user opens to approve `app`: `oauth2/authorize?client_id=…&redirect_uri=…&response_type=code&state=…`.
     public func authorizeURL(app: OAuthApp, redirectURI: String, state: String) -> String {
         oauthBase + "oauth2/authorize?" + FormEncoding.encode([
@@ -44,13 +49,7 @@ public struct OAuthClient: Sendable {
         guard let token = fields["access_token"] as? String, !token.isEmpty else {
             throw .decoding(what: "the access_token answer", where: "access_token", detail: "missing")
         }
-        let checked: Secret
-        do {
-            guard let secret = try TokenSource.value(Secret(token)).resolve() else { throw RequestError.configuration("") }
-            checked = secret
-        } catch {
-            throw .decoding(what: "the access_token answer", where: "access_token", detail: "not a usable token")
-        }
+        let checked = try Self.usableToken(token, what: "the access_token answer")
         guard let uid = Self.text(fields["uid"]) else {
             throw .decoding(what: "the access_token answer", where: "uid", detail: "missing")
         }
@@ -68,13 +67,18 @@ public struct OAuthClient: Sendable {
                               expiresIn: Self.integer(fields["expire_in"] ?? fields["expires_in"]))
     }
 
-    /// Revokes `token` (POST `oauth2/revokeoauth2`).
-    public func revoke(_ token: Secret) async throws(RequestError) {
+    /// Revokes `token` (POST `oauth2/revokeoauth2`); Weibo needs no app for it.
+    public func revoke(_ token: Secret, app: OAuthApp? = nil) async throws(RequestError) {
         _ = try await post("oauth2/revokeoauth2", [("access_token", token.revealed)], secrets: [token.revealed])
     }
 
     private func post(_ path: String, _ fields: [(String, String)], secrets: [String]) async throws(RequestError) -> Data {
-        let url = oauthBase + path
+        try await Self.post(oauthBase + path, fields, http: http, secrets: secrets)
+    }
+
+    /// POSTs `fields` as a form to `url` and checks the answer (an API error body, a non-2xx status).
+    static func post(_ url: String, _ fields: [(String, String)], http: any HTTPClient,
+                     secrets: [String]) async throws(RequestError) -> Data {
         let request = HTTPRequest(
             method: .post, url: url,
             headers: [HTTPHeader("Accept", "application/json"),
@@ -85,7 +89,17 @@ public struct OAuthClient: Sendable {
         return response.body
     }
 
-    private static func object(_ body: Data, what: String) throws(RequestError) -> [String: Any] {
+    /// `token` as a secret a request may carry (no spaces or control characters).
+    static func usableToken(_ token: String, what: String) throws(RequestError) -> Secret {
+        do {
+            guard let secret = try TokenSource.value(Secret(token)).resolve() else { throw RequestError.configuration("") }
+            return secret
+        } catch {
+            throw .decoding(what: what, where: "access_token", detail: "not a usable token")
+        }
+    }
+
+    static func object(_ body: Data, what: String) throws(RequestError) -> [String: Any] {
         guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
             throw .decoding(what: what, where: "", detail: "not a JSON object")
         }
@@ -93,7 +107,7 @@ public struct OAuthClient: Sendable {
     }
 
     /// A string or number field as text (Weibo sends uids either way).
-    private static func text(_ value: Any?) -> String? {
+    static func text(_ value: Any?) -> String? {
         switch value {
         case let text as String: return text.isEmpty ? nil : TerminalText.sanitize(text)
         case let number as NSNumber: return number.stringValue
@@ -101,7 +115,7 @@ public struct OAuthClient: Sendable {
         }
     }
 
-    private static func integer(_ value: Any?) -> Int? {
+    static func integer(_ value: Any?) -> Int? {
         switch value {
         case let number as NSNumber: return number.intValue
         case let text as String: return Int(text)
@@ -110,31 +124,37 @@ public struct OAuthClient: Sendable {
     }
 }
 
-/// What `oauth2/access_token` grants.
+/// What a code exchange grants.
 public struct OAuthGrant: Sendable, Hashable {
     public var accessToken: Secret
     /// Seconds until the token expires, when the server says.
     public var expiresIn: Int?
-    /// The user who approved.
+    /// The user who approved (Weibo's uid, Mastodon's account id).
     public var uid: String
+    /// Their name, when the flow learnt it (Mastodon's `acct`); else the profile is asked.
+    public var screenName: String?
 
-    public init(accessToken: Secret, expiresIn: Int?, uid: String) {
+    public init(accessToken: Secret, expiresIn: Int?, uid: String, screenName: String? = nil) {
         self.accessToken = accessToken
         self.expiresIn = expiresIn
         self.uid = uid
+        self.screenName = screenName
     }
 }
 
-/// What `oauth2/get_token_info` says of a token.
+/// What the server says of a token (`oauth2/get_token_info`, `accounts/verify_credentials`).
 public struct OAuthTokenInfo: Sendable, Hashable {
     public var uid: String
     public var appKey: String?
     /// Seconds left before the token expires.
     public var expiresIn: Int?
+    /// The user's name, when the answer had it (Mastodon's `acct`).
+    public var screenName: String?
 
-    public init(uid: String, appKey: String?, expiresIn: Int?) {
+    public init(uid: String, appKey: String?, expiresIn: Int?, screenName: String? = nil) {
         self.uid = uid
         self.appKey = appKey
         self.expiresIn = expiresIn
+        self.screenName = screenName
     }
 }

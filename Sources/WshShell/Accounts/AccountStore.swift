@@ -10,17 +10,21 @@ public struct StoredAccount: Codable, Sendable, Equatable {
     public var screenName: String
     public var accessToken: String
     public var expiresAt: Date?
+    /// The dialect it logged in through (`weibo`, `mastodon`); nil in files from before Mastodon (Weibo).
+    public var dialect: String?
 
-    public init(api: String, uid: String, screenName: String, accessToken: String, expiresAt: Date?) {
+    public init(api: String, uid: String, screenName: String, accessToken: String, expiresAt: Date?,
+                dialect: String? = nil) {
         self.api = api
         self.uid = uid
         self.screenName = screenName
         self.accessToken = accessToken
         self.expiresAt = expiresAt
+        self.dialect = dialect
     }
 
     enum CodingKeys: String, CodingKey {
-        case api, uid, screenName = "screen_name", accessToken = "access_token", expiresAt = "expires_at"
+        case api, uid, dialect, screenName = "screen_name", accessToken = "access_token", expiresAt = "expires_at"
     }
 
     /// Whether NAME (`alice`, `@alice` or a uid) names this account.
@@ -30,14 +34,71 @@ public struct StoredAccount: Codable, Sendable, Equatable {
     }
 }
 
+/// An app wsh registered on a server (Mastodon's `POST api/v1/apps`), kept
+/// so the next login on that server reuses it. The secret is a secret: the
+/// file is 0600 and the session masks it like a token.
+public struct StoredApp: Codable, Sendable, Equatable {
+    /// The server it is registered on (`sandbox` or a base URL), as accounts name it.
+    public var api: String
+    public var clientID: String
+    public var clientSecret: String
+    /// The redirect URIs it was registered with.
+    public var redirectURIs: [String]
+
+    public init(api: String, clientID: String, clientSecret: String, redirectURIs: [String]) {
+        self.api = api
+        self.clientID = clientID
+        self.clientSecret = clientSecret
+        self.redirectURIs = redirectURIs
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case api, clientID = "client_id", clientSecret = "client_secret", redirectURIs = "redirect_uris"
+    }
+}
+
 /// The contents of `accounts.json`.
 public struct AccountsFile: Codable, Sendable, Equatable {
     public var version = 1
     public var accounts: [StoredAccount] = []
     /// The active account's uid, by API (`sandbox` or a base URL).
     public var active: [String: String] = [:]
+    /// Apps wsh registered, one per server (Mastodon).
+    public var apps: [StoredApp] = []
 
     public init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case version, accounts, active, apps
+    }
+
+    // Files from before `apps` have none.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try container.decode(Int.self, forKey: .version)
+        accounts = try container.decode([StoredAccount].self, forKey: .accounts)
+        active = try container.decode([String: String].self, forKey: .active)
+        apps = try container.decodeIfPresent([StoredApp].self, forKey: .apps) ?? []
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encode(accounts, forKey: .accounts)
+        try container.encode(active, forKey: .active)
+        if !apps.isEmpty { try container.encode(apps, forKey: .apps) }
+    }
+
+    /// The app registered on `api`, if any.
+    public func app(for api: String) -> StoredApp? {
+        apps.first { $0.api == api }
+    }
+
+    /// Keeps `app` as the one of its server (replacing an older one).
+    public mutating func keep(_ app: StoredApp) {
+        apps.removeAll { $0.api == app.api }
+        apps.append(app)
+    }
 
     /// The active account for `api`, if any.
     public func activeAccount(for api: String) -> StoredAccount? {

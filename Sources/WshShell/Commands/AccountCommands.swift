@@ -1,16 +1,18 @@
 import Foundation
+import WshDataController
 import WshLanguage
 import WshRequest
 import WshViewModel
 
 /// `login`, `accounts`, `use`, `whoami`, `logout`: OAuth2 sign-in and the
-/// stored accounts (`$XDG_CONFIG_HOME/wsh/accounts.json`).
+/// stored accounts (`$XDG_CONFIG_HOME/wsh/accounts.json`), on Weibo or
+/// Mastodon: the connection's dialect picks the OAuth flow, the commands are the same.
 extension Shell {
     func accountCommands() -> [CommandSpec] {
         let json = OptionSpec.flag("json", help: "as JSON")
         return [
             CommandSpec(
-                name: "login", abstract: "Sign in with Weibo's OAuth2 and keep the account (becomes the active one).",
+                name: "login", abstract: "Sign in with OAuth2 (Weibo or Mastodon) and keep the account (becomes the active one).",
                 discussion: """
                     Prints the authorize URL (and opens a browser when there is a display and a
                     terminal). With a loopback redirect URI (the default: http://127.0.0.1:PORT/callback
@@ -19,11 +21,17 @@ extension Shell {
                     For scripts, split it in two: `login --url-only` prints the URL and keeps the
                     pending login in $XDG_CONFIG_HOME/wsh/login-pending.json; `login --code CODE`
                     (CODE may be the redirected URL) finishes it. The state is checked; a mismatch is refused.
-                    The app: --app-key and --app-secret-file, else $WSH_APP_KEY and $WSH_APP_SECRET; on the
-                    sandbox none is needed (its own app, \(OAuthApp.sandboxKey)).
+                    Weibo: the app is --app-key and --app-secret-file, else $WSH_APP_KEY and $WSH_APP_SECRET;
+                    on the sandbox none is needed (its own app, \(OAuthApp.sandboxKey)).
+                    Mastodon (--dialect mastodon, or a server found to speak it): wsh registers itself on
+                    the server (api/v1/apps, scopes \(MastodonOAuthClient.scopes)) and keeps that app in
+                    accounts.json for the next login; --oob (the default with --url-only) has the server
+                    show the code on its page (\(MastodonOAuthClient.outOfBand)) for you to paste or pass
+                    to --code.
                     """,
                 options: [
                     .flag("url-only", help: "print the authorize URL, keep the pending login, and stop"),
+                    .flag("oob", help: "Mastodon: the server shows the code on its page instead of redirecting"),
                     .valued("code", valueName: "CODE", help: "finish a pending login with this code or redirected URL"),
                     .valued("redirect-uri", valueName: "URI", help: "the redirect URI registered for the app"),
                     .valued("app-key", valueName: "KEY", help: "the app key (client_id)"),
@@ -43,14 +51,15 @@ extension Shell {
                 handler: { [unowned self] context in try use(context) }),
             CommandSpec(
                 name: "whoami", abstract: "Show whose token the session sends and when it expires.",
-                discussion: "Asks oauth2/get_token_info and users/show. With --json: {api, uid, screen_name, token_source, app_key, expires_at}.",
+                discussion: "Asks oauth2/get_token_info and users/show (Mastodon: accounts/verify_credentials; its tokens do not expire). With --json: {api, uid, screen_name, token_source, app_key, expires_at}.",
                 options: [json],
                 handler: { [unowned self] context in try whoami(context) }),
             CommandSpec(
                 name: "logout", abstract: "Revoke an account's token and forget the account.",
                 discussion: """
                     With no NAME, the active account of the current API. The token is revoked on the
-                    server (oauth2/revokeoauth2); if the server says it is already expired or invalid,
+                    server (Weibo: oauth2/revokeoauth2; Mastodon: oauth/revoke with the app wsh registered);
+                    if the server says it is already expired or invalid,
                     the account is still removed here, and wsh says so.
                     """,
                 arguments: [ArgumentSpec("NAME", help: "screen name, @name or uid", arity: .optional)],
@@ -68,9 +77,8 @@ extension Shell {
         guard let store = connection.accountStore else {
             throw .commandFailed("login needs a config folder to keep the account: set HOME or XDG_CONFIG_HOME")
         }
-        let app = try loginApp(context)
         let base = try attempt { () throws(RequestError) in try connection.apiBase() }
-        let viewModel = loginViewModel(base: base)
+        let viewModel = try loginViewModel(base: base, dialect: currentDialectName())
 
         if let code = context.arguments.option("code") {
             guard let pending = try attempt({ () throws(AccountStoreError) in try store.loadPending() }) else {
@@ -81,6 +89,7 @@ extension Shell {
             }
             connection.remember(secret: code)
             let redirect = try parseRedirect(code)
+            let app = try loginApp(context, viewModel, redirectURI: pending.redirectURI, begunWith: pending.appKey)
             viewModel.resume(pending)
             try finishLogin(context, viewModel, redirect: redirect, app: app)
             store.removePending()
@@ -88,12 +97,27 @@ extension Shell {
         }
 
         let requestedURI = context.arguments.option("redirect-uri")
-        if let requestedURI, !(requestedURI.hasPrefix("http://") || requestedURI.hasPrefix("https://")) {
+        if let requestedURI, !(requestedURI.hasPrefix("http://") || requestedURI.hasPrefix("https://"))
+            && requestedURI != viewModel.outOfBandRedirectURI {
             throw .usage("--redirect-uri must be an http:// or https:// URL, not '\(requestedURI)'")
         }
+        var outOfBand: String?
+        if context.arguments.flag("oob") {
+            guard let uri = viewModel.outOfBandRedirectURI else {
+                throw .usage("--oob: this API (\(connection.dialectName)) has no out-of-band redirect; use --redirect-uri URI")
+            }
+            guard requestedURI == nil else { throw .usage("--oob and --redirect-uri name two redirects: give one") }
+            outOfBand = uri
+        }
         if context.arguments.flag("url-only") {
+            // Nobody listens later: the out-of-band page shows the code; else the browser's error page has it in its URL.
             let redirectURI: String
-            if let requestedURI { redirectURI = requestedURI } else { redirectURI = try freeLoopbackRedirectURI() }
+            if let uri = requestedURI ?? outOfBand ?? viewModel.outOfBandRedirectURI {
+                redirectURI = uri
+            } else {
+                redirectURI = try freeLoopbackRedirectURI()
+            }
+            let app = try loginApp(context, viewModel, redirectURI: redirectURI)
             let url = viewModel.begin(app: app, redirectURI: redirectURI)
             if let pending = viewModel.pending {
                 try attempt { () throws(AccountStoreError) in try store.savePending(pending) }
@@ -106,19 +130,20 @@ extension Shell {
         // The whole flow in one command: a listener for a loopback redirect, else a pasted code.
         var listener: LoopbackListener?
         let redirectURI: String
-        if let requestedURI {
-            if let port = OAuthRedirect.loopbackPort(of: requestedURI) {
+        if let uri = requestedURI ?? outOfBand {
+            if let port = OAuthRedirect.loopbackPort(of: uri) {
                 listener = try attempt { () throws(RequestError) in
-                    try LoopbackListener(port: port, path: OAuthRedirect.path(of: requestedURI))
+                    try LoopbackListener(port: port, path: OAuthRedirect.path(of: uri))
                 }
             }
-            redirectURI = requestedURI
+            redirectURI = uri
         } else {
-            let made = try attempt { () throws(RequestError) in try LoopbackListener() }
+            let made = try attempt { () throws(RequestError) in try loopbackListener(reusingPortOf: viewModel) }
             listener = made
             redirectURI = made.redirectURI
         }
         defer { listener?.close() }
+        let app = try loginApp(context, viewModel, redirectURI: redirectURI)
         let url = viewModel.begin(app: app, redirectURI: redirectURI)
         context.writeLine(url)
         let stdinIsTerminal = isatty(STDIN_FILENO) != 0 && interactive
@@ -148,8 +173,13 @@ extension Shell {
         try finishLogin(context, viewModel, redirect: redirect, app: app)
     }
 
-    /// The app to log in with: flags, else the environment, else the sandbox's own on the sandbox.
-    private func loginApp(_ context: CommandContext) throws(LanguageError) -> OAuthApp {
+    /// The app to log in with: flags, else the environment; on an API where
+    /// wsh registers itself (Mastodon), the app kept for this server if the
+    /// server still accepts it and it takes `redirectURI`, else a new one (kept
+    /// in accounts.json); on the sandbox's Weibo side, its own app.
+    /// `begunWith`: the app key a pending login began with (`login --code`).
+    private func loginApp(_ context: CommandContext, _ viewModel: LoginViewModel, redirectURI: String,
+                          begunWith pendingKey: String? = nil) throws(LanguageError) -> OAuthApp {
         let configured = try attempt { () throws(RequestError) in
             try OAuthApp.configured(key: context.arguments.option("app-key"),
                                     secretFile: context.arguments.option("app-secret-file"))
@@ -157,6 +187,29 @@ extension Shell {
         let app: OAuthApp
         if let configured {
             app = configured
+        } else if viewModel.registersApps {
+            var file = try attempt { () throws(AccountStoreError) in try connection.storedAccounts() }
+            let cached = file.app(for: connection.accountKey).map {
+                OAuthApp(key: $0.clientID, secret: Secret($0.clientSecret), redirectURIs: $0.redirectURIs)
+            }
+            if let pendingKey {
+                guard let cached, cached.key == pendingKey else {
+                    throw .commandFailed("the app this login began with (\(pendingKey)) is no longer kept in accounts.json: start again with login")
+                }
+                app = cached
+            } else {
+                // An app registered for the out-of-band page also takes a loopback URI, for a later `login`.
+                let loopback = OAuthRedirect.loopbackPort(of: redirectURI) == nil ? [try freeLoopbackRedirectURI()] : []
+                let handOver = WaitingHandOver(viewModel)
+                app = try wait { try await handOver.value.prepareApp(cached: cached, redirectURI: redirectURI, alsoFor: loopback) }
+                connection.remember(secret: app.secret.revealed)
+                if viewModel.registeredApp != nil {
+                    file.keep(StoredApp(api: connection.accountKey, clientID: app.key, clientSecret: app.secret.revealed,
+                                        redirectURIs: app.redirectURIs))
+                    try attempt { () throws(AccountStoreError) in try connection.saveAccounts(file) }
+                    context.note(console.diagnosticStyle.dim("registered wsh as an app on \(connection.accountKey) (client_id \(app.key)); kept in accounts.json"))
+                }
+            }
         } else if connection.target == .sandbox {
             app = .sandbox
         } else {
@@ -167,11 +220,32 @@ extension Shell {
         return app
     }
 
-    private func loginViewModel(base: String) -> LoginViewModel {
+    /// A listener for the redirect: on the port of the loopback URI the kept
+    /// app was registered with (a registered app takes only its own URIs), else a free one.
+    private func loopbackListener(reusingPortOf viewModel: LoginViewModel) throws(RequestError) -> LoopbackListener {
+        if viewModel.registersApps,
+           let registered = (try? connection.storedAccounts())?.app(for: connection.accountKey)?.redirectURIs
+               .first(where: { OAuthRedirect.loopbackPort(of: $0) != nil }),
+           let port = OAuthRedirect.loopbackPort(of: registered),
+           let listener = try? LoopbackListener(port: port, path: OAuthRedirect.path(of: registered)) {
+            return listener
+        }
+        return try LoopbackListener()
+    }
+
+    /// The name of the connection's dialect (`weibo`, `mastodon`), probing the server if need be.
+    private func currentDialectName() throws(LanguageError) -> String {
+        try attempt { () throws(RequestError) in try connection.dialect().name }
+    }
+
+    /// The login ViewModel on `base` with the OAuth flow of `dialect`.
+    private func loginViewModel(base: String, dialect: String) -> LoginViewModel {
         let http = connection.auxiliaryHTTPClient()
         let timeouts = (configuration.connectTimeout, configuration.timeout)
+        let flow: any OAuthFlow = dialect == MastodonDialect().name
+            ? MastodonOAuthClient(apiBase: base, http: http) : OAuthClient(apiBase: base, http: http)
         return LoginViewModel(
-            oauth: OAuthClient(apiBase: base, http: http),
+            oauth: flow,
             makeClient: { token in
                 WeiboClient(configuration: APIConfiguration(baseURL: base, token: .value(token),
                                                             connectTimeout: timeouts.0, timeout: timeouts.1), http: http)
@@ -187,7 +261,8 @@ extension Shell {
         connection.remember(secret: account.token.revealed)
         var file = try attempt { () throws(AccountStoreError) in try connection.storedAccounts() }
         file.signIn(StoredAccount(api: connection.accountKey, uid: account.uid, screenName: account.screenName,
-                                  accessToken: account.token.revealed, expiresAt: account.expiresAt))
+                                  accessToken: account.token.revealed, expiresAt: account.expiresAt,
+                                  dialect: connection.dialectName))
         try attempt { () throws(AccountStoreError) in try connection.saveAccounts(file) }
         resetSession()
         context.note("logged in as @\(account.screenName) (uid \(account.uid)) on \(connection.accountKey)"
@@ -267,7 +342,7 @@ extension Shell {
             throw .commandFailed("no token for \(connection.accountKey): run login, or set WSH_ACCESS_TOKEN")
         }
         let base = try attempt { () throws(RequestError) in try connection.apiBase() }
-        let handOver = WaitingHandOver(loginViewModel(base: base))
+        let handOver = WaitingHandOver(try loginViewModel(base: base, dialect: currentDialectName()))
         let identity = try wait { try await handOver.value.identify(token) }
         if wantsJSON(context) {
             context.write(try JSONView.encode(WhoAmIDocument(
@@ -277,7 +352,8 @@ extension Shell {
             return
         }
         context.writeLine("@\(identity.screenName) (uid \(identity.uid)) on \(connection.accountKey)")
-        context.writeLine("token from \(credential.origin.description); " + (identity.expiresAt.map { Self.expiry($0) } ?? "no expiry given"))
+        context.writeLine("token from \(credential.origin.description); " + (identity.expiresAt.map { Self.expiry($0) }
+            ?? (identity.neverExpires ? "does not expire" : "no expiry given")))
     }
 
     private func logout(_ context: CommandContext) throws(LanguageError) {
@@ -299,9 +375,26 @@ extension Shell {
         } else {
             base = account.api
         }
-        let handOver = WaitingHandOver(loginViewModel(base: base))
+        // The account's own API is revoked in its dialect; the sandbox's tokens work in either.
+        let dialect = account.api == connection.accountKey ? try currentDialectName() : account.dialect ?? WeiboDialect().name
+        let viewModel = loginViewModel(base: base, dialect: dialect)
+        // Mastodon revokes with the app the token was issued to: the one kept, or the sandbox's own.
+        var app: OAuthApp?
+        if viewModel.registersApps {
+            app = file.app(for: account.api).map { OAuthApp(key: $0.clientID, secret: Secret($0.clientSecret)) }
+                ?? (account.api == "sandbox" ? .sandbox : nil)
+            guard app != nil else {
+                file.remove(account)
+                try attempt { () throws(AccountStoreError) in try connection.saveAccounts(file) }
+                if account.api == connection.accountKey { resetSession() }
+                context.note("no app is kept for \(account.api) to revoke the token of @\(account.screenName) with; "
+                    + "removed the account here (revoke wsh in the server's settings, under authorized apps)")
+                return
+            }
+        }
+        let handOver = WaitingHandOver((viewModel, app))
         let token = Secret(account.accessToken)
-        let revocation = try wait { try await handOver.value.revoke(token) }
+        let revocation = try wait { try await handOver.value.0.revoke(token, app: handOver.value.1) }
         file.remove(account)
         try attempt { () throws(AccountStoreError) in try connection.saveAccounts(file) }
         if account.api == connection.accountKey { resetSession() }

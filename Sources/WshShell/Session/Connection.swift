@@ -266,8 +266,11 @@ public final class Connection {
         // request; a token command runs only when a request needs it.
         if case .command = tokenSource {} else { _ = try? configuredToken() }
         if case .success(let token?) = resolvedToken { secrets.append(token.revealed) }
-        // Tokens of stored accounts, once the file was read (a token never read cannot be echoed).
-        if case .success(let file) = loadedAccounts { secrets += file.accounts.map(\.accessToken) }
+        // Tokens of stored accounts, once the file was read (a token never read cannot be echoed),
+        // and the secrets of the apps registered (Mastodon).
+        if case .success(let file) = loadedAccounts {
+            secrets += file.accounts.map(\.accessToken) + file.apps.map(\.clientSecret)
+        }
         return secrets + learnedSecrets
     }
 

@@ -4,17 +4,19 @@ import WshRequest
 import WshText
 
 /// The OAuth2 authorization-code flow and the questions asked of a token
-/// (`login`, `whoami`, `logout`), with no I/O of its own: the OAuth client,
-/// and a factory for API clients holding a given token, are injected.
+/// (`login`, `whoami`, `logout`), with no I/O of its own: the API's OAuth
+/// flow (Weibo's or Mastodon's), and a factory for API clients holding a
+/// given token, are injected.
 ///
-/// Inputs: `begin`, `complete`, `identify`, `revoke`. Outputs: `authorizeURL`,
-/// `pending` (what the exchange needs, for `login --url-only` to keep),
-/// `signedIn` (the result). The store of accounts is the shell's business.
+/// Inputs: `prepareApp`, `begin`, `complete`, `identify`, `revoke`. Outputs:
+/// `registeredApp` (an app registered on the way, for the shell to keep),
+/// `authorizeURL`, `pending` (what the exchange needs, for `login --url-only`
+/// to keep), `signedIn` (the result). The store of accounts is the shell's business.
 public final class LoginViewModel {
     /// Builds an API client that sends `token` (for `users/show.json` as the new user).
     public typealias ClientFactory = @Sendable (Secret) -> WeiboClient
 
-    private let oauth: OAuthClient
+    private let oauth: any OAuthFlow
     private let makeClient: ClientFactory
     private let now: @Sendable () -> Date
 
@@ -24,11 +26,43 @@ public final class LoginViewModel {
     public private(set) var pending: PendingLogin?
     /// Who signed in, once `complete` succeeded.
     public private(set) var signedIn: SignedInAccount?
+    /// The app `prepareApp` registered (not one it was given), to keep for the next login.
+    public private(set) var registeredApp: OAuthApp?
 
-    public init(oauth: OAuthClient, makeClient: @escaping ClientFactory, now: @escaping @Sendable () -> Date = Date.init) {
+    /// The redirect URI that has the server show the code, when the API has one.
+    public var outOfBandRedirectURI: String? { oauth.outOfBandRedirectURI }
+    /// Whether the API lets wsh register its own app (Mastodon), so no app need be configured.
+    public var registersApps: Bool { oauth is any OAuthAppRegistering }
+
+    public init(oauth: any OAuthFlow, makeClient: @escaping ClientFactory, now: @escaping @Sendable () -> Date = Date.init) {
         self.oauth = oauth
         self.makeClient = makeClient
         self.now = now
+    }
+
+    /// The app to log in with on an API where wsh registers its own: `cached`
+    /// when it was registered for `redirectURI` and the server still accepts
+    /// it, else a new registration (for `redirectURI`, `alsoFor` — the
+    /// redirects of later logins — and the out-of-band URI), which
+    /// `registeredApp` then holds.
+    public func prepareApp(cached: OAuthApp?, redirectURI: String,
+                           alsoFor otherURIs: [String] = []) async throws(ViewModelError) -> OAuthApp {
+        guard let registrar = oauth as? any OAuthAppRegistering else { throw .requestFailed(.configuration(
+            "this API does not register apps: give its app (--app-key, --app-secret-file)")) }
+        do {
+            if let cached, cached.redirectURIs.contains(redirectURI), try await registrar.accepts(cached) {
+                return cached
+            }
+            var uris: [String] = []
+            for uri in [redirectURI] + otherURIs + [oauth.outOfBandRedirectURI].compactMap({ $0 }) where !uris.contains(uri) {
+                uris.append(uri)
+            }
+            let app = try await registrar.register(redirectURIs: uris)
+            registeredApp = app
+            return app
+        } catch {
+            throw .requestFailed(error)
+        }
     }
 
     /// Starts a login: a fresh state, the authorize URL for `app` and `redirectURI`.
@@ -62,12 +96,13 @@ public final class LoginViewModel {
         } catch {
             throw ViewModelError.requestFailed(error)
         }
-        let users = UserDataController(client: makeClient(grant.accessToken))
-        let screenName: String?
-        do {
-            screenName = try await users.user(.uid(grant.uid)).screenName
-        } catch {
-            throw ViewModelError.requestFailed(error)
+        var screenName = grant.screenName
+        if screenName == nil {
+            do {
+                screenName = try await UserDataController(client: makeClient(grant.accessToken)).user(.uid(grant.uid)).screenName
+            } catch {
+                throw ViewModelError.requestFailed(error)
+            }
         }
         let account = SignedInAccount(
             apiBase: pending.apiBase, uid: grant.uid,
@@ -78,24 +113,29 @@ public final class LoginViewModel {
         return account
     }
 
-    /// Who `token` belongs to and when it expires (`oauth2/get_token_info` and the profile).
+    /// Who `token` belongs to and when it expires (the API's token info, and the profile when that lacks the name).
     public func identify(_ token: Secret) async throws(ViewModelError) -> TokenIdentity {
         do {
             let info = try await oauth.tokenInfo(token)
-            let user = try await UserDataController(client: makeClient(token)).user(.uid(info.uid))
-            return TokenIdentity(uid: info.uid, screenName: TerminalText.sanitize(user.screenName ?? ""),
-                                 appKey: info.appKey,
-                                 expiresAt: info.expiresIn.map { now().addingTimeInterval(TimeInterval($0)) })
+            var screenName = info.screenName
+            if screenName == nil {
+                screenName = try await UserDataController(client: makeClient(token)).user(.uid(info.uid)).screenName
+            }
+            let expiresAt = info.expiresIn.map { now().addingTimeInterval(TimeInterval($0)) }
+            return TokenIdentity(uid: info.uid, screenName: TerminalText.sanitize(screenName ?? ""),
+                                 appKey: info.appKey, expiresAt: expiresAt,
+                                 neverExpires: expiresAt == nil && !oauth.tokensExpire)
         } catch {
             throw .requestFailed(error)
         }
     }
 
-    /// Revokes `token` on the server. `.alreadyInvalid` when the server
-    /// says the token no longer works (it is as good as revoked).
-    public func revoke(_ token: Secret) async throws(ViewModelError) -> Revocation {
+    /// Revokes `token` on the server (`app`: the client it was issued to, which
+    /// Mastodon wants). `.alreadyInvalid` when the server says the token no
+    /// longer works (it is as good as revoked).
+    public func revoke(_ token: Secret, app: OAuthApp? = nil) async throws(ViewModelError) -> Revocation {
         do {
-            try await oauth.revoke(token)
+            try await oauth.revoke(token, app: app)
             return .revoked
         } catch {
             if case .api(let failure) = error, failure.tokenProblem != nil { return .alreadyInvalid(failure.description) }
@@ -148,6 +188,8 @@ public struct TokenIdentity: Sendable, Equatable {
     public var screenName: String
     public var appKey: String?
     public var expiresAt: Date?
+    /// True when the API's tokens live until revoked and the server gave no expiry (Mastodon).
+    public var neverExpires: Bool = false
 }
 
 /// Why a login cannot finish.

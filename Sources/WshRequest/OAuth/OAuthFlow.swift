@@ -1,0 +1,36 @@
+import Foundation
+
+/// One API's OAuth2 authorization-code flow: where the user approves, how a
+/// code becomes a token, who a token is, and how it is revoked.
+///
+/// `OAuthClient` is Weibo's (`oauth2/…` beside `/2/`, a pre-registered app);
+/// `MastodonOAuthClient` is Mastodon's (`oauth/…` at the server root, an app
+/// wsh registers itself). The shell picks one by the connection's dialect;
+/// the LoginViewModel and the commands only see this protocol.
+public protocol OAuthFlow: Sendable {
+    /// The API base the tokens are for.
+    var apiBase: String { get }
+    /// The redirect URI that has the server show the code on its own page
+    /// (`urn:ietf:wg:oauth:2.0:oob`), when the API has one.
+    var outOfBandRedirectURI: String? { get }
+    /// Whether the API's tokens expire; when false a token without an expiry does not expire.
+    var tokensExpire: Bool { get }
+    /// The page the user opens to approve `app`.
+    func authorizeURL(app: OAuthApp, redirectURI: String, state: String) -> String
+    /// Exchanges an authorization `code` for a token, and names its user.
+    func exchange(code: String, app: OAuthApp, redirectURI: String) async throws(RequestError) -> OAuthGrant
+    /// Who `token` belongs to and how long it lives.
+    func tokenInfo(_ token: Secret) async throws(RequestError) -> OAuthTokenInfo
+    /// Revokes `token`; `app` is the client it was issued to, when the API wants it.
+    func revoke(_ token: Secret, app: OAuthApp?) async throws(RequestError)
+}
+
+/// A flow whose server lets a client register itself (Mastodon's `POST
+/// api/v1/apps`), so `login` needs no app of the user's.
+public protocol OAuthAppRegistering: OAuthFlow {
+    /// Registers wsh as an app that may redirect to `redirectURIs`.
+    func register(redirectURIs: [String]) async throws(RequestError) -> OAuthApp
+    /// Whether the server still knows `app` (false when it refuses its
+    /// credentials: the server forgot it, or it was deleted).
+    func accepts(_ app: OAuthApp) async throws(RequestError) -> Bool
+}

@@ -19,6 +19,8 @@ public struct Comment: Hashable, Sendable, Codable {
     /// How deep in a thread the comment is: 0 answers the status, 1 answers a
     /// comment of depth 0… (Mastodon's context is a tree; Weibo's comments are flat.)
     public var depth = 0
+    /// Which API's names the comment came with.
+    public var shape = APIShape.weibo
 
     /// The id as text: `idstr` when present, otherwise `id`.
     public var identifier: String? { idstr ?? id.map(String.init) ?? mid }

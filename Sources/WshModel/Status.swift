@@ -49,6 +49,10 @@ public struct Status: Hashable, Sendable, Codable {
     public var isBoost = false
     /// The status's own page on the web, when the API gives one.
     public var url: String?
+    /// Which API's names the status came with, so `--json` can keep them.
+    public var shape = APIShape.weibo
+    /// The text as the API's HTML (Mastodon's `content`); nil on Weibo.
+    public var contentHTML: String?
 
     /// The id as text: `idstr` when present, otherwise `id`, otherwise `mid`.
     public var identifier: String? { idstr ?? id.map(String.init) ?? mid }
@@ -179,4 +183,12 @@ public struct Poll: Hashable, Sendable {
         self.expired = expired
         self.expiresAt = expiresAt
     }
+}
+
+/// The API whose field names a Model value came with: `--json` documents
+/// keep the API's own names (Weibo's `text` and `user.screen_name`,
+/// Mastodon's `content` and `account.acct`).
+public enum APIShape: Sendable, Hashable {
+    case weibo
+    case mastodon
 }

@@ -25,6 +25,10 @@ public struct User: Hashable, Sendable, Codable {
     }
     // An array gives the recursion through Status the indirection it needs.
     private var latest: [Status] = []
+    /// Which API's names the user came with.
+    public var shape = APIShape.weibo
+    /// The local user name (Mastodon's `username`; `screenName` holds `acct`).
+    public var username: String?
 
     /// The id as text: `idstr` when present, otherwise `id`.
     public var identifier: String? { idstr ?? id.map(String.init) }

@@ -63,7 +63,7 @@ struct LoginTests {
         #expect(done.status == 0, "\(done.stderr)")
         #expect(done.stderr.contains("logged in as @"))
         #expect(done.stdout.contains("\"uid\" : \"\(SandboxOAuth.approvingUID)\""))
-        #expect(done.stdout.contains("\"idstr\" : \"\(SandboxOAuth.approvingUID)\""))
+        #expect(done.stdout.contains("\"id\" : \"\(SandboxOAuth.approvingUID)\""))   // the account, in Mastodon's names
         let accounts = try String(contentsOfFile: config + "/wsh/accounts.json", encoding: .utf8)
         func field(_ name: String) -> String {
             accounts.components(separatedBy: "\"\(name)\" : \"").dropFirst().first?.split(separator: "\"").first.map(String.init) ?? ""

@@ -58,7 +58,10 @@ struct PromptTests {
         defer { tmux.kill() }
 
         try tmux.type("echo typed-but-dropped")
+        _ = try await tmux.waitFor { $0.contains("> echo typed-but-dropped") }
         try tmux.send("C-c")
+        // Type on only once the fresh prompt is drawn: keys sent sooner race the interrupt.
+        _ = try await tmux.waitFor { $0.components(separatedBy: "[0]>").count >= 3 }
         try tmux.type("echo fresh")
         try tmux.send("Enter")
         var screen = try await tmux.waitFor { $0.contains("\nfresh") }

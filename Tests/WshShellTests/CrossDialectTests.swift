@@ -31,8 +31,10 @@ struct CrossDialectTests {
         let harness = try await ShellHarness(dialect: dialect)
         let run = await harness.run(Self.script)
         #expect(run.status == 0, "\(dialect): \(run.stderr)")
+        // `--json` keeps each API's names: Weibo's idstr and user.screen_name, Mastodon's id and account.acct.
         let rows = try await harness.rows().map { row in
-            [row["idstr"] as? String ?? "", (row["user"] as? [String: Any])?["screen_name"] as? String ?? ""]
+            [row["idstr"] as? String ?? row["id"] as? String ?? "",
+             (row["user"] as? [String: Any])?["screen_name"] as? String ?? (row["account"] as? [String: Any])?["acct"] as? String ?? ""]
         }
         let history = await harness.run("history").stdout
         return (rows, history, run.stdout)

@@ -26,7 +26,7 @@ struct MastodonLoginTests {
         #expect(used.status == 0, "\(used.stderr)")
         #expect(used.stdout.contains("(uid \(SandboxOAuth.approvingUID)) on sandbox"))
         #expect(used.stdout.contains("does not expire"))
-        #expect(used.stdout.contains("\"idstr\" : \"\(SandboxOAuth.approvingUID)\""))
+        #expect(used.stdout.contains("\"id\" : \"\(SandboxOAuth.approvingUID)\""))   // the account, in Mastodon's names
         #expect(used.stdout.contains("hello from mastodon login"))
 
         let out = await harness.run("logout; accounts")

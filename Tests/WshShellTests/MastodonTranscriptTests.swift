@@ -12,13 +12,20 @@ struct MastodonTranscriptTests {
     func timelines() async throws {
         let harness = try await ShellHarness(dialect: .mastodon)
         #expect(await harness.run("fetch 30\nmore\nmore").status == 0)
-        let ids = try await harness.rows().compactMap { $0["idstr"] as? String }
+        let ids = try await harness.rows().compactMap { $0["id"] as? String }
         #expect(ids.count == 90)
         #expect(Set(ids).count == 90)
         #expect(await harness.run("fetch local 5").status == 0)
         #expect(await harness.run("fetch 41").status == 2)        // Mastodon serves at most 40 a page
         let all = await harness.run("fetch public --all --limit 100\necho $count")
         #expect(all.stdout.hasSuffix("100\n"), "\(all.stderr)")
+        // --json keeps Mastodon's own names.
+        let json = await harness.run("detail 1 --json")
+        let detail = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(detail["content"] is String)
+        #expect((detail["account"] as? [String: Any])?["acct"] is String)
+        #expect((detail["created_at"] as? String)?.hasSuffix("Z") == true)
+        #expect(detail["reblogs_count"] is Int)
     }
 
     @Test("a reply thread shows threaded; a boost is recorded, shown and undone on the server")

@@ -72,3 +72,18 @@ extension WeiboTime {
         self.init(date: Date(timeIntervalSince1970: local - Double(offset)), utcOffset: offset)
     }
 }
+
+extension WeiboTime {
+    /// The time in ISO 8601 as Mastodon writes it, in UTC with milliseconds:
+    /// `2024-11-06T07:08:38.000Z`.
+    public var iso8601Text: String {
+        let utc = WeiboTime(date: date, utcOffset: 0).components
+        let milliseconds = Int((date.timeIntervalSince1970 * 1000).rounded(.down)) % 1000
+        func pad(_ n: Int, _ width: Int = 2) -> String {
+            let text = String(n)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(pad(utc.year, 4))-\(pad(utc.month))-\(pad(utc.day))T\(pad(utc.hour)):\(pad(utc.minute)):\(pad(utc.second))"
+            + ".\(pad((milliseconds + 1000) % 1000, 3))Z"
+    }
+}

@@ -53,10 +53,13 @@ public struct MastodonAccount: Decodable, Sendable, Hashable {
     /// The account as a `User`: `acct` is the screen name (what `user NAME`
     /// takes), the display name the name, the note as text the description.
     public var user: User {
-        User(id: id.flatMap { Int64($0) }, idstr: id, screenName: acct ?? username,
-             name: displayName?.isEmpty == false ? displayName : username, description: note.map(HTMLText.plainText),
-             url: url, profileImageURL: avatar, followersCount: followersCount, friendsCount: followingCount,
-             statusesCount: statusesCount, createdAt: createdAt)
+        var user = User(id: id.flatMap { Int64($0) }, idstr: id, screenName: acct ?? username,
+                        name: displayName?.isEmpty == false ? displayName : username, description: note.map(HTMLText.plainText),
+                        url: url, profileImageURL: avatar, followersCount: followersCount, friendsCount: followingCount,
+                        statusesCount: statusesCount, createdAt: createdAt)
+        user.shape = .mastodon
+        user.username = username
+        return user
     }
 }
 
@@ -167,6 +170,8 @@ public struct MastodonStatus: Decodable, Sendable, Hashable {
         status.mediaDescriptions = media.filter { ($0.url ?? $0.previewURL) != nil }.map { $0.description }
         status.poll = poll?.poll
         status.url = url
+        status.shape = .mastodon
+        status.contentHTML = content
         return status
     }
 
@@ -181,6 +186,7 @@ public struct MastodonStatus: Decodable, Sendable, Hashable {
         var comment = Comment(id: id.flatMap { Int64($0) }, idstr: id, createdAt: createdAt,
                               text: plainText, source: applicationName, user: account?.user)
         comment.depth = depth
+        comment.shape = .mastodon
         return comment
     }
 }

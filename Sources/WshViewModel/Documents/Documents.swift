@@ -23,6 +23,55 @@ public struct StatusDocument: Encodable, Sendable, Hashable {
     public var picURLs: [String]
     public var user: UserDocument?
     public var retweetedStatus: Reposted?
+    /// Mastodon's names and extras, when the status came from Mastodon.
+    public var mastodon: MastodonFields?
+
+    /// What Mastodon has under its own names.
+    public struct MastodonFields: Sendable, Hashable {
+        var content: String?
+        var spoilerText: String
+        var visibility: String?
+        var url: String?
+        var inReplyToID: String?
+        var media: [MediaDocument]
+        var poll: PollDocument?
+        var isBoost: Bool
+    }
+
+    struct MediaDocument: Encodable, Sendable, Hashable {
+        var url: String
+        var description: String?
+    }
+
+    struct PollDocument: Encodable, Sendable, Hashable {
+        struct Option: Encodable, Sendable, Hashable {
+            var title: String
+            var votesCount: Int?
+            enum CodingKeys: String, CodingKey {
+                case title
+                case votesCount = "votes_count"
+            }
+        }
+        var options: [Option]
+        var votesCount: Int?
+        var expired: Bool
+        enum CodingKeys: String, CodingKey {
+            case options, expired
+            case votesCount = "votes_count"
+        }
+    }
+
+    enum MastodonKeys: String, CodingKey {
+        case index, id, content, text, account, visibility, url, reblog, poll
+        case createdAt = "created_at"
+        case spoilerText = "spoiler_text"
+        case inReplyToID = "in_reply_to_id"
+        case repliesCount = "replies_count"
+        case reblogsCount = "reblogs_count"
+        case favouritesCount = "favourites_count"
+        case mediaAttachments = "media_attachments"
+        case application
+    }
 
     enum CodingKeys: String, CodingKey {
         case index, id, idstr, mid, text, source, user
@@ -49,6 +98,63 @@ public struct StatusDocument: Encodable, Sendable, Hashable {
         picURLs = status.picURLs.map(Self.clean)
         user = status.user.map(UserDocument.init)
         retweetedStatus = status.retweetedStatus.map { Reposted(StatusDocument($0)) }
+        if status.shape == .mastodon {
+            createdAt = status.createdAt?.iso8601Text
+            mastodon = MastodonFields(
+                content: status.contentHTML.map { TerminalText.sanitize($0, .multiline) },
+                spoilerText: TerminalText.sanitize(status.contentWarning ?? ""),
+                visibility: status.visibility.map(Self.clean), url: status.url.map(Self.clean),
+                inReplyToID: status.inReplyToStatusID.map(Self.clean),
+                media: status.picURLs.enumerated().map { offset, url in
+                    MediaDocument(url: Self.clean(url),
+                                  description: offset < status.mediaDescriptions.count ? status.mediaDescriptions[offset].map(Self.clean) : nil)
+                },
+                poll: status.poll.map { poll in
+                    PollDocument(options: poll.options.map { .init(title: Self.clean($0.title), votesCount: $0.votes) },
+                                 votesCount: poll.votesCount, expired: poll.expired)
+                },
+                isBoost: status.isBoost)
+        }
+    }
+
+    /// Weibo's names (README's "JSON fields"), or Mastodon's for a status
+    /// that came from Mastodon: `--json` keeps the API's own names.
+    public func encode(to encoder: Encoder) throws {
+        guard let mastodon else {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encodeIfPresent(index, forKey: .index)
+            try c.encodeIfPresent(id, forKey: .id)
+            try c.encodeIfPresent(idstr, forKey: .idstr)
+            try c.encodeIfPresent(mid, forKey: .mid)
+            try c.encodeIfPresent(createdAt, forKey: .createdAt)
+            try c.encodeIfPresent(text, forKey: .text)
+            try c.encodeIfPresent(source, forKey: .source)
+            try c.encode(repostsCount, forKey: .repostsCount)
+            try c.encode(commentsCount, forKey: .commentsCount)
+            try c.encode(attitudesCount, forKey: .attitudesCount)
+            try c.encode(picURLs, forKey: .picURLs)
+            try c.encodeIfPresent(user, forKey: .user)
+            try c.encodeIfPresent(retweetedStatus, forKey: .retweetedStatus)
+            return
+        }
+        var c = encoder.container(keyedBy: MastodonKeys.self)
+        try c.encodeIfPresent(index, forKey: .index)
+        try c.encodeIfPresent(idstr, forKey: .id)
+        try c.encodeIfPresent(createdAt, forKey: .createdAt)
+        try c.encode(mastodon.isBoost ? "" : mastodon.content ?? "", forKey: .content)
+        try c.encodeIfPresent(mastodon.isBoost ? nil : text, forKey: .text)
+        try c.encode(mastodon.spoilerText, forKey: .spoilerText)
+        try c.encodeIfPresent(mastodon.visibility, forKey: .visibility)
+        try c.encodeIfPresent(mastodon.url, forKey: .url)
+        try c.encodeIfPresent(mastodon.inReplyToID, forKey: .inReplyToID)
+        try c.encode(commentsCount, forKey: .repliesCount)
+        try c.encode(repostsCount, forKey: .reblogsCount)
+        try c.encode(attitudesCount, forKey: .favouritesCount)
+        try c.encode(mastodon.media, forKey: .mediaAttachments)
+        try c.encodeIfPresent(mastodon.poll, forKey: .poll)
+        try c.encodeIfPresent(source.map { ["name": $0] }, forKey: .application)
+        try c.encodeIfPresent(user, forKey: .account)
+        try c.encodeIfPresent(mastodon.isBoost ? retweetedStatus : nil, forKey: .reblog)
     }
 
     static func clean(_ text: String) -> String { TerminalText.sanitize(text) }
@@ -75,6 +181,17 @@ public struct UserDocument: Encodable, Sendable, Hashable {
     public var friendsCount: Int?
     public var statusesCount: Int?
     public var verified: Bool?
+    /// Mastodon's `username`, for an account from Mastodon (nil on Weibo).
+    public var username: String?
+    var isMastodon = false
+
+    enum MastodonKeys: String, CodingKey {
+        case id, username, acct, note
+        case displayName = "display_name"
+        case followersCount = "followers_count"
+        case followingCount = "following_count"
+        case statusesCount = "statuses_count"
+    }
 
     enum CodingKeys: String, CodingKey {
         case id, idstr, name, location, description, verified
@@ -95,6 +212,35 @@ public struct UserDocument: Encodable, Sendable, Hashable {
         friendsCount = user.friendsCount
         statusesCount = user.statusesCount
         verified = user.verified
+        username = user.username.map(StatusDocument.clean)
+        isMastodon = user.shape == .mastodon
+    }
+
+    /// Weibo's names, or Mastodon's (`acct`, `display_name`, `note`…) for an account from Mastodon.
+    public func encode(to encoder: Encoder) throws {
+        guard isMastodon else {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encodeIfPresent(id, forKey: .id)
+            try c.encodeIfPresent(idstr, forKey: .idstr)
+            try c.encodeIfPresent(screenName, forKey: .screenName)
+            try c.encodeIfPresent(name, forKey: .name)
+            try c.encodeIfPresent(location, forKey: .location)
+            try c.encodeIfPresent(description, forKey: .description)
+            try c.encodeIfPresent(followersCount, forKey: .followersCount)
+            try c.encodeIfPresent(friendsCount, forKey: .friendsCount)
+            try c.encodeIfPresent(statusesCount, forKey: .statusesCount)
+            try c.encodeIfPresent(verified, forKey: .verified)
+            return
+        }
+        var c = encoder.container(keyedBy: MastodonKeys.self)
+        try c.encodeIfPresent(idstr, forKey: .id)
+        try c.encodeIfPresent(username, forKey: .username)
+        try c.encodeIfPresent(screenName, forKey: .acct)
+        try c.encodeIfPresent(name, forKey: .displayName)
+        try c.encodeIfPresent(description, forKey: .note)
+        try c.encodeIfPresent(followersCount, forKey: .followersCount)
+        try c.encodeIfPresent(friendsCount, forKey: .followingCount)
+        try c.encodeIfPresent(statusesCount, forKey: .statusesCount)
     }
 }
 

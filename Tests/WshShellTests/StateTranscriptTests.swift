@@ -77,4 +77,18 @@ struct StateTranscriptTests {
         #expect(Set((state["calculator"] as? [String: Any] ?? [:]).keys) == ["led", "pending", "entries", "error"])
         #expect(state["next"] is NSNull)
     }
+
+    @Test("every example line of help state and help trace runs and succeeds")
+    func helpExamples() async throws {
+        let harness = try await ShellHarness()
+        let help = await harness.run("help state\nhelp trace").stdout
+        let examples = help.split(separator: "\n").map { $0.trimmingPrefix(while: { $0 == " " }) }
+            .filter { $0.hasPrefix("fetch 5;") || $0.hasPrefix("set before") || $0.hasPrefix("trace on --json;") }
+        #expect(examples.count == 3, "\(help)")
+        _ = await harness.run("fetch 5")
+        for example in examples {
+            let run = await harness.run(String(example))
+            #expect(run.status == 0, "\(example): \(run.stderr)")
+        }
+    }
 }

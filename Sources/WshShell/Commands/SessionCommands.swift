@@ -65,8 +65,9 @@ extension Shell {
                     Shell command/done/failed, ViewModel input/change, DataController call/cache
                     (answered from the cache, no request), Request request/failed (method, URL,
                     status), Model decoded (count), View rendered/none. `api` shows Request only.
-                    `trace off` stops either form.
-                      trace on --json; detail 3    # a DataController cache event, no Request
+                    `trace off` stops either form. After a fetch, this shows a DataController cache
+                    event and no Request event:
+                      trace on --json; detail 3
                     """,
                 arguments: [ArgumentSpec("on|off", help: "turn tracing on or off", arity: .optional)],
                 options: [.flag("json", help: "one JSON object per layer event (with on)")],

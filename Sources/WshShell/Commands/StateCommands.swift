@@ -24,7 +24,7 @@ extension Shell {
                     screens_popped, muted_added, muted_removed, source, led}, null when the
                     history is empty.
                       fetch 5; state --diff
-                      set before [state --json]; mute alice; undo; assert {[state --json] eq $before}
+                      set before "$(state --json)"; mute alice; undo; assert "$(state --json)" == "$before"
                     """,
                 options: [.flag("json", help: "as JSON"), .flag("diff", help: "what the last operation changed")],
                 handler: { [unowned self] context in try state(context) }),

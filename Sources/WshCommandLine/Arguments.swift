@@ -34,6 +34,9 @@ struct Arguments: ParsableCommand {
     @Option(name: .customShort("c"), help: ArgumentHelp("Run COMMANDS and exit.", valueName: "commands"))
     var command: String?
 
+    @Option(name: .long, help: ArgumentHelp("Present a lesson: on a terminal each command waits for a key (Enter/Space runs, b steps back, s skips, q ends); without one it runs as a script.", valueName: "lesson"))
+    var present: String?
+
     @Option(name: .long, help: ArgumentHelp("Seconds before a request gives up.", valueName: "seconds"))
     var timeout: Double = Options.defaultTimeout
 
@@ -62,6 +65,9 @@ struct Arguments: ParsableCommand {
         if let dialect, !Options.dialects.contains(dialect) {
             throw ValidationError("--dialect must be weibo or mastodon, not '\(dialect)'")
         }
+        if present != nil, command != nil {
+            throw ValidationError("give -c or --present, not both")
+        }
         if tokenFile != nil, tokenCommand != nil {
             throw ValidationError("give --token-file or --token-command, not both")
         }
@@ -80,6 +86,7 @@ struct Arguments: ParsableCommand {
         options.json = json
         options.noColor = noColor
         options.command = command
+        options.present = present
         options.timeout = timeout
         options.version = version
         options.script = script

@@ -21,6 +21,8 @@ public struct Options: Equatable, Sendable {
     public var noColor = false
     /// `-c COMMANDS`.
     public var command: String?
+    /// `--present LESSON`: a lesson shown command by command on a terminal, run as a script otherwise.
+    public var present: String?
     /// `--timeout SECONDS`.
     public var timeout: Double = Options.defaultTimeout
     /// `--version`.

@@ -22,12 +22,17 @@ enum QuickParse {
             switch word {
             case "--json": options.json = true
             case "--no-color": options.noColor = true
-            case "-c", "--api", "--dialect", "--token-file", "--token-command", "--timeout":
+            case "-c", "--api", "--dialect", "--token-file", "--token-command", "--timeout", "--present":
                 index += 1
                 guard index < arguments.endIndex, !arguments[index].hasPrefix("-") else { return nil }
                 let value = arguments[index]
                 switch word {
-                case "-c": options.command = value
+                case "-c":
+                    guard options.present == nil else { return nil }
+                    options.command = value
+                case "--present":
+                    guard options.command == nil else { return nil }
+                    options.present = value
                 case "--api":
                     guard Options.isAPIBase(value) else { return nil }
                     options.api = value

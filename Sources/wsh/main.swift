@@ -42,6 +42,8 @@ let shell = Shell(configuration: configuration, console: .standard(colorAllowed:
 let invocation: Invocation
 if let command = options.command {
     invocation = .command(command, arguments: options.script)
+} else if let lesson = options.present {
+    invocation = .present(path: lesson, arguments: options.script)
 } else if let path = options.script.first {
     invocation = .script(path: path, arguments: Array(options.script.dropFirst()))
 } else {

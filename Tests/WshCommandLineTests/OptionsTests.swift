@@ -9,6 +9,7 @@ struct OptionsTests {
         "-c", "echo hi", "--json", "--no-color", "--api", "http://127.0.0.1:8080/2/", "ftp://x",
         "--timeout", "2.5", "0", "inf", "--token-file", "token.txt", "--token-command", "pass show weibo", "t.wsh", "-v", "--help", "-h",
         "--version", "--", "-", "--api=https://api.weibo.com/2/", "-cx", "", "--dialect", "mastodon", "gopher",
+        "--present", "lesson.wsh",
     ]
 
     /// Every command line of up to three words from `vocabulary`.
@@ -41,6 +42,8 @@ struct OptionsTests {
         ["--api", "https://mastodon.social", "--dialect", "mastodon", "-c", "fetch local 5"],
         ["-c", "echo $1 $2", "first", "-second", "--third"],
         ["examples/tour.wsh"],
+        ["--present", "lessons/undo.wsh", "--no-color"],
+        ["--api", "https://mastodon.social", "--present", "lesson.wsh", "one", "two"],
         [],
     ])
     func everydayLines(_ line: [String]) throws {
@@ -79,6 +82,8 @@ struct OptionsTests {
         (["--token-file", "t", "--token-command", "echo x"], "give --token-file or --token-command, not both"),
         (["--token-command", "echo x", "--token-file", "t"], "give --token-file or --token-command, not both"),
         (["--dialect", "gopher"], "--dialect must be weibo or mastodon, not 'gopher'"),
+        (["--present", "l.wsh", "-c", "fetch"], "give -c or --present, not both"),
+        (["-c", "fetch", "--present", "l.wsh"], "give -c or --present, not both"),
     ])
     func usageErrors(_ line: [String], _ named: String) {
         do {
@@ -119,7 +124,7 @@ struct OptionsTests {
             let report = Options.report(error)
             #expect(report.status == 0)
             #expect(!report.isError)
-            for option in ["--api", "--token-file", "--token-command", "--json", "--no-color", "-c", "--timeout", "--version"] {
+            for option in ["--api", "--token-file", "--token-command", "--json", "--no-color", "-c", "--timeout", "--version", "--present"] {
                 #expect(report.text.contains(option), "help lacks \(option)")
             }
         }

@@ -62,7 +62,11 @@ final class ShellHarness: @unchecked Sendable {
 
     /// Runs `script` as `-c` (or as an interactive session) and returns what it printed since the last run.
     func run(_ script: String, name: String = "-c", interactive: Bool = false) async -> Transcript {
-        let source: LineSource = interactive ? ScriptedPrompt(script) : TextLineSource(name: name, text: script)
+        await run(source: interactive ? ScriptedPrompt(script) : TextLineSource(name: name, text: script))
+    }
+
+    /// Runs the loop over `source` and returns what it printed since the last run.
+    func run(source: LineSource) async -> Transcript {
         let job = Unchecked((shell, source))
         let status = await onOwnThread { job.value.0.run(source: job.value.1) }
         let printed = output.storage.withLock { captured in

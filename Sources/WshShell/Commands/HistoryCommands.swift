@@ -85,7 +85,7 @@ extension Shell {
 
     /// Registers every shell command in the interpreter's table.
     func registerCommands() {
-        for command in timelineCommands() + writeCommands() + historyCommands() + sessionCommands() + accountCommands() {
+        for command in timelineCommands() + writeCommands() + historyCommands() + stateCommands() + sessionCommands() + accountCommands() {
             interpreter.register(command)
         }
     }

@@ -59,8 +59,18 @@ extension Shell {
                     `trace on` prints, for every command, the ViewModel input, the DataController
                     call, the HTTP request (method, URL, status, bytes, time), the decoded count,
                     the ViewModel change notification and the View rendered. Tokens show as ***.
+                    `trace on --json` writes the same path as JSON Lines on stderr, one object per
+                    layer event: {"command", "layer", "event", "detail", "ms"}, layer one of Shell,
+                    ViewModel, DataController, Request, Model, View; ms null when not timed. Events:
+                    Shell command/done/failed, ViewModel input/change, DataController call/cache
+                    (answered from the cache, no request), Request request/failed (method, URL,
+                    status), Model decoded (count), View rendered/none. `api` shows Request only.
+                    `trace off` stops either form. After a fetch, this shows a DataController cache
+                    event and no Request event:
+                      trace on --json; detail 3
                     """,
                 arguments: [ArgumentSpec("on|off", help: "turn tracing on or off", arity: .optional)],
+                options: [.flag("json", help: "one JSON object per layer event (with on)")],
                 completion: { _ in ["on", "off"] },
                 handler: { [unowned self] context in try trace(context) }),
         ]
@@ -113,14 +123,21 @@ extension Shell {
                           failure: LanguageError?, started: ContinuousClock.Instant) {
         guard tracing else { return }
         let elapsed = ContinuousClock.now - started
+        let command = ([context.name] + context.words).joined(separator: " ")
         let event = TraceEvent(
             call: "(none: api goes straight to the Request layer)", method: request.method.rawValue,
             url: redact(request.url), status: response?.status, bytes: response?.body.count ?? 0,
             milliseconds: (response?.metrics.totalSeconds ?? 0) * 1000,
             newConnections: response?.metrics.newConnections ?? 0, itemCount: 0,
             source: failure.map { .failed($0.message) } ?? .network)
+        if tracingJSON {
+            console.diagnostic(TraceJSONView().render(
+                command: command, input: nil, entries: [.dataController(event)],
+                rendered: failure == nil ? ["JSONView"] : [], failure: failure?.message, elapsed: elapsed))
+            return
+        }
         console.diagnostic(TraceView(style: console.diagnosticStyle).render(
-            command: ([context.name] + context.words).joined(separator: " "), input: "(none)", entries: [.dataController(event)],
+            command: command, input: "(none)", entries: [.dataController(event)],
             rendered: failure == nil ? ["JSONView"] : [], failure: failure?.message, elapsed: elapsed))
     }
 
@@ -205,10 +222,17 @@ extension Shell {
     }
 
     private func trace(_ context: CommandContext) throws(LanguageError) {
+        let json = context.arguments.flag("json")
         switch context.arguments["on|off"] {
-        case nil: context.writeLine(tracing ? "on" : "off")
-        case "on": tracing = true
-        case "off": tracing = false
+        case nil where json: throw .usage("--json goes with on: trace on --json")
+        case nil: context.writeLine(tracing ? (tracingJSON ? "on --json" : "on") : "off")
+        case "on":
+            tracing = true
+            tracingJSON = json
+        case "off" where json: throw .usage("--json goes with on: trace on --json")
+        case "off":
+            tracing = false
+            tracingJSON = false
         case let other?: throw .usage("trace takes on or off, not '\(other)'")
         }
     }

@@ -40,6 +40,8 @@ public final class Shell {
     let configuration: Configuration
     /// `trace on`: print each command's path through the layers.
     var tracing = false
+    /// `trace on --json`: the trace as JSON Lines rather than drawn.
+    var tracingJSON = false
     /// The session's ViewModels, built on first use (see `session()`).
     var sessionStorage: SessionViewModel?
     /// Collects what one command did in the layers below, for `trace on`.

@@ -9,6 +9,8 @@ public enum Invocation: Equatable {
     case script(path: String, arguments: [String])
     /// `wsh`: the prompt on a terminal, batch stdin otherwise.
     case standardInput
+    /// `wsh --present LESSON [ARGS…]`: command by command on a terminal, a script otherwise.
+    case present(path: String, arguments: [String])
 }
 
 extension Shell {
@@ -18,7 +20,10 @@ extension Shell {
     /// file runs only then.
     public func start(_ invocation: Invocation, stdinIsTerminal: Bool = isatty(STDIN_FILENO) != 0) -> Int32 {
         let interactive: Bool
-        if case .standardInput = invocation { interactive = stdinIsTerminal } else { interactive = false }
+        switch invocation {
+        case .standardInput, .present: interactive = stdinIsTerminal
+        default: interactive = false
+        }
         Interrupts.install(interactive: interactive)
         // `source FILE` and the rc file read as scripts do: FIFOs too, a BOM skipped.
         interpreter.sourceLoader = { path in
@@ -36,6 +41,22 @@ extension Shell {
         case .script(path: "-", let arguments):
             interpreter.scriptArguments = arguments
             return run(source: StreamLineSource())
+        case .present(let path, let arguments) where !stdinIsTerminal:
+            // No terminal (CI, a pipe): the lesson runs straight through, as a script.
+            return start(.script(path: path, arguments: arguments), stdinIsTerminal: false)
+        case .present(let path, let arguments):
+            let text: String
+            do {
+                text = String(decoding: try ScriptFile.contents(atPath: path), as: UTF8.self)
+            } catch {
+                console.note("wsh: \(error)")
+                return 2
+            }
+            interpreter.scriptArguments = arguments
+            console.note(console.diagnosticStyle.dim("presenting \(path): Enter or Space runs, b steps back, s skips, q ends"))
+            return run(source: PresenterSource(
+                name: path, text: text, style: console.diagnosticStyle, readKey: TerminalKey.read,
+                show: { [unowned self] in console.diagnostic($0) }))
         case .script(let path, let arguments):
             let bytes: [UInt8]
             do {

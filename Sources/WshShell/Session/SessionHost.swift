@@ -59,7 +59,12 @@ extension Shell {
             // What the input wants the user to know (a lost answer resolved, old operations dropped).
             for note in session.notes { context.note(console.diagnosticStyle.dim(note)) }
         }
-        if tracing {
+        if tracing && tracingJSON {
+            console.diagnostic(TraceJSONView().render(
+                command: ([context.name] + context.words).joined(separator: " "), input: input, entries: entries,
+                rendered: rendered, failure: failure.map { ErrorReport($0, interactive: true).message ?? "" },
+                elapsed: ContinuousClock.now - started))
+        } else if tracing {
             console.diagnostic(TraceView(style: console.diagnosticStyle).render(
                 command: ([context.name] + context.words).joined(separator: " "), input: input, entries: entries,
                 rendered: rendered, failure: failure.map { ErrorReport($0, interactive: true).message ?? "" },

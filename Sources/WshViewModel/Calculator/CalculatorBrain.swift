@@ -27,6 +27,9 @@ public struct CalculatorBrain: Sendable, Hashable {
     /// A calculator showing 0.
     public init() {}
 
+    /// The operation waiting for its second operand (`+` after `12 +`), nil when none.
+    public var pendingOperation: String? { pending?.rawValue }
+
     /// Presses `key`.
     public mutating func press(_ key: CalculatorKey) {
         if isError, key != .clear { return }

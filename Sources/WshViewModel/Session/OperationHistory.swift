@@ -40,6 +40,9 @@ public struct OperationHistory<State: Sendable>: Sendable {
     /// The state after the last applied operation.
     public var current: State { states[applied] }
 
+    /// The state before the last applied operation; nil when none is applied.
+    public var beforeLast: State? { applied > 0 ? states[applied - 1] : nil }
+
     /// How many operations are applied (undone ones are not counted).
     public var operationCount: Int { applied }
 

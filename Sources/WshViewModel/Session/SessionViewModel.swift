@@ -79,6 +79,14 @@ public final class SessionViewModel {
 
     /// The whole view state, as the history records it.
     public var state: SessionState { SessionState(timeline: timeline.state, calculator: calculator.brain) }
+    /// `state --json`: the current state as a document.
+    public var stateDocument: SessionStateDocument { SessionStateDocument(state) }
+    /// `state --diff`: what the last applied operation changed; nil when none is applied.
+    public var lastChange: SessionStateDiff? {
+        guard let before = history.beforeLast, let operation = history.lastApplied else { return nil }
+        return SessionStateDiff(operation: operation.description, before: SessionStateDocument(before),
+                                after: SessionStateDocument(history.current))
+    }
     /// The timeline's rows, numbered from 1.
     public var rows: [StatusCellViewModel] { timeline.rows }
     /// How many rows the list has, without building them.

@@ -94,7 +94,7 @@ struct ScriptTestModeTests {
         let run = try await WshProcess.run(["-x", "-c", "set n 2; fetch $n; def f { detail $1 }; f 1; post \"two words\""])
         #expect(run.status == 0, "\(run.stderr)")
         let traced = run.stderr.split(separator: "\n").filter { $0.hasPrefix("+ ") }
-        #expect(traced == ["+ fetch 2", "+ f 1", "+ detail 1", "+ post \"two words\""])
+        #expect(traced == ["+ fetch 2", "+ f 1", "+ detail 1", "+ post 'two words'"])
         #expect(try await WshProcess.run(["--echo", "-c", "fetch 1"]).stderr.hasPrefix("+ fetch 1\n"))
     }
 

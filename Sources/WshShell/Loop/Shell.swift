@@ -64,7 +64,7 @@ public final class Shell {
         interpreter.interruptRequested = { Interrupts.pending }
         if configuration.echo {
             interpreter.commandWillRun = { [console] name, words in
-                console.note("+ " + ([name] + words).map(Shell.echoWord).joined(separator: " "))
+                console.note("+ " + ([name] + words).map(ShellWord.quoted).joined(separator: " "))
             }
         }
         registerCommands()
@@ -173,14 +173,6 @@ public final class Shell {
             return .failed(1)
         }
         return outcome
-    }
-
-    /// A word as `-x` shows it: quoted when it would not read back as one word.
-    static func echoWord(_ word: String) -> String {
-        let plain = !word.isEmpty && word.allSatisfy { !$0.isWhitespace && !"\"'{}[]$;\\#".contains($0) }
-        if plain { return word }
-        return "\"" + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            .replacingOccurrences(of: "$", with: "\\$").replacingOccurrences(of: "\n", with: "\\n") + "\""
     }
 
     /// Prints `error` as the one error mapping words it; the failure it is.

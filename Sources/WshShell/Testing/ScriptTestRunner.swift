@@ -34,7 +34,7 @@ public final class ScriptTestRunner: @unchecked Sendable {
            let line = text.split(whereSeparator: \.isNewline).first {
             secrets.append(line.trimmingCharacters(in: .whitespaces))
         }
-        self.secrets = secrets.filter { $0.count >= 4 }
+        self.secrets = secrets.filter { !$0.isEmpty }
         self.binary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 

@@ -470,27 +470,8 @@ public final class SessionViewModel {
         }
     }
 
-    /// `word` as the shell language reads it back as one word: bare when
-    /// plain, else single-quoted (literal), else double-quoted with escapes.
-    static func replayWord(_ word: String) -> String {
-        let special = "\"'{}[]()$;\\#"
-        if !word.isEmpty, word.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F && !special.unicodeScalars.contains($0) }) {
-            return word
-        }
-        if !word.contains("'"), !word.contains(where: \.isNewline) { return "'\(word)'" }
-        var escaped = ""
-        for character in word {
-            switch character {
-            case "\\": escaped += "\\\\"
-            case "\"": escaped += "\\\""
-            case "$": escaped += "\\$"
-            case "\n": escaped += "\\n"
-            case "\t": escaped += "\\t"
-            default: escaped.append(character)
-            }
-        }
-        return "\"\(escaped)\""
-    }
+    /// `word` as the shell language reads it back as one word.
+    static func replayWord(_ word: String) -> String { ShellWord.quoted(word) }
 
     static func describeUser(_ name: String) -> String {
         UserReference(name)?.description ?? name

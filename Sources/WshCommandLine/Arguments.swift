@@ -40,6 +40,24 @@ struct Arguments: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Seconds before a request gives up.", valueName: "seconds"))
     var timeout: Double = Options.defaultTimeout
 
+    @Flag(name: [.customShort("x"), .long], help: "Print each command on stderr before it runs (+ fetch 5).")
+    var echo = false
+
+    @Flag(name: .customLong("keep-going"), help: "Run a script on after a failing command; exit 1 at the end if any failed.")
+    var keepGoing = false
+
+    @Flag(name: .long, help: "Run every .wsh file under the paths (folders searched) as a test case, each in a fresh wsh.")
+    var test = false
+
+    @Option(name: .long, help: ArgumentHelp("With --test: how many test files run at once.", valueName: "n"))
+    var jobs: Int = 1
+
+    @Option(name: .customLong("report-junit"), help: ArgumentHelp("With --test: write a JUnit XML report.", valueName: "file"))
+    var reportJUnit: String?
+
+    @Option(name: .customLong("report-tap"), help: ArgumentHelp("With --test: write a TAP 13 report.", valueName: "file"))
+    var reportTAP: String?
+
     @Flag(name: .long, help: "Print the version and exit.")
     var version = false
 
@@ -71,6 +89,17 @@ struct Arguments: ParsableCommand {
         if tokenFile != nil, tokenCommand != nil {
             throw ValidationError("give --token-file or --token-command, not both")
         }
+        if !test, jobs != 1 || reportJUnit != nil || reportTAP != nil {
+            throw ValidationError("--jobs, --report-junit and --report-tap go with --test")
+        }
+        if test {
+            guard command == nil else { throw ValidationError("give --test or -c, not both") }
+            guard !script.isEmpty else { throw ValidationError("--test needs at least one file or folder") }
+            if let option = script.first(where: { $0.hasPrefix("-") }) {
+                throw ValidationError("unknown option '\(option)' (with --test, options go before the paths)")
+            }
+            guard jobs >= 1 && jobs <= 64 else { throw ValidationError("--jobs must be 1 to 64") }
+        }
         guard Options.isTimeout(timeout) else {
             throw ValidationError("--timeout must be more than 0 and at most \(Int(Options.maximumTimeout)) seconds")
         }
@@ -90,6 +119,12 @@ struct Arguments: ParsableCommand {
         options.timeout = timeout
         options.version = version
         options.script = script
+        options.echo = echo
+        options.keepGoing = keepGoing
+        options.test = test
+        options.jobs = jobs
+        options.reportJUnit = reportJUnit
+        options.reportTAP = reportTAP
         return options
     }
 }

@@ -27,8 +27,20 @@ public struct Options: Equatable, Sendable {
     public var timeout: Double = Options.defaultTimeout
     /// `--version`.
     public var version = false
-    /// A script and its arguments, or `-c`'s arguments.
+    /// A script and its arguments, or `-c`'s arguments; with `--test`, the paths.
     public var script: [String] = []
+    /// `-x`, `--echo`: print each command on stderr before it runs.
+    public var echo = false
+    /// `--keep-going`: a script runs on after a failing command.
+    public var keepGoing = false
+    /// `--test`: run each `.wsh` file under the paths as a test case.
+    public var test = false
+    /// `--jobs N` (with `--test`): how many test files run at once.
+    public var jobs = 1
+    /// `--report-junit FILE` (with `--test`).
+    public var reportJUnit: String?
+    /// `--report-tap FILE` (with `--test`).
+    public var reportTAP: String?
 
     public static let defaultTimeout: Double = 30
     /// A day: longer is a mistake, and would overflow the milliseconds.

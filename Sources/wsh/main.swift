@@ -22,6 +22,11 @@ if options.version {
     exit(0)
 }
 
+if options.test {
+    exit(ScriptTestRunner(paths: options.script, jobs: options.jobs, junit: options.reportJUnit, tap: options.reportTAP,
+                          childArguments: options.testChildArguments, tokenFile: options.tokenFile).run())
+}
+
 // The sandbox lives as long as the process; it starts on the first request.
 nonisolated(unsafe) var sandbox: SandboxServer?
 var configuration = Shell.Configuration(
@@ -37,6 +42,8 @@ var configuration = Shell.Configuration(
     timeout: .milliseconds(Int(options.timeout * 1000)),
     accountStore: ShellPaths.configDirectory().map { AccountStore(directory: $0) })
 configuration.dialect = options.dialect.flatMap(Connection.DialectChoice.init(rawValue:)) ?? .detect
+configuration.echo = options.echo
+configuration.keepGoing = options.keepGoing
 
 let shell = Shell(configuration: configuration, console: .standard(colorAllowed: !options.noColor))
 let invocation: Invocation

@@ -110,7 +110,7 @@ struct WshExecutableTests {
         #expect(after.stdout.isEmpty || after.stdout.contains("still alive") || after.status == 2)
     }
 
-    @Test("every example exits 0 against the embedded sandbox", arguments: ["tour", "calculator", "automation", "lesson", "two-apis"])
+    @Test("every example exits 0 against the embedded sandbox", arguments: ["tour", "calculator", "automation", "lesson", "two-apis", "ci-check"])
     func examples(_ name: String) async throws {
         let run = try await WshProcess.run([WshProcess.packageRoot + "/examples/\(name).wsh"])
         #expect(run.status == 0, "\(run.stderr)")

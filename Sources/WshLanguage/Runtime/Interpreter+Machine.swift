@@ -237,6 +237,7 @@ extension Interpreter {
                     let name = cursor.unit.sites[siteIndex].name ?? r.pop().description
                     park(&r)
                     defer { unpark(&r) }
+                    commandWillRun?(name, words)
                     if let function = functions[name] {
                         guard frames.count <= maxCallDepth else {
                             throw .commandFailed("recursion too deep (more than \(maxCallDepth) nested calls)")

@@ -53,6 +53,10 @@ public final class Interpreter {
     public var now: () -> ContinuousClock.Instant = { ContinuousClock.now }
     /// The arguments of the top-level script: `$1…$9`, `$#` and `$@`.
     public var scriptArguments: [String] = []
+    /// Called before each call runs — a table command or a function — with its
+    /// name and expanded words (`-x`). Forms compiled inline (`set`, `let`,
+    /// `echo`, `assert`, `exit`, `if`, loops) are not calls and are not reported.
+    public var commandWillRun: ((String, [String]) -> Void)?
     /// `$?`: the status of the last command.
     public var lastStatus: Int32 = 0
 

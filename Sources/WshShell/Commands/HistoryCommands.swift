@@ -1,5 +1,6 @@
 import Foundation
 import WshLanguage
+import WshText
 import WshViewModel
 
 /// `calc`, `led`, `history`, `undo`, `redo`, `clear`: the calculator pair and
@@ -34,9 +35,26 @@ extension Shell {
                     repost, favorite, unfavorite, delete, follow, unfollow): undoing it
                     sends a request. With --json: [{index, operation, remote}].
                     The history keeps the last \(OperationHistory<SessionState>.defaultLimit) operations; older ones are dropped.
+                    --save FILE writes the operations as a script that reproduces this state
+                    (wsh FILE, then history, lists the same operations); undone operations are
+                    left out, and writes (⇅) too unless --include-writes. It will not overwrite
+                    a file without --force.
+                      history --save session.wsh
                     """,
-                options: [.flag("json", help: "as JSON")],
+                options: [
+                    .flag("json", help: "as JSON"),
+                    .valued("save", valueName: "FILE", help: "write the operations as a runnable .wsh script"),
+                    .flag("force", help: "with --save: overwrite FILE"),
+                    .flag("include-writes", help: "with --save: keep the operations that wrote to the server"),
+                ],
                 handler: { [unowned self] context in
+                    if let path = context.arguments.option("save") {
+                        try saveHistory(context, to: path)
+                        return
+                    }
+                    if context.arguments.flag("force") || context.arguments.flag("include-writes") {
+                        throw LanguageError.usage("--force and --include-writes go with --save FILE")
+                    }
                     let records = sessionStorage?.operationRecords ?? []
                     let documents = HistoryEntryDocument.entries(records)
                     leaveResult(context, documents)
@@ -83,6 +101,26 @@ extension Shell {
         ]
     }
 
+    /// `history --save FILE`: the applied operations as a script that
+    /// reproduces them, with a header saying when, against which API, and how to run it.
+    private func saveHistory(_ context: CommandContext, to path: String) throws(LanguageError) {
+        if context.arguments.flag("json") { throw .usage("--json and --save do not go together") }
+        if FileManager.default.fileExists(atPath: path), !context.arguments.flag("force") {
+            throw .commandFailed("\(path) exists: give --force to overwrite it")
+        }
+        let includeWrites = context.arguments.flag("include-writes")
+        let records = sessionStorage?.operationRecords ?? []
+        let script = HistoryScript.text(records, includeWrites: includeWrites, api: connection.target,
+                                        label: connection.label, version: Shell.version, path: path)
+        do {
+            try script.write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            throw .commandFailed("cannot write \(path): \(error.localizedDescription)")
+        }
+        let kept = records.filter { $0.replay != nil && (includeWrites || !$0.isRemote) }.count
+        context.note(console.diagnosticStyle.dim("saved \(kept) operation\(kept == 1 ? "" : "s") to \(path)"))
+    }
+
     /// Registers every shell command in the interpreter's table.
     func registerCommands() {
         for command in timelineCommands() + writeCommands() + historyCommands() + stateCommands() + sessionCommands() + accountCommands() {
@@ -103,5 +141,45 @@ struct HistoryEntryDocument: Encodable {
         records.enumerated().map { offset, record in
             HistoryEntryDocument(index: offset + 1, operation: record.description, remote: record.isRemote)
         }
+    }
+}
+
+/// The script `history --save` writes.
+enum HistoryScript {
+    static func text(_ records: [RecordedOperation], includeWrites: Bool, api: Connection.Target, label: String,
+                     version: String, path: String, now: Date = Date()) -> String {
+        let when = ISO8601DateFormatter().string(from: now)
+        let run: String
+        let where_: String
+        switch api {
+        case .sandbox:
+            where_ = "the embedded \(label) (no --api)"
+            run = "wsh \(path)"
+        case .url(let url):
+            where_ = url
+            run = "wsh --api \(url) \(path)"
+        }
+        var lines = [
+            "#!/usr/bin/env wsh",
+            "# Saved by wsh \(version) with history --save on \(when).",
+            "# API: \(where_).",
+            "# Run it: \(run)   (to see the operations: wsh -c 'source \(path); history')",
+        ]
+        if records.contains(where: \.isRemote) && !includeWrites {
+            lines.append("# Writes to the server (⇅) are left out as comments; history --save --include-writes keeps them.")
+        }
+        for record in records {
+            let description = TerminalText.sanitize(record.description)
+            guard let replay = record.replay else {
+                lines.append("# not replayable: \(description)")
+                continue
+            }
+            if record.isRemote && !includeWrites {
+                lines.append("# write left out: \(replay)")
+            } else {
+                lines.append(replay)
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
     }
 }

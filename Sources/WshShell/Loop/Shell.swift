@@ -19,6 +19,10 @@ public final class Shell {
         public var accountStore: AccountStore?
         /// Which API dialect the target speaks (`--dialect`); `.detect` asks the server.
         public var dialect: Connection.DialectChoice = .detect
+        /// `-x`: print each call on stderr before it runs (`+ fetch 5`).
+        public var echo = false
+        /// `--keep-going`: a script runs on after a failure and ends with the first failure's status.
+        public var keepGoing = false
 
         public init(target: Connection.Target = .sandbox, tokenSource: TokenSource = .environment("WSH_ACCESS_TOKEN"),
                     launchSandbox: Connection.SandboxLauncher? = nil, json: Bool = false,
@@ -60,6 +64,11 @@ public final class Shell {
         self.interpreter = Interpreter(output: console.result, diagnostics: console.diagnostic)
         console.secrets = { [connection] in connection.secrets }
         interpreter.interruptRequested = { Interrupts.pending }
+        if configuration.echo {
+            interpreter.commandWillRun = { [console] name, words in
+                console.note("+ " + ([name] + words).map(ShellWord.quoted).joined(separator: " "))
+            }
+        }
         registerCommands()
     }
 
@@ -77,11 +86,13 @@ public final class Shell {
         var firstLine = 1
         var lineNumber = 0
         var status: Int32 = 0
+        // `--keep-going`: the first failure's status, returned at the end.
+        var firstFailure: Int32?
         while true {
             let read = source.readLine(prompt: pending.isEmpty ? prompt() : continuationPrompt)
             switch read {
             case .end:
-                guard !pending.isEmpty else { return status }
+                guard !pending.isEmpty else { return firstFailure ?? status }
                 // Ctrl-D at `...>` abandons the unfinished input, not the session.
                 if interactive {
                     pending = ""
@@ -89,7 +100,7 @@ public final class Shell {
                 }
                 // Input ended inside a quote or brace: report it as the syntax error it is.
                 switch execute(pending, file: source.name, firstLine: firstLine) {
-                case .succeeded: return status
+                case .succeeded: return firstFailure ?? status
                 case .failed(let failure), .exited(let failure): return failure
                 }
             case .invalidText(let line):
@@ -121,10 +132,14 @@ public final class Shell {
                 case .succeeded:
                     status = 0
                 case .failed(let failure):
-                    if !interactive { return failure }
+                    if !interactive {
+                        guard configuration.keepGoing, failure != 130 else { return firstFailure ?? failure }
+                        firstFailure = firstFailure ?? failure
+                    }
                     status = failure
                 case .exited(let code):
-                    return code
+                    // `exit` (0) after a failure `--keep-going` ran past still reports it.
+                    return code == 0 ? firstFailure ?? 0 : code
                 }
             }
         }

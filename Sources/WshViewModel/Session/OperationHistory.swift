@@ -71,14 +71,15 @@ public struct OperationHistory<State: Sendable>: Sendable {
     public var canRedo: Bool { applied < entries.count }
 
     /// Records an operation described by `description` that left `state`,
-    /// with what it changed on the server, if anything. Operations undone
+    /// with what it changed on the server, if anything, and the command that
+    /// reproduces it (`replay`, nil when none does). Operations undone
     /// before it can no longer be redone; beyond `limit`, the oldest is dropped.
-    public mutating func record(_ description: String, leaving state: State, remote: RemoteEffect? = nil) {
+    public mutating func record(_ description: String, replay: String? = nil, leaving state: State, remote: RemoteEffect? = nil) {
         if canRedo {
             entries.removeSubrange(applied...)
             states.removeSubrange((applied + 1)...)
         }
-        entries.append(RecordedOperation(description: description, remote: remote))
+        entries.append(RecordedOperation(description: description, remote: remote, replay: replay))
         states.append(state)
         applied += 1
         if entries.count > limit {
@@ -142,6 +143,10 @@ public struct RecordedOperation: Sendable, Hashable {
     /// What the operation changed on the server; nil for one that changed
     /// only what wsh shows (a fetch reads, it changes nothing there).
     public internal(set) var remote: RemoteEffect?
+    /// The command that reproduces the operation in a fresh session, e.g.
+    /// `fetch home 20`, `mute @bob`, `calc 12 + 7 =`; nil when none can
+    /// (`watch`, `fetch reposts N`, whose row is gone).
+    public internal(set) var replay: String? = nil
 
     /// True when undoing or redoing this operation sends a request.
     public var isRemote: Bool { remote != nil }

@@ -9,7 +9,7 @@ extension SessionViewModel {
 
     /// `comment N TEXT`: comments on row `index`; undo deletes the comment.
     public func comment(index: Int, text: String) async throws(ViewModelError) {
-        try await recordRemote { () async throws(ViewModelError) -> (String, RemoteEffect?) in
+        try await recordRemote(replay: "comment \(index) \(Self.replayWord(text))") { () async throws(ViewModelError) -> (String, RemoteEffect?) in
             let written = try await timeline.comment(index: index, text: text)
             notes.append(written.note ?? "commented on status \(written.statusID) (comment \(written.commentID))")
             return ("comment \(index) \(Self.quoted(text))",
@@ -19,7 +19,7 @@ extension SessionViewModel {
 
     /// `reply N M TEXT`: replies to comment `commentIndex` of row `index`; undo deletes the reply.
     public func reply(index: Int, commentIndex: Int, text: String) async throws(ViewModelError) {
-        try await recordRemote { () async throws(ViewModelError) -> (String, RemoteEffect?) in
+        try await recordRemote(replay: "reply \(index) \(commentIndex) \(Self.replayWord(text))") { () async throws(ViewModelError) -> (String, RemoteEffect?) in
             let written = try await timeline.reply(index: index, commentIndex: commentIndex, text: text)
             notes.append(written.note ?? "replied to comment \(written.repliedTo ?? "") (comment \(written.commentID))")
             return ("reply \(index) \(commentIndex) \(Self.quoted(text))",
@@ -30,7 +30,7 @@ extension SessionViewModel {
 
     /// `repost N [TEXT]`: reposts row `index`, which becomes row 1; undo deletes the repost.
     public func repost(index: Int, text: String?) async throws(ViewModelError) {
-        try await recordRemote { () async throws(ViewModelError) -> (String, RemoteEffect?) in
+        try await recordRemote(replay: "repost \(index)" + (text.map { " " + Self.replayWord($0) } ?? "")) { () async throws(ViewModelError) -> (String, RemoteEffect?) in
             let (original, posted) = try await timeline.repost(index: index, text: text)
             notes.append(posted.note ?? "reposted status \(original) as status \(posted.id)")
             return ("repost \(index)\(text.map { " " + Self.quoted($0) } ?? "")",
@@ -40,7 +40,7 @@ extension SessionViewModel {
 
     /// `favorite N` / `unfavorite N`: undo does the other.
     public func setFavorite(_ favorite: Bool, index: Int) async throws(ViewModelError) {
-        try await recordRemote { () async throws(ViewModelError) -> (String, RemoteEffect?) in
+        try await recordRemote(replay: "\(favorite ? "favorite" : "unfavorite") \(index)") { () async throws(ViewModelError) -> (String, RemoteEffect?) in
             let toggled = try await timeline.setFavorite(favorite, index: index)
             notes.append(toggled.note ?? "\(favorite ? "favourited" : "unfavourited") status \(toggled.target) on the server")
             return ("\(favorite ? "favorite" : "unfavorite") \(index)",
@@ -51,7 +51,7 @@ extension SessionViewModel {
     /// `delete N`: deletes row `index` on the server. Weibo has no undelete:
     /// undo posts its text again as a new status, and says so.
     public func delete(index: Int) async throws(ViewModelError) {
-        try await recordRemote { () async throws(ViewModelError) -> (String, RemoteEffect?) in
+        try await recordRemote(replay: "delete \(index)") { () async throws(ViewModelError) -> (String, RemoteEffect?) in
             let deleted = try await timeline.delete(index: index)
             notes.append(deleted.note ?? "deleted status \(deleted.id) on the server")
             return ("delete \(index) \(Self.quoted(deleted.text)) (undo posts the text again)",
@@ -61,7 +61,7 @@ extension SessionViewModel {
 
     /// `follow USER` / `unfollow USER`: undo does the other.
     public func setFollowing(_ follow: Bool, name: String) async throws(ViewModelError) {
-        try await recordRemote { () async throws(ViewModelError) -> (String, RemoteEffect?) in
+        try await recordRemote(replay: "\(follow ? "follow" : "unfollow") \(Self.replayWord(name))") { () async throws(ViewModelError) -> (String, RemoteEffect?) in
             let toggled = try await timeline.setFollowing(follow, name: name)
             notes.append(toggled.note ?? "\(follow ? "followed" : "unfollowed") \(toggled.target) on the server")
             let reference = UserReference(name) ?? .screenName(name)

@@ -131,7 +131,8 @@ public final class SessionViewModel {
     @discardableResult
     public func fetch(source: TimelineSource = .public, count: Int = 20, page: Int? = nil) async throws(ViewModelError) -> Int {
         var loaded = 0
-        try await record { () async throws(ViewModelError) -> String in
+        let replay = Self.replayWords(source).map { "fetch \($0)\(count)\(page.map { " --page \($0)" } ?? "")" }
+        try await record(replay: replay) { () async throws(ViewModelError) -> String in
             loaded = try await timeline.refresh(source: source, count: count, page: page)
             let paging = page.map { " --page \($0)" } ?? ""
             return "fetch \(Self.describe(source))\(count)\(paging) → \(DisplayText.plural(loaded, "status", "statuses"))"
@@ -146,7 +147,8 @@ public final class SessionViewModel {
     public func fetchAll(source: TimelineSource, count: Int, limit: Int?, pause: Duration = .zero,
                          progress: (Int) -> Void = { _ in }) async throws(ViewModelError) -> (loaded: Int, end: TimelineViewModel.LoadAllEnd) {
         var result: (loaded: Int, end: TimelineViewModel.LoadAllEnd) = (0, .end)
-        try await record { () async throws(ViewModelError) -> String in
+        let replay = Self.replayWords(source).map { "fetch \($0)\(count) --all\(limit.map { " --limit \($0)" } ?? "")" }
+        try await record(replay: replay) { () async throws(ViewModelError) -> String in
             result = try await timeline.loadAll(source: source, count: count, limit: limit, pause: pause, progress: progress)
             let limited = limit.map { " --limit \($0)" } ?? ""
             let how = switch result.end {
@@ -163,7 +165,7 @@ public final class SessionViewModel {
     @discardableResult
     public func more() async throws(ViewModelError) -> Int {
         var loaded = 0
-        try await record { () async throws(ViewModelError) -> String in
+        try await record(replay: "more") { () async throws(ViewModelError) -> String in
             loaded = try await timeline.loadMore()
             return "more → \(DisplayText.plural(loaded, "status", "statuses"))"
         }
@@ -174,7 +176,7 @@ public final class SessionViewModel {
     @discardableResult
     public func newer() async throws(ViewModelError) -> Int {
         var loaded = 0
-        try await record { () async throws(ViewModelError) -> String in
+        try await record(replay: "newer") { () async throws(ViewModelError) -> String in
             loaded = try await timeline.loadNewer()
             return "newer → \(DisplayText.plural(loaded, "status", "statuses"))"
         }
@@ -202,7 +204,7 @@ public final class SessionViewModel {
     public func watch(source: TimelineSource, every interval: Duration, limit: WatchLimit,
                       arrived: ([StatusCellViewModel]) -> Void) async throws(ViewModelError) -> Int {
         var total = 0
-        try await record { () async throws(ViewModelError) -> String in
+        try await record(replay: nil) { () async throws(ViewModelError) -> String in
             if !timeline.state.hasFetched || timeline.source != source {
                 try await timeline.refresh(source: source, count: 20)
             }
@@ -241,7 +243,7 @@ public final class SessionViewModel {
 
     /// `detail N`: opens the detail of row `index`.
     public func detail(index: Int) async throws(ViewModelError) {
-        try await record { () async throws(ViewModelError) -> String in
+        try await record(replay: "detail \(index)") { () async throws(ViewModelError) -> String in
             try await timeline.showDetail(index: index)
             return "detail \(index)"
         }
@@ -249,7 +251,7 @@ public final class SessionViewModel {
 
     /// `back`: closes the screen on top.
     public func back() throws(ViewModelError) {
-        try record { () throws(ViewModelError) -> String in
+        try record(replay: "back") { () throws(ViewModelError) -> String in
             try timeline.back()
             return "back"
         }
@@ -257,7 +259,7 @@ public final class SessionViewModel {
 
     /// `comments [N]`: opens the comments on row `index`, or on the open status.
     public func comments(index: Int? = nil) async throws(ViewModelError) {
-        try await record { () async throws(ViewModelError) -> String in
+        try await record(replay: "comments" + (index.map { " \($0)" } ?? "")) { () async throws(ViewModelError) -> String in
             let count = try await timeline.showComments(index: index)
             return "comments\(index.map { " \($0)" } ?? "") → \(DisplayText.plural(count, "comment"))"
         }
@@ -266,7 +268,7 @@ public final class SessionViewModel {
     /// `user [NAME]`: opens a user's profile by screen name or uid; with no
     /// name, the profile of the open status's author.
     public func user(name: String?) async throws(ViewModelError) {
-        try await record { () async throws(ViewModelError) -> String in
+        try await record(replay: "user" + (name.map { " " + Self.replayWord($0) } ?? "")) { () async throws(ViewModelError) -> String in
             try await timeline.showUser(name)
             return name.map { "user \(Self.describeUser($0))" } ?? "user (author)"
         }
@@ -274,7 +276,7 @@ public final class SessionViewModel {
 
     /// `mute USER`: hides that user's rows.
     public func mute(_ name: String) throws(ViewModelError) {
-        try record { () throws(ViewModelError) -> String in
+        try record(replay: "mute \(Self.replayWord(name))") { () throws(ViewModelError) -> String in
             let hidden = try timeline.mute(name)
             return "mute \(Self.describeUser(name)) → \(DisplayText.plural(hidden, "row")) hidden"
         }
@@ -282,7 +284,7 @@ public final class SessionViewModel {
 
     /// `unmute USER`: shows that user's rows again.
     public func unmute(_ name: String) throws(ViewModelError) {
-        try record { () throws(ViewModelError) -> String in
+        try record(replay: "unmute \(Self.replayWord(name))") { () throws(ViewModelError) -> String in
             let shown = try timeline.unmute(name)
             return "unmute \(Self.describeUser(name)) → \(DisplayText.plural(shown, "row")) shown"
         }
@@ -291,7 +293,7 @@ public final class SessionViewModel {
     /// `post TEXT`: posts a status, which becomes the first row. Recorded
     /// with its `RemoteEffect`, so undo deletes it on the server.
     public func post(_ text: String) async throws(ViewModelError) {
-        try await recordRemote { () async throws(ViewModelError) -> (String, RemoteEffect?) in
+        try await recordRemote(replay: "post \(Self.replayWord(text))") { () async throws(ViewModelError) -> (String, RemoteEffect?) in
             let posted = try await timeline.post(text)
             if let note = posted.note { notes.append(note) }
             let line = TerminalText.sanitize(text)
@@ -301,7 +303,7 @@ public final class SessionViewModel {
 
     /// `calc KEYS…`: presses calculator keys, e.g. `["12", "+", "7", "="]`.
     public func calc(keys: [String]) throws(ViewModelError) {
-        try record { () throws(ViewModelError) -> String in
+        try record(replay: (["calc"] + keys.map(Self.replayWord)).joined(separator: " ")) { () throws(ViewModelError) -> String in
             try keypad.press(keys)
             return "calc \(keys.joined(separator: " "))"
         }
@@ -387,31 +389,31 @@ public final class SessionViewModel {
 
     // MARK: Recording
 
-    private func record(_ input: () async throws(ViewModelError) -> String) async throws(ViewModelError) {
-        try await recordRemote { () async throws(ViewModelError) -> (String, RemoteEffect?) in (try await input(), nil) }
+    private func record(replay: String?, _ input: () async throws(ViewModelError) -> String) async throws(ViewModelError) {
+        try await recordRemote(replay: replay) { () async throws(ViewModelError) -> (String, RemoteEffect?) in (try await input(), nil) }
     }
 
-    func recordRemote(_ input: () async throws(ViewModelError) -> (String, RemoteEffect?)) async throws(ViewModelError) {
+    func recordRemote(replay: String?, _ input: () async throws(ViewModelError) -> (String, RemoteEffect?)) async throws(ViewModelError) {
         notes = []
         do {
             let (description, remote) = try await input()
-            succeeded(description, remote: remote)
+            succeeded(description, replay: replay, remote: remote)
         } catch {
             throw failed(error)
         }
     }
 
-    private func record(_ input: () throws(ViewModelError) -> String) throws(ViewModelError) {
+    private func record(replay: String?, _ input: () throws(ViewModelError) -> String) throws(ViewModelError) {
         notes = []
         do {
-            succeeded(try input())
+            succeeded(try input(), replay: replay)
         } catch {
             throw failed(error)
         }
     }
 
-    private func succeeded(_ description: String, remote: RemoteEffect? = nil) {
-        history.record(description, leaving: state, remote: remote)
+    private func succeeded(_ description: String, replay: String?, remote: RemoteEffect? = nil) {
+        history.record(description, replay: replay, leaving: state, remote: remote)
         if history.droppedCount > 0 && !announcedDrop {
             announcedDrop = true
             notes.append("history keeps the last \(history.limit) operations; older ones were dropped")
@@ -460,6 +462,24 @@ public final class SessionViewModel {
     private static func describe(_ source: TimelineSource) -> String {
         source == .public ? "" : "\(source) "
     }
+
+    /// How a fetch's replay names `source`, with a trailing space (nothing
+    /// for the public timeline); nil for reposts, whose row a fresh session lacks.
+    static func replayWords(_ source: TimelineSource) -> String? {
+        switch source {
+        case .public: ""
+        case .home: "home "
+        case .mentions: "mentions "
+        case .local: "local "
+        case .tag(let tag): "tag \(replayWord(tag)) "
+        case .user(.uid(let uid)): "user \(replayWord(uid)) "
+        case .user(.screenName(let name)): "user \(replayWord("@" + name)) "
+        case .reposts: nil
+        }
+    }
+
+    /// `word` as the shell language reads it back as one word.
+    static func replayWord(_ word: String) -> String { ShellWord.quoted(word) }
 
     static func describeUser(_ name: String) -> String {
         UserReference(name)?.description ?? name

@@ -110,7 +110,9 @@ struct WshExecutableTests {
         #expect(after.stdout.isEmpty || after.stdout.contains("still alive") || after.status == 2)
     }
 
-    @Test("every example exits 0 against the embedded sandbox", arguments: ["tour", "calculator", "automation", "lesson", "two-apis", "ci-check"])
+    @Test("every example exits 0 against the embedded sandbox", arguments: ["tour", "calculator", "automation", "lesson", "two-apis", "ci-check",
+                      "lessons/1-layers", "lessons/2-datacontroller", "lessons/3-history",
+                      "lessons/4-errors", "lessons/5-dialects"])
     func examples(_ name: String) async throws {
         let run = try await WshProcess.run([WshProcess.packageRoot + "/examples/\(name).wsh"])
         #expect(run.status == 0, "\(run.stderr)")

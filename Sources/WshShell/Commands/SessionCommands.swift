@@ -68,10 +68,22 @@ extension Shell {
                     `trace off` stops either form. After a fetch, this shows a DataController cache
                     event and no Request event:
                       trace on --json; detail 3
+                    `trace diagram FILE` draws the last command traced while trace was on (the
+                    shell keeps the last 10) as a sequence diagram: FILE.svg, a picture with a
+                    lifeline per layer and the real calls as arrows, and FILE.mmd, the same as
+                    Mermaid text for slides. --last N draws the last N traced commands.
+                      trace on; fetch 3; detail 1; trace diagram lesson --last 2
                     """,
-                arguments: [ArgumentSpec("on|off", help: "turn tracing on or off", arity: .optional)],
-                options: [.flag("json", help: "one JSON object per layer event (with on)")],
-                completion: { _ in ["on", "off"] },
+                arguments: [
+                    ArgumentSpec("on|off|diagram", help: "turn tracing on or off, or draw what was traced",
+                                 arity: .optional),
+                    ArgumentSpec("FILE", help: "with diagram: writes FILE.svg and FILE.mmd", arity: .optional),
+                ],
+                options: [
+                    .flag("json", help: "one JSON object per layer event (with on)"),
+                    .valued("last", valueName: "N", help: "with diagram: the last N traced commands (1–10, default 1)"),
+                ],
+                completion: { request in request.argumentIndex == 0 ? ["on", "off", "diagram"] : [] },
                 handler: { [unowned self] context in try trace(context) }),
         ]
     }
@@ -130,15 +142,24 @@ extension Shell {
             milliseconds: (response?.metrics.totalSeconds ?? 0) * 1000,
             newConnections: response?.metrics.newConnections ?? 0, itemCount: 0,
             source: failure.map { .failed($0.message) } ?? .network)
+        let record = TraceRecord(
+            command: command, input: nil, entries: [.dataController(event)],
+            rendered: failure == nil ? ["JSONView"] : [], failure: failure?.message, elapsed: elapsed)
+        traced.keep(record)
+        showTrace(record)
+    }
+
+    /// Writes one traced command's path on stderr, drawn or as JSON Lines.
+    func showTrace(_ record: TraceRecord) {
         if tracingJSON {
             console.diagnostic(TraceJSONView().render(
-                command: command, input: nil, entries: [.dataController(event)],
-                rendered: failure == nil ? ["JSONView"] : [], failure: failure?.message, elapsed: elapsed))
-            return
+                command: record.command, input: record.input, entries: record.entries,
+                rendered: record.rendered, failure: record.failure, elapsed: record.elapsed))
+        } else {
+            console.diagnostic(TraceView(style: console.diagnosticStyle).render(
+                command: record.command, input: record.input ?? "(none)", entries: record.entries,
+                rendered: record.rendered, failure: record.failure, elapsed: record.elapsed))
         }
-        console.diagnostic(TraceView(style: console.diagnosticStyle).render(
-            command: command, input: "(none)", entries: [.dataController(event)],
-            rendered: failure == nil ? ["JSONView"] : [], failure: failure?.message, elapsed: elapsed))
     }
 
     private func requestOrFail(_ client: WeiboClient, _ endpoint: Endpoint) throws(LanguageError) -> HTTPRequest {
@@ -223,7 +244,12 @@ extension Shell {
 
     private func trace(_ context: CommandContext) throws(LanguageError) {
         let json = context.arguments.flag("json")
-        switch context.arguments["on|off"] {
+        let word = context.arguments["on|off|diagram"]
+        if word != "diagram" {
+            if context.arguments["FILE"] != nil { throw .usage("a FILE goes with diagram: trace diagram FILE") }
+            if context.arguments.option("last") != nil { throw .usage("--last goes with diagram: trace diagram FILE --last N") }
+        }
+        switch word {
         case nil where json: throw .usage("--json goes with on: trace on --json")
         case nil: context.writeLine(tracing ? (tracingJSON ? "on --json" : "on") : "off")
         case "on":
@@ -233,8 +259,38 @@ extension Shell {
         case "off":
             tracing = false
             tracingJSON = false
-        case let other?: throw .usage("trace takes on or off, not '\(other)'")
+        case "diagram" where json: throw .usage("--json goes with on: trace on --json")
+        case "diagram": try traceDiagram(context)
+        case let other?: throw .usage("trace takes on, off or diagram, not '\(other)'")
         }
+    }
+
+    /// `trace diagram FILE [--last N]`: FILE.svg and FILE.mmd of the last traced commands.
+    private func traceDiagram(_ context: CommandContext) throws(LanguageError) {
+        guard let file = context.arguments["FILE"], !file.isEmpty else {
+            throw .usage("trace diagram needs a FILE: trace diagram FILE [--last N]")
+        }
+        let last = try context.arguments.intOption("last") ?? 1
+        guard (1...TraceRecord.kept).contains(last) else {
+            throw .usage("--last takes 1 to \(TraceRecord.kept), not \(last)")
+        }
+        guard !traced.isEmpty else {
+            throw .usage("nothing was traced yet: trace on first, then run a command")
+        }
+        // `trace diagram lesson.svg` means the same as `trace diagram lesson`.
+        var base = file
+        for suffix in [".svg", ".mmd"] where base.hasSuffix(suffix) { base.removeLast(suffix.count) }
+        let diagram = TraceDiagram(Array(traced.suffix(last)))
+        for (path, text) in [(base + ".svg", TraceSVGView().render(diagram)),
+                             (base + ".mmd", TraceMermaidView().render(diagram))] {
+            do {
+                try text.write(toFile: path, atomically: true, encoding: .utf8)
+            } catch {
+                throw .commandFailed("cannot write \(path): \((error as NSError).localizedDescription)")
+            }
+        }
+        let count = min(last, traced.count)
+        context.note("wrote \(base).svg and \(base).mmd (\(count) command\(count == 1 ? "" : "s"))")
     }
 
     /// Whether a command should answer in JSON: its own `--json` or the global flag.

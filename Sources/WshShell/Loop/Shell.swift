@@ -46,6 +46,8 @@ public final class Shell {
     var tracing = false
     /// `trace on --json`: the trace as JSON Lines rather than drawn.
     var tracingJSON = false
+    /// The last commands traced while `trace` was on, newest last, for `trace diagram`.
+    var traced: [TraceRecord] = []
     /// The session's ViewModels, built on first use (see `session()`).
     var sessionStorage: SessionViewModel?
     /// Collects what one command did in the layers below, for `trace on`.

@@ -59,16 +59,13 @@ extension Shell {
             // What the input wants the user to know (a lost answer resolved, old operations dropped).
             for note in session.notes { context.note(console.diagnosticStyle.dim(note)) }
         }
-        if tracing && tracingJSON {
-            console.diagnostic(TraceJSONView().render(
+        if tracing {
+            let record = TraceRecord(
                 command: ([context.name] + context.words).joined(separator: " "), input: input, entries: entries,
                 rendered: rendered, failure: failure.map { ErrorReport($0, interactive: true).message ?? "" },
-                elapsed: ContinuousClock.now - started))
-        } else if tracing {
-            console.diagnostic(TraceView(style: console.diagnosticStyle).render(
-                command: ([context.name] + context.words).joined(separator: " "), input: input, entries: entries,
-                rendered: rendered, failure: failure.map { ErrorReport($0, interactive: true).message ?? "" },
-                elapsed: ContinuousClock.now - started))
+                elapsed: ContinuousClock.now - started)
+            traced.keep(record)
+            showTrace(record)
         }
         guard let output else { throw failure ?? .commandFailed("no result") }
         return output

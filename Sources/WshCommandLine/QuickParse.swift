@@ -8,7 +8,9 @@
 enum QuickParse {
     static func options(_ arguments: [String]) -> Options? {
         var options = Options()
-        var seen: Set<String> = []
+        // An array, not a Set: a Set<String> instantiates its metadata by name at
+        // start-up, a scan of every protocol conformance in the binary.
+        var seen: [String] = []
         var index = arguments.startIndex
         while index < arguments.endIndex {
             let word = arguments[index]
@@ -18,7 +20,8 @@ enum QuickParse {
                 options.script = Array(arguments[index...])
                 break
             }
-            guard seen.insert(word).inserted else { return nil }
+            guard !seen.contains(word) else { return nil }
+            seen.append(word)
             switch word {
             case "--json": options.json = true
             case "--no-color": options.noColor = true

@@ -55,7 +55,9 @@ public enum TokenSource: Sendable, Hashable, CustomStringConvertible {
         case .value(let secret):
             raw = secret.revealed
         case .environment(let name):
-            guard let value = ProcessInfo.processInfo.environment[name] else { return nil }
+            // getenv, not ProcessInfo's dictionary of every variable: this is read at start-up.
+            guard let pointer = getenv(name) else { return nil }
+            let value = String(cString: pointer)
             raw = value
         case .file(let path):
             guard let data = FileManager.default.contents(atPath: path) else {

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Masks secrets in text before it leaves the process: printed, traced,
 /// logged, or written to the history file.
 ///
@@ -26,7 +32,7 @@ public enum Redaction {
 
     /// `text` with `secret` masked under the whole-token rule.
     static func mask(_ secret: String, in text: String) -> String {
-        guard text.contains(secret) else { return text }
+        guard contains(text, secret) else { return text }
         let wholeWordsOnly = secret.count < minimumSubstringLength
         let characters = Array(text)
         let needle = Array(secret)
@@ -63,7 +69,7 @@ public enum Redaction {
     /// Masks the value of `access_token=` wherever it appears.
     static func maskQueryToken(_ text: String) -> String {
         let key = "access_token="
-        guard text.contains(key) else { return text }
+        guard contains(text, key) else { return text }
         var output = ""
         var rest = Substring(text)
         while let range = rest.firstRange(of: key) {
@@ -74,5 +80,27 @@ public enum Redaction {
             rest = rest[end...]
         }
         return output + rest
+    }
+
+    /// Whether `needle` occurs in `text`, by bytes: called on everything
+    /// written, so it avoids the generic string searching of the standard
+    /// library (whose first use costs a start-up scan).
+    static func contains(_ text: String, _ needle: String) -> Bool {
+        var text = text
+        var needle = needle
+        return text.withUTF8 { haystack in
+            needle.withUTF8 { pattern in
+                guard let first = pattern.first, pattern.count <= haystack.count else { return pattern.isEmpty }
+                var index = 0
+                let last = haystack.count - pattern.count
+                while index <= last {
+                    if haystack[index] == first && memcmp(haystack.baseAddress! + index, pattern.baseAddress!, pattern.count) == 0 {
+                        return true
+                    }
+                    index += 1
+                }
+                return false
+            }
+        }
     }
 }

@@ -54,21 +54,8 @@ public enum TestReport {
         }))
     }
 
-    /// XML text and attribute escaping.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    /// XML text and attribute escaping: the one in WshText.
+    static func escape(_ text: String) -> String { XMLText.escaped(text) }
 
     /// A YAML double-quoted scalar (JSON string syntax, which YAML reads).
     static func yamlString(_ text: String) -> String {

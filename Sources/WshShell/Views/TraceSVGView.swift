@@ -1,3 +1,5 @@
+import WshText
+
 /// `trace diagram FILE` → `FILE.svg`: a `TraceDiagram` as a standalone SVG
 /// a browser or a slide shows as it is — a lifeline per layer, named at its
 /// top and bottom, an arrow per call, a note where a layer answered alone.
@@ -67,19 +69,6 @@ struct TraceSVGView {
             + "stroke-width=\"4\">\(Self.escape(text))</text>\n"
     }
 
-    /// `text` safe inside an XML element or attribute.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    /// XML text and attribute escaping: the one in WshText.
+    static func escape(_ text: String) -> String { XMLText.escaped(text) }
 }

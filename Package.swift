@@ -114,3 +114,17 @@ let package = Package(
 var startupLinkerFlags: [String] {
     ["-Xclang-linker", "-no-pie", "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/wsh/exports.map"]
 }
+
+/// Release code generation that makes start-up cheaper (scripts/bench-startup).
+/// By default the compiler reaches the metadata of a concrete generic type
+/// (`[String: CommandSpec]`, `Result<Secret?, RequestError>`, …) through its
+/// mangled name: the runtime demangles it and proves each requirement such as
+/// `String: Hashable` by scanning every protocol conformance in the binary,
+/// 8 000 of them, touching pages all over it. With direct accessors the
+/// witness tables are passed in, and `wsh -c 'echo hi'` does no such scan.
+for target in package.targets where target.type != .test && !["CCurl", "CEditLine"].contains(target.name) {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"],
+                     .when(platforms: [.linux], configuration: .release)),
+    ]
+}

@@ -73,7 +73,6 @@ struct Row {
     let rss: Double
 }
 
-@MainActor
 func measure(_ phase: String, operations: Int, _ work: () async throws -> Void) async rethrows -> Row {
     let clock = ContinuousClock()
     let start = clock.now
@@ -86,6 +85,12 @@ func measure(_ phase: String, operations: Int, _ work: () async throws -> Void) 
 @main
 enum BenchHistory {
     static func main() async throws {
+        try await run()
+    }
+
+    /// Runs off the main actor, as the shell's bridge runs the ViewModels: the
+    /// session and everything that touches it share one isolation domain.
+    nonisolated static func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let statusCount = Int(environment["BENCH_STATUSES"] ?? "") ?? 10_000
         let operationCount = Int(environment["BENCH_OPERATIONS"] ?? "") ?? 100_000
@@ -151,10 +156,10 @@ enum BenchHistory {
         let recorded = session.operationCount - loaded
 
         rows.append(try await measure("undo all \(session.operationCount)", operations: session.operationCount) {
-            while session.canUndo { try session.undo() }
+            while session.canUndo { try await session.undo() }
         })
         rows.append(try await measure("redo all", operations: recorded + loaded) {
-            while session.canRedo { try session.redo() }
+            while session.canRedo { try await session.redo() }
         })
         rows.append(await measure("clear", operations: 1) { session.clear() })
 

@@ -44,3 +44,22 @@ print_table() {
                 printf "%-58s %10.4f %9.2fx\n", label[i], secs[i], (b > 0 ? secs[i] / b : 0)
         }'
 }
+
+# ratio_table JSON ANCHOR…: prints hyperfine's --export-json results as one
+# table: mean ± σ and min in milliseconds, then each row's mean divided by
+# each anchor's mean (anchors are command names given with hyperfine -n).
+ratio_table() {
+    python3 - "$@" <<'PY'
+import json, sys
+path, anchors = sys.argv[1], sys.argv[2:]
+results = json.load(open(path))["results"]
+mean = {r["command"]: r["mean"] for r in results}
+width = max(len(r["command"]) for r in results) + 2
+head = f'{"":{width}}{"mean ms":>9}{"± σ":>8}{"min ms":>9}' + "".join(f'{"÷ " + a:>{max(12, len(a) + 4)}}' for a in anchors)
+print(head)
+for r in results:
+    line = f'{r["command"]:{width}}{r["mean"] * 1e3:9.2f}{r["stddev"] * 1e3:8.2f}{r["min"] * 1e3:9.2f}'
+    line += "".join(f'{r["mean"] / mean[a]:>{max(12, len(a) + 4)}.2f}' for a in anchors)
+    print(line)
+PY
+}

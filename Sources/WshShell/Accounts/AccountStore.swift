@@ -258,9 +258,10 @@ public final class AccountStore {
 
 extension ShellPaths {
     /// `$XDG_CONFIG_HOME/wsh`, default `~/.config/wsh`; nil when there is no home.
-    public static func configDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/wsh" }
-        if let home = environment["HOME"], !home.isEmpty { return home + "/.config/wsh" }
+    public static func configDirectory(environment: [String: String]? = nil) -> String? {
+        let variable = lookup(environment)
+        if let config = variable("XDG_CONFIG_HOME"), config.hasPrefix("/") { return config + "/wsh" }
+        if let home = variable("HOME"), !home.isEmpty { return home + "/.config/wsh" }
         return nil
     }
 }

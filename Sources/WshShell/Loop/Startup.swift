@@ -112,14 +112,24 @@ enum CommandLineBytes {
 }
 
 /// Where wsh keeps its files, following the XDG base directories.
+///
+/// Each lookup takes the variables from `environment` when one is given (tests do)
+/// and otherwise reads the process's own with `getenv`: these run at start-up, where
+/// ProcessInfo's dictionary of every variable costs more than the rest of `echo hi`.
 public enum ShellPaths {
+    static func lookup(_ environment: [String: String]?) -> (String) -> String? {
+        if let environment { return { environment[$0] } }
+        return { name in getenv(name).map { String(cString: $0) } }
+    }
+
     /// `$XDG_STATE_HOME/wsh/history`, default `~/.local/state/wsh/history`;
     /// the folder is created 0700. Nil when there is no home.
-    public static func historyFile(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    public static func historyFile(environment: [String: String]? = nil) -> String? {
+        let variable = lookup(environment)
         let base: String
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+        if let state = variable("XDG_STATE_HOME"), state.hasPrefix("/") {
             base = state
-        } else if let home = environment["HOME"], !home.isEmpty {
+        } else if let home = variable("HOME"), !home.isEmpty {
             base = home + "/.local/state"
         } else {
             return nil
@@ -131,14 +141,15 @@ public enum ShellPaths {
     }
 
     /// `$XDG_CONFIG_HOME/wsh/wshrc` if it exists, else `~/.wshrc` if it exists.
-    public static func startupFile(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    public static func startupFile(environment: [String: String]? = nil) -> String? {
+        let variable = lookup(environment)
         var candidates: [String] = []
-        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
+        if let config = variable("XDG_CONFIG_HOME"), config.hasPrefix("/") {
             candidates.append(config + "/wsh/wshrc")
-        } else if let home = environment["HOME"] {
+        } else if let home = variable("HOME") {
             candidates.append(home + "/.config/wsh/wshrc")
         }
-        if let home = environment["HOME"] { candidates.append(home + "/.wshrc") }
+        if let home = variable("HOME") { candidates.append(home + "/.wshrc") }
         return candidates.first { FileManager.default.fileExists(atPath: $0) }
     }
 }

@@ -3,34 +3,56 @@ import Foundation
 /// The commands an interpreter knows, built-ins and syntax forms included, by name
 /// and alias. `help`, usage errors and completion all read this table.
 public struct CommandTable {
-    private var specs: [String: CommandSpec] = [:]
-    private var aliasTargets: [String: String] = [:]
+    /// A name in the table: a command, or an alias of one.
+    ///
+    /// One dictionary holds both. (A second `[String: String]` for the aliases
+    /// shared its growth code with swift-argument-parser's, which the release
+    /// build compiles differently, and cost start-up a scan of every protocol
+    /// conformance in the binary.)
+    private enum Entry {
+        case command(CommandSpec)
+        case alias(of: String)
+    }
+
+    private var entries: [String: Entry] = [:]
 
     /// Creates an empty table.
     public init() {}
 
     /// Adds or replaces a command (and its aliases).
     public mutating func register(_ spec: CommandSpec) {
-        if let old = specs[spec.name] {
-            for alias in old.aliases { aliasTargets[alias] = nil }
+        if case .command(let old)? = entries[spec.name] {
+            for alias in old.aliases {
+                if case .alias(let target)? = entries[alias], target == spec.name { entries[alias] = nil }
+            }
         }
-        specs[spec.name] = spec
-        for alias in spec.aliases { aliasTargets[alias] = spec.name }
+        entries[spec.name] = .command(spec)
+        // A command's own name wins over another command's alias.
+        for alias in spec.aliases {
+            if case .command? = entries[alias] { continue }
+            entries[alias] = .alias(of: spec.name)
+        }
     }
 
     /// The command called `name`, directly or by alias.
     public func lookup(_ name: String) -> CommandSpec? {
-        specs[name] ?? aliasTargets[name].flatMap { specs[$0] }
+        switch entries[name] {
+        case .command(let spec)?: spec
+        case .alias(let target)?: if case .command(let spec)? = entries[target] { spec } else { nil }
+        case nil: nil
+        }
     }
 
     /// Every command, sorted by name.
     public var all: [CommandSpec] {
-        specs.values.sorted { $0.name < $1.name }
+        entries.values.compactMap { entry in
+            if case .command(let spec) = entry { spec } else { nil }
+        }.sorted { $0.name < $1.name }
     }
 
     /// Names and aliases starting with `prefix`, sorted, for TAB completion.
     public func names(withPrefix prefix: String) -> [String] {
-        (Array(specs.keys) + Array(aliasTargets.keys)).filter { $0.hasPrefix(prefix) }.sorted()
+        entries.keys.filter { $0.hasPrefix(prefix) }.sorted()
     }
 
     /// Candidates for the word being completed after `command previousWords…`:

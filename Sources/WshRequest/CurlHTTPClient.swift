@@ -31,13 +31,20 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
     /// Secrets to blank out of any message this client produces.
     private let secrets: [String]
     private let queue = DispatchQueue(label: "wsh.curl")
-    // @unchecked Sendable: `handle` is used only on `queue`, except for
-    // wsh_curl_cancel, which is documented as safe from any thread.
-    private let handle: OpaquePointer?
+    // @unchecked Sendable: `handle` is made and used on `queue` only, except
+    // for wsh_curl_cancel, which is documented as safe from any thread and
+    // reads it under the state lock.
     private let state = Mutex(State())
 
     private struct State {
         var running: Ticket?
+        /// Made on `queue` by the first request, once libcurl is loaded.
+        var handle: Handle?
+    }
+
+    /// The wsh_curl handle, passed between threads as the comment above says.
+    private struct Handle: @unchecked Sendable {
+        let pointer: OpaquePointer
     }
 
     /// Identifies one request, so a late cancel cannot stop the next one.
@@ -45,15 +52,24 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         let cancelled = Atomic<Bool>(false)
     }
 
-    /// A client; libcurl is loaded now if it was not yet.
+    /// A client. libcurl is loaded by its first request (on the client's
+    /// thread), unless `preload()` began loading it already.
     public init(options: Options = Options(), secrets: [String] = []) {
         self.options = options
         self.secrets = secrets.filter { !$0.isEmpty }
-        self.handle = wsh_curl_new()
     }
 
     deinit {
-        if let handle { wsh_curl_free(handle) }
+        if let handle = state.withLock({ $0.handle }) { wsh_curl_free(handle.pointer) }
+    }
+
+    /// Starts loading libcurl on a thread of its own and returns at once, for
+    /// when a request is sure to come but other work comes first (starting
+    /// the embedded sandbox). While it loads, creating a thread waits for it
+    /// (glibc's pthread_create takes the loader's TLS lock, which dlopen
+    /// holds), so call it once the threads that work needs exist.
+    public static func preload() {
+        wsh_curl_preload()
     }
 
     /// The libcurl version in use, or nil when it could not be loaded.
@@ -66,7 +82,7 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         state.withLock { state in
             guard let ticket = state.running else { return }
             ticket.cancelled.store(true, ordering: .sequentiallyConsistent)
-            if let handle { wsh_curl_cancel(handle) }
+            if let handle = state.handle { wsh_curl_cancel(handle.pointer) }
         }
     }
 
@@ -81,7 +97,7 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         } onCancel: {
             ticket.cancelled.store(true, ordering: .sequentiallyConsistent)
             state.withLock { state in
-                if state.running === ticket, let handle { wsh_curl_cancel(handle) }
+                if state.running === ticket, let handle = state.handle { wsh_curl_cancel(handle.pointer) }
             }
         }
         return try result.get()
@@ -89,7 +105,12 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
 
     /// Runs on `queue`.
     private func perform(_ request: HTTPRequest, ticket: Ticket) -> Result<HTTPResponse, RequestError> {
-        guard let handle else {
+        if state.withLock({ $0.handle }) == nil {
+            // Waits for the load begun in init; nil again when libcurl cannot be loaded.
+            let made = wsh_curl_new().map(Handle.init)
+            state.withLock { $0.handle = made }
+        }
+        guard let handle = state.withLock({ $0.handle })?.pointer else {
             let reason = wsh_curl_load().map { String(cString: $0) } ?? "cannot initialise libcurl"
             return .failure(.transport(TransportFailure(kind: .other, curlCode: 2, message: reason, url: redact(request.url))))
         }
@@ -154,10 +175,22 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         var headers: [String: String] = [:]
         for line in block.split(whereSeparator: \.isNewline) {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-            headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let name = trimmed(line[..<colon]).lowercased()
+            headers[name] = String(trimmed(line[line.index(after: colon)...]))
         }
         return headers
+    }
+
+    /// `text` without the spaces and tabs at either end (`CharacterSet.whitespaces`:
+    /// tab and the space separators), without going through Foundation.
+    private static func trimmed(_ text: Substring) -> Substring {
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == "\t" || scalar == " " || (scalar.value > 0x7F && scalar.properties.generalCategory == .spaceSeparator)
+        }
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }) else { return "" }
+        let last = scalars.lastIndex(where: { !isSpace($0) })!
+        return Substring(scalars[first...last])
     }
 
     static func milliseconds(_ duration: Duration) -> Int {

@@ -50,6 +50,11 @@ typedef struct wsh_curl_response {
 /// Loads libcurl once. Returns NULL when it is usable, or a message.
 const char *wsh_curl_load(void);
 
+/// Starts loading libcurl on a thread of its own and returns at once, so the
+/// ~5 ms it takes overlap other work; wsh_curl_load (and so wsh_curl_new)
+/// then waits only for what is left. Does nothing once loading has started.
+void wsh_curl_preload(void);
+
 /// A new handle, or NULL if libcurl cannot be loaded or initialised.
 wsh_curl *wsh_curl_new(void);
 void wsh_curl_free(wsh_curl *handle);

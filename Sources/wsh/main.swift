@@ -59,5 +59,7 @@ if let command = options.command {
 }
 let status = shell.start(invocation)
 // The sandbox ends with the process: no graceful stop to wait for, as no
-// client of it outlives the shell.
+// client of it outlives the shell. libcurl may still be loading, if the
+// sandbox started but no request was sent: exit after it has loaded.
+CurlHTTPClient.finishPreload()
 exit(status)

@@ -31,20 +31,13 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
     /// Secrets to blank out of any message this client produces.
     private let secrets: [String]
     private let queue = DispatchQueue(label: "wsh.curl")
-    // @unchecked Sendable: `handle` is made and used on `queue` only, except
-    // for wsh_curl_cancel, which is documented as safe from any thread and
-    // reads it under the state lock.
+    // @unchecked Sendable: `handle` is used only on `queue`, except for
+    // wsh_curl_cancel, which is documented as safe from any thread.
+    private let handle: OpaquePointer?
     private let state = Mutex(State())
 
     private struct State {
         var running: Ticket?
-        /// Made on `queue` by the first request, once libcurl is loaded.
-        var handle: Handle?
-    }
-
-    /// The wsh_curl handle, passed between threads as the comment above says.
-    private struct Handle: @unchecked Sendable {
-        let pointer: OpaquePointer
     }
 
     /// Identifies one request, so a late cancel cannot stop the next one.
@@ -52,15 +45,16 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         let cancelled = Atomic<Bool>(false)
     }
 
-    /// A client. libcurl is loaded by its first request (on the client's
-    /// thread), unless `preload()` began loading it already.
+    /// A client; libcurl is loaded now if it was not yet (or the load
+    /// `preload()` began is waited for).
     public init(options: Options = Options(), secrets: [String] = []) {
         self.options = options
         self.secrets = secrets.filter { !$0.isEmpty }
+        self.handle = wsh_curl_new()
     }
 
     deinit {
-        if let handle = state.withLock({ $0.handle }) { wsh_curl_free(handle.pointer) }
+        if let handle { wsh_curl_free(handle) }
     }
 
     /// Starts loading libcurl on a thread of its own and returns at once, for
@@ -89,7 +83,7 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         state.withLock { state in
             guard let ticket = state.running else { return }
             ticket.cancelled.store(true, ordering: .sequentiallyConsistent)
-            if let handle = state.handle { wsh_curl_cancel(handle.pointer) }
+            if let handle { wsh_curl_cancel(handle) }
         }
     }
 
@@ -104,7 +98,7 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         } onCancel: {
             ticket.cancelled.store(true, ordering: .sequentiallyConsistent)
             state.withLock { state in
-                if state.running === ticket, let handle = state.handle { wsh_curl_cancel(handle.pointer) }
+                if state.running === ticket, let handle { wsh_curl_cancel(handle) }
             }
         }
         return try result.get()
@@ -112,12 +106,7 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
 
     /// Runs on `queue`.
     private func perform(_ request: HTTPRequest, ticket: Ticket) -> Result<HTTPResponse, RequestError> {
-        if state.withLock({ $0.handle }) == nil {
-            // Waits for the load begun in init; nil again when libcurl cannot be loaded.
-            let made = wsh_curl_new().map(Handle.init)
-            state.withLock { $0.handle = made }
-        }
-        guard let handle = state.withLock({ $0.handle })?.pointer else {
+        guard let handle else {
             let reason = wsh_curl_load().map { String(cString: $0) } ?? "cannot initialise libcurl"
             return .failure(.transport(TransportFailure(kind: .other, curlCode: 2, message: reason, url: redact(request.url))))
         }

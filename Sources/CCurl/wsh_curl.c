@@ -44,8 +44,11 @@ static const char *load_error = "libcurl was not loaded";
 static void load_library(void) {
     static const char *const names[] = {"libcurl.so.4", "libcurl.so", "libcurl.4.dylib", "libcurl.dylib"};
     void *library = NULL;
+    // Lazy binding: the ~30 libraries libcurl brings are not all bound up
+    // front (those built with BIND_NOW still are); every entry point wsh
+    // calls is looked up below, so a missing one is still found at once.
     for (size_t i = 0; i < sizeof names / sizeof names[0] && library == NULL; i++) {
-        library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+        library = dlopen(names[i], RTLD_LAZY | RTLD_LOCAL);
     }
     if (library == NULL) {
         load_error = "cannot load libcurl (install libcurl4)";
@@ -79,6 +82,29 @@ static void load_library(void) {
 const char *wsh_curl_load(void) {
     pthread_once(&load_once, load_library);
     return load_error;
+}
+
+static atomic_int preload_started;
+
+static void *preload_thread(void *unused) {
+    (void)unused;
+    wsh_curl_load();
+    return NULL;
+}
+
+void wsh_curl_finish_preload(void) {
+    if (atomic_load(&preload_started)) wsh_curl_load();
+}
+
+void wsh_curl_preload(void) {
+    if (atomic_exchange(&preload_started, 1)) return;
+    pthread_attr_t attributes;
+    pthread_t thread;
+    if (pthread_attr_init(&attributes) != 0) return;
+    pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+    // If no thread can be made, wsh_curl_load loads on first use as before.
+    pthread_create(&thread, &attributes, preload_thread, NULL);
+    pthread_attr_destroy(&attributes);
 }
 
 // Typed wrappers around the variadic calls.

@@ -45,7 +45,8 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         let cancelled = Atomic<Bool>(false)
     }
 
-    /// A client; libcurl is loaded now if it was not yet.
+    /// A client; libcurl is loaded now if it was not yet (or the load
+    /// `preload()` began is waited for).
     public init(options: Options = Options(), secrets: [String] = []) {
         self.options = options
         self.secrets = secrets.filter { !$0.isEmpty }
@@ -54,6 +55,22 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
 
     deinit {
         if let handle { wsh_curl_free(handle) }
+    }
+
+    /// Starts loading libcurl on a thread of its own and returns at once, for
+    /// when a request is sure to come but other work comes first (starting
+    /// the embedded sandbox). While it loads, creating a thread waits for it
+    /// (glibc's pthread_create takes the loader's TLS lock, which dlopen
+    /// holds), so call it once the threads that work needs exist.
+    public static func preload() {
+        wsh_curl_preload()
+    }
+
+    /// Waits for a load `preload()` began (at once if none did). A process
+    /// that preloaded calls it before `exit`: exiting while libcurl's
+    /// libraries initialise on the other thread can crash.
+    public static func finishPreload() {
+        wsh_curl_finish_preload()
     }
 
     /// The libcurl version in use, or nil when it could not be loaded.
@@ -154,10 +171,22 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         var headers: [String: String] = [:]
         for line in block.split(whereSeparator: \.isNewline) {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-            headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            let name = trimmed(line[..<colon]).lowercased()
+            headers[name] = String(trimmed(line[line.index(after: colon)...]))
         }
         return headers
+    }
+
+    /// `text` without the spaces and tabs at either end (`CharacterSet.whitespaces`:
+    /// tab and the space separators), without going through Foundation.
+    private static func trimmed(_ text: Substring) -> Substring {
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == "\t" || scalar == " " || (scalar.value > 0x7F && scalar.properties.generalCategory == .spaceSeparator)
+        }
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }) else { return "" }
+        let last = scalars.lastIndex(where: { !isSpace($0) })!
+        return Substring(scalars[first...last])
     }
 
     static func milliseconds(_ duration: Duration) -> Int {

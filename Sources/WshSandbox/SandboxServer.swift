@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -54,9 +55,13 @@ public final class SandboxServer: Sendable {
     /// blocks the calling thread while the server binds. Do not call it from
     /// async code (the blocked thread may be one the server needs); there,
     /// `try await SandboxServer.start(_:)` picks the async overload.
+    /// `whileBinding` runs on the calling thread once the server's thread is
+    /// up, while it binds: work the caller would do next anyway.
     @available(*, noasync, message: "use the async overload: try await SandboxServer.start(_:)")
-    public static func start(_ configuration: SandboxConfiguration) throws -> SandboxServer {
+    public static func start(_ configuration: SandboxConfiguration,
+                             whileBinding: () -> Void = {}) throws -> SandboxServer {
         let parts = try launch(configuration, signals: [])
+        whileBinding()
         guard let outcome = parts.listening.wait(timeout: 60) else {
             parts.task.cancel()
             throw SandboxStartError.serverFailed(
@@ -195,19 +200,21 @@ public final class SandboxServer: Sendable {
         logger.logLevel = .critical
         let listening = OneShot<Result<Int, SandboxStartError>>()
         let finished = OneShot<Bool>()
-        let app = Application(
+        let app = SandboxHTTPService(
             responder: responder,
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
+            configuration: ServerConfiguration(address: .hostname(configuration.host, port: configuration.port)),
+            eventLoopGroup: EventLoopExecutor.shared.loop,
+            logger: logger,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 // Links and Link headers name the server as a client reaches it.
                 mastodon.setOrigin("http://\(urlHost(configuration.host)):\(port)")
                 listening.fulfil(.success(port))
-            },
-            eventLoopGroupProvider: .shared(EventLoopExecutor.shared.loop),
-            logger: logger)
+            })
+        // Named, so the group does not describe the whole application by reflection as it starts.
         var groupConfiguration = ServiceGroupConfiguration(
-            services: [app], gracefulShutdownSignals: signals, cancellationSignals: [], logger: logger)
+            services: [.init(service: app, serviceName: "wsh-sandbox")], gracefulShutdownSignals: signals,
+            cancellationSignals: [], logger: logger)
         // A client dripping a body or holding a request open must not hold up a stop.
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(2)
         let group = ServiceGroup(configuration: groupConfiguration)

@@ -83,8 +83,16 @@ public enum HTMLText {
 
         /// The names in the tag's `class` attribute, quoted or not.
         private static func classes(in body: Substring) -> [Substring] {
-            guard let range = body.firstRange(of: "class=") else { return [] }
-            var value = body[range.upperBound...]
+            // The first `class=`, found character by character: `firstRange(of:)`
+            // would build a search table for each tag of every status shown.
+            var search = body
+            var found: Substring.Index?
+            while let c = search.firstIndex(of: "c") {
+                if search[c...].starts(with: "class=") { found = c; break }
+                search = search[search.index(after: c)...]
+            }
+            guard let start = found else { return [] }
+            var value = body[body.index(start, offsetBy: 6)...]
             if let quote = value.first, quote == "\"" || quote == "'" {
                 value = value.dropFirst()
                 value = value.prefix { $0 != quote }

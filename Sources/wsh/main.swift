@@ -34,7 +34,8 @@ var configuration = Shell.Configuration(
     // Precedence: --token-command or --token-file, else $WSH_ACCESS_TOKEN, else the stored active account.
     tokenSource: options.tokenCommand.map { .command($0) } ?? options.tokenFile.map { .file($0) } ?? .environment("WSH_ACCESS_TOKEN"),
     launchSandbox: {
-        let server = try SandboxServer.start(SandboxConfiguration())
+        // A request follows at once: libcurl loads while the sandbox binds.
+        let server = try SandboxServer.start(SandboxConfiguration(), whileBinding: CurlHTTPClient.preload)
         sandbox = server
         return (server.baseURL, server.token)
     },
@@ -57,5 +58,8 @@ if let command = options.command {
     invocation = .standardInput
 }
 let status = shell.start(invocation)
-sandbox?.stop()
+// The sandbox ends with the process: no graceful stop to wait for, as no
+// client of it outlives the shell. libcurl may still be loading, if the
+// sandbox started but no request was sent: exit after it has loaded.
+CurlHTTPClient.finishPreload()
 exit(status)

@@ -3,19 +3,22 @@ import WshModel
 
 /// The generated users and statuses of one sandbox: a pure function of the
 /// seed and the sizes, so two sandboxes with the same seed serve the same bytes.
+///
+/// Cheap to make: the users and what each status needs to be indexed (its
+/// author, what it reposts, its time) are made at once, without any text;
+/// a status itself, text and all, is made the first time it is asked for,
+/// and the mentions index the first time a mentions timeline is.
 struct DataSet: Sendable {
     let seed: UInt64
     let users: [SandboxUser]
     /// Generated statuses, oldest first: `statuses[i].ordinal == i + 1`.
-    let statuses: [SandboxStatus]
+    let statuses: GeneratedStatuses
     let userIndexByScreenName: [String: Int]
     /// For each user, the ordinal of their newest generated status.
     let latestOrdinalByUser: [Int?]
     /// For each user, the ordinals of their generated statuses, oldest first
     /// (for `statuses/user_timeline.json`).
     let ordinalsByUser: [[Int]]
-    /// For each user, the ordinals of generated statuses that `@mention` them, oldest first.
-    let mentionOrdinalsByUser: [[Int]]
     /// For each status ordinal, the generated statuses that repost it, oldest first.
     let repostOrdinalsByOrdinal: [Int: [Int]]
     /// How many of the first users are accounts (they act through tokens).
@@ -24,11 +27,18 @@ struct DataSet: Sendable {
     let initialFollowing: [Set<Int>]
     let text: TextGenerator
 
+    /// For each user, the ordinals of generated statuses that `@mention` them,
+    /// oldest first. The first call makes every status (their texts say who).
+    var mentionOrdinalsByUser: [[Int]] { statuses.mentionOrdinalsByUser }
+
+    /// The author (a user index) of the generated status with `ordinal`, without making its text.
+    func authorIndex(ofOrdinal ordinal: Int) -> Int { statuses.authorIndex(ofOrdinal: ordinal) }
+
     /// The time of the newest generated status; posts follow it a minute apart.
     static let newestTime = WeiboTime(weiboText: "Mon Nov 11 21:30:00 +0800 2024")!
 
     // Independent PRNG streams, so adding statuses never changes users.
-    private enum Stream: UInt64 { case users = 1, statuses, comments, gaps, follows }
+    fileprivate enum Stream: UInt64 { case users = 1, statuses, comments, gaps, follows }
 
     /// How many users each account follows at the start.
     static let initialFollowCount = 10
@@ -39,33 +49,34 @@ struct DataSet: Sendable {
         let names = users.map(\.screenName)
         accounts = max(1, min(accountCount, users.count))
         text = TextGenerator(screenNames: names)
-        statuses = Self.makeStatuses(seed: seed, count: max(0, statusCount), users: users.count,
-                                     accounts: accounts, text: text)
         let nameIndex = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
+        let outlines = Self.outlines(seed: seed, count: max(0, statusCount), users: users.count,
+                                     accounts: accounts, text: text)
         var latest = [Int?](repeating: nil, count: users.count)
         var byUser = [[Int]](repeating: [], count: users.count)
-        var mentions = [[Int]](repeating: [], count: users.count)
         var reposts: [Int: [Int]] = [:]
-        for status in statuses {
-            users[status.authorIndex].generatedStatusesCount += 1
-            latest[status.authorIndex] = status.ordinal
-            byUser[status.authorIndex].append(status.ordinal)
-            for user in Self.mentionedUsers(in: status.text, index: nameIndex) { mentions[user].append(status.ordinal) }
-            if let original = status.retweetedOrdinal { reposts[original, default: []].append(status.ordinal) }
+        for (index, outline) in outlines.enumerated() {
+            let ordinal = index + 1
+            users[outline.author].generatedStatusesCount += 1
+            latest[outline.author] = ordinal
+            byUser[outline.author].append(ordinal)
+            if let original = outline.retweetedOrdinal { reposts[original, default: []].append(ordinal) }
         }
         self.users = users
         latestOrdinalByUser = latest
         ordinalsByUser = byUser
-        mentionOrdinalsByUser = mentions
         repostOrdinalsByOrdinal = reposts
         userIndexByScreenName = nameIndex
         initialFollowing = (0..<accounts).map { Self.initialFollows(seed: seed, account: $0, users: users.count) }
+        statuses = GeneratedStatuses(seed: seed, users: users.count, accounts: accounts, text: text,
+                                     outlines: outlines, nameIndex: nameIndex)
     }
 
     /// The users a text `@mentions` (each once, in order): `@` then a screen
     /// name that ends at anything but a letter, digit, `_` or `-`.
     static func mentionedUsers(in text: String, index: [String: Int]) -> [Int] {
-        guard text.contains("@") else { return [] }
+        // No `@` byte, no `@` character (a byte search, not Foundation's).
+        guard text.utf8.contains(UInt8(ascii: "@")) else { return [] }
         var found: [Int] = []
         var rest = Substring(text)
         while let at = rest.firstIndex(of: "@") {
@@ -143,46 +154,140 @@ struct DataSet: Sendable {
     static let mentionPeriod = 12
     static let mentionOffset = 5
 
-    private static func makeStatuses(seed: UInt64, count: Int, users: Int, accounts: Int,
-                                     text: TextGenerator) -> [SandboxStatus] {
+    /// What indexing needs of each generated status, oldest first: made
+    /// by the same code as the statuses, skipping the text.
+    private static func outlines(seed: UInt64, count: Int, users: Int, accounts: Int,
+                                 text: TextGenerator) -> [StatusOutline] {
         guard count > 0 else { return [] }
-        var statuses: [SandboxStatus] = []
-        statuses.reserveCapacity(count)
-        for ordinal in 1...count {
-            var rng = SplitMix64(seed: seed, stream: Stream.statuses.rawValue, index: UInt64(ordinal))
-            let reposts = ordinal > 1 && rng.chance(0.15)
-            let pictures = !reposts && rng.chance(0.25)
-                ? (0..<(rng.chance(0.7) ? rng.int(1...3) : rng.int(4...9))).map { _ in
-                    "006" + TextGenerator.token(&rng, length: 19)
-                }
-                : []
-            let popular = rng.chance(0.1)
-            var body = reposts ? text.repostText(&rng) : text.statusText(&rng)
-            let source = rng.pick(Corpus.sources)
-            let author = rng.index(users)
-            if ordinal % mentionPeriod == mentionOffset {
-                let mentioned = text.screenNames[(ordinal / mentionPeriod) % accounts]
-                if mentioned != text.screenNames[author], body.count + mentioned.count + 2 <= 140 {
-                    body = "@\(mentioned) " + body
-                }
-            }
-            statuses.append(SandboxStatus(
-                ordinal: ordinal, createdAt: newestTime,
-                text: body,
-                source: source, authorIndex: author,
-                pictureKeys: pictures, retweetedOrdinal: reposts ? rng.int(1...(ordinal - 1)) : nil,
-                repostsCount: popular ? rng.int(100...20_000) : rng.int(0...30),
-                commentsCount: popular ? rng.int(50...200) : rng.int(0...12),
-                attitudesCount: popular ? rng.int(500...90_000) : rng.int(0...100),
-                escapesUnicode: rng.chance(0.1)))
-        }
         // Times descend from the newest with gaps of 20 s to 1 h.
+        var times = [Date](repeating: newestTime.date, count: count)
         var time = newestTime.date
-        for i in statuses.indices.reversed() {
-            statuses[i].createdAt = WeiboTime(date: time)
+        for i in times.indices.reversed() {
+            times[i] = time
             var rng = SplitMix64(seed: seed, stream: Stream.gaps.rawValue, index: UInt64(i))
             time -= TimeInterval(rng.int(20...3600))
         }
-        return statuses
+        return (1...count).map { ordinal in
+            let status = makeStatus(seed: seed, ordinal: ordinal, createdAt: times[ordinal - 1], users: users,
+                                    accounts: accounts, text: text, withText: false)
+            return StatusOutline(author: status.authorIndex, retweetedOrdinal: status.retweetedOrdinal,
+                                 createdAt: times[ordinal - 1])
+        }
+    }
+
+    /// The generated status with `ordinal`, from its own PRNG stream. Without
+    /// text, the same draws are made (so everything else comes out the same)
+    /// but no text is put together.
+    fileprivate static func makeStatus(seed: UInt64, ordinal: Int, createdAt: Date, users: Int, accounts: Int,
+                                       text: TextGenerator, withText: Bool) -> SandboxStatus {
+        var rng = SplitMix64(seed: seed, stream: Stream.statuses.rawValue, index: UInt64(ordinal))
+        let reposts = ordinal > 1 && rng.chance(0.15)
+        let pictures = !reposts && rng.chance(0.25)
+            ? (0..<(rng.chance(0.7) ? rng.int(1...3) : rng.int(4...9))).map { _ in
+                withText ? "006" + TextGenerator.token(&rng, length: 19) : TextGenerator.skipToken(&rng, length: 19)
+            }
+            : []
+        let popular = rng.chance(0.1)
+        var body = reposts ? text.repostText(&rng, build: withText) : text.statusText(&rng, build: withText)
+        let source = rng.pick(Corpus.sources)
+        let author = rng.index(users)
+        if withText, ordinal % mentionPeriod == mentionOffset {
+            let mentioned = text.screenNames[(ordinal / mentionPeriod) % accounts]
+            if mentioned != text.screenNames[author], body.count + mentioned.count + 2 <= 140 {
+                body = "@\(mentioned) " + body
+            }
+        }
+        return SandboxStatus(
+            ordinal: ordinal, createdAt: WeiboTime(date: createdAt),
+            text: body,
+            source: source, authorIndex: author,
+            pictureKeys: pictures, retweetedOrdinal: reposts ? rng.int(1...(ordinal - 1)) : nil,
+            repostsCount: popular ? rng.int(100...20_000) : rng.int(0...30),
+            commentsCount: popular ? rng.int(50...200) : rng.int(0...12),
+            attitudesCount: popular ? rng.int(500...90_000) : rng.int(0...100),
+            escapesUnicode: rng.chance(0.1))
+    }
+}
+
+/// What indexing needs of a generated status, known without its text.
+struct StatusOutline: Sendable {
+    var author: Int
+    var retweetedOrdinal: Int?
+    var createdAt: Date
+}
+
+/// The generated statuses, oldest first, each made the first time it is
+/// read and kept: a value that reads like an array of every status.
+struct GeneratedStatuses: RandomAccessCollection, Sendable {
+    private let storage: Storage
+
+    fileprivate init(seed: UInt64, users: Int, accounts: Int, text: TextGenerator, outlines: [StatusOutline],
+                     nameIndex: [String: Int]) {
+        storage = Storage(seed: seed, users: users, accounts: accounts, text: text, outlines: outlines,
+                          nameIndex: nameIndex)
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { storage.outlines.count }
+
+    subscript(position: Int) -> SandboxStatus {
+        storage.status(at: position)
+    }
+
+    func authorIndex(ofOrdinal ordinal: Int) -> Int { storage.outlines[ordinal - 1].author }
+
+    var mentionOrdinalsByUser: [[Int]] { storage.mentionOrdinalsByUser }
+
+    /// The statuses made so far and the mentions index, behind a lock:
+    /// request handlers on several threads read them. Sharing it between
+    /// copies is safe, as what it holds is a pure function of the seed.
+    private final class Storage: @unchecked Sendable {
+        let seed: UInt64
+        let users: Int
+        let accounts: Int
+        let text: TextGenerator
+        let outlines: [StatusOutline]
+        let nameIndex: [String: Int]
+        private let lock = NSLock()
+        private var made: [SandboxStatus?]
+        private var mentions: [[Int]]?
+
+        init(seed: UInt64, users: Int, accounts: Int, text: TextGenerator, outlines: [StatusOutline],
+             nameIndex: [String: Int]) {
+            self.seed = seed
+            self.users = users
+            self.accounts = accounts
+            self.text = text
+            self.outlines = outlines
+            self.nameIndex = nameIndex
+            made = [SandboxStatus?](repeating: nil, count: outlines.count)
+        }
+
+        func status(at index: Int) -> SandboxStatus {
+            lock.lock()
+            defer { lock.unlock() }
+            return locked_status(at: index)
+        }
+
+        private func locked_status(at index: Int) -> SandboxStatus {
+            if let status = made[index] { return status }
+            let status = DataSet.makeStatus(seed: seed, ordinal: index + 1, createdAt: outlines[index].createdAt,
+                                            users: users, accounts: accounts, text: text, withText: true)
+            made[index] = status
+            return status
+        }
+
+        var mentionOrdinalsByUser: [[Int]] {
+            lock.lock()
+            defer { lock.unlock() }
+            if let mentions { return mentions }
+            var found = [[Int]](repeating: [], count: users)
+            for index in outlines.indices {
+                let status = locked_status(at: index)
+                for user in DataSet.mentionedUsers(in: status.text, index: nameIndex) { found[user].append(status.ordinal) }
+            }
+            mentions = found
+            return found
+        }
     }
 }

@@ -6,35 +6,46 @@ struct TextGenerator {
     /// Screen names that `@mentions` may name; mentions always end at a space.
     let screenNames: [String]
 
-    func statusText(_ rng: inout SplitMix64) -> String {
+    /// A status's text. With `build` false, the same draws are made but no
+    /// text is put together (the empty string comes back): what indexing the
+    /// statuses needs, at a fraction of the cost.
+    func statusText(_ rng: inout SplitMix64, build: Bool = true) -> String {
+        // Every pick is made whether or not the text is built: the draws must not change.
         var parts: [String] = []
-        if rng.chance(0.3) { parts.append(rng.pick(Corpus.topics)) }
-        if rng.chance(0.25) { parts.append("@" + rng.pick(screenNames)) }
+        if rng.chance(0.3) { let topic = rng.pick(Corpus.topics); if build { parts.append(topic) } }
+        if rng.chance(0.25) { let name = rng.pick(screenNames); if build { parts.append("@" + name) } }
         for _ in 0..<rng.int(1...3) {
-            parts.append(rng.chance(0.7) ? rng.pick(Corpus.chinese) : rng.pick(Corpus.english))
+            let part = rng.chance(0.7) ? rng.pick(Corpus.chinese) : rng.pick(Corpus.english)
+            if build { parts.append(part) }
         }
         if rng.chance(0.5) {
-            parts.append((0..<rng.int(1...3)).map { _ in rng.pick(Corpus.emoji) }.joined())
+            let emoji = (0..<rng.int(1...3)).map { _ in rng.pick(Corpus.emoji) }
+            if build { parts.append(emoji.joined()) }
         }
-        if rng.chance(0.2) { parts.append(rng.pick(Corpus.emoticons)) }
-        if rng.chance(0.15) { parts.append(Self.shortLink(&rng)) }
-        if rng.chance(0.1) { parts.append("@" + rng.pick(screenNames)) }
-        var text = fit(parts)
+        if rng.chance(0.2) { let emoticon = rng.pick(Corpus.emoticons); if build { parts.append(emoticon) } }
+        if rng.chance(0.15) {
+            if build { parts.append(Self.shortLink(&rng)) } else { _ = Self.skipToken(&rng, length: 7) }
+        }
+        if rng.chance(0.1) { let name = rng.pick(screenNames); if build { parts.append("@" + name) } }
+        var text = build ? fit(parts) : ""
         // Rare hazards a client must render safely: a zero-width space, a
         // line break, and a terminal escape sequence the shell must strip.
-        if rng.chance(0.03) { text.insert("\u{200B}", at: text.index(text.startIndex, offsetBy: text.count / 2)) }
-        if rng.chance(0.03) { text += "\n" + rng.pick(Corpus.chinese) }
-        if rng.chance(0.01) { text = "\u{1B}[31m" + text + "\u{1B}[0m" }
-        return String(text.prefix(140))
+        if rng.chance(0.03), build { text.insert("\u{200B}", at: text.index(text.startIndex, offsetBy: text.count / 2)) }
+        if rng.chance(0.03) { let line = rng.pick(Corpus.chinese); if build { text += "\n" + line } }
+        if rng.chance(0.01), build { text = "\u{1B}[31m" + text + "\u{1B}[0m" }
+        return build ? String(text.prefix(140)) : ""
     }
 
-    /// The text of a repost: a short remark, sometimes quoting a chain.
-    func repostText(_ rng: inout SplitMix64) -> String {
+    /// The text of a repost: a short remark, sometimes quoting a chain
+    /// (with `build` false: the draws only, as for `statusText`).
+    func repostText(_ rng: inout SplitMix64, build: Bool = true) -> String {
         var text = rng.pick(Corpus.repostComments)
         if rng.chance(0.4) {
-            text += " //@" + rng.pick(screenNames) + ":" + rng.pick(Corpus.repostComments)
+            let name = rng.pick(screenNames)
+            let remark = rng.pick(Corpus.repostComments)
+            if build { text += " //@" + name + ":" + remark }
         }
-        return text
+        return build ? text : ""
     }
 
     func commentText(_ rng: inout SplitMix64) -> String {
@@ -53,6 +64,13 @@ struct TextGenerator {
     static func token(_ rng: inout SplitMix64, length: Int) -> String {
         let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
         return String((0..<length).map { _ in rng.pick(alphabet) })
+    }
+
+    /// The draws of `token(_:length:)`, without the token.
+    @discardableResult
+    static func skipToken(_ rng: inout SplitMix64, length: Int) -> String {
+        for _ in 0..<length { _ = rng.next() }
+        return ""
     }
 
     /// Joins parts with spaces, dropping trailing ones until it fits 140 characters.

@@ -94,6 +94,12 @@ struct Timeline: Sendable {
         return posted.indices.contains(postedIndex) ? posted[postedIndex] : nil
     }
 
+    /// The author of the status with `ordinal`; a generated status's is known without making its text.
+    func authorIndex(ofOrdinal ordinal: Int) -> Int? {
+        if ordinal >= 1, ordinal <= data.statuses.count { return data.authorIndex(ofOrdinal: ordinal) }
+        return status(ordinal: ordinal)?.authorIndex
+    }
+
     /// The status with `id`, nil when there is none or it was deleted.
     func status(id: Int64) -> SandboxStatus? {
         let ordinal = id - SandboxStatus.firstID
@@ -115,7 +121,7 @@ struct Timeline: Sendable {
         var ordinals: [Int] = []
         var ordinal = ordinalCount
         while ordinal >= 1 {
-            if let status = status(ordinal: ordinal), authors.contains(status.authorIndex), !isDeleted(ordinal: ordinal) {
+            if let author = authorIndex(ofOrdinal: ordinal), authors.contains(author), !isDeleted(ordinal: ordinal) {
                 ordinals.append(ordinal)
             }
             ordinal -= 1

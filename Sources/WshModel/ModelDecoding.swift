@@ -4,7 +4,19 @@ import Foundation
 /// message that says what was expected and where.
 public enum ModelDecoding {
     /// Decodes `T` from JSON bytes.
+    ///
+    /// The hot Model types (pages, statuses, users, comments, Mastodon
+    /// statuses and accounts) are read from the bytes by the fast path
+    /// (FastDecoding/), which skips what the Model does not keep; any body
+    /// it does not fully handle, and every other type, goes to JSONDecoder.
+    /// Either way the value, or the error, is JSONDecoder's.
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(ModelDecodingError) -> T {
+        if let value = FastModelDecoding.decode(T.self, from: data) { return value }
+        return try decodeWithFoundation(T.self, from: data)
+    }
+
+    /// Decodes `T` with JSONDecoder alone: the reference the fast path is tested against.
+    static func decodeWithFoundation<T: Decodable>(_ type: T.Type, from data: Data) throws(ModelDecodingError) -> T {
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch let error as DecodingError {

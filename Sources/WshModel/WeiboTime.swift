@@ -44,6 +44,59 @@ public struct WeiboTime: Hashable, Sendable, Comparable, Codable, CustomStringCo
         self.init(date: Date(timeIntervalSince1970: TimeInterval(local - offset)), utcOffset: offset)
     }
 
+    /// Reads the form Weibo always writes, `Tue May 31 17:46:55 +0800 2011`,
+    /// from its UTF-8 bytes, with the fields and ranges `init(weiboText:)`
+    /// checks and the same result; nil for any other text (which
+    /// `init(weiboText:)` then reads, or rejects).
+    init?(canonicalWeiboBytes b: UnsafeBufferPointer<UInt8>) {
+        guard b.count == 30, b[3] == 0x20, b[7] == 0x20, b[10] == 0x20, b[13] == 0x3A, b[16] == 0x3A,
+              b[19] == 0x20, b[25] == 0x20, b[20] == UInt8(ascii: "+") || b[20] == UInt8(ascii: "-")
+        else { return nil }
+        func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
+        guard isLetter(b[0]), isLetter(b[1]), isLetter(b[2]) else { return nil }
+        func number(_ from: Int, _ count: Int) -> Int? {
+            var value = 0
+            for i in from..<(from + count) {
+                let digit = b[i] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int(digit)
+            }
+            return value
+        }
+        let month = Self.month(b[4], b[5], b[6])
+        guard month > 0,
+              let day = number(8, 2), (1...31).contains(day),
+              let hour = number(11, 2), (0...23).contains(hour),
+              let minute = number(14, 2), (0...59).contains(minute),
+              let second = number(17, 2), (0...60).contains(second),
+              let hh = number(21, 2), let mm = number(23, 2),
+              let year = number(26, 4), (1...9999).contains(year)
+        else { return nil }
+        let offset = (hh * 3600 + mm * 60) * (b[20] == UInt8(ascii: "-") ? -1 : 1)
+        let days = Self.daysFromCivil(year: year, month: month, day: day)
+        let local = days * 86_400 + hour * 3600 + minute * 60 + second
+        self.init(date: Date(timeIntervalSince1970: TimeInterval(local - offset)), utcOffset: offset)
+    }
+
+    /// The month (1…12) whose English abbreviation is these three bytes, 0 for none.
+    private static func month(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> Int {
+        switch (a, b, c) {
+        case (0x4A, 0x61, 0x6E): 1   // Jan
+        case (0x46, 0x65, 0x62): 2   // Feb
+        case (0x4D, 0x61, 0x72): 3   // Mar
+        case (0x41, 0x70, 0x72): 4   // Apr
+        case (0x4D, 0x61, 0x79): 5   // May
+        case (0x4A, 0x75, 0x6E): 6   // Jun
+        case (0x4A, 0x75, 0x6C): 7   // Jul
+        case (0x41, 0x75, 0x67): 8   // Aug
+        case (0x53, 0x65, 0x70): 9   // Sep
+        case (0x4F, 0x63, 0x74): 10  // Oct
+        case (0x4E, 0x6F, 0x76): 11  // Nov
+        case (0x44, 0x65, 0x63): 12  // Dec
+        default: 0
+        }
+    }
+
     /// The wall-clock fields of this time in its own offset.
     public var components: (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, weekday: Int) {
         let local = Int(date.timeIntervalSince1970.rounded(.down)) + utcOffset

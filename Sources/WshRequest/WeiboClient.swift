@@ -70,11 +70,12 @@ public struct WeiboClient: Sendable {
 
     /// The Weibo error body in `response`, if it has one.
     ///
-    /// Read with `JSONDecoder`, which only indexes the document and builds
-    /// the three fields asked for: a 200 KB timeline page costs a quick scan
-    /// here, not a tree of Foundation objects.
+    /// Every response passes here, so the common answer, an object whose
+    /// top-level keys are neither `error` nor `error_code`, is found by one
+    /// pass over the bytes (`JSONBytes`) that materialises nothing; any
+    /// other body is read with JSONDecoder, as before.
     static func apiFailure(in response: HTTPResponse, secrets: [String] = []) -> APIFailure? {
-        guard response.body.first == UInt8(ascii: "{"),
+        guard response.body.first == UInt8(ascii: "{"), mayHoldErrorFields(response.body),
               let body = try? JSONDecoder().decode(ErrorBody.self, from: response.body), body.isErrorBody
         else { return nil }
         return APIFailure(
@@ -82,6 +83,32 @@ public struct WeiboClient: Sendable {
             message: TerminalText.sanitize(Redaction.redact(body.error ?? "", secrets: secrets)),
             request: body.request.map { TerminalText.sanitize(Redaction.redact($0, secrets: secrets)) },
             httpStatus: response.status)
+    }
+
+    /// False when `body` is an object whose top-level keys (all plain, none
+    /// escaped) include neither `error` nor `error_code`: then JSONDecoder
+    /// would find no error fields either, whether it reads the body (it is
+    /// valid JSON, so its top-level keys are the ones found here) or fails to.
+    static func mayHoldErrorFields(_ body: Data) -> Bool {
+        body.withUnsafeBytes { bytes in
+            JSONBytes.read(bytes) { reader throws(JSONBytes.Declined) in
+                try reader.enterObject()
+                var first = true
+                while let key = try reader.nextKey(&first) {
+                    // An error field: JSONDecoder reads the body.
+                    if reader.key(key, is: "error") || reader.key(key, is: "error_code") { throw JSONBytes.Declined() }
+                    // Nested values are stepped over by their brackets: were the body not
+                    // valid JSON, JSONDecoder would find no error in it either.
+                    let next = reader.peek()
+                    if next == UInt8(ascii: "{") || next == UInt8(ascii: "[") {
+                        try reader.skipContainerLoosely()
+                    } else {
+                        try reader.skipValue()
+                    }
+                }
+                return false
+            } ?? true
+        }
     }
 
     /// What a body without an API error says, on one printable line of at

@@ -118,6 +118,25 @@ struct OutcomeTests {
         }
     }
 
+    @Test("the quick error check: a page without top-level error fields is passed over; anything else goes to JSONDecoder")
+    func quickErrorCheck() {
+        func may(_ body: String) -> Bool { WeiboClient.mayHoldErrorFields(Data(body.utf8)) }
+        // Strict JSON without the fields: no error, and JSONDecoder agrees.
+        for body in [#"{"statuses":[{"id":1,"error":"not mine","error_code":1}],"total_number":1}"#,
+                     #"{"errors": 1, "error_codes": [], "x": {"error": 2}, "键": "\u00e9"}"#, "{}",
+                     // Invalid inside a nested value: JSONDecoder fails, so finds no error either.
+                     #"{"statuses": [01, {"error": }], "x": 1}"#] {
+            #expect(!may(body), "\(body)")
+            #expect(WeiboClient.apiFailure(in: HTTPResponse(status: 200, body: Data(body.utf8))) == nil)
+        }
+        // The fields, an escaped key, invalid or odd JSON: JSONDecoder decides, as before.
+        for body in [#"{"error":"x"}"#, #"{"a":1,"error_code":2}"#, #"{"\u0065rror":"x"}"#, #"{"a":1"#,
+                     #"{"a":1} x"#, #"{"a":01}"#, "\u{FEFF}{}"] {
+            #expect(may(body), "\(body)")
+        }
+        #expect(WeiboClient.apiFailure(in: HTTPResponse(status: 400, body: Data(#"{"\u0065rror":"x"}"#.utf8)))?.message == "x")
+    }
+
     @Test("no description of any error contains the token")
     func redaction() {
         let token = "tok-XYZ"

@@ -43,16 +43,23 @@ public final class UserDataController: Sendable {
 
     /// Caches the authors of `statuses` (and of the statuses they repost).
     public func remember(authorsOf statuses: [Status]) {
-        remember(statuses.flatMap { [$0.user, $0.retweetedStatus?.user].compactMap { $0 } })
+        cache.withLock { cache in
+            for status in statuses {
+                if let user = status.user { Self.insert(user, into: &cache) }
+                if let user = status.retweetedStatus?.user { Self.insert(user, into: &cache) }
+            }
+        }
     }
 
     func remember(_ users: [User]) {
         cache.withLock { cache in
-            for user in users {
-                if let uid = user.identifier { cache[.uid(uid)] = user }
-                if let name = user.screenName { cache[UserReference.screenName(name).cacheKey] = user }
-            }
+            for user in users { Self.insert(user, into: &cache) }
         }
+    }
+
+    private static func insert(_ user: User, into cache: inout [UserReference: User]) {
+        if let uid = user.identifier { cache[.uid(uid)] = user }
+        if let name = user.screenName { cache[UserReference.screenName(name).cacheKey] = user }
     }
 }
 

@@ -31,6 +31,12 @@ public struct LoadedStatuses: Sendable, Hashable, RandomAccessCollection {
         return pages[low][position - (low == 0 ? 0 : ends[low - 1])]
     }
 
+    /// The statuses as one array: the page itself when there is one page
+    /// (what `fetch` leaves), sharing its storage rather than copying it.
+    var array: [Status] {
+        pages.count == 1 ? pages[0] : Array(self)
+    }
+
     /// Adds `page` after the loaded statuses.
     public mutating func append(page: [Status]) {
         guard !page.isEmpty else { return }

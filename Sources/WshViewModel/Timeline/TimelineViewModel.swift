@@ -433,7 +433,7 @@ public final class TimelineViewModel {
     /// The statuses the list shows, from the view-related DataController.
     private var openStatuses: [Status] {
         if let openStatusesCache { return openStatusesCache }
-        let open = dataController.openStatuses(in: state.statuses, muting: state.muted)
+        let open = dataController.openStatuses(in: state.statuses.array, muting: state.muted)
         openStatusesCache = open
         return open
     }

@@ -1,0 +1,529 @@
+import Foundation
+import WshText
+
+/// The Model's fast decoding: the hot Model types read straight from the
+/// response bytes (`ModelReader` over `JSONBytes`), with every tolerance of their
+/// `init(from:)` (LenientDecoding.swift), and the same values.
+///
+/// `decode` returns nil for a type it does not know and for any body it
+/// declines (see `JSONBytes.Declined`); `ModelDecoding.decode` then uses
+/// JSONDecoder, so results and error messages stay exactly its.
+/// Where JSONDecoder meets a key twice, the first one counts: so here.
+enum FastModelDecoding {
+    static func decode<T>(_ type: T.Type, from data: Data) -> T? {
+        if T.self == TimelinePage.self { return run(data, TimelinePage.fastDocument) as! T? }
+        if T.self == CommentsPage.self { return run(data, CommentsPage.fastDocument) as! T? }
+        if T.self == Status.self { return run(data, Status.fast) as! T? }
+        if T.self == User.self { return run(data, User.fast) as! T? }
+        if T.self == Comment.self { return run(data, Comment.fast) as! T? }
+        if T.self == FavoritesPage.self { return run(data, FavoritesPage.fast) as! T? }
+        if T.self == [MastodonStatus].self { return run(data, MastodonStatus.fastArray) as! T? }
+        if T.self == MastodonStatus.self { return run(data, MastodonStatus.fast) as! T? }
+        if T.self == MastodonAccount.self { return run(data, MastodonAccount.fast) as! T? }
+        if T.self == MastodonContext.self { return run(data, MastodonContext.fast) as! T? }
+        return nil
+    }
+
+    /// Reads the whole body with `read`: nil when it declines or leaves more than whitespace.
+    private static func run<T>(_ data: Data, _ read: (inout ModelReader) throws(JSONBytes.Declined) -> T) -> T? {
+        data.withUnsafeBytes { bytes in
+            JSONBytes.read(bytes) { json throws(JSONBytes.Declined) in
+                // A BOM, UTF-16, or anything but an object or an array: JSONDecoder's.
+                let first = json.peek()
+                guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { throw JSONBytes.Declined() }
+                var reader = ModelReader(json)
+                defer { json = reader.json }
+                return try read(&reader)
+            }
+        }
+    }
+}
+
+// MARK: - Weibo
+
+extension TimelinePage {
+    private static let fastKeys = JSONKeys(["statuses", "reposts", "total_number", "previous_cursor", "next_cursor"])
+
+    static func fastDocument(_ r: inout ModelReader) throws(JSONBytes.Declined) -> TimelinePage {
+        // Some endpoints and older clients answer with the bare array; its
+        // elements that are not objects are dropped.
+        if r.peek() == UInt8(ascii: "[") {
+            return TimelinePage(statuses: try r.lenientArray(Status.fast) ?? [])
+        }
+        var statuses: [Status]??
+        var reposts: [Status]??
+        var page = TimelinePage(statuses: [])
+        let keys = Self.fastKeys
+        var seen = 0
+        try r.enterObject()
+        var first = true
+        while let key = try r.nextKey(&first) {
+            guard let field = r.match(key, keys), seen & 1 << field == 0 else {
+                try r.skipValue()
+                continue
+            }
+            seen |= 1 << field
+            switch field {
+            case 0: statuses = .some(try r.lenientArray(Status.fast))
+            case 1: reposts = .some(try r.lenientArray(Status.fast))
+            case 2: page.totalNumber = try r.lenientCount()
+            case 3: page.previousCursor = try r.lenientInt()
+            default: page.nextCursor = try r.lenientInt()
+            }
+        }
+        // `statuses/repost_timeline.json` names its statuses `reposts`; a page
+        // with neither is JSONDecoder's error to report.
+        guard let list = statuses ?? reposts else { throw JSONBytes.Declined() }
+        page.statuses = list ?? []
+        return page
+    }
+}
+
+extension CommentsPage {
+    private static let fastKeys = JSONKeys(["comments", "total_number"])
+
+    static func fastDocument(_ r: inout ModelReader) throws(JSONBytes.Declined) -> CommentsPage {
+        if r.peek() == UInt8(ascii: "[") {
+            return CommentsPage(comments: try r.lenientArray(Comment.fast) ?? [])
+        }
+        var comments: [Comment]??
+        var totalNumber: Int?
+        let keys = Self.fastKeys
+        var seen = 0
+        try r.enterObject()
+        var first = true
+        while let key = try r.nextKey(&first) {
+            guard let field = r.match(key, keys), seen & 1 << field == 0 else {
+                try r.skipValue()
+                continue
+            }
+            seen |= 1 << field
+            if field == 0 { comments = .some(try r.lenientArray(Comment.fast)) } else { totalNumber = try r.lenientCount() }
+        }
+        guard let list = comments else { throw JSONBytes.Declined() }
+        return CommentsPage(comments: list ?? [], totalNumber: totalNumber)
+    }
+}
+
+extension FavoritesPage {
+    private static let fastKeys = JSONKeys(["favorites", "total_number"])
+
+    static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> FavoritesPage {
+        var favorites: [Favorite]??
+        var totalNumber: Int?
+        let keys = Self.fastKeys
+        var seen = 0
+        try r.enterObject()
+        var first = true
+        while let key = try r.nextKey(&first) {
+            guard let field = r.match(key, keys), seen & 1 << field == 0 else {
+                try r.skipValue()
+                continue
+            }
+            seen |= 1 << field
+            if field == 0 { favorites = .some(try r.lenientArray(Favorite.fast)) } else { totalNumber = try r.lenientCount() }
+        }
+        guard let list = favorites else { throw JSONBytes.Declined() }
+        return FavoritesPage(favorites: list ?? [], totalNumber: totalNumber)
+    }
+}
+
+extension Favorite {
+    private static let fastKeys = JSONKeys(["status", "favorited_time", "tags"])
+
+    static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> Favorite {
+        var favorite = Favorite()
+        let keys = Self.fastKeys
+        var seen = 0
+        try r.enterObject()
+        var first = true
+        while let key = try r.nextKey(&first) {
+            guard let field = r.match(key, keys), seen & 1 << field == 0 else {
+                try r.skipValue()
+                continue
+            }
+            seen |= 1 << field
+            switch field {
+            case 0: favorite.status = try r.lenientObject(Status.fast)
+            case 1: favorite.favoritedTime = try r.lenientTime()
+            default: favorite.tags = (try r.lenientArray(Self.fastTag) ?? []).compactMap { $0 }
+            }
+        }
+        return favorite
+    }
+
+    /// One `tags[]` element: its `tag`.
+    private static func fastTag(_ r: inout ModelReader) throws(JSONBytes.Declined) -> String? {
+        try r.singleField("tag") { r throws(JSONBytes.Declined) in try r.lenientString() }
+    }
+}
+
+extension Status {
+    private static let fastKeys = JSONKeys([
+        "id", "idstr", "mid", "created_at", "text", "source", "favorited", "truncated",
+        "in_reply_to_status_id", "in_reply_to_user_id", "in_reply_to_screen_name",
+        "thumbnail_pic", "bmiddle_pic", "original_pic", "pic_urls", "user",
+        "reposts_count", "comments_count", "attitudes_count", "retweeted_status", "deleted",
+    ])
+
+    /// A status object, as `init(from:)` reads it.
+    static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> Status {
+        var s = Status()
+        let keys = Self.fastKeys
+        var seen = 0
+        try r.enterObject()
+        var first = true
+        while let key = try r.nextKey(&first) {
+            guard let field = r.match(key, keys), seen & 1 << field == 0 else {
+                try r.skipValue()
+                continue
+            }
+            seen |= 1 << field
+            switch field {
+            case 0: s.id = try r.lenientInt()
+            case 1: s.idstr = try r.lenientString()
+            case 2: s.mid = try r.lenientString()
+            case 3: s.createdAt = try r.lenientTime()
+            case 4: s.text = try r.lenientString()
+            case 5: s.source = try r.lenientString()
+            case 6: s.favorited = try r.lenientBool()
+            case 7: s.truncated = try r.lenientBool()
+            case 8: s.inReplyToStatusID = try r.lenientString()
+            case 9: s.inReplyToUserID = try r.lenientString()
+            case 10: s.inReplyToScreenName = try r.lenientString()
+            case 11: s.thumbnailPic = try r.lenientString()
+            case 12: s.bmiddlePic = try r.lenientString()
+            case 13: s.originalPic = try r.lenientString()
+            case 14: s.picURLs = (try r.lenientArray(Self.fastPicture) ?? []).compactMap { $0 }
+            case 15: s.user = try r.lenientObject { r throws(JSONBytes.Declined) in try r.user() }
+            case 16: s.repostsCount = try r.lenientCount()
+            case 17: s.commentsCount = try r.lenientCount()
+            case 18: s.attitudesCount = try r.lenientCount()
+            case 19: s.retweetedStatus = try r.lenientObject(Status.fast)
+            default: s.deleted = try r.lenientBool()
+            }
+        }
+        return s
+    }
+
+    /// One `pic_urls[]` element: its `thumbnail_pic`.
+    private static func fastPicture(_ r: inout ModelReader) throws(JSONBytes.Declined) -> String? {
+        try r.singleField("thumbnail_pic") { r throws(JSONBytes.Declined) in try r.lenientString() }
+    }
+}
+
+extension User {
+    private static let fastKeys = JSONKeys([
+        "id", "idstr", "screen_name", "name", "location", "description", "url", "profile_image_url",
+        "gender", "followers_count", "friends_count", "statuses_count", "favourites_count",
+        "verified", "verified_reason", "created_at", "status",
+    ])
+
+    /// A user object, as `init(from:)` reads it.
+    static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> User {
+        var u = User()
+        let keys = Self.fastKeys
+        var seen = 0
+        try r.enterObject()
+        var first = true
+        while let key = try r.nextKey(&first) {
+            guard let field = r.match(key, keys), seen & 1 << field == 0 else {
+                try r.skipValue()
+                continue
+            }
+            seen |= 1 << field
+            switch field {
+            case 0: u.id = try r.lenientInt()
+            case 1: u.idstr = try r.lenientString()
+            case 2: u.screenName = try r.lenientString()
+            case 3: u.name = try r.lenientString()
+            case 4: u.location = try r.lenientString()
+            case 5: u.description = try r.lenientString()
+            case 6: u.url = try r.lenientString()
+            case 7: u.profileImageURL = try r.lenientString()
+            case 8: u.gender = try r.lenientString()
+            case 9: u.followersCount = try r.lenientCount()
+            case 10: u.friendsCount = try r.lenientCount()
+            case 11: u.statusesCount = try r.lenientCount()
+            case 12: u.favouritesCount = try r.lenientCount()
+            case 13: u.verified = try r.lenientBool()
+            case 14: u.verifiedReason = try r.lenientString()
+            case 15: u.createdAt = try r.lenientTime()
+            default: u.status = try r.lenientObject(Status.fast)
+            }
+        }
+        return u
+    }
+}
+
+extension Comment {
+    private static let fastKeys = JSONKeys([
+        "id", "idstr", "mid", "created_at", "text", "source", "user", "status", "reply_comment",
+    ])
+
+    /// A comment object, as `init(from:)` reads it.
+    static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> Comment {
+        var c = Comment()
+        let keys = Self.fastKeys
+        var seen = 0
+        try r.enterObject()
+        var first = true
+        while let key = try r.nextKey(&first) {
+            guard let field = r.match(key, keys), seen & 1 << field == 0 else {
+                try r.skipValue()
+                continue
+            }
+            seen |= 1 << field
+            switch field {
+            case 0: c.id = try r.lenientInt()
+            case 1: c.idstr = try r.lenientString()
+            case 2: c.mid = try r.lenientString()
+            case 3: c.createdAt = try r.lenientTime()
+            case 4: c.text = try r.lenientString()
+            case 5: c.source = try r.lenientString()
+            case 6: c.user = try r.lenientObject { r throws(JSONBytes.Declined) in try r.user() }
+            case 7: c.status = try r.lenientObject(Status.fast)
+            default: c.replyComment = try r.lenientObject(Comment.fast)
+            }
+        }
+        return c
+    }
+}
+
+extension ModelReader {
+    /// An object of which one field is read (by `read`), the rest skipped:
+    /// the field's value, nil when absent.
+    mutating func singleField<T>(
+        _ name: StaticString, _ read: (inout ModelReader) throws(JSONBytes.Declined) -> T?
+    ) throws(JSONBytes.Declined) -> T? {
+        var value: T?
+        var seen = false
+        try enterObject()
+        var first = true
+        while let key = try nextKey(&first) {
+            if !seen, self.key(key, is: name) {
+                seen = true
+                value = try read(&self)
+            } else {
+                try skipValue()
+            }
+        }
+        return value
+    }
+}
+
+// MARK: - Mastodon
+
+extension MastodonAccount {
+    private static let fastKeys = JSONKeys([
+        "id", "username", "acct", "display_name", "note", "url", "avatar",
+        "followers_count", "following_count", "statuses_count", "bot", "locked", "created_at",
+    ])
+
+    /// An account object, as `init(from:)` reads it.
+    static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> MastodonAccount {
+        try MastodonAccount(fast: &r)
+    }
+
+    private init(fast r: inout ModelReader) throws(JSONBytes.Declined) {
+        let keys = Self.fastKeys
+        var seen = 0
+        try r.enterObject()
+        var first = true
+        while let key = try r.nextKey(&first) {
+            guard let field = r.match(key, keys), seen & 1 << field == 0 else {
+                try r.skipValue()
+                continue
+            }
+            seen |= 1 << field
+            switch field {
+            case 0: id = try r.lenientString()
+            case 1: username = try r.lenientString()
+            case 2: acct = try r.lenientString()
+            case 3: displayName = try r.lenientString()
+            case 4: note = try r.lenientString()
+            case 5: url = try r.lenientString()
+            case 6: avatar = try r.lenientString()
+            case 7: followersCount = try r.lenientCount()
+            case 8: followingCount = try r.lenientCount()
+            case 9: statusesCount = try r.lenientCount()
+            case 10: bot = try r.lenientBool()
+            case 11: locked = try r.lenientBool()
+            default: createdAt = try r.lenientString().flatMap(WeiboTime.init(iso8601:))
+            }
+        }
+    }
+}
+
+extension MastodonStatus {
+    private static let fastKeys = JSONKeys([
+        "id", "created_at", "account", "content", "text", "spoiler_text", "visibility", "sensitive", "url",
+        "in_reply_to_id", "replies_count", "reblogs_count", "favourites_count", "favourited", "reblogged",
+        "application", "media_attachments", "poll", "reblog",
+    ])
+
+    /// A status object, as `init(from:)` reads it.
+    static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> MastodonStatus {
+        try MastodonStatus(fast: &r)
+    }
+
+    /// A timeline: an array of status objects (any other element fails the
+    /// array in JSONDecoder, so declines here).
+    static func fastArray(_ r: inout ModelReader) throws(JSONBytes.Declined) -> [MastodonStatus] {
+        try r.enterArray()
+        var statuses: [MastodonStatus] = []
+        var first = true
+        while try r.nextElement(&first) { statuses.append(try MastodonStatus(fast: &r)) }
+        return statuses
+    }
+
+    private init(fast r: inout ModelReader) throws(JSONBytes.Declined) {
+        media = []
+        reblog = []
+        let keys = Self.fastKeys
+        var seen = 0
+        try r.enterObject()
+        var first = true
+        while let key = try r.nextKey(&first) {
+            guard let field = r.match(key, keys), seen & 1 << field == 0 else {
+                try r.skipValue()
+                continue
+            }
+            seen |= 1 << field
+            switch field {
+            case 0: id = try r.lenientString()
+            case 1: createdAt = try r.lenientString().flatMap(WeiboTime.init(iso8601:))
+            case 2: account = try r.lenientObject(MastodonAccount.fast)
+            case 3: content = try r.lenientString()
+            case 4: sourceText = try r.lenientString()
+            case 5: spoilerText = try r.lenientString()
+            case 6: visibility = try r.lenientString()
+            case 7: sensitive = try r.lenientBool()
+            case 8: url = try r.lenientString()
+            case 9: inReplyToID = try r.lenientString()
+            case 10: repliesCount = try r.lenientCount()
+            case 11: reblogsCount = try r.lenientCount()
+            case 12: favouritesCount = try r.lenientCount()
+            case 13: favourited = try r.lenientBool()
+            case 14: reblogged = try r.lenientBool()
+            case 15:
+                // `Application`'s synthesized decoding: a `name` that is not a
+                // string fails it, which leaves the name nil all the same.
+                applicationName = try r.lenientObject { r throws(JSONBytes.Declined) in
+                    try r.singleField("name") { r throws(JSONBytes.Declined) -> String? in
+                        guard r.peek() == UInt8(ascii: "\"") else {
+                            try r.skipValue()
+                            return nil
+                        }
+                        return try r.string()
+                    }
+                } ?? nil
+            case 16: media = try r.lenientArray(Media.fast) ?? []
+            case 17: poll = try r.lenientObject(MastodonPoll.fast)
+            default: reblog = try r.lenientObject(MastodonStatus.fast).map { [$0] } ?? []
+            }
+        }
+    }
+}
+
+extension MastodonStatus.Media {
+    private static let fastKeys = JSONKeys(["type", "url", "preview_url", "description"])
+
+    static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> MastodonStatus.Media {
+        try MastodonStatus.Media(fast: &r)
+    }
+
+    private init(fast r: inout ModelReader) throws(JSONBytes.Declined) {
+        let keys = Self.fastKeys
+        var seen = 0
+        try r.enterObject()
+        var first = true
+        while let key = try r.nextKey(&first) {
+            guard let field = r.match(key, keys), seen & 1 << field == 0 else {
+                try r.skipValue()
+                continue
+            }
+            seen |= 1 << field
+            switch field {
+            case 0: type = try r.lenientString()
+            case 1: url = try r.lenientString()
+            case 2: previewURL = try r.lenientString()
+            default: description = try r.lenientString()
+            }
+        }
+    }
+}
+
+extension MastodonPoll {
+    private static let fastKeys = JSONKeys(["options", "votes_count", "expired", "expires_at"])
+
+    static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> MastodonPoll {
+        try MastodonPoll(fast: &r)
+    }
+
+    private init(fast r: inout ModelReader) throws(JSONBytes.Declined) {
+        options = []
+        let keys = Self.fastKeys
+        var seen = 0
+        try r.enterObject()
+        var first = true
+        while let key = try r.nextKey(&first) {
+            guard let field = r.match(key, keys), seen & 1 << field == 0 else {
+                try r.skipValue()
+                continue
+            }
+            seen |= 1 << field
+            switch field {
+            case 0: options = try r.lenientArray(Option.fast) ?? []
+            case 1: votesCount = try r.lenientCount()
+            case 2: expired = try r.lenientBool()
+            default: expiresAt = try r.lenientString().flatMap(WeiboTime.init(iso8601:))
+            }
+        }
+    }
+}
+
+extension MastodonPoll.Option {
+    static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> MastodonPoll.Option {
+        try MastodonPoll.Option(fast: &r)
+    }
+
+    private init(fast r: inout ModelReader) throws(JSONBytes.Declined) {
+        var seen = 0
+        try r.enterObject()
+        var first = true
+        while let key = try r.nextKey(&first) {
+            let field = r.key(key, is: "title") ? 0 : r.key(key, is: "votes_count") ? 1 : -1
+            guard field >= 0, seen & 1 << field == 0 else {
+                try r.skipValue()
+                continue
+            }
+            seen |= 1 << field
+            if field == 0 { title = try r.lenientString() } else { votesCount = try r.lenientCount() }
+        }
+    }
+}
+
+extension MastodonContext {
+    static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> MastodonContext {
+        try MastodonContext(fast: &r)
+    }
+
+    private init(fast r: inout ModelReader) throws(JSONBytes.Declined) {
+        ancestors = []
+        descendants = []
+        var seen = 0
+        try r.enterObject()
+        var first = true
+        while let key = try r.nextKey(&first) {
+            let field = r.key(key, is: "ancestors") ? 0 : r.key(key, is: "descendants") ? 1 : -1
+            guard field >= 0, seen & 1 << field == 0 else {
+                try r.skipValue()
+                continue
+            }
+            seen |= 1 << field
+            let statuses = try r.lenientArray(MastodonStatus.fast) ?? []
+            if field == 0 { ancestors = statuses } else { descendants = statuses }
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import WshText
+
+/// The Model's tolerances (LenientDecoding.swift) over JSON bytes: each
+/// reads the value the reader is at as the `KeyedDecodingContainer`
+/// method of the same name reads it with JSONDecoder, to the same value,
+/// or declines where JSONDecoder's answer takes a subtler path.
+extension ModelReader {
+    /// `KeyedDecodingContainer.lenientString`: a string; an integer as its
+    /// digits; `true`/`false`; nil for null, objects and arrays.
+    mutating func lenientString() throws(Declined) -> String? {
+        switch peek() {
+        case UInt8(ascii: "\""):
+            return try string()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            // JSONDecoder gives Int64's or UInt64's description: for a plain
+            // integer in range, the literal itself. Anything else is Double's.
+            let n = try json.number()
+            guard n.isInteger, !n.overflows, n.int64 != nil || !n.isNegative else { throw Declined() }
+            return json.text(of: n)
+        case UInt8(ascii: "t"):
+            try json.literal("true")
+            return "true"
+        case UInt8(ascii: "f"):
+            try json.literal("false")
+            return "false"
+        case UInt8(ascii: "n"):
+            try json.literal("null")
+            return nil
+        default:
+            try skipValue()
+            return nil
+        }
+    }
+
+    /// `lenientInt`: an integer, also from a numeric string; nil for `""`,
+    /// other text, bools, null, objects and arrays.
+    mutating func lenientInt() throws(Declined) -> Int64? {
+        switch peek() {
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            guard let value = try json.number().int64 else { throw Declined() }
+            return value
+        case UInt8(ascii: "\""):
+            let text = try string()
+            return Int64(text) ?? Int64(text.trimmingCharacters(in: .whitespaces))
+        case UInt8(ascii: "n"):
+            try json.literal("null")
+            return nil
+        default:
+            try skipValue()
+            return nil
+        }
+    }
+
+    /// `lenientCount`.
+    mutating func lenientCount() throws(Declined) -> Int? {
+        try lenientInt().flatMap { Int(exactly: $0) }
+    }
+
+    /// `lenientBool`: a bool, also from 0/1 and "true"/"false" (any case), "1"/"0".
+    mutating func lenientBool() throws(Declined) -> Bool? {
+        switch peek() {
+        case UInt8(ascii: "t"):
+            try json.literal("true")
+            return true
+        case UInt8(ascii: "f"):
+            try json.literal("false")
+            return false
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            guard let value = try json.number().int64, let int = Int(exactly: value) else { throw Declined() }
+            return int != 0
+        case UInt8(ascii: "\""):
+            switch try string().lowercased() {
+            case "true", "1": return true
+            case "false", "0": return false
+            default: return nil
+            }
+        default:
+            try skipValue()
+            return nil
+        }
+    }
+
+    /// `lenientTime`: a Weibo time, nil when absent or unparseable.
+    mutating func lenientTime() throws(Declined) -> WeiboTime? {
+        guard peek() == UInt8(ascii: "\"") else { return try lenientString().flatMap(WeiboTime.init(weiboText:)) }
+        // The form Weibo always writes is read from the bytes; any other text as `WeiboTime(weiboText:)` reads it.
+        return try json.string(
+            plain: { bytes -> WeiboTime?? in WeiboTime(canonicalWeiboBytes: bytes).map(Optional.some) },
+            decoded: { WeiboTime(weiboText: $0) })
+    }
+
+    /// `lenient(T.self, key)` for a Model type: an object is read by `read`,
+    /// anything else is nil.
+    mutating func lenientObject<T>(
+        _ read: (inout ModelReader) throws(Declined) -> T
+    ) throws(Declined) -> T? {
+        guard peek() == UInt8(ascii: "{") else {
+            try skipValue()
+            return nil
+        }
+        return try read(&self)
+    }
+
+    /// `lenientArray`: nil unless an array; its objects read by `read`,
+    /// other elements dropped.
+    mutating func lenientArray<T>(
+        _ read: (inout ModelReader) throws(Declined) -> T
+    ) throws(Declined) -> [T]? {
+        guard peek() == UInt8(ascii: "[") else {
+            try skipValue()
+            return nil
+        }
+        try json.enterArray()
+        var values: [T] = []
+        var first = true
+        while try nextElement(&first) {
+            if peek() == UInt8(ascii: "{") {
+                values.append(try read(&self))
+            } else {
+                try skipValue()
+            }
+        }
+        return values
+    }
+}

@@ -1,0 +1,56 @@
+import WshText
+
+/// What the Model's fast decoding reads with: the JSON bytes, and the users
+/// already decoded in this body.
+///
+/// A timeline names the same authors again and again, each time with the
+/// same bytes (`{"id": 1404376560, …}`), and decoding is a function of the
+/// bytes alone: an object with the bytes of one decoded before is that
+/// value again. It is found by a hash of its first bytes and a comparison
+/// of all of them, and its strings are shared rather than made anew.
+struct ModelReader {
+    typealias Declined = JSONBytes.Declined
+
+    var json: JSONBytes
+    private let users = Memo<User>()
+
+    init(_ json: JSONBytes) {
+        self.json = json
+    }
+
+    // The reader's structure, forwarded.
+    @inline(__always) mutating func peek() -> UInt8 { json.peek() }
+    @inline(__always) mutating func enterObject() throws(Declined) { try json.enterObject() }
+    @inline(__always) mutating func enterArray() throws(Declined) { try json.enterArray() }
+    @inline(__always) mutating func nextKey(_ first: inout Bool) throws(Declined) -> JSONBytes.Key? { try json.nextKey(&first) }
+    @inline(__always) mutating func nextElement(_ first: inout Bool) throws(Declined) -> Bool { try json.nextElement(&first) }
+    @inline(__always) func match(_ key: JSONBytes.Key, _ keys: JSONKeys) -> Int? { json.match(key, keys) }
+    @inline(__always) func key(_ key: JSONBytes.Key, is name: StaticString) -> Bool { json.key(key, is: name) }
+    @inline(__always) mutating func skipValue() throws(Declined) { try json.skipValue() }
+    @inline(__always) mutating func string() throws(Declined) -> String { try json.string() }
+
+    /// A user object (the reader is at `{`): one with the bytes of a user
+    /// read before in this body is that user; any other is read by `User.fast`.
+    ///
+    /// The user read before passed the reader's checks where it was. Here it
+    /// may reach deeper than `JSONBytes.maxDepth` (at most twice as deep),
+    /// still far from JSONDecoder's own limit (512): its value is JSONDecoder's.
+    mutating func user() throws(Declined) -> User {
+        let hash = json.prefixHash()
+        if let candidates = users.entries[hash] {
+            for (span, user) in candidates where json.repeats(span) {
+                json.skip(repeating: span)
+                return user
+            }
+        }
+        let start = json.position
+        let user = try User.fast(&self)
+        users.entries[hash, default: []].append((JSONBytes.Span(start: start, end: json.position), user))
+        return user
+    }
+
+    /// Values read before, by a hash of their first bytes.
+    private final class Memo<Value> {
+        var entries: [UInt64: [(JSONBytes.Span, Value)]] = [:]
+    }
+}

@@ -1,5 +1,9 @@
 /// Compiled code for a chunk, a sourced file or a function body, with the tables its
 /// instructions index into.
+///
+/// The tables are filled while compiling and only read while running (apart from
+/// the call-site cache), on the interpreter's one thread, so they opt out of
+/// dynamic exclusivity checks.
 final class CodeUnit {
     /// Where a call goes: a fixed name, or nil when the name is the first word's value.
     struct CallSite {
@@ -12,27 +16,75 @@ final class CodeUnit {
         var position: SourcePosition
     }
 
+    /// A variable that an expression reads before the instructions `range`, but that
+    /// the compiler fused into the instruction after them (`$s + $i % 7` reads `$s`
+    /// in the `+`). When one of those instructions fails, the variable being unset is
+    /// the error instead, as if it had been read first.
+    struct DeferredLoad {
+        var range: Range<Int>
+        var operand: Int32
+    }
+
     /// A label for messages: the function name or the file.
     let name: String
     /// Whether variables are local to a call of this unit.
     let isFunction: Bool
 
-    var instructions: [Instruction] = []
+    @exclusivity(unchecked) var instructions: [Instruction] = []
     /// For each instruction, an index into `origins`.
-    var instructionOrigins: [Int32] = []
-    var origins: [CommandOrigin] = []
-    var constants: [Value] = []
-    var sites: [CallSite] = []
-    var functions: [CodeUnit] = []
-    var errors: [LanguageError] = []
+    @exclusivity(unchecked) var instructionOrigins: [Int32] = []
+    @exclusivity(unchecked) var origins: [CommandOrigin] = []
+    @exclusivity(unchecked) var constants: [Value] = []
+    @exclusivity(unchecked) var sites: [CallSite] = []
+    /// What a call site's fixed name meant when the interpreter had seen
+    /// `generation` definitions: a function, or nil for a table command.
+    struct SiteCache {
+        var generation = -1
+        /// Not retained: while the generation matches, the interpreter's `functions`
+        /// still holds it (every `def` starts a new generation).
+        var function: Unmanaged<CodeUnit>?
+    }
+    @exclusivity(unchecked) var functions: [CodeUnit] = []
+    @exclusivity(unchecked) var errors: [LanguageError] = []
     /// Local variable slots of a function unit, by name.
-    var localSlots: [String: Int] = [:]
+    @exclusivity(unchecked) var localSlots: [String: Int] = [:]
+    /// For each local slot, the script-scope slot of the same name, read when the
+    /// local is unset.
+    @exclusivity(unchecked) var localGlobalSlots: [Int] = []
     /// Names a function declared `global`: they read and set script scope.
-    var globalNames: Set<String> = []
+    @exclusivity(unchecked) var globalNames: Set<String> = []
+    /// Reads moved past the instructions that follow them; consulted only on errors.
+    @exclusivity(unchecked) var deferredLoads: [DeferredLoad] = []
+
+    /// The instructions and constants where the machine reads them: copies made by
+    /// ``freeze()`` in memory that stays put while the unit lives, so a running
+    /// frame reads them through plain pointers, with no reference counting.
+    private(set) var frozenCode = UnsafeMutableBufferPointer<Instruction>(start: nil, count: 0)
+    private(set) var frozenConstants = UnsafeMutableBufferPointer<Value>(start: nil, count: 0)
+    /// One entry per call site, made by ``freeze()``.
+    private(set) var siteCache = UnsafeMutableBufferPointer<SiteCache>(start: nil, count: 0)
 
     init(name: String, isFunction: Bool) {
         self.name = name
         self.isFunction = isFunction
+    }
+
+    deinit {
+        frozenCode.deallocate()
+        _ = frozenConstants.deinitialize()
+        frozenConstants.deallocate()
+        siteCache.deallocate()
+    }
+
+    /// Ends compiling: makes the copies the machine reads and the call-site caches.
+    func freeze() {
+        frozenCode = .allocate(capacity: instructions.count)
+        _ = frozenCode.initialize(from: instructions)
+        frozenConstants = .allocate(capacity: Swift.max(constants.count, 1))
+        _ = frozenConstants.initialize(from: constants)
+        frozenConstants = UnsafeMutableBufferPointer(rebasing: frozenConstants[..<constants.count])
+        siteCache = .allocate(capacity: Swift.max(sites.count, 1))
+        siteCache.initialize(repeating: SiteCache())
     }
 
     /// The command that instruction `index` belongs to.

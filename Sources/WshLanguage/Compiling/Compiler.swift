@@ -14,7 +14,9 @@ struct Compiler {
     ]
 
     private struct LoopContext {
-        var continueTarget: Int
+        /// Jumps to the loop's next check, patched once the body is compiled
+        /// (loops are compiled body first: the check sits at the bottom).
+        var continueJumps: [Int] = []
         var breakJumps: [Int] = []
         var tryDepth: Int
         var hasState: Bool
@@ -47,6 +49,7 @@ struct Compiler {
         var compiler = Compiler(unit: unit, globals: globals)
         compiler.compileBody(script)
         compiler.emit(.returnFromFrame(hasStatus: false))
+        unit.freeze()
         return unit
     }
 
@@ -55,6 +58,7 @@ struct Compiler {
         var compiler = Compiler(unit: unit, globals: globals)
         compiler.compileBody(script)
         compiler.emit(.returnFromFrame(hasStatus: false))
+        unit.freeze()
         return unit
     }
 
@@ -70,22 +74,31 @@ struct Compiler {
     private var here: Int { unit.instructions.count }
 
     private mutating func patch(_ index: Int, to target: Int) {
-        switch unit.instructions[index] {
-        case .jump: unit.instructions[index] = .jump(target)
-        case .jumpIfFalse: unit.instructions[index] = .jumpIfFalse(target)
-        case .andJump: unit.instructions[index] = .andJump(target)
-        case .orJump: unit.instructions[index] = .orJump(target)
-        case .pushTry: unit.instructions[index] = .pushTry(target)
-        case .forNext: unit.instructions[index] = .forNext(target)
-        case .repeatNext: unit.instructions[index] = .repeatNext(target)
-        case .waitPoll: unit.instructions[index] = .waitPoll(target)
-        case .compareGlobalIntJumpIfFalse(let op, let global, let value, _):
-            unit.instructions[index] = .compareGlobalIntJumpIfFalse(op, global: global, value: value, target: target)
-        case .compareGlobalConstantJumpIfFalse(let op, let global, let constant, _):
-            unit.instructions[index] = .compareGlobalConstantJumpIfFalse(
-                op, global: global, constant: constant, target: target)
-        default: break
+        if unit.instructions[index].opcode.jumps { unit.instructions[index].target = target }
+    }
+
+    /// Removes instruction `index` of the expression being compiled (an operand read
+    /// that a later instruction now does itself). Only the expression's own
+    /// instructions follow it, so only their jumps and deferred reads move.
+    private mutating func removeInstruction(at index: Int) {
+        unit.instructions.remove(at: index)
+        unit.instructionOrigins.remove(at: index)
+        for k in index..<unit.instructions.count where unit.instructions[k].opcode.jumps {
+            if unit.instructions[k].target > index { unit.instructions[k].target -= 1 }
         }
+        for k in unit.deferredLoads.indices {
+            let range = unit.deferredLoads[k].range
+            let lower = range.lowerBound > index ? range.lowerBound - 1 : range.lowerBound
+            let upper = range.upperBound > index ? range.upperBound - 1 : range.upperBound
+            unit.deferredLoads[k].range = lower..<upper
+        }
+    }
+
+    /// Drops the instructions from `start` on (a command that failed to compile).
+    private mutating func truncateCode(to start: Int) {
+        unit.instructions.removeSubrange(start...)
+        unit.instructionOrigins.removeSubrange(start...)
+        unit.deferredLoads.removeAll { $0.range.upperBound > start }
     }
 
     private mutating func constant(_ value: Value) -> Int {
@@ -113,8 +126,7 @@ struct Compiler {
             try compileForm(command)
         } catch {
             // Throw away the half-compiled command and fail at its place instead.
-            unit.instructions.removeSubrange(start...)
-            unit.instructionOrigins.removeSubrange(start...)
+            truncateCode(to: start)
             loops = savedLoops
             tryDepth = savedTryDepth
             stateDepth = savedStateDepth
@@ -178,7 +190,8 @@ struct Compiler {
         let site = unit.sites.count - 1
         let arguments = name == nil ? words[...] : words.dropFirst()
         for word in arguments { try compileWord(word) }
-        emit(.call(site: site, argc: words.count - 1))
+        // `c` marks a computed name, pushed before the words.
+        emit(Instruction(.call, a: site, b: words.count - 1, c: name == nil ? 1 : 0))
     }
 
     // MARK: Control forms
@@ -207,7 +220,7 @@ struct Compiler {
                     && (k + 1 == words.count || ["elif", "else"].contains(words[k + 1].bareText ?? ""))
             }), bodyIndex > index else { throw Compiler.usage("if", synopsis) }
             try compileExpression(Array(words[index..<bodyIndex]), context: "if")
-            let skip = emit(.jumpIfFalse(0))
+            let skip = emitConditionalJump(ifTrue: false, to: 0)
             compileBody(try block(words[bodyIndex], "if", synopsis))
             index = bodyIndex + 1
             if index == words.count {
@@ -226,38 +239,57 @@ struct Compiler {
         for jump in endJumps { patch(jump, to: here) }
     }
 
+    /// `while COND { BODY }` compiles with its check at the bottom, so an iteration
+    /// runs the body and one conditional jump back:
+    ///
+    ///         jump check
+    ///     body: BODY
+    ///     check: loopCheck; COND; jumpIfTrue body      (continue jumps to check)
+    ///
+    /// The step is counted before COND runs, as at the top of a loop.
     private mutating func compileWhile(_ words: [Word]) throws(LanguageError) {
         let synopsis = "while COND { … }"
         guard words.count >= 2 else { throw Compiler.usage("while", synopsis) }
         let body = try block(words.last, "while", synopsis)
-        let top = here
+        let entry = emit(.jump(0))
+        let bodyStart = here
+        loops.append(LoopContext(tryDepth: tryDepth, hasState: false, stateDepth: stateDepth))
+        compileBody(body)
+        let loop = loops.removeLast()
+        let check = here
+        patch(entry, to: check)
+        for jump in loop.continueJumps { patch(jump, to: check) }
         emit(.loopCheck)
         try compileExpression(Array(words.dropLast()), context: "while")
-        let exit = emitConditionalExit()
-        loops.append(LoopContext(continueTarget: top, tryDepth: tryDepth, hasState: false, stateDepth: stateDepth))
-        compileBody(body)
-        emit(.jump(top))
-        let loop = loops.removeLast()
-        patch(exit, to: here)
+        if here == check + 2, let last = unit.instructions.last, last.opcode == .binary,
+            last.op.isComparison, last.c == Destination.push
+        {
+            // `while $i < N`: the step count, the comparison and the jump in one.
+            var fused = last
+            fused.opcode = .loopCompareJump
+            fused.target = bodyStart
+            removeLastInstruction()
+            unit.instructions[check] = fused
+        } else {
+            emitConditionalJump(ifTrue: true, to: bodyStart)
+        }
         for jump in loop.breakJumps { patch(jump, to: here) }
     }
 
-    /// Emits "jump out unless the condition holds", fusing `$global < CONSTANT`
-    /// into one instruction: the common shape of loop conditions.
-    private mutating func emitConditionalExit() -> Int {
-        switch unit.instructions.last {
-        case .binaryGlobalConstant(let op, let global, let constant)? where op.isComparison:
-            unit.instructions[unit.instructions.count - 1] = .compareGlobalConstantJumpIfFalse(
-                op, global: global, constant: constant, target: 0)
+    /// Emits "jump to `target` when the condition is `ifTrue`", fusing a comparison
+    /// that ends the condition into the jump. Returns the jump, for patching.
+    @discardableResult
+    private mutating func emitConditionalJump(ifTrue: Bool, to target: Int) -> Int {
+        if let last = unit.instructions.last, last.opcode == .binary, last.op.isComparison,
+            last.c == Destination.push
+        {
+            var fused = last
+            fused.opcode = ifTrue ? .compareJumpIfTrue : .compareJumpIfFalse
+            fused.target = target
+            unit.instructions[unit.instructions.count - 1] = fused
             return unit.instructions.count - 1
-        case .binaryGlobalInt(let op, let global, let value)? where op.isComparison:
-            unit.instructions[unit.instructions.count - 1] = .compareGlobalIntJumpIfFalse(
-                op, global: global, value: value, target: 0)
-            return unit.instructions.count - 1
-        default:
-            break
         }
-        return emit(.jumpIfFalse(0))
+        return emit(ifTrue ? .jumpIfTrue(target) : .jumpIfFalse(target))
     }
 
     private mutating func compileFor(_ words: [Word]) throws(LanguageError) {
@@ -278,16 +310,18 @@ struct Compiler {
                 splitMask |= 1 << offset
             }
         }
-        emit(.forBegin(argc: items.count, splitMask: splitMask))
-        let top = here
-        emit(.loopCheck)
-        let next = emit(.forNext(0))
+        emit(Instruction(.forBegin, a: items.count, b: constant(.int(splitMask))))
+        // Check at the bottom, as in `while`: forNext counts the step, pushes the
+        // next item and jumps back, or drops the loop and falls through.
+        let entry = emit(.jump(0))
+        let bodyStart = here
         emitStore(name, assign: false)
-        loops.append(LoopContext(continueTarget: top, tryDepth: tryDepth, hasState: true, stateDepth: stateDepth))
+        loops.append(LoopContext(tryDepth: tryDepth, hasState: true, stateDepth: stateDepth))
         compileBody(body)
-        emit(.jump(top))
         let loop = loops.removeLast()
-        patch(next, to: here)
+        patch(entry, to: here)
+        for jump in loop.continueJumps { patch(jump, to: here) }
+        emit(.forNext(bodyStart))
         for jump in loop.breakJumps { patch(jump, to: here) }
     }
 
@@ -297,14 +331,14 @@ struct Compiler {
         let body = try block(words.last, "repeat", synopsis)
         try compileExpression(Array(words.dropLast()), context: "repeat")
         emit(.repeatBegin)
-        let top = here
-        emit(.loopCheck)
-        let next = emit(.repeatNext(0))
-        loops.append(LoopContext(continueTarget: top, tryDepth: tryDepth, hasState: true, stateDepth: stateDepth))
+        let entry = emit(.jump(0))
+        let bodyStart = here
+        loops.append(LoopContext(tryDepth: tryDepth, hasState: true, stateDepth: stateDepth))
         compileBody(body)
-        emit(.jump(top))
         let loop = loops.removeLast()
-        patch(next, to: here)
+        patch(entry, to: here)
+        for jump in loop.continueJumps { patch(jump, to: here) }
+        emit(.repeatNext(bodyStart))
         for jump in loop.breakJumps { patch(jump, to: here) }
     }
 
@@ -316,12 +350,12 @@ struct Compiler {
         for _ in loop.tryDepth..<tryDepth { emit(.popTry) }
         for _ in loop.stateDepth..<stateDepth { emit(.popLoop) }
         if name == "continue" {
-            emit(.jump(loop.continueTarget))
+            loop.continueJumps.append(emit(.jump(0)))
         } else {
             if loop.hasState { emit(.popLoop) }
             loop.breakJumps.append(emit(.jump(0)))
-            loops[loops.count - 1] = loop
         }
+        loops[loops.count - 1] = loop
     }
 
     private mutating func compileDef(_ words: [Word]) throws(LanguageError) {
@@ -500,6 +534,18 @@ struct Compiler {
                 throw LanguageError(.usage, "invalid variable name \"\(name)\"")
             }
             try Compiler.checkAssignable(name)
+            if let parts = Compiler.appendedParts(words[1], to: name) {
+                // `set t "$t$i,"`: append to the variable's string in place rather than
+                // copying it into a new one, so building a string in a loop is linear.
+                let operand = variableOperand(name)
+                let start = here
+                for part in parts { try compilePart(part) }
+                if here > start {
+                    unit.deferredLoads.append(CodeUnit.DeferredLoad(range: start..<here, operand: operand))
+                }
+                emit(Instruction(.append, a: Int(operand), b: parts.count))
+                return
+            }
             try compileWord(words[1])
             emitStore(name, assign: true)
         } else {
@@ -507,6 +553,26 @@ struct Compiler {
             try compileWord(words[1])
             emit(.assignNamed)
         }
+    }
+
+    /// The parts after `$name` when `word` is `$name` followed by text and variables
+    /// (`"$t$i,"`, `${t}x`); nil for anything else, and when a part runs a command,
+    /// which must not run before `$name` is found unset.
+    private static func appendedParts(_ word: Word, to name: String) -> ArraySlice<WordPart>? {
+        let parts: [WordPart]
+        switch word.form {
+        case .bare(let found), .doubleQuoted(let found): parts = found
+        case .singleQuoted, .block: return nil
+        }
+        guard parts.count >= 2, case .variable(name) = parts[0], specialIndex(name) == nil else { return nil }
+        for part in parts.dropFirst() {
+            switch part {
+            case .literal: continue
+            case .variable(let other): if other == "result" { return nil }
+            case .commandSubstitution: return nil
+            }
+        }
+        return parts.dropFirst()
     }
 
     private mutating func compileUnset(_ words: [Word]) throws(LanguageError) {
@@ -538,8 +604,7 @@ struct Compiler {
                 emit(.assert(message: -1))
                 return
             } catch {
-                unit.instructions.removeSubrange(start...)
-                unit.instructionOrigins.removeSubrange(start...)
+                truncateCode(to: start)
                 currentOrigin = savedOrigin
             }
         }
@@ -628,9 +693,9 @@ struct Compiler {
         }
     }
 
-    /// The global slot of `name` when this unit reads it straight from script scope.
-    func directGlobalSlot(_ name: String) -> Int? {
-        isLocal(name) || Compiler.specialIndex(name) != nil ? nil : globals.slot(for: name)
+    /// The ``Operand`` that reads variable `name` (not a special one).
+    private mutating func variableOperand(_ name: String) -> Int32 {
+        isLocal(name) ? Operand.local(localSlot(name)) : Operand.global(globals.slot(for: name))
     }
 
     /// Whether `name` is a function local here (not declared `global`).
@@ -639,24 +704,17 @@ struct Compiler {
     }
 
     private mutating func emitStore(_ name: String, assign: Bool) {
-        if isLocal(name) {
-            let slot = localSlot(name)
+        let local = isLocal(name)
+        let slot = local ? localSlot(name) : globals.slot(for: name)
+        // `let x = $y OP …`: the operation assigns its result itself (and sets `$?`).
+        if assign, let last = unit.instructions.last, last.opcode == .binary, last.c == Destination.push {
+            unit.instructions[unit.instructions.count - 1].c = local ? Destination.local(slot) : Destination.global(slot)
+            return
+        }
+        if local {
             emit(assign ? .assignLocal(slot) : .storeLocal(slot))
         } else {
-            let slot = globals.slot(for: name)
-            // Fuse `let x = $y OP …` so the result goes straight into the variable.
-            switch (assign, unit.instructions.last) {
-            case (true, .binaryGlobalConstant(let op, let global, let constant)?):
-                unit.instructions[unit.instructions.count - 1] = .binaryGlobalConstantAssign(
-                    op, global: global, constant: constant, target: slot)
-            case (true, .binaryGlobalInt(let op, let global, let value)?):
-                unit.instructions[unit.instructions.count - 1] = .binaryGlobalIntAssign(
-                    op, global: global, value: value, target: slot)
-            case (true, .binary(let op)?):
-                unit.instructions[unit.instructions.count - 1] = .binaryAssignGlobal(op, target: slot)
-            default:
-                emit(assign ? .assignGlobal(slot) : .storeGlobal(slot))
-            }
+            emit(assign ? .assignGlobal(slot) : .storeGlobal(slot))
         }
     }
 
@@ -664,6 +722,7 @@ struct Compiler {
         if let slot = unit.localSlots[name] { return slot }
         let slot = unit.localSlots.count
         unit.localSlots[name] = slot
+        unit.localGlobalSlots.append(globals.slot(for: name))
         return slot
     }
 
@@ -695,18 +754,71 @@ struct Compiler {
     // Entry points for ExpressionCompiler.
     mutating func emitInstruction(_ instruction: Instruction) -> Int { emit(instruction) }
     mutating func emitConstant(_ value: Value) { emit(.constant(constant(value))) }
-    mutating func constantIndex(_ value: Value) -> Int { constant(value) }
     mutating func patchJump(_ index: Int, to target: Int) { patch(index, to: target) }
     var nextInstructionIndex: Int { here }
-    var lastInstruction: Instruction? { unit.instructions.last }
-    mutating func replaceLastInstruction(with instruction: Instruction) {
-        unit.instructions[unit.instructions.count - 1] = instruction
-    }
-    mutating func removeLastInstruction() {
+
+    private mutating func removeLastInstruction() {
         unit.instructions.removeLast()
         unit.instructionOrigins.removeLast()
     }
-    func constantValue(_ index: Int) -> Value { unit.constants[index] }
+
+    /// Emits `left op right`, the left operand's code starting at `leftStart` and the
+    /// right's at `rightStart`. An operand that is one read of a variable or constant
+    /// is read by the operation itself instead of being pushed and popped.
+    ///
+    /// The left read may move past the right operand's code only when that code has
+    /// no effects (no command runs): then the only difference is which error comes
+    /// first, and a ``CodeUnit/DeferredLoad`` restores that.
+    mutating func emitBinary(_ op: BinaryOperator, leftStart: Int, rightStart: Int) {
+        var right = Operand.stack
+        if here - rightStart == 1, let operand = operand(of: unit.instructions[rightStart]) {
+            removeLastInstruction()
+            right = operand
+        }
+        var left = Operand.stack
+        if rightStart - leftStart == 1, let operand = operand(of: unit.instructions[leftStart]) {
+            if right != Operand.stack {
+                removeLastInstruction()
+                left = operand
+            } else if isPure(rightStart..<here) {
+                removeInstruction(at: leftStart)
+                let kind = Operand.kind(operand)
+                if kind == Operand.globalKind || kind == Operand.localKind {
+                    unit.deferredLoads.append(CodeUnit.DeferredLoad(range: leftStart..<here, operand: operand))
+                }
+                left = operand
+            }
+        }
+        emit(.binary(op, left, right, to: Destination.push))
+    }
+
+    /// The ``Operand`` for an instruction that only pushes a variable or constant.
+    private func operand(of instruction: Instruction) -> Int32? {
+        switch instruction.opcode {
+        case .constant:
+            let index = Int(instruction.a)
+            if case .int(let value) = unit.constants[index], Operand.integerRange.contains(value) {
+                return Operand.integer(value)
+            }
+            return Operand.constant(index)
+        case .loadGlobal: return Operand.global(Int(instruction.a))
+        case .loadLocal: return Operand.local(Int(instruction.a))
+        default: return nil
+        }
+    }
+
+    /// Whether the instructions only read and compute: no command, capture or
+    /// host callback (`$result` may make its document).
+    private func isPure(_ range: Range<Int>) -> Bool {
+        unit.instructions[range].allSatisfy { instruction in
+            switch instruction.opcode {
+            case .constant, .loadGlobal, .loadLocal, .binary, .not, .negate, .toBool, .andJump, .orJump, .concat:
+                true
+            case .loadSpecial: Int(instruction.a) != Compiler.resultIndex
+            default: false
+            }
+        }
+    }
 }
 
 extension Parser {

@@ -183,33 +183,16 @@ struct ExpressionCompiler {
             try parseUnary(&compiler)
             return
         }
+        let leftStart = compiler.nextInstructionIndex
         try parseBinary(&compiler, level: level + 1)
         while let symbol = peekSymbol, ExpressionCompiler.levels[level].contains(symbol),
             let op = BinaryOperator(symbol: symbol)
         {
             index += 1
+            let rightStart = compiler.nextInstructionIndex
             try parseBinary(&compiler, level: level + 1)
-            emitBinary(op, &compiler)
+            compiler.emitBinary(op, leftStart: leftStart, rightStart: rightStart)
         }
-    }
-
-    /// Emits `op`, fusing `$global CONSTANT op` into one instruction for loops.
-    private func emitBinary(_ op: BinaryOperator, _ compiler: inout Compiler) {
-        let count = compiler.nextInstructionIndex
-        if count >= 2, case .constant(let constant)? = compiler.lastInstruction {
-            compiler.removeLastInstruction()
-            if case .loadGlobal(let global)? = compiler.lastInstruction {
-                if case .int(let value) = compiler.constantValue(constant) {
-                    compiler.replaceLastInstruction(with: .binaryGlobalInt(op, global: global, value: value))
-                } else {
-                    compiler.replaceLastInstruction(
-                        with: .binaryGlobalConstant(op, global: global, constant: constant))
-                }
-                return
-            }
-            _ = compiler.emitInstruction(.constant(constant))
-        }
-        _ = compiler.emitInstruction(.binary(op))
     }
 
     private mutating func parseUnary(_ compiler: inout Compiler) throws(LanguageError) {

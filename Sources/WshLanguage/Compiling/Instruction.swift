@@ -1,114 +1,247 @@
-/// One step of compiled code for the ``Machine``'s stack machine.
+/// One step of compiled code for the machine: an opcode and up to three 32-bit
+/// operands in 16 bytes, so fetching one is two loads and decoding it costs nothing.
 ///
-/// Payloads are plain integers (indexes into the unit's tables, slots, jump targets)
-/// so fetching an instruction never touches a reference count.
-enum Instruction: Sendable {
-    /// Push `constants[index]`.
-    case constant(Int)
-    /// Push a script-scope variable; unset is an error.
-    case loadGlobal(Int)
-    /// Push a function-local variable, falling back to the script-scope slot.
-    case loadLocal(Int, global: Int)
-    /// Push `$?` (0), `$#` (1), `$@` (2) or `$N` (3 + N).
-    case loadSpecial(Int)
+/// Fields by convention: `a` and `b` are sources (slots, constants, ``Operand``s,
+/// counts), `c` is a destination (``Destination``) or a jump target, so patching a
+/// forward jump always writes `c`.
+struct Instruction: Sendable {
+    var opcode: Opcode
+    /// The operator of `binary` and the compare-and-jump forms.
+    var op: BinaryOperator = .add
+    var a: Int32 = 0
+    var b: Int32 = 0
+    var c: Int32 = 0
+
+    init(_ opcode: Opcode, op: BinaryOperator = .add, a: Int = 0, b: Int = 0, c: Int = 0) {
+        self.opcode = opcode
+        self.op = op
+        self.a = Int32(truncatingIfNeeded: a)
+        self.b = Int32(truncatingIfNeeded: b)
+        self.c = Int32(truncatingIfNeeded: c)
+    }
+
+    /// The jump target (`c`) of the opcodes that jump.
+    var target: Int {
+        get { Int(c) }
+        set { c = Int32(truncatingIfNeeded: newValue) }
+    }
+}
+
+enum Opcode: UInt8, Sendable {
+    /// Push `constants[a]`.
+    case constant
+    /// Push script-scope variable `a`; unset is an error.
+    case loadGlobal
+    /// Push local `a`, falling back to script-scope slot `b`.
+    case loadLocal
+    /// Push `$?` (0), `$#` (1), `$@` (2), `$N` (3 + N) or `$result`: `a`.
+    case loadSpecial
     /// Pop a name, push that variable's value.
     case loadNamed
-    /// Pop into a script-scope variable and set `$?` to 0 (`set`, `let`).
-    case assignGlobal(Int)
-    /// Pop into a local variable and set `$?` to 0.
-    case assignLocal(Int)
-    /// Pop into a script-scope variable, leaving `$?` alone (loop variables, `$error`).
-    case storeGlobal(Int)
-    /// Pop into a local variable, leaving `$?` alone.
-    case storeLocal(Int)
+    /// Pop into script-scope variable `a` and set `$?` to 0 (`set`, `let`).
+    case assignGlobal
+    /// Pop into local `a` and set `$?` to 0.
+    case assignLocal
+    /// Pop into script-scope variable `a`, leaving `$?` alone (loop variables, `$error`).
+    case storeGlobal
+    /// Pop into local `a`, leaving `$?` alone.
+    case storeLocal
     /// Pop a value and a name, assign it in the current scope, set `$?` to 0.
     case assignNamed
     /// Pop a name and remove that variable.
     case unsetNamed
-    /// Pop `count` values and write them space-separated as one line.
-    case echo(Int)
-    /// Pop `count` values and join them into one string.
-    case concat(Int)
-    /// Pop two values, push the result.
-    case binary(BinaryOperator)
-    /// Pop a variable's value and a constant, push the result: `$i < 1000000`.
-    case binaryGlobalConstant(BinaryOperator, global: Int, constant: Int)
-    /// `let target = $global OP CONSTANT` in one step.
-    case binaryGlobalConstantAssign(BinaryOperator, global: Int, constant: Int, target: Int)
-    /// Pop two values and assign `left OP right` to a script-scope variable.
-    case binaryAssignGlobal(BinaryOperator, target: Int)
-    /// `while $global < CONSTANT`: compare and jump to the target when false.
-    case compareGlobalConstantJumpIfFalse(BinaryOperator, global: Int, constant: Int, target: Int)
-    /// `$global OP INTEGER`, the integer kept in the instruction: `$i % 7`.
-    case binaryGlobalInt(BinaryOperator, global: Int, value: Int)
-    /// `let target = $global OP INTEGER`: `let i = $i + 1`.
-    case binaryGlobalIntAssign(BinaryOperator, global: Int, value: Int, target: Int)
-    /// `while $global < INTEGER`.
-    case compareGlobalIntJumpIfFalse(BinaryOperator, global: Int, value: Int, target: Int)
+    /// `set NAME "$NAME…"`: pop `b` values and append their text to the variable
+    /// ``Operand`` `a` in place, setting `$?` to 0.
+    case append
+    /// Pop `a` values and write them space-separated as one line.
+    case echo
+    /// Pop `a` values and join them into one string.
+    case concat
+    /// `left op right` with ``Operand``s `a` and `b`, the result to ``Destination`` `c`
+    /// (a variable destination sets `$?` to 0, as `let` does).
+    case binary
+    /// Compare ``Operand``s `a` and `b` with `op` (a comparison) and jump to `c` when
+    /// the result is false.
+    case compareJumpIfFalse
+    /// The same, jumping when the result is true (a rotated loop's condition).
+    case compareJumpIfTrue
+    /// A loop's back edge: count a step (as `loopCheck`), then compare `a op b` and
+    /// jump to `c` when it holds.
+    case loopCompareJump
     /// Pop a value, push its logical negation.
     case not
     /// Pop a value, push its arithmetic negation.
     case negate
     /// Pop a value, push 1 or 0 for its truth.
     case toBool
-    /// Continue at a target.
-    case jump(Int)
-    /// Pop a condition; continue at the target when it is false.
-    case jumpIfFalse(Int)
-    /// `&&`: if the top is false replace it with 0 and jump, else pop it.
-    case andJump(Int)
-    /// `||`: if the top is true replace it with 1 and jump, else pop it.
-    case orJump(Int)
-    /// Pop `argc` words and run `sites[site]`; a dynamic site pops its name too.
-    case call(site: Int, argc: Int)
+    /// Continue at `c`.
+    case jump
+    /// Pop a condition; continue at `c` when it is false.
+    case jumpIfFalse
+    /// Pop a condition; continue at `c` when it is true.
+    case jumpIfTrue
+    /// `&&`: if the top is false replace it with 0 and jump to `c`, else pop it.
+    case andJump
+    /// `||`: if the top is true replace it with 1 and jump to `c`, else pop it.
+    case orJump
+    /// Pop `b` words and run `sites[a]`; a dynamic site pops its name too.
+    case call
     /// Start capturing output for `$(…)`.
     case beginCapture
     /// Stop capturing and push the captured text, trailing newlines trimmed.
     case endCapture
-    /// Enter a `try` whose `catch` starts at the target.
-    case pushTry(Int)
+    /// Enter a `try` whose `catch` starts at `c`.
+    case pushTry
     /// Leave a `try` body normally.
     case popTry
-    /// Start of a `catch`: set `$?` to the failed status, push the error's
-    /// code (or "") and then its message.
+    /// Start of a `catch`: set `$?` to the failed status, push the error's code (or
+    /// "") and then its message.
     case caught
-    /// Pop `argc` words into a `for` list; words whose bit is set in `splitMask`
-    /// are split on whitespace.
-    case forBegin(argc: Int, splitMask: Int)
-    /// Push the next `for` item, or pop the loop and jump to the target.
-    case forNext(Int)
+    /// Pop `a` words into a `for` list; words whose bit is set in the integer
+    /// `constants[b]` are split on whitespace.
+    case forBegin
+    /// A `for` loop's back edge: count a step, then push the next item and jump to
+    /// `c`, or drop the loop and go on.
+    case forNext
     /// Pop a count and start a `repeat` loop.
     case repeatBegin
-    /// Count down a `repeat` loop, or pop it and jump to the target.
-    case repeatNext(Int)
+    /// A `repeat` loop's back edge: count a step, then count down and jump to `c`,
+    /// or drop the loop and go on.
+    case repeatNext
     /// Drop the innermost `for`/`repeat` state (`break`).
     case popLoop
     /// A loop iteration: check the interrupt hook and the step budget.
     case loopCheck
-    /// Define `functions[unit]` under the name `constants[name]`.
-    case define(unit: Int, name: Int)
-    /// Return from the current function or file; pops a status when `hasStatus`.
-    case returnFromFrame(hasStatus: Bool)
-    /// Request `exit`; pops a status when `hasStatus`.
-    case exit(hasStatus: Bool)
-    /// Pop a condition; fail with `constants[message]` when it is false.
-    case assert(message: Int)
+    /// Define `functions[a]` under the name `constants[b]`.
+    case define
+    /// Return from the current function or file; pops a status when `a` is 1.
+    case returnFromFrame
+    /// Request `exit`; pops a status when `a` is 1.
+    case exit
+    /// Pop a condition; fail with `constants[a]` when it is false (`a` < 0: pop the
+    /// message first).
+    case assert
     /// Pop a value and write it as a line (`expr`).
     case writeLine
-    /// Throw `errors[index]` (a compile-time error, raised in order at run time).
-    case fail(Int)
+    /// Throw `errors[a]` (a compile-time error, raised in order at run time).
+    case fail
     /// Pop `--every` and `--times` and push a `retry`'s state on the loop stack.
     case retryBegin
     /// Count the next try of the innermost `retry` and push its number (`$attempt`).
     case retryAttempt
     /// Drop the innermost `retry`'s state after its block succeeded.
     case retryEnd
-    /// A try failed: wait and continue at the target, or drop the state and raise
-    /// the failure when tries are used up (or it is a usage or syntax error).
-    case retryFailed(Int)
+    /// A try failed: wait and continue at `c`, or drop the state and raise the
+    /// failure when tries are used up (or it is a usage or syntax error).
+    case retryFailed
     /// Pop `--every` and `--timeout` and push a `wait until`'s state.
     case waitBegin
-    /// Pop the condition: when it holds, drop the state and continue at the target;
-    /// when the time is up, fail; otherwise wait for the next check.
-    case waitPoll(Int)
+    /// Pop the condition: when it holds, drop the state and continue at `c`; when
+    /// the time is up, fail; otherwise wait for the next check.
+    case waitPoll
+
+    /// Whether `c` holds a jump target.
+    var jumps: Bool {
+        switch self {
+        case .compareJumpIfFalse, .compareJumpIfTrue, .loopCompareJump, .jump, .jumpIfFalse, .jumpIfTrue,
+            .andJump, .orJump, .pushTry, .forNext, .repeatNext, .retryFailed, .waitPoll:
+            true
+        default: false
+        }
+    }
+}
+
+extension Instruction {
+    static func constant(_ index: Int) -> Instruction { Instruction(.constant, a: index) }
+    static func loadGlobal(_ slot: Int) -> Instruction { Instruction(.loadGlobal, a: slot) }
+    static func loadLocal(_ slot: Int, global: Int) -> Instruction { Instruction(.loadLocal, a: slot, b: global) }
+    static func loadSpecial(_ index: Int) -> Instruction { Instruction(.loadSpecial, a: index) }
+    static func assignGlobal(_ slot: Int) -> Instruction { Instruction(.assignGlobal, a: slot) }
+    static func assignLocal(_ slot: Int) -> Instruction { Instruction(.assignLocal, a: slot) }
+    static func storeGlobal(_ slot: Int) -> Instruction { Instruction(.storeGlobal, a: slot) }
+    static func storeLocal(_ slot: Int) -> Instruction { Instruction(.storeLocal, a: slot) }
+    static func echo(_ count: Int) -> Instruction { Instruction(.echo, a: count) }
+    static func concat(_ count: Int) -> Instruction { Instruction(.concat, a: count) }
+    static func jump(_ target: Int) -> Instruction { Instruction(.jump, c: target) }
+    static func jumpIfFalse(_ target: Int) -> Instruction { Instruction(.jumpIfFalse, c: target) }
+    static func jumpIfTrue(_ target: Int) -> Instruction { Instruction(.jumpIfTrue, c: target) }
+    static func andJump(_ target: Int) -> Instruction { Instruction(.andJump, c: target) }
+    static func orJump(_ target: Int) -> Instruction { Instruction(.orJump, c: target) }
+    static func pushTry(_ target: Int) -> Instruction { Instruction(.pushTry, c: target) }
+    static func forNext(_ target: Int) -> Instruction { Instruction(.forNext, c: target) }
+    static func repeatNext(_ target: Int) -> Instruction { Instruction(.repeatNext, c: target) }
+    static func retryFailed(_ target: Int) -> Instruction { Instruction(.retryFailed, c: target) }
+    static func waitPoll(_ target: Int) -> Instruction { Instruction(.waitPoll, c: target) }
+    static func define(unit: Int, name: Int) -> Instruction { Instruction(.define, a: unit, b: name) }
+    static func returnFromFrame(hasStatus: Bool) -> Instruction { Instruction(.returnFromFrame, a: hasStatus ? 1 : 0) }
+    static func exit(hasStatus: Bool) -> Instruction { Instruction(.exit, a: hasStatus ? 1 : 0) }
+    static func assert(message: Int) -> Instruction { Instruction(.assert, a: message) }
+    static func fail(_ index: Int) -> Instruction { Instruction(.fail, a: index) }
+    static func binary(_ op: BinaryOperator, _ left: Int32, _ right: Int32, to destination: Int32)
+        -> Instruction
+    {
+        var instruction = Instruction(.binary, op: op)
+        instruction.a = left
+        instruction.b = right
+        instruction.c = destination
+        return instruction
+    }
+    static let loadNamed = Instruction(.loadNamed)
+    static let assignNamed = Instruction(.assignNamed)
+    static let unsetNamed = Instruction(.unsetNamed)
+    static let not = Instruction(.not)
+    static let negate = Instruction(.negate)
+    static let toBool = Instruction(.toBool)
+    static let beginCapture = Instruction(.beginCapture)
+    static let endCapture = Instruction(.endCapture)
+    static let popTry = Instruction(.popTry)
+    static let caught = Instruction(.caught)
+    static let repeatBegin = Instruction(.repeatBegin)
+    static let popLoop = Instruction(.popLoop)
+    static let loopCheck = Instruction(.loopCheck)
+    static let writeLine = Instruction(.writeLine)
+    static let retryBegin = Instruction(.retryBegin)
+    static let retryAttempt = Instruction(.retryAttempt)
+    static let retryEnd = Instruction(.retryEnd)
+    static let waitBegin = Instruction(.waitBegin)
+}
+
+/// Where an operand of `binary` and the compare forms comes from, in 32 bits: the
+/// kind in the low 3 bits, an index or a small integer above them.
+///
+/// Reading variables and constants in place saves a push and a pop per operand,
+/// and integers in the instruction need no table read.
+enum Operand {
+    /// Popped from the stack (the right operand first).
+    static let stack: Int32 = 0
+    static let globalKind: Int32 = 1
+    /// A local slot, falling back to the script-scope slot of the same name
+    /// (`CodeUnit.localGlobalSlots`).
+    static let localKind: Int32 = 2
+    static let constantKind: Int32 = 3
+    static let integerKind: Int32 = 4
+
+    /// The integers that fit in an operand; others go to the constant table.
+    static let integerRange = -(1 << 27)..<(1 << 27)
+
+    static func global(_ slot: Int) -> Int32 { Int32(slot) << 3 | globalKind }
+    static func local(_ slot: Int) -> Int32 { Int32(slot) << 3 | localKind }
+    static func constant(_ index: Int) -> Int32 { Int32(index) << 3 | constantKind }
+    static func integer(_ value: Int) -> Int32 { Int32(value) << 3 | integerKind }
+
+    @inline(__always) static func kind(_ operand: Int32) -> Int32 { operand & 7 }
+    @inline(__always) static func index(_ operand: Int32) -> Int { Int(operand >> 3) }
+}
+
+/// Where `binary` puts its result: pushed, or assigned to a variable.
+enum Destination {
+    static let push: Int32 = 0
+    static let globalKind: Int32 = 1
+    static let localKind: Int32 = 2
+
+    static func global(_ slot: Int) -> Int32 { Int32(slot) << 2 | globalKind }
+    static func local(_ slot: Int) -> Int32 { Int32(slot) << 2 | localKind }
+
+    @inline(__always) static func kind(_ destination: Int32) -> Int32 { destination & 3 }
+    @inline(__always) static func index(_ destination: Int32) -> Int { Int(destination >> 2) }
 }

@@ -5,10 +5,17 @@ struct Frame {
     /// Where the caller continues; -1 for the frame a `run` started with.
     let returnPC: Int
     let localsBase: Int
-    let arguments: [String]
+    /// `$1…`: `argumentCount` values on the value stack from `argumentsBase`. A call
+    /// leaves its words where they were pushed (`f $i` passes the integer, which
+    /// reads and prints exactly as its text would); a sourced file shares its
+    /// caller's.
+    let argumentsBase: Int
+    let argumentCount: Int
     /// Locals created by name at run time (`set $name …`) that have no slot.
-    var named: [String: Value] = [:]
+    var named: [String: Value]?
     let isSource: Bool
+    /// The value stack's height when the frame ends: below a call's words (and a
+    /// computed name), so returning pops them.
     let stackBase: Int
     let handlerBase: Int
     let loopBase: Int

@@ -3,7 +3,11 @@
 final class GlobalVariables {
     private(set) var slotsByName: [String: Int] = [:]
     private(set) var names: [String] = []
-    var values: [Value?] = []
+    /// One value per slot, nil while unset. The machine reads and writes it through
+    /// its base pointer; it grows (and may move) only when a new name gets a slot.
+    @exclusivity(unchecked) var values = Buffer<Value?>()
+
+    deinit { values.release() }
 
     /// The slot for `name`, created on first use.
     func slot(for name: String) -> Int {
@@ -17,6 +21,10 @@ final class GlobalVariables {
 
     subscript(name: String) -> Value? {
         get { slotsByName[name].flatMap { values[$0] } }
-        set { values[slot(for: name)] = newValue }
+        set {
+            // The slot first: making one may move `values`.
+            let slot = slot(for: name)
+            values[slot] = newValue
+        }
     }
 }

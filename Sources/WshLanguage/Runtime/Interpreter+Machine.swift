@@ -8,110 +8,113 @@ extension Interpreter {
     ///
     /// The hot state (value stack, variables, loop states, `$?`, the step count) lives
     /// in local variables while instructions run: as class properties every access
-    /// would pay for a dynamic exclusivity check. It is "parked" back into the
-    /// interpreter around anything that may look at it (commands, calls, errors).
-    func run(_ root: CodeUnit, arguments: [String], isSource: Bool = false) throws(LanguageError) {
+    /// would pay for a dynamic exclusivity check and could not stay in registers. It
+    /// is "parked" back into the interpreter around anything that may look at it
+    /// (table commands, name lookups, errors that leave the run).
+    func run(_ root: CodeUnit, arguments: [Value], isSource: Bool = false) throws(LanguageError) {
         let baseDepth = frames.count
         guard baseDepth < maxCallDepth else { throw .commandFailed("recursion too deep") }
-        pushFrame(root, returnPC: -1, arguments: arguments, isSource: isSource)
         let handlerBase = handlers.count
-        var cursor = Cursor(frames[frames.count - 1])
-        var pc = 0
         // `r` is short on purpose: nearly every instruction touches the hot state.
-        var r = Registers(status: lastStatus, steps: steps)
+        var r = Registers(status: lastStatus, steps: steps, globals: globals.values.base)
         let limits = Registers.Limits(
             steps: stepLimit ?? Int.max, stringLength: maxStringLength, interrupt: interruptRequested)
 
         unpark(&r)
+        let floor = r.stack.count
+        for argument in arguments { r.stack.append(argument) }
+        var cursor = pushFrame(
+            root, returnPC: -1, argumentsBase: floor, argumentCount: arguments.count, stackBase: floor,
+            isSource: isSource, &r)
+        var pc = 0
         while true {
             let instruction = cursor.code[pc]
-            pc += 1
+            pc &+= 1
             do throws(LanguageError) {
-                switch instruction {
-                case .constant(let index):
-                    r.stack.append(cursor.constants[index])
-                case .loadGlobal(let slot):
+                switch instruction.opcode {
+                case .constant:
+                    r.stack.append(cursor.constants[Int(instruction.a)])
+                case .loadGlobal:
+                    let slot = Int(instruction.a)
                     guard let value = r.globals[slot] else { throw unsetVariable(globals.names[slot]) }
                     r.stack.append(value)
-                case .loadLocal(let slot, let global):
-                    if let value = r.locals[cursor.localsBase + slot] {
+                case .loadLocal:
+                    if let value = r.locals[cursor.localsBase + Int(instruction.a)] {
                         r.stack.append(value)
-                    } else if let value = r.globals[global] {
+                    } else if let value = r.globals[Int(instruction.b)] {
                         r.stack.append(value)
                     } else {
-                        throw unsetVariable(globals.names[global])
+                        throw unsetVariable(globals.names[Int(instruction.b)])
                     }
-                case .assignGlobal(let slot):
-                    r.globals[slot] = r.pop()
+                case .assignGlobal:
+                    r.globals[Int(instruction.a)] = r.pop()
                     r.status = 0
-                case .assignLocal(let slot):
-                    r.locals[cursor.localsBase + slot] = r.pop()
+                case .assignLocal:
+                    r.locals[cursor.localsBase + Int(instruction.a)] = r.pop()
                     r.status = 0
-                case .storeGlobal(let slot):
-                    r.globals[slot] = r.pop()
-                case .storeLocal(let slot):
-                    r.locals[cursor.localsBase + slot] = r.pop()
-                case .binary(let op):
-                    let right = r.pop()
-                    let top = r.stack.count - 1
-                    r.stack[top] = try op.apply(r.stack[top], right)
-                case .binaryGlobalConstant(let op, let slot, let constant):
-                    guard let left = r.globals[slot] else { throw unsetVariable(globals.names[slot]) }
-                    r.stack.append(try op.apply(left, cursor.constants[constant]))
-                // The integer fast paths are spelled out here so they inline into the loop.
-                case .binaryGlobalInt(let op, let slot, let value):
-                    if case .int(let left)? = r.globals[slot] {
-                        r.stack.append(try op.applyInts(left, value))
+                case .storeGlobal:
+                    r.globals[Int(instruction.a)] = r.pop()
+                case .storeLocal:
+                    r.locals[cursor.localsBase + Int(instruction.a)] = r.pop()
+                // Operations on two integers are spelled out here so they inline into the loop.
+                case .binary:
+                    let left = instruction.a
+                    let right = instruction.b
+                    let result: Value
+                    if let b = r.integer(right, depth: 0, localsBase: cursor.localsBase, constants: cursor.constants),
+                        let a = r.integer(
+                            left, depth: right == Operand.stack ? 1 : 0, localsBase: cursor.localsBase,
+                            constants: cursor.constants)
+                    {
+                        r.dropIntegerOperands(left, right)
+                        result = try instruction.op.applyInts(a, b)
                     } else {
-                        r.stack.append(try slowGlobalOperation(op, r.globals[slot], slot, value))
+                        result = try slowBinary(instruction, &r, cursor)
                     }
-                case .binaryGlobalIntAssign(let op, let slot, let value, let target):
-                    if case .int(let left)? = r.globals[slot] {
-                        r.globals[target] = try op.applyInts(left, value)
-                    } else {
-                        r.globals[target] = try slowGlobalOperation(op, r.globals[slot], slot, value)
-                    }
-                    r.status = 0
-                case .compareGlobalIntJumpIfFalse(let op, let slot, let value, let target):
-                    if case .int(let left)? = r.globals[slot] {
-                        if !op.compareInts(left, value) { pc = target }
-                    } else if case .int(0) = try slowGlobalOperation(op, r.globals[slot], slot, value) {
-                        pc = target
-                    }
-                case .binaryGlobalConstantAssign(let op, let slot, let constant, let target):
-                    guard let left = r.globals[slot] else { throw unsetVariable(globals.names[slot]) }
-                    r.globals[target] = try op.apply(left, cursor.constants[constant])
-                    r.status = 0
-                case .binaryAssignGlobal(let op, let target):
-                    let right = r.pop()
-                    let left = r.pop()
-                    r.globals[target] = try op.apply(left, right)
-                    r.status = 0
-                case .compareGlobalConstantJumpIfFalse(let op, let slot, let constant, let target):
-                    guard let left = r.globals[slot] else { throw unsetVariable(globals.names[slot]) }
-                    if case .int(let flag) = try op.apply(left, cursor.constants[constant]), flag == 0 {
-                        pc = target
-                    }
-                case .jump(let target):
-                    pc = target
-                case .jumpIfFalse(let target):
+                    r.put(result, instruction.c, localsBase: cursor.localsBase)
+                case .compareJumpIfFalse:
+                    if try !compare(instruction, &r, cursor) { pc = instruction.target }
+                case .compareJumpIfTrue:
+                    if try compare(instruction, &r, cursor) { pc = instruction.target }
+                case .loopCompareJump:
+                    try r.countLoopStep(limits)
+                    if try compare(instruction, &r, cursor) { pc = instruction.target }
+                case .jump:
+                    pc = instruction.target
+                case .jumpIfFalse:
                     let condition = r.pop()
                     if case .int(let flag) = condition {
-                        if flag == 0 { pc = target }
+                        if flag == 0 { pc = instruction.target }
                     } else if try !condition.truth() {
-                        pc = target
+                        pc = instruction.target
+                    }
+                case .jumpIfTrue:
+                    let condition = r.pop()
+                    if case .int(let flag) = condition {
+                        if flag != 0 { pc = instruction.target }
+                    } else if try condition.truth() {
+                        pc = instruction.target
                     }
                 case .loopCheck:
-                    try r.countStep(limits)
-                case .echo(let count):
-                    let line = try r.joined(count, separator: " ", limit: limits.stringLength) + "\n"
+                    try r.countLoopStep(limits)
+                case .append:
+                    try append(instruction, &r, cursor, limit: limits.stringLength)
+                // The host's output sink may look at the interpreter: parked around it.
+                case .echo:
+                    let line = try r.joined(Int(instruction.a), separator: " ", limit: limits.stringLength) + "\n"
+                    park(&r)
                     try checkedWrite(line)
+                    unpark(&r)
                     r.status = 0
                 case .writeLine:
-                    try checkedWrite(r.pop().description + "\n")
+                    let line = r.pop().description + "\n"
+                    park(&r)
+                    try checkedWrite(line)
+                    unpark(&r)
                     r.status = 0
-                case .concat(let count):
-                    r.stack.append(.string(try r.joined(count, separator: "", limit: limits.stringLength)))
+                case .concat:
+                    let text = try r.joined(Int(instruction.a), separator: "", limit: limits.stringLength)
+                    r.stack.append(.string(text))
                 case .not:
                     let value = r.pop()
                     r.stack.append(.int(try value.truth() ? 0 : 1))
@@ -121,24 +124,26 @@ extension Interpreter {
                 case .toBool:
                     let value = r.pop()
                     r.stack.append(.int(try value.truth() ? 1 : 0))
-                case .andJump(let target):
+                case .andJump:
                     if try !r.stack[r.stack.count - 1].truth() {
                         r.stack[r.stack.count - 1] = .int(0)
-                        pc = target
+                        pc = instruction.target
                     } else {
-                        r.stack.removeLast()
+                        _ = r.pop()
                     }
-                case .orJump(let target):
+                case .orJump:
                     if try r.stack[r.stack.count - 1].truth() {
                         r.stack[r.stack.count - 1] = .int(1)
-                        pc = target
+                        pc = instruction.target
                     } else {
-                        r.stack.removeLast()
+                        _ = r.pop()
                     }
-                case .forBegin(let argc, let splitMask):
+                case .forBegin:
+                    let argc = Int(instruction.a)
+                    guard case .int(let splitMask) = cursor.constants[Int(instruction.b)] else { break }
                     var items: [String] = []
-                    for (offset, value) in r.stack[(r.stack.count - argc)...].enumerated() {
-                        let text = value.description
+                    for offset in 0..<argc {
+                        let text = r.stack[r.stack.count - argc + offset].description
                         if offset < Int.bitWidth - 1, splitMask & (1 << offset) != 0 {
                             items += text.split(whereSeparator: \.isWhitespace).map(String.init)
                         } else {
@@ -147,15 +152,16 @@ extension Interpreter {
                     }
                     r.stack.removeLast(argc)
                     r.loops.append(LoopState(items: items, index: 0, remaining: 0))
-                case .forNext(let exit):
+                case .forNext:
+                    try r.countLoopStep(limits)
                     let last = r.loops.count - 1
                     let index = r.loops[last].index
                     if index < r.loops[last].items.count {
                         r.stack.append(.string(r.loops[last].items[index]))
                         r.loops[last].index = index + 1
+                        pc = instruction.target
                     } else {
                         r.loops.removeLast()
-                        pc = exit
                     }
                 case .repeatBegin:
                     let value = r.pop()
@@ -163,13 +169,14 @@ extension Interpreter {
                         throw .usage("count must be a non-negative integer, not \"\(value)\"")
                     }
                     r.loops.append(LoopState(items: [], index: 0, remaining: count))
-                case .repeatNext(let exit):
+                case .repeatNext:
+                    try r.countLoopStep(limits)
                     let last = r.loops.count - 1
                     if r.loops[last].remaining > 0 {
                         r.loops[last].remaining -= 1
+                        pc = instruction.target
                     } else {
                         r.loops.removeLast()
-                        pc = exit
                     }
                 case .popLoop:
                     r.loops.removeLast()
@@ -185,25 +192,113 @@ extension Interpreter {
                     r.status = error.status
                     r.stack.append(.string(error.code ?? ""))
                     r.stack.append(.string(error.message))
-                case .assert(let message):
+                case .assert:
+                    let message = Int(instruction.a)
                     let text = message >= 0 ? cursor.constants[message].description : r.pop().description
                     guard try r.pop().truth() else { throw .commandFailed(text) }
                     r.status = 0
-                case .exit(let hasStatus):
-                    let code = hasStatus ? try exitStatus(r.pop()) : 0
+                case .exit:
+                    let code = instruction.a != 0 ? try exitStatus(r.pop()) : 0
                     throw LanguageError(.exit(code), "exit \(code)")
-                case .fail(let index):
-                    throw cursor.unit.errors[index]
-                case .define(let function, let name):
-                    functions[cursor.constants[name].description] = cursor.unit.functions[function]
+                case .fail:
+                    throw cursor.unit.errors[Int(instruction.a)]
+                case .define:
+                    functions[cursor.constants[Int(instruction.b)].description] = cursor.unit.functions[Int(instruction.a)]
+                    functionGeneration += 1
                     r.status = 0
+                case .loadSpecial:
+                    let index = Int(instruction.a)
+                    switch index {
+                    case 0: r.stack.append(.int(Int(r.status)))
+                    case 1: r.stack.append(.int(frames[frames.count - 1].argumentCount))
+                    case 2:
+                        let base = frames[frames.count - 1].argumentsBase
+                        let words = (0..<frames[frames.count - 1].argumentCount).map { r.stack[base + $0].description }
+                        r.stack.append(.string(words.joined(separator: " ")))
+                    case 3: r.stack.append(.string(cursor.unit.name))
+                    case 4..<Compiler.resultIndex:
+                        let position = index - 4
+                        if position < frames[frames.count - 1].argumentCount {
+                            r.stack.append(r.stack[frames[frames.count - 1].argumentsBase + position])
+                        } else {
+                            r.stack.append(.string(""))
+                        }
+                    default:
+                        // `$result`, whose document the host may make now.
+                        park(&r)
+                        let value = specialValue(index)
+                        unpark(&r)
+                        r.stack.append(value)
+                    }
+                case .pushTry:
+                    handlers.append(
+                        TryHandler(
+                            catchPC: instruction.target, frameDepth: frames.count, stackDepth: r.stack.count,
+                            loopDepth: r.loops.count, captureDepth: captures.count))
+                case .popTry:
+                    handlers.removeLast()
+                case .call:
+                    try r.countStep(limits)
+                    let site = Int(instruction.a)
+                    let argc = Int(instruction.b)
+                    // A computed name (`$cmd ARGS`) was pushed before the words.
+                    let computed = instruction.c != 0
+                    let argumentsBase = r.stack.count - argc
+                    if let hook = commandWillRun {
+                        // Before the name is resolved: the host's hook may define it.
+                        let words = (argumentsBase..<r.stack.count).map { r.stack[$0].description }
+                        let name = callName(site, argc: argc, cursor, r)
+                        park(&r)
+                        hook(name, words)
+                        unpark(&r)
+                    }
+                    // Unretained: `functions` holds it until the frame does.
+                    let function: Unmanaged<CodeUnit>?
+                    let cache = cursor.unit.siteCache.baseAddress! + site
+                    if !computed && cache.pointee.generation == functionGeneration {
+                        function = cache.pointee.function
+                    } else {
+                        function = functions[callName(site, argc: argc, cursor, r)].map(Unmanaged.passUnretained)
+                        if !computed { cache.pointee = CodeUnit.SiteCache(generation: functionGeneration, function: function) }
+                    }
+                    if let function {
+                        guard frames.count <= maxCallDepth else {
+                            throw .commandFailed("recursion too deep (more than \(maxCallDepth) nested calls)")
+                        }
+                        // The words stay on the stack as the call's `$1…`.
+                        cursor = pushFrame(
+                            function.takeUnretainedValue(), returnPC: pc, argumentsBase: argumentsBase, argumentCount: argc,
+                            stackBase: computed ? argumentsBase - 1 : argumentsBase, isSource: false, &r)
+                        pc = 0
+                    } else {
+                        let name = callName(site, argc: argc, cursor, r)
+                        let words = (argumentsBase..<r.stack.count).map { r.stack[$0].description }
+                        r.stack.truncate(to: computed ? argumentsBase - 1 : argumentsBase)
+                        park(&r)
+                        let sourced = try callCommand(name, words)
+                        unpark(&r)
+                        if let sourced {
+                            sourceDepth += 1
+                            let caller = frames.count - 1
+                            cursor = pushFrame(
+                                sourced, returnPC: pc, argumentsBase: frames[caller].argumentsBase,
+                                argumentCount: frames[caller].argumentCount, stackBase: r.stack.count, isSource: true,
+                                &r)
+                            pc = 0
+                        }
+                    }
+                case .returnFromFrame:
+                    if instruction.a != 0 { r.status = try exitStatus(r.pop()) }
+                    let frame = popFrame(&r)
+                    if frame.isSource { sourceDepth -= 1 }
+                    if frames.count == baseDepth {
+                        park(&r)
+                        return
+                    }
+                    cursor = currentCursor()
+                    pc = frame.returnPC
 
-                // The rest may look at or change the parked state.
-                case .loadSpecial(let index):
-                    park(&r)
-                    defer { unpark(&r) }
-                    let value = specialValue(index)
-                    self.stack.append(value)
+                // The rest look at or change the parked state.
                 case .loadNamed:
                     park(&r)
                     defer { unpark(&r) }
@@ -223,72 +318,176 @@ extension Interpreter {
                     defer { unpark(&r) }
                     setCurrentVariable(self.stack.removeLast().description, to: nil)
                     lastStatus = 0
-                case .pushTry(let target):
-                    handlers.append(
-                        TryHandler(
-                            catchPC: target, frameDepth: frames.count, stackDepth: r.stack.count,
-                            loopDepth: r.loops.count, captureDepth: captures.count))
-                case .popTry:
-                    handlers.removeLast()
-                case .call(let siteIndex, let argc):
-                    try r.countStep(limits)
-                    let words = r.stack[(r.stack.count - argc)...].map(\.description)
-                    r.stack.removeLast(argc)
-                    let name = cursor.unit.sites[siteIndex].name ?? r.pop().description
-                    park(&r)
-                    defer { unpark(&r) }
-                    commandWillRun?(name, words)
-                    if let function = functions[name] {
-                        guard frames.count <= maxCallDepth else {
-                            throw .commandFailed("recursion too deep (more than \(maxCallDepth) nested calls)")
-                        }
-                        pushFrame(function, returnPC: pc, arguments: words, isSource: false)
-                        cursor = Cursor(frames[frames.count - 1])
-                        pc = 0
-                    } else if let sourced = try callCommand(name, words) {
-                        pushFrame(sourced, returnPC: pc, arguments: currentArguments, isSource: true)
-                        sourceDepth += 1
-                        cursor = Cursor(frames[frames.count - 1])
-                        pc = 0
-                    }
                 case .retryBegin, .retryAttempt, .retryEnd, .retryFailed, .waitBegin, .waitPoll:
                     park(&r)
                     defer { unpark(&r) }
                     if let target = try runTimed(instruction) { pc = target }
-                case .returnFromFrame(let hasStatus):
-                    if hasStatus { r.status = try exitStatus(r.pop()) }
-                    park(&r)
-                    let frame = popFrame()
-                    if frame.isSource { sourceDepth -= 1 }
-                    if frames.count == baseDepth { return }
-                    unpark(&r)
-                    cursor = Cursor(frames[frames.count - 1])
-                    pc = frame.returnPC
                 }
             } catch {
-                park(&r)
+                // Errors raised while parked (in a command) arrive parked.
+                unpark(&r)
+                let failed = deferredLoadError(cursor, at: pc - 1, &r) ?? error
                 let origin = cursor.unit.origin(at: pc - 1)
-                let located = error.located(command: origin?.name, position: origin?.position)
+                let located = failed.located(command: origin?.name, position: origin?.position)
                 if located.isCatchable, handlers.count > handlerBase {
                     let handler = handlers.removeLast()
                     while frames.count > handler.frameDepth {
-                        if popFrame().isSource { sourceDepth -= 1 }
+                        if popFrame(&r).isSource { sourceDepth -= 1 }
                     }
-                    self.stack.truncate(to: handler.stackDepth)
-                    self.loopStates.truncate(to: handler.loopDepth)
+                    r.stack.truncate(to: handler.stackDepth)
+                    r.loops.truncate(to: handler.loopDepth)
                     captures.truncate(to: handler.captureDepth)
                     pendingError = located
-                    cursor = Cursor(frames[frames.count - 1])
+                    cursor = currentCursor()
                     pc = handler.catchPC
-                    unpark(&r)
                     continue
                 }
                 while frames.count > baseDepth {
-                    if popFrame().isSource { sourceDepth -= 1 }
+                    if popFrame(&r).isSource { sourceDepth -= 1 }
                 }
+                park(&r)
                 throw located
             }
         }
+    }
+
+    /// `left op right` when an operand is not an integer: pops stack operands (the
+    /// right one first), reads the others left to right, so an unset variable is
+    /// reported as it would be read.
+    @inline(never)
+    private func slowBinary(_ instruction: Instruction, _ r: inout Registers, _ cursor: Cursor) throws(LanguageError)
+        -> Value
+    {
+        let left: Value
+        let right: Value
+        if instruction.b == Operand.stack {
+            right = r.pop()
+            left = try read(instruction.a, &r, cursor)
+        } else {
+            left = try read(instruction.a, &r, cursor)
+            right = try read(instruction.b, &r, cursor)
+        }
+        return try instruction.op.apply(left, right)
+    }
+
+    /// A comparison's outcome for the compare-and-jump forms.
+    @inline(__always)
+    private func compare(_ instruction: Instruction, _ r: inout Registers, _ cursor: Cursor) throws(LanguageError)
+        -> Bool
+    {
+        let left = instruction.a
+        let right = instruction.b
+        if let b = r.integer(right, depth: 0, localsBase: cursor.localsBase, constants: cursor.constants),
+            let a = r.integer(
+                left, depth: right == Operand.stack ? 1 : 0, localsBase: cursor.localsBase, constants: cursor.constants)
+        {
+            r.dropIntegerOperands(left, right)
+            return instruction.op.compareInts(a, b)
+        }
+        // Comparisons give 1 or 0.
+        guard case .int(let flag) = try slowBinary(instruction, &r, cursor) else { return false }
+        return flag != 0
+    }
+
+    /// The value of an ``Operand``, popping it when it is on the stack.
+    private func read(_ operand: Int32, _ r: inout Registers, _ cursor: Cursor) throws(LanguageError) -> Value {
+        let index = Operand.index(operand)
+        switch Operand.kind(operand) {
+        case Operand.globalKind:
+            guard let value = r.globals[index] else { throw unsetVariable(globals.names[index]) }
+            return value
+        case Operand.localKind:
+            if let value = r.locals[cursor.localsBase + index] { return value }
+            let global = cursor.unit.localGlobalSlots[index]
+            guard let value = r.globals[global] else { throw unsetVariable(globals.names[global]) }
+            return value
+        case Operand.constantKind:
+            return cursor.constants[index]
+        case Operand.integerKind:
+            return .int(index)
+        default:
+            return r.pop()
+        }
+    }
+
+    /// `set NAME "$NAME…"`: appends the popped parts' text to the variable's string.
+    /// The string is taken out of its slot while it grows, so it has one owner and
+    /// grows in place (amortised linear) instead of being copied on every append.
+    private func append(_ instruction: Instruction, _ r: inout Registers, _ cursor: Cursor, limit: Int)
+        throws(LanguageError)
+    {
+        let operand = instruction.a
+        let count = Int(instruction.b)
+        let index = Operand.index(operand)
+        let slot: UnsafeMutablePointer<Value?>
+        var fallback: Value?
+        if Operand.kind(operand) == Operand.globalKind {
+            slot = r.globals + index
+            if slot.pointee == nil { throw unsetVariable(globals.names[index]) }
+        } else {
+            slot = r.locals.base + (cursor.localsBase + index)
+            if slot.pointee == nil {
+                // An unset local reads the script-scope variable of the same name.
+                let global = cursor.unit.localGlobalSlots[index]
+                guard let value = r.globals[global] else { throw unsetVariable(globals.names[global]) }
+                fallback = value
+            }
+        }
+        var length = 0
+        switch fallback ?? slot.pointee {
+        case .string(let text)?: length = text.utf8.count
+        case let value?: length = value.description.utf8.count
+        case nil: break
+        }
+        let first = r.stack.count - count
+        for position in first..<r.stack.count {
+            if case .string(let text) = r.stack[position] {
+                length += text.utf8.count
+            } else {
+                length += r.stack[position].description.utf8.count
+            }
+        }
+        guard length <= limit else { throw .commandFailed("string longer than \(limit) bytes") }
+        var text: String
+        switch fallback ?? slot.pointee {
+        case .string(let current)?: text = current
+        case let value?: text = value.description
+        case nil: text = ""
+        }
+        // Drop the slot's reference, so `text` is the only one and appends in place.
+        slot.pointee = nil
+        fallback = nil
+        for position in first..<r.stack.count {
+            if case .string(let part) = r.stack[position] {
+                text += part
+            } else {
+                text += r.stack[position].description
+            }
+        }
+        r.stack.removeLast(count)
+        slot.pointee = .string(text)
+        r.status = 0
+    }
+
+    /// When instruction `index` failed inside the range of a ``CodeUnit/DeferredLoad``
+    /// whose variable is unset, that is the error: the code as written reads the
+    /// variable first. The outermost (latest registered) read comes first.
+    private func deferredLoadError(_ cursor: Cursor, at index: Int, _ r: inout Registers) -> LanguageError? {
+        for deferred in cursor.unit.deferredLoads.reversed() where deferred.range.contains(index) {
+            let slot = Operand.index(deferred.operand)
+            let global: Int
+            switch Operand.kind(deferred.operand) {
+            case Operand.globalKind:
+                global = slot
+            case Operand.localKind:
+                if r.locals[cursor.localsBase + slot] != nil { continue }
+                global = cursor.unit.localGlobalSlots[slot]
+            default:
+                continue
+            }
+            if r.globals[global] == nil { return unsetVariable(globals.names[global]) }
+        }
+        return nil
     }
 
     private func park(_ r: inout Registers) {
@@ -303,44 +502,54 @@ extension Interpreter {
         guard r.parked else { return }
         r.parked = false
         swapRegisters(&r)
+        // Compiling (`source`) may have given new names slots and moved the values.
+        r.globals = globals.values.base
         r.status = lastStatus
         r.steps = steps
     }
 
     private func swapRegisters(_ r: inout Registers) {
         swap(&r.stack, &stack)
-        swap(&r.globals, &globals.values)
         swap(&r.locals, &locals)
         swap(&r.loops, &loopStates)
     }
 
-    private func pushFrame(_ unit: CodeUnit, returnPC: Int, arguments: [String], isSource: Bool) {
+    /// The name a call site calls: fixed, or computed and pushed below its words.
+    private func callName(_ site: Int, argc: Int, _ cursor: Cursor, _ r: Registers) -> String {
+        cursor.unit.sites[site].name ?? r.stack[r.stack.count - argc - 1].description
+    }
+
+    /// Pushes a frame (with the registers unparked) and returns where it reads.
+    private func pushFrame(
+        _ unit: consuming CodeUnit, returnPC: Int, argumentsBase: Int, argumentCount: Int, stackBase: Int, isSource: Bool,
+        _ r: inout Registers
+    ) -> Cursor {
+        let localCount = unit.localSlots.count
         frames.append(
             Frame(
-                unit: unit, returnPC: returnPC, localsBase: locals.count, arguments: arguments,
-                isSource: isSource, stackBase: stack.count, handlerBase: handlers.count,
-                loopBase: loopStates.count, captureBase: captures.count))
-        locals.append(contentsOf: repeatElement(nil, count: unit.localSlots.count))
+                unit: unit, returnPC: returnPC, localsBase: r.locals.count, argumentsBase: argumentsBase,
+                argumentCount: argumentCount, isSource: isSource, stackBase: stackBase,
+                handlerBase: handlers.count, loopBase: r.loops.count, captureBase: captures.count))
+        r.locals.append(repeating: nil, count: localCount)
+        return currentCursor()
     }
 
-    /// Pops the top frame and everything it left on the other stacks.
-    private func popFrame() -> Frame {
+    /// Where the top frame reads.
+    @inline(__always)
+    private func currentCursor() -> Cursor {
+        Cursor(frames[frames.count - 1])
+    }
+
+    /// Pops the top frame and everything it left on the other stacks (registers
+    /// unparked).
+    private func popFrame(_ r: inout Registers) -> Frame {
         let frame = frames.removeLast()
-        locals.truncate(to: frame.localsBase)
-        stack.truncate(to: frame.stackBase)
+        r.locals.truncate(to: frame.localsBase)
+        r.stack.truncate(to: frame.stackBase)
         handlers.truncate(to: frame.handlerBase)
-        loopStates.truncate(to: frame.loopBase)
+        r.loops.truncate(to: frame.loopBase)
         captures.truncate(to: frame.captureBase)
         return frame
-    }
-
-    /// `variable OP integer` when the variable is not an integer (or unset).
-    @inline(never)
-    private func slowGlobalOperation(
-        _ op: BinaryOperator, _ left: Value?, _ slot: Int, _ right: Int
-    ) throws(LanguageError) -> Value {
-        guard let left else { throw unsetVariable(globals.names[slot]) }
-        return try op.apply(left, .int(right))
     }
 
     private func unsetVariable(_ name: String) -> LanguageError {

@@ -3,7 +3,7 @@
 extension Interpreter {
     /// Runs one of the waiting instructions; returns where to continue when it jumps.
     func runTimed(_ instruction: Instruction) throws(LanguageError) -> Int? {
-        switch instruction {
+        switch instruction.opcode {
         case .retryBegin:
             let every = try seconds(stack.removeLast(), option: "every", command: "retry")
             let timesValue = stack.removeLast()
@@ -16,7 +16,8 @@ extension Interpreter {
             stack.append(.int(loopStates[loopStates.count - 1].index))
         case .retryEnd:
             loopStates.removeLast()
-        case .retryFailed(let top):
+        case .retryFailed:
+            let top = instruction.target
             let error = pendingError ?? .commandFailed("unknown error")
             pendingError = nil
             let state = loopStates[loopStates.count - 1]
@@ -35,7 +36,8 @@ extension Interpreter {
                 LoopState(
                     items: [], index: 0, remaining: 0, interval: every.duration,
                     deadline: now().advanced(by: timeout.duration), timeout: timeout.text))
-        case .waitPoll(let end):
+        case .waitPoll:
+            let end = instruction.target
             let condition = stack.removeLast()
             let state = loopStates[loopStates.count - 1]
             if try condition.truth() {

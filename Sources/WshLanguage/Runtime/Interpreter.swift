@@ -16,8 +16,9 @@ public final class Interpreter {
     public var output: (String) -> Void
     /// Receives notes and warnings that are not results (stderr in a shell).
     public var diagnostics: (String) -> Void
-    /// Asked between commands and on every loop iteration; returning true stops
-    /// execution with an `interrupted` error (status 130).
+    /// Asked on every command call and every 64th loop iteration (so a loop stops
+    /// within microseconds, without paying for a call on each iteration); returning
+    /// true stops execution with an `interrupted` error (status 130).
     public var interruptRequested: () -> Bool = { false }
     /// The most loop iterations and command calls one ``execute(_:file:firstLine:)``
     /// may take, or nil for no limit; exceeding it is a `stepLimitExceeded` error that
@@ -64,18 +65,22 @@ public final class Interpreter {
     public private(set) var commands = CommandTable()
 
     let globals = GlobalVariables()
-    var functions: [String: CodeUnit] = [:]
+    @exclusivity(unchecked) var functions: [String: CodeUnit] = [:]
+    /// Counts `def`s, so call sites can cache which function a name means.
+    @exclusivity(unchecked) var functionGeneration = 0
     var steps = 0
 
-    // Machine state; see Interpreter+Machine.swift.
-    var stack: [Value] = []
-    var frames: [Frame] = []
-    var locals: [Value?] = []
-    var handlers: [TryHandler] = []
-    var loopStates: [LoopState] = []
-    var captures: [String] = []
-    var pendingError: LanguageError?
-    var sourceDepth = 0
+    // Machine state; see Interpreter+Machine.swift. The interpreter runs on one
+    // thread and the machine never holds an access across a call that could
+    // overlap, so these opt out of dynamic exclusivity checks.
+    @exclusivity(unchecked) var stack = Buffer<Value>()
+    @exclusivity(unchecked) var frames = Buffer<Frame>()
+    @exclusivity(unchecked) var locals = Buffer<Value?>()
+    @exclusivity(unchecked) var handlers: [TryHandler] = []
+    @exclusivity(unchecked) var loopStates: [LoopState] = []
+    @exclusivity(unchecked) var captures: [String] = []
+    @exclusivity(unchecked) var pendingError: LanguageError?
+    @exclusivity(unchecked) var sourceDepth = 0
 
     // `$result`: the host's document, produced on first read.
     var resultProducer: (() -> String?)?
@@ -91,6 +96,12 @@ public final class Interpreter {
         self.output = output
         self.diagnostics = diagnostics
         for spec in Builtins.specs { commands.register(spec) }
+    }
+
+    deinit {
+        stack.release()
+        locals.release()
+        frames.release()
     }
 
     /// Adds or replaces a host command.
@@ -221,8 +232,11 @@ public final class Interpreter {
         }
     }
 
-    var currentArguments: [String] {
-        frames.last?.arguments ?? scriptArguments
+    /// `$1…` of the running code; only while the machine is parked (the words live
+    /// on its value stack).
+    var currentArguments: [Value] {
+        guard let frame = frames.last else { return scriptArguments.map { .string($0) } }
+        return (0..<frame.argumentCount).map { stack[frame.argumentsBase + $0] }
     }
 
     /// A variable as the running code sees it: local first, then script scope.
@@ -230,7 +244,7 @@ public final class Interpreter {
         if let special = Compiler.specialIndex(name) { return specialValue(special) }
         if let frame = frames.last, frame.unit.isFunction, !frame.unit.globalNames.contains(name) {
             if let slot = frame.unit.localSlots[name], let value = locals[frame.localsBase + slot] { return value }
-            if let value = frame.named[name] { return value }
+            if let value = frame.named?[name] { return value }
         }
         return globals[name]
     }
@@ -240,7 +254,8 @@ public final class Interpreter {
             if let slot = frame.unit.localSlots[name] {
                 locals[frame.localsBase + slot] = value
             } else {
-                frames[frames.count - 1].named[name] = value
+                frames[frames.count - 1].named = frames[frames.count - 1].named ?? [:]
+                frames[frames.count - 1].named?[name] = value
             }
         } else {
             globals[name] = value
@@ -252,12 +267,12 @@ public final class Interpreter {
         switch index {
         case 0: return .int(Int(lastStatus))
         case 1: return .int(arguments.count)
-        case 2: return .string(arguments.joined(separator: " "))
+        case 2: return .string(arguments.map(\.description).joined(separator: " "))
         default:
             let position = index - 3
             if index == Compiler.resultIndex { return .string(resultDocument ?? "") }
             if position == 0 { return .string(frames.last?.unit.name ?? "") }
-            return position <= arguments.count ? .string(arguments[position - 1]) : .string("")
+            return position <= arguments.count ? arguments[position - 1] : .string("")
         }
     }
 }

@@ -1,0 +1,293 @@
+import Foundation
+import Testing
+@testable import WshLanguage
+
+/// The fast paths of the machine — operands read in place, fused compare-and-jump,
+/// loops checked at the bottom, in-place appends, calls that keep their words on the
+/// stack — behave exactly as the plain instructions did.
+@Suite("Machine")
+struct MachineTests {
+    /// The instructions of one compiled chunk.
+    private func compiled(_ source: String) throws -> CodeUnit {
+        let script = try Parser.parse(source, file: "test.wsh", firstLine: 1)
+        return Compiler.compile(script, name: "test.wsh", globals: GlobalVariables())
+    }
+
+    // MARK: Shapes
+
+    @Test("given the standard loop when compiled then an iteration is four instructions")
+    func loopShape() throws {
+        let unit = try compiled("set s 0; set i 0; while $i < 1000000 { let s = $s + $i % 7; let i = $i + 1 }")
+        let code = unit.instructions
+        let back = try #require(code.firstIndex { $0.opcode == .loopCompareJump })
+        // body: `$i % 7` pushed, `$s + it` into s, `$i + 1` into i; then the check.
+        #expect(back - code[back].target == 3)
+        #expect(code[code[back].target..<back].allSatisfy { $0.opcode == .binary })
+        #expect(!code.contains { $0.opcode == .loadGlobal || $0.opcode == .loopCheck || $0.opcode == .jumpIfFalse })
+    }
+
+    @Test("given if with a comparison when compiled then the comparison jumps itself")
+    func ifShape() throws {
+        let unit = try compiled("set x 1; if $x < 2 { echo a } else { echo b }")
+        #expect(unit.instructions.contains { $0.opcode == .compareJumpIfFalse })
+        #expect(!unit.instructions.contains { $0.opcode == .jumpIfFalse })
+    }
+
+    // MARK: Step limit and interrupts
+
+    @Test("given a step limit when fused loops run then every check counts as before")
+    func stepLimitCounts() {
+        // A loop of N iterations takes N + 1 steps (the last check fails), a call one.
+        let cases: [(String, Bool)] = [
+            ("set i 0; while $i < 9 { let i = $i + 1 }", true),
+            ("set i 0; while $i < 10 { let i = $i + 1 }", false),
+            ("for x in 1 2 3 4 5 6 7 8 9 { }", true),
+            ("for x in 1 2 3 4 5 6 7 8 9 10 { }", false),
+            ("repeat 9 { }", true),
+            ("repeat 10 { }", false),
+            ("def f { }; repeat 4 { f }; f", true),
+            ("def f { }; repeat 4 { f }; f; f", false),
+            ("set i 0; while $i < 9 && 1 { let i = $i + 1 }", true),
+            ("set i 0; while $i < 10 && 1 { let i = $i + 1 }", false),
+        ]
+        for (script, fits) in cases {
+            let harness = Harness()
+            harness.interpreter.stepLimit = 10
+            let error = harness.run(script)
+            if fits {
+                #expect(error == nil, "\(script)")
+            } else {
+                #expect(error?.kind == .stepLimitExceeded, "\(script)")
+            }
+        }
+    }
+
+    @Test("given a step limit when an endless fused loop runs then it stops, uncaught")
+    func stepLimitStopsFusedLoop() {
+        for script in [
+            "set i 0; try { while $i >= 0 { let i = $i + 1 } } catch { echo no }",
+            "set i 0; try { while 1 { let i = $i + 1 } } catch { echo no }",
+            "set i 0; try { repeat 100000000 { let i = $i + 1 } } catch { echo no }",
+            "def f { while $1 < 2 { } }; try { f 1 } catch { echo no }",
+        ] {
+            let harness = Harness()
+            harness.interpreter.stepLimit = 5000
+            #expect(harness.run(script)?.kind == .stepLimitExceeded, "\(script)")
+            #expect(harness.output == "")
+        }
+    }
+
+    @Test("given Ctrl-C when a fused loop runs then it stops promptly with status 130")
+    func interruptStopsFusedLoop() {
+        for script in [
+            "set i 0; while $i < 1000000000 { let i = $i + 1 }",
+            "set i 0; try { while $i >= 0 { let i = $i + 1 } } catch { echo caught }",
+            "set i 0; repeat 1000000000 { let i = $i + 1 }",
+            "set i 0; set k 0; while $k < 1 { let i = $i + 1 }",
+        ] {
+            let harness = Harness()
+            var checks = 0
+            harness.interpreter.interruptRequested = {
+                checks += 1
+                return checks > 3
+            }
+            let error = harness.run(script)
+            #expect(error?.kind == .interrupted, "\(script)")
+            #expect(error?.status == 130)
+            #expect(harness.output == "")
+            // Asked at least every `interruptInterval` iterations.
+            let iterations = harness.interpreter.variable("i")?.intValue ?? .max
+            #expect(iterations <= 4 * Registers.interruptInterval, "\(script)")
+        }
+    }
+
+    @Test("given Ctrl-C when a loop calls a function then the call sees it at once")
+    func interruptAtCalls() {
+        let harness = Harness()
+        var checks = 0
+        harness.interpreter.interruptRequested = {
+            checks += 1
+            return checks > 3
+        }
+        harness.run("set n 0; def f { global n; let n = $n + 1 }; while 1 { f }")
+        // Each call asks (the loop's own checks are rarer).
+        #expect(harness.interpreter.variable("n")?.intValue ?? .max <= 3)
+    }
+
+    // MARK: Errors
+
+    @Test("given an unset variable in a fused operand then the error names it, left first")
+    func unsetOperands() {
+        #expect(outputOf("set i 1; let s = $s + $i % 7") == "!test.wsh:1: let: no such variable: $s")
+        #expect(outputOf("set s 1; let s = $s + $i % 7") == "!test.wsh:1: let: no such variable: $i")
+        #expect(outputOf("let s = $s + $i % 7") == "!test.wsh:1: let: no such variable: $s")
+        #expect(outputOf("set a 1; let x = $a + ($b + $c % 2)") == "!test.wsh:1: let: no such variable: $b")
+        #expect(outputOf("let x = $a + ($b + $c % 2)") == "!test.wsh:1: let: no such variable: $a")
+        #expect(outputOf("set c 1; let x = $a + ($b + $c % 0)") == "!test.wsh:1: let: no such variable: $a")
+        #expect(outputOf("set a 1; set c 1; let x = $a + $c % 0") == "!test.wsh:1: let: division by zero")
+        #expect(outputOf("let x = 1 + $y") == "!test.wsh:1: let: no such variable: $y")
+        #expect(outputOf("set i 0\nwhile $i < $n {\n  let i = $i + 1\n}") == "!test.wsh:2: while: no such variable: $n")
+        #expect(outputOf("set i 0\nwhile $i < 3 {\n  let i = $i + $step\n}") == "!test.wsh:3: let: no such variable: $step")
+        #expect(outputOf("if $flag == 1 { echo yes }") == "!test.wsh:1: if: no such variable: $flag")
+        #expect(outputOf("def f { let x = $y + $z % 2 }; f") == "!test.wsh:1: let: no such variable: $y")
+        #expect(outputOf("def f { let x = $1 + $z % 2 }; f 1") == "!test.wsh:1: let: no such variable: $z")
+        // A command in the right operand still runs after the left is read.
+        #expect(outputOf("let x = $a + $(echo 1)") == "!test.wsh:1: let: no such variable: $a")
+    }
+
+    @Test("given overflow in a fused operation then it fails as before and assigns nothing")
+    func overflowInFusedOperations() {
+        #expect(
+            outputOf("set x 9223372036854775807; let x = $x + 1")
+                == "!test.wsh:1: let: integer overflow in 9223372036854775807 + 1")
+        #expect(
+            outputOf("set x 9223372036854775807; try { let x = $x + 1 } catch { }; echo $x")
+                == "9223372036854775807\n")
+        #expect(
+            outputOf("set i 9223372036854775805; while $i > 0 { let i = $i + 1 }")
+                == "!test.wsh:1: let: integer overflow in 9223372036854775807 + 1")
+        #expect(
+            outputOf("set m -9223372036854775808; let z = $m % -1")
+                == "!test.wsh:1: let: integer overflow in -9223372036854775808 % -1")
+        #expect(outputOf("set x 1e308; let x = $x * 10") == "!test.wsh:1: let: decimal overflow in 1e308 * 10")
+        #expect(outputOf("set x 5; let y = $x % 0") == "!test.wsh:1: let: division by zero")
+        #expect(
+            outputOf("set x abc; let y = $x + 1") == "!test.wsh:1: let: expected a number for + but got \"abc\"")
+        // Integers too large for an operand go through the constant table.
+        #expect(outputOf("set i 5; let j = $i - 100000000000; echo $j") == "-99999999995\n")
+    }
+
+    // MARK: Values that change type
+
+    @Test("given a loop variable that becomes a string or decimal mid-loop then it computes the same")
+    func changingTypes() {
+        #expect(
+            outputOf(
+                "set i 0; set s 0; while $i < 10 { let s = $s + $i; if $i == 4 { set i \"5\" } else { let i = $i + 1 } }; echo $s $i"
+            ) == "45 10\n")
+        #expect(outputOf("set i 0; while $i < 3 { let i = $i + 1; if $i == 2 { set i abc } }; echo $i") == "abc\n")
+        #expect(outputOf("set x 1; while $x < 100 { let x = $x * 2.5 }; echo $x") == "244.140625\n")
+        #expect(outputOf("set x 3; while $x < 5.5 { let x = $x + 1 }; echo $x") == "6\n")
+        #expect(outputOf("set a 10; set b 9x; if $a < $b { echo lt } else { echo ge }") == "lt\n")
+        #expect(
+            outputOf("set i 0; while $i < 3 { let i = $i + 1; if $i == 2 { set i x } }; let j = $i + 1")
+                == "!test.wsh:1: let: expected a number for + but got \"x\"")
+    }
+
+    // MARK: Loops checked at the bottom
+
+    @Test("given continue and break in rotated loops then they go where they did")
+    func continueAndBreak() {
+        #expect(outputOf("set i 0; while $i < 5 { let i = $i + 1; if $i == 2 { continue }; echo $i }") == "1\n3\n4\n5\n")
+        #expect(outputOf("set i 0; while 1 { let i = $i + 1; if $i > 3 { break } }; echo $i") == "4\n")
+        #expect(outputOf("for x in a b c { if $x == b { continue }; echo $x }; echo $x") == "a\nc\nc\n")
+        #expect(outputOf("for x in a b c { if $x == b { break }; echo $x }") == "a\n")
+        #expect(outputOf("set n 0; repeat 5 { let n = $n + 1; if $n == 3 { continue }; echo $n }") == "1\n2\n4\n5\n")
+        #expect(outputOf("set n 0; repeat 5 { let n = $n + 1; if $n == 3 { break } }; echo $n") == "3\n")
+        #expect(
+            outputOf("for x in 1 2 { for y in a b c { if $y == b { break }; echo $x$y } }") == "1a\n2a\n")
+        #expect(outputOf("repeat 0 { echo no }; while 0 { echo no }; for x in { echo no }; echo done") == "done\n")
+        #expect(
+            outputOf("set i 0; while $i < 3 { try { let i = $i + 1; if $i == 2 { nope } } catch { echo caught } }; echo $i")
+                == "caught\n3\n")
+    }
+
+    // MARK: Appending
+
+    @Test("given set NAME \"$NAME…\" when run then it appends as a new string would")
+    func appends() {
+        #expect(outputOf("set t \"\"; set i 0; while $i < 5 { set t \"$t$i,\"; let i = $i + 1 }; echo $t") == "0,1,2,3,4,\n")
+        #expect(outputOf("set t ab; set u $t; set t \"$t!\"; echo $t $u") == "ab! ab\n")
+        #expect(outputOf("set t x; set t $t$t; set t \"$t$t\"; echo $t") == "xxxx\n")
+        #expect(outputOf("set t 5; set t \"$t.5\"; let y = $t + 1; echo $y") == "6.5\n")
+        #expect(outputOf("set t 2.5; set t ${t}0; echo $t") == "2.50\n")
+        #expect(outputOf("set t a; set t \"$t$(echo b)\"; echo $t") == "ab\n")
+        #expect(outputOf("set t \"$t!\"") == "!test.wsh:1: set: no such variable: $t")
+        #expect(outputOf("set t a; try { set t \"$t$nope\" } catch { echo $error }; echo $t") == "no such variable: $nope\na\n")
+        #expect(outputOf("set t \"$t$nope\"") == "!test.wsh:1: set: no such variable: $t")
+        #expect(outputOf("set t \"$t$(echo ran)\"") == "!test.wsh:1: set: no such variable: $t")
+        // A function appends to its local, starting from the script-scope value.
+        #expect(outputOf("def f { set t \"$t!\"; set t \"$t!\"; echo $t }; set t hi; f; echo $t") == "hi!!\nhi\n")
+        #expect(outputOf("def f { global t; set t \"$t!\" }; set t hi; f; f; echo $t") == "hi!!\n")
+        #expect(outputOf("set t a; set t \"$t$1$#\"; echo $t") == "a0\n")
+        #expect(outputOf("echo $?; set t a; set t ${t}b; echo $? $t") == "0\n0 ab\n")
+    }
+
+    @Test("given the string limit when an append would pass it then it fails and keeps the value")
+    func appendLimit() {
+        let harness = Harness()
+        harness.interpreter.maxStringLength = 10
+        let error = harness.run("set t 12345678; try { set t \"$t$t\" } catch { }; echo $t; set t \"${t}90\"; echo $t")
+        #expect(error == nil)
+        #expect(harness.interpreter.variable("error")?.description == "string longer than 10 bytes")
+        #expect(harness.output == "12345678\n1234567890\n")
+    }
+
+    @Test("given 20 000 appends when run then the string grows in place, in linear time")
+    func appendsAreLinear() {
+        let harness = Harness()
+        let started = ContinuousClock.now
+        let word = String(repeating: "x", count: 500)
+        harness.run("set t \"\"; repeat 20000 { set t \"${t}\(word)\" }; set t \"$t.\"; expr $t == $t")
+        // Copying the string on every append would move 100 GB.
+        #expect(ContinuousClock.now - started < .seconds(20))
+        #expect(harness.output == "1\n")
+        #expect(harness.interpreter.variable("t")?.description.utf8.count == 10_000_001)
+    }
+
+    // MARK: Calls
+
+    @Test("given a function called with values then $1, $# and $@ read as the words would")
+    func callArguments() {
+        #expect(outputOf("def f { echo $1 $# \"$@\"; let y = $1 + 1; echo $y }; set i 41; f $i \"a b\"") == "41 2 41 a b\n42\n")
+        #expect(outputOf("def f { echo $1$2 $3.; set x $1; echo $x }; f 2.5 007") == "2.5007 .\n2.5\n")
+        #expect(outputOf("def f { let y = $1 * 2; echo $y }; f 1e3") == "2000.0\n")
+        #expect(outputOf("def f { return $1 }; f 3; echo $?") == "3\n")
+        #expect(outputOf("def f { g $@ }; def g { echo $# $2 }; f a b c") == "1 \n")
+        #expect(outputOf("def f { source x }; f") == "!test.wsh:1: source: cannot read x")
+    }
+
+    @Test("given functions redefined or called by computed names then calls find the current one")
+    func callCache() {
+        #expect(outputOf("def f { echo F }; repeat 2 { f; def f { echo G } }") == "F\nG\n")
+        #expect(outputOf("set n f; def f { echo F }; $n; def f { echo G }; $n") == "F\nG\n")
+        #expect(outputOf("def g { def g { echo new }; echo old }; g; g") == "old\nnew\n")
+        #expect(outputOf("def g { def f { def g { echo x }; echo still }; f; echo back }; g; g") == "still\nback\nx\n")
+        let harness = Harness()
+        harness.interpreter.register(CommandSpec(name: "hello", abstract: "Says hello.") { $0.writeLine("host") })
+        harness.run("repeat 2 { hello; def hello { echo function } }")
+        #expect(harness.output == "host\nfunction\n")
+    }
+
+    @Test("given the command hook when functions are called then it gets their words as text")
+    func hookSeesWords() {
+        let harness = Harness()
+        var seen: [String] = []
+        harness.interpreter.commandWillRun = { name, words in seen.append(([name] + words).joined(separator: "|")) }
+        harness.run("def f { echo $1 }; set i 7; f $i \"a b\" 2.5; set n f; $n x")
+        #expect(seen == ["f|7|a b|2.5", "f|x"])
+        #expect(harness.output == "7\nx\n")
+    }
+
+    @Test("given a hook that defines the function it is told about then that call runs it")
+    func hookDefinesFunction() {
+        let harness = Harness()
+        let interpreter = harness.interpreter
+        interpreter.commandWillRun = { name, _ in
+            if name == "late" { try? interpreter.execute("def late { echo defined as $1 }") }
+        }
+        harness.run("def late { echo old }; late first; late second")
+        #expect(harness.output == "defined as first\ndefined as second\n")
+    }
+
+    @Test("given recursion when it runs deep or fails inside then frames unwind cleanly")
+    func recursion() {
+        #expect(
+            outputOf("def f { let n = $1 - 1; if $n > 0 { f $n }; echo $1 }; f 3") == "1\n2\n3\n")
+        #expect(outputOf("def f { f $1 }; f 1").hasSuffix("recursion too deep (more than 1000 nested calls)"))
+        #expect(
+            outputOf("def f { if $1 == 0 { nope }; let m = $1 - 1; f $m }; try { f 50 } catch { echo caught }; set k 1; echo $k")
+                == "caught\n1\n")
+        #expect(outputOf("def f { try { g } catch { echo in f $? } }; def g { exit 3 }; f; echo after") == "!exit")
+    }
+}

@@ -113,6 +113,41 @@ struct FastDecodingTests {
         }
     }
 
+    // MARK: - Hostile bytes
+
+    @Test("random byte damage to every real fixture: no crash, and the same value or error as JSONDecoder")
+    func damagedFixtures() throws {
+        var generator = BodyGenerator(seed: 0xBAD_B17E5)
+        var damaged = 0
+        for (name, data) in try Self.fixtures() {
+            for round in 0..<12 {
+                var bytes = Array(data)
+                for _ in 0...generator.int(3) {
+                    let at = generator.int(bytes.count + 1)
+                    switch generator.int(3) {
+                    case 0 where at < bytes.count: bytes[at] = UInt8(truncatingIfNeeded: generator.next())
+                    case 1: bytes.insert(UInt8(truncatingIfNeeded: generator.next()), at: at)
+                    default: if at < bytes.count { bytes.remove(at: at) }
+                    }
+                }
+                damaged += 1
+                let type = Self.types[(damaged + round) % Self.types.count]
+                Self.check(Data(bytes), as: type, "\(name), damage round \(round)")
+            }
+        }
+        #expect(damaged > 500)
+    }
+
+    @Test("nesting far deeper than any body: declined or refused, never a crash", arguments: [1_000, 100_000])
+    func deepNesting(depth: Int) {
+        let arrays = Data((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
+        let objects = Data((#"{"statuses":"# + String(repeating: #"[{"user":"#, count: depth)).utf8)
+        for body in [arrays, objects] {
+            #expect(FastModelDecoding.decode(TimelinePage.self, from: body) == nil)
+            #expect(throws: ModelDecodingError.self) { try ModelDecoding.decode(TimelinePage.self, from: body) }
+        }
+    }
+
     // MARK: - Generated bodies
 
     @Test("generated bodies: every tolerance, unknown fields, escapes, duplicates, invalid elements and invalid JSON",

@@ -54,15 +54,7 @@ extension TimelinePage {
         var reposts: [Status]??
         var page = TimelinePage(statuses: [])
         let keys = Self.fastKeys
-        var seen = 0
-        try r.enterObject()
-        var first = true
-        while let key = try r.nextKey(&first) {
-            guard let field = r.match(key, keys), seen & 1 << field == 0 else {
-                try r.skipValue()
-                continue
-            }
-            seen |= 1 << field
+        try r.object(keys) { r, field throws(JSONBytes.Declined) in
             switch field {
             case 0: statuses = .some(try r.lenientArray(Status.fast))
             case 1: reposts = .some(try r.lenientArray(Status.fast))
@@ -89,15 +81,7 @@ extension CommentsPage {
         var comments: [Comment]??
         var totalNumber: Int?
         let keys = Self.fastKeys
-        var seen = 0
-        try r.enterObject()
-        var first = true
-        while let key = try r.nextKey(&first) {
-            guard let field = r.match(key, keys), seen & 1 << field == 0 else {
-                try r.skipValue()
-                continue
-            }
-            seen |= 1 << field
+        try r.object(keys) { r, field throws(JSONBytes.Declined) in
             if field == 0 { comments = .some(try r.lenientArray(Comment.fast)) } else { totalNumber = try r.lenientCount() }
         }
         guard let list = comments else { throw JSONBytes.Declined() }
@@ -112,15 +96,7 @@ extension FavoritesPage {
         var favorites: [Favorite]??
         var totalNumber: Int?
         let keys = Self.fastKeys
-        var seen = 0
-        try r.enterObject()
-        var first = true
-        while let key = try r.nextKey(&first) {
-            guard let field = r.match(key, keys), seen & 1 << field == 0 else {
-                try r.skipValue()
-                continue
-            }
-            seen |= 1 << field
+        try r.object(keys) { r, field throws(JSONBytes.Declined) in
             if field == 0 { favorites = .some(try r.lenientArray(Favorite.fast)) } else { totalNumber = try r.lenientCount() }
         }
         guard let list = favorites else { throw JSONBytes.Declined() }
@@ -134,15 +110,7 @@ extension Favorite {
     static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> Favorite {
         var favorite = Favorite()
         let keys = Self.fastKeys
-        var seen = 0
-        try r.enterObject()
-        var first = true
-        while let key = try r.nextKey(&first) {
-            guard let field = r.match(key, keys), seen & 1 << field == 0 else {
-                try r.skipValue()
-                continue
-            }
-            seen |= 1 << field
+        try r.object(keys) { r, field throws(JSONBytes.Declined) in
             switch field {
             case 0: favorite.status = try r.lenientObject(Status.fast)
             case 1: favorite.favoritedTime = try r.lenientTime()
@@ -170,15 +138,7 @@ extension Status {
     static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> Status {
         var s = Status()
         let keys = Self.fastKeys
-        var seen = 0
-        try r.enterObject()
-        var first = true
-        while let key = try r.nextKey(&first) {
-            guard let field = r.match(key, keys), seen & 1 << field == 0 else {
-                try r.skipValue()
-                continue
-            }
-            seen |= 1 << field
+        try r.object(keys) { r, field throws(JSONBytes.Declined) in
             switch field {
             case 0: s.id = try r.lenientInt()
             case 1: s.idstr = try r.lenientString()
@@ -223,15 +183,7 @@ extension User {
     static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> User {
         var u = User()
         let keys = Self.fastKeys
-        var seen = 0
-        try r.enterObject()
-        var first = true
-        while let key = try r.nextKey(&first) {
-            guard let field = r.match(key, keys), seen & 1 << field == 0 else {
-                try r.skipValue()
-                continue
-            }
-            seen |= 1 << field
+        try r.object(keys) { r, field throws(JSONBytes.Declined) in
             switch field {
             case 0: u.id = try r.lenientInt()
             case 1: u.idstr = try r.lenientString()
@@ -265,15 +217,7 @@ extension Comment {
     static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> Comment {
         var c = Comment()
         let keys = Self.fastKeys
-        var seen = 0
-        try r.enterObject()
-        var first = true
-        while let key = try r.nextKey(&first) {
-            guard let field = r.match(key, keys), seen & 1 << field == 0 else {
-                try r.skipValue()
-                continue
-            }
-            seen |= 1 << field
+        try r.object(keys) { r, field throws(JSONBytes.Declined) in
             switch field {
             case 0: c.id = try r.lenientInt()
             case 1: c.idstr = try r.lenientString()
@@ -327,15 +271,7 @@ extension MastodonAccount {
 
     private init(fast r: inout ModelReader) throws(JSONBytes.Declined) {
         let keys = Self.fastKeys
-        var seen = 0
-        try r.enterObject()
-        var first = true
-        while let key = try r.nextKey(&first) {
-            guard let field = r.match(key, keys), seen & 1 << field == 0 else {
-                try r.skipValue()
-                continue
-            }
-            seen |= 1 << field
+        try r.object(keys) { r, field throws(JSONBytes.Declined) in
             switch field {
             case 0: id = try r.lenientString()
             case 1: username = try r.lenientString()
@@ -381,15 +317,7 @@ extension MastodonStatus {
         media = []
         reblog = []
         let keys = Self.fastKeys
-        var seen = 0
-        try r.enterObject()
-        var first = true
-        while let key = try r.nextKey(&first) {
-            guard let field = r.match(key, keys), seen & 1 << field == 0 else {
-                try r.skipValue()
-                continue
-            }
-            seen |= 1 << field
+        try r.object(keys) { r, field throws(JSONBytes.Declined) in
             switch field {
             case 0: id = try r.lenientString()
             case 1: createdAt = try r.lenientString().flatMap(WeiboTime.init(iso8601:))
@@ -435,15 +363,7 @@ extension MastodonStatus.Media {
 
     private init(fast r: inout ModelReader) throws(JSONBytes.Declined) {
         let keys = Self.fastKeys
-        var seen = 0
-        try r.enterObject()
-        var first = true
-        while let key = try r.nextKey(&first) {
-            guard let field = r.match(key, keys), seen & 1 << field == 0 else {
-                try r.skipValue()
-                continue
-            }
-            seen |= 1 << field
+        try r.object(keys) { r, field throws(JSONBytes.Declined) in
             switch field {
             case 0: type = try r.lenientString()
             case 1: url = try r.lenientString()
@@ -464,15 +384,7 @@ extension MastodonPoll {
     private init(fast r: inout ModelReader) throws(JSONBytes.Declined) {
         options = []
         let keys = Self.fastKeys
-        var seen = 0
-        try r.enterObject()
-        var first = true
-        while let key = try r.nextKey(&first) {
-            guard let field = r.match(key, keys), seen & 1 << field == 0 else {
-                try r.skipValue()
-                continue
-            }
-            seen |= 1 << field
+        try r.object(keys) { r, field throws(JSONBytes.Declined) in
             switch field {
             case 0: options = try r.lenientArray(Option.fast) ?? []
             case 1: votesCount = try r.lenientCount()

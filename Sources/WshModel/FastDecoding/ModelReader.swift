@@ -29,6 +29,25 @@ struct ModelReader {
     @inline(__always) mutating func skipValue() throws(Declined) { try json.skipValue() }
     @inline(__always) mutating func string() throws(Declined) -> String { try json.string() }
 
+    /// Reads an object (the reader is at `{`): `field` gets the index in `keys`
+    /// of each key it knows, the first time that key appears (JSONDecoder
+    /// keeps the first of duplicate keys), and reads its value; every other
+    /// value is skipped.
+    @inline(__always)
+    mutating func object(_ keys: JSONKeys, _ field: (inout ModelReader, Int) throws(Declined) -> Void) throws(Declined) {
+        var seen = 0
+        try enterObject()
+        var first = true
+        while let key = try nextKey(&first) {
+            guard let index = match(key, keys), seen & 1 << index == 0 else {
+                try skipValue()
+                continue
+            }
+            seen |= 1 << index
+            try field(&self, index)
+        }
+    }
+
     /// A user object (the reader is at `{`): one with the bytes of a user
     /// read before in this body is that user; any other is read by `User.fast`.
     ///

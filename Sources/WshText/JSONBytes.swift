@@ -177,7 +177,7 @@ public struct JSONBytes {
         while true {
             if index + 8 <= end {
                 // Eight bytes at a time: the first eight are the key's prefix.
-                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                let word = self.word(at: index)
                 let hits = Self.zeroByte(word ^ Self.quotes) | Self.zeroByte(word ^ Self.backslashes) | Self.byteBelow0x20(word)
                 if hits == 0 {
                     if prefix == nil { prefix = word }
@@ -358,7 +358,7 @@ public struct JSONBytes {
         var hash = 0x9E37_79B9_7F4A_7C15 as UInt64
         var i = index
         while i + 8 <= stop {
-            hash = (hash ^ UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))) &* 0xFF51_AFD7_ED55_8CCD
+            hash = (hash ^ word(at: i)) &* 0xFF51_AFD7_ED55_8CCD
             hash ^= hash >> 32
             i += 8
         }
@@ -388,21 +388,35 @@ public struct JSONBytes {
     /// Where the reader is, in bytes from the start.
     @inlinable public var position: Int { index }
 
+    /// Moves eight bytes at a time to the next quote or backslash, or to the
+    /// last eight bytes of the body, whichever comes first.
+    @inlinable @inline(__always)
+    mutating func skipToQuoteOrBackslash() {
+        while index + 8 <= end {
+            let word = self.word(at: index)
+            let hits = Self.zeroByte(word ^ Self.quotes) | Self.zeroByte(word ^ Self.backslashes)
+            if hits != 0 {
+                index += hits.trailingZeroBitCount >> 3
+                return
+            }
+            index += 8
+        }
+    }
+
+    /// The eight bytes from `offset` as one word, the first byte lowest
+    /// (the caller checked that they are in the body).
+    @inlinable @inline(__always)
+    func word(at offset: Int) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
+    }
+
     /// Steps over a string: to the quote that ends it, stepping over
     /// whatever follows a backslash.
     @inlinable
     mutating func skipStringLoosely() throws(Declined) {
         index += 1
         while index < end {
-            while index + 8 <= end {
-                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                let hits = Self.zeroByte(word ^ Self.quotes) | Self.zeroByte(word ^ Self.backslashes)
-                if hits != 0 {
-                    index += hits.trailingZeroBitCount >> 3
-                    break
-                }
-                index += 8
-            }
+            skipToQuoteOrBackslash()
             guard index < end else { break }
             if base[index] == UInt8(ascii: "\"") {
                 index += 1
@@ -419,16 +433,7 @@ public struct JSONBytes {
     mutating func skipString() throws(Declined) {
         index += 1
         while index < end {
-            // Eight bytes at a time up to a quote or a backslash.
-            while index + 8 <= end {
-                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-                let hits = Self.zeroByte(word ^ Self.quotes) | Self.zeroByte(word ^ Self.backslashes)
-                if hits != 0 {
-                    index += hits.trailingZeroBitCount >> 3
-                    break
-                }
-                index += 8
-            }
+            skipToQuoteOrBackslash()
             guard index < end else { break }
             let b = base[index]
             if b == UInt8(ascii: "\"") {
@@ -566,7 +571,7 @@ public struct JSONBytes {
         while true {
             // Eight bytes at a time up to a quote, a backslash or a control character.
             while index + 8 <= end {
-                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                let word = self.word(at: index)
                 let hits = Self.zeroByte(word ^ Self.quotes) | Self.zeroByte(word ^ Self.backslashes) | Self.byteBelow0x20(word)
                 if hits != 0 {
                     // Straight to the first of them (the lowest flagged byte is a true one).

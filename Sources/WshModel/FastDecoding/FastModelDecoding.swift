@@ -78,14 +78,8 @@ extension CommentsPage {
         if r.peek() == UInt8(ascii: "[") {
             return CommentsPage(comments: try r.lenientArray(Comment.fast) ?? [])
         }
-        var comments: [Comment]??
-        var totalNumber: Int?
-        let keys = Self.fastKeys
-        try r.object(keys) { r, field throws(JSONBytes.Declined) in
-            if field == 0 { comments = .some(try r.lenientArray(Comment.fast)) } else { totalNumber = try r.lenientCount() }
-        }
-        guard let list = comments else { throw JSONBytes.Declined() }
-        return CommentsPage(comments: list ?? [], totalNumber: totalNumber)
+        let (comments, totalNumber) = try r.countedList(Self.fastKeys, Comment.fast)
+        return CommentsPage(comments: comments, totalNumber: totalNumber)
     }
 }
 
@@ -93,14 +87,8 @@ extension FavoritesPage {
     private static let fastKeys = JSONKeys(["favorites", "total_number"])
 
     static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> FavoritesPage {
-        var favorites: [Favorite]??
-        var totalNumber: Int?
-        let keys = Self.fastKeys
-        try r.object(keys) { r, field throws(JSONBytes.Declined) in
-            if field == 0 { favorites = .some(try r.lenientArray(Favorite.fast)) } else { totalNumber = try r.lenientCount() }
-        }
-        guard let list = favorites else { throw JSONBytes.Declined() }
-        return FavoritesPage(favorites: list ?? [], totalNumber: totalNumber)
+        let (favorites, totalNumber) = try r.countedList(Self.fastKeys, Favorite.fast)
+        return FavoritesPage(favorites: favorites, totalNumber: totalNumber)
     }
 }
 

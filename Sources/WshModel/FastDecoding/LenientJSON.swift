@@ -102,6 +102,22 @@ extension ModelReader {
         return try read(&self)
     }
 
+    /// A page envelope, `{"LIST": [...], "total_number": N}`, with `keys`
+    /// naming the list first and the count second: the list read as
+    /// `lenientArray` reads it (nil or unreadable as empty) and the count.
+    /// Without the list key it declines: the error is JSONDecoder's to report.
+    mutating func countedList<T>(
+        _ keys: JSONKeys, _ read: (inout ModelReader) throws(Declined) -> T
+    ) throws(Declined) -> (list: [T], total: Int?) {
+        var list: [T]??
+        var total: Int?
+        try object(keys) { r, field throws(Declined) in
+            if field == 0 { list = .some(try r.lenientArray(read)) } else { total = try r.lenientCount() }
+        }
+        guard let list else { throw Declined() }
+        return (list ?? [], total)
+    }
+
     /// `lenientArray`: nil unless an array; its objects read by `read`,
     /// other elements dropped.
     mutating func lenientArray<T>(

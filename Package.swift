@@ -40,6 +40,7 @@ let package = Package(
             name: "WshSandbox",
             dependencies: [
                 "WshModel",
+                "WshText",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),

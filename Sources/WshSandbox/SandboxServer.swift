@@ -141,6 +141,10 @@ public final class SandboxServer: Sendable {
         parts.tokens.expire(token)
     }
 
+    /// How many user tokens issued through OAuth (either API) are still live:
+    /// neither revoked nor expired.
+    public var liveIssuedTokenCount: Int { parts.tokens.liveIssuedTokens }
+
     /// The Mastodon API's base, e.g. `http://127.0.0.1:49152/`: a client
     /// appends `api/v1/…` and `oauth/…` (Mastodon's paths start at the root).
     public var mastodonBaseURL: String { "http://\(hostInURL):\(port)/" }

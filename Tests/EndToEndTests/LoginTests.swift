@@ -13,9 +13,10 @@ struct LoginTests {
         let sandbox = try await SandboxServer.start(SandboxConfiguration())
         defer { Thread.detachNewThread { sandbox.stop() } }
         let config = WshProcess.temporaryDirectory()
-        // --api names a URL, not the embedded sandbox: the app comes from the environment.
+        // --api names a URL, not the embedded sandbox: the app comes from the
+        // environment, which says which API it belongs to.
         let env = ["XDG_CONFIG_HOME": config, "WSH_APP_KEY": "sandbox-app",
-                   "WSH_APP_SECRET": "sandbox-secret"]
+                   "WSH_APP_SECRET": "sandbox-secret", "WSH_APP_API": sandbox.baseURL]
         let api = ["--api", sandbox.baseURL]
 
         let begun = try await WshProcess.run(api + ["-c", "login --url-only --redirect-uri http://127.0.0.1:9/cb"], environment: env)

@@ -83,4 +83,54 @@ struct MastodonOAuthTests {
         #expect(try await !client.accepts(OAuthApp(key: app.key, secret: Secret("wrong"))))
         await sandbox.stop()
     }
+
+    @Test("PKCE: used when the server's metadata lists S256 (the challenge in the URL, the verifier in the exchange), not otherwise")
+    func pkceFromMetadata() async throws {
+        let modern = FakeHTTPClient { request in
+            request.path == "/.well-known/oauth-authorization-server"
+                ? .json(#"{"issuer":"https://m.example/","code_challenge_methods_supported":["S256"]}"#)
+                : .json(#"{"access_token":"T-1","id":"1","acct":"a"}"#)
+        }
+        let client = MastodonOAuthClient(apiBase: "https://m.example/", http: modern)
+        #expect(await client.supportsPKCE())
+        #expect(modern.requests.first?.url == "https://m.example/.well-known/oauth-authorization-server")
+        let key = PKCE(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
+        let url = client.authorizeURL(app: Self.app, redirectURI: MastodonOAuthClient.outOfBand, state: "s1", pkce: key)
+        #expect(url.hasSuffix("&state=s1&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256"))
+        _ = try await client.exchange(code: "C", app: Self.app, redirectURI: MastodonOAuthClient.outOfBand, pkce: key)
+        #expect(form(modern.requests[1])["code_verifier"] == key.verifier)
+
+        for answer in [HTTPResponse.json(#"{"error":"Not found"}"#, status: 404), .json(#"{"code_challenge_methods_supported":["plain"]}"#),
+                       .json(#"{"issuer":"x"}"#), .json("not json")] {
+            let old = MastodonOAuthClient(apiBase: "https://old.example/", http: FakeHTTPClient { _ in answer })
+            #expect(await !old.supportsPKCE())
+        }
+        #expect(await !OAuthClient(apiBase: "https://api.weibo.com/2/", http: modern).supportsPKCE())
+    }
+
+    @Test("the sandbox checks PKCE: a code issued with a challenge needs its verifier; a wrong or missing one is invalid_grant")
+    func sandboxChecksPKCE() async throws {
+        let sandbox = try await SandboxServer.start(SandboxConfiguration())
+        let client = MastodonOAuthClient(apiBase: sandbox.mastodonBaseURL, http: CurlHTTPClient())
+        #expect(await client.supportsPKCE())
+        let app = try await client.register(redirectURIs: [MastodonOAuthClient.outOfBand])
+        func code(_ key: PKCE) async throws -> String {
+            let url = client.authorizeURL(app: app, redirectURI: MastodonOAuthClient.outOfBand, state: "s", pkce: key)
+            let page = try await CurlHTTPClient().send(HTTPRequest(url: url))
+            #expect(String(decoding: page.body, as: UTF8.self).contains("name=\"code_challenge\" value=\"\(key.challenge)\""))
+            return try SandboxOAuth.approveOutOfBand(url)
+        }
+        let key = PKCE.random()
+        for wrong in [nil, PKCE.random()] {
+            do {
+                _ = try await client.exchange(code: try await code(key), app: app, redirectURI: MastodonOAuthClient.outOfBand, pkce: wrong)
+                Issue.record("a code was exchanged without its verifier")
+            } catch {
+                #expect("\(error)".contains("invalid_grant"))
+            }
+        }
+        let grant = try await client.exchange(code: try await code(key), app: app, redirectURI: MastodonOAuthClient.outOfBand, pkce: key)
+        #expect(grant.uid == SandboxOAuth.approvingUID)
+        await sandbox.stop()
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WshText
 @testable import WshRequest
 
 /// OAuth URL building and parsing, app credentials, `--token-command`, and the loopback listener.
@@ -23,7 +24,7 @@ struct OAuthTests {
     func pasted() throws {
         #expect(try OAuthRedirect.parse(pasted: " http://127.0.0.1:5000/callback?code=AbC_1&state=s1 \n") == OAuthRedirect(code: "AbC_1", state: "s1"))
         #expect(try OAuthRedirect.parse(pasted: "code=xyz&state=s%202") == OAuthRedirect(code: "xyz", state: "s 2"))
-        #expect(try OAuthRedirect.parse(pasted: "7f3a9c") == OAuthRedirect(code: "7f3a9c", state: nil))
+        #expect(try OAuthRedirect.parse(pasted: "7f3a9c") == OAuthRedirect(code: "7f3a9c", state: nil, isBareCode: true))
         #expect(throws: OAuthRedirect.Failure.denied("access_denied (user said no)")) {
             try OAuthRedirect.parse(pasted: "https://x/cb?error=access_denied&error_description=user%20said%20no")
         }
@@ -32,16 +33,76 @@ struct OAuthTests {
         #expect(throws: OAuthRedirect.Failure.noCode) { try OAuthRedirect.parse(pasted: "https://x/cb?state=s") }
     }
 
-    @Test("the state must match; a bare code has none to check")
+    @Test("a redirect must carry exactly this login's state (none, another, a prefix or empty is refused); a bare code has none to check")
     func state() throws {
         #expect(throws: OAuthRedirect.Failure.stateMismatch) { try OAuthRedirect(code: "c", state: "other").checked(expecting: "mine") }
+        #expect(throws: OAuthRedirect.Failure.stateMismatch) { try OAuthRedirect(code: "c", state: "min").checked(expecting: "mine") }
+        #expect(throws: OAuthRedirect.Failure.stateMismatch) { try OAuthRedirect(code: "c", state: "mine2").checked(expecting: "mine") }
+        #expect(throws: OAuthRedirect.Failure.stateMissing) { try OAuthRedirect(code: "c", state: nil).checked(expecting: "mine") }
+        #expect(throws: OAuthRedirect.Failure.stateMissing) { try OAuthRedirect(code: "c", state: "").checked(expecting: "mine") }
         #expect(try OAuthRedirect(code: "c", state: "mine").checked(expecting: "mine").code == "c")
-        #expect(try OAuthRedirect(code: "c", state: nil).checked(expecting: "mine").code == "c")
+        #expect(try OAuthRedirect(code: "c", state: nil, isBareCode: true).checked(expecting: "mine").code == "c")
         #expect(OAuthRedirect.newState().count == 32)
         #expect(OAuthRedirect.newState() != OAuthRedirect.newState())
         #expect(OAuthRedirect.loopbackPort(of: "http://127.0.0.1:5000/callback") == 5000)
         #expect(OAuthRedirect.loopbackPort(of: "http://localhost:80/") == 80)
         #expect(OAuthRedirect.loopbackPort(of: "https://example.com/cb") == nil)
+    }
+
+    @Test("a pasted redirect URL or query (login --code URL) must carry the state; the state is checked before an error or code")
+    func pastedState() throws {
+        #expect(throws: OAuthRedirect.Failure.stateMissing) {
+            try OAuthRedirect.parse(pasted: "http://127.0.0.1:5000/callback?code=ATTACKER", expecting: "mine")
+        }
+        #expect(throws: OAuthRedirect.Failure.stateMismatch) {
+            try OAuthRedirect.parse(pasted: "code=ATTACKER&state=theirs", expecting: "mine")
+        }
+        // An error redirect without the state cannot end this login either.
+        #expect(throws: OAuthRedirect.Failure.stateMissing) {
+            try OAuthRedirect.parse(pasted: "https://x/cb?error=access_denied", expecting: "mine")
+        }
+        #expect(throws: OAuthRedirect.Failure.denied("access_denied")) {
+            try OAuthRedirect.parse(pasted: "https://x/cb?error=access_denied&state=mine", expecting: "mine")
+        }
+        #expect(try OAuthRedirect.parse(pasted: "https://x/cb?code=OK&state=mine", expecting: "mine").code == "OK")
+        #expect(try OAuthRedirect.parse(pasted: "7f3a9c", expecting: "mine").isBareCode)
+    }
+
+    @Test("SHA-256 gives the FIPS 180-4 digests and agrees with sha256sum across block boundaries; PKCE S256 gives RFC 7636's example")
+    func pkce() throws {
+        func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+        #expect(hex(SHA256.digest("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(hex(SHA256.digest([UInt8]())) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(hex(SHA256.digest("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+            == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        for length in [55, 56, 63, 64, 65, 119, 120, 200] {
+            let text = String(repeating: "wsh-", count: length / 4 + 1).prefix(length)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["sh", "-c", "printf %s \"$0\" | sha256sum", String(text)]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(printed.hasPrefix(hex(SHA256.digest(text.utf8))), "length \(length)")
+        }
+        #expect(PKCE(verifier: "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk").challenge == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
+        let key = PKCE.random()
+        #expect(key.verifier.count == 43)
+        #expect(key.verifier.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+        #expect(key != PKCE.random())
+        #expect(ConstantTime.equal("abc", "abc") && !ConstantTime.equal("abc", "abd") && !ConstantTime.equal("abc", "ab"))
+    }
+
+    @Test("an app's credentials go only to its own origin: scheme, host and port")
+    func sameOrigin() {
+        #expect(OAuthApp.sameOrigin("https://api.weibo.com/", "https://api.weibo.com/2/"))
+        #expect(OAuthApp.sameOrigin("https://API.weibo.com:443/", "https://api.weibo.com/2/"))
+        #expect(!OAuthApp.sameOrigin("https://api.weibo.com/", "https://mastodon.social/"))
+        #expect(!OAuthApp.sameOrigin("https://api.weibo.com/", "http://api.weibo.com/2/"))
+        #expect(!OAuthApp.sameOrigin("https://api.weibo.com/", "https://api.weibo.com.evil.example/2/"))
+        #expect(!OAuthApp.sameOrigin("http://127.0.0.1:8080/2/", "http://127.0.0.1:8081/2/"))
     }
 
     @Test("app credentials: flags, else WSH_APP_KEY/WSH_APP_SECRET; a key without a secret is an error")
@@ -94,15 +155,48 @@ struct OAuthTests {
         #expect(body.contains("You can close this tab"))
     }
 
-    @Test("the listener refuses a redirect with the wrong state, and stops when asked")
-    func listenerRefuses() async throws {
+    @Test("login CSRF: redirects with no state, a wrong one, or an error without it get an error page, are reported, and the wait goes on to the right one")
+    func listenerRefusesForgedRedirects() async throws {
+        let box = ListenerBox(try LoopbackListener())
+        let uri = box.listener.redirectURI
+        let forged = ["?code=ATTACKER", "?code=ATTACKER&state=evil", "?code=ATTACKER&state=", "?error=access_denied",
+                      "?code=ATTACKER&state=goo", "?code=ATTACKER&state=good%00"]
+        let browser = Task.detached {
+            let http = CurlHTTPClient()
+            var answers: [(Int, String)] = []
+            for query in forged {
+                let page = try await http.send(HTTPRequest(url: uri + query))
+                answers.append((page.status, String(decoding: page.body, as: UTF8.self)))
+            }
+            let right = try await http.send(HTTPRequest(url: uri + "?code=MINE&state=good"))
+            answers.append((right.status, ""))
+            return answers
+        }
+        let outcome = await Task.detached {
+            var refused: [OAuthRedirect.Failure] = []
+            let outcome = box.listener.waitForRedirect(timeout: .seconds(30), expectedState: "good", refused: { refused.append($0) })
+            return (outcome, refused)
+        }.value
+        #expect(outcome.0 == .redirect(OAuthRedirect(code: "MINE", state: "good")))
+        #expect(outcome.1 == [.stateMissing, .stateMismatch, .stateMissing, .stateMissing, .stateMismatch, .stateMismatch])
+        let answers = try await browser.value
+        #expect(answers.prefix(forged.count).allSatisfy { $0.0 == 400 && $0.1.contains("not the answer to the login") })
+        #expect(answers.last?.0 == 200)
+    }
+
+    @Test("a forged redirect never ends the wait: after one, only Ctrl-C (or the timeout) does")
+    func listenerKeepsWaiting() async throws {
         let box = ListenerBox(try LoopbackListener())
         let uri = box.listener.redirectURI
         let browser = Task.detached { try await CurlHTTPClient().send(HTTPRequest(url: uri + "?code=C&state=evil")).status }
-        let outcome = await Task.detached { box.listener.waitForRedirect(timeout: .seconds(30), expectedState: "good") }.value
-        #expect(outcome == .failed(.stateMismatch))
+        let outcome = await Task.detached {
+            var refusals = 0
+            return box.listener.waitForRedirect(timeout: .seconds(30), expectedState: "good",
+                                                shouldStop: { refusals > 0 }, refused: { _ in refusals += 1 })
+        }.value
+        #expect(outcome == .stopped)
         #expect(try await browser.value == 400)
-        #expect(box.listener.waitForRedirect(timeout: .seconds(30), shouldStop: { true }) == .stopped)
+        #expect(box.listener.waitForRedirect(timeout: .milliseconds(50), expectedState: "good") == .timedOut)
     }
 
     @Test("token error codes are recognised as the token's")

@@ -55,7 +55,7 @@ struct AccountTests {
         stat(store.accountsPath, &after)
         #expect(before.st_ino != after.st_ino)
         #expect(mode(store.accountsPath) == 0o600)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: store.directory) == ["accounts.json"])
+        #expect(try Set(FileManager.default.contentsOfDirectory(atPath: store.directory)) == ["accounts.json", "accounts.json.lock"])
         #expect(try store.load().accounts.map(\.screenName) == ["alice", "bob"])
     }
 
@@ -242,5 +242,39 @@ struct AccountTests {
         #expect(run.status == 1)
         #expect(run.stderr.contains("--app-key KEY --app-secret-file PATH"))
         #expect(await harness.run("use nobody").stderr.contains("no stored account nobody"))
+    }
+
+    @Test("a stored account's token and app secret are masked before any request: output, errors and the history file's lines")
+    func storedSecretsMaskedFromTheStart() async throws {
+        let store = freshStore()
+        var file = AccountsFile()
+        file.signIn(StoredAccount(api: "http://127.0.0.1:9/2/", uid: "1", screenName: "me", accessToken: "stored-token-0123456789",
+                                  expiresAt: nil))
+        file.keep(StoredApp(api: "http://127.0.0.1:9/", clientID: "c", clientSecret: "app-secret-0123456789", redirectURIs: []))
+        try store.save(file)
+        let harness = ShellHarness(api: "http://127.0.0.1:9/2/", token: nil, accountStore: store)
+        #expect(harness.shell.redactForHistory("echo stored-token-0123456789 app-secret-0123456789") == "echo *** ***")
+        let run = await harness.run("echo stored-token-0123456789; assert 1 == 2 \"app-secret-0123456789\"")
+        #expect(run.stdout == "***\n")
+        #expect(run.stderr.contains("assert") && run.stderr.contains("***"))
+        #expect(!run.stderr.contains("0123456789"))
+    }
+
+    @Test("a token the server issued but wsh cannot keep is revoked at once, and login says why")
+    func unkeptTokenRevoked() async throws {
+        let server = try FakeOAuthServer()
+        defer { server.stop() }
+        let store = freshStore()
+        // A folder where accounts.json should be: the write fails after the token was issued.
+        try FileManager.default.createDirectory(atPath: store.accountsPath, withIntermediateDirectories: true)
+        let harness = ShellHarness(api: server.baseURL, token: nil, accountStore: store)
+        let secret = try secretFile()
+        async let login = harness.run("login --no-browser --app-key \(FakeOAuthServer.appKey) --app-secret-file \(secret)")
+        let url = await harness.line(containing: "/oauth2/authorize?")
+        _ = try await approve(url, as: "2001")
+        let failed = await login
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("login: cannot keep the account: cannot read \(store.accountsPath): Is a directory; the new token was revoked"))
+        #expect(server.liveTokens.isEmpty)
     }
 }

@@ -27,22 +27,46 @@ public enum SandboxOAuth {
         return String(page[start.upperBound...].prefix { $0 != "<" })
     }
 
-    private static func postApproval(_ authorizeURL: String, as user: String, curlOptions: [String]) throws -> String {
-        let components = URLComponents(string: authorizeURL)
-        let query = Dictionary((components?.queryItems ?? []).map { ($0.name, $0.value ?? "") }) { $1 }
-        let endpoint = authorizeURL.split(separator: "?").first.map(String.init) ?? authorizeURL
+    /// Plays the browser arriving at `url` (a redirect to wsh's loopback
+    /// listener): GETs it; returns the HTTP status and the page.
+    public static func visit(_ url: String) throws -> (status: Int, page: String) {
+        let text = try curl(["-s", "-w", "\n%{http_code}", url])
+        let status = Int(text.split(separator: "\n").last ?? "") ?? 0
+        return (status, String(text.dropLast(String(status).count)))
+    }
+
+    /// `url` without the query parameters named in `names`: an attacker's copy
+    /// of an authorize URL lacks this login's `state` and PKCE challenge.
+    public static func removing(_ names: Set<String>, from url: String) -> String {
+        guard var components = URLComponents(string: url) else { return url }
+        components.queryItems = components.queryItems?.filter { !names.contains($0.name) }
+        return components.string ?? url
+    }
+
+    private static func curl(_ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl", "-s"] + curlOptions + [
-            "--data-urlencode", "client_id=\(query["client_id"] ?? "")",
-            "--data-urlencode", "redirect_uri=\(query["redirect_uri"] ?? "")",
-            "--data-urlencode", "state=\(query["state"] ?? "")",
-            "--data-urlencode", "user=\(user)", "-d", "approve=1", endpoint]
+        process.arguments = ["curl"] + arguments
         let output = Pipe()
         process.standardOutput = output
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self)
+    }
+
+    private static func postApproval(_ authorizeURL: String, as user: String, curlOptions: [String]) throws -> String {
+        let components = URLComponents(string: authorizeURL)
+        let query = Dictionary((components?.queryItems ?? []).map { ($0.name, $0.value ?? "") }) { $1 }
+        let endpoint = authorizeURL.split(separator: "?").first.map(String.init) ?? authorizeURL
+        // The form carries what the authorize page's hidden fields would: the PKCE challenge too.
+        let carried = ["code_challenge", "code_challenge_method"].flatMap { name in
+            query[name].map { ["--data-urlencode", "\(name)=\($0)"] } ?? []
+        }
+        return try curl(["-s"] + curlOptions + [
+            "--data-urlencode", "client_id=\(query["client_id"] ?? "")",
+            "--data-urlencode", "redirect_uri=\(query["redirect_uri"] ?? "")",
+            "--data-urlencode", "state=\(query["state"] ?? "")",
+            "--data-urlencode", "user=\(user)", "-d", "approve=1"] + carried + [endpoint])
     }
 }

@@ -17,9 +17,9 @@ public final class LoopbackListener {
 
     /// How waiting ended.
     public enum Outcome: Sendable, Hashable {
-        /// The browser arrived with a code (state not yet checked against the expected one unless given).
+        /// The browser arrived with a code and this login's state.
         case redirect(OAuthRedirect)
-        /// The browser arrived with an error, or with the wrong state.
+        /// The browser arrived with this login's state and an error (the user said no).
         case failed(OAuthRedirect.Failure)
         case timedOut
         /// `shouldStop` said so (Ctrl-C).
@@ -59,11 +59,18 @@ public final class LoopbackListener {
 
     /// Waits for the browser's redirect, at most `timeout`.
     ///
-    /// - Parameter expectedState: when given, a redirect with another state
-    ///   is refused (the page says so) and ends the wait as `.failed(.stateMismatch)`.
+    /// - Parameter expectedState: the `state` this login sent. A redirect
+    ///   must carry exactly it: one with no state or another (a forged
+    ///   redirect with someone else's code — login CSRF — or an `error`
+    ///   meant to end this login) gets a plain error page, is reported to
+    ///   `refused`, and the wait goes on for the right one until the timeout.
+    ///   Only a redirect with the right state ends the wait, with its code
+    ///   or as `.failed(.denied)`.
     /// - Parameter watching: a descriptor (stdin) whose input also ends the wait, as `.inputReady`.
-    public func waitForRedirect(timeout: Duration, expectedState: String? = nil, watching: Int32? = nil,
-                                shouldStop: () -> Bool = { false }) -> Outcome {
+    /// - Parameter refused: told of each redirect refused for its state (for one line in the terminal).
+    public func waitForRedirect(timeout: Duration, expectedState: String, watching: Int32? = nil,
+                                shouldStop: () -> Bool = { false },
+                                refused: (OAuthRedirect.Failure) -> Void = { _ in }) -> Outcome {
         let deadline = ContinuousClock.now + timeout
         while true {
             if shouldStop() { return .stopped }
@@ -77,7 +84,9 @@ public final class LoopbackListener {
             guard descriptors[0].revents != 0 else { continue }
             let connection = accept(socketDescriptor, nil, nil)
             guard connection >= 0 else { continue }
-            if let outcome = serve(connection, expectedState: expectedState, shouldStop: shouldStop) { return outcome }
+            if let outcome = serve(connection, expectedState: expectedState, shouldStop: shouldStop, refused: refused) {
+                return outcome
+            }
         }
     }
 
@@ -90,8 +99,9 @@ public final class LoopbackListener {
 
     deinit { close() }
 
-    /// Answers one connection; the outcome when it was the redirect.
-    private func serve(_ connection: Int32, expectedState: String?, shouldStop: () -> Bool) -> Outcome? {
+    /// Answers one connection; the outcome when it was this login's redirect.
+    private func serve(_ connection: Int32, expectedState: String, shouldStop: () -> Bool,
+                       refused: (OAuthRedirect.Failure) -> Void) -> Outcome? {
         defer { Foundation.close(connection) }
         guard let target = Self.requestTarget(connection, shouldStop: shouldStop) else { return nil }
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
@@ -101,12 +111,16 @@ public final class LoopbackListener {
         }
         let query = parts.count > 1 ? String(parts[1]) : ""
         do {
-            var redirect = try OAuthRedirect.fromQuery(query)
-            if let expectedState { redirect = try redirect.checked(expecting: expectedState) }
+            let redirect = try OAuthRedirect.fromQuery(query, expecting: expectedState)
             Self.answer(connection, status: "200 OK", text: "wsh has the authorization. You can close this tab and return to the terminal.")
             return .redirect(redirect)
         } catch .noCode {
             Self.answer(connection, status: "400 Bad Request", text: "This address expects an authorization code.")
+            return nil
+        } catch let error where error.isForeign {
+            Self.answer(connection, status: "400 Bad Request",
+                        text: "wsh refused this redirect: it is not the answer to the login wsh started. You can close this tab.")
+            refused(error)
             return nil
         } catch {
             Self.answer(connection, status: "400 Bad Request", text: "wsh: \(error). You can close this tab.")

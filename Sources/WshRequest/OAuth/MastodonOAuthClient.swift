@@ -31,20 +31,40 @@ public struct MastodonOAuthClient: OAuthAppRegistering {
     /// Mastodon's tokens live until revoked (unless a server says `expires_in`).
     public var tokensExpire: Bool { false }
 
-    /// `oauth/authorize?client_id=…&redirect_uri=…&response_type=code&scope=read+write+follow&state=…`.
-    public func authorizeURL(app: OAuthApp, redirectURI: String, state: String) -> String {
-        apiBase + "oauth/authorize?"
+    /// Whether `/.well-known/oauth-authorization-server` (RFC 8414; Mastodon
+    /// 4.3 and later) lists `S256` in `code_challenge_methods_supported`.
+    /// Older servers have no such document: no PKCE for them.
+    public func supportsPKCE() async -> Bool {
+        let request = HTTPRequest(url: apiBase + ".well-known/oauth-authorization-server",
+                                  headers: [HTTPHeader("Accept", "application/json")])
+        guard let response = try? await http.send(request), response.status == 200,
+              let fields = try? OAuthClient.object(response.body, what: "the authorization server metadata"),
+              let methods = fields["code_challenge_methods_supported"] as? [Any] else { return false }
+        return methods.contains { ($0 as? String) == PKCE.method }
+    }
+
+    /// `oauth/authorize?client_id=…&redirect_uri=…&response_type=code&scope=read+write+follow&state=…`,
+    /// and with `pkce`, `&code_challenge=…&code_challenge_method=S256`.
+    public func authorizeURL(app: OAuthApp, redirectURI: String, state: String, pkce: PKCE?) -> String {
+        var url = apiBase + "oauth/authorize?"
             + FormEncoding.encode([("client_id", app.key), ("redirect_uri", redirectURI), ("response_type", "code")])
             + "&scope=" + Self.scopes.split(separator: " ").map { FormEncoding.percentEncode(String($0)) }.joined(separator: "+")
             + "&" + FormEncoding.encode([("state", state)])
+        if let pkce {
+            url += "&" + FormEncoding.encode([("code_challenge", pkce.challenge), ("code_challenge_method", PKCE.method)])
+        }
+        return url
     }
 
-    /// POST `oauth/token` with the code, then `verify_credentials` for the account's id and `acct`.
-    public func exchange(code: String, app: OAuthApp, redirectURI: String) async throws(RequestError) -> OAuthGrant {
-        let body = try await OAuthClient.post(apiBase + "oauth/token", [
+    /// POST `oauth/token` with the code (and the PKCE verifier), then `verify_credentials` for the account's id and `acct`.
+    public func exchange(code: String, app: OAuthApp, redirectURI: String, pkce: PKCE?) async throws(RequestError) -> OAuthGrant {
+        var form = [
             ("grant_type", "authorization_code"), ("code", code), ("client_id", app.key),
             ("client_secret", app.secret.revealed), ("redirect_uri", redirectURI), ("scope", Self.scopes),
-        ], http: http, secrets: [app.secret.revealed, code])
+        ]
+        if let pkce { form.append(("code_verifier", pkce.verifier)) }
+        let body = try await OAuthClient.post(apiBase + "oauth/token", form, http: http,
+                                              secrets: [app.secret.revealed, code] + (pkce.map { [$0.verifier] } ?? []))
         let fields = try OAuthClient.object(body, what: "the oauth/token answer")
         guard let raw = fields["access_token"] as? String, !raw.isEmpty else {
             throw .decoding(what: "the oauth/token answer", where: "access_token", detail: "missing")

@@ -29,6 +29,25 @@ public struct OAuthApp: Sendable, Hashable {
     public static let keyVariable = "WSH_APP_KEY"
     /// The variable holding the app secret.
     public static let secretVariable = "WSH_APP_SECRET"
+    /// The variable naming the API the app of `WSH_APP_KEY` belongs to; only
+    /// that API's host is sent it.
+    public static let apiVariable = "WSH_APP_API"
+    /// The API `WSH_APP_KEY`'s app belongs to when `WSH_APP_API` is not set.
+    public static let defaultAPI = "https://api.weibo.com/"
+
+    /// Whether two URLs have the same origin (scheme, host and port, RFC 6454):
+    /// an app's credentials go only to the origin that issued them.
+    public static func sameOrigin(_ a: String, _ b: String) -> Bool {
+        guard let left = origin(a), let right = origin(b) else { return false }
+        return left == right
+    }
+
+    private static func origin(_ url: String) -> String? {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+              let host = components.host?.lowercased(), !host.isEmpty else { return nil }
+        let port = components.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : -1)
+        return "\(scheme)://\(host):\(port)"
+    }
 
     /// The app from flags (`--app-key`, `--app-secret-file`), else from
     /// `WSH_APP_KEY` / `WSH_APP_SECRET`; nil when neither names a key.

@@ -32,15 +32,19 @@ public struct OAuthClient: OAuthFlow {
     /// Weibo's tokens expire (`expires_in`, `expire_in`).
     public var tokensExpire: Bool { true }
 
-    /// The page the user opens to approve `app`: `oauth2/authorize?client_id=…&redirect_uri=…&response_type=code&state=…`.
-    public func authorizeURL(app: OAuthApp, redirectURI: String, state: String) -> String {
+    /// Weibo publishes no authorization-server metadata and documents no PKCE.
+    public func supportsPKCE() async -> Bool { false }
+
+    /// The page the user opens to approve `app`: `oauth2/authorize?client_id=…&redirect_uri=…&response_type=code&state=…`
+    /// (Weibo takes no PKCE: `pkce` is not sent).
+    public func authorizeURL(app: OAuthApp, redirectURI: String, state: String, pkce: PKCE?) -> String {
         oauthBase + "oauth2/authorize?" + FormEncoding.encode([
             ("client_id", app.key), ("redirect_uri", redirectURI), ("response_type", "code"), ("state", state),
         ])
     }
 
     /// Exchanges an authorization `code` for a token (POST `oauth2/access_token`).
-    public func exchange(code: String, app: OAuthApp, redirectURI: String) async throws(RequestError) -> OAuthGrant {
+    public func exchange(code: String, app: OAuthApp, redirectURI: String, pkce: PKCE?) async throws(RequestError) -> OAuthGrant {
         let body = try await post("oauth2/access_token", [
             ("client_id", app.key), ("client_secret", app.secret.revealed), ("grant_type", "authorization_code"),
             ("code", code), ("redirect_uri", redirectURI),

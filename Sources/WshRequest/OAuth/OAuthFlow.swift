@@ -15,14 +15,30 @@ public protocol OAuthFlow: Sendable {
     var outOfBandRedirectURI: String? { get }
     /// Whether the API's tokens expire; when false a token without an expiry does not expire.
     var tokensExpire: Bool { get }
-    /// The page the user opens to approve `app`.
-    func authorizeURL(app: OAuthApp, redirectURI: String, state: String) -> String
-    /// Exchanges an authorization `code` for a token, and names its user.
-    func exchange(code: String, app: OAuthApp, redirectURI: String) async throws(RequestError) -> OAuthGrant
+    /// Whether the server takes a PKCE proof key (S256), as its metadata
+    /// says; asked before a login begins. False when it cannot tell.
+    func supportsPKCE() async -> Bool
+    /// The page the user opens to approve `app`; with `pkce`, it carries the key's challenge.
+    func authorizeURL(app: OAuthApp, redirectURI: String, state: String, pkce: PKCE?) -> String
+    /// Exchanges an authorization `code` for a token (with the PKCE verifier
+    /// when the login began with one), and names its user.
+    func exchange(code: String, app: OAuthApp, redirectURI: String, pkce: PKCE?) async throws(RequestError) -> OAuthGrant
     /// Who `token` belongs to and how long it lives.
     func tokenInfo(_ token: Secret) async throws(RequestError) -> OAuthTokenInfo
     /// Revokes `token`; `app` is the client it was issued to, when the API wants it.
     func revoke(_ token: Secret, app: OAuthApp?) async throws(RequestError)
+}
+
+extension OAuthFlow {
+    /// The authorize URL of a login without PKCE.
+    public func authorizeURL(app: OAuthApp, redirectURI: String, state: String) -> String {
+        authorizeURL(app: app, redirectURI: redirectURI, state: state, pkce: nil)
+    }
+
+    /// The exchange of a login without PKCE.
+    public func exchange(code: String, app: OAuthApp, redirectURI: String) async throws(RequestError) -> OAuthGrant {
+        try await exchange(code: code, app: app, redirectURI: redirectURI, pkce: nil)
+    }
 }
 
 /// A flow whose server lets a client register itself (Mastodon's `POST

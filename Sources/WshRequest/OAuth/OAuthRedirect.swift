@@ -6,12 +6,17 @@ import WshText
 public struct OAuthRedirect: Sendable, Hashable {
     /// The authorization code; a short-lived secret.
     public var code: String
-    /// The `state` the redirect carried; nil when only a bare code was pasted.
+    /// The `state` the redirect carried; nil when it carried none or only a bare code was pasted.
     public var state: String?
+    /// True when the user pasted the code alone (copied from the server's
+    /// out-of-band page they opened themselves), so there is no state to check.
+    /// A redirect — caught by the listener, or pasted as a URL or query — is never bare.
+    public var isBareCode: Bool
 
-    public init(code: String, state: String?) {
+    public init(code: String, state: String?, isBareCode: Bool = false) {
         self.code = code
         self.state = state
+        self.isBareCode = isBareCode
     }
 
     /// Why a redirect or pasted text gives no code.
@@ -20,6 +25,8 @@ public struct OAuthRedirect: Sendable, Hashable {
         case denied(String)
         /// Nothing that looks like a code.
         case noCode
+        /// The redirect carries no `state`: it is not the answer to this login (a forged one, login CSRF).
+        case stateMissing
         /// The redirect's `state` is not the one this login sent.
         case stateMismatch
 
@@ -27,14 +34,19 @@ public struct OAuthRedirect: Sendable, Hashable {
             switch self {
             case .denied(let reason): "the authorization was refused: \(reason)"
             case .noCode: "no authorization code: paste the code, or the whole URL the browser was sent to"
-            case .stateMismatch: "the redirect's state does not match this login's; refusing the code (start again with login)"
+            case .stateMissing: "the redirect carries no state, so it is not the answer to this login; refusing its code"
+            case .stateMismatch: "the redirect's state does not match this login's; refusing its code"
             }
         }
+
+        /// True for a redirect that does not belong to this login (no state, or another one).
+        public var isForeign: Bool { self == .stateMissing || self == .stateMismatch }
     }
 
     /// Reads what the user pasted: the URL the browser was redirected to
     /// (`…?code=…&state=…`), a bare query (`code=…&state=…`) or the code alone.
-    public static func parse(pasted text: String) throws(Failure) -> OAuthRedirect {
+    /// A URL or query must carry `expectedState` (when given), as a caught redirect must.
+    public static func parse(pasted text: String, expecting expectedState: String? = nil) throws(Failure) -> OAuthRedirect {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .noCode }
         if trimmed.contains("://") || trimmed.contains("?") || trimmed.contains("code=") || trimmed.contains("error=") {
@@ -44,21 +56,27 @@ public struct OAuthRedirect: Sendable, Hashable {
             } else {
                 query = Substring(trimmed)
             }
-            return try fromQuery(String(query.split(separator: "#").first ?? ""))
+            return try fromQuery(String(query.split(separator: "#").first ?? ""), expecting: expectedState)
         }
         // A bare code: one word of printable ASCII.
         guard trimmed.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }) else { throw .noCode }
-        return OAuthRedirect(code: trimmed, state: nil)
+        return OAuthRedirect(code: trimmed, state: nil, isBareCode: true)
     }
 
     /// Reads a redirect's query string: `code` and `state`, or `error`.
-    public static func fromQuery(_ query: String) throws(Failure) -> OAuthRedirect {
+    ///
+    /// With `expectedState`, the state is checked first (in constant time),
+    /// before anything else the query says: a forged redirect — another
+    /// person's code, or an `error` meant to end the login — carries no state
+    /// or a wrong one, and is refused whatever else it holds.
+    public static func fromQuery(_ query: String, expecting expectedState: String? = nil) throws(Failure) -> OAuthRedirect {
         var fields: [String: String] = [:]
         for pair in query.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let key = decode(String(parts[0]))
             if fields[key] == nil { fields[key] = parts.count > 1 ? decode(String(parts[1])) : "" }
         }
+        if let expectedState { try check(fields["state"], expecting: expectedState) }
         if let error = fields["error"] {
             let reason = fields["error_description"].map { "\(error) (\($0))" } ?? error
             throw .denied(TerminalText.sanitize(reason))
@@ -68,11 +86,17 @@ public struct OAuthRedirect: Sendable, Hashable {
         return OAuthRedirect(code: code, state: fields["state"])
     }
 
-    /// Checks the state against the one this login sent. A pasted bare code
-    /// has none to check (the user copied it from the page they opened).
+    /// Checks the state against the one this login sent: a redirect must
+    /// carry exactly that state. A pasted bare code has none to check (the
+    /// user copied it from the out-of-band page of the login they opened).
     public func checked(expecting state: String) throws(Failure) -> OAuthRedirect {
-        if let got = self.state, got != state { throw .stateMismatch }
+        if !isBareCode { try Self.check(self.state, expecting: state) }
         return self
+    }
+
+    private static func check(_ got: String?, expecting expected: String) throws(Failure) {
+        guard let got, !got.isEmpty else { throw .stateMissing }
+        guard ConstantTime.equal(got, expected) else { throw .stateMismatch }
     }
 
     private static func decode(_ text: String) -> String {

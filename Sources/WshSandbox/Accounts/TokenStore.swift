@@ -1,4 +1,5 @@
 import Foundation
+import WshText
 
 /// The access tokens the API accepts and the OAuth2 authorization codes
 /// waiting to be exchanged for tokens.
@@ -26,6 +27,8 @@ final class TokenStore: Sendable {
         var redirectURI: String
         var user: Int
         var issued: Date
+        /// The PKCE challenge (S256) the authorize request carried, if any.
+        var challenge: String?
         var used = false
     }
 
@@ -94,11 +97,12 @@ final class TokenStore: Sendable {
     }
 
     /// A new authorization code for `user`, to be exchanged once, soon.
-    func issueCode(clientID: String, redirectURI: String, user: Int) -> String {
+    func issueCode(clientID: String, redirectURI: String, user: Int, challenge: String? = nil) -> String {
         let now = clock.now
         return state.withLock { state in
             let code = Self.randomString(&state.rng, length: 32, alphabet: "0123456789abcdef")
-            state.codes[code] = Code(clientID: clientID, redirectURI: redirectURI, user: user, issued: now)
+            state.codes[code] = Code(clientID: clientID, redirectURI: redirectURI, user: user, issued: now,
+                                     challenge: challenge)
             return code
         }
     }
@@ -117,6 +121,8 @@ final class TokenStore: Sendable {
         case .failure(.expiredCode): throw SandboxError.oauth(21325, "invalid_grant", "authorization code expired:\(code)")
         case .failure(.redirectMismatch):
             throw SandboxError.oauth(21322, "redirect_uri_mismatch", "redirect_uri does not match the authorization request")
+        case .failure(.verifierMismatch):
+            throw SandboxError.oauth(21325, "invalid_grant", "code_verifier does not match the code_challenge")
         }
     }
 
@@ -127,6 +133,8 @@ final class TokenStore: Sendable {
         case expiredCode
         /// Not the redirect URI the code was issued for.
         case redirectMismatch
+        /// The code was issued with a PKCE challenge and the verifier is missing or does not match it.
+        case verifierMismatch
     }
 
     /// How a new token looks: Weibo's `2.00…` or Mastodon's 43 URL-safe characters.
@@ -138,8 +146,8 @@ final class TokenStore: Sendable {
     /// Redeems a code issued to `clientID` for `redirectURI` (once, within
     /// `codeLifetime`) for a new token that acts as its user. The caller has
     /// checked the client's credentials, in its API's own way.
-    func redeem(code: String, clientID: String, redirectURI: String, style: TokenStyle, scope: String? = nil)
-        -> Result<(token: String, grant: Grant), CodeRefusal> {
+    func redeem(code: String, clientID: String, redirectURI: String, style: TokenStyle, scope: String? = nil,
+                verifier: String? = nil) -> Result<(token: String, grant: Grant), CodeRefusal> {
         let now = clock.now
         let lifetime = tokenLifetime
         return state.withLock { state in
@@ -150,6 +158,12 @@ final class TokenStore: Sendable {
                 return .failure(.expiredCode)
             }
             guard issued.redirectURI == redirectURI else { return .failure(.redirectMismatch) }
+            if let challenge = issued.challenge {
+                // RFC 7636 §4.6: BASE64URL(SHA256(verifier)) must equal the challenge.
+                guard let verifier, ConstantTime.equal(Base64URL.encode(SHA256.digest(verifier.utf8)), challenge) else {
+                    return .failure(.verifierMismatch)
+                }
+            }
             issued.used = true
             state.codes[code] = issued
             let alphanumerics = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
@@ -175,6 +189,18 @@ final class TokenStore: Sendable {
     func revoke(_ token: String) throws(SandboxError) {
         _ = try grant(for: token)
         state.withLock { $0.tokens[token]?.revoked = true }
+    }
+
+    /// How many tokens issued through OAuth (not the accounts' own) still work:
+    /// a token a client failed to keep must have been revoked.
+    var liveIssuedTokens: Int {
+        let now = clock.now
+        let own = Set(accountTokens)
+        return state.withLock { state in
+            state.tokens.filter { token, grant in
+                !own.contains(token) && !grant.revoked && (grant.expires.map { $0 > now } ?? true)
+            }.count
+        }
     }
 
     /// Makes a token expire now (admin); false when there is no such token.

@@ -61,6 +61,12 @@ struct JSONWriter {
     mutating func member(_ name: StaticString, _ value: String) { key(name); string(value) }
     mutating func member<T: BinaryInteger>(_ name: StaticString, _ value: T) { key(name); int(value) }
     mutating func member(_ name: StaticString, _ value: Bool) { key(name); bool(value) }
+    mutating func member(_ name: StaticString, _ values: [String]) {
+        key(name)
+        arrayStart()
+        for value in values { string(value) }
+        arrayEnd()
+    }
 
     /// Bytes that are already JSON (a cached fragment).
     mutating func json(_ fragment: [UInt8]) {

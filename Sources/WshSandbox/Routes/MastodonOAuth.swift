@@ -17,10 +17,17 @@ struct MastodonOAuth: Sendable {
     let store: SandboxStore
     let state: MastodonState
 
+    /// Where the authorization server metadata (RFC 8414) is served, as Mastodon 4.3 does.
+    static let metadataPath = "/.well-known/oauth-authorization-server"
+
     func respond(to request: Request) async -> OAuthAPI.Reply {
-        let path = request.uri.path
+        var path = request.uri.path
+        // Rails routes `/oauth/authorize/` like `/oauth/authorize` (toot sends the slash).
+        if path.count > 1, path.hasSuffix("/") { path.removeLast() }
         do {
             switch (request.method, path) {
+            case (.get, Self.metadataPath), (.head, Self.metadataPath):
+                return metadata(request)
             case (.get, "/oauth/authorize"), (.head, "/oauth/authorize"):
                 let parameters = try await MastodonAPI.parameters(of: request, readingBody: false)
                 do {
@@ -48,6 +55,41 @@ struct MastodonOAuth: Sendable {
         }
     }
 
+    // MARK: metadata
+
+    /// What Mastodon 4.3 and later publish: the endpoints, and that PKCE takes S256.
+    private func metadata(_ request: Request) -> OAuthAPI.Reply {
+        let root = "http://" + (request.head.authority ?? "127.0.0.1") + "/"
+        var json = JSONWriter(capacity: 1024)
+        json.objectStart()
+        json.member("issuer", root)
+        json.member("service_documentation", "https://docs.joinmastodon.org/")
+        json.member("authorization_endpoint", root + "oauth/authorize")
+        json.member("token_endpoint", root + "oauth/token")
+        json.member("revocation_endpoint", root + "oauth/revoke")
+        json.member("app_registration_endpoint", root + "api/v1/apps")
+        json.member("scopes_supported", ["read", "write", "follow", "push"])
+        json.member("response_types_supported", ["code"])
+        json.member("code_challenge_methods_supported", [Self.challengeMethod])
+        json.member("grant_types_supported", ["authorization_code", "client_credentials"])
+        json.member("token_endpoint_auth_methods_supported", ["client_secret_basic", "client_secret_post"])
+        json.objectEnd()
+        return OAuthAPI.Reply(body: ByteBuffer(bytes: json.bytes))
+    }
+
+    /// The one PKCE method served, as on Mastodon.
+    static let challengeMethod = "S256"
+
+    /// The PKCE challenge of an authorize request, if any: only S256 is taken.
+    private static func challenge(_ parameters: MastodonAPI.Parameters) throws -> String? {
+        guard let challenge = parameters["code_challenge"], !challenge.isEmpty else { return nil }
+        guard (parameters["code_challenge_method"] ?? "plain") == challengeMethod else {
+            throw MastodonError.oauth(.badRequest, "invalid_request",
+                                      "The code_challenge_method must be \(challengeMethod).")
+        }
+        return challenge
+    }
+
     // MARK: authorize
 
     /// The client (`client_id`) and a redirect URI it registered.
@@ -67,6 +109,7 @@ struct MastodonOAuth: Sendable {
 
     private func authorizationPage(_ parameters: MastodonAPI.Parameters) throws -> OAuthAPI.Reply {
         let (app, redirectURI) = try checkedClient(parameters)
+        let challenge = try Self.challenge(parameters)
         let timeline = store.timeline
         let e = MastodonHTML.escaped
         var html = """
@@ -83,6 +126,10 @@ struct MastodonOAuth: Sendable {
             <input type="hidden" name="response_type" value="code">
 
             """
+        if let challenge {
+            html += "<input type=\"hidden\" name=\"code_challenge\" value=\"\(e(challenge))\">\n"
+                + "<input type=\"hidden\" name=\"code_challenge_method\" value=\"\(Self.challengeMethod)\">\n"
+        }
         for index in tokens.accountTokens.indices {
             let user = timeline.data.users[index]
             html += "<p><label><input type=\"radio\" name=\"user\" value=\"\(user.id)\"\(index == 0 ? " checked" : "")> "
@@ -101,6 +148,7 @@ struct MastodonOAuth: Sendable {
     /// The approval: a code to the redirect URI (or shown, out of band), or `access_denied`.
     private func approve(_ parameters: MastodonAPI.Parameters) throws -> OAuthAPI.Reply {
         let (app, redirectURI) = try checkedClient(parameters)
+        let challenge = try Self.challenge(parameters)
         let outOfBand = redirectURI == MastodonState.outOfBand
         var answer: [(String, String)]
         if parameters["approve"] == "1" {
@@ -111,7 +159,8 @@ struct MastodonOAuth: Sendable {
             guard let user = Int64(name).flatMap(timeline.user(id:)) ?? timeline.user(screenName: name) else {
                 throw MastodonError.oauth(.badRequest, "invalid_request", "no sandbox user \(name)")
             }
-            let code = tokens.issueCode(clientID: app.clientID, redirectURI: redirectURI, user: user.index)
+            let code = tokens.issueCode(clientID: app.clientID, redirectURI: redirectURI, user: user.index,
+                                        challenge: challenge)
             if outOfBand {
                 let html = """
                     <!DOCTYPE html>
@@ -163,7 +212,7 @@ struct MastodonOAuth: Sendable {
                 throw MastodonError.invalidRequest
             }
             switch tokens.redeem(code: code, clientID: app.clientID, redirectURI: redirectURI, style: .mastodon,
-                                 scope: scope) {
+                                 scope: scope, verifier: parameters["code_verifier"]) {
             case .success(let issued): token = issued.token
             case .failure: throw MastodonError.invalidGrant
             }

@@ -80,7 +80,7 @@ struct SandboxResponder: HTTPResponder {
             sent = await serveAPI(request, context: context, failure: { Reply(mastodon: $0, path: path) }) {
                 await serveMastodon(request)
             }
-        } else if path.hasPrefix("/oauth/") {
+        } else if path.hasPrefix("/oauth/") || path == MastodonOAuth.metadataPath {
             let reply = await mastodonOAuth.respond(to: request)
             sent = (reply.response, String(reply.status.code), reply.body.readableBytes)
         } else if path.hasPrefix("/oauth2/") {

@@ -12,6 +12,8 @@ public struct StoredAccount: Codable, Sendable, Equatable {
     public var expiresAt: Date?
     /// The dialect it logged in through (`weibo`, `mastodon`); nil in files from before Mastodon (Weibo).
     public var dialect: String?
+    /// Fields this wsh does not know, kept as they were.
+    public var unknownFields: [String: JSONValue] = [:]
 
     public init(api: String, uid: String, screenName: String, accessToken: String, expiresAt: Date?,
                 dialect: String? = nil) {
@@ -23,8 +25,32 @@ public struct StoredAccount: Codable, Sendable, Equatable {
         self.dialect = dialect
     }
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case api, uid, dialect, screenName = "screen_name", accessToken = "access_token", expiresAt = "expires_at"
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        api = try container.decode(String.self, forKey: .api)
+        uid = try container.decode(String.self, forKey: .uid)
+        screenName = try container.decode(String.self, forKey: .screenName)
+        accessToken = try container.decode(String.self, forKey: .accessToken)
+        expiresAt = try container.decodeIfPresent(Date.self, forKey: .expiresAt)
+        dialect = try container.decodeIfPresent(String.self, forKey: .dialect)
+        unknownFields = try decoder.container(keyedBy: AnyCodingKey.self)
+            .unknownFields(besides: Set(CodingKeys.allCases.map(\.rawValue)))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(api, forKey: .api)
+        try container.encode(uid, forKey: .uid)
+        try container.encode(screenName, forKey: .screenName)
+        try container.encode(accessToken, forKey: .accessToken)
+        try container.encodeIfPresent(expiresAt, forKey: .expiresAt)
+        try container.encodeIfPresent(dialect, forKey: .dialect)
+        var unknown = encoder.container(keyedBy: AnyCodingKey.self)
+        try unknown.encodeUnknown(unknownFields)
     }
 
     /// Whether NAME (`alice`, `@alice` or a uid) names this account.
@@ -35,8 +61,9 @@ public struct StoredAccount: Codable, Sendable, Equatable {
 }
 
 /// An app wsh registered on a server (Mastodon's `POST api/v1/apps`), kept
-/// so the next login on that server reuses it. The secret is a secret: the
-/// file is 0600 and the session masks it like a token.
+/// so the next login on that server reuses it. It belongs to that server
+/// alone: it is looked up by the server's base and never sent elsewhere.
+/// The secret is a secret: the file is 0600 and the session masks it like a token.
 public struct StoredApp: Codable, Sendable, Equatable {
     /// The server it is registered on (`sandbox` or a base URL), as accounts name it.
     public var api: String
@@ -44,6 +71,8 @@ public struct StoredApp: Codable, Sendable, Equatable {
     public var clientSecret: String
     /// The redirect URIs it was registered with.
     public var redirectURIs: [String]
+    /// Fields this wsh does not know, kept as they were.
+    public var unknownFields: [String: JSONValue] = [:]
 
     public init(api: String, clientID: String, clientSecret: String, redirectURIs: [String]) {
         self.api = api
@@ -52,23 +81,48 @@ public struct StoredApp: Codable, Sendable, Equatable {
         self.redirectURIs = redirectURIs
     }
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case api, clientID = "client_id", clientSecret = "client_secret", redirectURIs = "redirect_uris"
+    }
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        api = try container.decode(String.self, forKey: .api)
+        clientID = try container.decode(String.self, forKey: .clientID)
+        clientSecret = try container.decode(String.self, forKey: .clientSecret)
+        redirectURIs = try container.decode([String].self, forKey: .redirectURIs)
+        unknownFields = try decoder.container(keyedBy: AnyCodingKey.self)
+            .unknownFields(besides: Set(CodingKeys.allCases.map(\.rawValue)))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(api, forKey: .api)
+        try container.encode(clientID, forKey: .clientID)
+        try container.encode(clientSecret, forKey: .clientSecret)
+        try container.encode(redirectURIs, forKey: .redirectURIs)
+        var unknown = encoder.container(keyedBy: AnyCodingKey.self)
+        try unknown.encodeUnknown(unknownFields)
     }
 }
 
 /// The contents of `accounts.json`.
 public struct AccountsFile: Codable, Sendable, Equatable {
-    public var version = 1
+    /// The version of the file's layout this wsh writes and understands.
+    public static let currentVersion = 1
+
+    public var version = AccountsFile.currentVersion
     public var accounts: [StoredAccount] = []
     /// The active account's uid, by API (`sandbox` or a base URL).
     public var active: [String: String] = [:]
     /// Apps wsh registered, one per server (Mastodon).
     public var apps: [StoredApp] = []
+    /// Top-level fields this wsh does not know, kept as they were.
+    public var unknownFields: [String: JSONValue] = [:]
 
     public init() {}
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case version, accounts, active, apps
     }
 
@@ -79,6 +133,8 @@ public struct AccountsFile: Codable, Sendable, Equatable {
         accounts = try container.decode([StoredAccount].self, forKey: .accounts)
         active = try container.decode([String: String].self, forKey: .active)
         apps = try container.decodeIfPresent([StoredApp].self, forKey: .apps) ?? []
+        unknownFields = try decoder.container(keyedBy: AnyCodingKey.self)
+            .unknownFields(besides: Set(CodingKeys.allCases.map(\.rawValue)))
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -87,6 +143,8 @@ public struct AccountsFile: Codable, Sendable, Equatable {
         try container.encode(accounts, forKey: .accounts)
         try container.encode(active, forKey: .active)
         if !apps.isEmpty { try container.encode(apps, forKey: .apps) }
+        var unknown = encoder.container(keyedBy: AnyCodingKey.self)
+        try unknown.encodeUnknown(unknownFields)
     }
 
     /// The app registered on `api`, if any.
@@ -106,8 +164,13 @@ public struct AccountsFile: Codable, Sendable, Equatable {
         return accounts.first { $0.api == api && $0.uid == uid }
     }
 
-    /// Adds `account` (replacing the same uid on the same API) and makes it active.
+    /// Adds `account` (replacing the same uid on the same API, keeping the
+    /// fields this wsh does not know) and makes it active.
     public mutating func signIn(_ account: StoredAccount) {
+        var account = account
+        if let old = accounts.first(where: { $0.api == account.api && $0.uid == account.uid }) {
+            account.unknownFields = old.unknownFields.merging(account.unknownFields) { $1 }
+        }
         accounts.removeAll { $0.api == account.api && $0.uid == account.uid }
         accounts.append(account)
         active[account.api] = account.uid
@@ -127,23 +190,42 @@ public struct AccountsFile: Codable, Sendable, Equatable {
         let preferred = named.filter { $0.api == preferredAPI }
         return preferred.isEmpty ? named : preferred
     }
+
+    /// Every secret the file holds: tokens and app secrets, for masking.
+    public var secrets: [String] {
+        accounts.map(\.accessToken) + apps.map(\.clientSecret)
+    }
 }
 
 /// Why the store could not be read or written.
 public struct AccountStoreError: Error, CustomStringConvertible {
     public var description: String
+
+    public init(description: String) {
+        self.description = description
+    }
 }
 
 /// `accounts.json` and `login-pending.json` in wsh's config folder
 /// (`$XDG_CONFIG_HOME/wsh`, default `~/.config/wsh`).
 ///
-/// The folder is created 0700; each file is created 0600 from the start (a
-/// new file in the same folder, written, fsynced, then renamed over the old
-/// one), so a token is never readable by others, not even for a moment, and
-/// a crash leaves the old file or the new one, never half of one.
+/// Several sessions in several terminals share the files, so every change
+/// is read–change–write under an exclusive lock (`flock` on
+/// `accounts.json.lock` beside it): a change reads the file as it is now,
+/// never a copy read earlier, and no session's change is lost. The write is
+/// atomic: a new file, created 0600 from the start, written, fsynced, then
+/// renamed over the old one, so a token is never readable by others, not
+/// even for a moment, and a crash leaves the old file or the new one, never
+/// half of one. Temporary files a killed process left behind are removed
+/// under the lock. The folder is 0700 (tightened, once, if it was looser).
+/// Fields this wsh does not know are kept; a file of a newer version is
+/// read but never rewritten.
 public final class AccountStore {
     /// The folder holding the files.
     public let directory: String
+    /// Told, once, when the folder was tightened to 0700 (for one line to the user).
+    public var notice: (String) -> Void = { _ in }
+    private var tightened = false
 
     public init(directory: String) {
         self.directory = directory
@@ -151,25 +233,50 @@ public final class AccountStore {
 
     public var accountsPath: String { directory + "/accounts.json" }
     public var pendingPath: String { directory + "/login-pending.json" }
+    /// The lock file every change takes.
+    public var lockPath: String { directory + "/accounts.json.lock" }
 
-    /// The accounts; empty when there is no file yet.
+    /// The accounts; empty when there is no file yet. Reading needs no lock:
+    /// the file is only ever replaced whole.
     public func load() throws(AccountStoreError) -> AccountsFile {
-        guard let data = FileManager.default.contents(atPath: accountsPath) else { return AccountsFile() }
+        guard let data = try Self.contents(of: accountsPath) else { return AccountsFile() }
         do {
             return try Self.decoder.decode(AccountsFile.self, from: data)
         } catch {
+            let version = (try? Self.decoder.decode(VersionOnly.self, from: data))?.version
+            if let version, version > AccountsFile.currentVersion {
+                throw AccountStoreError(description: "cannot read \(accountsPath): it is version \(version), "
+                    + "written by a newer wsh (this one understands \(AccountsFile.currentVersion)); upgrade wsh")
+            }
             throw AccountStoreError(description: "cannot read \(accountsPath): it is not an accounts file (\(Self.reason(error)))")
         }
     }
 
-    /// Replaces the accounts file with `file`.
+    /// Changes the accounts file: under the lock, reads it as it is now,
+    /// applies `change`, and writes the result. Returns the file as written.
+    /// Refuses, changing nothing, a file of a newer version than this wsh writes.
+    @discardableResult
+    public func update(_ change: (inout AccountsFile) throws(AccountStoreError) -> Void) throws(AccountStoreError) -> AccountsFile {
+        try locked { () throws(AccountStoreError) in
+            var file = try load()
+            guard file.version <= AccountsFile.currentVersion else {
+                throw AccountStoreError(description: "not changing \(accountsPath): it is version \(file.version), "
+                    + "written by a newer wsh (this one understands \(AccountsFile.currentVersion)); upgrade wsh")
+            }
+            try change(&file)
+            try write(Self.encoded(file), to: accountsPath)
+            return file
+        }
+    }
+
+    /// Replaces the accounts file with `file` (under the lock).
     public func save(_ file: AccountsFile) throws(AccountStoreError) {
-        try write(Self.encoded(file), to: accountsPath)
+        try update { (stored: inout AccountsFile) throws(AccountStoreError) in stored = file }
     }
 
     /// The login `login --url-only` began, if any.
     public func loadPending() throws(AccountStoreError) -> PendingLogin? {
-        guard let data = FileManager.default.contents(atPath: pendingPath) else { return nil }
+        guard let data = try Self.contents(of: pendingPath) else { return nil }
         do {
             return try Self.decoder.decode(PendingLogin.self, from: data)
         } catch {
@@ -179,12 +286,38 @@ public final class AccountStore {
 
     /// Keeps `pending` for `login --code`.
     public func savePending(_ pending: PendingLogin) throws(AccountStoreError) {
-        try write(Self.encoded(pending), to: pendingPath)
+        try locked { () throws(AccountStoreError) in try write(Self.encoded(pending), to: pendingPath) }
     }
 
     /// Forgets the pending login.
     public func removePending() {
         unlink(pendingPath)
+    }
+
+    private struct VersionOnly: Decodable {
+        let version: Int
+    }
+
+    /// The bytes of `path`, nil when there is no such file; an error when it
+    /// cannot be read (a folder where the file should be, no permission).
+    private static func contents(of path: String) throws(AccountStoreError) -> Data? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT { return nil }
+            throw AccountStoreError(description: "cannot read \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 16 << 10)
+        while true {
+            let count = read(descriptor, &buffer, buffer.count)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw AccountStoreError(description: "cannot read \(path): \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { return data }
+            data.append(contentsOf: buffer[0..<count])
+        }
     }
 
     private static func encoded<T: Encodable>(_ value: T) -> Data {
@@ -211,8 +344,29 @@ public final class AccountStore {
         }
     }
 
-    /// Writes `data` to `path` atomically, the new file 0600 from creation.
-    private func write(_ data: Data, to path: String) throws(AccountStoreError) {
+    // MARK: the lock and the folder
+
+    /// Runs `body` holding the exclusive lock, with the folder made and 0700
+    /// and the temporary files of earlier, killed writers removed.
+    private func locked<T>(_ body: () throws(AccountStoreError) -> T) throws(AccountStoreError) -> T {
+        try prepareDirectory()
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else {
+            throw AccountStoreError(description: "cannot lock \(accountsPath) (\(lockPath): \(String(cString: strerror(errno))))")
+        }
+        defer { close(descriptor) }  // closing releases the lock
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                throw AccountStoreError(description: "cannot lock \(accountsPath): \(String(cString: strerror(errno)))")
+            }
+        }
+        removeStaleTemporaries()
+        return try body()
+    }
+
+    /// Creates the folder 0700 (and its parents), or tightens an existing
+    /// one of ours that others may read to 0700, saying so once.
+    private func prepareDirectory() throws(AccountStoreError) {
         if mkdir(directory, 0o700) != 0 && errno != EEXIST {
             // A missing parent (~/.config itself): create the chain, the last folder 0700.
             do {
@@ -222,8 +376,41 @@ public final class AccountStore {
                 throw AccountStoreError(description: "cannot create \(directory): \(error.localizedDescription)")
             }
         }
+        var info = stat()
+        guard stat(directory, &info) == 0 else {
+            throw AccountStoreError(description: "cannot use \(directory): \(String(cString: strerror(errno)))")
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            throw AccountStoreError(description: "cannot use \(directory): it is not a folder")
+        }
+        let mode = info.st_mode & 0o777
+        if mode & 0o077 != 0, info.st_uid == getuid() {
+            guard chmod(directory, 0o700) == 0 else {
+                throw AccountStoreError(description: "cannot make \(directory) private (0700): \(String(cString: strerror(errno)))")
+            }
+            if !tightened {
+                tightened = true
+                notice("made \(directory) private (0700; it was \(String(mode, radix: 8))): it holds tokens")
+            }
+        }
+    }
+
+    /// The temporary files (`accounts.json.tmp-…`, `login-pending.json.tmp-…`)
+    /// of writers killed mid-write. Writers hold the lock, so while we hold
+    /// it every one that exists is stale; only our own are removed.
+    private func removeStaleTemporaries() {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix("accounts.json.tmp-") || name.hasPrefix("login-pending.json.tmp-") {
+            let path = directory + "/" + name
+            var info = stat()
+            if lstat(path, &info) == 0, info.st_uid == getuid(), info.st_mode & S_IFMT == S_IFREG { unlink(path) }
+        }
+    }
+
+    /// Writes `data` to `path` atomically, the new file 0600 from creation. The caller holds the lock.
+    private func write(_ data: Data, to path: String) throws(AccountStoreError) {
         let temporary = "\(path).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
             throw AccountStoreError(description: "cannot write \(path): \(String(cString: strerror(errno)))")
         }

@@ -88,7 +88,8 @@ extension Shell {
                 throw .commandFailed("the pending login is for \(pending.apiBase), not \(base): run wsh --api \(pending.apiBase)")
             }
             connection.remember(secret: code)
-            let redirect = try parseRedirect(code)
+            if let verifier = pending.codeVerifier { connection.remember(secret: verifier) }
+            let redirect = try parseRedirect(code, expecting: pending.state)
             let app = try loginApp(context, viewModel, redirectURI: pending.redirectURI, begunWith: pending.appKey)
             viewModel.resume(pending)
             try finishLogin(context, viewModel, redirect: redirect, app: app)
@@ -118,7 +119,7 @@ extension Shell {
                 redirectURI = try freeLoopbackRedirectURI()
             }
             let app = try loginApp(context, viewModel, redirectURI: redirectURI)
-            let url = viewModel.begin(app: app, redirectURI: redirectURI)
+            let url = viewModel.begin(app: app, redirectURI: redirectURI, pkce: try proofKey(viewModel))
             if let pending = viewModel.pending {
                 try attempt { () throws(AccountStoreError) in try store.savePending(pending) }
             }
@@ -144,7 +145,8 @@ extension Shell {
         }
         defer { listener?.close() }
         let app = try loginApp(context, viewModel, redirectURI: redirectURI)
-        let url = viewModel.begin(app: app, redirectURI: redirectURI)
+        let url = viewModel.begin(app: app, redirectURI: redirectURI, pkce: try proofKey(viewModel))
+        let expectedState = viewModel.pending?.state ?? ""
         context.writeLine(url)
         let stdinIsTerminal = isatty(STDIN_FILENO) != 0 && interactive
         if !context.arguments.flag("no-browser") { openBrowser(url, stdinIsTerminal: stdinIsTerminal) }
@@ -154,41 +156,52 @@ extension Shell {
             context.note(console.diagnosticStyle.dim("waiting for the browser at \(listener.redirectURI)"
                 + (stdinIsTerminal ? ", or paste the code or the redirected URL here" : "") + " (Ctrl-C stops)"))
             let outcome = listener.waitForRedirect(
-                timeout: Self.loginWait, expectedState: viewModel.pending?.state,
-                watching: stdinIsTerminal ? STDIN_FILENO : nil, shouldStop: { Interrupts.pending })
+                timeout: Self.loginWait, expectedState: expectedState,
+                watching: stdinIsTerminal ? STDIN_FILENO : nil, shouldStop: { Interrupts.pending },
+                refused: { [console] failure in
+                    console.note(console.diagnosticStyle.dim("refused a redirect to \(listener.redirectURI): \(failure); still waiting"))
+                })
             switch outcome {
             case .redirect(let caught): redirect = caught
             case .failed(let failure): throw .commandFailed(failure.description)
             case .timedOut: throw .commandFailed("no redirect came within \(Int(Self.loginWait.components.seconds / 60)) minutes; run login again")
             case .stopped: throw LanguageError(.interrupted, "interrupted")
-            case .inputReady: redirect = try readPastedRedirect()
+            case .inputReady: redirect = try readPastedRedirect(expecting: expectedState)
             }
         } else {
             guard stdinIsTerminal else {
                 throw .commandFailed("the redirect URI is not loopback and this is not a terminal: use login --url-only, then login --code CODE")
             }
             context.note("paste the code, or the whole URL the browser was sent to:")
-            redirect = try readPastedRedirect()
+            redirect = try readPastedRedirect(expecting: expectedState)
         }
         try finishLogin(context, viewModel, redirect: redirect, app: app)
     }
 
-    /// The app to log in with: flags, else the environment; on an API where
-    /// wsh registers itself (Mastodon), the app kept for this server if the
-    /// server still accepts it and it takes `redirectURI`, else a new one (kept
-    /// in accounts.json); on the sandbox's Weibo side, its own app.
+    /// The app to log in with. App credentials belong to one API and one
+    /// host, so a secret never reaches a server it was not issued by:
+    /// `--app-key`/`--app-secret-file` name the app of this command's server;
+    /// `$WSH_APP_KEY`/`$WSH_APP_SECRET` are a Weibo app's, used only on a
+    /// Weibo API on the host of `$WSH_APP_API` (default api.weibo.com) and
+    /// never on the sandbox or a Mastodon server. On an API where wsh registers
+    /// itself (Mastodon), the app kept for this very server if the server
+    /// still accepts it and it takes `redirectURI`, else a new one (kept in
+    /// accounts.json under this server); on the sandbox's Weibo side, its own app.
     /// `begunWith`: the app key a pending login began with (`login --code`).
     private func loginApp(_ context: CommandContext, _ viewModel: LoginViewModel, redirectURI: String,
                           begunWith pendingKey: String? = nil) throws(LanguageError) -> OAuthApp {
-        let configured = try attempt { () throws(RequestError) in
+        let flagged = try attempt { () throws(RequestError) in
             try OAuthApp.configured(key: context.arguments.option("app-key"),
-                                    secretFile: context.arguments.option("app-secret-file"))
+                                    secretFile: context.arguments.option("app-secret-file"), environment: [:])
         }
         let app: OAuthApp
-        if let configured {
-            app = configured
+        if let flagged {
+            app = flagged
+        } else if !viewModel.registersApps, connection.target != .sandbox,
+                  let fromEnvironment = try environmentApp(for: try attempt { () throws(RequestError) in try connection.apiBase() }) {
+            app = fromEnvironment
         } else if viewModel.registersApps {
-            var file = try attempt { () throws(AccountStoreError) in try connection.storedAccounts() }
+            let file = try attempt { () throws(AccountStoreError) in try connection.storedAccounts(fresh: true) }
             let cached = file.app(for: connection.accountKey).map {
                 OAuthApp(key: $0.clientID, secret: Secret($0.clientSecret), redirectURIs: $0.redirectURIs)
             }
@@ -204,9 +217,11 @@ extension Shell {
                 app = try wait { try await handOver.value.prepareApp(cached: cached, redirectURI: redirectURI, alsoFor: loopback) }
                 connection.remember(secret: app.secret.revealed)
                 if viewModel.registeredApp != nil {
-                    file.keep(StoredApp(api: connection.accountKey, clientID: app.key, clientSecret: app.secret.revealed,
-                                        redirectURIs: app.redirectURIs))
-                    try attempt { () throws(AccountStoreError) in try connection.saveAccounts(file) }
+                    let kept = StoredApp(api: connection.accountKey, clientID: app.key, clientSecret: app.secret.revealed,
+                                         redirectURIs: app.redirectURIs)
+                    try attempt { () throws(AccountStoreError) in
+                        try connection.updateAccounts { (file: inout AccountsFile) throws(AccountStoreError) in file.keep(kept) }
+                    }
                     context.note(console.diagnosticStyle.dim("registered wsh as an app on \(connection.accountKey) (client_id \(app.key)); kept in accounts.json"))
                 }
             }
@@ -214,9 +229,27 @@ extension Shell {
             app = .sandbox
         } else {
             throw .commandFailed("login needs the app's key and secret: --app-key KEY --app-secret-file PATH, "
-                + "or $\(OAuthApp.keyVariable) and $\(OAuthApp.secretVariable)")
+                + "or $\(OAuthApp.keyVariable) and $\(OAuthApp.secretVariable) (with $\(OAuthApp.apiVariable) "
+                + "naming this API when it is not \(OAuthApp.defaultAPI))")
         }
         connection.remember(secret: app.secret.revealed)
+        return app
+    }
+
+    /// The Weibo app of `$WSH_APP_KEY`/`$WSH_APP_SECRET` when it belongs to
+    /// `base`'s host (that of `$WSH_APP_API`, default api.weibo.com); nil,
+    /// with one line saying why, when the variables are set for another host.
+    private func environmentApp(for base: String) throws(LanguageError) -> OAuthApp? {
+        let environment = ProcessInfo.processInfo.environment
+        guard let app = try attempt({ () throws(RequestError) in
+            try OAuthApp.configured(key: nil, secretFile: nil, environment: environment)
+        }) else { return nil }
+        let owner = environment[OAuthApp.apiVariable].flatMap { $0.isEmpty ? nil : $0 } ?? OAuthApp.defaultAPI
+        guard OAuthApp.sameOrigin(owner, base) else {
+            console.note(console.diagnosticStyle.dim("not sending $\(OAuthApp.keyVariable)'s app to \(base): it is the app of "
+                + "\(owner) (set $\(OAuthApp.apiVariable) to the API it was issued for)"))
+            return nil
+        }
         return app
     }
 
@@ -231,6 +264,14 @@ extension Shell {
             return listener
         }
         return try LoopbackListener()
+    }
+
+    /// A PKCE proof key when the server takes one (asked of its metadata); its verifier is masked from now on.
+    private func proofKey(_ viewModel: LoginViewModel) throws(LanguageError) -> PKCE? {
+        let handOver = WaitingHandOver(viewModel)
+        let key = try wait { await handOver.value.proofKey() }
+        if let key { connection.remember(secret: key.verifier) }
+        return key
     }
 
     /// The name of the connection's dialect (`weibo`, `mastodon`), probing the server if need be.
@@ -259,25 +300,38 @@ extension Shell {
         let handOver = WaitingHandOver(viewModel)
         let account = try wait { try await handOver.value.complete(redirect, app: app) }
         connection.remember(secret: account.token.revealed)
-        var file = try attempt { () throws(AccountStoreError) in try connection.storedAccounts() }
-        file.signIn(StoredAccount(api: connection.accountKey, uid: account.uid, screenName: account.screenName,
-                                  accessToken: account.token.revealed, expiresAt: account.expiresAt,
-                                  dialect: connection.dialectName))
-        try attempt { () throws(AccountStoreError) in try connection.saveAccounts(file) }
+        let stored = StoredAccount(api: connection.accountKey, uid: account.uid, screenName: account.screenName,
+                                   accessToken: account.token.revealed, expiresAt: account.expiresAt,
+                                   dialect: connection.dialectName)
+        do {
+            try connection.updateAccounts { (file: inout AccountsFile) throws(AccountStoreError) in file.signIn(stored) }
+        } catch {
+            // A token nobody keeps must not stay live on the server: revoke it, then say why the login failed.
+            let revocation = WaitingHandOver((viewModel, account.token, app))
+            let revoked: String
+            do {
+                _ = try wait { try await revocation.value.0.revoke(revocation.value.1, app: revocation.value.2) }
+                revoked = "the new token was revoked"
+            } catch {
+                revoked = "revoking the new token failed too (\(error.message)); revoke wsh in the account's settings"
+            }
+            throw .commandFailed(redact("cannot keep the account: \(error.description); \(revoked)"))
+        }
         resetSession()
         context.note("logged in as @\(account.screenName) (uid \(account.uid)) on \(connection.accountKey)"
             + (account.expiresAt.map { "; the token \(Self.expiry($0))" } ?? ""))
     }
 
-    private func parseRedirect(_ text: String) throws(LanguageError) -> OAuthRedirect {
-        do { return try OAuthRedirect.parse(pasted: text) } catch { throw .commandFailed(error.description) }
+    /// What was pasted or given to `--code`: a URL or query must carry this login's state.
+    private func parseRedirect(_ text: String, expecting state: String) throws(LanguageError) -> OAuthRedirect {
+        do { return try OAuthRedirect.parse(pasted: text, expecting: state) } catch { throw .commandFailed(error.description) }
     }
 
     /// One line from the terminal: the pasted code or URL.
-    private func readPastedRedirect() throws(LanguageError) -> OAuthRedirect {
+    private func readPastedRedirect(expecting state: String) throws(LanguageError) -> OAuthRedirect {
         guard let line = Swift.readLine(strippingNewline: true) else { throw .commandFailed("no code was pasted") }
         connection.remember(secret: line.trimmingCharacters(in: .whitespaces))
-        return try parseRedirect(line)
+        return try parseRedirect(line, expecting: state)
     }
 
     /// A loopback redirect URI on a port free now, for `login --url-only`
@@ -304,7 +358,7 @@ extension Shell {
     // MARK: accounts, use, whoami, logout
 
     private func listAccounts(_ context: CommandContext) throws(LanguageError) {
-        let file = try attempt { () throws(AccountStoreError) in try connection.storedAccounts() }
+        let file = try attempt { () throws(AccountStoreError) in try connection.storedAccounts(fresh: true) }
         let rows = file.accounts.map { account in
             AccountDocument(api: account.api, uid: account.uid, screenName: account.screenName,
                             active: file.active[account.api] == account.uid,
@@ -328,10 +382,16 @@ extension Shell {
 
     private func use(_ context: CommandContext) throws(LanguageError) {
         let name = context.arguments["NAME"] ?? ""
-        var file = try attempt { () throws(AccountStoreError) in try connection.storedAccounts() }
+        let file = try attempt { () throws(AccountStoreError) in try connection.storedAccounts(fresh: true) }
         let account = try uniqueAccount(named: name, in: file)
-        file.active[account.api] = account.uid
-        try attempt { () throws(AccountStoreError) in try connection.saveAccounts(file) }
+        try attempt { () throws(AccountStoreError) in
+            try connection.updateAccounts { (file: inout AccountsFile) throws(AccountStoreError) in
+                guard file.accounts.contains(where: { $0.api == account.api && $0.uid == account.uid }) else {
+                    throw AccountStoreError(description: "@\(account.screenName) was removed meanwhile (see accounts)")
+                }
+                file.active[account.api] = account.uid
+            }
+        }
         if account.api == connection.accountKey { resetSession() }
         context.note("using @\(account.screenName) on \(account.api)")
     }
@@ -357,7 +417,7 @@ extension Shell {
     }
 
     private func logout(_ context: CommandContext) throws(LanguageError) {
-        var file = try attempt { () throws(AccountStoreError) in try connection.storedAccounts() }
+        let file = try attempt { () throws(AccountStoreError) in try connection.storedAccounts(fresh: true) }
         let account: StoredAccount
         if let name = context.arguments["NAME"] {
             account = try uniqueAccount(named: name, in: file)
@@ -384,8 +444,7 @@ extension Shell {
             app = file.app(for: account.api).map { OAuthApp(key: $0.clientID, secret: Secret($0.clientSecret)) }
                 ?? (account.api == "sandbox" ? .sandbox : nil)
             guard app != nil else {
-                file.remove(account)
-                try attempt { () throws(AccountStoreError) in try connection.saveAccounts(file) }
+                try forget(account)
                 if account.api == connection.accountKey { resetSession() }
                 context.note("no app is kept for \(account.api) to revoke the token of @\(account.screenName) with; "
                     + "removed the account here (revoke wsh in the server's settings, under authorized apps)")
@@ -395,14 +454,20 @@ extension Shell {
         let handOver = WaitingHandOver((viewModel, app))
         let token = Secret(account.accessToken)
         let revocation = try wait { try await handOver.value.0.revoke(token, app: handOver.value.1) }
-        file.remove(account)
-        try attempt { () throws(AccountStoreError) in try connection.saveAccounts(file) }
+        try forget(account)
         if account.api == connection.accountKey { resetSession() }
         switch revocation {
         case .revoked:
             context.note("logged out @\(account.screenName): the token is revoked and the account removed")
         case .alreadyInvalid(let reason):
             context.note("the token of @\(account.screenName) was already invalid (\(reason)); removed the account here")
+        }
+    }
+
+    /// Removes `account` from the file as it is now (other accounts, added meanwhile elsewhere, stay).
+    private func forget(_ account: StoredAccount) throws(LanguageError) {
+        try attempt { () throws(AccountStoreError) in
+            try connection.updateAccounts { (file: inout AccountsFile) throws(AccountStoreError) in file.remove(account) }
         }
     }
 

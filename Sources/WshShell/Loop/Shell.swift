@@ -65,6 +65,7 @@ public final class Shell {
             connectTimeout: configuration.connectTimeout, timeout: configuration.timeout)
         self.interpreter = Interpreter(output: console.result, diagnostics: console.diagnostic)
         console.secrets = { [connection] in connection.secrets }
+        configuration.accountStore?.notice = { [console] text in console.note(text) }
         interpreter.interruptRequested = { Interrupts.pending }
         if configuration.echo {
             interpreter.commandWillRun = { [console] name, words in

@@ -97,9 +97,11 @@ public final class Connection {
         }
     }
 
-    /// The stored accounts (empty when there are none or no config folder).
-    public func storedAccounts() throws(AccountStoreError) -> AccountsFile {
-        if let loadedAccounts { return try loadedAccounts.get() }
+    /// The stored accounts (empty when there are none or no config folder),
+    /// as read once; `fresh` reads the file again (another terminal may have
+    /// changed it), as commands that show or change accounts do.
+    public func storedAccounts(fresh: Bool = false) throws(AccountStoreError) -> AccountsFile {
+        if !fresh, let loadedAccounts { return try loadedAccounts.get() }
         let loaded = Result { () throws(AccountStoreError) in try accountStore?.load() ?? AccountsFile() }
         loadedAccounts = loaded
         return try loaded.get()
@@ -113,12 +115,17 @@ public final class Connection {
         return try resolved.get()
     }
 
-    /// Replaces the stored accounts with `file` (written), and makes the next request use them.
-    public func saveAccounts(_ file: AccountsFile) throws(AccountStoreError) {
+    /// Changes the stored accounts: `change` is applied, under the store's
+    /// lock, to the file as it is now (see `AccountStore.update`); the next
+    /// request uses the result.
+    @discardableResult
+    public func updateAccounts(_ change: (inout AccountsFile) throws(AccountStoreError) -> Void)
+        throws(AccountStoreError) -> AccountsFile {
         guard let accountStore else { throw AccountStoreError(description: "no config folder (set HOME or XDG_CONFIG_HOME)") }
-        try accountStore.save(file)
+        let file = try accountStore.update(change)
         loadedAccounts = .success(file)
         current = nil
+        return file
     }
 
     /// Which token requests to this target send, and where it comes from.
@@ -259,18 +266,19 @@ public final class Connection {
     }
 
     /// Every secret this connection knows, for redacting anything printed or stored.
+    ///
+    /// The first call reads every source of a token — the variable, the
+    /// file, `--token-command` and the stored accounts (with the apps'
+    /// secrets) — so each is masked from the moment wsh could know it, before
+    /// any request: an `echo` of it, `status`, an error, the history file.
+    /// Each is read once; a source that fails says so when a request needs it.
     public var secrets: [String] {
         var secrets: [String] = []
         if let sandbox { secrets.append(sandbox.token) }
-        // A token variable or file is cheap to read, and may be quoted before any
-        // request; a token command runs only when a request needs it.
-        if case .command = tokenSource {} else { _ = try? configuredToken() }
+        _ = try? configuredToken()
         if case .success(let token?) = resolvedToken { secrets.append(token.revealed) }
-        // Tokens of stored accounts, once the file was read (a token never read cannot be echoed),
-        // and the secrets of the apps registered (Mastodon).
-        if case .success(let file) = loadedAccounts {
-            secrets += file.accounts.map(\.accessToken) + file.apps.map(\.clientSecret)
-        }
+        _ = try? storedAccounts()
+        if case .success(let file) = loadedAccounts { secrets += file.secrets }
         return secrets + learnedSecrets
     }
 

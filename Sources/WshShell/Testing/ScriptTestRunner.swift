@@ -34,6 +34,12 @@ public final class ScriptTestRunner: @unchecked Sendable {
            let line = text.split(whereSeparator: \.isNewline).first {
             secrets.append(line.trimmingCharacters(in: .whitespaces))
         }
+        // The stored accounts' tokens and apps' secrets too: each child masks what it
+        // knows, and the reports are masked again here with all that is known.
+        if let directory = ShellPaths.configDirectory(environment: environment),
+           let file = try? AccountStore(directory: directory).load() {
+            secrets += file.secrets
+        }
         self.secrets = secrets.filter { !$0.isEmpty }
         self.binary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }

@@ -65,11 +65,19 @@ public final class LoginViewModel {
         }
     }
 
-    /// Starts a login: a fresh state, the authorize URL for `app` and `redirectURI`.
+    /// A fresh PKCE proof key when the server takes one (its metadata says
+    /// S256), else nil; pass it to `begin`.
+    public func proofKey() async -> PKCE? {
+        await oauth.supportsPKCE() ? PKCE.random() : nil
+    }
+
+    /// Starts a login: a fresh state, the authorize URL for `app` and
+    /// `redirectURI`, with `pkce`'s challenge when given (see `proofKey`).
     @discardableResult
-    public func begin(app: OAuthApp, redirectURI: String, state: String = OAuthRedirect.newState()) -> String {
+    public func begin(app: OAuthApp, redirectURI: String, state: String = OAuthRedirect.newState(),
+                      pkce: PKCE? = nil) -> String {
         let pending = PendingLogin(apiBase: oauth.apiBase, redirectURI: redirectURI, state: state, appKey: app.key,
-                                   createdAt: now())
+                                   createdAt: now(), codeVerifier: pkce?.verifier)
         return resume(pending)
     }
 
@@ -79,7 +87,7 @@ public final class LoginViewModel {
         self.pending = pending
         signedIn = nil
         let url = oauth.authorizeURL(app: OAuthApp(key: pending.appKey, secret: Secret("")),
-                                     redirectURI: pending.redirectURI, state: pending.state)
+                                     redirectURI: pending.redirectURI, state: pending.state, pkce: pending.proofKey)
         authorizeURL = url
         return url
     }
@@ -92,7 +100,8 @@ public final class LoginViewModel {
         let checked = try redirect.checked(expecting: pending.state)
         let grant: OAuthGrant
         do {
-            grant = try await oauth.exchange(code: checked.code, app: app, redirectURI: pending.redirectURI)
+            grant = try await oauth.exchange(code: checked.code, app: app, redirectURI: pending.redirectURI,
+                                             pkce: pending.proofKey)
         } catch {
             throw ViewModelError.requestFailed(error)
         }
@@ -152,24 +161,34 @@ public final class LoginViewModel {
 }
 
 /// A login begun and not yet finished: what the code exchange needs besides
-/// the code and the app secret (never stored here).
+/// the code and the app secret (never stored here). The PKCE verifier is a
+/// secret until the exchange: the file holding a pending login is 0600, and
+/// the session masks the verifier like a token.
 public struct PendingLogin: Codable, Sendable, Equatable {
     public var apiBase: String
     public var redirectURI: String
     public var state: String
     public var appKey: String
     public var createdAt: Date
+    /// The PKCE verifier, when the login began with a proof key.
+    public var codeVerifier: String?
 
-    public init(apiBase: String, redirectURI: String, state: String, appKey: String, createdAt: Date) {
+    public init(apiBase: String, redirectURI: String, state: String, appKey: String, createdAt: Date,
+                codeVerifier: String? = nil) {
         self.apiBase = apiBase
         self.redirectURI = redirectURI
         self.state = state
         self.appKey = appKey
         self.createdAt = createdAt
+        self.codeVerifier = codeVerifier
     }
+
+    /// The proof key the login began with, if any.
+    public var proofKey: PKCE? { codeVerifier.map(PKCE.init(verifier:)) }
 
     enum CodingKeys: String, CodingKey {
         case apiBase = "api", redirectURI = "redirect_uri", state, appKey = "app_key", createdAt = "created_at"
+        case codeVerifier = "code_verifier"
     }
 }
 

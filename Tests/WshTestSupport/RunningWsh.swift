@@ -1,0 +1,75 @@
+import Foundation
+import Synchronization
+
+/// The built `wsh` running in the background, its output read as it comes:
+/// for end-to-end tests that act while wsh waits (a browser's redirect
+/// during `login`, a second terminal during the first's).
+public final class RunningWsh: @unchecked Sendable {
+    private let process = Process()
+    private let output = Mutex((stdout: Data(), stderr: Data()))
+    private let drained = DispatchGroup()
+
+    /// Starts `wsh ARGUMENTS` with the environment `WshProcess.run` gives, plus `environment`.
+    public init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        process.executableURL = URL(fileURLWithPath: WshProcess.binary)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for key in ["WSH_ACCESS_TOKEN", "NO_COLOR", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "COLUMNS",
+                    "WSH_APP_KEY", "WSH_APP_SECRET", "WSH_APP_API"] { env[key] = nil }
+        env["HOME"] = WshProcess.temporaryDirectory()
+        env.merge(environment) { $1 }
+        process.environment = env
+        let stdout = Pipe(), stderr = Pipe()
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        for (pipe, isStdout) in [(stdout, true), (stderr, false)] {
+            drained.enter()
+            let handle = pipe.fileHandleForReading
+            Thread.detachNewThread { [self] in
+                while true {
+                    let chunk = handle.availableData
+                    if chunk.isEmpty { break }
+                    output.withLock { if isStdout { $0.stdout += chunk } else { $0.stderr += chunk } }
+                }
+                drained.leave()
+            }
+        }
+    }
+
+    /// What it printed so far.
+    public var stdout: String { output.withLock { String(decoding: $0.stdout, as: UTF8.self) } }
+    public var stderr: String { output.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
+
+    /// Waits until a stdout line contains `text` (or wsh ends, or `timeout`); returns that line, or nil.
+    public func line(containing text: String, onStderr: Bool = false, timeout: Duration = .seconds(30)) async -> String? {
+        var found: String?
+        await waitUntil(timeout: timeout) {
+            let printed = onStderr ? stderr : stdout
+            found = printed.split(separator: "\n").first { $0.contains(text) }.map(String.init)
+            return found != nil || !process.isRunning
+        }
+        if found == nil {
+            let printed = onStderr ? stderr : stdout
+            found = printed.split(separator: "\n").first { $0.contains(text) }.map(String.init)
+        }
+        return found
+    }
+
+    /// Waits for wsh to end (killing it after `timeout`) and returns its run.
+    public func finish(timeout: Duration = .seconds(60)) async -> WshRun {
+        let ended = await waitUntil(timeout: timeout) { !process.isRunning }
+        if !ended { process.terminate() }
+        _ = try? await onOwnThread { [self] in
+            process.waitUntilExit()
+            drained.wait()
+        }
+        return WshRun(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+    }
+
+    /// Sends SIGKILL (a process killed mid-write leaves what it left).
+    public func kill() {
+        Foundation.kill(process.processIdentifier, SIGKILL)
+    }
+}

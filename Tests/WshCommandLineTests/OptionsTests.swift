@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import WshCommandLine
 
@@ -13,11 +14,14 @@ struct OptionsTests {
     ]
 
     /// Every command line of up to three words from `vocabulary`.
-    static var everyShortLine: [[String]] {
+    static var everyShortLine: [[String]] { lines(of: vocabulary) }
+
+    /// Every command line of up to `length` words from `words`.
+    static func lines(of words: [String], length: Int = 3) -> [[String]] {
         var lines: [[String]] = [[]]
         var frontier: [[String]] = [[]]
-        for _ in 1...3 {
-            frontier = frontier.flatMap { line in vocabulary.map { line + [$0] } }
+        for _ in 1...length {
+            frontier = frontier.flatMap { line in words.map { line + [$0] } }
             lines += frontier
         }
         return lines
@@ -124,8 +128,67 @@ struct OptionsTests {
             let report = Options.report(error)
             #expect(report.status == 0)
             #expect(!report.isError)
-            for option in ["--api", "--token-file", "--token-command", "--json", "--no-color", "-c", "--timeout", "--version", "--present"] {
+            for option in ["--api", "--token-file", "--token-command", "--cacert", "--json", "--no-color", "-c", "--timeout", "--version",
+                           "--present"] {
                 #expect(report.text.contains(option), "help lacks \(option)")
+            }
+        }
+    }
+
+    /// Files for `--cacert`: a PEM bundle, a file without a certificate, a folder and a path with nothing there.
+    struct CAFiles {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wsh-cacert-\(UUID().uuidString)").path
+        var bundle: String { folder + "/ca.pem" }
+        var notPEM: String { folder + "/ca.der" }
+        var missing: String { folder + "/missing.pem" }
+
+        init() throws {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n".write(toFile: bundle, atomically: true, encoding: .utf8)
+            try Data([0x30, 0x82, 0x01, 0x0A]).write(to: URL(fileURLWithPath: notPEM))
+        }
+    }
+
+    @Test("given --cacert with a PEM bundle, then both parsers keep the path")
+    func cacert() throws {
+        let files = try CAFiles()
+        let line = ["--api", "https://weibo.example.com/2/", "--cacert", files.bundle, "-c", "fetch 5"]
+        let quick = try #require(QuickParse.options(line))
+        #expect(quick.cacert == files.bundle)
+        #expect(quick == (try Arguments.parse(line).options))
+    }
+
+    @Test("given any short command line with --cacert, then the quick path takes only what argument-parser reads the same")
+    func cacertQuickPathAgrees() throws {
+        let files = try CAFiles()
+        var taken = 0
+        for line in Self.lines(of: ["--cacert", files.bundle, files.notPEM, files.missing, files.folder, "-c", "x", "--json"]) {
+            guard let quick = QuickParse.options(line) else { continue }
+            taken += 1
+            let declared = try #require(try? Arguments.parse(line).options, "argument-parser rejects \(line)")
+            #expect(quick == declared, "\(line)")
+        }
+        #expect(taken > 20)
+    }
+
+    @Test("given --cacert with a file that cannot serve, then a usage error (2) names the file and the problem before any request")
+    func cacertUsageErrors() throws {
+        let files = try CAFiles()
+        let cases = [
+            (files.missing, "--cacert: cannot read '\(files.missing)': No such file or directory"),
+            (files.folder, "--cacert: '\(files.folder)' is a folder, not a file of CA certificates"),
+            (files.notPEM, "--cacert: '\(files.notPEM)' holds no PEM certificate"),
+        ]
+        for (path, message) in cases {
+            let line = ["--cacert", path, "-c", "fetch"]
+            #expect(QuickParse.options(line) == nil)
+            do {
+                let options = try Options.parse(line)
+                Issue.record("parsed \(line) as \(options)")
+            } catch {
+                let report = Options.report(error)
+                #expect(report.status == 2)
+                #expect(report.text.split(separator: "\n").first?.contains(message) == true, "\(report.text)")
             }
         }
     }

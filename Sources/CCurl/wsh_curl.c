@@ -156,6 +156,7 @@ struct wsh_curl {
     buffer headers;
     size_t max_body_bytes;
     int body_too_large;
+    int headers_ended;                // the blank line after the last status line's headers arrived
     atomic_int cancelled;
     char error[CURL_ERROR_SIZE];
 };
@@ -174,7 +175,12 @@ static size_t on_header(char *bytes, size_t size, size_t count, void *context) {
     wsh_curl *h = context;
     size_t n = size * count;
     // A new status line starts a new block (redirects, 100 Continue): keep the last.
-    if (n >= 5 && memcmp(bytes, "HTTP/", 5) == 0) h->headers.length = 0;
+    if (n >= 5 && memcmp(bytes, "HTTP/", 5) == 0) {
+        h->headers.length = 0;
+        h->headers_ended = 0;
+    } else if ((n == 2 && bytes[0] == '\r' && bytes[1] == '\n') || (n == 1 && bytes[0] == '\n')) {
+        h->headers_ended = 1;
+    }
     return buffer_append(&h->headers, bytes, n) ? n : 0;
 }
 
@@ -221,6 +227,10 @@ void wsh_curl_free(wsh_curl *h) {
     free(h);
 }
 
+int wsh_curl_set_ca_file(wsh_curl *h, const char *path) {
+    return set_pointer(h->easy, CURLOPT_CAINFO, path);  // libcurl keeps a copy
+}
+
 void wsh_curl_reset_cancel(wsh_curl *h) {
     atomic_store(&h->cancelled, 0);
 }
@@ -239,6 +249,7 @@ int wsh_curl_perform(wsh_curl *h, const wsh_curl_request *request, wsh_curl_resp
     if (h->headers.data) h->headers.data[0] = '\0';
     h->error[0] = '\0';
     h->body_too_large = 0;
+    h->headers_ended = 0;
     h->max_body_bytes = request->max_body_bytes;
 
     struct curl_slist *headers = NULL;
@@ -318,7 +329,11 @@ int wsh_curl_perform(wsh_curl *h, const wsh_curl_request *request, wsh_curl_resp
         code = CURLE_ABORTED_BY_CALLBACK;
         response->cancelled = 1;
     }
-    if (h->body_too_large) code = CURLE_FILESIZE_EXCEEDED;
+    if (h->body_too_large) {
+        // Not curl's "Failure writing output": the limit is wsh's, and the caller words it.
+        code = CURLE_FILESIZE_EXCEEDED;
+        h->error[0] = '\0';
+    }
     response->curl_code = code;
     response->status = info_long(e, CURLINFO_RESPONSE_CODE);
     response->body = h->body.data ? h->body.data : "";
@@ -329,6 +344,10 @@ int wsh_curl_perform(wsh_curl *h, const wsh_curl_request *request, wsh_curl_resp
     response->connect_seconds = info_seconds(e, CURLINFO_CONNECT_TIME_T);
     response->new_connections = info_long(e, CURLINFO_NUM_CONNECTS);
     response->error_message = h->error[0] ? h->error : api.easy_strerror(code);
+    // An oversize header is reported as out of memory, a receive error or
+    // "too large" depending on libcurl's version, and often before the header
+    // callback saw the line: what tells it apart is where the transfer stopped.
+    response->in_headers = code != CURLE_OK && !h->headers_ended && info_long(e, CURLINFO_REQUEST_SIZE) > 0;
     return code;
 }
 

@@ -25,6 +25,11 @@ struct Arguments: ParsableCommand {
     @Option(name: .customLong("token-command"), help: ArgumentHelp("Run 'sh -c CMD' and use the first line it prints as the access token (never stored).", valueName: "cmd"))
     var tokenCommand: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Trust the CA certificates in this PEM file for https (a company or test CA); else $CURL_CA_BUNDLE, else $SSL_CERT_FILE, else the system's. Servers are always verified.",
+        valueName: "file"))
+    var cacert: String?
+
     @Flag(name: .long, help: "Print results as JSON.")
     var json = false
 
@@ -86,6 +91,9 @@ struct Arguments: ParsableCommand {
         if present != nil, command != nil {
             throw ValidationError("give -c or --present, not both")
         }
+        if let cacert, let problem = CABundleFile.problem(cacert) {
+            throw ValidationError("--cacert: \(problem)")
+        }
         if tokenFile != nil, tokenCommand != nil {
             throw ValidationError("give --token-file or --token-command, not both")
         }
@@ -112,6 +120,7 @@ struct Arguments: ParsableCommand {
         options.dialect = dialect
         options.tokenFile = tokenFile
         options.tokenCommand = tokenCommand
+        options.cacert = cacert
         options.json = json
         options.noColor = noColor
         options.command = command

@@ -15,6 +15,8 @@ public struct Options: Equatable, Sendable {
     public var tokenFile: String?
     /// `--token-command CMD`.
     public var tokenCommand: String?
+    /// `--cacert FILE`: a PEM file of CA certificates to trust for https, checked readable.
+    public var cacert: String?
     /// `--json`.
     public var json = false
     /// `--no-color`.

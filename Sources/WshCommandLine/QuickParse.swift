@@ -25,7 +25,7 @@ enum QuickParse {
             switch word {
             case "--json": options.json = true
             case "--no-color": options.noColor = true
-            case "-c", "--api", "--dialect", "--token-file", "--token-command", "--timeout", "--present":
+            case "-c", "--api", "--dialect", "--token-file", "--token-command", "--cacert", "--timeout", "--present":
                 index += 1
                 guard index < arguments.endIndex, !arguments[index].hasPrefix("-") else { return nil }
                 let value = arguments[index]
@@ -48,6 +48,9 @@ enum QuickParse {
                 case "--token-command":
                     guard options.tokenFile == nil else { return nil }
                     options.tokenCommand = value
+                case "--cacert":
+                    guard CABundleFile.problem(value) == nil else { return nil }
+                    options.cacert = value
                 default:
                     guard let seconds = Double(value), Options.isTimeout(seconds) else { return nil }
                     options.timeout = seconds

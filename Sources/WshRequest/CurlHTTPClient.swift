@@ -19,11 +19,15 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         public var timeout: Duration
         /// Bodies larger than this fail instead of exhausting memory.
         public var maxBodyBytes: Int
+        /// Whom an https server's certificate must be signed by.
+        public var authorities: CertificateAuthorities
 
-        public init(connectTimeout: Duration = .seconds(10), timeout: Duration = .seconds(30), maxBodyBytes: Int = 64 << 20) {
+        public init(connectTimeout: Duration = .seconds(10), timeout: Duration = .seconds(30), maxBodyBytes: Int = 64 << 20,
+                    authorities: CertificateAuthorities = .system) {
             self.connectTimeout = connectTimeout
             self.timeout = timeout
             self.maxBodyBytes = maxBodyBytes
+            self.authorities = authorities
         }
     }
 
@@ -34,6 +38,9 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
     // @unchecked Sendable: `handle` is used only on `queue`, except for
     // wsh_curl_cancel, which is documented as safe from any thread.
     private let handle: OpaquePointer?
+    /// The curl code of trusting `options.authorities.bundle`, when libcurl
+    /// refused it: every request then fails rather than trust the default.
+    private let bundleRefused: Int32?
     private let state = Mutex(State())
 
     private struct State {
@@ -51,6 +58,12 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         self.options = options
         self.secrets = secrets.filter { !$0.isEmpty }
         self.handle = wsh_curl_new()
+        var refused: Int32?
+        if let handle, let bundle = options.authorities.bundle {
+            let code = wsh_curl_set_ca_file(handle, bundle)
+            if code != 0 { refused = code }
+        }
+        self.bundleRefused = refused
     }
 
     deinit {
@@ -118,6 +131,11 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         }
         guard started else { return .failure(.cancelled) }
         defer { state.withLock { $0.running = nil } }
+        if let bundleRefused {
+            let message = wsh_curl_strerror(bundleRefused).map { String(cString: $0) } ?? "refused"
+            return .failure(.transport(TransportFailure(kind: .tls, curlCode: 77, message: message, url: redact(request.url),
+                                                        authorities: options.authorities)))
+        }
 
         var response = wsh_curl_response()
         let headerLines = request.headers.map { "\($0.name): \($0.value)" }
@@ -146,9 +164,11 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
             return .failure(.cancelled)
         }
         if response.curl_code != 0 {
-            let message = redact(response.error_message.map { String(cString: $0) } ?? "transfer failed")
+            var message = redact(response.error_message.map { String(cString: $0) } ?? "transfer failed")
+            if response.curl_code == 63 { message = "the body passed the limit of \(Self.size(options.maxBodyBytes))" }
             return .failure(.transport(TransportFailure(
-                curlCode: Int(response.curl_code), message: message, url: redact(request.url))))
+                curlCode: Int(response.curl_code), message: message, url: redact(request.url),
+                inHeaders: response.in_headers != 0, authorities: options.authorities)))
         }
         let bodyData = response.body_length > 0 ? Data(bytes: response.body, count: response.body_length) : Data()
         let headerText = String(decoding: UnsafeRawBufferPointer(start: response.headers, count: response.headers_length), as: UTF8.self)
@@ -187,6 +207,11 @@ public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
         guard let first = scalars.firstIndex(where: { !isSpace($0) }) else { return "" }
         let last = scalars.lastIndex(where: { !isSpace($0) })!
         return Substring(scalars[first...last])
+    }
+
+    /// `bytes` for a message: `64 MiB`, `1000 bytes`.
+    static func size(_ bytes: Int) -> String {
+        bytes >= 1 << 20 && bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : "\(bytes) bytes"
     }
 
     static func milliseconds(_ duration: Duration) -> Int {

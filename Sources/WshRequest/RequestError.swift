@@ -94,8 +94,13 @@ public struct TransportFailure: Sendable, Hashable, CustomStringConvertible {
         case dns = "host not found"
         case timeout = "timed out"
         case tls = "TLS failure"
+        /// The server's certificate did not verify: an unknown CA, a name
+        /// or date that does not fit.
+        case untrusted = "certificate not trusted"
         case dropped = "connection dropped"
         case tooLarge = "response too large"
+        /// A header line, or the header block, passed libcurl's limit.
+        case headerTooLarge = "response header too large"
         case other = "transfer failed"
     }
 
@@ -106,29 +111,75 @@ public struct TransportFailure: Sendable, Hashable, CustomStringConvertible {
     public var message: String
     /// The URL, redacted.
     public var url: String
+    /// The CAs the client trusted, for a certificate failure's message; nil when not known.
+    public var authorities: CertificateAuthorities?
 
-    public init(kind: Kind? = nil, curlCode: Int, message: String, url: String) {
-        self.kind = kind ?? Self.kind(ofCurlCode: curlCode)
+    /// A failure; `inHeaders` says the transfer stopped inside the response's
+    /// header block, which tells an oversize header from other failures
+    /// libcurl reports with the same code.
+    public init(kind: Kind? = nil, curlCode: Int, message: String, url: String, inHeaders: Bool = false,
+                authorities: CertificateAuthorities? = nil) {
+        self.kind = kind ?? Self.kind(ofCurlCode: curlCode, message: message, inHeaders: inHeaders)
         self.curlCode = curlCode
         self.message = message
         self.url = url
+        self.authorities = authorities
     }
 
     public var description: String {
-        "\(kind.rawValue): \(message) (curl \(curlCode), \(url))"
+        switch kind {
+        case .untrusted:
+            // The way out only when a CA could be the problem, not a name or a date.
+            let caProblem = !["name", "expired", "not yet valid"].contains { message.lowercased().contains($0) }
+            let advice = caProblem ? authorities?.advice.map { "; \($0)" } ?? "" : ""
+            return "\(Self.origin(of: url)): the server's certificate is not trusted by "
+                + "\(authorities?.description ?? "the client's CAs") (curl \(curlCode): \(message))\(advice)"
+        case .tls where curlCode == 77:
+            return "\(Self.origin(of: url)): cannot use \(authorities?.description ?? "the CA bundle") "
+                + "(curl \(curlCode): \(message))"
+        case .tls where message.contains("wrong version number"):
+            return "\(kind.rawValue): the server did not answer in TLS; is it an http:// server? "
+                + "(curl \(curlCode): \(message), \(url))"
+        case .headerTooLarge:
+            // curl's own words are often "Out of memory", which misleads.
+            return "\(kind.rawValue): the server sent a header line or header block larger than libcurl accepts "
+                + "(curl \(curlCode), \(url))"
+        default:
+            return "\(kind.rawValue): \(message) (curl \(curlCode), \(url))"
+        }
     }
 
     /// Maps CURLcode values (curl/curl.h) to a kind.
-    static func kind(ofCurlCode code: Int) -> Kind {
+    static func kind(ofCurlCode code: Int, message: String = "", inHeaders: Bool = false) -> Kind {
+        if isHeaderTooLarge(code: code, message: message, inHeaders: inHeaders) { return .headerTooLarge }
         switch code {
         case 7: return .refused                         // COULDNT_CONNECT
         case 5, 6: return .dns                          // COULDNT_RESOLVE_PROXY, _HOST
         case 28: return .timeout                        // OPERATION_TIMEDOUT
-        case 35, 51, 53, 54, 58, 59, 60, 64, 66, 77, 80, 82, 83, 90, 91: return .tls
+        case 51, 60: return .untrusted                  // PEER_FAILED_VERIFICATION (51 before 7.62)
+        case 35, 53, 54, 58, 59, 64, 66, 77, 80, 82, 83, 90, 91: return .tls
         case 18, 52, 55, 56: return .dropped            // PARTIAL_FILE, GOT_NOTHING, SEND_ERROR, RECV_ERROR
-        case 63: return .tooLarge                       // FILESIZE_EXCEEDED
+        case 63: return .tooLarge                       // FILESIZE_EXCEEDED (wsh's body limit)
         default: return .other
         }
+    }
+
+    /// An oversize response header: libcurl says OUT_OF_MEMORY (27, up to 8.5),
+    /// TOO_LARGE (100, from 8.6) or RECV_ERROR (56, "Too large response
+    /// headers") depending on its version and on whether one line or the
+    /// whole block passed its limit.
+    private static func isHeaderTooLarge(code: Int, message: String, inHeaders: Bool) -> Bool {
+        let text = message.lowercased()
+        if text.contains("header"), text.contains("too large") || text.contains("giant") { return true }
+        return inHeaders && (code == 27 || code == 100)
+    }
+
+    /// `scheme://host[:port]/` of `url`: where a server is, without the path and query.
+    static func origin(of url: String) -> String {
+        guard let scheme = url.range(of: "://") else { return url }
+        let rest = url[scheme.upperBound...]
+        let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        return String(url[..<scheme.upperBound]) + host + "/"
     }
 }
 

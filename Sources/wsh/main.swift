@@ -45,6 +45,10 @@ var configuration = Shell.Configuration(
 configuration.dialect = options.dialect.flatMap(Connection.DialectChoice.init(rawValue:)) ?? .detect
 configuration.echo = options.echo
 configuration.keepGoing = options.keepGoing
+// curl's tools' order: --cacert, else $CURL_CA_BUNDLE, else $SSL_CERT_FILE, else the system's.
+configuration.certificateAuthorities = options.cacert.map { CertificateAuthorities(bundle: $0, origin: "--cacert") }
+    ?? .fromEnvironment()
+configuration.certificateAuthorities.advice = "pass --cacert FILE to trust a private CA"
 
 let shell = Shell(configuration: configuration, console: .standard(colorAllowed: !options.noColor))
 let invocation: Invocation

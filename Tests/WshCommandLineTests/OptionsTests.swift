@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import WshCommandLine
 
@@ -13,26 +14,35 @@ struct OptionsTests {
     ]
 
     /// Every command line of up to three words from `vocabulary`.
-    static var everyShortLine: [[String]] {
+    static var everyShortLine: [[String]] { lines(of: vocabulary) }
+
+    /// Every command line of up to `length` words from `words`.
+    static func lines(of words: [String], length: Int = 3) -> [[String]] {
         var lines: [[String]] = [[]]
         var frontier: [[String]] = [[]]
-        for _ in 1...3 {
-            frontier = frontier.flatMap { line in vocabulary.map { line + [$0] } }
+        for _ in 1...length {
+            frontier = frontier.flatMap { line in words.map { line + [$0] } }
             lines += frontier
         }
         return lines
     }
 
-    @Test("given any short command line the quick path takes, then argument-parser reads it the same")
-    func quickPathAgreesWithArgumentParser() throws {
+    /// Checks that argument-parser reads each of `lines` the quick path takes
+    /// as the quick path does; returns how many it took.
+    static func quickPathAgrees(on lines: [[String]]) throws -> Int {
         var taken = 0
-        for line in Self.everyShortLine {
+        for line in lines {
             guard let quick = QuickParse.options(line) else { continue }
             taken += 1
             let declared = try #require(try? Arguments.parse(line).options, "argument-parser rejects \(line)")
             #expect(quick == declared, "\(line)")
         }
-        #expect(taken > 100)
+        return taken
+    }
+
+    @Test("given any short command line the quick path takes, then argument-parser reads it the same")
+    func quickPathAgreesWithArgumentParser() throws {
+        #expect(try Self.quickPathAgrees(on: Self.everyShortLine) > 100)
     }
 
     @Test("given longer everyday command lines, then the quick path takes them as argument-parser does", arguments: [
@@ -84,8 +94,12 @@ struct OptionsTests {
         (["--dialect", "gopher"], "--dialect must be weibo or mastodon, not 'gopher'"),
         (["--present", "l.wsh", "-c", "fetch"], "give -c or --present, not both"),
         (["-c", "fetch", "--present", "l.wsh"], "give -c or --present, not both"),
+        (["--cacert", "/nonexistent-wsh/ca.pem", "-c", "fetch"], "--cacert: cannot read '/nonexistent-wsh/ca.pem': No such file or directory"),
+        (["--cacert", "/", "-c", "fetch"], "--cacert: '/' is a folder, not a file of CA certificates"),
+        (["--cacert", OptionsTests.manifest, "-c", "fetch"], "--cacert: '\(OptionsTests.manifest)' holds no PEM certificate"),
     ])
     func usageErrors(_ line: [String], _ named: String) {
+        // Before any request: the quick path leaves it to argument-parser, which refuses it.
         do {
             let options = try Options.parse(line)
             Issue.record("parsed \(line) as \(options)")
@@ -124,9 +138,44 @@ struct OptionsTests {
             let report = Options.report(error)
             #expect(report.status == 0)
             #expect(!report.isError)
-            for option in ["--api", "--token-file", "--token-command", "--json", "--no-color", "-c", "--timeout", "--version", "--present"] {
+            for option in ["--api", "--token-file", "--token-command", "--cacert", "--json", "--no-color", "-c", "--timeout", "--version",
+                           "--present"] {
                 #expect(report.text.contains(option), "help lacks \(option)")
             }
         }
+    }
+
+    /// A file that exists and holds no certificate: the package's manifest.
+    static let manifest = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Package.swift").path
+
+    /// Files for `--cacert`: a PEM bundle, a file without a certificate, a folder and a path with nothing there.
+    struct CAFiles {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wsh-cacert-\(UUID().uuidString)").path
+        var bundle: String { folder + "/ca.pem" }
+        var notPEM: String { folder + "/ca.der" }
+        var missing: String { folder + "/missing.pem" }
+
+        init() throws {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n".write(toFile: bundle, atomically: true, encoding: .utf8)
+            try Data([0x30, 0x82, 0x01, 0x0A]).write(to: URL(fileURLWithPath: notPEM))
+        }
+    }
+
+    @Test("given --cacert with a PEM bundle, then both parsers keep the path")
+    func cacert() throws {
+        let files = try CAFiles()
+        let line = ["--api", "https://weibo.example.com/2/", "--cacert", files.bundle, "-c", "fetch 5"]
+        let quick = try #require(QuickParse.options(line))
+        #expect(quick.cacert == files.bundle)
+        #expect(quick == (try Arguments.parse(line).options))
+    }
+
+    @Test("given any short command line with --cacert, then the quick path takes only what argument-parser reads the same")
+    func cacertQuickPathAgrees() throws {
+        let files = try CAFiles()
+        let words = ["--cacert", files.bundle, files.notPEM, files.missing, files.folder, "-c", "x", "--json"]
+        #expect(try Self.quickPathAgrees(on: Self.lines(of: words)) > 20)
     }
 }

@@ -22,6 +22,12 @@ struct TestModeOptionsTests {
         #expect(try Options.parse(["--test", "tests"]).testChildArguments == [])
     }
 
+    @Test("a test file's own wsh trusts the same CAs: --cacert is handed on")
+    func childTrustsTheSameCAs() throws {
+        let bundle = try OptionsTests.CAFiles().bundle
+        #expect(try Options.parse(["--cacert", bundle, "--test", "tests"]).testChildArguments == ["--cacert", bundle])
+    }
+
     @Test("-x, --echo and --keep-going are flags for any run")
     func flags() throws {
         #expect(try Options.parse(["-x", "-c", "fetch 5"]).echo)

@@ -53,7 +53,9 @@ public enum HostileText {
 /// Routes under `/2/`: the four read endpoints wsh uses (hostile data);
 /// `users/show.json?screen_name=apierror` answers 403 with a hostile Weibo
 /// error body, `…=htmlerror` 502 with a hostile HTML page; `raw/notjson`
-/// answers 200 with hostile text that is not JSON; anything else 404 HTML.
+/// answers 200 with hostile text that is not JSON; `raw/hugeheader` sends one
+/// header line of 1 MiB, `raw/manyheaders` a thousand header lines of 1 KB;
+/// anything else 404 HTML.
 public final class HostileServer: @unchecked Sendable {
     public let port: Int
     private let listener: Int32
@@ -93,7 +95,9 @@ public final class HostileServer: @unchecked Sendable {
         defer { close(connection) }
         var request: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while !request.contains(subsequence: [13, 10, 13, 10]) {
+        // A TLS hello (a record of type 22) never ends in a blank line: it is
+        // answered at once, in plain HTTP, as a plain server would.
+        while request.first != 22, !request.contains(subsequence: [13, 10, 13, 10]) {
             let count = read(connection, &buffer, buffer.count)
             if count <= 0 { return }
             request += buffer[0..<count]
@@ -101,13 +105,29 @@ public final class HostileServer: @unchecked Sendable {
         let line = String(decoding: request.prefix { $0 != 13 }, as: UTF8.self)
         let target = line.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
         let (status, type, body) = answer(target)
-        let head = "HTTP/1.1 \(status) X\r\nContent-Type: \(type)\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
+        let head = "HTTP/1.1 \(status) X\r\n\(oversizeHeaders(target))Content-Type: \(type)\r\n"
+            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
         let bytes = Array((head + body).utf8)
         var offset = 0
         while offset < bytes.count {
+            // A client that gives up half-way (an oversize header) must not SIGPIPE the tests.
+            #if canImport(Glibc)
+            let written = bytes[offset...].withUnsafeBytes { send(connection, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL)) }
+            #else
             let written = bytes[offset...].withUnsafeBytes { write(connection, $0.baseAddress!, $0.count) }
+            #endif
             if written <= 0 { return }
             offset += written
+        }
+    }
+
+    /// Header lines past libcurl's limits (100 KB a line, 300 KB in all) for
+    /// the `raw/…header…` routes, else none.
+    private func oversizeHeaders(_ target: String) -> String {
+        switch target {
+        case "/2/raw/hugeheader": "X-Padding: " + String(repeating: "a", count: 1 << 20) + "\r\n"
+        case "/2/raw/manyheaders": (1...1000).map { "X-Padding-\($0): " + String(repeating: "a", count: 1000) + "\r\n" }.joined()
+        default: ""
         }
     }
 
@@ -131,6 +151,8 @@ public final class HostileServer: @unchecked Sendable {
             return (502, "text/html", "<html><head><title>Bad\(HostileText.payload)</title></head><body>Gateway\(HostileText.payload)</body></html>")
         case "/2/users/show.json":
             return (200, "application/json", user)
+        case "/2/raw/hugeheader", "/2/raw/manyheaders":
+            return (200, "text/plain", "headers too large to read")
         case "/2/raw/notjson":
             return (200, "text/plain", "Plain\(HostileText.payload)\nsecond line")
         default:

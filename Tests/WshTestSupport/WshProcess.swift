@@ -25,8 +25,8 @@ public enum WshProcess {
     /// Runs `wsh ARGUMENTS` with `stdin` as input and waits for it.
     ///
     /// The environment is the test's own minus anything that would change
-    /// wsh's behaviour, plus `environment`; HOME points at a fresh folder so no
-    /// user's history or rc file is touched.
+    /// wsh's behaviour (a CA bundle included), plus `environment`; HOME points
+    /// at a fresh folder so no user's history or rc file is touched.
     public static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:],
                            timeout: TimeInterval = 60) async throws -> WshRun {
         try await run(arguments, input: Data(stdin.utf8), environment: environment, timeout: timeout)
@@ -44,7 +44,9 @@ public enum WshProcess {
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
-        for key in ["WSH_ACCESS_TOKEN", "NO_COLOR", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "COLUMNS"] { env[key] = nil }
+        for key in ["WSH_ACCESS_TOKEN", "NO_COLOR", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "COLUMNS", "CURL_CA_BUNDLE", "SSL_CERT_FILE"] {
+            env[key] = nil
+        }
         env["HOME"] = temporaryDirectory()
         env.merge(environment) { $1 }
         process.environment = env

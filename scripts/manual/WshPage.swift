@@ -144,6 +144,10 @@ enum WshPage {
             given. It is sent as an `Authorization: OAuth2` header, never in a URL, and shown \
             as `***` in every message, trace and history line. The embedded sandbox needs none.
             """)
+        page.tagged(Roff.bold("CURL_CA_BUNDLE") + ", " + Roff.bold("SSL_CERT_FILE"), """
+            A PEM file of CA certificates to trust for https in place of the system's, as for \
+            curl: `--cacert` wins, then `CURL_CA_BUNDLE`, then `SSL_CERT_FILE`; empty counts as unset.
+            """)
         page.tagged(Roff.bold("NO_COLOR"), "When set and not empty, output is never coloured.")
         page.tagged(Roff.bold("XDG_STATE_HOME") + ", " + Roff.bold("XDG_CONFIG_HOME"), """
             Where the history and the rc file live (see FILES); only absolute paths count.

@@ -45,6 +45,7 @@ typedef struct wsh_curl_response {
     double connect_seconds;
     long new_connections;             ///< 0 when a kept-alive connection was reused
     const char *error_message;        ///< curl's message for curl_code
+    int in_headers;                   ///< 1 when the request was sent and the response's header block never ended
 } wsh_curl_response;
 
 /// Loads libcurl once. Returns NULL when it is usable, or a message.
@@ -63,6 +64,12 @@ void wsh_curl_finish_preload(void);
 /// A new handle, or NULL if libcurl cannot be loaded or initialised.
 wsh_curl *wsh_curl_new(void);
 void wsh_curl_free(wsh_curl *handle);
+
+/// Trusts the CA certificates in the PEM file at `path` in place of
+/// libcurl's default bundle (its default CA directory, if it has one, still
+/// counts, as with curl's --cacert). Peer and host verification stay on:
+/// nothing here turns them off. Returns the curl code of setting it.
+int wsh_curl_set_ca_file(wsh_curl *handle, const char *path);
 
 /// Runs one request to completion on the calling thread (it blocks).
 /// Returns the curl code, also stored in `response->curl_code`.

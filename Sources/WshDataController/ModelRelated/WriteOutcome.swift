@@ -73,8 +73,8 @@ extension RequestError {
         switch self {
         case .transport(let failure):
             switch failure.kind {
-            case .refused, .dns, .tls: false
-            case .timeout, .dropped, .tooLarge, .other: true
+            case .refused, .dns, .tls, .untrusted: false
+            case .timeout, .dropped, .tooLarge, .headerTooLarge, .other: true
             }
         case .http(let status, _, _): status >= 500
         case .decoding: true          // a 2xx whose body did not read: the server did answer yes

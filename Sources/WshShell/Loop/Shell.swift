@@ -23,6 +23,8 @@ public final class Shell {
         public var echo = false
         /// `--keep-going`: a script runs on after a failure and ends with the first failure's status.
         public var keepGoing = false
+        /// The CAs https servers are checked against (`--cacert`, `$CURL_CA_BUNDLE`, `$SSL_CERT_FILE`).
+        public var certificateAuthorities = CertificateAuthorities.system
 
         public init(target: Connection.Target = .sandbox, tokenSource: TokenSource = .environment("WSH_ACCESS_TOKEN"),
                     launchSandbox: Connection.SandboxLauncher? = nil, json: Bool = false,
@@ -62,7 +64,8 @@ public final class Shell {
             target: configuration.target, tokenSource: configuration.tokenSource,
             launchSandbox: configuration.launchSandbox, accountStore: configuration.accountStore,
             dialect: configuration.dialect,
-            connectTimeout: configuration.connectTimeout, timeout: configuration.timeout)
+            connectTimeout: configuration.connectTimeout, timeout: configuration.timeout,
+            authorities: configuration.certificateAuthorities)
         self.interpreter = Interpreter(output: console.result, diagnostics: console.diagnostic)
         console.secrets = { [connection] in connection.secrets }
         configuration.accountStore?.notice = { [console] text in console.note(text) }

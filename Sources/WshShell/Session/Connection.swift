@@ -33,6 +33,8 @@ public final class Connection {
     public let accountStore: AccountStore?
     private let launchSandbox: SandboxLauncher?
     private let timeouts: (connect: Duration, total: Duration)
+    /// The CAs every client of this connection trusts, the API's and the auxiliary ones alike.
+    public let authorities: CertificateAuthorities
     private var sandbox: (baseURL: String, token: String)?
     private var current: (client: WeiboClient, http: CurlHTTPClient)?
     /// A client for a request outside the API client (the OAuth exchange),
@@ -60,8 +62,10 @@ public final class Connection {
 
     public init(target: Target, tokenSource: TokenSource, launchSandbox: SandboxLauncher?,
                 accountStore: AccountStore? = nil, dialect: DialectChoice = .detect,
-                connectTimeout: Duration = .seconds(10), timeout: Duration = .seconds(30)) {
+                connectTimeout: Duration = .seconds(10), timeout: Duration = .seconds(30),
+                authorities: CertificateAuthorities = .system) {
         self.dialectChoice = dialect
+        self.authorities = authorities
         self.target = target
         self.tokenSource = tokenSource
         self.accountStore = accountStore
@@ -177,9 +181,16 @@ public final class Connection {
     /// A new HTTP client for requests outside the API client (OAuth), which
     /// Ctrl-C cancels like the API client's.
     public func auxiliaryHTTPClient() -> CurlHTTPClient {
-        let http = CurlHTTPClient(options: .init(connectTimeout: timeouts.connect, timeout: timeouts.total), secrets: secrets)
+        let http = newHTTPClient()
         auxiliary = http
         return http
+    }
+
+    /// The one place this connection makes an HTTP client, so every request
+    /// has the same limits and trusts the same CAs.
+    private func newHTTPClient() -> CurlHTTPClient {
+        CurlHTTPClient(options: .init(connectTimeout: timeouts.connect, timeout: timeouts.total, authorities: authorities),
+                       secrets: secrets)
     }
 
     /// An API client for this target that sends `token`.
@@ -245,7 +256,7 @@ public final class Connection {
         var configuration = APIConfiguration(baseURL: base, token: token.map { .value($0) } ?? .none,
                                              connectTimeout: timeouts.connect, timeout: timeouts.total)
         configuration.authScheme = try dialect().authScheme
-        let http = CurlHTTPClient(options: .init(connectTimeout: timeouts.connect, timeout: timeouts.total), secrets: secrets)
+        let http = newHTTPClient()
         let client = WeiboClient(configuration: configuration, http: http)
         current = (client, http)
         return client

@@ -39,12 +39,26 @@ public struct RateLimitReset: Sendable, Hashable, CustomStringConvertible {
             if let seconds = Int(value) { return RateLimitReset(seconds: seconds) }
             if let date = httpDate(value) { return RateLimitReset(seconds: Int(date.timeIntervalSince(now).rounded(.up))) }
         }
-        if let value = headers["x-ratelimit-reset"].flatMap({ Double($0.trimmingCharacters(in: .whitespaces)) }) {
-            // Epoch seconds are past 10^9; anything smaller is a delay.
-            let seconds = value > 1e9 ? value - now.timeIntervalSince1970 : value
-            return RateLimitReset(seconds: Int(seconds.rounded(.up)))
+        if let text = headers["x-ratelimit-reset"]?.trimmingCharacters(in: .whitespaces) {
+            if let value = Double(text) {
+                // Epoch seconds are past 10^9; anything smaller is a delay.
+                let seconds = value > 1e9 ? value - now.timeIntervalSince1970 : value
+                return RateLimitReset(seconds: Int(seconds.rounded(.up)))
+            }
+            // Mastodon writes an ISO 8601 time: `2026-11-26T03:35:00.000Z`.
+            if let date = iso8601(text) {
+                return RateLimitReset(seconds: Int(date.timeIntervalSince(now).rounded(.up)), serverTime: text)
+            }
         }
         return nil
+    }
+
+    private static func iso8601(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
     }
 
     private static func httpDate(_ text: String) -> Date? {

@@ -61,19 +61,24 @@ public struct APIFailure: Sendable, Hashable, CustomStringConvertible {
     /// the answer's headers or from `account/rate_limit_status.json`; nil
     /// when nobody said.
     public var rateLimitReset: RateLimitReset?
+    /// What the API that answered says this failure means; nil when it did
+    /// not classify it (then `RequestError.kind` reads the HTTP status).
+    public var kind: ErrorKind?
 
-    public init(code: Int?, message: String, request: String?, httpStatus: Int, rateLimitReset: RateLimitReset? = nil) {
+    public init(code: Int?, message: String, request: String?, httpStatus: Int, rateLimitReset: RateLimitReset? = nil,
+                kind: ErrorKind? = nil) {
         self.code = code
         self.message = message
         self.request = request
         self.httpStatus = httpStatus
         self.rateLimitReset = rateLimitReset
+        self.kind = kind
     }
 
-    /// True for Weibo's rate-limit errors: 10022 (IP), 10023 (user), 10024
-    /// (user, one endpoint).
+    /// True for a rate-limit error: Weibo's 10022 (IP), 10023 (user), 10024
+    /// (user, one endpoint), or one its API classified so (HTTP 429).
     public var isRateLimit: Bool {
-        code.map(RateLimitReset.errorCodes.contains) ?? false
+        (kind ?? ErrorKind(httpStatus: httpStatus)) == .rateLimited || (code.map(RateLimitReset.errorCodes.contains) ?? false)
     }
 
     public var description: String {
@@ -211,12 +216,13 @@ extension APIFailure {
         case invalid
     }
 
-    /// Whether this failure is the token's: Weibo's token error codes.
+    /// Whether this failure is the token's: Weibo's token error codes, or
+    /// any failure its API classified as unauthorized (Mastodon's 401).
     public var tokenProblem: TokenProblem? {
         switch code {
         case 21315, 21327: .expired
         case 21314, 21316, 21317, 21332: .invalid
-        default: nil
+        default: kind == .unauthorized ? .invalid : nil
         }
     }
 }

@@ -60,6 +60,7 @@ public struct WeiboClient: Sendable {
     /// error quotes of the body.
     public static func check(_ response: HTTPResponse, url: String, secrets: [String] = []) throws(RequestError) {
         if var failure = apiFailure(in: response, secrets: secrets) {
+            failure.kind = WeiboErrorKinds.kind(code: failure.code)
             if failure.isRateLimit { failure.rateLimitReset = RateLimitReset.fromHeaders(response.headers) }
             throw .api(failure)
         }

@@ -113,6 +113,22 @@ public struct MastodonDialect: Dialect {
     }
 }
 
+/// Mastodon's errors, read once into `ErrorKind`: Mastodon answers
+/// `{"error": "…"}` with the HTTP status saying what it is, except that a 422
+/// is both a validation failure and, on a server that keeps its API from
+/// visitors, a call that needs a login.
+enum MastodonErrorKinds {
+    static func kind(_ failure: APIFailure) -> ErrorKind? {
+        let message = failure.message.lowercased()
+        switch failure.httpStatus {
+        case 401: return .unauthorized
+        case 422 where message.contains("authenticated user") || message.contains("access token"): return .unauthorized
+        case 422 where message.contains("already"): return .alreadyDone
+        default: return ErrorKind(httpStatus: failure.httpStatus)
+        }
+    }
+}
+
 /// One call of the DataControllers' vocabulary being carried out on Mastodon:
 /// its parameters, and the last request sent (for the trace).
 private struct Call {
@@ -202,9 +218,13 @@ private struct Call {
         let request = Endpoint(method, path, parameters: parameters)
         lastMethod = method
         lastURL = request.url(base: client.configuration.baseURL)
-        let response = try await client.send(request)
-        lastResponse = response
-        return response
+        do {
+            let response = try await client.send(request)
+            lastResponse = response
+            return response
+        } catch {
+            throw error.classified(by: MastodonErrorKinds.kind)
+        }
     }
 
     /// `text` as one URL path segment.

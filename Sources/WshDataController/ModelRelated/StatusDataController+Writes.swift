@@ -52,7 +52,7 @@ extension StatusDataController {
                 call: "StatusDataController.destroyComment(cid: \(commentID))", count: { _ in 1 })
             return WriteOutcome(comment)
         } catch {
-            if error.isNoSuchComment { return WriteOutcome(nil, resolution: .alreadyDone(reason: error.description)) }
+            if error.isNotThere { return WriteOutcome(nil, resolution: .alreadyDone(reason: error.description)) }
             guard error.leavesWriteOutcomeUnknown else { throw .rejected(error) }
             lost = error
         }
@@ -208,7 +208,7 @@ extension StatusDataController {
             if let status = answer.status { remember([status]) }
             return WriteOutcome(answer.status)
         } catch {
-            if alreadyDoneCounts, favorite ? error.isAlreadyFavorited : error.isNotFavorited {
+            if alreadyDoneCounts, error.isAlreadyDone {
                 return WriteOutcome(nil, resolution: .alreadyDone(reason: error.description))
             }
             guard error.leavesWriteOutcomeUnknown else { throw .rejected(error) }
@@ -228,33 +228,5 @@ extension StatusDataController {
         guard favorited == favorite else { throw .notApplied(lostAnswer: lost) }
         remember([status])
         return WriteOutcome(status, resolution: .recovered(lostAnswer: lost.description))
-    }
-}
-
-extension RequestError {
-    /// Weibo's codes for a comment that does not exist (or was deleted).
-    static let noSuchCommentCodes: Set<Int> = [20201, 20206]
-
-    /// True when the API says the comment is not there.
-    var isNoSuchComment: Bool {
-        if case .api(let failure) = self, let code = failure.code { return Self.noSuchCommentCodes.contains(code) }
-        return false
-    }
-
-    /// True for Weibo's 20704 "this status has been favorited".
-    var isAlreadyFavorited: Bool { apiCode == 20704 }
-
-    /// True for Weibo's 20705 "not favorited".
-    var isNotFavorited: Bool { apiCode == 20705 }
-
-    /// True for Weibo's 20506 "already followed".
-    var isAlreadyFollowing: Bool { apiCode == 20506 }
-
-    /// True for Weibo's 20522 "not followed".
-    var isNotFollowing: Bool { apiCode == 20522 }
-
-    private var apiCode: Int? {
-        if case .api(let failure) = self { return failure.code }
-        return nil
     }
 }

@@ -226,7 +226,7 @@ public final class StatusDataController: Sendable {
             forget(id: id)
             return WriteOutcome(status)
         } catch {
-            if error.isNoSuchStatus {
+            if error.isNotThere {
                 forget(id: id)
                 return WriteOutcome(nil, resolution: .alreadyDone(reason: error.description))
             }
@@ -238,7 +238,7 @@ public final class StatusDataController: Sendable {
                 Status.self, Endpoint(.get, "statuses/show.json", parameters: [("id", id)]),
                 call: "StatusDataController.status(id: \(id)) (was it deleted?)", count: { _ in 1 })
         } catch {
-            guard error.isNoSuchStatus else {
+            guard error.isNotThere else {
                 throw .unknown(lostAnswer: lost, check: "reading status \(id) failed: \(error.description)")
             }
             forget(id: id)

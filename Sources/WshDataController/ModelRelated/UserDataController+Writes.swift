@@ -24,7 +24,7 @@ extension UserDataController {
             remember([user])
             return WriteOutcome(user)
         } catch {
-            if alreadyDoneCounts, follow ? error.isAlreadyFollowing : error.isNotFollowing {
+            if alreadyDoneCounts, error.isAlreadyDone {
                 return WriteOutcome(nil, resolution: .alreadyDone(reason: error.description))
             }
             guard error.leavesWriteOutcomeUnknown else { throw .rejected(error) }

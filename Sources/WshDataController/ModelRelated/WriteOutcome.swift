@@ -82,9 +82,14 @@ extension RequestError {
         }
     }
 
-    /// True for Weibo's 20101 "target weibo does not exist".
-    var isNoSuchStatus: Bool {
-        if case .api(let failure) = self, failure.code == 20101 { return true }
+    /// True when the API itself answered that the thing is not there (Weibo's
+    /// 20101, 20201, 20003; Mastodon's 404 `Record not found`): a bare 404
+    /// page without an API body (a wrong base URL, a proxy) is not such an answer.
+    var isNotThere: Bool {
+        if case .api = self, kind == .notFound { return true }
         return false
     }
+
+    /// True when the API answered that what was asked is already so.
+    var isAlreadyDone: Bool { kind == .alreadyDone }
 }

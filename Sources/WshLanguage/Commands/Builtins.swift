@@ -24,7 +24,7 @@ enum Builtins {
             syntax("return", "Return from a function or sourced file with a status.", "return [STATUS]"),
             syntax(
                 "try", "Run a block and handle its failure.", "try { … } [catch { … }]",
-                "Inside catch, $? is the failed status, $error the message and $errcode the host's code for the failure (empty when it gave none). Interrupts and exit are not caught."),
+                "Inside catch, $? is the failed status, $error the message, $errcode the host's code for the failure and $errkind what it means (wsh: not_found, unauthorized, forbidden, rate_limited, already_done, invalid, server, network; each empty when the host gave none). Interrupts and exit are not caught."),
             CommandSpec(
                 name: "retry", abstract: "Run a block until it succeeds, a few times.",
                 discussion: """

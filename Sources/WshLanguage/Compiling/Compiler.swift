@@ -388,6 +388,7 @@ struct Compiler {
         emit(.caught)
         emitStore("error", assign: false)
         emitStore("errcode", assign: false)
+        emitStore("errkind", assign: false)
         if let handler { compileBody(handler) }
         patch(skip, to: here)
     }

@@ -31,6 +31,10 @@ public struct LanguageError: Error, Sendable, Equatable {
     /// A machine-readable code the host attaches, such as an API's error code
     /// or an HTTP status; `catch` puts it in `$errcode` (empty when nil).
     public var code: String?
+    /// What the failure means, in the host's own few words (wsh: `not_found`,
+    /// `unauthorized`, `forbidden`, `rate_limited`, `already_done`, `invalid`,
+    /// `server`, `network`); `catch` puts it in `$errkind` (empty when nil).
+    public var category: String?
     /// How long to wait before trying again, when the host knows (an API's
     /// rate-limit error or `Retry-After` header); `retry` waits this long instead of
     /// its `--every`.
@@ -43,11 +47,12 @@ public struct LanguageError: Error, Sendable, Equatable {
     public init(
         _ kind: Kind, _ message: String, command: String? = nil,
         position: SourcePosition? = nil, isIncompleteInput: Bool = false, code: String? = nil,
-        retryAfter: Duration? = nil
+        retryAfter: Duration? = nil, category: String? = nil
     ) {
         self.kind = kind
         self.message = message
         self.code = code
+        self.category = category
         self.retryAfter = retryAfter
         self.command = command
         self.position = position
@@ -55,11 +60,12 @@ public struct LanguageError: Error, Sendable, Equatable {
     }
 
     /// A command failed (status 1): `command: message`. `code` becomes `$errcode`
-    /// in `catch`; `retryAfter` tells `retry` how long to wait before the next try.
+    /// and `category` `$errkind` in `catch`; `retryAfter` tells `retry` how long
+    /// to wait before the next try.
     public static func commandFailed(
-        _ message: String, code: String? = nil, retryAfter: Duration? = nil
+        _ message: String, code: String? = nil, retryAfter: Duration? = nil, category: String? = nil
     ) -> LanguageError {
-        LanguageError(.failed, message, code: code, retryAfter: retryAfter)
+        LanguageError(.failed, message, code: code, retryAfter: retryAfter, category: category)
     }
 
     /// A command was used wrongly (status 2); the message should name what was wrong.

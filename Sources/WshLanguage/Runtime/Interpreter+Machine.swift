@@ -190,6 +190,7 @@ extension Interpreter {
                     let error = pendingError ?? .commandFailed("unknown error")
                     pendingError = nil
                     r.status = error.status
+                    r.stack.append(.string(error.category ?? ""))
                     r.stack.append(.string(error.code ?? ""))
                     r.stack.append(.string(error.message))
                 case .assert:

@@ -29,23 +29,26 @@ extension Shell {
         case .cancelled:
             return LanguageError(.interrupted, "interrupted")
         case .api(let failure):
-            let advice = switch failure.tokenProblem {
-            case .expired?: " (the token has expired: run login)"
-            case .invalid?: " (the token is invalid or revoked: run login)"
-            // A server that answers 401/422 without a code of its own (Mastodon with its
+            // Only a real authorization failure suggests logging in: a validation
+            // error (422, text too long) or a missing status does not.
+            let advice: String
+            switch (error.kind, failure.tokenProblem) {
+            case (.unauthorized?, .expired?): advice = " (the token has expired: run login)"
+            case (.unauthorized?, _) where failure.code != nil || failure.message.lowercased().contains("token"):
+                advice = " (the token is invalid or revoked: run login)"
+            // A server that answers without a code of its own (Mastodon with its
             // public preview off) wants a login for what was asked.
-            case nil where failure.code == nil && [401, 422].contains(failure.httpStatus):
-                " (this server wants a login for that: run login)"
-            case nil: ""
+            case (.unauthorized?, _): advice = " (this server wants a login for that: run login)"
+            default: advice = ""
             }
             // A rate-limited call tells `retry` how long to wait: until the limit resets.
             let wait = failure.rateLimitReset.map { Duration.seconds(max(1, $0.seconds)) }
             return .commandFailed(redact(error.description) + advice, code: (failure.code ?? failure.httpStatus).description,
-                                  retryAfter: wait)
+                                  retryAfter: wait, category: error.kind?.rawValue)
         case .http(let status, _, _):
-            return .commandFailed(redact(error.description), code: String(status))
+            return .commandFailed(redact(error.description), code: String(status), category: error.kind?.rawValue)
         default:
-            return .commandFailed(redact(error.description))
+            return .commandFailed(redact(error.description), category: error.kind?.rawValue)
         }
     }
 
@@ -53,7 +56,12 @@ extension Shell {
     /// failure keeps its code; values the input does not accept are usage errors.
     func failure(_ error: ViewModelError) -> LanguageError {
         if case .requestFailed(let request) = error { return failure(request) }
-        return LanguageError(error.isUsageError ? .usage : .failed, redact(error.description))
+        // A write whose answer was lost failed on the way back: the network's doing.
+        let category: String? = switch error {
+        case .writeNotApplied, .writeOutcomeUnknown: ErrorKind.network.rawValue
+        default: nil
+        }
+        return LanguageError(error.isUsageError ? .usage : .failed, redact(error.description), category: category)
     }
 
     /// `text` without any secret this session knows.

@@ -39,9 +39,13 @@ struct MastodonTranscriptTests {
         let boost = await harness.run("fetch 3\nrepost 2\nlist")
         #expect(boost.status == 0, "\(boost.stderr)")
         #expect(boost.stdout.contains("boosted · "), "\(boost.stdout)")
-        let undo = await harness.run("undo\nhistory")
+        let undo = await harness.run("trace on\nundo\nhistory")
         #expect(undo.status == 0, "\(undo.stderr)")
-        #expect(undo.stderr.contains("deleted status"))
+        #expect(undo.stderr.contains("took back repost"), "\(undo.stderr)")
+        // Mastodon's own compensating call: unboost the original, not DELETE of the boost status.
+        let wire = undo.stdout + undo.stderr
+        #expect(wire.contains("/unreblog"), "\(wire)")
+        #expect(!wire.contains("DELETE"))
     }
 
     @Test("a content warning stays collapsed in the list and the detail until --expand")

@@ -79,7 +79,7 @@ struct WriteCommandsTranscriptTests {
 
         let undone = await harness.run("undo")
         #expect(undone.status == 0, "\(undone.stderr)")
-        #expect(undone.stderr.contains("deleted status \(repost) on the server"))
+        #expect(undone.stderr.contains("took back repost \(repost) (of status "), "\(undone.stderr)")
         #expect(await harness.run("api get statuses/show.json id=\(repost)").status == 1)
         #expect(try await harness.rows().count == 3)
     }

@@ -52,6 +52,12 @@ public struct WeiboDialect: Dialect {
 
     public func perform<T: Decodable & Sendable>(_ type: T.Type, _ endpoint: Endpoint, on client: WeiboClient)
         async throws(RequestError) -> DialectAnswer<T> {
+        var endpoint = endpoint
+        if endpoint.path == StatusDataController.unrepostPath {
+            // Weibo takes a repost back by deleting the repost status.
+            endpoint = Endpoint(.post, "statuses/destroy.json",
+                                parameters: endpoint.parameters.filter { $0.0 == "id" })
+        }
         let (value, response) = try await client.fetch(endpoint, decode: TracedCall.decoder(for: T.self))
         return DialectAnswer(value: value, response: response, method: endpoint.method,
                              url: endpoint.url(base: client.configuration.baseURL))

@@ -77,6 +77,10 @@ public struct MastodonDialect: Dialect {
                                         [("status", try call.required("status"))]).status
         case (.post, "statuses/destroy.json"):
             value = try await call.send(MastodonStatus.self, .delete, "api/v1/statuses/\(Call.segment(try call.required("id")))").status
+        case (.post, StatusDataController.unrepostPath):
+            // Mastodon's own compensating call: unboost the original (deleting the boost status is not it).
+            value = try await call.send(MastodonStatus.self, .post,
+                                        "api/v1/statuses/\(Call.segment(try call.required("original_id")))/unreblog").status
         case (.post, "statuses/repost.json"):
             value = try await call.send(MastodonStatus.self, .post, "api/v1/statuses/\(Call.segment(try call.required("id")))/reblog").status
         case (.post, "comments/create.json"):
@@ -99,7 +103,13 @@ public struct MastodonDialect: Dialect {
             let id = try await call.accountID()
             let action = endpoint.path == "friendships/create.json" ? "follow" : "unfollow"
             _ = try await call.send(MastodonRelationship.self, .post, "api/v1/accounts/\(Call.segment(id))/\(action)")
-            value = try await call.get(MastodonAccount.self, "api/v1/accounts/\(Call.segment(id))").user
+            // The write's outcome is its own answer: the profile read after it only fills in
+            // the name, and a failure there must not report an accepted follow as failed.
+            do {
+                value = try await call.get(MastodonAccount.self, "api/v1/accounts/\(Call.segment(id))").user
+            } catch {
+                value = User(idstr: id, screenName: call["screen_name"])
+            }
         default:
             // `api` and anything else the DataControllers add later: sent as written.
             return try await WeiboDialect().perform(T.self, endpoint, on: client)

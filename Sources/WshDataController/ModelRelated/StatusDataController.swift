@@ -217,12 +217,20 @@ public final class StatusDataController: Sendable {
     /// wanted. A lost answer is resolved by reading the status: gone means
     /// deleted (`.recovered`), still there means not deleted
     /// (`WriteError.notApplied`), a failed read is `WriteError.unknown`.
-    public func destroy(id: String) async throws(WriteError) -> WriteOutcome<Status?> {
+    ///
+    /// With `repostOf` (the original a repost of this session reposted), the
+    /// repost is taken back by the API's own compensating call: Weibo
+    /// deletes the repost status, Mastodon unboosts the original (`unreblog`).
+    public func destroy(id: String, repostOf original: String? = nil) async throws(WriteError) -> WriteOutcome<Status?> {
         let lost: RequestError
         do {
+            let endpoint = original.map {
+                Endpoint(.post, Self.unrepostPath, parameters: [("id", id), ("original_id", $0)])
+            } ?? Endpoint(.post, "statuses/destroy.json", parameters: [("id", id)])
             let status = try await api.fetch(
-                Status.self, Endpoint(.post, "statuses/destroy.json", parameters: [("id", id)]),
-                call: "StatusDataController.destroy(id: \(id))", count: { _ in 1 })
+                Status.self, endpoint,
+                call: original.map { "StatusDataController.unrepost(id: \(id), original: \($0))" }
+                    ?? "StatusDataController.destroy(id: \(id))", count: { _ in 1 })
             forget(id: id)
             return WriteOutcome(status)
         } catch {
@@ -246,6 +254,11 @@ public final class StatusDataController: Sendable {
         }
         throw .notApplied(lostAnswer: lost)
     }
+
+    /// Taking back a repost: a word of the DataControllers' vocabulary that
+    /// each dialect carries out its own way (Weibo: `statuses/destroy.json` of
+    /// the repost; Mastodon: `unreblog` of the original).
+    static let unrepostPath = "statuses/unrepost.json"
 
     /// The account's newest status id before a write, for resolving a lost answer.
     enum Baseline {

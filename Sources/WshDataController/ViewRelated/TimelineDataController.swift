@@ -91,8 +91,9 @@ public final class TimelineDataController: Sendable {
 
     /// Deletes the account's status with `id`, resolving a lost answer
     /// (see `StatusDataController.destroy(id:)`).
-    public func deleteStatus(id: String) async throws(WriteError) -> WriteOutcome<Status?> {
-        try await statuses.destroy(id: id)
+    /// With `repostOf`, `id` is a repost of that status, taken back by the API's own call.
+    public func deleteStatus(id: String, repostOf original: String? = nil) async throws(WriteError) -> WriteOutcome<Status?> {
+        try await statuses.destroy(id: id, repostOf: original)
     }
 
     /// The account's own statuses, newest first.

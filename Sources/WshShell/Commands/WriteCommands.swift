@@ -50,8 +50,9 @@ extension Shell {
             CommandSpec(
                 name: "repost", abstract: "Repost row N, with optional TEXT; the repost becomes row 1.",
                 discussion: """
-                    POST statuses/repost.json (id, status). undo deletes the repost
-                    (POST statuses/destroy.json); redo reposts again (a new id).
+                    Weibo: POST statuses/repost.json (id, status); Mastodon: a boost. undo takes
+                    it back by the API's own call (Weibo deletes the repost; Mastodon unboosts
+                    the original); redo reposts again (a new id).
                     \(lostAnswer)
                     """,
                 arguments: [row, ArgumentSpec("TEXT", help: "what to say with it", arity: .variadic)],

@@ -22,8 +22,9 @@ public enum RemoteEffect: Sendable, Hashable {
     /// A reply to the comment `toCommentID`: undo deletes `commentID`
     /// (`comments/destroy.json`), redo replies `text` again.
     case replied(statusID: String, toCommentID: String, commentID: String, text: String)
-    /// A repost of `statusID`: undo deletes the repost `repostID`
-    /// (`statuses/destroy.json`), redo reposts again (a new id).
+    /// A repost of `statusID`: undo takes back the repost `repostID` by the
+    /// API's own call (Weibo deletes it, Mastodon unboosts `statusID`), redo
+    /// reposts again (a new id).
     case reposted(statusID: String, repostID: String, text: String?)
     /// A favourite: undo unfavourites (`favorites/destroy.json`), redo favourites again.
     case favorited(statusID: String)

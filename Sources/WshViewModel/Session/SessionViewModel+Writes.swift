@@ -89,8 +89,10 @@ extension SessionViewModel {
     /// Sends the request that takes `effect` back; returns a note on what the server did.
     func takeBackWrite(_ effect: RemoteEffect, undoing operation: String) async throws(ViewModelError) -> String {
         switch effect {
-        case .postedStatus(let id, _), .reposted(_, let id, _):
+        case .postedStatus(let id, _):
             return try await timeline.deletePost(id: id, undoing: operation)
+        case .reposted(let original, let id, _):
+            return try await timeline.deletePost(id: id, repostOf: original, undoing: operation)
         case .commented(let statusID, let commentID, _), .replied(let statusID, _, let commentID, _):
             return try await timeline.deleteComment(statusID: statusID, commentID: commentID, undoing: operation)
         case .favorited(let statusID):

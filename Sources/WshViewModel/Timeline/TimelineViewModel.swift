@@ -337,20 +337,22 @@ public final class TimelineViewModel {
     /// `operation`, and returns a note saying what happened on the server.
     /// The state is not changed: the caller restores the snapshot from
     /// before the post, which ends the loading. A failure is `.undoFailed`.
-    public func deletePost(id: String, undoing operation: String) async throws(ViewModelError) -> String {
+    /// With `repostOf`, `id` is a repost of that status: the API's own call takes it back.
+    public func deletePost(id: String, repostOf original: String? = nil, undoing operation: String) async throws(ViewModelError) -> String {
         let outcome = try await request { () async throws(RequestError) -> Result<WriteOutcome<Status?>, WriteError> in
             do throws(WriteError) {
-                return .success(try await dataController.deleteStatus(id: id))
+                return .success(try await dataController.deleteStatus(id: id, repostOf: original))
             } catch {
                 return .failure(error)
             }
         }
         switch outcome {
         case .success(let deleted):
+            let what = original == nil ? "status \(id)" : "repost \(id) (of status \(original ?? ""))"
             switch deleted.resolution {
-            case .answered: return "deleted status \(id) on the server"
-            case .recovered: return "the answer was lost; the server shows status \(id) deleted"
-            case .alreadyDone: return "status \(id) was already gone from the server"
+            case .answered: return original == nil ? "deleted status \(id) on the server" : "took back \(what) on the server"
+            case .recovered: return "the answer was lost; the server shows \(what) gone"
+            case .alreadyDone: return "\(what) was already gone from the server"
             }
         case .failure(.rejected(let error)):
             throw fail(.undoFailed(operation: operation, reason: "deleting status \(id) failed: \(error.description)"))

@@ -64,7 +64,7 @@ struct OutcomeTests {
         for body in [#"{"error":"expired_token","error_code":21327,"request":"/2/statuses/public_timeline.json"}"#,
                      #"{"error":"expired_token","error_code":"21327","request":"/2/statuses/public_timeline.json"}"#] {
             await #expect(throws: RequestError.api(APIFailure(code: 21327, message: "expired_token",
-                request: "/2/statuses/public_timeline.json", httpStatus: 401))) {
+                request: "/2/statuses/public_timeline.json", httpStatus: 401, kind: .unauthorized))) {
                 try await client(.json(body, status: 401)).send(Endpoint(.get, "statuses/public_timeline.json"))
             }
         }
@@ -112,7 +112,8 @@ struct OutcomeTests {
         let page = #"{"statuses":[{"id":1,"error":"not mine","error_code":1}],"total_number":1}"#
         let response = try await client(.json(page)).send(Endpoint(.get, "statuses/public_timeline.json"))
         #expect(response.status == 200)
-        await #expect(throws: RequestError.api(APIFailure(code: 21327, message: "expired_token", request: nil, httpStatus: 400))) {
+        await #expect(throws: RequestError.api(APIFailure(code: 21327, message: "expired_token", request: nil, httpStatus: 400,
+                                                          kind: .unauthorized))) {
             try await client(.json(#"{"statuses":[],"error_code":21327.0,"error":"expired_token"}"#, status: 400))
                 .send(Endpoint(.get, "statuses/public_timeline.json"))
         }

@@ -169,7 +169,7 @@ struct SessionViewModelTests {
         fixture.changes.reset()
 
         await #expect(throws: ViewModelError.requestFailed(.api(APIFailure(
-            code: 10001, message: "system error", request: "/2/statuses/public_timeline.json", httpStatus: 500)))) {
+            code: 10001, message: "system error", request: "/2/statuses/public_timeline.json", httpStatus: 500, kind: .server)))) {
             try await fixture.session.fetch(count: 3)
         }
 

@@ -128,7 +128,7 @@ struct TimelineViewModelTests {
         let fixture = TimelineFixture()
 
         await #expect(throws: ViewModelError.requestFailed(.api(APIFailure(
-            code: 20003, message: "user does not exist", request: "/2/users/show.json", httpStatus: 400)))) {
+            code: 20003, message: "user does not exist", request: "/2/users/show.json", httpStatus: 400, kind: .notFound)))) {
             try await fixture.timeline.showUser("nobody")
         }
         #expect(fixture.timeline.screen == .list)

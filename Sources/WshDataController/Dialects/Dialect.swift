@@ -25,6 +25,10 @@ public protocol Dialect: Sendable {
     func maximumCount(for source: TimelineSource) -> Int?
     /// True when `source` pages by cursor (`max_id`, `since_id`), not by page number.
     func pagesByCursor(_ source: TimelineSource) -> Bool
+    /// True when `max_id` includes the status it names (Weibo), so the next
+    /// page is asked one larger and the boundary dropped; false when it is
+    /// exclusive and the server says where the next page starts (Mastodon's `Link`).
+    var maxIDIsInclusive: Bool { get }
 }
 
 /// What a dialect brought back: the value, the last HTTP response, and the
@@ -72,4 +76,6 @@ public struct WeiboDialect: Dialect {
     }
 
     public func pagesByCursor(_ source: TimelineSource) -> Bool { source != .public }
+
+    public var maxIDIsInclusive: Bool { true }
 }

@@ -31,6 +31,9 @@ public struct MastodonDialect: Dialect {
 
     public func pagesByCursor(_ source: TimelineSource) -> Bool { true }
 
+    /// `max_id` is exclusive, and each page's `Link` header says where the next starts.
+    public var maxIDIsInclusive: Bool { false }
+
     public func perform<T: Decodable & Sendable>(_ type: T.Type, _ endpoint: Endpoint, on client: WeiboClient)
         async throws(RequestError) -> DialectAnswer<T> {
         var call = Call(endpoint: endpoint, client: client)
@@ -50,7 +53,8 @@ public struct MastodonDialect: Dialect {
         case (.get, "statuses/mentions.json"):
             let notifications = try await call.get([MastodonNotification].self, "api/v1/notifications",
                                                    [("types[]", "mention")] + call.paging())
-            value = TimelinePage(statuses: notifications.compactMap { $0.status?.status })
+            // The next page starts at a notification id, which only the Link header knows.
+            value = call.pagedByLink(TimelinePage(statuses: notifications.compactMap { $0.status?.status }))
         case (.get, "statuses/show.json"):
             value = try await call.get(MastodonStatus.self, "api/v1/statuses/\(try call.required("id"))").status
         case (.get, "comments/show.json"):
@@ -139,6 +143,34 @@ enum MastodonErrorKinds {
     }
 }
 
+/// Mastodon's `Link` header (RFC 8288): `<https://host/api/v1/timelines/home?max_id=X>; rel="next",
+/// <…?min_id=Y>; rel="prev"`. Only the paging parameters of a link are
+/// taken, never its host or path: a server cannot send wsh elsewhere.
+enum LinkHeader {
+    /// The query of the `next` link, percent-decoded; nil when there is none.
+    static func next(in header: String) -> [String: String]? {
+        for link in header.split(separator: ",") {
+            let parts = link.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let target = parts.first, target.hasPrefix("<"), target.hasSuffix(">"),
+                  parts.dropFirst().contains(where: { relation($0).contains("next") }),
+                  let components = URLComponents(string: String(target.dropFirst().dropLast())) else { continue }
+            var query: [String: String] = [:]
+            for item in components.queryItems ?? [] where ["max_id", "min_id", "since_id"].contains(item.name) {
+                if let value = item.value, !value.isEmpty { query[item.name] = value }
+            }
+            return query.isEmpty ? nil : query
+        }
+        return nil
+    }
+
+    /// The relation types of a `rel="…"` parameter (several may be listed).
+    private static func relation(_ parameter: String) -> [Substring] {
+        guard parameter.lowercased().hasPrefix("rel=") else { return [] }
+        return parameter.dropFirst(4).trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased()
+            .split(separator: " ")
+    }
+}
+
 /// One call of the DataControllers' vocabulary being carried out on Mastodon:
 /// its parameters, and the last request sent (for the trace).
 private struct Call {
@@ -190,10 +222,18 @@ private struct Call {
         return id
     }
 
-    /// A timeline page of statuses.
+    /// A timeline page of statuses, with the server's cursor for the next one.
     mutating func timeline(_ path: String, _ query: [(String, String)]) async throws(RequestError) -> TimelinePage {
         let statuses = try await get([MastodonStatus].self, path, query)
-        return TimelinePage(statuses: statuses.map(\.status))
+        return pagedByLink(TimelinePage(statuses: statuses.map(\.status)))
+    }
+
+    /// `page` with the `max_id` of the last answer's `Link: <…>; rel="next"`.
+    func pagedByLink(_ page: TimelinePage) -> TimelinePage {
+        var page = page
+        page.pagedByServer = true
+        page.serverNextMaxID = lastResponse?.headers["link"].flatMap { LinkHeader.next(in: $0)?["max_id"] }
+        return page
     }
 
     /// The token's rate limit, from the `X-RateLimit-*` headers of a cheap call.

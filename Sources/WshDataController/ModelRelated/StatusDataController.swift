@@ -45,7 +45,9 @@ public final class StatusDataController: Sendable {
     ///
     /// Weibo's `max_id` is inclusive: asked for statuses older than X, it
     /// sends X again. The page is asked one larger and X dropped, so `more`
-    /// never repeats the boundary and still brings `count` statuses.
+    /// never repeats the boundary and still brings `count` statuses. An API
+    /// that says where its next page starts (Mastodon's `Link` header) is
+    /// followed exactly: its exclusive cursor, `count` statuses.
     public func timeline(_ source: TimelineSource, count: Int, from cursor: TimelineCursor? = nil)
         async throws(RequestError) -> TimelineSlice {
         var parameters = Self.parameters(of: source)
@@ -53,9 +55,12 @@ public final class StatusDataController: Sendable {
         switch cursor {
         case .page(let page)?:
             parameters += [("count", String(count)), ("page", String(page))]
-        case .olderThan(let id)?:
+        case .olderThan(let id)? where dialect.maxIDIsInclusive:
             boundary = id
             parameters += [("count", String(min(count + 1, dialect.maximumCount(for: source) ?? count))), ("max_id", id)]
+        case .olderThan(let id)?:
+            // An exclusive cursor, as the server gave it: ask exactly `count`.
+            parameters += [("count", String(count)), ("max_id", id)]
         case nil:
             parameters.append(("count", String(count)))
             if !dialect.pagesByCursor(source) { parameters.append(("page", "1")) }
@@ -74,6 +79,8 @@ public final class StatusDataController: Sendable {
         case _ where statuses.isEmpty: next = nil
         case .page(let page)?: next = .page(page + 1)
         case nil where !dialect.pagesByCursor(source): next = .page(2)
+        // The server's own cursor, exactly as sent: never rebuilt from the last row.
+        case _ where page.pagedByServer: next = page.serverNextMaxID.map { .olderThan(id: $0) }
         default: next = statuses.last?.identifier.map { .olderThan(id: $0) }
         }
         return TimelineSlice(statuses: statuses, next: next)

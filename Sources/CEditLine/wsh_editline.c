@@ -123,9 +123,13 @@ int wsh_history_load(History *h, const char *path) {
     HistEvent event;
     return api.history(h, &event, H_LOAD, path);
 }
-int wsh_history_save(History *h, const char *path) {
+const char *wsh_history_oldest(History *h) {
     HistEvent event;
-    return api.history(h, &event, H_SAVE, path);
+    return api.history(h, &event, H_LAST) < 0 ? NULL : event.str;
+}
+const char *wsh_history_newer(History *h) {
+    HistEvent event;
+    return api.history(h, &event, H_PREV) < 0 ? NULL : event.str;
 }
 
 // Lock-free, so the handler may touch it; atomic_exchange in take() means a

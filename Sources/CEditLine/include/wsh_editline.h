@@ -40,7 +40,10 @@ int wsh_history_set_size(History *h, int size);
 int wsh_history_set_unique(History *h, int unique);
 int wsh_history_enter(History *h, const char *line);
 int wsh_history_load(History *h, const char *path);
-int wsh_history_save(History *h, const char *path);
+/// The oldest entry of `h` (the cursor moves there), or NULL when it is empty.
+const char *wsh_history_oldest(History *h);
+/// The entry after the cursor towards the newest (the cursor moves there), or NULL past the newest.
+const char *wsh_history_newer(History *h);
 /// 0 when `path` can be opened for appending (created 0600), else -1 with errno.
 int wsh_history_check(const char *path);
 /// Appends the newest entry of `h` to `path` under an exclusive lock; -1 with errno on failure.

@@ -1,0 +1,115 @@
+import CEditLine
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The prompt's history: the entries Up and Down walk through (libedit's, in
+/// memory) and the history file that keeps them across sessions.
+///
+/// The file is shared by sessions: each appends the lines it adds (under a
+/// lock), so two sessions never overwrite each other's lines, and the file is
+/// trimmed to its newest `limit` entries once it grows past twice that.
+final class PromptHistory {
+    /// libedit's history, for `EditLineSource` to hand to the line editor.
+    let handle: OpaquePointer
+    /// Where this session appends its lines; nil once writing there failed.
+    private(set) var path: String?
+    private let redact: (String) -> String
+    private let warn: (String) -> Void
+    /// The last entry stored, so a repeat (which libedit does not store) is not appended either.
+    private var lastEntry: String?
+    private var appendedSinceTrim = 0
+
+    /// Entries kept in memory and, after a trim, in the file.
+    static let limit: Int32 = 1000
+
+    /// The history of a new session: the file's entries loaded, the file then
+    /// appended to. Throws when libedit cannot be loaded.
+    ///
+    /// - Parameters:
+    ///   - path: where entries persist; nil keeps them in memory only.
+    ///   - redact: applied to every entry before it is stored, so a secret typed
+    ///     at the prompt never reaches the history file.
+    ///   - warn: told, once, when the history file cannot be kept; the session
+    ///     then goes on without it.
+    init(path: String?, redact: @escaping (String) -> String = { $0 },
+         warn: @escaping (String) -> Void) throws(LineEditorUnavailable) {
+        if let problem = wsh_edit_load() { throw LineEditorUnavailable(reason: String(cString: problem)) }
+        // libedit reads and writes the file's entries in the locale's encoding.
+        EditLineSource.configureLocale()
+        handle = wsh_history_init()
+        self.path = path
+        self.redact = redact
+        self.warn = warn
+        wsh_history_set_size(handle, Self.limit)
+        wsh_history_set_unique(handle, 1)
+        if let path {
+            if wsh_history_check(path) != 0 {
+                failed(errno)
+            } else {
+                trim()
+                _ = wsh_history_load(handle, path)
+            }
+        }
+    }
+
+    deinit {
+        wsh_history_end(handle)
+    }
+
+    /// Records an entry typed at the prompt: in memory, and appended to the file.
+    func remember(_ entry: String) {
+        let trimmed = entry.trimmingTrailingWhitespace()
+        guard !trimmed.isEmpty else { return }
+        let stored = redact(trimmed)
+        guard stored != lastEntry else { return }
+        lastEntry = stored
+        _ = wsh_history_enter(handle, stored)
+        guard let path else { return }
+        // Append only this line (created 0600), so other sessions' lines stay.
+        guard wsh_history_append_last(handle, path) == 0 else { return failed(errno) }
+        appendedSinceTrim += 1
+        if appendedSinceTrim >= Self.limit { trim() }
+    }
+
+    /// The entries in memory, oldest first: what Up walks back through.
+    var entries: [String] { Self.entries(of: handle) }
+
+    /// The entries the file at `path` holds, oldest first, repeats kept: what
+    /// libedit reads back from it.
+    static func entries(inFile path: String) throws(LineEditorUnavailable) -> [String] {
+        if let problem = wsh_edit_load() { throw LineEditorUnavailable(reason: String(cString: problem)) }
+        EditLineSource.configureLocale()
+        let history = wsh_history_init()!
+        defer { wsh_history_end(history) }
+        wsh_history_set_size(history, Int32.max)
+        _ = wsh_history_load(history, path)
+        return entries(of: history)
+    }
+
+    private static func entries(of history: OpaquePointer) -> [String] {
+        var entries: [String] = []
+        var entry = wsh_history_oldest(history)
+        while let text = entry {
+            entries.append(String(cString: text))
+            entry = wsh_history_newer(history)
+        }
+        return entries
+    }
+
+    /// Keeps the file's newest entries once it has grown past twice the limit.
+    private func trim() {
+        guard let path else { return }
+        appendedSinceTrim = 0
+        if wsh_history_trim(path, Self.limit, 2 * Self.limit) != 0 { failed(errno) }
+    }
+
+    /// Says once why history cannot be kept, and keeps none from now on.
+    private func failed(_ code: Int32) {
+        guard let path else { return }
+        self.path = nil
+        warn("cannot keep history in \(path): \(String(cString: strerror(code))); this session has no history file")
+    }
+}

@@ -8,9 +8,15 @@ import Darwin
 /// The prompt's history: the entries Up and Down walk through (libedit's, in
 /// memory) and the history file that keeps them across sessions.
 ///
-/// The file is shared by sessions: each appends the lines it adds (under a
-/// lock), so two sessions never overwrite each other's lines, and the file is
-/// trimmed to its newest `limit` entries once it grows past twice that.
+/// The file is shared by sessions: each appends the lines typed in it, one
+/// entry each time one is entered (under a lock), and never writes back the
+/// lines it loaded, so two sessions never overwrite or repeat each other's
+/// lines. Nothing is left to write at exit: Ctrl-D, `exit` and a signal leave
+/// the same file. It is trimmed to its newest `limit` entries once it grows
+/// past twice that.
+///
+/// The file and its folder are never reached through a symbolic link: a link
+/// there is named once and the session goes on without a history file.
 final class PromptHistory {
     /// libedit's history, for `EditLineSource` to hand to the line editor.
     let handle: OpaquePointer
@@ -18,7 +24,7 @@ final class PromptHistory {
     private(set) var path: String?
     private let redact: (String) -> String
     private let warn: (String) -> Void
-    /// The last entry stored, so a repeat (which libedit does not store) is not appended either.
+    /// The last entry typed in this session: typed again at once, it is stored once.
     private var lastEntry: String?
     private var appendedSinceTrim = 0
 
@@ -46,10 +52,13 @@ final class PromptHistory {
         wsh_history_set_size(handle, Self.limit)
         wsh_history_set_unique(handle, 1)
         if let path {
-            if wsh_history_check(path) != 0 {
+            if let problem = Self.folderProblem(of: path) {
+                refuse(problem)
+            } else if wsh_history_check(path) != 0 {
                 failed(errno)
             } else {
                 trim()
+                // A file libedit cannot read (empty, or not a history file) starts the session with no entries.
                 _ = wsh_history_load(handle, path)
             }
         }
@@ -68,8 +77,8 @@ final class PromptHistory {
         lastEntry = stored
         _ = wsh_history_enter(handle, stored)
         guard let path else { return }
-        // Append only this line (created 0600), so other sessions' lines stay.
-        guard wsh_history_append_last(handle, path) == 0 else { return failed(errno) }
+        // This line alone, never the history in memory (which holds the lines loaded at start).
+        guard wsh_history_append(path, stored) == 0 else { return failed(errno) }
         appendedSinceTrim += 1
         if appendedSinceTrim >= Self.limit { trim() }
     }
@@ -106,10 +115,46 @@ final class PromptHistory {
         if wsh_history_trim(path, Self.limit, 2 * Self.limit) != 0 { failed(errno) }
     }
 
-    /// Says once why history cannot be kept, and keeps none from now on.
+    /// Says once why the file failed, and keeps none from now on.
     private func failed(_ code: Int32) {
         guard let path else { return }
+        refuse(Self.fileProblem(at: path, code: code))
+    }
+
+    /// Says once why history cannot be kept, and keeps none from now on.
+    private func refuse(_ problem: String) {
+        guard let path else { return }
         self.path = nil
-        warn("cannot keep history in \(path): \(String(cString: strerror(code))); this session has no history file")
+        warn("cannot keep history in \(path): \(problem); this session has no history file")
+    }
+
+    /// Why the history file's folder cannot hold it, or nil: it must be a
+    /// folder of this user's, not a link to one (whose target anyone who could
+    /// plant the link chose).
+    static func folderProblem(of path: String) -> String? {
+        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        guard !folder.isEmpty else { return nil }
+        var info = stat()
+        guard lstat(folder, &info) == 0 else { return "\(folder): \(String(cString: strerror(errno)))" }
+        switch info.st_mode & S_IFMT {
+        case S_IFLNK: return "its folder \(folder) is a symbolic link, which wsh does not follow"
+        case S_IFDIR: break
+        default: return "\(folder) is not a folder"
+        }
+        if info.st_uid != geteuid() { return "its folder \(folder) belongs to another user" }
+        return nil
+    }
+
+    /// What went wrong with the file at `path`, given the errno of the failed call.
+    static func fileProblem(at path: String, code: Int32) -> String {
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            switch info.st_mode & S_IFMT {
+            case S_IFLNK: return "it is a symbolic link, which wsh does not follow"
+            case S_IFREG: break
+            default: return "it is not a regular file"
+            }
+        }
+        return String(cString: strerror(code))
     }
 }

@@ -262,17 +262,13 @@ struct PromptTests {
 
         let first = try await startWsh(sandbox, home: home)
         defer { first.kill() }
-        try first.type("echo once-first")
-        try first.send("Enter")
-        try await first.waitFor { $0.contains("\nonce-first") && promptShown($0) }
+        try await enter("echo once-first", in: first, showing: "once-first")
         try first.send("C-d")
         #expect(try await first.waitForExit() == 0)
 
         let second = try await startWsh(sandbox, home: home)
         defer { second.kill() }
-        try second.type("echo once-second")
-        try second.send("Enter")
-        try await second.waitFor { $0.contains("\nonce-second") && promptShown($0) }
+        try await enter("echo once-second", in: second, showing: "once-second")
         try second.type("exit")
         try second.send("Enter")
         #expect(try await second.waitForExit() == 0)
@@ -287,9 +283,7 @@ struct PromptTests {
                              environment: ["HOME": home, "WSH_ACCESS_TOKEN": sandbox.token, "TERM": "xterm-256color"])
         defer { third.kill() }
         try await third.waitFor { $0.contains("[0]>") }
-        try third.type("echo once-third")
-        try third.send("Enter")
-        try await third.waitFor { $0.contains("\nonce-third") && promptShown($0) }
+        try await enter("echo once-third", in: third, showing: "once-third")
         let pid = try #require(Int32(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(Glibc.kill(pid, SIGTERM) == 0)
         #expect(try await third.waitForExit() == 128 + SIGTERM)
@@ -321,9 +315,7 @@ struct PromptTests {
         let tmux = try await startWsh(sandbox, home: home)
         defer { tmux.kill() }
         for word in ["one", "two"] {
-            try tmux.type("echo line-\(word)")
-            try tmux.send("Enter")
-            try await tmux.waitFor { $0.contains("\nline-\(word)") && promptShown($0) }
+            try await enter("echo line-\(word)", in: tmux, showing: "line-\(word)")
         }
         let screen = try tmux.screen()
         let refusal = "wsh: cannot keep history in \(path): it is a symbolic link, which wsh does not follow; "
@@ -335,6 +327,13 @@ struct PromptTests {
         let attributes = try FileManager.default.attributesOfItem(atPath: target)
         #expect((attributes[.posixPermissions] as? Int) == 0o644)
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: path)) == target)
+    }
+
+    /// Types `line` and Enter, then waits for `output` on a line of its own and the next prompt.
+    func enter(_ line: String, in tmux: Tmux, showing output: String) async throws {
+        try tmux.type(line)
+        try tmux.send("Enter")
+        try await tmux.waitFor { $0.contains("\n" + output) && promptShown($0) }
     }
 
     /// Whether the screen ends with a prompt: libedit draws it once the

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import WshText
 
 /// Who may use `/admin/`: a client on this machine (a loopback peer) as
 /// always, anyone else only with the admin token as `Authorization: Bearer TOKEN`.
@@ -19,7 +20,8 @@ struct AdminAccess: Sendable {
     func permits(peer: String?, authorization: String?) -> Bool {
         if let peer, LoopbackAddress.contains(peer) { return true }
         guard let token, let presented = Self.bearerToken(authorization) else { return false }
-        return Self.constantTimeEquals(Array(presented.utf8), Array(token.utf8))
+        // Timing a wrong guess must not tell how much of it was right.
+        return ConstantTime.equal(String(presented), token)
     }
 
     /// The token of `Bearer TOKEN` (the scheme in any case), or nil.
@@ -31,34 +33,11 @@ struct AdminAccess: Sendable {
         return token.isEmpty ? nil : token
     }
 
-    /// Whether two byte strings are equal, taking a time that depends only on
-    /// `presented`'s length, so timing a wrong guess tells nothing of where it
-    /// went wrong.
-    static func constantTimeEquals(_ presented: [UInt8], _ expected: [UInt8]) -> Bool {
-        guard !expected.isEmpty else { return false }
-        var difference: UInt8 = presented.count == expected.count ? 0 : 1
-        for index in presented.indices {
-            difference |= presented[index] ^ expected[index % expected.count]
-        }
-        return difference == 0
-    }
-
-    /// A new random admin token: 32 characters from 24 bytes of the system's
-    /// secure generator, URL- and header-safe.
+    /// A new random admin token: 24 bytes of the system's secure generator in
+    /// base64url, 32 characters safe in a URL and a header.
     static func generatedToken() -> String {
         var generator = SystemRandomNumberGenerator()
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-        var bits = 0, value = 0
-        var token = ""
-        for _ in 0..<24 {
-            value = value << 8 | Int(generator.next() as UInt8)
-            bits += 8
-            while bits >= 6 {
-                bits -= 6
-                token.append(alphabet[(value >> bits) & 63])
-            }
-        }
-        return token
+        return Base64URL.encode((0..<24).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 
     /// Why `token` cannot be an admin token, or nil: it travels in a header, so

@@ -192,6 +192,21 @@ struct PromptHistoryTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
     }
 
+    @Test("a history folder others may read is made 0700, said once, and the history is kept")
+    func looseFolder_madePrivate() throws {
+        let path = freshPath()
+        let folder = (path as NSString).deletingLastPathComponent
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder)
+        let warnings = Warnings()
+        try session(path, warnings).remember("echo one")
+        #expect(warnings.lines == ["made \(folder) private (0700; it was 755): it holds the history"])
+        #expect(try permissions(folder) == 0o700)
+        #expect(try PromptHistory.entries(inFile: path) == ["echo one"])
+        let again = Warnings()
+        try session(path, again).remember("echo two")
+        #expect(again.lines.isEmpty)
+    }
+
     @Test("a FIFO at the history path is refused at once, not waited on")
     func fifo_refused() throws {
         let path = freshPath()

@@ -38,8 +38,8 @@ final class PromptHistory {
     ///   - path: where entries persist; nil keeps them in memory only.
     ///   - redact: applied to every entry before it is stored, so a secret typed
     ///     at the prompt never reaches the history file.
-    ///   - warn: told, once, when the history file cannot be kept; the session
-    ///     then goes on without it.
+    ///   - warn: told, once, when the history file cannot be kept (the session
+    ///     then goes on without it), and when its folder was made private.
     init(path: String?, redact: @escaping (String) -> String = { $0 },
          warn: @escaping (String) -> Void) throws(LineEditorUnavailable) {
         if let problem = wsh_edit_load() { throw LineEditorUnavailable(reason: String(cString: problem)) }
@@ -53,6 +53,8 @@ final class PromptHistory {
         wsh_history_set_unique(handle, 1)
         if let path {
             if let problem = Self.folderProblem(of: path) {
+                refuse(problem)
+            } else if let problem = makePrivate(folderOf: path) {
                 refuse(problem)
             } else if wsh_history_check(path) != 0 {
                 failed(errno)
@@ -142,6 +144,21 @@ final class PromptHistory {
         default: return "\(folder) is not a folder"
         }
         if info.st_uid != geteuid() { return "its folder \(folder) belongs to another user" }
+        return nil
+    }
+
+    /// Makes the folder of `path` (checked by `folderProblem`) 0700 if others
+    /// may read or enter it, saying so; why it could not, or nil.
+    private func makePrivate(folderOf path: String) -> String? {
+        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        var info = stat()
+        guard !folder.isEmpty, lstat(folder, &info) == 0 else { return nil }
+        let mode = info.st_mode & 0o777
+        guard mode & 0o077 != 0 else { return nil }
+        guard chmod(folder, 0o700) == 0 else {
+            return "cannot make its folder \(folder) private (0700): \(String(cString: strerror(errno)))"
+        }
+        warn("made \(folder) private (0700; it was \(String(mode, radix: 8))): it holds the history")
         return nil
     }
 

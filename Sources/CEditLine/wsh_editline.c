@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -119,13 +120,13 @@ int wsh_history_enter(History *h, const char *line) {
     HistEvent event;
     return api.history(h, &event, H_ENTER, line);
 }
-int wsh_history_load(History *h, const char *path) {
+const char *wsh_history_oldest(History *h) {
     HistEvent event;
-    return api.history(h, &event, H_LOAD, path);
+    return api.history(h, &event, H_LAST) < 0 ? NULL : event.str;
 }
-int wsh_history_save(History *h, const char *path) {
+const char *wsh_history_newer(History *h) {
     HistEvent event;
-    return api.history(h, &event, H_SAVE, path);
+    return api.history(h, &event, H_PREV) < 0 ? NULL : event.str;
 }
 
 // Lock-free, so the handler may touch it; atomic_exchange in take() means a
@@ -174,12 +175,38 @@ int wsh_take_sigint(void) { return atomic_exchange(&sigint_count, 0); }
 
 int wsh_peek_sigint(void) { return atomic_load(&sigint_count); }
 
-// History files, shared by sessions: each appends its own lines under an
-// exclusive lock, and a trim replaces the file whole (rename), so a session
+// History files, shared by sessions: each appends the lines typed in it under
+// an exclusive lock, and a trim replaces the file whole (rename), so a session
 // that waited for the lock on the old file opens the new one instead.
+//
+// The file is never reached through a symbolic link: every open is O_NOFOLLOW
+// and takes only a regular file, so a link planted at the history path cannot
+// make wsh chmod or write the file it points to.
+
+// libedit's first line of a history file; it writes it whenever its stream is
+// at position 0, and reads any later copy back as an entry.
+static const char history_cookie[] = "_HiStOrY_V2_";
+
+// The regular file at `path`, opened with `flags` without following a link
+// (ELOOP for a link); -1 with errno otherwise. O_NONBLOCK keeps a FIFO from
+// blocking the open; it is cleared once the file is known to be regular.
+static int open_regular(const char *path, int flags) {
+    int fd = open(path, flags | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0600);
+    if (fd < 0) return -1;
+    struct stat info;
+    int saved = fstat(fd, &info) != 0 ? errno : S_ISREG(info.st_mode) ? 0 : EINVAL;
+    if (saved != 0) {
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    return fd;
+}
+
 static int open_locked(const char *path) {
     for (int attempt = 0; attempt < 8; attempt++) {
-        int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+        int fd = open_regular(path, O_RDWR | O_APPEND | O_CREAT);
         if (fd < 0) return -1;
         if (flock(fd, LOCK_EX) != 0) {
             int saved = errno;
@@ -188,7 +215,7 @@ static int open_locked(const char *path) {
             return -1;
         }
         struct stat opened, current;
-        if (fstat(fd, &opened) == 0 && stat(path, &current) == 0 &&
+        if (fstat(fd, &opened) == 0 && lstat(path, &current) == 0 &&
             opened.st_dev == current.st_dev && opened.st_ino == current.st_ino) {
             return fd;
         }
@@ -198,14 +225,46 @@ static int open_locked(const char *path) {
     return -1;
 }
 
+// Reads the history file open at `fd` into `into` (whose size and uniqueness
+// apply), leaving out libedit's header line wherever it appears: older wsh
+// wrote one before every appended line. libedit loads only from a path, so it
+// is given the descriptor's own: /dev/fd/N is the file already opened, not
+// whatever the history path names by now.
+static int load_entries(History *into, int fd) {
+    if (lseek(fd, 0, SEEK_SET) < 0) return -1;
+    char descriptor[32];
+    snprintf(descriptor, sizeof descriptor, "/dev/fd/%d", fd);
+    History *all = api.history_init();
+    if (all == NULL) return -1;
+    HistEvent event;
+    api.history(all, &event, H_SETSIZE, INT_MAX);
+    int result = api.history(all, &event, H_LOAD, descriptor) < 0 ? -1 : 0;
+    for (int found = api.history(all, &event, H_LAST); result == 0 && found >= 0;
+         found = api.history(all, &event, H_PREV)) {
+        if (strcmp(event.str, history_cookie) == 0) continue;
+        HistEvent entered;
+        api.history(into, &entered, H_ENTER, event.str);
+    }
+    api.history_end(all);
+    return result;
+}
+
 int wsh_history_check(const char *path) {
-    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    int fd = open_regular(path, O_WRONLY | O_APPEND | O_CREAT);
     if (fd < 0) return -1;
     close(fd);
     return 0;
 }
 
-int wsh_history_append_last(History *h, const char *path) {
+int wsh_history_load(History *h, const char *path) {
+    int fd = open_regular(path, O_RDONLY);
+    if (fd < 0) return -1;
+    int result = load_entries(h, fd);
+    close(fd);
+    return result;
+}
+
+int wsh_history_append(const char *path, const char *line) {
     int fd = open_locked(path);
     if (fd < 0) return -1;
     FILE *file = fdopen(fd, "a");
@@ -215,11 +274,17 @@ int wsh_history_append_last(History *h, const char *path) {
         errno = saved;
         return -1;
     }
+    // stdio starts an appending stream at position 0, where libedit would
+    // write its header again: the header goes only into an empty file.
+    History *one = api.history_init();
     HistEvent event;
     errno = 0;
-    int saved = api.history(h, &event, H_NSAVE_FP, (size_t)1, file);
-    int failed = saved < 0 || fflush(file) != 0;
+    // A new History keeps no entries until it is given a size.
+    int failed = one == NULL || fseek(file, 0, SEEK_END) != 0 || api.history(one, &event, H_SETSIZE, 1) < 0 ||
+                 api.history(one, &event, H_ENTER, line) < 0 ||
+                 api.history(one, &event, H_SAVE_FP, file) < 0 || fflush(file) != 0;
     int error = errno ? errno : EIO;
+    if (one) api.history_end(one);
     fclose(file);  // releases the lock
     if (failed) {
         errno = error;
@@ -231,25 +296,25 @@ int wsh_history_append_last(History *h, const char *path) {
 int wsh_history_trim(const char *path, int keep, int limit) {
     int fd = open_locked(path);
     if (fd < 0) return -1;
-    FILE *file = fopen(path, "r");
     int lines = 0;
-    if (file != NULL) {
-        int c;
-        while ((c = getc(file)) != EOF) lines += c == '\n';
-        fclose(file);
+    char buffer[8192];
+    ssize_t count;
+    for (off_t offset = 0; (count = pread(fd, buffer, sizeof buffer, offset)) > 0; offset += count) {
+        for (ssize_t i = 0; i < count; i++) lines += buffer[i] == '\n';
     }
     int result = 0;
     if (lines > limit) {
         History *kept = api.history_init();
         HistEvent event;
-        api.history(kept, &event, H_SETSIZE, keep);
         char temporary[4096];
         snprintf(temporary, sizeof temporary, "%s.XXXXXX", path);
         int out = -1;
         result = -1;
-        if (kept && api.history(kept, &event, H_LOAD, path) >= 0 && (out = mkstemp(temporary)) >= 0) {
+        if (kept) api.history(kept, &event, H_SETSIZE, keep);
+        if (kept && load_entries(kept, fd) == 0 && (out = mkstemp(temporary)) >= 0) {
             fchmod(out, 0600);
             FILE *stream = fdopen(out, "w");
+            // rename replaces a link at `path` itself, never the file it points to.
             if (stream != NULL && api.history(kept, &event, H_SAVE_FP, stream) >= 0 && fflush(stream) == 0 &&
                 rename(temporary, path) == 0) {
                 result = 0;

@@ -1,7 +1,9 @@
 /// How to start a sandbox: where it listens, what data it generates, which
 /// accounts and tokens it accepts, and which faults it injects.
 public struct SandboxConfiguration: Sendable {
-    /// The address to bind; keep it on loopback (the admin API has no auth).
+    /// The address to bind. Beyond loopback (see `listensBeyondLoopback`),
+    /// other machines reach the API with the accounts' well-known tokens, and
+    /// `/admin/` only with `adminToken`.
     public var host: String
     /// The port; 0 picks a free one (read it back from `SandboxServer.port`).
     public var port: Int
@@ -35,6 +37,11 @@ public struct SandboxConfiguration: Sendable {
     /// as a server with public preview on does (the default); off, they are
     /// 401 without one.
     public var publicPreview: Bool
+    /// The token a client that is not on this machine (not a loopback peer)
+    /// must send as `Authorization: Bearer TOKEN` to use `/admin/`; loopback
+    /// peers need none. Nil: one is generated when the server listens beyond
+    /// loopback (read it from `SandboxServer.adminToken`).
+    public var adminToken: String?
 
     /// The token a sandbox accepts for its first account unless told otherwise.
     public static let defaultToken = "sandbox-token"
@@ -54,7 +61,8 @@ public struct SandboxConfiguration: Sendable {
         appSecret: String = SandboxConfiguration.defaultAppSecret,
         tokenLifetime: Int = SandboxConfiguration.defaultTokenLifetime, rateLimit: Int? = nil,
         clock: SandboxClock = .system,
-        faults: SandboxFaults = SandboxFaults(), logRequests: Bool = false, publicPreview: Bool = true
+        faults: SandboxFaults = SandboxFaults(), logRequests: Bool = false, publicPreview: Bool = true,
+        adminToken: String? = nil
     ) {
         self.host = host
         self.port = port
@@ -71,7 +79,18 @@ public struct SandboxConfiguration: Sendable {
         self.faults = faults
         self.logRequests = logRequests
         self.publicPreview = publicPreview
+        self.adminToken = adminToken
     }
+
+    /// Why `token` cannot be an admin token (it travels in a header: visible
+    /// ASCII, no spaces), or nil.
+    public static func adminTokenProblem(_ token: String) -> String? {
+        AdminAccess.problem(with: token)
+    }
+
+    /// Whether `host` is anything but loopback (127.0.0.0/8, ::1, `localhost`):
+    /// `0.0.0.0`, `::`, a LAN address or a name, which other machines may reach.
+    public var listensBeyondLoopback: Bool { !LoopbackAddress.contains(host) }
 
     /// How many accounts there are: `accounts`, capped at `users`.
     var accountCount: Int { max(1, min(accounts, users)) }

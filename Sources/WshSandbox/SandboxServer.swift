@@ -39,6 +39,7 @@ public final class SandboxServer: Sendable {
         let admin: AdminAPI
         let tokens: TokenStore
         let mastodon: MastodonState
+        let adminToken: String?
     }
 
     private init(configuration: SandboxConfiguration, port: Int, parts: Parts) {
@@ -131,6 +132,11 @@ public final class SandboxServer: Sendable {
     /// `configuration.accounts` generated users.
     public var accounts: [SandboxAccount] { parts.admin.accounts }
 
+    /// The token a client on another machine sends as `Authorization: Bearer
+    /// TOKEN` to use `/admin/`: the configured one, else one generated because
+    /// the server listens beyond loopback, else nil (loopback peers need none).
+    public var adminToken: String? { parts.adminToken }
+
     /// The clock that token expiry and the rate-limit window read.
     public var clock: SandboxClock { configuration.clock }
 
@@ -192,11 +198,16 @@ public final class SandboxServer: Sendable {
         let mastodon = MastodonState(configuration: configuration)
         let admin = AdminAPI(faults: faults, store: store, stats: stats, tokens: tokens, rateLimiter: rateLimiter,
                              mastodon: mastodon)
+        // Beyond loopback the admin routes are never open to other machines:
+        // without a token given, one nobody has been told keeps them shut.
+        let adminToken = configuration.adminToken
+            ?? (configuration.listensBeyondLoopback ? AdminAccess.generatedToken() : nil)
         let responder = SandboxResponder(
             api: WeiboAPI(store: store, tokens: tokens, rateLimiter: rateLimiter),
             oauth: OAuthAPI(tokens: tokens, store: store),
             mastodon: MastodonAPI(store: store, tokens: tokens, rateLimiter: rateLimiter, state: mastodon),
-            mastodonOAuth: MastodonOAuth(tokens: tokens, store: store, state: mastodon), admin: admin, faults: faults,
+            mastodonOAuth: MastodonOAuth(tokens: tokens, store: store, state: mastodon), admin: admin,
+            adminAccess: AdminAccess(token: adminToken), faults: faults,
             stats: stats, log: configuration.logRequests ? RequestLog() : nil)
 
         // Hummingbird's own messages would interleave with a shell's output.
@@ -237,7 +248,7 @@ public final class SandboxServer: Sendable {
         }
         return Parts(group: group, task: task, listening: listening, finished: finished,
                      stopRequested: Locked(false), faults: faults, store: store, stats: stats, admin: admin,
-                     tokens: tokens, mastodon: mastodon)
+                     tokens: tokens, mastodon: mastodon, adminToken: adminToken)
     }
 
     private static func validationProblem(_ configuration: SandboxConfiguration) -> String? {
@@ -249,6 +260,7 @@ public final class SandboxServer: Sendable {
         if configuration.appKey.isEmpty || configuration.appSecret.isEmpty { return "the app key and secret must not be empty" }
         if configuration.tokenLifetime < 1 { return "tokenLifetime must be 1 second or more (got \(configuration.tokenLifetime))" }
         if let limit = configuration.rateLimit, limit < 0 { return "rateLimit must be 0 or more (got \(limit))" }
+        if let token = configuration.adminToken, let problem = AdminAccess.problem(with: token) { return problem }
         return configuration.faults.validationProblem
     }
 }

@@ -18,12 +18,20 @@ struct WshSandboxCommand: AsyncParsableCommand {
             /oauth/ (authorize, token, revoke). The first --accounts users are accounts: account 1's token is --token, \
             account N's is TOKEN-N. Data lives in memory: a restart starts afresh. \
             At run time: GET/POST /admin/faults, POST /admin/reset, GET /admin/accounts, \
-            POST /admin/tokens/expire, GET/POST /admin/mastodon (no token; keep the sandbox on \
-            loopback). See docs/SANDBOX.md.
+            POST /admin/tokens/expire, GET/POST /admin/mastodon: open to clients on this \
+            machine (loopback), to others only with the admin token (--admin-token). Listening \
+            beyond loopback is warned about on stderr. See docs/SANDBOX.md.
             """)
 
-    @Option(help: "The address to listen on.")
+    @Option(help: "The address to listen on. Anything but loopback (127.0.0.0/8, ::1, localhost) lets other machines in: a warning is printed.")
     var host = "127.0.0.1"
+
+    @Option(name: .customLong("admin-token"),
+            help: ArgumentHelp(
+                "The token a client on another machine must send as 'Authorization: Bearer TOKEN' to use /admin/ (loopback clients need none).",
+                discussion: "Beyond loopback without this option, a random one is made and printed on stderr.",
+                valueName: "token"))
+    var adminToken: String?
 
     @Option(help: "The port to listen on (0 picks a free one).")
     var port = 8080
@@ -101,6 +109,9 @@ struct WshSandboxCommand: AsyncParsableCommand {
         if accounts < 1 { throw ValidationError("--accounts must be 1 or more") }
         if tokenLifetime < 1 { throw ValidationError("--token-lifetime must be 1 or more") }
         if let rateLimit, rateLimit < 0 { throw ValidationError("--rate-limit must be 0 or more") }
+        if let adminToken, let problem = SandboxConfiguration.adminTokenProblem(adminToken) {
+            throw ValidationError("--admin-token: \(problem)")
+        }
     }
 
     private var faults: SandboxFaults {
@@ -114,9 +125,12 @@ struct WshSandboxCommand: AsyncParsableCommand {
         let configuration = SandboxConfiguration(
             host: host, port: port, seed: seed, users: users, statuses: statuses, token: token,
             accounts: accounts, appKey: appKey, appSecret: appSecret, tokenLifetime: tokenLifetime,
-            rateLimit: rateLimit, faults: faults, logRequests: !quiet, publicPreview: !noPublicPreview)
+            rateLimit: rateLimit, faults: faults, logRequests: !quiet, publicPreview: !noPublicPreview,
+            adminToken: adminToken)
         do {
             try await SandboxServer.serve(configuration) { server in
+                // Before the first line on stdout, which scripts wait for: by then the warning is out.
+                if configuration.listensBeyondLoopback { warnBeyondLoopback(server) }
                 var line = "wsh-sandbox listening on \(server.baseURL) (token: \(server.token), "
                     + "\(configuration.statuses) statuses, seed \(configuration.seed))"
                 if server.faults.isActive { line += " faults: \(describe(server.faults))" }
@@ -135,6 +149,21 @@ struct WshSandboxCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("wsh-sandbox: \(error.description)\n".utf8))
             throw ExitCode.failure
         }
+    }
+
+    /// Says on stderr that other machines can reach this sandbox, and how
+    /// they reach `/admin/`: the operator's own token, printed when generated.
+    private func warnBeyondLoopback(_ server: SandboxServer) {
+        var lines = ["wsh-sandbox: warning: listening on \(host), beyond loopback: other machines can reach "
+            + "the API, where the accounts' tokens (on stdout) are valid; /admin/ answers them only with the admin token"]
+        if adminToken != nil {
+            lines.append("wsh-sandbox: admin token: the one given with --admin-token "
+                + "(send it as Authorization: Bearer TOKEN; clients on this machine need none)")
+        } else if let token = server.adminToken {
+            lines.append("wsh-sandbox: admin token: \(token) "
+                + "(send it as Authorization: Bearer TOKEN; clients on this machine need none)")
+        }
+        FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
     }
 
     private func describe(_ faults: SandboxFaults) -> String {

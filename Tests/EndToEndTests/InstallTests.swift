@@ -48,7 +48,7 @@ struct InstallTests {
         #expect(ran.stdout == "script one\n", "\(ran.stderr)")
 
         for (page, expected) in [("wsh", ["WSH_ACCESS_TOKEN", "fetch", "EXIT STATUS", "--api"]),
-                                 ("wsh-sandbox", ["--fail-rate", "/admin/faults"])] {
+                                 ("wsh-sandbox", ["--fail-rate", "/admin/faults", "--admin-token"])] {
             let man = try await Self.run(
                 ["man", "--warnings=w", "-l", "\(prefix)/share/man/man1/\(page).1"],
                 environment: environment.merging(["MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat", "LC_ALL": "C.UTF-8"]) { $1 })

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 import WshSandbox
 import WshTestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The interactive prompt, driven through a real terminal (tmux): what a
 /// person typing sees.
@@ -249,6 +252,88 @@ struct PromptTests {
         try await tmux.waitFor(promptShown)
         try tmux.send("C-d")
         #expect(try await tmux.waitForExit() == 0)
+    }
+
+    @Test("each line typed is stored once, whether the session ends by Ctrl-D, exit or SIGTERM; Up walks them")
+    func historyLinesStoredOnce() async throws {
+        let sandbox = try await SandboxServer.start(SandboxConfiguration())
+        defer { Thread.detachNewThread { sandbox.stop() } }
+        let home = WshProcess.temporaryDirectory()
+
+        let first = try await startWsh(sandbox, home: home)
+        defer { first.kill() }
+        try await enter("echo once-first", in: first, showing: "once-first")
+        try first.send("C-d")
+        #expect(try await first.waitForExit() == 0)
+
+        let second = try await startWsh(sandbox, home: home)
+        defer { second.kill() }
+        try await enter("echo once-second", in: second, showing: "once-second")
+        try second.type("exit")
+        try second.send("Enter")
+        #expect(try await second.waitForExit() == 0)
+
+        // The third is ended by a signal. libedit passes a signal on to the whole process group, so wsh
+        // runs as a job in a group of its own, as under an interactive shell; the job writes its process id.
+        let pidFile = home + "/wsh.pid"
+        let script = home + "/run.sh"
+        try "set -m\nsh -c 'echo $$ > \(pidFile); exec \(WshProcess.binary) --api \(sandbox.baseURL)'\n"
+            .write(toFile: script, atomically: true, encoding: .utf8)
+        let third = try Tmux(command: "sh \(script)",
+                             environment: ["HOME": home, "WSH_ACCESS_TOKEN": sandbox.token, "TERM": "xterm-256color"])
+        defer { third.kill() }
+        try await third.waitFor { $0.contains("[0]>") }
+        try await enter("echo once-third", in: third, showing: "once-third")
+        let pid = try #require(Int32(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(Glibc.kill(pid, SIGTERM) == 0)
+        #expect(try await third.waitForExit() == 128 + SIGTERM)
+
+        let stored = try String(contentsOfFile: home + "/.local/state/wsh/history", encoding: .utf8)
+        for word in ["once-first", "once-second", "exit", "once-third", "_HiStOrY_V2_"] {
+            #expect(stored.components(separatedBy: word).count == 2, "\(word) once in:\n\(stored)")
+        }
+
+        let fourth = try await startWsh(sandbox, home: home)
+        defer { fourth.kill() }
+        try fourth.send("Up", "Up", "Up", "Up")
+        let screen = try await fourth.waitFor { $0.contains("> echo once-first") }
+        #expect(screen.contains("> echo once-first"))
+    }
+
+    @Test("a history file that is a symbolic link is named once; its target keeps its text and mode")
+    func symlinkedHistoryRefused() async throws {
+        let sandbox = try await SandboxServer.start(SandboxConfiguration())
+        defer { Thread.detachNewThread { sandbox.stop() } }
+        let home = WshProcess.temporaryDirectory()
+        let target = home + "/precious"
+        try "precious text\n".write(toFile: target, atomically: false, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: target)
+        let path = home + "/.local/state/wsh/history"
+        try FileManager.default.createDirectory(atPath: home + "/.local/state/wsh", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
+
+        let tmux = try await startWsh(sandbox, home: home)
+        defer { tmux.kill() }
+        for word in ["one", "two"] {
+            try await enter("echo line-\(word)", in: tmux, showing: "line-\(word)")
+        }
+        let screen = try tmux.screen()
+        let refusal = "wsh: cannot keep history in \(path): it is a symbolic link, which wsh does not follow; "
+            + "this session has no history file"
+        #expect(screen.replacingOccurrences(of: "\n", with: "").components(separatedBy: refusal).count == 2, "\(screen)")
+        try tmux.send("C-d")
+        #expect(try await tmux.waitForExit() == 0)
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "precious text\n")
+        let attributes = try FileManager.default.attributesOfItem(atPath: target)
+        #expect((attributes[.posixPermissions] as? Int) == 0o644)
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: path)) == target)
+    }
+
+    /// Types `line` and Enter, then waits for `output` on a line of its own and the next prompt.
+    func enter(_ line: String, in tmux: Tmux, showing output: String) async throws {
+        try tmux.type(line)
+        try tmux.send("Enter")
+        try await tmux.waitFor { $0.contains("\n" + output) && promptShown($0) }
     }
 
     /// Whether the screen ends with a prompt: libedit draws it once the

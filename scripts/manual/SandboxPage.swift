@@ -20,8 +20,11 @@ enum SandboxPage {
         page.optionsSection(tool)
         page.section("Admin endpoint")
         page.paragraphs("""
-            Faults can be read and changed while the server runs. The admin endpoint needs no \
-            token: keep the sandbox on loopback.
+            Faults can be read and changed while the server runs. The admin endpoint answers \
+            clients on the same machine (loopback peers) without a token. With `--host` anything \
+            but loopback, a warning is printed on standard error, and other machines get 403 \
+            unless they send the admin token (`--admin-token`, else one generated and printed \
+            there) as `Authorization: Bearer TOKEN`.
 
                 curl -s -X POST -d '{"latency_ms": 2000, "fail_rate": 0.2}' \\
                     http://127.0.0.1:8080/admin/faults

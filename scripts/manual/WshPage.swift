@@ -127,8 +127,10 @@ enum WshPage {
     private static func trailingSections(_ page: inout Roff) {
         page.section("Files")
         page.tagged(Roff.italic("$XDG_STATE_HOME") + Roff.escape("/wsh/history"), """
-            The prompt's history (default `~/.local/state/wsh/history`), mode 0600. A known \
-            access token in a line is stored masked.
+            The prompt's history (default `~/.local/state/wsh/history`), mode 0600 in a 0700 \
+            folder (a looser folder is made 0700, with a note). Each line typed is appended once as it is entered; a known access token in \
+            it is stored masked. A file or folder there that is a symbolic link is not followed: \
+            the session says so once and keeps no history file.
             """)
         page.tagged(Roff.italic("$XDG_CONFIG_HOME") + Roff.escape("/wsh/wshrc") + ", " + Roff.escape("~/.wshrc"), """
             Commands run before the prompt of an interactive session, from the first of these \

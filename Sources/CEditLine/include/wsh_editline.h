@@ -39,12 +39,20 @@ void wsh_history_end(History *h);
 int wsh_history_set_size(History *h, int size);
 int wsh_history_set_unique(History *h, int unique);
 int wsh_history_enter(History *h, const char *line);
-int wsh_history_load(History *h, const char *path);
-int wsh_history_save(History *h, const char *path);
+/// The oldest entry of `h` (the cursor moves there), or NULL when it is empty.
+const char *wsh_history_oldest(History *h);
+/// The entry after the cursor towards the newest (the cursor moves there), or NULL past the newest.
+const char *wsh_history_newer(History *h);
+
+// The history file: never reached through a symbolic link (-1 with ELOOP for
+// one) and only a regular file (-1 with EINVAL for anything else).
 /// 0 when `path` can be opened for appending (created 0600), else -1 with errno.
 int wsh_history_check(const char *path);
-/// Appends the newest entry of `h` to `path` under an exclusive lock; -1 with errno on failure.
-int wsh_history_append_last(History *h, const char *path);
+/// Enters the entries of the history file at `path` into `h`, oldest first; -1 with errno on failure.
+int wsh_history_load(History *h, const char *path);
+/// Appends `line` as one entry to the history file at `path` under an
+/// exclusive lock (the file created 0600); -1 with errno on failure.
+int wsh_history_append(const char *path, const char *line);
 /// When `path` holds more than `limit` lines, keeps its newest `keep` entries
 /// (under the same lock, replacing the file whole); -1 with errno on failure.
 int wsh_history_trim(const char *path, int keep, int limit);

@@ -1,8 +1,9 @@
 /// A small, fast, seedable pseudo-random generator (Steele, Lea and Flood's
 /// SplitMix64).
 ///
-/// The sandbox never uses `SystemRandomNumberGenerator`: the same seed must
-/// give byte-identical responses on every machine and every run.
+/// No data or response of the sandbox comes from `SystemRandomNumberGenerator`:
+/// the same seed must give byte-identical responses on every machine and every
+/// run. (Only the admin token is drawn from it, and no response holds that.)
 struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 

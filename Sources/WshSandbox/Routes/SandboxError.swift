@@ -37,6 +37,10 @@ struct SandboxError: Error, Sendable {
     static let apiNotFound = SandboxError(status: .notFound, code: 10020, message: "Request Api not found!")
     static let methodNotSupported = SandboxError(
         status: .methodNotAllowed, code: 10021, message: "HTTP METHOD is not suported for this request!")
+    /// `/admin/` asked by a client on another machine without the admin token.
+    static let adminForbidden = SandboxError(
+        status: .forbidden, code: APIErrorCode.authFailed,
+        message: "the admin API answers other hosts only with the admin token: send Authorization: Bearer TOKEN")
     static let systemError = SandboxError(
         status: .internalServerError, code: APIErrorCode.systemError, message: "system error!")
 

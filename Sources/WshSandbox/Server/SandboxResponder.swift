@@ -5,7 +5,8 @@ import NIOHTTPTypes
 /// Serves every request: `/2/` through the fault injector and `WeiboAPI`,
 /// `/api/` through the fault injector and `MastodonAPI`, `/oauth2/` through
 /// `OAuthAPI`, `/oauth/` through `MastodonOAuth`, `/admin/` through
-/// `AdminAPI`, anything else as a Weibo 404.
+/// `AdminAPI` (for another machine, only with the admin token: `AdminAccess`),
+/// anything else as a Weibo 404.
 ///
 /// A hand-written responder rather than a router: there are a few fixed
 /// paths, and answering with a prebuilt `ByteBuffer` keeps the sandbox far
@@ -18,6 +19,7 @@ struct SandboxResponder: HTTPResponder {
     let mastodon: MastodonAPI
     let mastodonOAuth: MastodonOAuth
     let admin: AdminAPI
+    let adminAccess: AdminAccess
     let faults: FaultInjector
     let stats: StatsRecorder
     let log: RequestLog?
@@ -92,10 +94,14 @@ struct SandboxResponder: HTTPResponder {
                 reply = OAuthAPI.Reply(status: failure.status, contentType: failure.contentType, body: failure.body)
             }
             sent = (reply.response, String(reply.status.code), reply.body.readableBytes)
-        } else {
-            let reply = path.hasPrefix("/admin/")
+        } else if path.hasPrefix("/admin/") {
+            let reply = adminAccess.permits(peer: context.channel.remoteAddress?.ipAddress,
+                                            authorization: request.headers[.authorization])
                 ? await answer(path: path) { try await admin.respond(to: request) }
-                : Reply(.apiNotFound, path: path)
+                : Reply(.adminForbidden, path: path)
+            sent = (reply.response, String(reply.status.code), reply.body.readableBytes)
+        } else {
+            let reply = Reply(.apiNotFound, path: path)
             sent = (reply.response, String(reply.status.code), reply.body.readableBytes)
         }
         if let log {

@@ -6,12 +6,8 @@ import Darwin
 #endif
 
 /// The interactive prompt on libedit: line editing, history kept across
-/// sessions in a 0600 file, TAB completion, Ctrl-C to drop the line.
-///
-/// The history file is shared by sessions: each appends the lines it adds
-/// (under a lock), so two sessions never overwrite each other's lines, and the
-/// file is trimmed to its newest `historyLimit` entries once it grows past
-/// twice that.
+/// sessions in a 0600 file (`PromptHistory`), TAB completion, Ctrl-C to drop
+/// the line.
 public final class EditLineSource: LineSource {
     /// Candidate words for the word before the cursor, given the line up to it.
     public typealias Completer = (_ lineBeforeCursor: String) -> [String]
@@ -20,22 +16,12 @@ public final class EditLineSource: LineSource {
     public var isInteractive: Bool { true }
 
     private let editLine: OpaquePointer
-    private let history: OpaquePointer
-    /// Where this session appends its lines; nil once writing there failed.
-    private var historyPath: String?
+    private let history: PromptHistory
     private let completer: Completer
-    private let redact: (String) -> String
-    private let warn: (String) -> Void
     private let output: UnsafeMutablePointer<FILE>
     private var promptText: UnsafeMutablePointer<CChar>?
-    /// The last entry stored, so a repeat (which libedit does not store) is not appended either.
-    private var lastEntry: String?
-    private var appendedSinceTrim = 0
     /// Bytes read from the terminal and not yet given to libedit.
     private var queued: [UInt8] = []
-
-    /// Entries kept in memory and, after a trim, in the file.
-    static let historyLimit: Int32 = 1000
 
     /// A prompt reading the terminal on stdin; throws when libedit cannot be loaded.
     ///
@@ -48,32 +34,18 @@ public final class EditLineSource: LineSource {
     public init(historyPath: String?, redact: @escaping (String) -> String = { $0 },
                 completer: @escaping Completer,
                 warn: @escaping (String) -> Void = { fputs("wsh: \($0)\n", wsh_stderr()) }) throws(LineEditorUnavailable) {
-        if let problem = wsh_edit_load() { throw LineEditorUnavailable(reason: String(cString: problem)) }
         Self.configureLocale()
+        history = try PromptHistory(path: historyPath, redact: redact, warn: warn)
         // With stdout redirected, libedit must draw on stderr or it turns editing off.
         output = isatty(STDOUT_FILENO) != 0 ? wsh_stdout() : wsh_stderr()
         editLine = wsh_el_init("wsh", wsh_stdin(), output, wsh_stderr())
-        history = wsh_history_init()
-        self.historyPath = historyPath
         self.completer = completer
-        self.redact = redact
-        self.warn = warn
 
-        wsh_history_set_size(history, Self.historyLimit)
-        wsh_history_set_unique(history, 1)
-        if let historyPath {
-            if wsh_history_check(historyPath) != 0 {
-                historyFailed(errno)
-            } else {
-                trimHistory()
-                _ = wsh_history_load(history, historyPath)
-            }
-        }
         wsh_el_set_editor(editLine, "emacs")
         wsh_el_set_signal(editLine, 1)
         // Ctrl-\ at the prompt reaches libedit as a key, not as SIGQUIT.
         _ = wsh_el_disable_quit_character(editLine)
-        wsh_el_set_history(editLine, history)
+        wsh_el_set_history(editLine, history.handle)
         wsh_el_set_client_data(editLine, Unmanaged.passUnretained(self).toOpaque())
         wsh_el_set_prompt(editLine) { editLine in
             guard let editLine, let data = wsh_el_client_data(editLine) else { return nil }
@@ -94,7 +66,6 @@ public final class EditLineSource: LineSource {
 
     deinit {
         wsh_el_end(editLine)
-        wsh_history_end(history)
         free(promptText)
     }
 
@@ -118,31 +89,7 @@ public final class EditLineSource: LineSource {
     }
 
     public func remember(_ entry: String) {
-        let trimmed = entry.trimmingTrailingWhitespace()
-        guard !trimmed.isEmpty else { return }
-        let stored = redact(trimmed)
-        guard stored != lastEntry else { return }
-        lastEntry = stored
-        _ = wsh_history_enter(history, stored)
-        guard let historyPath else { return }
-        // Append only this line (created 0600), so other sessions' lines stay.
-        guard wsh_history_append_last(history, historyPath) == 0 else { return historyFailed(errno) }
-        appendedSinceTrim += 1
-        if appendedSinceTrim >= Self.historyLimit { trimHistory() }
-    }
-
-    /// Keeps the file's newest entries once it has grown past twice the limit.
-    private func trimHistory() {
-        guard let historyPath else { return }
-        appendedSinceTrim = 0
-        if wsh_history_trim(historyPath, Self.historyLimit, 2 * Self.historyLimit) != 0 { historyFailed(errno) }
-    }
-
-    /// Says once why history cannot be kept, and keeps none from now on.
-    private func historyFailed(_ code: Int32) {
-        guard let path = historyPath else { return }
-        historyPath = nil
-        warn("cannot keep history in \(path): \(String(cString: strerror(code))); this session has no history file")
+        history.remember(entry)
     }
 
     /// TAB: complete the word before the cursor, or list the choices.

@@ -302,7 +302,7 @@ extension Shell {
         connection.remember(secret: account.token.revealed)
         let stored = StoredAccount(api: connection.accountKey, uid: account.uid, screenName: account.screenName,
                                    accessToken: account.token.revealed, expiresAt: account.expiresAt,
-                                   dialect: connection.dialectName)
+                                   dialect: connection.dialectID)
         do {
             try connection.updateAccounts { (file: inout AccountsFile) throws(AccountStoreError) in file.signIn(stored) }
         } catch {

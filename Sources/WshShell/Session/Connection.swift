@@ -168,9 +168,19 @@ public final class Connection {
         return String(weibo.dropLast(2))
     }
 
-    /// The dialect's name, once known without a request.
-    public var dialectName: String {
+    /// The dialect's own name (`weibo`, `mastodon`), as accounts record it; nil until known.
+    public var dialectID: String? {
         if let foundDialect { return foundDialect.name }
+        return dialectChoice == .detect ? (target == .sandbox ? "weibo" : nil) : dialectChoice.rawValue
+    }
+
+    /// The dialect's name, once known without a request; the software when
+    /// detection named it (`mastodon 4.3.1`, `gotosocial 0.17.3 (mastodon API)`).
+    public var dialectName: String {
+        if let foundDialect {
+            guard let software else { return foundDialect.name }
+            return software.name == foundDialect.name ? software.description : "\(software) (\(foundDialect.name) API)"
+        }
         switch (dialectChoice, target) {
         case (.detect, .url): return "(found out on the first request)"
         case (.detect, .sandbox): return "weibo"
@@ -202,8 +212,8 @@ public final class Connection {
     }
 
     /// The dialect of the target: as `--dialect` said, Weibo for the
-    /// sandbox, and for a URL Weibo when it ends in `/2/`, else what the
-    /// server says at `api/v1/instance` (an answer there is a Mastodon server).
+    /// sandbox, and for a URL what `DialectDetector` finds (Weibo by its
+    /// `/2/` base, else the software nodeinfo names, else `api/v1/instance`).
     public func dialect() throws(RequestError) -> any Dialect {
         if let foundDialect { return foundDialect }
         let found: any Dialect
@@ -211,21 +221,25 @@ public final class Connection {
         case (.mastodon, _): found = MastodonDialect()
         case (.weibo, _), (.detect, .sandbox): found = WeiboDialect()
         case (.detect, .url(let url)):
-            if !url.hasSuffix("/2/"), probeMastodon(url) { found = MastodonDialect() } else { found = WeiboDialect() }
+            let http = auxiliaryHTTPClient()
+            let detected: DialectDetector.Found
+            do {
+                detected = try Bridge.run({ try await DialectDetector.detect(base: url, http: http) },
+                                          onInterrupt: { http.cancelCurrentRequest() })
+            } catch let error as RequestError {
+                throw error
+            } catch {
+                throw .cancelled
+            }
+            found = detected.dialect
+            software = detected.software
         }
         foundDialect = found
         return found
     }
 
-    /// True when `base` answers `GET api/v1/instance` with a Mastodon instance.
-    private func probeMastodon(_ base: String) -> Bool {
-        let http = auxiliaryHTTPClient()
-        let request = HTTPRequest(url: Endpoint(.get, "api/v1/instance").url(base: base),
-                                  headers: [HTTPHeader("Accept", "application/json")])
-        guard let response = try? Bridge.run({ try await http.send(request) }), response.status == 200 else { return false }
-        let text = String(decoding: response.body.prefix(4096), as: UTF8.self)
-        return text.hasPrefix("{") && (text.contains("\"uri\"") || text.contains("\"version\""))
-    }
+    /// The software the target runs, when detection named it (`gotosocial 0.17.3`).
+    public private(set) var software: ServerSoftware?
 
     /// A short name for the prompt: `sandbox` or the API's host.
     public var label: String {
@@ -274,6 +288,7 @@ public final class Connection {
         dialectChoice = dialect
         current = nil
         foundDialect = nil
+        software = nil
     }
 
     /// Every secret this connection knows, for redacting anything printed or stored.

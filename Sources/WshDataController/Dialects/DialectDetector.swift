@@ -1,0 +1,90 @@
+import Foundation
+import WshModel
+import WshRequest
+
+/// The software a server runs, as its nodeinfo says: `gotosocial 0.17.3`.
+public struct ServerSoftware: Sendable, Hashable, CustomStringConvertible {
+    /// nodeinfo's `software.name`, lower-cased (`mastodon`, `pleroma`, `akkoma`, `gotosocial`).
+    public var name: String
+    public var version: String?
+
+    public init(name: String, version: String?) {
+        self.name = name
+        self.version = version
+    }
+
+    public var description: String { version.map { "\(name) \($0)" } ?? name }
+}
+
+/// Finds out which API answers at a base URL, as megalodon's `detector()`
+/// does: Weibo by its `/2/` base; else the server's nodeinfo
+/// (`/.well-known/nodeinfo`, then the 2.x document it links) names the
+/// software — the Mastodon family is spoken through `MastodonDialect`,
+/// software with an API of its own (Misskey and its forks, Lemmy, …) is
+/// refused in one line; a server without nodeinfo is asked `api/v1/instance`.
+public enum DialectDetector {
+    /// Software that serves Mastodon's client API.
+    static let mastodonFamily: Set<String> = [
+        "mastodon", "hometown", "glitchsoc", "glitch-soc", "pleroma", "akkoma", "gotosocial", "friendica", "honk",
+    ]
+    /// Software with a client API of its own, which wsh does not speak.
+    static let otherAPIs: Set<String> = [
+        "misskey", "firefish", "calckey", "sharkey", "iceshrimp", "foundkey", "cherrypick", "meisskey",
+        "lemmy", "mbin", "kbin", "peertube", "writefreely", "plume", "bookwyrm", "funkwhale", "pixelfed",
+    ]
+
+    /// What was found: the dialect to speak, and the software when nodeinfo named it.
+    public struct Found: Sendable {
+        public var dialect: any Dialect
+        public var software: ServerSoftware?
+    }
+
+    /// Detects the API at `base` with `http` (the requests carry no token).
+    public static func detect(base: String, http: any HTTPClient) async throws(RequestError) -> Found {
+        if base.hasSuffix("/2/") { return Found(dialect: WeiboDialect(), software: ServerSoftware(name: "weibo", version: nil)) }
+        if let software = await nodeinfo(base: base, http: http) {
+            if mastodonFamily.contains(software.name) { return Found(dialect: MastodonDialect(), software: software) }
+            if otherAPIs.contains(software.name) {
+                throw .configuration("\(base) runs \(software) (its nodeinfo says so), whose API is its own, "
+                    + "not Mastodon's or Weibo's: wsh cannot talk to it")
+            }
+        }
+        if await answersMastodonInstance(base: base, http: http) { return Found(dialect: MastodonDialect(), software: nil) }
+        return Found(dialect: WeiboDialect(), software: nil)
+    }
+
+    /// The software of `base`'s nodeinfo 2.x document; nil when it has none
+    /// or the document links another origin (never followed).
+    static func nodeinfo(base: String, http: any HTTPClient) async -> ServerSoftware? {
+        guard let index = await json(base + ".well-known/nodeinfo", http: http),
+              let links = index["links"] as? [[String: Any]] else { return nil }
+        let documents = links.compactMap { link -> (String, String)? in
+            guard let rel = link["rel"] as? String, let href = link["href"] as? String,
+                  rel.hasPrefix("http://nodeinfo.diaspora.software/ns/schema/2."), sameOrigin(href, base) else { return nil }
+            return (rel, href)
+        }
+        guard let href = documents.max(by: { $0.0 < $1.0 })?.1,
+              let document = await json(href, http: http),
+              let software = document["software"] as? [String: Any],
+              let name = (software["name"] as? String)?.lowercased(), !name.isEmpty else { return nil }
+        let version = (software["version"] as? String).map { String($0.prefix(40)) }
+        return ServerSoftware(name: String(name.prefix(40)), version: version)
+    }
+
+    /// True when `base` answers `GET api/v1/instance` with a Mastodon instance.
+    static func answersMastodonInstance(base: String, http: any HTTPClient) async -> Bool {
+        guard let instance = await json(base + "api/v1/instance", http: http) else { return false }
+        return instance["uri"] != nil || instance["version"] != nil
+    }
+
+    private static func json(_ url: String, http: any HTTPClient) async -> [String: Any]? {
+        let request = HTTPRequest(url: url, headers: [HTTPHeader("Accept", "application/json")])
+        guard let response = try? await http.send(request), response.status == 200,
+              let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any] else { return nil }
+        return object
+    }
+
+    private static func sameOrigin(_ a: String, _ b: String) -> Bool {
+        OAuthApp.sameOrigin(a, b)
+    }
+}

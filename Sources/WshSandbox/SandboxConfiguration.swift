@@ -35,6 +35,10 @@ public struct SandboxConfiguration: Sendable {
     /// as a server with public preview on does (the default); off, they are
     /// 401 without one.
     public var publicPreview: Bool
+    /// How the Mastodon side writes its ids, and which server nodeinfo and
+    /// `instance` name: Mastodon's numbers (the default), GoToSocial's ULIDs
+    /// or Pleroma's flake ids.
+    public var idStyle: MastodonIDStyle
 
     /// The token a sandbox accepts for its first account unless told otherwise.
     public static let defaultToken = "sandbox-token"
@@ -54,7 +58,8 @@ public struct SandboxConfiguration: Sendable {
         appSecret: String = SandboxConfiguration.defaultAppSecret,
         tokenLifetime: Int = SandboxConfiguration.defaultTokenLifetime, rateLimit: Int? = nil,
         clock: SandboxClock = .system,
-        faults: SandboxFaults = SandboxFaults(), logRequests: Bool = false, publicPreview: Bool = true
+        faults: SandboxFaults = SandboxFaults(), logRequests: Bool = false, publicPreview: Bool = true,
+        idStyle: MastodonIDStyle = .snowflake
     ) {
         self.host = host
         self.port = port
@@ -71,6 +76,7 @@ public struct SandboxConfiguration: Sendable {
         self.faults = faults
         self.logRequests = logRequests
         self.publicPreview = publicPreview
+        self.idStyle = idStyle
     }
 
     /// How many accounts there are: `accounts`, capped at `users`.

@@ -119,6 +119,13 @@ extension MastodonAPI {
         json.member("title", "wsh sandbox")
         json.member("version", version)
         json.member("source_url", "https://github.com/wsh")
+        if state.ids == .snowflake {
+            // Mastodon 4.3 names its API version; clients (Mastodon.py) warn when a 4.3 does not.
+            json.key("api_versions")
+            json.objectStart()
+            json.member("mastodon", 2)
+            json.objectEnd()
+        }
         json.member("description", "A Weibo and Mastodon API sandbox with generated data")
         json.key("usage")
         json.objectStart()

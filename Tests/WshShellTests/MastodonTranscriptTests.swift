@@ -91,6 +91,18 @@ struct MastodonTranscriptTests {
         #expect(await Self.favourited(first, on: sandbox) == false, "\(style)")
     }
 
+    @Test("limits on Mastodon shows the 300-call window and its reset, and claims no per-minute unit")
+    func limitsWindow() async throws {
+        let harness = try await ShellHarness(dialect: .mastodon)
+        let limits = await harness.run("fetch 1\nlimits")
+        #expect(limits.status == 0, "\(limits.stderr)")
+        #expect(limits.stdout.contains(" of 300"), "\(limits.stdout)")
+        #expect(!limits.stdout.contains("per "), "\(limits.stdout)")
+        let minutes = limits.stdout.split(separator: "\n").first { $0.contains("resets") }
+            .flatMap { line in line.range(of: "in ").map { Int(line[$0.upperBound...].prefix { $0.isNumber }) ?? 0 } }
+        #expect((minutes ?? 99) <= 5 || limits.stdout.contains(" s "), "\(limits.stdout)")
+    }
+
     /// Whether account 1 has favourited status `id`, as the sandbox's Mastodon side says.
     private static func favourited(_ id: String, on sandbox: SandboxServer) async -> Bool? {
         let request = HTTPRequest(url: sandbox.mastodonBaseURL + "api/v1/statuses/" + id,

@@ -10,9 +10,9 @@
 public enum MastodonIDStyle: String, CaseIterable, Sendable {
     /// Mastodon's snowflake ids as decimal strings: `"4000000000000200"`.
     case snowflake
-    /// GoToSocial's ULIDs: 26 characters of Crockford base32, `"00E35FA931A00C8X5D0QG7HV2W"`.
+    /// GoToSocial's ULIDs: 26 characters of Crockford base32, `"01KRTZN4RT0FMBBKEW1NMFM9GQ"`.
     case ulid
-    /// Pleroma's and Akkoma's FlakeIds: 18 characters of base62, `"0AQ5sFxsQ4PQXHT6Ah"`.
+    /// Pleroma's and Akkoma's FlakeIds: 18 characters of base62, `"B6O7xSHs0VKnWjNDR1"`.
     case flake
 
     /// The id as this style writes it.

@@ -42,6 +42,10 @@ public struct SandboxConfiguration: Sendable {
     /// peers need none. Nil: one is generated when the server listens beyond
     /// loopback (read it from `SandboxServer.adminToken`).
     public var adminToken: String?
+    /// How the Mastodon side writes its ids, and which server nodeinfo and
+    /// `instance` name: Mastodon's numbers (the default), GoToSocial's ULIDs
+    /// or Pleroma's flake ids.
+    public var idStyle: MastodonIDStyle
 
     /// The token a sandbox accepts for its first account unless told otherwise.
     public static let defaultToken = "sandbox-token"
@@ -62,7 +66,8 @@ public struct SandboxConfiguration: Sendable {
         tokenLifetime: Int = SandboxConfiguration.defaultTokenLifetime, rateLimit: Int? = nil,
         clock: SandboxClock = .system,
         faults: SandboxFaults = SandboxFaults(), logRequests: Bool = false, publicPreview: Bool = true,
-        adminToken: String? = nil
+        adminToken: String? = nil,
+        idStyle: MastodonIDStyle = .snowflake
     ) {
         self.host = host
         self.port = port
@@ -80,6 +85,7 @@ public struct SandboxConfiguration: Sendable {
         self.logRequests = logRequests
         self.publicPreview = publicPreview
         self.adminToken = adminToken
+        self.idStyle = idStyle
     }
 
     /// Why `token` cannot be an admin token (it travels in a header: visible

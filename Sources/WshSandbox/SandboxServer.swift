@@ -205,7 +205,7 @@ public final class SandboxServer: Sendable {
         let responder = SandboxResponder(
             api: WeiboAPI(store: store, tokens: tokens, rateLimiter: rateLimiter),
             oauth: OAuthAPI(tokens: tokens, store: store),
-            mastodon: MastodonAPI(store: store, tokens: tokens, rateLimiter: rateLimiter, state: mastodon),
+            mastodon: MastodonAPI(store: store, tokens: tokens, state: mastodon),
             mastodonOAuth: MastodonOAuth(tokens: tokens, store: store, state: mastodon), admin: admin,
             adminAccess: AdminAccess(token: adminToken), faults: faults,
             stats: stats, log: configuration.logRequests ? RequestLog() : nil)

@@ -60,7 +60,7 @@ struct WshSandboxCommand: AsyncParsableCommand {
     @Option(name: .customLong("token-lifetime"), help: "Seconds a token issued by oauth2/access_token lives.")
     var tokenLifetime = SandboxConfiguration.defaultTokenLifetime
 
-    @Option(name: .customLong("rate-limit"), help: "Answer 403 with error 10023 once a token has made this many calls in the hour.")
+    @Option(name: .customLong("rate-limit"), help: "Refuse a token's calls past this many in the window: Weibo's clock hour (403, error 10023), Mastodon's 5 minutes (429).")
     var rateLimit: Int?
 
     @Option(name: .customLong("latency-ms"), help: "Delay every API response by this many milliseconds.")
@@ -100,6 +100,10 @@ struct WshSandboxCommand: AsyncParsableCommand {
           help: "Make the Mastodon public and tag timelines require a token (401 without one).")
     var noPublicPreview = false
 
+    @Option(name: .customLong("id-style"),
+            help: "Mastodon-side ids as a real server writes them: snowflake (Mastodon's numbers), ulid (GoToSocial), flake (Pleroma).")
+    var idStyle = MastodonIDStyle.snowflake
+
     @Flag(help: "Do not log requests to stderr.")
     var quiet = false
 
@@ -126,7 +130,8 @@ struct WshSandboxCommand: AsyncParsableCommand {
             host: host, port: port, seed: seed, users: users, statuses: statuses, token: token,
             accounts: accounts, appKey: appKey, appSecret: appSecret, tokenLifetime: tokenLifetime,
             rateLimit: rateLimit, faults: faults, logRequests: !quiet, publicPreview: !noPublicPreview,
-            adminToken: adminToken)
+            adminToken: adminToken,
+            idStyle: idStyle)
         do {
             try await SandboxServer.serve(configuration) { server in
                 // Before the first line on stdout, which scripts wait for: by then the warning is out.
@@ -134,7 +139,7 @@ struct WshSandboxCommand: AsyncParsableCommand {
                 var line = "wsh-sandbox listening on \(server.baseURL) (token: \(server.token), "
                     + "\(configuration.statuses) statuses, seed \(configuration.seed))"
                 if server.faults.isActive { line += " faults: \(describe(server.faults))" }
-                if let limit = configuration.rateLimit { line += " rate limit: \(limit) calls per token per hour" }
+                if let limit = configuration.rateLimit { line += " rate limit: \(limit) calls per token per hour (Weibo), per 5 minutes (Mastodon)" }
                 // Written at once, unbuffered: a script waits for this line to know the port.
                 FileHandle.standardOutput.write(Data((line + "\n").utf8))
                 var more = server.accounts.enumerated().map { number, account in
@@ -142,7 +147,8 @@ struct WshSandboxCommand: AsyncParsableCommand {
                 }
                 more.append("  oauth2: \(server.oauthURL) (app key \(configuration.appKey), secret \(configuration.appSecret))")
                 more.append("  mastodon: \(server.mastodonBaseURL)api/v1/ (oauth: \(server.mastodonBaseURL)oauth/, "
-                    + "same app and tokens; public preview \(configuration.publicPreview ? "on" : "off"))")
+                    + "same app and tokens; public preview \(configuration.publicPreview ? "on" : "off"); "
+                    + "ids as \(configuration.idStyle.software.name): \(configuration.idStyle.rawValue))")
                 FileHandle.standardOutput.write(Data((more.joined(separator: "\n") + "\n").utf8))
             }
         } catch let error as SandboxStartError {
@@ -180,3 +186,6 @@ struct WshSandboxCommand: AsyncParsableCommand {
         return parts.joined(separator: ", ")
     }
 }
+
+/// `--id-style snowflake|ulid|flake`.
+extension MastodonIDStyle: ExpressibleByArgument {}

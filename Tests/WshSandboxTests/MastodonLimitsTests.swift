@@ -9,7 +9,7 @@ struct MastodonLimitsTests {
         try await withSandbox(SandboxConfiguration(statuses: 10)) { server in
             #expect(server.mastodonBaseURL == "http://127.0.0.1:\(server.port)/")
             let v1 = try #require(await server.mastodon("instance").json)
-            #expect(v1["version"] as? String == "4.2.0 (compatible; wsh-sandbox)")
+            #expect(v1["version"] as? String == "4.3.1")
             #expect(v1["uri"] as? String == "127.0.0.1:\(server.port)")
             #expect(v1["title"] is String)
             let statuses = (v1["configuration"] as? [String: Any])?["statuses"] as? [String: Any]
@@ -22,16 +22,40 @@ struct MastodonLimitsTests {
         }
     }
 
-    @Test("every authenticated answer has X-RateLimit headers from the shared limiter; past the limit 429")
+    @Test("every authenticated answer has Mastodon's X-RateLimit headers: 300 per token in each 5 minutes")
+    func rateLimitWindow() async throws {
+        let clock = SandboxClock.manual()   // 13:30:00 UTC
+        try await withSandbox(SandboxConfiguration(statuses: 10, clock: clock)) { server in
+            let first = await server.mastodon("timelines/home", token: server.token)
+            #expect(first.headers["x-ratelimit-limit"] == "300")
+            #expect(first.headers["x-ratelimit-remaining"] == "299")
+            #expect(first.headers["x-ratelimit-reset"] == "2024-11-11T13:35:00.000Z")
+            #expect(await server.mastodon("timelines/home", token: server.token).headers["x-ratelimit-remaining"] == "298")
+            // Weibo's calls are counted in Weibo's hour, not in Mastodon's window.
+            #expect(await server.get("statuses/home_timeline.json").status == 200)
+            clock.advance(by: 299)
+            let late = await server.mastodon("timelines/home", token: server.token)
+            #expect(late.headers["x-ratelimit-remaining"] == "297")
+            #expect(late.headers["x-ratelimit-reset"] == "2024-11-11T13:35:00.000Z")
+            clock.advance(by: 1)   // 13:35:00: a new window
+            let next = await server.mastodon("timelines/home", token: server.token)
+            #expect(next.headers["x-ratelimit-remaining"] == "299")
+            #expect(next.headers["x-ratelimit-reset"] == "2024-11-11T13:40:00.000Z")
+            // Weibo keeps its hour.
+            let weibo = try #require(await server.get("account/rate_limit_status.json").json)
+            #expect(weibo["user_limit"] as? Int == 150)
+            #expect(weibo["reset_time_in_seconds"] as? Int == 25 * 60)
+        }
+    }
+
+    @Test("past --rate-limit in the window 429 with the headers; the next window admits again; anonymous is not counted")
     func rateLimit() async throws {
-        // 13:30 UTC: the hour resets at 14:00.
-        try await withSandbox(SandboxConfiguration(statuses: 10, rateLimit: 2, clock: .manual())) { server in
+        let clock = SandboxClock.manual()
+        try await withSandbox(SandboxConfiguration(statuses: 10, rateLimit: 2, clock: clock)) { server in
             let first = await server.mastodon("timelines/home", token: server.token)
             #expect(first.headers["x-ratelimit-limit"] == "2")
             #expect(first.headers["x-ratelimit-remaining"] == "1")
-            #expect(first.headers["x-ratelimit-reset"] == "2024-11-11T14:00:00.000Z")
-            // A Weibo call by the same token counts against the same limit.
-            #expect(await server.get("statuses/home_timeline.json").status == 200)
+            #expect(await server.mastodon("timelines/home", token: server.token).status == 200)
             let refused = await server.mastodon("timelines/home", token: server.token)
             #expect(refused.status == 429)
             #expect(refused.mastodonError == "Too many requests")
@@ -41,6 +65,8 @@ struct MastodonLimitsTests {
             #expect(anonymous.status == 200)
             #expect(anonymous.headers["x-ratelimit-limit"] == nil)
             #expect(await server.mastodon("timelines/home", token: server.second.token).status == 200)
+            clock.advance(by: 300)
+            #expect(await server.mastodon("timelines/home", token: server.token).status == 200)
         }
     }
 

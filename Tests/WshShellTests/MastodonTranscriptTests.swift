@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WshRequest
 import WshSandbox
 import WshTestSupport
 @testable import WshShell
@@ -66,6 +67,49 @@ struct MastodonTranscriptTests {
         let list = await harness.run("list").stdout
         return list.split(separator: "\n").first { $0.contains("CW: ") }
             .flatMap { Int($0.trimmingCharacters(in: .whitespaces).prefix { $0.isNumber }) }
+    }
+
+    @Test("fetch, detail, comments, more, favorite and undo work on Mastodon's, GoToSocial's and Pleroma's ids",
+          arguments: MastodonIDStyle.allCases)
+    func everyIDStyle(style: MastodonIDStyle) async throws {
+        let harness = try await ShellHarness(dialect: .mastodon, idStyle: style)
+        let sandbox = harness.sandbox
+        let session = await harness.run("fetch 5\ndetail 1\ncomments\nmore")
+        #expect(session.status == 0, "\(style): \(session.stderr)")
+        let rows = try await harness.rows()
+        #expect(rows.count == 10, "\(style)")
+        let ids = rows.compactMap { $0["id"] as? String }
+        #expect(ids.count == 10 && ids.allSatisfy { style.parse($0) != nil }, "\(style): \(ids)")
+        #expect(Set(ids).count == 10)
+        let first = try #require(ids.first)
+        let favourite = await harness.run("favorite 1")
+        #expect(favourite.status == 0, "\(style): \(favourite.stderr)")
+        // The server has it: the status is favourited for the account.
+        #expect(await Self.favourited(first, on: sandbox) == true, "\(style)")
+        let undo = await harness.run("undo")
+        #expect(undo.status == 0, "\(style): \(undo.stderr)")
+        #expect(await Self.favourited(first, on: sandbox) == false, "\(style)")
+    }
+
+    @Test("limits on Mastodon shows the 300-call window and its reset, and claims no per-minute unit")
+    func limitsWindow() async throws {
+        let harness = try await ShellHarness(dialect: .mastodon)
+        let limits = await harness.run("fetch 1\nlimits")
+        #expect(limits.status == 0, "\(limits.stderr)")
+        #expect(limits.stdout.contains(" of 300"), "\(limits.stdout)")
+        #expect(!limits.stdout.contains("per "), "\(limits.stdout)")
+        let minutes = limits.stdout.split(separator: "\n").first { $0.contains("resets") }
+            .flatMap { line in line.range(of: "in ").map { Int(line[$0.upperBound...].prefix { $0.isNumber }) ?? 0 } }
+        #expect((minutes ?? 99) <= 5 || limits.stdout.contains(" s "), "\(limits.stdout)")
+    }
+
+    /// Whether account 1 has favourited status `id`, as the sandbox's Mastodon side says.
+    private static func favourited(_ id: String, on sandbox: SandboxServer) async -> Bool? {
+        let request = HTTPRequest(url: sandbox.mastodonBaseURL + "api/v1/statuses/" + id,
+                                  headers: [HTTPHeader("Authorization", "Bearer " + sandbox.token)])
+        guard let response = try? await CurlHTTPClient(secrets: [sandbox.token]).send(request),
+              let status = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any] else { return nil }
+        return status["favourited"] as? Bool
     }
 
     @Test("without a token the public timeline reads; with public preview off it says to log in")

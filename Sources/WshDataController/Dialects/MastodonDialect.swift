@@ -245,7 +245,9 @@ private struct Call {
         return RateLimitStatus(
             remainingUserHits: headers["x-ratelimit-remaining"].flatMap { Int($0) },
             userLimit: headers["x-ratelimit-limit"].flatMap { Int($0) },
-            resetTime: headers["x-ratelimit-reset"], resetTimeInSeconds: seconds, limitTimeUnit: "MINUTES")
+            // The headers name no window (Mastodon's is 5 minutes for most calls, 30 for
+            // some): `limits` shows the reset time and claims no unit.
+            resetTime: headers["x-ratelimit-reset"], resetTimeInSeconds: seconds, limitTimeUnit: nil)
     }
 
     mutating func get<V: Decodable>(_ type: V.Type, _ path: String, _ query: [(String, String)] = [])

@@ -43,6 +43,10 @@ final class MastodonState: Sendable {
         var nextAppID = 2
     }
 
+    /// How ids are written and read on the Mastodon side.
+    let ids: MastodonIDStyle
+    /// Counts tokens' calls in Mastodon's 5-minute windows (Weibo's hours are the shared limiter's).
+    let rateLimiter: RateLimiter
     private let ownApp: App
     private let configuredPublicPreview: Bool
     private let state: Locked<State>
@@ -53,6 +57,8 @@ final class MastodonState: Sendable {
                      scopes: "read write follow push", clientID: configuration.appKey,
                      clientSecret: configuration.appSecret)
         configuredPublicPreview = configuration.publicPreview
+        ids = configuration.idStyle
+        rateLimiter = .mastodon(limit: configuration.rateLimit, clock: configuration.clock)
         state = Locked(State(publicPreview: configuration.publicPreview))
         reset()
     }
@@ -73,8 +79,9 @@ final class MastodonState: Sendable {
 
     var appCount: Int { state.withLock { $0.apps.count } }
 
-    /// Forgets registered apps, app tokens and kept answers; public preview as configured.
+    /// Forgets registered apps, app tokens, kept answers and rate-limit counts; public preview as configured.
     func reset() {
+        rateLimiter.reset()
         let own = ownApp
         let preview = configuredPublicPreview
         state.withLock { state in

@@ -1,11 +1,14 @@
 import Foundation
 
-/// Counts each token's API calls per hour, as Weibo limits them, and refuses
-/// calls past `limit` (403, error 10023) when a limit is set.
+/// Counts each token's API calls per window and refuses calls past `limit`
+/// when a limit is set (Weibo answers 403 with error 10023, Mastodon 429).
 ///
-/// The window is the clock hour (Weibo's `limit_time_unit` is `HOURS`); a new
-/// hour starts every count afresh. This is apart from the `rate_limit` fault,
-/// which counts every request to the server whatever the token.
+/// Each API has its own limiter with its server's window: Weibo's is the clock
+/// hour (its `limit_time_unit` is `HOURS`, 150 calls for an unaudited app),
+/// Mastodon's five minutes (300 calls per token, as Mastodon's
+/// `Rack::Attack` throttles `/api/`), aligned on the clock so the reset is the
+/// same for every token. A new window starts every count afresh. This is apart
+/// from the `rate_limit` fault, which counts every request whatever the token.
 final class RateLimiter: Sendable {
     /// What `account/rate_limit_status.json` reports for one token.
     struct Snapshot: Sendable {
@@ -28,20 +31,36 @@ final class RateLimiter: Sendable {
     static let nominalUserLimit = 150
     /// What Weibo gives one IP per hour.
     static let ipLimit = 10_000
+    /// Mastodon's window for `/api/` calls by one token: 300 per 5 minutes.
+    static let mastodonWindow: TimeInterval = 300
+    /// Mastodon's limit per token and window, reported when no limit is set.
+    static let mastodonNominalLimit = 300
 
     let limit: Int?
     let clock: SandboxClock
+    /// Seconds in a window; windows start at multiples of it since the epoch.
+    let window: TimeInterval
+    /// The limit reported when none is set.
+    let nominalLimit: Int
     private let state = Locked(State())
 
-    init(limit: Int?, clock: SandboxClock) {
+    /// Weibo's limiter by default: the clock hour, 150 nominal.
+    init(limit: Int?, clock: SandboxClock, window: TimeInterval = 3600, nominalLimit: Int = RateLimiter.nominalUserLimit) {
         self.limit = limit
         self.clock = clock
+        self.window = window
+        self.nominalLimit = nominalLimit
+    }
+
+    /// Mastodon's limiter: 300 calls per token in each 5 minutes (or `limit`).
+    static func mastodon(limit: Int?, clock: SandboxClock) -> RateLimiter {
+        RateLimiter(limit: limit, clock: clock, window: mastodonWindow, nominalLimit: mastodonNominalLimit)
     }
 
     /// Counts a call by `token` to `endpoint` (e.g. `statuses/update`); false
     /// when it is past the limit and must be refused.
     func admit(token: String, endpoint: String) -> Bool {
-        let window = Self.window(of: clock.now)
+        let window = window(of: clock.now)
         return state.withLock { state in
             if state.window != window { state = State(window: window) }
             state.ipCalls += 1
@@ -54,12 +73,12 @@ final class RateLimiter: Sendable {
 
     func snapshot(token: String) -> Snapshot {
         let now = clock.now
-        let window = Self.window(of: now)
-        let reset = Date(timeIntervalSince1970: TimeInterval((window + 1) * 3600))
+        let window = window(of: now)
+        let reset = Date(timeIntervalSince1970: TimeInterval(window + 1) * self.window)
         return state.withLock { state in
             let current = state.window == window
             return Snapshot(
-                userLimit: limit ?? Self.nominalUserLimit,
+                userLimit: limit ?? nominalLimit,
                 userCalls: current ? state.callsByToken[token, default: 0] : 0,
                 ipCalls: current ? state.ipCalls : 0,
                 callsByEndpoint: current ? state.callsByTokenEndpoint[token, default: [:]] : [:],
@@ -71,7 +90,7 @@ final class RateLimiter: Sendable {
         state.withLock { $0 = State() }
     }
 
-    private static func window(of date: Date) -> Int {
-        Int((date.timeIntervalSince1970 / 3600).rounded(.down))
+    private func window(of date: Date) -> Int {
+        Int((date.timeIntervalSince1970 / window).rounded(.down))
     }
 }

@@ -14,6 +14,8 @@ struct MastodonRenderer {
     var viewer: Int?
     /// `http://127.0.0.1:PORT`.
     let origin: String
+    /// How ids are written.
+    let ids: MastodonIDStyle
 
     private var html: MastodonHTML {
         let names = timeline.data.userIndexByScreenName
@@ -43,7 +45,7 @@ struct MastodonRenderer {
         for ordinal in ordinals {
             guard let status = timeline.status(ordinal: ordinal) else { continue }
             json.objectStart()
-            json.member("id", String(status.id))
+            json.member("id", ids.render(status.id))
             json.member("type", "mention")
             json.member("created_at", mastodonTime(status.createdAt.date))
             json.key("account")
@@ -135,7 +137,7 @@ struct MastodonRenderer {
         if timeline.hasGeneratedEmoji(status) { text += " :\(Self.emojiShortcode):" }
 
         json.objectStart()
-        json.member("id", String(status.id))
+        json.member("id", ids.render(status.id))
         json.member("created_at", mastodonTime(status.createdAt.date))
         json.key("in_reply_to_id")
         json.null()
@@ -187,7 +189,7 @@ struct MastodonRenderer {
         json.arrayStart()
         if !boost {
             for (index, key) in status.pictureKeys.enumerated() {
-                writeMedia(key, id: String(status.id) + String(index), alt: timeline.generatedAltText(status, picture: index),
+                writeMedia(key, id: ids.render(status.id * 10 + Int64(index)), alt: timeline.generatedAltText(status, picture: index),
                            into: &json)
             }
         }
@@ -221,10 +223,10 @@ struct MastodonRenderer {
             ?? status.authorIndex
         let extras = comment.mastodon
         json.objectStart()
-        json.member("id", String(comment.id))
+        json.member("id", ids.render(comment.id))
         json.member("created_at", mastodonTime(comment.createdAt.date))
-        json.member("in_reply_to_id", String(comment.replyToID ?? status.id))
-        json.member("in_reply_to_account_id", String(timeline.data.users[parentAuthor].id))
+        json.member("in_reply_to_id", ids.render(comment.replyToID ?? status.id))
+        json.member("in_reply_to_account_id", ids.render(timeline.data.users[parentAuthor].id))
         json.member("sensitive", extras?.sensitive ?? false)
         json.member("spoiler_text", extras?.spoilerText ?? "")
         json.member("visibility", extras?.visibility ?? "public")
@@ -312,7 +314,7 @@ struct MastodonRenderer {
             guard let index = timeline.data.userIndexByScreenName[name], mentioned.insert(index).inserted else { continue }
             let user = timeline.data.users[index]
             json.objectStart()
-            json.member("id", String(user.id))
+            json.member("id", ids.render(user.id))
             json.member("username", user.screenName)
             json.member("url", html.profileURL(user.screenName))
             json.member("acct", user.screenName)
@@ -378,7 +380,7 @@ struct MastodonRenderer {
         let votes = options.indices.map { (status.ordinal * (7 + $0 * 13)) % 97 }
         let expires = status.createdAt.date.addingTimeInterval(86_400)
         json.objectStart()
-        json.member("id", String(status.ordinal))
+        json.member("id", ids.render(Int64(status.ordinal)))
         json.member("expires_at", mastodonTime(expires))
         json.member("expired", expires <= DataSet.newestTime.date)
         json.member("multiple", status.ordinal % 2 == 0)
@@ -410,10 +412,10 @@ struct MastodonRenderer {
         return text.unicodeScalars.contains { (0x4E00...0x9FFF).contains($0.value) } ? "zh" : "en"
     }
 
-    func statusURL(_ author: SandboxUser, _ id: Int64) -> String { html.profileURL(author.screenName) + "/\(id)" }
+    func statusURL(_ author: SandboxUser, _ id: Int64) -> String { html.profileURL(author.screenName) + "/" + ids.render(id) }
 
     private func statusURI(_ author: SandboxUser, _ id: Int64) -> String {
-        origin + "/users/" + MastodonHTML.pathEncoded(author.screenName) + "/statuses/\(id)"
+        origin + "/users/" + MastodonHTML.pathEncoded(author.screenName) + "/statuses/" + ids.render(id)
     }
 
     // MARK: Account, Relationship
@@ -429,7 +431,7 @@ struct MastodonRenderer {
         let avatar = "http://tva\(user.index % 4 + 1).sinaimg.cn/crop.0.0.180.180.180/\(user.avatarKey).jpg"
         let note = user.description.isEmpty ? "" : "<p>" + MastodonHTML.escaped(user.description) + "</p>"
         json.objectStart()
-        json.member("id", String(user.id))
+        json.member("id", ids.render(user.id))
         json.member("username", user.screenName)
         json.member("acct", user.screenName)
         json.member("display_name", user.screenName)
@@ -509,7 +511,7 @@ struct MastodonRenderer {
     private func writeRelationship(_ user: SandboxUser, into json: inout JSONWriter) {
         let following = viewer.map { timeline.isFollowing($0, user.index) } ?? false
         json.objectStart()
-        json.member("id", String(user.id))
+        json.member("id", ids.render(user.id))
         json.member("following", following)
         json.member("showing_reblogs", following)
         json.member("notifying", false)

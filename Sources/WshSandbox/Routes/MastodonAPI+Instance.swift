@@ -2,10 +2,72 @@ import Foundation
 import Hummingbird
 import NIOCore
 
-/// The server's description (`instance`, v1 and v2) and app registration (`apps`).
+/// The server's description (`instance`, v1 and v2, and nodeinfo) and app registration (`apps`).
 extension MastodonAPI {
-    /// What `instance` says the server runs.
-    static let version = "4.2.0 (compatible; wsh-sandbox)"
+    /// Where a client discovers nodeinfo (NodeInfo 2.0's well-known document).
+    static let nodeInfoDiscoveryPath = "/.well-known/nodeinfo"
+    /// The NodeInfo 2.0 document.
+    static let nodeInfoPath = "/nodeinfo/2.0"
+
+    /// What `instance` says the server runs: the id style's server, as it says it
+    /// (nodeinfo names the same software).
+    var version: String { state.ids.instanceVersion }
+
+    /// `/.well-known/nodeinfo` (links to 2.0) or `/nodeinfo/2.0`: what software
+    /// this is, as clients (megalodon's `detector`) read it to tell Mastodon from
+    /// GoToSocial or Pleroma before they call anything else.
+    func nodeInfo(path: String) -> Reply {
+        var json = JSONWriter(capacity: 512)
+        json.objectStart()
+        if path == Self.nodeInfoDiscoveryPath {
+            json.key("links")
+            json.arrayStart()
+            json.objectStart()
+            json.member("rel", "http://nodeinfo.diaspora.software/ns/schema/2.0")
+            json.member("href", state.origin + Self.nodeInfoPath)
+            json.objectEnd()
+            json.arrayEnd()
+        } else {
+            let timeline = store.timeline
+            let software = state.ids.software
+            json.member("version", "2.0")
+            json.key("software")
+            json.objectStart()
+            json.member("name", software.name)
+            json.member("version", software.version)
+            json.objectEnd()
+            json.key("protocols")
+            json.arrayStart()
+            json.string("activitypub")
+            json.arrayEnd()
+            json.key("services")
+            json.objectStart()
+            json.key("outbound")
+            json.arrayStart()
+            json.arrayEnd()
+            json.key("inbound")
+            json.arrayStart()
+            json.arrayEnd()
+            json.objectEnd()
+            json.key("usage")
+            json.objectStart()
+            json.key("users")
+            json.objectStart()
+            json.member("total", timeline.data.users.count)
+            json.member("activeMonth", timeline.data.users.count)
+            json.member("activeHalfyear", timeline.data.users.count)
+            json.objectEnd()
+            json.member("localPosts", timeline.count)
+            json.objectEnd()
+            json.member("openRegistrations", false)
+            json.key("metadata")
+            json.objectStart()
+            json.member("nodeName", "wsh sandbox")
+            json.objectEnd()
+        }
+        json.objectEnd()
+        return Self.json(json.bytes)
+    }
 
     func instanceV1(_ call: Call) throws -> Reply {
         _ = try viewer(call, .open)
@@ -19,7 +81,7 @@ extension MastodonAPI {
         json.member("short_description", "A Weibo and Mastodon API sandbox with generated data")
         json.member("description", "wsh-sandbox serves the Weibo API v2 under /2/ and the Mastodon API under /api/v1/ over one generated data set.")
         json.member("email", "sandbox@wsh.local")
-        json.member("version", Self.version)
+        json.member("version", version)
         json.key("urls")
         json.objectStart()
         json.member("streaming_api", "ws://" + domain)
@@ -55,8 +117,15 @@ extension MastodonAPI {
         json.objectStart()
         json.member("domain", domain)
         json.member("title", "wsh sandbox")
-        json.member("version", Self.version)
+        json.member("version", version)
         json.member("source_url", "https://github.com/wsh")
+        if state.ids == .snowflake {
+            // Mastodon 4.3 names its API version; clients (Mastodon.py) warn when a 4.3 does not.
+            json.key("api_versions")
+            json.objectStart()
+            json.member("mastodon", 2)
+            json.objectEnd()
+        }
         json.member("description", "A Weibo and Mastodon API sandbox with generated data")
         json.key("usage")
         json.objectStart()

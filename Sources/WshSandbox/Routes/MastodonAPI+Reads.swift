@@ -43,7 +43,7 @@ extension MastodonAPI {
             let key = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
             return !["max_id", "since_id", "min_id", "access_token"].contains(key)
         }
-        return state.origin + call.path + "?" + (kept.map(String.init) + ["\(name)=\(id)"]).joined(separator: "&")
+        return state.origin + call.path + "?" + (kept.map(String.init) + ["\(name)=" + state.ids.render(id)]).joined(separator: "&")
     }
 
     /// A page of statuses as a reply with its `Link` header.
@@ -191,7 +191,7 @@ extension MastodonAPI {
     func relationships(_ call: Call) throws -> Reply {
         let viewer = try viewer(call, .user)!
         let timeline = store.timeline
-        let users = call.parameters.list("id").compactMap { Int64($0).flatMap(timeline.user(id:)) }
+        let users = call.parameters.list("id").compactMap { state.ids.parse($0).flatMap(timeline.user(id:)) }
         return Self.json(renderer(timeline, viewer: viewer).relationships(users))
     }
 }

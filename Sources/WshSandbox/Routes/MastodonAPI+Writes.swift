@@ -35,12 +35,13 @@ extension MastodonAPI {
                                     language: parameters["language"].flatMap { $0.isEmpty ? nil : $0 })
         let source = self.source(of: call.caller)
         let origin = state.origin
+        let ids = state.ids
         var effect = Effect.post
         let body: ByteBuffer
         if let replyTo = parameters["in_reply_to_id"], !replyTo.isEmpty {
             effect = .write
             body = try store.write { timeline in
-                let id = Int64(replyTo) ?? 0
+                let id = ids.parse(replyTo) ?? 0
                 // A reply to a status is a comment on it; to a reply, a comment answering that comment.
                 let target: (status: SandboxStatus, comment: Int64?)
                 if let status = timeline.status(id: id) {
@@ -53,13 +54,13 @@ extension MastodonAPI {
                 }
                 let comment = timeline.addComment(text: text, on: target.status, author: actor, source: source,
                                                   replyTo: target.comment, mastodon: extras)
-                return MastodonRenderer(timeline: timeline, viewer: actor, origin: origin)
+                return MastodonRenderer(timeline: timeline, viewer: actor, origin: origin, ids: ids)
                     .replyJSON(comment, on: target.status)
             }
         } else {
             body = store.write { timeline in
                 let status = timeline.post(text: text, source: source, author: actor, mastodon: extras)
-                return MastodonRenderer(timeline: timeline, viewer: actor, origin: origin).statusJSON(status)
+                return MastodonRenderer(timeline: timeline, viewer: actor, origin: origin, ids: ids).statusJSON(status)
             }
         }
         if let keptKey { state.keepIdempotentAnswer(keptKey, body) }
@@ -71,11 +72,12 @@ extension MastodonAPI {
         let actor = try viewer(call, .user)!
         let id = try identifier(id)
         let origin = state.origin
+        let ids = state.ids
         let body = try store.write { timeline in
             if timeline.status(id: id) != nil {
                 switch timeline.delete(id: id, by: actor) {
                 case .success(let status):
-                    return MastodonRenderer(timeline: timeline, viewer: actor, origin: origin)
+                    return MastodonRenderer(timeline: timeline, viewer: actor, origin: origin, ids: ids)
                         .statusJSON(status, withText: true)
                 case .failure(.notTheAuthor): throw MastodonError.notAllowed
                 case .failure: throw MastodonError.notFound
@@ -83,7 +85,7 @@ extension MastodonAPI {
             }
             switch timeline.deleteComment(id: id, by: actor) {
             case .success(let (comment, status)):
-                return MastodonRenderer(timeline: timeline, viewer: actor, origin: origin)
+                return MastodonRenderer(timeline: timeline, viewer: actor, origin: origin, ids: ids)
                     .replyJSON(comment, on: status, withText: true)
             case .failure(.notTheCommentAuthor): throw MastodonError.notAllowed
             case .failure: throw MastodonError.notFound
@@ -98,6 +100,7 @@ extension MastodonAPI {
         let actor = try viewer(call, .user)!
         let id = try identifier(id)
         let origin = state.origin
+        let ids = state.ids
         let source = self.source(of: call.caller)
         let body = try store.write { timeline in
             guard var status = timeline.status(id: id) else {
@@ -109,7 +112,7 @@ extension MastodonAPI {
             if timeline.isBoost(status), let original = timeline.boosted(by: status) {
                 status = original
             }
-            let renderer = { (timeline: Timeline) in MastodonRenderer(timeline: timeline, viewer: actor, origin: origin) }
+            let renderer = { (timeline: Timeline) in MastodonRenderer(timeline: timeline, viewer: actor, origin: origin, ids: ids) }
             switch action {
             case "reblog":
                 if let visibility = status.mastodon?.visibility, visibility == "private" || visibility == "direct" {
@@ -140,9 +143,10 @@ extension MastodonAPI {
         guard let target = store.timeline.user(id: try identifier(id)) else { throw MastodonError.notFound }
         guard target.index != actor else { throw MastodonError.notAllowed }
         let origin = state.origin
+        let ids = state.ids
         let body = store.write { timeline in
             _ = follow ? timeline.follow(target.index, by: actor) : timeline.unfollow(target.index, by: actor)
-            return MastodonRenderer(timeline: timeline, viewer: actor, origin: origin).relationshipJSON(target)
+            return MastodonRenderer(timeline: timeline, viewer: actor, origin: origin, ids: ids).relationshipJSON(target)
         }
         return Reply(body: body, effect: .write)
     }

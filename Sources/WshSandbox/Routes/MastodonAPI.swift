@@ -13,7 +13,6 @@ import NIOCore
 struct MastodonAPI: Sendable {
     let store: SandboxStore
     let tokens: TokenStore
-    let rateLimiter: RateLimiter
     let state: MastodonState
 
     /// An answer: a status, JSON, and the headers Mastodon adds (`Link`, `X-RateLimit-*`).
@@ -107,7 +106,7 @@ struct MastodonAPI: Sendable {
         let caller = try authorize(parameters["access_token"], header: request.headers[.authorization])
         var rateHeaders: HTTPFields = [:]
         if let token = caller.token {
-            let admitted = rateLimiter.admit(token: token, endpoint: "mastodon")
+            let admitted = state.rateLimiter.admit(token: token, endpoint: "mastodon")
             rateHeaders = rateLimitHeaders(token: token)
             guard admitted else {
                 return Reply(status: .tooManyRequests, body: ByteBuffer(bytes: MastodonError.rateLimited.body),
@@ -206,9 +205,10 @@ struct MastodonAPI: Sendable {
         }
     }
 
-    /// `X-RateLimit-Limit`, `-Remaining` and `-Reset` (ISO 8601) for the token's hour.
+    /// `X-RateLimit-Limit`, `-Remaining` and `-Reset` (ISO 8601, the end of the
+    /// current 5-minute window), as Mastodon sends them.
     private func rateLimitHeaders(token: String) -> HTTPFields {
-        let snapshot = rateLimiter.snapshot(token: token)
+        let snapshot = state.rateLimiter.snapshot(token: token)
         return [
             HTTPField.Name("X-RateLimit-Limit")!: String(snapshot.userLimit),
             HTTPField.Name("X-RateLimit-Remaining")!: String(max(0, snapshot.userLimit - snapshot.userCalls)),
@@ -264,9 +264,9 @@ struct MastodonAPI: Sendable {
         }
     }
 
-    /// A status or account id: digits, else 404 as Mastodon answers an unknown id.
+    /// A status or account id in the server's id style, else 404 as Mastodon answers an unknown id.
     func identifier(_ text: String) throws -> Int64 {
-        guard let id = Int64(text), id > 0 else { throw MastodonError.notFound }
+        guard let id = state.ids.parse(text) else { throw MastodonError.notFound }
         return id
     }
 
@@ -276,11 +276,11 @@ struct MastodonAPI: Sendable {
         return min(max(number, 1), maximum)
     }
 
-    /// A cursor id (`max_id`, `since_id`, `min_id`); 400 when not digits.
+    /// A cursor id (`max_id`, `since_id`, `min_id`) in the server's id style; 400 when it is not one.
     func cursor(_ call: Call, _ name: String) throws -> Int64? {
         guard let text = call.parameters[name], !text.isEmpty else { return nil }
-        guard let id = Int64(text) else {
-            throw MastodonError.badParameter("\(name) must be an id (digits), got \(text)")
+        guard let id = state.ids.parse(text) else {
+            throw MastodonError.badParameter("\(name) must be an id of this server (\(state.ids.rawValue)), got \(text)")
         }
         return id
     }
@@ -291,6 +291,6 @@ struct MastodonAPI: Sendable {
     }
 
     func renderer(_ timeline: Timeline, viewer: Int?) -> MastodonRenderer {
-        MastodonRenderer(timeline: timeline, viewer: viewer, origin: state.origin)
+        MastodonRenderer(timeline: timeline, viewer: viewer, origin: state.origin, ids: state.ids)
     }
 }

@@ -4,7 +4,7 @@ import NIOHTTPTypes
 
 /// Serves every request: `/2/` through the fault injector and `WeiboAPI`,
 /// `/api/` through the fault injector and `MastodonAPI`, `/oauth2/` through
-/// `OAuthAPI`, `/oauth/` through `MastodonOAuth`, `/admin/` through
+/// `OAuthAPI`, `/oauth/` through `MastodonOAuth`, nodeinfo through `MastodonAPI`, `/admin/` through
 /// `AdminAPI` (for another machine, only with the admin token: `AdminAccess`),
 /// anything else as a Weibo 404.
 ///
@@ -85,6 +85,10 @@ struct SandboxResponder: HTTPResponder {
         } else if path.hasPrefix("/oauth/") || path == MastodonOAuth.metadataPath {
             let reply = await mastodonOAuth.respond(to: request)
             sent = (reply.response, String(reply.status.code), reply.body.readableBytes)
+        } else if path == MastodonAPI.nodeInfoDiscoveryPath || path == MastodonAPI.nodeInfoPath {
+            // Discovery, as the OAuth metadata: no token, no faults, not counted.
+            let reply = Reply(mastodon.nodeInfo(path: path))
+            sent = (reply.response, "200", reply.body.readableBytes)
         } else if path.hasPrefix("/oauth2/") {
             let reply: OAuthAPI.Reply
             do {

@@ -70,8 +70,7 @@ extension StatusDataController {
         if page.comments.contains(where: { $0.identifier == commentID }) { throw .notApplied(lostAnswer: lost) }
         // Newest first: an older comment listed (or none at all up to it) means it would have shown.
         // A server that ignores max_id may list only newer ones: then it cannot tell.
-        let target = Int64(commentID) ?? .max
-        if page.comments.isEmpty || page.comments.contains(where: { (Self.numericID($0) ?? .max) < target }) {
+        if page.comments.isEmpty || page.comments.contains(where: { $0.identifier.map { StatusID.isOlder($0, than: commentID) } ?? false }) {
             return WriteOutcome(nil, resolution: .recovered(lostAnswer: lost.description))
         }
         throw .unknown(lostAnswer: lost, check: "comment \(commentID) is not among the \(page.comments.count) newest comments read")
@@ -95,12 +94,12 @@ extension StatusDataController {
         let newer: [Comment]
         do {
             var parameters = [("id", statusID), ("count", String(Self.lostCommentSearchCount))]
-            if let newest { parameters.append(("since_id", String(newest))) }
+            if let newest { parameters.append(("since_id", newest)) }
             let page = try await api.fetch(
                 CommentsPage.self, Endpoint(.get, "comments/show.json", parameters: parameters),
-                call: "StatusDataController.comments(statusID: \(statusID), sinceID: \(newest.map(String.init) ?? "none")) (did it land?)",
+                call: "StatusDataController.comments(statusID: \(statusID), sinceID: \(newest ?? "none")) (did it land?)",
                 count: \.comments.count)
-            newer = page.comments.filter { Self.numericID($0).map { $0 > (newest ?? 0) } ?? false }
+            newer = page.comments.filter { StatusID.isNewer($0.identifier, than: newest) }
         } catch {
             throw .unknown(lostAnswer: lost, check: "reading the comments of status \(statusID) failed: \(error.description)")
         }
@@ -122,7 +121,7 @@ extension StatusDataController {
                 CommentsPage.self, Endpoint(.get, "comments/show.json", parameters: [("id", statusID), ("count", "1")]),
                 call: "StatusDataController.comments(statusID: \(statusID), count: 1) (before writing)",
                 count: \.comments.count)
-            return .known(page.comments.compactMap(Self.numericID).max())
+            return .known(StatusID.newest(of: page.comments.compactMap(\.identifier)))
         } catch {
             return .unavailable(error.description)
         }
@@ -131,10 +130,6 @@ extension StatusDataController {
     private func baselineReason(_ baseline: Baseline) -> String {
         if case .unavailable(let reason) = baseline { return reason }
         return ""
-    }
-
-    static func numericID(_ comment: Comment) -> Int64? {
-        comment.id ?? comment.idstr.flatMap { Int64($0) }
     }
 
     // MARK: Reposts
@@ -165,8 +160,8 @@ extension StatusDataController {
         }
         let newer: [Status]
         do {
-            let page = try await userTimeline(count: Self.lostPostSearchCount, sinceID: newest.map(String.init))
-            newer = page.statuses.filter { Self.numericID($0).map { $0 > (newest ?? 0) } ?? false }
+            let page = try await userTimeline(count: Self.lostPostSearchCount, sinceID: newest)
+            newer = page.statuses.filter { StatusID.isNewer($0.identifier, than: newest) }
         } catch {
             throw .unknown(lostAnswer: lost, check: "reading the account's statuses failed: \(error.description)")
         }

@@ -201,8 +201,8 @@ public final class StatusDataController: Sendable {
         }
         let newer: [Status]
         do {
-            let page = try await userTimeline(count: Self.lostPostSearchCount, sinceID: newest.map(String.init))
-            newer = page.statuses.filter { Self.numericID($0).map { $0 > (newest ?? 0) } ?? false }
+            let page = try await userTimeline(count: Self.lostPostSearchCount, sinceID: newest)
+            newer = page.statuses.filter { StatusID.isNewer($0.identifier, than: newest) }
         } catch {
             throw .unknown(lostAnswer: lost, check: "reading the account's statuses failed: \(error.description)")
         }
@@ -270,7 +270,7 @@ public final class StatusDataController: Sendable {
     /// The account's newest status id before a write, for resolving a lost answer.
     enum Baseline {
         /// The newest own status id, nil when the account has none.
-        case known(Int64?)
+        case known(String?)
         /// The read failed: why.
         case unavailable(String)
     }
@@ -278,7 +278,7 @@ public final class StatusDataController: Sendable {
     func newestOwnStatusID() async -> Baseline {
         do {
             let page = try await userTimeline(count: 1)
-            return .known(page.statuses.compactMap(Self.numericID).max())
+            return .known(StatusID.newest(of: page.statuses.compactMap(\.identifier)))
         } catch {
             return .unavailable(error.description)
         }
@@ -289,10 +289,6 @@ public final class StatusDataController: Sendable {
             return "the account's newest status could not be read before posting (\(reason))"
         }
         return ""
-    }
-
-    static func numericID(_ status: Status) -> Int64? {
-        status.id ?? status.idstr.flatMap { Int64($0) }
     }
 
     func forget(id: String) {

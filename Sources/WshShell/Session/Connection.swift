@@ -182,6 +182,7 @@ public final class Connection {
             return software.name == foundDialect.name ? software.description : "\(software) (\(foundDialect.name) API)"
         }
         switch (dialectChoice, target) {
+        case (.detect, .url(let url)) where url.hasSuffix("/2/"): return "weibo"
         case (.detect, .url): return "(found out on the first request)"
         case (.detect, .sandbox): return "weibo"
         default: return dialectChoice.rawValue

@@ -45,7 +45,7 @@ struct Arguments: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Seconds before a request gives up.", valueName: "seconds"))
     var timeout: Double = Options.defaultTimeout
 
-    @Flag(name: [.customShort("x"), .long], help: "Print each command on stderr before it runs (+ fetch 5).")
+    @Flag(name: [.customShort("x"), .long], help: "Print each command on stderr before it runs, its words expanded (+ fetch 5); one more + inside each function call, sourced file and $(…).")
     var echo = false
 
     @Flag(name: .customLong("keep-going"), help: "Run a script on after a failing command; exit 1 at the end if any failed.")

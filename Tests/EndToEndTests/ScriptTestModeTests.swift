@@ -89,12 +89,12 @@ struct ScriptTestModeTests {
         #expect(try await WshProcess.run(["--report-tap", "x.tap", folder + "/one.wsh"]).status == 2)
     }
 
-    @Test("-x prints each call with its expanded words on stderr before it runs")
+    @Test("-x prints each command with its expanded words on stderr before it runs, one + per level")
     func echo() async throws {
         let run = try await WshProcess.run(["-x", "-c", "set n 2; fetch $n; def f { detail $1 }; f 1; post \"two words\""])
         #expect(run.status == 0, "\(run.stderr)")
-        let traced = run.stderr.split(separator: "\n").filter { $0.hasPrefix("+ ") }
-        #expect(traced == ["+ fetch 2", "+ f 1", "+ detail 1", "+ post 'two words'"])
+        let traced = run.stderr.split(separator: "\n").filter { $0.hasPrefix("+") }
+        #expect(traced == ["+ set n 2", "+ fetch 2", "+ def f", "+ f 1", "++ detail 1", "+ post 'two words'"])
         #expect(try await WshProcess.run(["--echo", "-c", "fetch 1"]).stderr.hasPrefix("+ fetch 1\n"))
     }
 

@@ -19,7 +19,8 @@ public final class Shell {
         public var accountStore: AccountStore?
         /// Which API dialect the target speaks (`--dialect`); `.detect` asks the server.
         public var dialect: Connection.DialectChoice = .detect
-        /// `-x`: print each call on stderr before it runs (`+ fetch 5`).
+        /// `-x`: print each command on stderr before it runs, its words expanded
+        /// (`+ fetch 5`), one `+` per level of function call, sourced file and `$(…)`.
         public var echo = false
         /// `--keep-going`: a script runs on after a failure and ends with the first failure's status.
         public var keepGoing = false
@@ -71,8 +72,9 @@ public final class Shell {
         configuration.accountStore?.notice = { [console] text in console.note(text) }
         interpreter.interruptRequested = { Interrupts.pending }
         if configuration.echo {
-            interpreter.commandWillRun = { [console] name, words in
-                console.note("+ " + ([name] + words).map(ShellWord.quoted).joined(separator: " "))
+            // `sh -x`'s form, and through `note` the same masking as every other line.
+            interpreter.commandWillRun = { [console] command in
+                console.note(String(repeating: "+", count: command.depth) + " " + command.line(quoting: ShellWord.quoted))
             }
         }
         registerCommands()

@@ -10,12 +10,19 @@ final class CodeUnit {
         var name: String?
     }
 
-    /// The command an instruction belongs to, for error messages.
+    /// The command an instruction belongs to, for error messages, and where the
+    /// machine goes on when it fails under ``Interpreter/continueAfterFailure``.
     struct CommandOrigin {
         var name: String
         var position: SourcePosition
         /// The instruction after the command's last one.
         var end = 0
+        /// How many `$(…)` of this unit the command is inside.
+        var captureDepth = 0
+        /// How many loop states of this frame are on the loop stack while it runs:
+        /// the `for`, `repeat` and `retry` blocks and `wait until` conditions of this
+        /// unit it is inside.
+        var loopDepth = 0
     }
 
     /// A variable that an expression reads before the instructions `range`, but that

@@ -41,6 +41,10 @@ struct Compiler {
     private var stateDepth = 0
     /// Inside `$(…)` the enclosing loop and function are out of reach.
     private var substitutionDepth = 0
+    /// `for`, `repeat` and `retry` blocks and `wait until` conditions around the code
+    /// being compiled, each with its state on the loop stack (unlike `loops`,
+    /// counted across `$(…)`).
+    private var loopStateDepth = 0
     private var currentOrigin: Int32 = -1
     /// Parenthesis depth of the expressions being compiled, counted across `$(…)`
     /// inside expressions so nesting cannot exhaust the native stack.
@@ -131,7 +135,9 @@ struct Compiler {
 
     private mutating func compileCommand(_ command: CommandNode) {
         let name = command.words[0].bareText ?? command.words[0].literalText ?? "$"
-        unit.origins.append(CodeUnit.CommandOrigin(name: name, position: command.position))
+        unit.origins.append(
+            CodeUnit.CommandOrigin(
+                name: name, position: command.position, captureDepth: substitutionDepth, loopDepth: loopStateDepth))
         let origin = unit.origins.count - 1
         let savedOrigin = currentOrigin
         currentOrigin = Int32(origin)
@@ -143,6 +149,7 @@ struct Compiler {
         let savedLoops = loops
         let savedTryDepth = tryDepth
         let savedStateDepth = stateDepth
+        let savedLoopStateDepth = loopStateDepth
         do {
             try compileForm(command)
         } catch {
@@ -151,6 +158,7 @@ struct Compiler {
             loops = savedLoops
             tryDepth = savedTryDepth
             stateDepth = savedStateDepth
+            loopStateDepth = savedLoopStateDepth
             unit.errors.append(error.located(command: name, position: command.position))
             emit(.fail(unit.errors.count - 1))
         }
@@ -375,7 +383,9 @@ struct Compiler {
         let bodyStart = here
         emitStore(name, assign: false)
         loops.append(LoopContext(tryDepth: tryDepth, hasState: true, stateDepth: stateDepth))
+        loopStateDepth += 1
         compileBody(body)
+        loopStateDepth -= 1
         let loop = loops.removeLast()
         patch(entry, to: here)
         for jump in loop.continueJumps { patch(jump, to: here) }
@@ -393,7 +403,9 @@ struct Compiler {
         let entry = emit(.jump(0))
         let bodyStart = here
         loops.append(LoopContext(tryDepth: tryDepth, hasState: true, stateDepth: stateDepth))
+        loopStateDepth += 1
         compileBody(body)
+        loopStateDepth -= 1
         let loop = loops.removeLast()
         patch(entry, to: here)
         for jump in loop.continueJumps { patch(jump, to: here) }
@@ -483,7 +495,9 @@ struct Compiler {
         let enter = emit(.pushTry(0))
         tryDepth += 1
         stateDepth += 1
+        loopStateDepth += 1
         compileBody(body)
+        loopStateDepth -= 1
         stateDepth -= 1
         tryDepth -= 1
         emit(.popTry)
@@ -507,7 +521,10 @@ struct Compiler {
         emit(.waitBegin)
         let top = here
         emit(.loopCheck)
+        // The condition runs with the wait's state on the loop stack.
+        loopStateDepth += 1
         let shown = try compileExpression(condition, context: "wait")
+        loopStateDepth -= 1
         emitEcho("wait", [.syntax("until")] + shown)
         let poll = emit(.waitPoll(0))
         emit(.jump(top))

@@ -181,9 +181,9 @@ extension Interpreter {
                 case .popLoop:
                     r.loops.removeLast()
                 case .beginCapture:
-                    captures.append("")
+                    captures.append(Capture(stackHeight: r.stack.count))
                 case .endCapture:
-                    var text = captures.removeLast()
+                    var text = captures.removeLast().text
                     while text.utf8.last == UInt8(ascii: "\n") { text.removeLast() }
                     r.stack.append(.string(text))
                 case .caught:
@@ -364,6 +364,17 @@ extension Interpreter {
                     pc = handler.catchPC
                     continue
                 }
+                // `--keep-going`: only when no `try` anywhere would have caught it.
+                if let proceed = continueAfterFailure, located.isCatchable, handlers.isEmpty,
+                    let next = resumePoint(after: pc - 1, cursor, &r)
+                {
+                    r.status = located.status
+                    park(&r)
+                    proceed(located)
+                    unpark(&r)
+                    pc = next
+                    continue
+                }
                 while frames.count > baseDepth {
                     if popFrame(&r).isSource { sourceDepth -= 1 }
                 }
@@ -536,6 +547,25 @@ extension Interpreter {
         swap(&r.loops, &loopStates)
     }
 
+    /// Where the machine goes on after the command of instruction `index` failed
+    /// (``Interpreter/continueAfterFailure``): after that command, with the value
+    /// stack, loop states and captures of the frame as they were when it started.
+    /// Nil when the instruction belongs to no command.
+    @inline(never)
+    private func resumePoint(after index: Int, _ cursor: Cursor, _ r: inout Registers) -> Int? {
+        guard let origin = cursor.unit.origin(at: index), origin.end > index else { return nil }
+        let frame = frames[frames.count - 1]
+        // A command runs inside as many of its frame's `$(…)` and loop states as
+        // enclose it in the source.
+        let captureDepth = frame.captureBase + origin.captureDepth
+        let loopDepth = frame.loopBase + origin.loopDepth
+        guard captures.count >= captureDepth, r.loops.count >= loopDepth else { return nil }
+        captures.truncate(to: captureDepth)
+        r.loops.truncate(to: loopDepth)
+        r.stack.truncate(to: origin.captureDepth > 0 ? captures[captureDepth - 1].stackHeight : frame.bodyStackHeight)
+        return origin.end
+    }
+
     /// `-x`: how deeply the running command is nested: one for each frame (the
     /// chunk, each function call and sourced file) and each open `$(…)`.
     private var echoDepth: Int { frames.count + captures.count }
@@ -642,7 +672,7 @@ extension Interpreter {
     }
 
     private func checkedWrite(_ text: String) throws(LanguageError) {
-        if let capture = captures.last, capture.utf8.count + text.utf8.count > maxStringLength {
+        if let capture = captures.last, capture.text.utf8.count + text.utf8.count > maxStringLength {
             throw .commandFailed("output of $(…) longer than \(maxStringLength) bytes")
         }
         write(text)

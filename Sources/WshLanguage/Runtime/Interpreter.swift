@@ -78,6 +78,14 @@ public final class Interpreter {
             functionGeneration += 1
         }
     }
+    /// When set, a command that fails outside any `try` does not end the run: the
+    /// error (located, as ``execute(_:file:firstLine:)`` would throw it) is passed
+    /// here to be reported, `$?` becomes its status, and execution goes on with the
+    /// next command — on the same line, in the same block, loop body or function,
+    /// or inside the same `$(…)` — as a shell without `set -e` does (wsh's
+    /// `--keep-going`). A `try` still catches first; interrupts, `exit` and the step
+    /// limit still end the run.
+    public var continueAfterFailure: ((LanguageError) -> Void)?
     /// `$?`: the status of the last command.
     public var lastStatus: Int32 = 0
 
@@ -98,7 +106,7 @@ public final class Interpreter {
     @exclusivity(unchecked) var locals = Buffer<Value?>()
     @exclusivity(unchecked) var handlers: [TryHandler] = []
     @exclusivity(unchecked) var loopStates: [LoopState] = []
-    @exclusivity(unchecked) var captures: [String] = []
+    @exclusivity(unchecked) var captures: [Capture] = []
     @exclusivity(unchecked) var pendingError: LanguageError?
     @exclusivity(unchecked) var sourceDepth = 0
 
@@ -248,7 +256,7 @@ public final class Interpreter {
         if captures.isEmpty {
             output(text)
         } else {
-            captures[captures.count - 1] += text
+            captures[captures.count - 1].text += text
         }
     }
 

@@ -35,7 +35,9 @@ struct Capture {
     let stackHeight: Int
 }
 
-/// An active `try`: where its `catch` starts and the depths to unwind to.
+/// An active `try`: where its `catch` starts and the depths to unwind to. Under
+/// `Interpreter.continueAfterFailure` the machine also makes one for a failed
+/// command that no `try` catches: it continues after that command.
 struct TryHandler {
     let catchPC: Int
     let frameDepth: Int

@@ -326,31 +326,20 @@ extension Interpreter {
                         setCurrentVariable(self.stack.removeLast().description, to: nil)
                     }
                     lastStatus = 0
-                case .retryBegin, .retryAttempt, .retryEnd, .retryFailed, .waitBegin, .waitPoll:
+                // The `-x` instructions (only in code compiled with a hook) share this
+                // way out of the loop, so the loop's own code is as it was without them.
+                case .retryBegin, .retryAttempt, .retryEnd, .retryFailed, .waitBegin, .waitPoll,
+                    .echoOpen, .keepOperand, .echoCommand:
                     park(&r)
                     defer { unpark(&r) }
-                    if let target = try runTimed(instruction) { pc = target }
-                // `-x` only: never in code compiled without a hook.
-                case .echoOpen:
-                    clearEchoSlots(instruction, &r, cursor)
-                case .keepOperand:
-                    keepOperand(instruction, &r, cursor)
-                case .echoCommand:
-                    park(&r)
-                    echo(cursor.unit.echoes[Int(instruction.a)], cursor)
-                    unpark(&r)
+                    if let target = try runParked(instruction) { pc = target }
                 }
             } catch {
                 // Errors raised while parked (in a command) arrive parked.
                 unpark(&r)
-                if cursor.unit.echoing {
-                    park(&r)
-                    echoBeforeFailure(at: pc - 1, cursor)
-                    unpark(&r)
-                }
-                let failed = deferredLoadError(cursor, at: pc - 1, &r) ?? error
-                let origin = cursor.unit.origin(at: pc - 1)
-                let located = failed.located(command: origin?.name, position: origin?.position)
+                // `-x` and `--keep-going` do their part in `failure`, out of line, so
+                // the instruction loop compiles as it did without them.
+                let located = failure(error, at: pc - 1, cursor, &r)
                 if located.isCatchable, handlers.count > handlerBase {
                     let handler = handlers.removeLast()
                     while frames.count > handler.frameDepth {
@@ -362,17 +351,6 @@ extension Interpreter {
                     pendingError = located
                     cursor = currentCursor()
                     pc = handler.catchPC
-                    continue
-                }
-                // `--keep-going`: only when no `try` anywhere would have caught it.
-                if let proceed = continueAfterFailure, located.isCatchable, handlers.isEmpty,
-                    let next = resumePoint(after: pc - 1, cursor, &r)
-                {
-                    r.status = located.status
-                    park(&r)
-                    proceed(located)
-                    unpark(&r)
-                    pc = next
                     continue
                 }
                 while frames.count > baseDepth {
@@ -547,23 +525,46 @@ extension Interpreter {
         swap(&r.loops, &loopStates)
     }
 
-    /// Where the machine goes on after the command of instruction `index` failed
-    /// (``Interpreter/continueAfterFailure``): after that command, with the value
-    /// stack, loop states and captures of the frame as they were when it started.
-    /// Nil when the instruction belongs to no command.
+    /// The error instruction `index` raised, as the code reads (a deferred variable
+    /// read's when there is one) and located at its command.
+    ///
+    /// With `-x`, the command is echoed first when an operator of its expression
+    /// failed (``echoBeforeFailure(at:_:)``). Under ``Interpreter/continueAfterFailure``,
+    /// when no `try` anywhere would catch the error, it is reported and a handler
+    /// of its own is pushed for the machine to take as it takes a `try`'s: it goes
+    /// on after the failed command, with the value stack, loop states and captures
+    /// of the frame as they were when that command started.
     @inline(never)
-    private func resumePoint(after index: Int, _ cursor: Cursor, _ r: inout Registers) -> Int? {
-        guard let origin = cursor.unit.origin(at: index), origin.end > index else { return nil }
+    private func failure(_ error: LanguageError, at index: Int, _ cursor: Cursor, _ r: inout Registers)
+        -> LanguageError
+    {
+        if cursor.unit.echoing {
+            park(&r)
+            echoBeforeFailure(at: index, cursor)
+            unpark(&r)
+        }
+        let origin = cursor.unit.origin(at: index)
+        let located = (deferredLoadError(cursor, at: index, &r) ?? error)
+            .located(command: origin?.name, position: origin?.position)
+        guard let proceed = continueAfterFailure, located.isCatchable, handlers.isEmpty, let origin,
+            origin.end > index
+        else { return located }
         let frame = frames[frames.count - 1]
         // A command runs inside as many of its frame's `$(…)` and loop states as
         // enclose it in the source.
         let captureDepth = frame.captureBase + origin.captureDepth
         let loopDepth = frame.loopBase + origin.loopDepth
-        guard captures.count >= captureDepth, r.loops.count >= loopDepth else { return nil }
-        captures.truncate(to: captureDepth)
-        r.loops.truncate(to: loopDepth)
-        r.stack.truncate(to: origin.captureDepth > 0 ? captures[captureDepth - 1].stackHeight : frame.bodyStackHeight)
-        return origin.end
+        guard captures.count >= captureDepth, r.loops.count >= loopDepth else { return located }
+        let stackDepth = origin.captureDepth > 0 ? captures[captureDepth - 1].stackHeight : frame.bodyStackHeight
+        r.status = located.status
+        park(&r)
+        proceed(located)
+        unpark(&r)
+        handlers.append(
+            TryHandler(
+                catchPC: origin.end, frameDepth: frames.count, stackDepth: stackDepth, loopDepth: loopDepth,
+                captureDepth: captureDepth))
+        return located
     }
 
     /// `-x`: how deeply the running command is nested: one for each frame (the
@@ -592,17 +593,21 @@ extension Interpreter {
         }
     }
 
-    /// Empties the echo slots an expression is about to fill (`echoOpen`).
-    @inline(never)
-    private func clearEchoSlots(_ instruction: Instruction, _ r: inout Registers, _ cursor: Cursor) {
-        let first = cursor.localsBase + cursor.unit.echoSlotBase + Int(instruction.a)
-        for slot in first..<(first + Int(instruction.b)) { r.locals[slot] = nil }
-    }
-
-    /// Copies the operand on top of the stack into its echo slot (`keepOperand`).
-    @inline(never)
-    private func keepOperand(_ instruction: Instruction, _ r: inout Registers, _ cursor: Cursor) {
-        r.locals[cursor.localsBase + cursor.unit.echoSlotBase + Int(instruction.a)] = r.stack[r.stack.count - 1]
+    /// The `-x` instructions, with the machine's state parked: `echoOpen` empties
+    /// the echo slots an expression is about to fill (so an operand `&&` or `||`
+    /// skips shows as written, not as an earlier value), `keepOperand` copies the
+    /// operand on top of the stack into its slot, `echoCommand` tells the host.
+    func runEcho(_ instruction: Instruction) {
+        let cursor = currentCursor()
+        let slots = cursor.localsBase + cursor.unit.echoSlotBase + Int(instruction.a)
+        switch instruction.opcode {
+        case .echoOpen:
+            for slot in slots..<(slots + Int(instruction.b)) { locals[slot] = nil }
+        case .keepOperand:
+            locals[slots] = stack[stack.count - 1]
+        default:
+            echo(cursor.unit.echoes[Int(instruction.a)], cursor)
+        }
     }
 
     /// Tells the host about a compiled command about to act (`echoCommand`), its

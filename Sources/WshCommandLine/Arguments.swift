@@ -45,10 +45,10 @@ struct Arguments: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Seconds before a request gives up.", valueName: "seconds"))
     var timeout: Double = Options.defaultTimeout
 
-    @Flag(name: [.customShort("x"), .long], help: "Print each command on stderr before it runs (+ fetch 5).")
+    @Flag(name: [.customShort("x"), .long], help: "Print each command on stderr before it runs, its words expanded (+ fetch 5); one more + inside each function call, sourced file and $(…).")
     var echo = false
 
-    @Flag(name: .customLong("keep-going"), help: "Run a script on after a failing command; exit 1 at the end if any failed.")
+    @Flag(name: .customLong("keep-going"), help: "After a failing command go on with the next one, on the same line or in the same block; exit with the first failure's status (1 for a failed command).")
     var keepGoing = false
 
     @Flag(name: .long, help: "Run every .wsh file under the paths (folders searched) as a test case, each in a fresh wsh.")

@@ -33,7 +33,7 @@ public struct Options: Equatable, Sendable {
     public var script: [String] = []
     /// `-x`, `--echo`: print each command on stderr before it runs.
     public var echo = false
-    /// `--keep-going`: a script runs on after a failing command.
+    /// `--keep-going`: a script goes on with the next command after a failing one.
     public var keepGoing = false
     /// `--test`: run each `.wsh` file under the paths as a test case.
     public var test = false

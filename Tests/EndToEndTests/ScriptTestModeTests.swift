@@ -89,13 +89,25 @@ struct ScriptTestModeTests {
         #expect(try await WshProcess.run(["--report-tap", "x.tap", folder + "/one.wsh"]).status == 2)
     }
 
-    @Test("-x prints each call with its expanded words on stderr before it runs")
+    @Test("-x prints each command with its expanded words on stderr before it runs, one + per level")
     func echo() async throws {
         let run = try await WshProcess.run(["-x", "-c", "set n 2; fetch $n; def f { detail $1 }; f 1; post \"two words\""])
         #expect(run.status == 0, "\(run.stderr)")
-        let traced = run.stderr.split(separator: "\n").filter { $0.hasPrefix("+ ") }
-        #expect(traced == ["+ fetch 2", "+ f 1", "+ detail 1", "+ post 'two words'"])
+        let traced = run.stderr.split(separator: "\n").filter { $0.hasPrefix("+") }
+        #expect(traced == ["+ set n 2", "+ fetch 2", "+ def f", "+ f 1", "++ detail 1", "+ post 'two words'"])
         #expect(try await WshProcess.run(["--echo", "-c", "fetch 1"]).stderr.hasPrefix("+ fetch 1\n"))
+    }
+
+    @Test("issue 25 as reported: -x echoes echo and set, --keep-going runs the command after ;")
+    func issueReproductions() async throws {
+        let echoed = try await WshProcess.run(["-x", "-c", "echo a; set b 2"])
+        #expect(echoed.status == 0)
+        #expect(echoed.stdout == "a\n")
+        #expect(echoed.stderr == "+ echo a\n+ set b 2\n")
+        let going = try await WshProcess.run(["--keep-going", "-c", "nosuch_cmd; echo after"])
+        #expect(going.status == 1)
+        #expect(going.stdout == "after\n")
+        #expect(going.stderr == "-c:1: nosuch_cmd: unknown command\n")
     }
 
     @Test("--keep-going runs on after a failure and exits 1 at the end")
@@ -111,6 +123,21 @@ struct ScriptTestModeTests {
         let ended = try await WshProcess.run(["--keep-going", script])
         #expect(ended.status == 1)
         #expect(ended.stdout == "after\n")
+    }
+
+    @Test("--keep-going skips a line of stdin that is not UTF-8, and still refuses such a file whole")
+    func keepGoingInvalidText() async throws {
+        let batch = try await WshProcess.run(["--keep-going"], input: Data(Array("echo a\n".utf8) + [0xFF, 0x0A] + Array("echo b\n".utf8)),
+                                             timeout: 20)
+        #expect(batch.status == 2)
+        #expect(batch.stdout == "a\nb\n")
+        #expect(batch.stderr == "<stdin>:2: syntax error: invalid UTF-8 in input\n")
+        let path = WshProcess.temporaryDirectory() + "/bad.wsh"
+        try Data(Array("echo a\n".utf8) + [0xFF, 0x0A] + Array("echo b\n".utf8)).write(to: URL(fileURLWithPath: path))
+        let file = try await WshProcess.run(["--keep-going", path], timeout: 20)
+        #expect(file.status == 2)
+        #expect(file.stdout.isEmpty)
+        #expect(file.stderr == "\(path):2: syntax error: invalid UTF-8 in input\n")
     }
 
     private func runTool(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {

@@ -263,9 +263,11 @@ struct MachineTests {
     func hookSeesWords() {
         let harness = Harness()
         var seen: [String] = []
-        harness.interpreter.commandWillRun = { name, words in seen.append(([name] + words).joined(separator: "|")) }
+        harness.interpreter.commandWillRun = { command in
+            seen.append(([command.name] + command.words.map(\.text)).joined(separator: "|"))
+        }
         harness.run("def f { echo $1 }; set i 7; f $i \"a b\" 2.5; set n f; $n x")
-        #expect(seen == ["f|7|a b|2.5", "f|x"])
+        #expect(seen == ["def|f", "set|i|7", "f|7|a b|2.5", "echo|7", "set|n|f", "f|x", "echo|x"])
         #expect(harness.output == "7\nx\n")
     }
 
@@ -273,8 +275,8 @@ struct MachineTests {
     func hookDefinesFunction() {
         let harness = Harness()
         let interpreter = harness.interpreter
-        interpreter.commandWillRun = { name, _ in
-            if name == "late" { try? interpreter.execute("def late { echo defined as $1 }") }
+        interpreter.commandWillRun = { command in
+            if command.name == "late" { try? interpreter.execute("def late { echo defined as $1 }") }
         }
         harness.run("def late { echo old }; late first; late second")
         #expect(harness.output == "defined as first\ndefined as second\n")

@@ -29,7 +29,7 @@ final class ShellHarness: @unchecked Sendable {
     init(faults: SandboxFaults = SandboxFaults(), token: String = SandboxConfiguration.defaultToken,
          json: Bool = false, seed: UInt64 = SandboxConfiguration().seed, rateLimit: Int? = nil,
          dialect: Connection.DialectChoice = .detect, accountStore: AccountStore? = nil,
-         idStyle: MastodonIDStyle = .snowflake) async throws {
+         idStyle: MastodonIDStyle = .snowflake, echo: Bool = false, keepGoing: Bool = false) async throws {
         var configuration = SandboxConfiguration(seed: seed, token: token, faults: faults, idStyle: idStyle)
         configuration.rateLimit = rateLimit
         let sandbox = try await SandboxServer.start(configuration)
@@ -37,18 +37,21 @@ final class ShellHarness: @unchecked Sendable {
         var shellConfiguration = Shell.Configuration(
             target: .sandbox, launchSandbox: { (sandbox.baseURL, sandbox.token) }, json: json, accountStore: accountStore)
         shellConfiguration.dialect = dialect
+        shellConfiguration.echo = echo
+        shellConfiguration.keepGoing = keepGoing
         shell = Shell(configuration: shellConfiguration, console: Self.console(capturingInto: output))
     }
 
     /// A shell on the API at `baseURL`, sending `token`, each request limited to `timeout`.
     init(api baseURL: String, token: String?, json: Bool = false, timeout: Duration = .seconds(30),
-         accountStore: AccountStore? = nil) {
+         accountStore: AccountStore? = nil, echo: Bool = false, keepGoing: Bool = false) {
         sandboxStorage = nil
-        shell = Shell(
-            configuration: Shell.Configuration(
-                target: .url(baseURL), tokenSource: token.map { .value(Secret($0)) } ?? .none, json: json,
-                timeout: timeout, accountStore: accountStore),
-            console: Self.console(capturingInto: output))
+        var configuration = Shell.Configuration(
+            target: .url(baseURL), tokenSource: token.map { .value(Secret($0)) } ?? .none, json: json,
+            timeout: timeout, accountStore: accountStore)
+        configuration.echo = echo
+        configuration.keepGoing = keepGoing
+        shell = Shell(configuration: configuration, console: Self.console(capturingInto: output))
     }
 
     private static func console(capturingInto capture: CapturedOutput) -> Console {

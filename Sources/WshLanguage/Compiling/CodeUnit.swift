@@ -10,10 +10,19 @@ final class CodeUnit {
         var name: String?
     }
 
-    /// The command an instruction belongs to, for error messages.
+    /// The command an instruction belongs to, for error messages, and where the
+    /// machine goes on when it fails under ``Interpreter/continueAfterFailure``.
     struct CommandOrigin {
         var name: String
         var position: SourcePosition
+        /// The instruction after the command's last one.
+        var end = 0
+        /// How many `$(…)` of this unit the command is inside.
+        var captureDepth = 0
+        /// How many loop states of this frame are on the loop stack while it runs:
+        /// the `for`, `repeat` and `retry` blocks and `wait until` conditions of this
+        /// unit it is inside.
+        var loopDepth = 0
     }
 
     /// A variable that an expression reads before the instructions `range`, but that
@@ -29,6 +38,11 @@ final class CodeUnit {
     let name: String
     /// Whether variables are local to a call of this unit.
     let isFunction: Bool
+    /// Whether the unit was compiled with `-x` echo points.
+    let echoing: Bool
+    /// A function's body, kept to compile it again when the host turns echoing on
+    /// or off; nil for chunks and files.
+    let body: Script?
 
     @exclusivity(unchecked) var instructions: [Instruction] = []
     /// For each instruction, an index into `origins`.
@@ -55,6 +69,15 @@ final class CodeUnit {
     @exclusivity(unchecked) var globalNames: Set<String> = []
     /// Reads moved past the instructions that follow them; consulted only on errors.
     @exclusivity(unchecked) var deferredLoads: [DeferredLoad] = []
+    /// The `-x` lines of the commands compiled to instructions (`Opcode.echoCommand`).
+    @exclusivity(unchecked) var echoes: [EchoLayout] = []
+    /// Slots a frame keeps expression operands in for their `-x` line; they follow
+    /// the local variables' slots.
+    @exclusivity(unchecked) var echoSlotCount = 0
+    /// Where the echo slots start in a frame's locals, and how many slots a frame of
+    /// this unit takes: set by ``freeze()``.
+    private(set) var echoSlotBase = 0
+    private(set) var frameLocalCount = 0
 
     /// The instructions and constants where the machine reads them: copies made by
     /// ``freeze()`` in memory that stays put while the unit lives, so a running
@@ -64,9 +87,11 @@ final class CodeUnit {
     /// One entry per call site, made by ``freeze()``.
     private(set) var siteCache = UnsafeMutableBufferPointer<SiteCache>(start: nil, count: 0)
 
-    init(name: String, isFunction: Bool) {
+    init(name: String, isFunction: Bool, echoing: Bool, body: Script? = nil) {
         self.name = name
         self.isFunction = isFunction
+        self.echoing = echoing
+        self.body = body
     }
 
     deinit {
@@ -85,6 +110,8 @@ final class CodeUnit {
         frozenConstants = UnsafeMutableBufferPointer(rebasing: frozenConstants[..<constants.count])
         siteCache = .allocate(capacity: Swift.max(sites.count, 1))
         siteCache.initialize(repeating: SiteCache())
+        echoSlotBase = localSlots.count
+        frameLocalCount = localSlots.count + echoSlotCount
     }
 
     /// The command that instruction `index` belongs to.

@@ -6,6 +6,12 @@
 /// `assert`, `exit`) compile to instructions; everything else becomes a call.
 /// Mistakes found while compiling become `fail` instructions at the place of the
 /// command, so a script runs up to its first bad command like any other failure.
+///
+/// With `echoing` (the host set ``Interpreter/commandWillRun``, wsh's `-x`) each
+/// compiled command also tells the host its words once they are expanded, just
+/// before it acts: an `echoCommand` instruction after the words or the expression,
+/// and operands kept as they are evaluated. Without it none of that is emitted, so
+/// the code is the same as if echoing did not exist.
 struct Compiler {
     /// Names the compiler handles itself; they cannot be redefined.
     static let inlineForms: Set<String> = [
@@ -27,12 +33,18 @@ struct Compiler {
 
     private let unit: CodeUnit
     private let globals: GlobalVariables
+    /// Whether to emit `-x` echo points.
+    let echoing: Bool
     private var loops: [LoopContext] = []
     private var tryDepth = 0
     /// `retry` blocks being compiled, each with its state on the loop stack.
     private var stateDepth = 0
     /// Inside `$(…)` the enclosing loop and function are out of reach.
     private var substitutionDepth = 0
+    /// `for`, `repeat` and `retry` blocks and `wait until` conditions around the code
+    /// being compiled, each with its state on the loop stack (unlike `loops`,
+    /// counted across `$(…)`).
+    private var loopStateDepth = 0
     private var currentOrigin: Int32 = -1
     /// Parenthesis depth of the expressions being compiled, counted across `$(…)`
     /// inside expressions so nesting cannot exhaust the native stack.
@@ -41,11 +53,12 @@ struct Compiler {
     private init(unit: CodeUnit, globals: GlobalVariables) {
         self.unit = unit
         self.globals = globals
+        self.echoing = unit.echoing
     }
 
     /// Compiles a chunk or sourced file that runs at script scope.
-    static func compile(_ script: Script, name: String, globals: GlobalVariables) -> CodeUnit {
-        let unit = CodeUnit(name: name, isFunction: false)
+    static func compile(_ script: Script, name: String, globals: GlobalVariables, echoing: Bool = false) -> CodeUnit {
+        let unit = CodeUnit(name: name, isFunction: false, echoing: echoing)
         var compiler = Compiler(unit: unit, globals: globals)
         compiler.compileBody(script)
         compiler.emit(.returnFromFrame(hasStatus: false))
@@ -53,13 +66,21 @@ struct Compiler {
         return unit
     }
 
-    private static func compileFunction(_ script: Script, name: String, globals: GlobalVariables) -> CodeUnit {
-        let unit = CodeUnit(name: name, isFunction: true)
+    /// Compiles a function's body; `def` runs it as a new frame with local variables.
+    static func compileFunction(_ script: Script, name: String, globals: GlobalVariables, echoing: Bool) -> CodeUnit {
+        let unit = CodeUnit(name: name, isFunction: true, echoing: echoing, body: script)
         var compiler = Compiler(unit: unit, globals: globals)
         compiler.compileBody(script)
         compiler.emit(.returnFromFrame(hasStatus: false))
         unit.freeze()
         return unit
+    }
+
+    /// `function` compiled again with or without echo points, when the host turned
+    /// echoing on or off after it was compiled.
+    static func recompile(_ function: CodeUnit, echoing: Bool, globals: GlobalVariables) -> CodeUnit {
+        guard function.echoing != echoing, let body = function.body else { return function }
+        return compileFunction(body, name: function.name, globals: globals, echoing: echoing)
     }
 
     // MARK: Emitting
@@ -114,14 +135,21 @@ struct Compiler {
 
     private mutating func compileCommand(_ command: CommandNode) {
         let name = command.words[0].bareText ?? command.words[0].literalText ?? "$"
-        unit.origins.append(CodeUnit.CommandOrigin(name: name, position: command.position))
+        unit.origins.append(
+            CodeUnit.CommandOrigin(
+                name: name, position: command.position, captureDepth: substitutionDepth, loopDepth: loopStateDepth))
+        let origin = unit.origins.count - 1
         let savedOrigin = currentOrigin
-        currentOrigin = Int32(unit.origins.count - 1)
-        defer { currentOrigin = savedOrigin }
+        currentOrigin = Int32(origin)
+        defer {
+            currentOrigin = savedOrigin
+            unit.origins[origin].end = here
+        }
         let start = here
         let savedLoops = loops
         let savedTryDepth = tryDepth
         let savedStateDepth = stateDepth
+        let savedLoopStateDepth = loopStateDepth
         do {
             try compileForm(command)
         } catch {
@@ -130,6 +158,7 @@ struct Compiler {
             loops = savedLoops
             tryDepth = savedTryDepth
             stateDepth = savedStateDepth
+            loopStateDepth = savedLoopStateDepth
             unit.errors.append(error.located(command: name, position: command.position))
             emit(.fail(unit.errors.count - 1))
         }
@@ -161,15 +190,18 @@ struct Compiler {
         case "unset": try compileUnset(arguments)
         case "let": try compileLet(arguments)
         case "expr":
-            try compileExpression(arguments, context: "expr")
+            let shown = try compileExpression(arguments, context: "expr")
+            emitEcho("expr", shown)
             emit(.writeLine)
         case "echo":
             for word in arguments { try compileWord(word) }
+            emitEcho("echo", Compiler.stackWords(arguments.count))
             emit(.echo(arguments.count))
         case "assert": try compileAssert(arguments)
         case "exit":
             guard arguments.count <= 1 else { throw Compiler.usage("exit", "exit [STATUS]") }
             if let status = arguments.first { try compileWord(status) }
+            emitEcho("exit", Compiler.stackWords(arguments.count))
             emit(.exit(hasStatus: !arguments.isEmpty))
         case "elif", "else", "catch":
             throw LanguageError(.syntax, "\(name) without a matching \(name == "catch" ? "try" : "if")")
@@ -183,6 +215,35 @@ struct Compiler {
 
     static func usage(_ command: String, _ synopsis: String) -> LanguageError {
         LanguageError(.usage, "wrong arguments (usage: \(synopsis))", command: command)
+    }
+
+    // MARK: Echo points (`-x`)
+
+    /// Emits the `-x` echo of the command being compiled, `name` followed by
+    /// `words`, where its words are expanded and it has not yet acted.
+    private mutating func emitEcho(_ name: String, _ words: [EchoLayout.Piece]) {
+        guard echoing else { return }
+        unit.echoes.append(EchoLayout(name: name, words: words))
+        emit(Instruction(.echoCommand, a: unit.echoes.count - 1))
+    }
+
+    /// The top `count` values of the stack, in the order they were pushed.
+    private static func stackWords(_ count: Int) -> [EchoLayout.Piece] {
+        (0..<count).map { .stack(count - 1 - $0) }
+    }
+
+    /// Reserves `count` echo slots for an expression's operands and clears them
+    /// when the expression starts.
+    mutating func openEchoSlots(_ count: Int) -> Int {
+        let first = unit.echoSlotCount
+        unit.echoSlotCount += count
+        emit(Instruction(.echoOpen, a: first, b: count))
+        return first
+    }
+
+    /// Keeps the operand just pushed in echo slot `slot`.
+    mutating func emitKeepOperand(_ slot: Int) {
+        emit(Instruction(.keepOperand, a: slot))
     }
 
     private mutating func compileCall(_ words: [Word], name: String?) throws(LanguageError) {
@@ -219,7 +280,8 @@ struct Compiler {
                 Compiler.isBlock(words[k])
                     && (k + 1 == words.count || ["elif", "else"].contains(words[k + 1].bareText ?? ""))
             }), bodyIndex > index else { throw Compiler.usage("if", synopsis) }
-            try compileExpression(Array(words[index..<bodyIndex]), context: "if")
+            let shown = try compileExpression(Array(words[index..<bodyIndex]), context: "if")
+            emitEcho(index == 0 ? "if" : "elif", shown)
             let skip = emitConditionalJump(ifTrue: false, to: 0)
             compileBody(try block(words[bodyIndex], "if", synopsis))
             index = bodyIndex + 1
@@ -260,7 +322,9 @@ struct Compiler {
         patch(entry, to: check)
         for jump in loop.continueJumps { patch(jump, to: check) }
         emit(.loopCheck)
-        try compileExpression(Array(words.dropLast()), context: "while")
+        let shown = try compileExpression(Array(words.dropLast()), context: "while")
+        // Each check is echoed, the last (false) one too, as `sh -x` shows each test.
+        emitEcho("while", shown)
         if here == check + 2, let last = unit.instructions.last, last.opcode == .binary,
             last.op.isComparison, last.c == Destination.push
         {
@@ -311,13 +375,17 @@ struct Compiler {
             }
         }
         emit(Instruction(.forBegin, a: items.count, b: constant(.int(splitMask))))
+        // Once, with the list as split into items.
+        emitEcho("for", [.value(name), .syntax("in"), .loopItems])
         // Check at the bottom, as in `while`: forNext counts the step, pushes the
         // next item and jumps back, or drops the loop and falls through.
         let entry = emit(.jump(0))
         let bodyStart = here
         emitStore(name, assign: false)
         loops.append(LoopContext(tryDepth: tryDepth, hasState: true, stateDepth: stateDepth))
+        loopStateDepth += 1
         compileBody(body)
+        loopStateDepth -= 1
         let loop = loops.removeLast()
         patch(entry, to: here)
         for jump in loop.continueJumps { patch(jump, to: here) }
@@ -329,12 +397,15 @@ struct Compiler {
         let synopsis = "repeat COUNT { … }"
         guard words.count >= 2 else { throw Compiler.usage("repeat", synopsis) }
         let body = try block(words.last, "repeat", synopsis)
-        try compileExpression(Array(words.dropLast()), context: "repeat")
+        let shown = try compileExpression(Array(words.dropLast()), context: "repeat")
+        emitEcho("repeat", shown)
         emit(.repeatBegin)
         let entry = emit(.jump(0))
         let bodyStart = here
         loops.append(LoopContext(tryDepth: tryDepth, hasState: true, stateDepth: stateDepth))
+        loopStateDepth += 1
         compileBody(body)
+        loopStateDepth -= 1
         let loop = loops.removeLast()
         patch(entry, to: here)
         for jump in loop.continueJumps { patch(jump, to: here) }
@@ -347,6 +418,7 @@ struct Compiler {
         guard var loop = loops.last else {
             throw LanguageError(.syntax, "\(name) outside a loop")
         }
+        emitEcho(name, [])
         for _ in loop.tryDepth..<tryDepth { emit(.popTry) }
         for _ in loop.stateDepth..<stateDepth { emit(.popLoop) }
         if name == "continue" {
@@ -367,7 +439,8 @@ struct Compiler {
             throw LanguageError(.usage, "cannot redefine built-in \(name)")
         }
         let body = try block(words[1], "def", synopsis)
-        unit.functions.append(Compiler.compileFunction(body, name: name, globals: globals))
+        unit.functions.append(Compiler.compileFunction(body, name: name, globals: globals, echoing: echoing))
+        emitEcho("def", [.value(name)])
         emit(.define(unit: unit.functions.count - 1, name: constant(.string(name))))
     }
 
@@ -378,6 +451,7 @@ struct Compiler {
         }
         let body = try block(words[0], "try", synopsis)
         let handler = words.count == 3 ? try block(words[2], "try", synopsis) : nil
+        emitEcho("try", [])
         let enter = emit(.pushTry(0))
         tryDepth += 1
         compileBody(body)
@@ -389,7 +463,11 @@ struct Compiler {
         emitStore("error", assign: false)
         emitStore("errcode", assign: false)
         emitStore("errkind", assign: false)
-        if let handler { compileBody(handler) }
+        if let handler {
+            // Where the flow went after a failure in the body.
+            emitEcho("catch", [])
+            compileBody(handler)
+        }
         patch(skip, to: here)
     }
 
@@ -404,6 +482,11 @@ struct Compiler {
         guard rest.isEmpty else { throw Compiler.usage("retry", synopsis) }
         try compileOption(options["times"], default: 3)
         try compileOption(options["every"], default: 1)
+        // The options as given (defaults left out), once; the block's commands show each try.
+        var shown: [EchoLayout.Piece] = []
+        if options["times"] != nil { shown += [.value("--times"), .stack(1)] }
+        if options["every"] != nil { shown += [.value("--every"), .stack(0)] }
+        emitEcho("retry", shown)
         emit(.retryBegin)
         let top = here
         emit(.loopCheck)
@@ -412,7 +495,9 @@ struct Compiler {
         let enter = emit(.pushTry(0))
         tryDepth += 1
         stateDepth += 1
+        loopStateDepth += 1
         compileBody(body)
+        loopStateDepth -= 1
         stateDepth -= 1
         tryDepth -= 1
         emit(.popTry)
@@ -436,7 +521,11 @@ struct Compiler {
         emit(.waitBegin)
         let top = here
         emit(.loopCheck)
-        try compileExpression(condition, context: "wait")
+        // The condition runs with the wait's state on the loop stack.
+        loopStateDepth += 1
+        let shown = try compileExpression(condition, context: "wait")
+        loopStateDepth -= 1
+        emitEcho("wait", [.syntax("until")] + shown)
         let poll = emit(.waitPoll(0))
         emit(.jump(top))
         patch(poll, to: here)
@@ -452,6 +541,7 @@ struct Compiler {
             try Compiler.checkAssignable(name)
             if unit.isFunction { unit.globalNames.insert(name) }
         }
+        emitEcho("global", words.map { .value($0.literalText ?? "") })
     }
 
     private enum OptionValue {
@@ -516,6 +606,7 @@ struct Compiler {
             throw LanguageError(.syntax, "return inside $(…)")
         }
         if let status = words.first { try compileWord(status) }
+        emitEcho("return", Compiler.stackWords(words.count))
         emit(.returnFromFrame(hasStatus: !words.isEmpty))
     }
 
@@ -526,7 +617,14 @@ struct Compiler {
             throw Compiler.usage("set", "set NAME [VALUE]")
         }
         if words.count == 1 {
-            try compileVariableLoad(words[0])
+            if let name = words[0].literalText {
+                emitEcho("set", [.value(name)])
+                emitLoad(name)
+            } else {
+                try compileWord(words[0])
+                emitEcho("set", [.stack(0)])
+                emit(.loadNamed)
+            }
             emit(.writeLine)
             return
         }
@@ -535,7 +633,8 @@ struct Compiler {
                 throw LanguageError(.usage, "invalid variable name \"\(name)\"")
             }
             try Compiler.checkAssignable(name)
-            if let parts = Compiler.appendedParts(words[1], to: name) {
+            // Echoing shows the whole new value, so it builds it as a plain `set` does.
+            if !echoing, let parts = Compiler.appendedParts(words[1], to: name) {
                 // `set t "$t$i,"`: append to the variable's string in place rather than
                 // copying it into a new one, so building a string in a loop is linear.
                 let operand = variableOperand(name)
@@ -548,10 +647,12 @@ struct Compiler {
                 return
             }
             try compileWord(words[1])
+            emitEcho("set", [.value(name), .stack(0)])
             emitStore(name, assign: true)
         } else {
             try compileWord(words[0])
             try compileWord(words[1])
+            emitEcho("set", [.stack(1), .stack(0)])
             emit(.assignNamed)
         }
     }
@@ -576,12 +677,13 @@ struct Compiler {
         return parts.dropFirst()
     }
 
+    /// `unset NAME…`: every word is expanded first, as a shell does, then the
+    /// variables go.
     private mutating func compileUnset(_ words: [Word]) throws(LanguageError) {
         guard !words.isEmpty else { throw Compiler.usage("unset", "unset NAME…") }
-        for word in words {
-            try compileWord(word)
-            emit(.unsetNamed)
-        }
+        for word in words { try compileWord(word) }
+        emitEcho("unset", Compiler.stackWords(words.count))
+        emit(.unsetNamed(words.count))
     }
 
     private mutating func compileLet(_ words: [Word]) throws(LanguageError) {
@@ -589,7 +691,8 @@ struct Compiler {
             words[1].bareText == "="
         else { throw Compiler.usage("let", "let NAME = EXPR") }
         try Compiler.checkAssignable(name)
-        try compileExpression(Array(words.dropFirst(2)), context: "let")
+        let shown = try compileExpression(Array(words.dropFirst(2)), context: "let")
+        emitEcho("let", [.value(name), .syntax("=")] + shown)
         emitStore(name, assign: true)
     }
 
@@ -600,8 +703,9 @@ struct Compiler {
             let start = here
             let savedOrigin = currentOrigin
             do {
-                try compileExpression(Array(words.dropLast()), context: "assert")
+                let shown = try compileExpression(Array(words.dropLast()), context: "assert")
                 try compileWord(last)
+                emitEcho("assert", shown + [.stack(0)])
                 emit(.assert(message: -1))
                 return
             } catch {
@@ -609,7 +713,8 @@ struct Compiler {
                 currentOrigin = savedOrigin
             }
         }
-        try compileExpression(words, context: "assert")
+        let shown = try compileExpression(words, context: "assert")
+        emitEcho("assert", shown)
         let text = words.map { Compiler.sourceText(of: $0) }.joined(separator: " ")
         emit(.assert(message: constant(.string("assertion failed: \(text)"))))
     }
@@ -675,15 +780,6 @@ struct Compiler {
         emit(.endCapture)
     }
 
-    private mutating func compileVariableLoad(_ word: Word) throws(LanguageError) {
-        if let name = word.literalText {
-            emitLoad(name)
-        } else {
-            try compileWord(word)
-            emit(.loadNamed)
-        }
-    }
-
     mutating func emitLoad(_ name: String) {
         if let special = Compiler.specialIndex(name) {
             emit(.loadSpecial(special))
@@ -744,12 +840,16 @@ struct Compiler {
 
     // MARK: Expressions
 
-    private mutating func compileExpression(_ words: [Word], context: String) throws(LanguageError) {
+    /// Compiles an expression; when echoing, returns how its `-x` line shows it.
+    @discardableResult
+    private mutating func compileExpression(_ words: [Word], context: String) throws(LanguageError)
+        -> [EchoLayout.Piece]
+    {
         guard !words.isEmpty else {
             throw LanguageError(.usage, "missing expression", command: context)
         }
         var expression = ExpressionCompiler(words: words)
-        try expression.compile(into: &self)
+        return try expression.compile(into: &self)
     }
 
     // Entry points for ExpressionCompiler.

@@ -18,8 +18,15 @@ struct ExpressionCompiler {
     }
 
     private var tokens: [Token] = []
+    /// Indexes of the `(` and `)` tokens that were a braced word's braces, which an
+    /// echo shows as braces.
+    private var braceTokens: Set<Int> = []
     private var index = 0
     private var depth = 0
+    /// When echoing: the first echo slot of this expression's operands, and how
+    /// many operands have been compiled (operands are compiled in token order).
+    private var firstEchoSlot: Int?
+    private var operandsCompiled = 0
 
     init(words: [Word]) {
         self.words = words
@@ -27,13 +34,47 @@ struct ExpressionCompiler {
 
     private let words: [Word]
 
-    mutating func compile(into compiler: inout Compiler) throws(LanguageError) {
+    /// Emits the expression's instructions; when the compiler is echoing, also
+    /// keeps each operand as it is evaluated and returns how the `-x` line shows the
+    /// expression: operators as written, operands by their kept values.
+    mutating func compile(into compiler: inout Compiler) throws(LanguageError) -> [EchoLayout.Piece] {
         depth = compiler.expressionDepth
         for word in words { try tokenize(word) }
+        var shown: [EchoLayout.Piece] = []
+        if compiler.echoing {
+            let operands = tokens.filter { if case .operand = $0 { true } else { false } }.count
+            let first = compiler.openEchoSlots(operands)
+            firstEchoSlot = first
+            var slot = first
+            for (position, token) in tokens.enumerated() {
+                switch token {
+                case .symbol(let symbol):
+                    let brace = symbol == "(" ? "{" : "}"
+                    shown.append(.syntax(braceTokens.contains(position) ? brace : symbol))
+                case .operand(let pieces):
+                    shown.append(.kept(slot: slot, source: ExpressionCompiler.sourceText(of: pieces)))
+                    slot += 1
+                }
+            }
+        }
         try parseOr(&compiler)
         if index < tokens.count {
             throw LanguageError(.syntax, "unexpected \(describe(tokens[index])) in expression")
         }
+        return shown
+    }
+
+    /// An operand as written, for an echo that shows one not evaluated.
+    private static func sourceText(of pieces: [Piece]) -> String {
+        pieces.map { piece in
+            switch piece {
+            case .constant(let value): value.description
+            case .part(.literal(let text)): text
+            case .part(.variable(let name)): "$" + name
+            case .part(.commandSubstitution): "$(…)"
+            case .word(let word): Compiler.sourceText(of: word)
+            }
+        }.joined()
     }
 
     // MARK: Tokens
@@ -47,8 +88,10 @@ struct ExpressionCompiler {
             guard script.commands.count == 1 else {
                 throw LanguageError(.syntax, "a braced expression must hold one expression")
             }
+            braceTokens.insert(tokens.count)
             tokens.append(.symbol("("))
             for inner in script.commands[0].words { try tokenize(inner) }
+            braceTokens.insert(tokens.count)
             tokens.append(.symbol(")"))
         case .bare(let parts):
             // Operands of one word glue together unless an operator separates them.
@@ -243,6 +286,10 @@ struct ExpressionCompiler {
                 }
             }
             if pieces.count > 1 { _ = compiler.emitInstruction(.concat(pieces.count)) }
+            if let firstEchoSlot {
+                compiler.emitKeepOperand(firstEchoSlot + operandsCompiled)
+                operandsCompiled += 1
+            }
         }
     }
 }

@@ -48,7 +48,7 @@ enum Opcode: UInt8, Sendable {
     case storeLocal
     /// Pop a value and a name, assign it in the current scope, set `$?` to 0.
     case assignNamed
-    /// Pop a name and remove that variable.
+    /// Pop `a` names and remove those variables.
     case unsetNamed
     /// `set NAME "$NAME…"`: pop `b` values and append their text to the variable
     /// ``Operand`` `a` in place, setting `$?` to 0.
@@ -140,6 +140,16 @@ enum Opcode: UInt8, Sendable {
     /// the time is up, fail; otherwise wait for the next check.
     case waitPoll
 
+    // `-x`: emitted only in code compiled while `Interpreter.commandWillRun` is set.
+    /// Clear echo slots `a..<a+b` before an expression fills them, so an operand
+    /// left out by `&&` or `||` shows as written.
+    case echoOpen
+    /// Copy the top of the stack (an expression operand) into echo slot `a`.
+    case keepOperand
+    /// Tell the host that the command of `echoes[a]` is about to act, its words
+    /// expanded.
+    case echoCommand
+
     /// Whether `c` holds a jump target.
     var jumps: Bool {
         switch self {
@@ -188,7 +198,7 @@ extension Instruction {
     }
     static let loadNamed = Instruction(.loadNamed)
     static let assignNamed = Instruction(.assignNamed)
-    static let unsetNamed = Instruction(.unsetNamed)
+    static func unsetNamed(_ count: Int) -> Instruction { Instruction(.unsetNamed, a: count) }
     static let not = Instruction(.not)
     static let negate = Instruction(.negate)
     static let toBool = Instruction(.toBool)

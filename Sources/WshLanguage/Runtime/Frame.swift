@@ -20,9 +20,24 @@ struct Frame {
     let handlerBase: Int
     let loopBase: Int
     let captureBase: Int
+
+    /// The value stack's height where each command of the frame's body starts:
+    /// above a call's words, or where a sourced file began.
+    var bodyStackHeight: Int { isSource ? stackBase : argumentsBase + argumentCount }
 }
 
-/// An active `try`: where its `catch` starts and the depths to unwind to.
+/// An open `$(…)`: what its commands wrote so far.
+struct Capture {
+    var text = ""
+    /// The value stack's height when it began: where a command inside it starts, so
+    /// where the stack goes back to when that command fails and the run goes on
+    /// (`Interpreter.continueAfterFailure`).
+    let stackHeight: Int
+}
+
+/// An active `try`: where its `catch` starts and the depths to unwind to. Under
+/// `Interpreter.continueAfterFailure` the machine also makes one for a failed
+/// command that no `try` catches: it continues after that command.
 struct TryHandler {
     let catchPC: Int
     let frameDepth: Int

@@ -181,9 +181,9 @@ extension Interpreter {
                 case .popLoop:
                     r.loops.removeLast()
                 case .beginCapture:
-                    captures.append("")
+                    captures.append(Capture(stackHeight: r.stack.count))
                 case .endCapture:
-                    var text = captures.removeLast()
+                    var text = captures.removeLast().text
                     while text.utf8.last == UInt8(ascii: "\n") { text.removeLast() }
                     r.stack.append(.string(text))
                 case .caught:
@@ -204,7 +204,12 @@ extension Interpreter {
                 case .fail:
                     throw cursor.unit.errors[Int(instruction.a)]
                 case .define:
-                    functions[cursor.constants[Int(instruction.b)].description] = cursor.unit.functions[Int(instruction.a)]
+                    var function = cursor.unit.functions[Int(instruction.a)]
+                    if function.echoing != (commandWillRun != nil) {
+                        // The hook was set or removed since this code was compiled.
+                        function = Compiler.recompile(function, echoing: commandWillRun != nil, globals: globals)
+                    }
+                    functions[cursor.constants[Int(instruction.b)].description] = function
                     functionGeneration += 1
                     r.status = 0
                 case .loadSpecial:
@@ -247,10 +252,10 @@ extension Interpreter {
                     let argumentsBase = r.stack.count - argc
                     if let hook = commandWillRun {
                         // Before the name is resolved: the host's hook may define it.
-                        let words = (argumentsBase..<r.stack.count).map { r.stack[$0].description }
+                        let words = (argumentsBase..<r.stack.count).map { CommandEcho.Word.value(r.stack[$0].description) }
                         let name = callName(site, argc: argc, cursor, r)
                         park(&r)
-                        hook(name, words)
+                        hook(CommandEcho(depth: echoDepth, name: name, words: words))
                         unpark(&r)
                     }
                     // Unretained: `functions` holds it until the frame does.
@@ -317,19 +322,24 @@ extension Interpreter {
                 case .unsetNamed:
                     park(&r)
                     defer { unpark(&r) }
-                    setCurrentVariable(self.stack.removeLast().description, to: nil)
+                    for _ in 0..<Int(instruction.a) {
+                        setCurrentVariable(self.stack.removeLast().description, to: nil)
+                    }
                     lastStatus = 0
-                case .retryBegin, .retryAttempt, .retryEnd, .retryFailed, .waitBegin, .waitPoll:
+                // The `-x` instructions (only in code compiled with a hook) share this
+                // way out of the loop, so the loop's own code is as it was without them.
+                case .retryBegin, .retryAttempt, .retryEnd, .retryFailed, .waitBegin, .waitPoll,
+                    .echoOpen, .keepOperand, .echoCommand:
                     park(&r)
                     defer { unpark(&r) }
-                    if let target = try runTimed(instruction) { pc = target }
+                    if let target = try runParked(instruction) { pc = target }
                 }
             } catch {
                 // Errors raised while parked (in a command) arrive parked.
                 unpark(&r)
-                let failed = deferredLoadError(cursor, at: pc - 1, &r) ?? error
-                let origin = cursor.unit.origin(at: pc - 1)
-                let located = failed.located(command: origin?.name, position: origin?.position)
+                // `-x` and `--keep-going` do their part in `failure`, out of line, so
+                // the instruction loop compiles as it did without them.
+                let located = failure(error, at: pc - 1, cursor, &r)
                 if located.isCatchable, handlers.count > handlerBase {
                     let handler = handlers.removeLast()
                     while frames.count > handler.frameDepth {
@@ -515,6 +525,115 @@ extension Interpreter {
         swap(&r.loops, &loopStates)
     }
 
+    /// The error instruction `index` raised, as the code reads (a deferred variable
+    /// read's when there is one) and located at its command.
+    ///
+    /// With `-x`, the command is echoed first when an operator of its expression
+    /// failed (``echoBeforeFailure(at:_:)``). Under ``Interpreter/continueAfterFailure``,
+    /// when no `try` anywhere would catch the error, it is reported and a handler
+    /// of its own is pushed for the machine to take as it takes a `try`'s: it goes
+    /// on after the failed command, with the value stack, loop states and captures
+    /// of the frame as they were when that command started.
+    @inline(never)
+    private func failure(_ error: LanguageError, at index: Int, _ cursor: Cursor, _ r: inout Registers)
+        -> LanguageError
+    {
+        if cursor.unit.echoing {
+            park(&r)
+            echoBeforeFailure(at: index, cursor)
+            unpark(&r)
+        }
+        let origin = cursor.unit.origin(at: index)
+        let located = (deferredLoadError(cursor, at: index, &r) ?? error)
+            .located(command: origin?.name, position: origin?.position)
+        guard let proceed = continueAfterFailure, located.isCatchable, handlers.isEmpty, let origin,
+            origin.end > index
+        else { return located }
+        let frame = frames[frames.count - 1]
+        // A command runs inside as many of its frame's `$(…)` and loop states as
+        // enclose it in the source.
+        let captureDepth = frame.captureBase + origin.captureDepth
+        let loopDepth = frame.loopBase + origin.loopDepth
+        guard captures.count >= captureDepth, r.loops.count >= loopDepth else { return located }
+        let stackDepth = origin.captureDepth > 0 ? captures[captureDepth - 1].stackHeight : frame.bodyStackHeight
+        r.status = located.status
+        park(&r)
+        proceed(located)
+        unpark(&r)
+        handlers.append(
+            TryHandler(
+                catchPC: origin.end, frameDepth: frames.count, stackDepth: stackDepth, loopDepth: loopDepth,
+                captureDepth: captureDepth))
+        return located
+    }
+
+    /// `-x`: how deeply the running command is nested: one for each frame (the
+    /// chunk, each function call and sourced file) and each open `$(…)`.
+    private var echoDepth: Int { frames.count + captures.count }
+
+    /// `-x`: when an operator fails (division by zero, overflow, a value that is no
+    /// boolean) the expression's words were all expanded, so its command is echoed
+    /// before the error, as `sh -x` shows `let y=1/0`. A failure to expand a word (an
+    /// unset variable) comes before the command runs, and shows no line. The
+    /// registers are parked.
+    @inline(never)
+    private func echoBeforeFailure(at index: Int, _ cursor: Cursor) {
+        guard commandWillRun != nil, index >= 0, let end = cursor.unit.origin(at: index)?.end else { return }
+        switch cursor.code[index].opcode {
+        case .binary, .not, .negate, .toBool, .andJump, .orJump: break
+        default: return
+        }
+        // The command's echo point is the next of its own instructions that echoes
+        // (an operator belongs to an expression, and its echo follows it).
+        let origin = cursor.unit.instructionOrigins[index]
+        for next in (index + 1)..<end
+        where cursor.unit.instructionOrigins[next] == origin && cursor.code[next].opcode == .echoCommand {
+            echo(cursor.unit.echoes[Int(cursor.code[next].a)], cursor)
+            return
+        }
+    }
+
+    /// The `-x` instructions, with the machine's state parked: `echoOpen` empties
+    /// the echo slots an expression is about to fill (so an operand `&&` or `||`
+    /// skips shows as written, not as an earlier value), `keepOperand` copies the
+    /// operand on top of the stack into its slot, `echoCommand` tells the host.
+    func runEcho(_ instruction: Instruction) {
+        let cursor = currentCursor()
+        let slots = cursor.localsBase + cursor.unit.echoSlotBase + Int(instruction.a)
+        switch instruction.opcode {
+        case .echoOpen:
+            for slot in slots..<(slots + Int(instruction.b)) { locals[slot] = nil }
+        case .keepOperand:
+            locals[slots] = stack[stack.count - 1]
+        default:
+            echo(cursor.unit.echoes[Int(instruction.a)], cursor)
+        }
+    }
+
+    /// Tells the host about a compiled command about to act (`echoCommand`), its
+    /// words taken from the layout; the registers are parked.
+    @inline(never)
+    private func echo(_ layout: EchoLayout, _ cursor: Cursor) {
+        guard let hook = commandWillRun else { return }
+        var words: [CommandEcho.Word] = []
+        for piece in layout.words {
+            switch piece {
+            case .value(let text): words.append(.value(text))
+            case .syntax(let text): words.append(.syntax(text))
+            case .stack(let depth): words.append(.value(stack[stack.count - 1 - depth].description))
+            case .kept(let slot, let source):
+                if let value = locals[cursor.localsBase + cursor.unit.echoSlotBase + slot] {
+                    words.append(.value(value.description))
+                } else {
+                    words.append(.syntax(source))
+                }
+            case .loopItems:
+                words += (loopStates.last?.items ?? []).map(CommandEcho.Word.value)
+            }
+        }
+        hook(CommandEcho(depth: echoDepth, name: layout.name, words: words))
+    }
+
     /// The name a call site calls: fixed, or computed and pushed below its words.
     private func callName(_ site: Int, argc: Int, _ cursor: Cursor, _ r: Registers) -> String {
         cursor.unit.sites[site].name ?? r.stack[r.stack.count - argc - 1].description
@@ -525,7 +644,7 @@ extension Interpreter {
         _ unit: consuming CodeUnit, returnPC: Int, argumentsBase: Int, argumentCount: Int, stackBase: Int, isSource: Bool,
         _ r: inout Registers
     ) -> Cursor {
-        let localCount = unit.localSlots.count
+        let localCount = unit.frameLocalCount
         frames.append(
             Frame(
                 unit: unit, returnPC: returnPC, localsBase: r.locals.count, argumentsBase: argumentsBase,
@@ -558,7 +677,7 @@ extension Interpreter {
     }
 
     private func checkedWrite(_ text: String) throws(LanguageError) {
-        if let capture = captures.last, capture.utf8.count + text.utf8.count > maxStringLength {
+        if let capture = captures.last, capture.text.utf8.count + text.utf8.count > maxStringLength {
             throw .commandFailed("output of $(…) longer than \(maxStringLength) bytes")
         }
         write(text)
@@ -620,7 +739,7 @@ extension Interpreter {
             // Errors inside the file carry its name and line, so they are not re-labelled.
             let script = try Parser.parse(bytes: bytes, file: path, firstLine: 1)
             lastStatus = 0
-            return Compiler.compile(script, name: path, globals: globals)
+            return Compiler.compile(script, name: path, globals: globals, echoing: commandWillRun != nil)
         case .syntax:
             throw LanguageError(.failed, "part of the language; write the name literally", command: name)
         }

@@ -1,8 +1,10 @@
 /// `retry` and `wait until`: the instructions that wait, run with the machine's
-/// state parked in the interpreter (they are rare, so they stay out of the hot loop).
+/// state parked in the interpreter (they are rare, so they stay out of the hot loop,
+/// and so do `-x`'s, which share the way out).
 extension Interpreter {
-    /// Runs one of the waiting instructions; returns where to continue when it jumps.
-    func runTimed(_ instruction: Instruction) throws(LanguageError) -> Int? {
+    /// Runs one of the rare instructions run parked (the waiting ones, `-x`'s);
+    /// returns where to continue when it jumps.
+    func runParked(_ instruction: Instruction) throws(LanguageError) -> Int? {
         switch instruction.opcode {
         case .retryBegin:
             let every = try seconds(stack.removeLast(), option: "every", command: "retry")
@@ -51,6 +53,8 @@ extension Interpreter {
                 throw LanguageError(.failed, "timed out after \(state.timeout) s", command: "wait until")
             }
             try pause(min(state.interval, current.duration(to: deadline)))
+        case .echoOpen, .keepOperand, .echoCommand:
+            runEcho(instruction)
         default:
             break
         }

@@ -54,10 +54,38 @@ public final class Interpreter {
     public var now: () -> ContinuousClock.Instant = { ContinuousClock.now }
     /// The arguments of the top-level script: `$1…$9`, `$#` and `$@`.
     public var scriptArguments: [String] = []
-    /// Called before each call runs — a table command or a function — with its
-    /// name and expanded words (`-x`). Forms compiled inline (`set`, `let`,
-    /// `echo`, `assert`, `exit`, `if`, loops) are not calls and are not reported.
-    public var commandWillRun: ((String, [String]) -> Void)?
+    /// Called before each command runs, with its name, its words expanded and how
+    /// deeply it is nested (wsh's `-x`): every call of a host command, built-in or
+    /// function — before its name is looked up, so the hook may define it — and
+    /// every form the compiler turns into instructions, once its words are expanded
+    /// and before it acts. Control forms report their head, not their blocks: each
+    /// condition `if`, `elif`, `while` and `wait until` evaluate, `for NAME in
+    /// ITEMS…` once with its items, `repeat COUNT`, `try`, `catch` when it runs,
+    /// `retry` with its options, `def NAME`. Commands that do not run (an untaken
+    /// branch) report nothing.
+    ///
+    /// The forms compiled to instructions report only from code compiled while the
+    /// hook is set: set it before running code. Functions already defined are
+    /// compiled again when it is set or removed. Without a hook, code carries no
+    /// trace of it.
+    public var commandWillRun: ((CommandEcho) -> Void)? {
+        didSet {
+            guard (oldValue == nil) != (commandWillRun == nil) else { return }
+            let echoing = commandWillRun != nil
+            for (name, function) in functions {
+                functions[name] = Compiler.recompile(function, echoing: echoing, globals: globals)
+            }
+            functionGeneration += 1
+        }
+    }
+    /// When set, a command that fails outside any `try` does not end the run: the
+    /// error (located, as ``execute(_:file:firstLine:)`` would throw it) is passed
+    /// here to be reported, `$?` becomes its status, and execution goes on with the
+    /// next command — on the same line, in the same block, loop body or function,
+    /// or inside the same `$(…)` — as a shell without `set -e` does (wsh's
+    /// `--keep-going`). A `try` still catches first; interrupts, `exit` and the step
+    /// limit still end the run.
+    public var continueAfterFailure: ((LanguageError) -> Void)?
     /// `$?`: the status of the last command.
     public var lastStatus: Int32 = 0
 
@@ -78,7 +106,7 @@ public final class Interpreter {
     @exclusivity(unchecked) var locals = Buffer<Value?>()
     @exclusivity(unchecked) var handlers: [TryHandler] = []
     @exclusivity(unchecked) var loopStates: [LoopState] = []
-    @exclusivity(unchecked) var captures: [String] = []
+    @exclusivity(unchecked) var captures: [Capture] = []
     @exclusivity(unchecked) var pendingError: LanguageError?
     @exclusivity(unchecked) var sourceDepth = 0
 
@@ -134,7 +162,7 @@ public final class Interpreter {
     public func execute(bytes: [UInt8], file: String = "-c", firstLine: Int = 1) throws(LanguageError) {
         do {
             let script = try Parser.parse(bytes: bytes, file: file, firstLine: firstLine)
-            let unit = Compiler.compile(script, name: file, globals: globals)
+            let unit = Compiler.compile(script, name: file, globals: globals, echoing: commandWillRun != nil)
             if frames.isEmpty { steps = 0 }
             try run(unit, arguments: currentArguments)
         } catch {
@@ -228,7 +256,7 @@ public final class Interpreter {
         if captures.isEmpty {
             output(text)
         } else {
-            captures[captures.count - 1] += text
+            captures[captures.count - 1].text += text
         }
     }
 

@@ -37,7 +37,7 @@ public final class TextLineSource: LineSource {
     private var lines: [Substring]
     private var next = 0
     /// The first line that is not UTF-8: the whole input is refused before any of it runs.
-    private let invalidLine: Int?
+    private var invalidLine: Int?
 
     /// Lines of `text` under `name`.
     public init(name: String, text: String) {
@@ -65,7 +65,11 @@ public final class TextLineSource: LineSource {
     }
 
     public func readLine(prompt: String) -> LineRead {
-        if let invalidLine { return .invalidText(line: invalidLine) }
+        if let invalidLine {
+            // Said once: then the input ends, with nothing of it run (`--keep-going` too).
+            self.invalidLine = nil
+            return .invalidText(line: invalidLine)
+        }
         guard next < lines.count else { return .end }
         defer { next += 1 }
         var line = lines[next]

@@ -19,9 +19,11 @@ public final class Shell {
         public var accountStore: AccountStore?
         /// Which API dialect the target speaks (`--dialect`); `.detect` asks the server.
         public var dialect: Connection.DialectChoice = .detect
-        /// `-x`: print each call on stderr before it runs (`+ fetch 5`).
+        /// `-x`: print each command on stderr before it runs, its words expanded
+        /// (`+ fetch 5`), one `+` per level of function call, sourced file and `$(…)`.
         public var echo = false
-        /// `--keep-going`: a script runs on after a failure and ends with the first failure's status.
+        /// `--keep-going`: a script goes on with the next command after a failure
+        /// and ends with the first failure's status.
         public var keepGoing = false
         /// The CAs https servers are checked against (`--cacert`, `$CURL_CA_BUNDLE`, `$SSL_CERT_FILE`).
         public var certificateAuthorities = CertificateAuthorities.system
@@ -56,6 +58,8 @@ public final class Shell {
     let recorder = TraceRecorder()
     /// Whether the current source is interactive (errors keep the session).
     private(set) var interactive = false
+    /// `--keep-going`: the status of the first failure the current run went on past.
+    private var firstFailure: Int32?
 
     public init(configuration: Configuration, console: Console) {
         self.configuration = configuration
@@ -71,8 +75,9 @@ public final class Shell {
         configuration.accountStore?.notice = { [console] text in console.note(text) }
         interpreter.interruptRequested = { Interrupts.pending }
         if configuration.echo {
-            interpreter.commandWillRun = { [console] name, words in
-                console.note("+ " + ([name] + words).map(ShellWord.quoted).joined(separator: " "))
+            // `sh -x`'s form, and through `note` the same masking as every other line.
+            interpreter.commandWillRun = { [console] command in
+                console.note(String(repeating: "+", count: command.depth) + " " + command.line(quoting: ShellWord.quoted))
             }
         }
         registerCommands()
@@ -83,17 +88,33 @@ public final class Shell {
     /// Lines are gathered until they form complete input (an open quote or
     /// brace asks for more), then run. Outside an interactive session the
     /// first failure outside `try` ends the run with its status, naming
-    /// `FILE:LINE:`; an interactive session prints the error and goes on.
+    /// `FILE:LINE:`; with `--keep-going` it is printed and the run goes on with
+    /// the next command (a line that does not parse is skipped whole) and ends
+    /// with the first failure's status. An interactive session prints the error
+    /// and goes on with the next line.
     public func run(source: LineSource) -> Int32 {
         let wasInteractive = interactive
+        let outerFailure = firstFailure
+        let outerContinuation = interpreter.continueAfterFailure
         interactive = source.isInteractive
-        defer { interactive = wasInteractive }
+        firstFailure = nil
+        if configuration.keepGoing && !interactive {
+            interpreter.continueAfterFailure = { [unowned self] error in
+                _ = report(error)
+                firstFailure = firstFailure ?? error.status
+            }
+        } else {
+            interpreter.continueAfterFailure = nil
+        }
+        defer {
+            interactive = wasInteractive
+            firstFailure = outerFailure
+            interpreter.continueAfterFailure = outerContinuation
+        }
         var pending = ""
         var firstLine = 1
         var lineNumber = 0
         var status: Int32 = 0
-        // `--keep-going`: the first failure's status, returned at the end.
-        var firstFailure: Int32?
         while true {
             let read = source.readLine(prompt: pending.isEmpty ? prompt() : continuationPrompt)
             switch read {
@@ -107,16 +128,20 @@ public final class Shell {
                 // Input ended inside a quote or brace: report it as the syntax error it is.
                 switch execute(pending, file: source.name, firstLine: firstLine) {
                 case .succeeded: return firstFailure ?? status
-                case .failed(let failure), .exited(let failure): return failure
+                case .failed(let failure): return firstFailure ?? failure
+                case .exited(let code): return code == 0 ? firstFailure ?? 0 : code
                 }
             case .invalidText(let line):
                 pending = ""
                 let error = LanguageError(.syntax, "invalid UTF-8 in input",
                                           position: SourcePosition(file: source.name, line: line, column: 1))
-                switch report(error) {
-                case .failed(let failure) where !interactive: return failure
-                default: status = 2
+                if case .failed(let failure) = report(error), !interactive {
+                    // `--keep-going` skips a line of stdin, as it skips a line that does
+                    // not parse; a file or `-c` is refused whole and ends after this.
+                    guard configuration.keepGoing else { return failure }
+                    firstFailure = firstFailure ?? failure
                 }
+                status = 2
             case .interrupted:
                 Interrupts.take()
                 pending = ""
@@ -138,8 +163,11 @@ public final class Shell {
                 case .succeeded:
                     status = 0
                 case .failed(let failure):
+                    // With `--keep-going` a failure arrives here only when the chunk
+                    // failed as a whole: a line that does not parse, output that could
+                    // not be written, an interrupt. Ctrl-C still ends the run.
                     if !interactive {
-                        guard configuration.keepGoing, failure != 130 else { return firstFailure ?? failure }
+                        guard configuration.keepGoing, failure != 130 else { return failure }
                         firstFailure = firstFailure ?? failure
                     }
                     status = failure

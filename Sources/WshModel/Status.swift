@@ -42,6 +42,11 @@ public struct Status: Hashable, Sendable, Codable {
     public var visibility: String?
     /// The descriptions (alt text) of the pictures in `picURLs`, in order; nil where there is none.
     public var mediaDescriptions: [String?] = []
+    /// The kind of each attachment in `picURLs`, as the API names it (Mastodon's
+    /// `image`, `gifv`, `video`, `audio`, `unknown`); empty on Weibo (pictures).
+    public var mediaTypes: [String?] = []
+    /// True when the author marked the media sensitive (Mastodon); nil on Weibo.
+    public var sensitive: Bool?
     /// A poll attached to the status.
     public var poll: Poll?
     /// True when the status only shares `retweetedStatus`, with no text of its

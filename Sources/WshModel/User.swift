@@ -29,6 +29,9 @@ public struct User: Hashable, Sendable, Codable {
     public var shape = APIShape.weibo
     /// The local user name (Mastodon's `username`; `screenName` holds `acct`).
     public var username: String?
+    /// The display name exactly as the server sent it (Mastodon's
+    /// `display_name`, often empty); `name` falls back to the username for Views.
+    public var displayName: String?
 
     /// The id as text: `idstr` when present, otherwise `id`.
     public var identifier: String? { idstr ?? id.map(String.init) }

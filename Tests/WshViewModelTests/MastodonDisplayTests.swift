@@ -49,3 +49,55 @@ struct MastodonDisplayTests {
         #expect(detail.pollLines == ["yes · 3 votes", "no · 2 votes", "(closed)"])
     }
 }
+
+/// Fields real servers send: the data keeps them as sent, the Views show them.
+@Suite("Mastodon fields kept and shown")
+struct MastodonFieldsTests {
+    private func status(_ json: String) throws -> Status {
+        try JSONDecoder().decode(MastodonStatus.self, from: Data(json.utf8)).status
+    }
+
+    private func json(_ document: some Encodable) throws -> [String: Any] {
+        let encoder = JSONEncoder()
+        return try #require(try JSONSerialization.jsonObject(with: encoder.encode(document)) as? [String: Any])
+    }
+
+    private let media = #"""
+        {"id":"5","created_at":"2024-11-06T07:08:38.000Z","sensitive":true,
+         "account":{"id":"7","username":"ann","acct":"ann","display_name":""},"content":"<p>clips</p>",
+         "media_attachments":[
+           {"type":"video","url":"https://x.example/a.mp4","description":"a dog runs"},
+           {"type":"image","url":"https://x.example/b.png","description":null},
+           {"type":"audio","url":"https://x.example/c.mp3","description":"birdsong"},
+           {"type":"gifv","url":"https://x.example/d.mp4","description":null}]}
+        """#
+
+    @Test("a video or audio attachment is not a picture: the row counts each kind, the detail names it")
+    func mediaKinds() throws {
+        let clips = try status(media)
+        let row = StatusCellViewModel(status: clips, index: 1)
+        #expect(row.markers == "[sensitive] [2 pics] [1 video] [1 audio]")
+        let detail = StatusDetailViewModel(status: clips)
+        #expect(detail.mediaHeading == "media:")
+        #expect(detail.mediaKinds == [.video, .picture, .audio, .picture])
+        #expect(detail.sensitiveNote == "sensitive media (marked by the author)")
+        // Weibo's pictures stay pictures.
+        let weibo = Status(idstr: "1", text: "pics", picURLs: ["https://w.example/1.jpg"])
+        #expect(StatusCellViewModel(status: weibo, index: 1).markers == "[1 pic]")
+        #expect(StatusDetailViewModel(status: weibo).mediaHeading == "pictures:")
+    }
+
+    @Test("--json keeps the server's values: an empty display_name stays empty, media keep their type, sensitive is kept")
+    func jsonKeepsServerValues() throws {
+        let clips = try status(media)
+        let document = try json(StatusDocument(clips, index: 1))
+        let account = try #require(document["account"] as? [String: Any])
+        #expect(account["display_name"] as? String == "")
+        #expect(account["username"] as? String == "ann")
+        let attachments = try #require(document["media_attachments"] as? [[String: Any]])
+        #expect(attachments.map { $0["type"] as? String } == ["video", "image", "audio", "gifv"])
+        #expect(document["sensitive"] as? Bool == true)
+        // The View still shows a name.
+        #expect(StatusDetailViewModel(status: clips).authorName == "ann")
+    }
+}

@@ -59,6 +59,7 @@ public struct MastodonAccount: Decodable, Sendable, Hashable {
                         statusesCount: statusesCount, createdAt: createdAt)
         user.shape = .mastodon
         user.username = username
+        user.displayName = displayName
         return user
     }
 }
@@ -167,7 +168,10 @@ public struct MastodonStatus: Decodable, Sendable, Hashable {
         status.isBoost = boosted != nil
         status.contentWarning = spoilerText?.isEmpty == false ? spoilerText : nil
         status.visibility = visibility
-        status.mediaDescriptions = media.filter { ($0.url ?? $0.previewURL) != nil }.map { $0.description }
+        let shown = media.filter { ($0.url ?? $0.previewURL) != nil }
+        status.mediaDescriptions = shown.map { $0.description }
+        status.mediaTypes = shown.map { $0.type }
+        status.sensitive = sensitive
         status.poll = poll?.poll
         status.url = url
         status.shape = .mastodon

@@ -37,9 +37,12 @@ struct StatusDetailView {
         }
         lines.append(style.dim(detail.countsText))
         if !detail.pictureURLs.isEmpty {
-            lines.append(style.dim("pictures:"))
-            for (url, description) in zip(detail.pictureURLs, detail.pictureDescriptions) {
-                lines.append("  " + url + (description.isEmpty ? "" : style.dim(" — " + description)))
+            if !detail.sensitiveNote.isEmpty { lines.append(style.yellow(detail.sensitiveNote)) }
+            lines.append(style.dim(detail.mediaHeading))
+            for (index, url) in detail.pictureURLs.enumerated() {
+                let kind = detail.mediaKinds[index] == .picture ? "" : style.dim(detail.mediaKinds[index].rawValue + " ")
+                let description = detail.pictureDescriptions[index]
+                lines.append("  " + kind + url + (description.isEmpty ? "" : style.dim(" — " + description)))
             }
         }
         var output = lines.map { bar + $0 }.joined(separator: "\n") + "\n"

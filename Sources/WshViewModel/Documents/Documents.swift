@@ -36,9 +36,12 @@ public struct StatusDocument: Encodable, Sendable, Hashable {
         var media: [MediaDocument]
         var poll: PollDocument?
         var isBoost: Bool
+        var sensitive: Bool?
     }
 
+    /// One of `media_attachments`: its `type` as the server named it (a video is not a picture).
     struct MediaDocument: Encodable, Sendable, Hashable {
+        var type: String?
         var url: String
         var description: String?
     }
@@ -70,7 +73,7 @@ public struct StatusDocument: Encodable, Sendable, Hashable {
         case reblogsCount = "reblogs_count"
         case favouritesCount = "favourites_count"
         case mediaAttachments = "media_attachments"
-        case application
+        case application, sensitive
     }
 
     enum CodingKeys: String, CodingKey {
@@ -106,14 +109,15 @@ public struct StatusDocument: Encodable, Sendable, Hashable {
                 visibility: status.visibility.map(Self.clean), url: status.url.map(Self.clean),
                 inReplyToID: status.inReplyToStatusID.map(Self.clean),
                 media: status.picURLs.enumerated().map { offset, url in
-                    MediaDocument(url: Self.clean(url),
+                    MediaDocument(type: offset < status.mediaTypes.count ? status.mediaTypes[offset].map(Self.clean) : nil,
+                                  url: Self.clean(url),
                                   description: offset < status.mediaDescriptions.count ? status.mediaDescriptions[offset].map(Self.clean) : nil)
                 },
                 poll: status.poll.map { poll in
                     PollDocument(options: poll.options.map { .init(title: Self.clean($0.title), votesCount: $0.votes) },
                                  votesCount: poll.votesCount, expired: poll.expired)
                 },
-                isBoost: status.isBoost)
+                isBoost: status.isBoost, sensitive: status.sensitive)
         }
     }
 
@@ -151,6 +155,7 @@ public struct StatusDocument: Encodable, Sendable, Hashable {
         try c.encode(repostsCount, forKey: .reblogsCount)
         try c.encode(attitudesCount, forKey: .favouritesCount)
         try c.encode(mastodon.media, forKey: .mediaAttachments)
+        try c.encodeIfPresent(mastodon.sensitive, forKey: .sensitive)
         try c.encodeIfPresent(mastodon.poll, forKey: .poll)
         try c.encodeIfPresent(source.map { ["name": $0] }, forKey: .application)
         try c.encodeIfPresent(user, forKey: .account)
@@ -183,6 +188,8 @@ public struct UserDocument: Encodable, Sendable, Hashable {
     public var verified: Bool?
     /// Mastodon's `username`, for an account from Mastodon (nil on Weibo).
     public var username: String?
+    /// Mastodon's `display_name` as sent ("" for about half of real accounts).
+    public var displayName: String?
     var isMastodon = false
 
     enum MastodonKeys: String, CodingKey {
@@ -214,6 +221,7 @@ public struct UserDocument: Encodable, Sendable, Hashable {
         verified = user.verified
         username = user.username.map(StatusDocument.clean)
         isMastodon = user.shape == .mastodon
+        displayName = user.displayName.map(StatusDocument.clean)
     }
 
     /// Weibo's names, or Mastodon's (`acct`, `display_name`, `note`…) for an account from Mastodon.
@@ -236,7 +244,8 @@ public struct UserDocument: Encodable, Sendable, Hashable {
         try c.encodeIfPresent(idstr, forKey: .id)
         try c.encodeIfPresent(username, forKey: .username)
         try c.encodeIfPresent(screenName, forKey: .acct)
-        try c.encodeIfPresent(name, forKey: .displayName)
+        // As the server sent it, "" included: only Views fall back to the username.
+        try c.encodeIfPresent(isMastodon ? displayName : name, forKey: .displayName)
         try c.encodeIfPresent(description, forKey: .note)
         try c.encodeIfPresent(followersCount, forKey: .followersCount)
         try c.encodeIfPresent(friendsCount, forKey: .followingCount)

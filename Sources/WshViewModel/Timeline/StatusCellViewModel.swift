@@ -21,9 +21,9 @@ public struct StatusCellViewModel: Sendable, Hashable {
     public let countsText: String
     /// True when the status reposts another.
     public let isRetweet: Bool
-    /// How many pictures it carries.
+    /// How many pictures it carries (videos and audio included: every attachment).
     public let pictureCount: Int
-    /// `[CW] [RT] [poll] [2 pics]`, empty when none applies.
+    /// `[CW] [RT] [poll] [2 pics] [1 video]`, empty when none applies.
     public let markers: String
 
     /// The row for `status` at row number `index`.
@@ -43,7 +43,10 @@ public struct StatusCellViewModel: Sendable, Hashable {
         if status.contentWarning != nil { markers.append("[CW]") }
         if isRetweet && !status.isBoost { markers.append("[RT]") }
         if status.poll != nil { markers.append("[poll]") }
-        if pictureCount > 0 { markers.append("[\(DisplayText.plural(pictureCount, "pic"))]") }
+        if status.sensitive == true && status.contentWarning == nil && pictureCount > 0 { markers.append("[sensitive]") }
+        for (kind, count) in MediaKind.counts(of: status, total: pictureCount) {
+            markers.append("[\(DisplayText.plural(count, kind.word))]")
+        }
         self.markers = markers.joined(separator: " ")
     }
 }

@@ -25,6 +25,12 @@ public struct StatusDetailViewModel: Sendable, Hashable {
     public let pictureURLs: [String]
     /// The description (alt text) of each picture, "" where it has none.
     public let pictureDescriptions: [String]
+    /// The kind of each attachment, in order (a picture, a video, audio).
+    public let mediaKinds: [MediaKind]
+    /// `pictures:` when every attachment is a picture, else `media:`.
+    public let mediaHeading: String
+    /// `sensitive media (marked by the author)`, "" when not so marked.
+    public let sensitiveNote: String
     /// The content warning the text hides behind, "" when it has none.
     public let contentWarning: String
     /// Who may see it (`public`, `unlisted`, `private`, `direct`), "" when the API does not say.
@@ -60,6 +66,9 @@ public struct StatusDetailViewModel: Sendable, Hashable {
         pictureDescriptions = pictureURLs.indices.map { index in
             index < status.mediaDescriptions.count ? TerminalText.sanitize(status.mediaDescriptions[index]) : ""
         }
+        mediaKinds = pictureURLs.indices.map { MediaKind(apiType: $0 < status.mediaTypes.count ? status.mediaTypes[$0] : nil) }
+        mediaHeading = mediaKinds.allSatisfy { $0 == .picture } ? "pictures:" : "media:"
+        sensitiveNote = status.sensitive == true && !pictureURLs.isEmpty ? "sensitive media (marked by the author)" : ""
         contentWarning = TerminalText.sanitize(status.contentWarning)
         visibility = TerminalText.sanitize(status.visibility)
         if let poll = status.poll {

@@ -26,6 +26,9 @@ public struct CommandSpec {
     public var options: [OptionSpec]
     /// Suggests words for an argument being completed; options complete by themselves.
     public var completion: CompletionProvider?
+    /// Help that depends on the host's state now (wsh: what the connected API
+    /// offers), shown by `help NAME` after the discussion; nil or "" for none.
+    public var currentNotes: (() -> String?)?
     var action: Action
     private var customSynopsis: String?
 

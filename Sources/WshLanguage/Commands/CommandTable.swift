@@ -104,6 +104,7 @@ public struct CommandTable {
         guard let spec = lookup(name) else { return nil }
         var text = "usage: \(spec.synopsis)\n\n\(spec.abstract)\n"
         if !spec.discussion.isEmpty { text += "\n\(spec.discussion)\n" }
+        if let notes = spec.currentNotes?(), !notes.isEmpty { text += "\n\(notes)\n" }
         let rows = spec.arguments.map { ($0.name, $0.help) }
         let optionRows = spec.options.map { option in
             (option.short.map { "-\($0), " } ?? "") + option.synopsis

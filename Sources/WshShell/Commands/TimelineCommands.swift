@@ -8,15 +8,15 @@ import WshViewModel
 extension Shell {
     func timelineCommands() -> [CommandSpec] {
         let json = OptionSpec.flag("json", help: "as JSON")
-        return [
-            CommandSpec(
-                name: "fetch", abstract: "Load a timeline: public, home, user NAME, mentions or reposts N (replaces the rows).",
+        var fetch = CommandSpec(
+                name: "fetch", abstract: "Load a timeline (public, home, user NAME, mentions, …) replacing the rows.",
                 discussion: """
                     SOURCE is public (the default), home (yours and whom you follow), user NAME
-                    (@name or uid), mentions (statuses that @ you) or reposts N (the reposts of
-                    row N). N is how many statuses a page holds: 1 to 200 on the public timeline,
-                    1 to 100 on the others (default 20). --page P picks a page of the public
-                    timeline; the others page with more (older) and newer. --all walks the whole
+                    (@name or uid), mentions (statuses that @ you), reposts N (the reposts of
+                    row N), local (the server's own users) or tag NAME (a hashtag), as the
+                    connected API offers them (below). N is how many statuses a page holds
+                    (default 20), up to the API's limit. --page P picks a page of a timeline
+                    paged by number; the others page with more (older) and newer. --all walks the whole
                     timeline (--limit N stops after N statuses), showing progress on a terminal;
                     Ctrl-C stops it keeping what arrived. Sets $count to the number fetched.
                       fetch 50
@@ -30,8 +30,11 @@ extension Shell {
                     .flag("all", help: "every page, until the timeline ends"),
                     .valued("limit", valueName: "N", help: "with --all: stop after N statuses"),
                 ],
-                completion: { request in request.argumentIndex == 0 ? ["public", "local", "home", "tag", "user", "mentions", "reposts"] : [] },
-                handler: { [unowned self] context in try fetch(context) }),
+                completion: { [unowned self] request in request.argumentIndex == 0 ? offeredTimelines().map(\.word) : [] },
+                handler: { [unowned self] context in try self.fetch(context) })
+        fetch.currentNotes = { [unowned self] in timelineNotes() }
+        return [
+            fetch,
             CommandSpec(
                 name: "more", abstract: "Append the next older page to the rows.",
                 discussion: "Sets $count to the number of new statuses (0 once the timeline has no more).",
@@ -167,6 +170,7 @@ extension Shell {
     }
 
     private func fetch(_ context: CommandContext) throws(LanguageError) {
+        try checkOffered(context.arguments.values("SOURCE… N").first)
         let (source, count) = try timelineWords(context.arguments.values("SOURCE… N"), allowsCount: true)
         let page = try integer(context.arguments.option("page"), name: "--page")
         let limit = try integer(context.arguments.option("limit"), name: "--limit")

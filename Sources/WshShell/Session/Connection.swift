@@ -239,6 +239,17 @@ public final class Connection {
         return found
     }
 
+    /// The dialect, when it is known without a request: chosen by `--dialect`,
+    /// the sandbox's, a `/2/` base, or found on an earlier request.
+    public var knownDialect: (any Dialect)? {
+        if let foundDialect { return foundDialect }
+        switch (dialectChoice, target) {
+        case (.mastodon, _): return MastodonDialect()
+        case (.weibo, _), (.detect, .sandbox): return WeiboDialect()
+        case (.detect, .url(let url)): return url.hasSuffix("/2/") ? WeiboDialect() : nil
+        }
+    }
+
     /// The software the target runs, when detection named it (`gotosocial 0.17.3`).
     public private(set) var software: ServerSoftware?
 

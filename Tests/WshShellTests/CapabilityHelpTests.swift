@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+import WshRequest
+import WshSandbox
+@testable import WshShell
+import WshTestSupport
+
+/// Help and completion from what the connected API offers.
+@Suite("help fetch from the connected API's capabilities")
+struct CapabilityHelpTests {
+    @Test("on Weibo: 200 on the public timeline, 100 on the others, reposts offered, local and tag not")
+    func weibo() async throws {
+        let harness = try await ShellHarness()
+        let help = await harness.run("help fetch").stdout
+        #expect(help.contains("On this API (weibo): public: 1 to 200 statuses a page; home, user NAME, mentions, reposts N: 1 to 100 statuses a page. Not offered here: local, tag NAME."), "\(help)")
+        #expect(harness.shell.offeredTimelines().map(\.word) == ["public", "home", "user", "mentions", "reposts"])
+    }
+
+    @Test("on Mastodon: 40 a page, local and tag offered, reposts not; fetch reposts fails before any request naming the API")
+    func mastodon() async throws {
+        let harness = try await ShellHarness(dialect: .mastodon)
+        let help = await harness.run("help fetch").stdout
+        #expect(help.contains("On this API (mastodon): public, local, home, tag NAME, user NAME, mentions: 1 to 40 statuses a page. Not offered here: reposts N."), "\(help)")
+        #expect(!help.contains("200"))
+        #expect(harness.shell.offeredTimelines().map(\.word) == ["public", "local", "home", "tag", "user", "mentions"])
+        let before = harness.sandbox.stats.requests
+        let refused = await harness.run("fetch reposts 1")
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("fetch: reposts N: this API (mastodon) has no such timeline; it offers public, local, home, tag NAME, user NAME, mentions"), "\(refused.stderr)")
+        #expect(harness.sandbox.stats.requests == before)
+    }
+
+    @Test("an --api URL not yet asked says the timelines are found out on the first request")
+    func unknown() async throws {
+        let harness = ShellHarness(api: "http://127.0.0.1:9/", token: nil)
+        #expect(await harness.run("help fetch").stdout.contains("found out on the first request"))
+    }
+}

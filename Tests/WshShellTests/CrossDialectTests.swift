@@ -71,9 +71,9 @@ struct CrossDialectTests {
     func timelinesOneAPILacks() async throws {
         let weibo = try await ShellHarness(dialect: .weibo).run("fetch local")
         #expect(weibo.status == 2)
-        #expect(weibo.stderr.contains("this API has no local timeline"))
+        #expect(weibo.stderr.contains("fetch: local: this API (weibo) has no such timeline; it offers public, home"), "\(weibo.stderr)")
         let mastodon = try await ShellHarness(dialect: .mastodon).run("fetch 3\nfetch reposts 1")
         #expect(mastodon.status == 2)
-        #expect(mastodon.stderr.contains("this API has no reposts of"))
+        #expect(mastodon.stderr.contains("fetch: reposts N: this API (mastodon) has no such timeline"), "\(mastodon.stderr)")
     }
 }

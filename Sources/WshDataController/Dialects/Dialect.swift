@@ -29,6 +29,18 @@ public protocol Dialect: Sendable {
     /// page is asked one larger and the boundary dropped; false when it is
     /// exclusive and the server says where the next page starts (Mastodon's `Link`).
     var maxIDIsInclusive: Bool { get }
+    /// The API's OAuth flow on `apiBase` (its authorize page, code exchange,
+    /// token info, revocation), sent through `http`.
+    func oauthFlow(apiBase: String, http: any HTTPClient) -> any OAuthFlow
+}
+
+/// The dialects by the names accounts record them under.
+public enum Dialects {
+    /// The dialect called `name` (`weibo`, `mastodon`); Weibo for nil
+    /// (accounts stored before Mastodon) or a name this wsh does not know.
+    public static func named(_ name: String?) -> any Dialect {
+        name == MastodonDialect().name ? MastodonDialect() : WeiboDialect()
+    }
 }
 
 /// What a dialect brought back: the value, the last HTTP response, and the
@@ -78,4 +90,9 @@ public struct WeiboDialect: Dialect {
     public func pagesByCursor(_ source: TimelineSource) -> Bool { source != .public }
 
     public var maxIDIsInclusive: Bool { true }
+
+    /// Weibo's OAuth2 beside its API (`oauth2/…`), with an app registered at open.weibo.com.
+    public func oauthFlow(apiBase: String, http: any HTTPClient) -> any OAuthFlow {
+        OAuthClient(apiBase: apiBase, http: http)
+    }
 }

@@ -34,6 +34,11 @@ public struct MastodonDialect: Dialect {
     /// `max_id` is exclusive, and each page's `Link` header says where the next starts.
     public var maxIDIsInclusive: Bool { false }
 
+    /// Mastodon's OAuth at the server root, with an app wsh registers itself.
+    public func oauthFlow(apiBase: String, http: any HTTPClient) -> any OAuthFlow {
+        MastodonOAuthClient(apiBase: apiBase, http: http)
+    }
+
     public func perform<T: Decodable & Sendable>(_ type: T.Type, _ endpoint: Endpoint, on client: WeiboClient)
         async throws(RequestError) -> DialectAnswer<T> {
         var call = Call(endpoint: endpoint, client: client)

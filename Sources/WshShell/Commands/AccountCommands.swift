@@ -78,7 +78,7 @@ extension Shell {
             throw .commandFailed("login needs a config folder to keep the account: set HOME or XDG_CONFIG_HOME")
         }
         let base = try attempt { () throws(RequestError) in try connection.apiBase() }
-        let viewModel = try loginViewModel(base: base, dialect: currentDialectName())
+        let viewModel = try loginViewModel(base: base, dialect: currentDialect())
 
         if let code = context.arguments.option("code") {
             guard let pending = try attempt({ () throws(AccountStoreError) in try store.loadPending() }) else {
@@ -274,22 +274,22 @@ extension Shell {
         return key
     }
 
-    /// The name of the connection's dialect (`weibo`, `mastodon`), probing the server if need be.
-    private func currentDialectName() throws(LanguageError) -> String {
-        try attempt { () throws(RequestError) in try connection.dialect().name }
+    /// The connection's dialect, probing the server if need be.
+    private func currentDialect() throws(LanguageError) -> any Dialect {
+        try attempt { () throws(RequestError) in try connection.dialect() }
     }
 
-    /// The login ViewModel on `base` with the OAuth flow of `dialect`.
-    private func loginViewModel(base: String, dialect: String) -> LoginViewModel {
+    /// The login ViewModel on `base`, with `dialect`'s OAuth flow and users' DataController.
+    private func loginViewModel(base: String, dialect: any Dialect) -> LoginViewModel {
         let http = connection.auxiliaryHTTPClient()
         let timeouts = (configuration.connectTimeout, configuration.timeout)
-        let flow: any OAuthFlow = dialect == MastodonDialect().name
-            ? MastodonOAuthClient(apiBase: base, http: http) : OAuthClient(apiBase: base, http: http)
         return LoginViewModel(
-            oauth: flow,
-            makeClient: { token in
-                WeiboClient(configuration: APIConfiguration(baseURL: base, token: .value(token),
-                                                            connectTimeout: timeouts.0, timeout: timeouts.1), http: http)
+            oauth: dialect.oauthFlow(apiBase: base, http: http),
+            makeUsers: { token in
+                var configuration = APIConfiguration(baseURL: base, token: .value(token),
+                                                     connectTimeout: timeouts.0, timeout: timeouts.1)
+                configuration.authScheme = dialect.authScheme
+                return UserDataController(client: WeiboClient(configuration: configuration, http: http), dialect: dialect)
             })
     }
 
@@ -402,7 +402,7 @@ extension Shell {
             throw .commandFailed("no token for \(connection.accountKey): run login, or set WSH_ACCESS_TOKEN")
         }
         let base = try attempt { () throws(RequestError) in try connection.apiBase() }
-        let handOver = WaitingHandOver(try loginViewModel(base: base, dialect: currentDialectName()))
+        let handOver = WaitingHandOver(try loginViewModel(base: base, dialect: currentDialect()))
         let identity = try wait { try await handOver.value.identify(token) }
         if wantsJSON(context) {
             context.write(try JSONView.encode(WhoAmIDocument(
@@ -436,7 +436,7 @@ extension Shell {
             base = account.api
         }
         // The account's own API is revoked in its dialect; the sandbox's tokens work in either.
-        let dialect = account.api == connection.accountKey ? try currentDialectName() : account.dialect ?? WeiboDialect().name
+        let dialect = account.api == connection.accountKey ? try currentDialect() : Dialects.named(account.dialect)
         let viewModel = loginViewModel(base: base, dialect: dialect)
         // Mastodon revokes with the app the token was issued to: the one kept, or the sandbox's own.
         var app: OAuthApp?

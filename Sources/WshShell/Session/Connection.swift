@@ -219,8 +219,8 @@ public final class Connection {
         if let foundDialect { return foundDialect }
         let found: any Dialect
         switch (dialectChoice, target) {
-        case (.mastodon, _): found = MastodonDialect()
-        case (.weibo, _), (.detect, .sandbox): found = WeiboDialect()
+        case (.mastodon, _), (.weibo, _): found = Dialects.named(dialectChoice.rawValue)
+        case (.detect, .sandbox): found = Dialects.named(nil)
         case (.detect, .url(let url)):
             let http = auxiliaryHTTPClient()
             let detected: DialectDetector.Found
@@ -244,9 +244,9 @@ public final class Connection {
     public var knownDialect: (any Dialect)? {
         if let foundDialect { return foundDialect }
         switch (dialectChoice, target) {
-        case (.mastodon, _): return MastodonDialect()
-        case (.weibo, _), (.detect, .sandbox): return WeiboDialect()
-        case (.detect, .url(let url)): return url.hasSuffix("/2/") ? WeiboDialect() : nil
+        case (.mastodon, _), (.weibo, _): return Dialects.named(dialectChoice.rawValue)
+        case (.detect, .sandbox): return Dialects.named(nil)
+        case (.detect, .url(let url)): return url.hasSuffix("/2/") ? Dialects.named(nil) : nil
         }
     }
 

@@ -13,11 +13,11 @@ import WshText
 /// `authorizeURL`, `pending` (what the exchange needs, for `login --url-only`
 /// to keep), `signedIn` (the result). The store of accounts is the shell's business.
 public final class LoginViewModel {
-    /// Builds an API client that sends `token` (for `users/show.json` as the new user).
-    public typealias ClientFactory = @Sendable (Secret) -> WeiboClient
+    /// Builds the users' DataController of the API, sending `token` (to name the new user).
+    public typealias UsersFactory = @Sendable (Secret) -> UserDataController
 
     private let oauth: any OAuthFlow
-    private let makeClient: ClientFactory
+    private let makeUsers: UsersFactory
     private let now: @Sendable () -> Date
 
     /// The page to open, once `begin` ran.
@@ -34,9 +34,9 @@ public final class LoginViewModel {
     /// Whether the API lets wsh register its own app (Mastodon), so no app need be configured.
     public var registersApps: Bool { oauth is any OAuthAppRegistering }
 
-    public init(oauth: any OAuthFlow, makeClient: @escaping ClientFactory, now: @escaping @Sendable () -> Date = Date.init) {
+    public init(oauth: any OAuthFlow, makeUsers: @escaping UsersFactory, now: @escaping @Sendable () -> Date = Date.init) {
         self.oauth = oauth
-        self.makeClient = makeClient
+        self.makeUsers = makeUsers
         self.now = now
     }
 
@@ -108,7 +108,7 @@ public final class LoginViewModel {
         var screenName = grant.screenName
         if screenName == nil {
             do {
-                screenName = try await UserDataController(client: makeClient(grant.accessToken)).user(.uid(grant.uid)).screenName
+                screenName = try await makeUsers(grant.accessToken).user(.uid(grant.uid)).screenName
             } catch {
                 throw ViewModelError.requestFailed(error)
             }
@@ -128,7 +128,7 @@ public final class LoginViewModel {
             let info = try await oauth.tokenInfo(token)
             var screenName = info.screenName
             if screenName == nil {
-                screenName = try await UserDataController(client: makeClient(token)).user(.uid(info.uid)).screenName
+                screenName = try await makeUsers(token).user(.uid(info.uid)).screenName
             }
             let expiresAt = info.expiresIn.map { now().addingTimeInterval(TimeInterval($0)) }
             return TokenIdentity(uid: info.uid, screenName: TerminalText.sanitize(screenName ?? ""),

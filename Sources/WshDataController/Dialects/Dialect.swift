@@ -2,25 +2,23 @@ import Foundation
 import WshModel
 import WshRequest
 
-/// The one seam between wsh and the API it talks to: endpoints, paging,
-/// auth and decoding into the Model.
+/// The one seam between wsh and the API it talks to: one typed operation
+/// per thing the DataControllers ask (a page of a timeline, a status, a
+/// thread, a user, post, delete, repost, favourite, follow, rate limits),
+/// each taking its own values and returning the Model's types.
 ///
-/// The DataControllers speak one vocabulary, Weibo's (`statuses/show.json`,
-/// `count`, `max_id` …), because Weibo was first. A dialect carries each of
-/// those calls out on its API and decodes the answer into the Model types the
-/// DataControllers asked for. `WeiboDialect` sends the calls as they are;
-/// `MastodonDialect` turns them into `/api/v1/…` requests (sometimes two,
-/// e.g. a lookup of an account id first) and maps Mastodon's entities onto
-/// the same `Status`, `User` and `Comment`. Nothing above the DataControllers
+/// Every API implements every operation, so the compiler makes each answer
+/// all of them; `maximumCount(for:)` says which timelines it offers (nil:
+/// none), from which `help`, completion and `fetch` take their limits. An API
+/// builds its own requests inside its own file (`WeiboDialect` here,
+/// `MastodonDialect` beside it), decodes its own entities into the Model and
+/// classifies its own errors (`ErrorKind`). Nothing above the DataControllers
 /// knows which dialect answers.
 public protocol Dialect: Sendable {
     /// `weibo` or `mastodon`, as `--dialect` and `status` name it.
     var name: String { get }
     /// How the token is sent: `Authorization: SCHEME TOKEN`.
     var authScheme: String { get }
-    /// Carries out `endpoint` on this API and decodes its answer as `T`.
-    func perform<T: Decodable & Sendable>(_ type: T.Type, _ endpoint: Endpoint, on client: WeiboClient)
-        async throws(RequestError) -> DialectAnswer<T>
     /// The largest page `source` serves; nil when this API has no such timeline.
     func maximumCount(for source: TimelineSource) -> Int?
     /// True when `source` pages by cursor (`max_id`, `since_id`), not by page number.
@@ -32,6 +30,44 @@ public protocol Dialect: Sendable {
     /// The API's OAuth flow on `apiBase` (its authorize page, code exchange,
     /// token info, revocation), sent through `http`.
     func oauthFlow(apiBase: String, http: any HTTPClient) -> any OAuthFlow
+
+    // MARK: Reads
+
+    /// A page of `source`.
+    func timeline(_ source: TimelineSource, _ query: PageQuery, _ exchange: DialectExchange) async throws(RequestError) -> TimelinePage
+    /// A page of the token owner's own statuses, newest first.
+    func ownStatuses(_ query: PageQuery, _ exchange: DialectExchange) async throws(RequestError) -> TimelinePage
+    /// One status.
+    func status(id: String, _ exchange: DialectExchange) async throws(RequestError) -> Status
+    /// The comments (Weibo) or the thread (Mastodon) of a status.
+    func comments(statusID: String, _ query: PageQuery, _ exchange: DialectExchange) async throws(RequestError) -> CommentsPage
+    /// One user.
+    func user(_ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> User
+    /// Whether the token's owner follows `user`.
+    func followingState(_ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> FollowingState
+    /// The token's rate limit.
+    func rateLimits(_ exchange: DialectExchange) async throws(RequestError) -> RateLimitStatus
+
+    // MARK: Writes
+
+    /// Posts `text`; the new status.
+    func post(text: String, _ exchange: DialectExchange) async throws(RequestError) -> Status
+    /// Deletes the token owner's status `id`; the status as it was.
+    func delete(id: String, _ exchange: DialectExchange) async throws(RequestError) -> Status
+    /// Takes back `repost`, a repost of `original`, by the API's own call.
+    func unrepost(_ repost: String, of original: String, _ exchange: DialectExchange) async throws(RequestError) -> Status
+    /// Reposts (boosts) `id`, with `text` where the API takes one; the repost.
+    func repost(id: String, text: String?, _ exchange: DialectExchange) async throws(RequestError) -> Status
+    /// Favourites or unfavourites `id`.
+    func setFavorite(_ favorite: Bool, id: String, _ exchange: DialectExchange) async throws(RequestError) -> Favorite
+    /// Comments `text` on `statusID` (Mastodon: a reply to it).
+    func comment(statusID: String, text: String, _ exchange: DialectExchange) async throws(RequestError) -> Comment
+    /// Replies `text` to the comment `commentID` on `statusID`.
+    func reply(statusID: String, commentID: String, text: String, _ exchange: DialectExchange) async throws(RequestError) -> Comment
+    /// Deletes the comment `commentID` on `statusID`.
+    func deleteComment(statusID: String, commentID: String, _ exchange: DialectExchange) async throws(RequestError) -> Comment
+    /// Follows or unfollows `user`; the user.
+    func setFollowing(_ follow: Bool, _ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> User
 }
 
 /// The dialects by the names accounts record them under.
@@ -43,41 +79,13 @@ public enum Dialects {
     }
 }
 
-/// What a dialect brought back: the value, the last HTTP response, and the
-/// request it really sent (what `trace on` shows).
-public struct DialectAnswer<T: Sendable>: Sendable {
-    public var value: T
-    public var response: HTTPResponse
-    public var method: HTTPMethod
-    public var url: String
-
-    public init(value: T, response: HTTPResponse, method: HTTPMethod, url: String) {
-        self.value = value
-        self.response = response
-        self.method = method
-        self.url = url
-    }
-}
-
-/// Weibo API v2: the calls go out as the DataControllers write them.
+/// Weibo API v2: its own paths (`statuses/public_timeline.json`, …), page
+/// numbers on the public timeline, an inclusive `max_id` elsewhere.
 public struct WeiboDialect: Dialect {
     public init() {}
 
     public var name: String { "weibo" }
     public var authScheme: String { "OAuth2" }
-
-    public func perform<T: Decodable & Sendable>(_ type: T.Type, _ endpoint: Endpoint, on client: WeiboClient)
-        async throws(RequestError) -> DialectAnswer<T> {
-        var endpoint = endpoint
-        if endpoint.path == StatusDataController.unrepostPath {
-            // Weibo takes a repost back by deleting the repost status.
-            endpoint = Endpoint(.post, "statuses/destroy.json",
-                                parameters: endpoint.parameters.filter { $0.0 == "id" })
-        }
-        let (value, response) = try await client.fetch(endpoint, decode: TracedCall.decoder(for: T.self))
-        return DialectAnswer(value: value, response: response, method: endpoint.method,
-                             url: endpoint.url(base: client.configuration.baseURL))
-    }
 
     public func maximumCount(for source: TimelineSource) -> Int? {
         switch source {
@@ -94,5 +102,112 @@ public struct WeiboDialect: Dialect {
     /// Weibo's OAuth2 beside its API (`oauth2/…`), with an app registered at open.weibo.com.
     public func oauthFlow(apiBase: String, http: any HTTPClient) -> any OAuthFlow {
         OAuthClient(apiBase: apiBase, http: http)
+    }
+
+    // MARK: Reads
+
+    public func timeline(_ source: TimelineSource, _ query: PageQuery, _ exchange: DialectExchange)
+        async throws(RequestError) -> TimelinePage {
+        let path: String
+        var parameters: [(String, String)]
+        switch source {
+        case .public: (path, parameters) = ("statuses/public_timeline.json", [])
+        case .home: (path, parameters) = ("statuses/home_timeline.json", [])
+        case .mentions: (path, parameters) = ("statuses/mentions.json", [])
+        case .user(let user): (path, parameters) = ("statuses/user_timeline.json", [user.weiboParameter])
+        case .reposts(let id): (path, parameters) = ("statuses/repost_timeline.json", [("id", id)])
+        case .local, .tag: throw .configuration("Weibo has no \(source) timeline")
+        }
+        parameters += Self.paging(query)
+        return try await exchange.fetch(TimelinePage.self, Endpoint(.get, path, parameters: parameters))
+    }
+
+    public func ownStatuses(_ query: PageQuery, _ exchange: DialectExchange) async throws(RequestError) -> TimelinePage {
+        // Without `uid`, Weibo answers for the token's owner.
+        try await exchange.fetch(TimelinePage.self, Endpoint(.get, "statuses/user_timeline.json", parameters: Self.paging(query)))
+    }
+
+    public func status(id: String, _ exchange: DialectExchange) async throws(RequestError) -> Status {
+        try await exchange.fetch(Status.self, Endpoint(.get, "statuses/show.json", parameters: [("id", id)]))
+    }
+
+    public func comments(statusID: String, _ query: PageQuery, _ exchange: DialectExchange) async throws(RequestError) -> CommentsPage {
+        try await exchange.fetch(CommentsPage.self, Endpoint(.get, "comments/show.json", parameters: [("id", statusID)] + Self.paging(query)))
+    }
+
+    public func user(_ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> User {
+        try await exchange.fetch(User.self, Endpoint(.get, "users/show.json", parameters: [user.weiboParameter]))
+    }
+
+    public func followingState(_ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> FollowingState {
+        try await exchange.fetch(FollowingState.self, Endpoint(.get, "users/show.json", parameters: [user.weiboParameter]))
+    }
+
+    public func rateLimits(_ exchange: DialectExchange) async throws(RequestError) -> RateLimitStatus {
+        try await exchange.fetch(RateLimitStatus.self, Endpoint(.get, "account/rate_limit_status.json"))
+    }
+
+    // MARK: Writes
+
+    public func post(text: String, _ exchange: DialectExchange) async throws(RequestError) -> Status {
+        try await exchange.fetch(Status.self, Endpoint(.post, "statuses/update.json", parameters: [("status", text)]))
+    }
+
+    public func delete(id: String, _ exchange: DialectExchange) async throws(RequestError) -> Status {
+        try await exchange.fetch(Status.self, Endpoint(.post, "statuses/destroy.json", parameters: [("id", id)]))
+    }
+
+    /// Weibo takes a repost back by deleting the repost status.
+    public func unrepost(_ repost: String, of original: String, _ exchange: DialectExchange) async throws(RequestError) -> Status {
+        try await delete(id: repost, exchange)
+    }
+
+    public func repost(id: String, text: String?, _ exchange: DialectExchange) async throws(RequestError) -> Status {
+        var parameters = [("id", id)]
+        if let text { parameters.append(("status", text)) }
+        return try await exchange.fetch(Status.self, Endpoint(.post, "statuses/repost.json", parameters: parameters))
+    }
+
+    public func setFavorite(_ favorite: Bool, id: String, _ exchange: DialectExchange) async throws(RequestError) -> Favorite {
+        try await exchange.fetch(Favorite.self, Endpoint(.post, favorite ? "favorites/create.json" : "favorites/destroy.json",
+                                                         parameters: [("id", id)]))
+    }
+
+    public func comment(statusID: String, text: String, _ exchange: DialectExchange) async throws(RequestError) -> Comment {
+        try await exchange.fetch(Comment.self, Endpoint(.post, "comments/create.json", parameters: [("id", statusID), ("comment", text)]))
+    }
+
+    public func reply(statusID: String, commentID: String, text: String, _ exchange: DialectExchange)
+        async throws(RequestError) -> Comment {
+        try await exchange.fetch(Comment.self, Endpoint(.post, "comments/reply.json",
+                                                        parameters: [("id", statusID), ("cid", commentID), ("comment", text)]))
+    }
+
+    public func deleteComment(statusID: String, commentID: String, _ exchange: DialectExchange) async throws(RequestError) -> Comment {
+        try await exchange.fetch(Comment.self, Endpoint(.post, "comments/destroy.json", parameters: [("cid", commentID)]))
+    }
+
+    public func setFollowing(_ follow: Bool, _ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> User {
+        try await exchange.fetch(User.self, Endpoint(.post, follow ? "friendships/create.json" : "friendships/destroy.json",
+                                                     parameters: [user.weiboParameter]))
+    }
+
+    /// `count`, then `page`, `since_id`, `max_id` as the query gives them.
+    private static func paging(_ query: PageQuery) -> [(String, String)] {
+        var parameters = [("count", String(query.count))]
+        if let page = query.page { parameters.append(("page", String(page))) }
+        if let sinceID = query.sinceID { parameters.append(("since_id", sinceID)) }
+        if let maxID = query.maxID { parameters.append(("max_id", maxID)) }
+        return parameters
+    }
+}
+
+extension UserReference {
+    /// The Weibo parameter naming this user: `uid` or `screen_name`.
+    var weiboParameter: (String, String) {
+        switch self {
+        case .uid(let uid): ("uid", uid)
+        case .screenName(let name): ("screen_name", name)
+        }
     }
 }

@@ -3,10 +3,10 @@ import WshModel
 import WshRequest
 
 /// Mastodon (and the servers that speak its API: Pleroma, Akkoma,
-/// GoToSocial): each call of the DataControllers' vocabulary becomes the
-/// `/api/v1/…` request(s) that do the same, and Mastodon's entities are
-/// mapped onto the Model (`MastodonStatus.status`, `MastodonAccount.user`,
-/// `MastodonContext.comments`).
+/// GoToSocial): each operation is the `/api/v1/…` request(s) that do it, and
+/// Mastodon's entities are mapped onto the Model (`MastodonStatus.status`,
+/// `MastodonAccount.user`, `MastodonContext.comments`); its errors are read
+/// into `ErrorKind` here, and its pages follow its `Link` header.
 ///
 /// What differs underneath, and stays here: ids are opaque strings and
 /// `max_id` is exclusive (the DataControllers' one-extra-status request for
@@ -39,96 +39,126 @@ public struct MastodonDialect: Dialect {
         MastodonOAuthClient(apiBase: apiBase, http: http)
     }
 
-    public func perform<T: Decodable & Sendable>(_ type: T.Type, _ endpoint: Endpoint, on client: WeiboClient)
-        async throws(RequestError) -> DialectAnswer<T> {
-        var call = Call(endpoint: endpoint, client: client)
-        let value: Any
-        switch (endpoint.method, endpoint.path) {
-        case (.get, "statuses/public_timeline.json"):
-            var query = call.paging()
-            if call["local"] != nil { query.append(("local", "true")) }
-            value = try await call.timeline("api/v1/timelines/public", query)
-        case (.get, "statuses/home_timeline.json"):
-            value = try await call.timeline("api/v1/timelines/home", call.paging())
-        case (.get, "statuses/tag_timeline.json"):
-            value = try await call.timeline("api/v1/timelines/tag/\(Call.segment(call["tag"] ?? ""))", call.paging())
-        case (.get, "statuses/user_timeline.json"):
-            let id = try await call.accountID()
-            value = try await call.timeline("api/v1/accounts/\(Call.segment(id))/statuses", call.paging())
-        case (.get, "statuses/mentions.json"):
+    // MARK: Reads
+
+    public func timeline(_ source: TimelineSource, _ query: PageQuery, _ exchange: DialectExchange)
+        async throws(RequestError) -> TimelinePage {
+        let call = Call(exchange)
+        switch source {
+        case .public: return try await call.timeline("api/v1/timelines/public", Call.paging(query))
+        case .local: return try await call.timeline("api/v1/timelines/public", Call.paging(query) + [("local", "true")])
+        case .home: return try await call.timeline("api/v1/timelines/home", Call.paging(query))
+        case .tag(let tag): return try await call.timeline("api/v1/timelines/tag/\(Call.segment(tag))", Call.paging(query))
+        case .user(let user):
+            let id = try await call.accountID(user)
+            return try await call.timeline("api/v1/accounts/\(Call.segment(id))/statuses", Call.paging(query))
+        case .mentions:
             let notifications = try await call.get([MastodonNotification].self, "api/v1/notifications",
-                                                   [("types[]", "mention")] + call.paging())
+                                                   [("types[]", "mention")] + Call.paging(query))
             // The next page starts at a notification id, which only the Link header knows.
-            value = call.pagedByLink(TimelinePage(statuses: notifications.compactMap { $0.status?.status }))
-        case (.get, "statuses/show.json"):
-            value = try await call.get(MastodonStatus.self, "api/v1/statuses/\(try call.required("id"))").status
-        case (.get, "comments/show.json"):
-            let id = try call.required("id")
-            let context = try await call.get(MastodonContext.self, "api/v1/statuses/\(Call.segment(id))/context")
-            // The whole thread, in thread order: cutting it at `count` would drop the newest replies.
-            value = context.comments(under: id)
-        case (.get, "users/show.json") where type == FollowingState.self:
-            let id = try await call.accountID()
-            let relationships = try await call.get([MastodonRelationship].self, "api/v1/accounts/relationships",
-                                                   [("id[]", id)])
-            value = FollowingState(following: relationships.first?.following)
-        case (.get, "users/show.json"):
-            if let uid = call["uid"] {
-                value = try await call.get(MastodonAccount.self, "api/v1/accounts/\(Call.segment(uid))").user
-            } else {
-                value = try await call.get(MastodonAccount.self, "api/v1/accounts/lookup",
-                                           [("acct", try call.required("screen_name"))]).user
-            }
-        case (.get, "account/rate_limit_status.json"):
-            value = try await call.rateLimitStatus()
-        case (.post, "statuses/update.json"):
-            value = try await call.send(MastodonStatus.self, .post, "api/v1/statuses",
-                                        [("status", try call.required("status"))]).status
-        case (.post, "statuses/destroy.json"):
-            value = try await call.send(MastodonStatus.self, .delete, "api/v1/statuses/\(Call.segment(try call.required("id")))").status
-        case (.post, StatusDataController.unrepostPath):
-            // Mastodon's own compensating call: unboost the original (deleting the boost status is not it).
-            value = try await call.send(MastodonStatus.self, .post,
-                                        "api/v1/statuses/\(Call.segment(try call.required("original_id")))/unreblog").status
-        case (.post, "statuses/repost.json"):
-            value = try await call.send(MastodonStatus.self, .post, "api/v1/statuses/\(Call.segment(try call.required("id")))/reblog").status
-        case (.post, "comments/create.json"):
-            value = try await call.send(MastodonStatus.self, .post, "api/v1/statuses",
-                                        [("status", try call.required("comment")), ("in_reply_to_id", try call.required("id"))])
-                .comment(depth: 0)
-        case (.post, "comments/reply.json"):
-            value = try await call.send(MastodonStatus.self, .post, "api/v1/statuses",
-                                        [("status", try call.required("comment")), ("in_reply_to_id", try call.required("cid"))])
-                .comment(depth: 1)
-        case (.post, "comments/destroy.json"):
-            value = try await call.send(MastodonStatus.self, .delete, "api/v1/statuses/\(Call.segment(try call.required("cid")))")
-                .comment(depth: 0)
-        case (.post, "favorites/create.json"), (.post, "favorites/destroy.json"):
-            let action = endpoint.path == "favorites/create.json" ? "favourite" : "unfavourite"
-            let status = try await call.send(MastodonStatus.self, .post,
-                                             "api/v1/statuses/\(Call.segment(try call.required("id")))/\(action)").status
-            value = Favorite(status: status)
-        case (.post, "friendships/create.json"), (.post, "friendships/destroy.json"):
-            let id = try await call.accountID()
-            let action = endpoint.path == "friendships/create.json" ? "follow" : "unfollow"
-            _ = try await call.send(MastodonRelationship.self, .post, "api/v1/accounts/\(Call.segment(id))/\(action)")
-            // The write's outcome is its own answer: the profile read after it only fills in
-            // the name, and a failure there must not report an accepted follow as failed.
-            do {
-                value = try await call.get(MastodonAccount.self, "api/v1/accounts/\(Call.segment(id))").user
-            } catch {
-                value = User(idstr: id, screenName: call["screen_name"])
-            }
-        default:
-            // `api` and anything else the DataControllers add later: sent as written.
-            return try await WeiboDialect().perform(T.self, endpoint, on: client)
+            return call.pagedByLink(TimelinePage(statuses: notifications.compactMap { $0.status?.status }))
+        case .reposts: throw .configuration("Mastodon has no timeline of a status's boosts")
         }
-        guard let typed = value as? T else {
-            throw .decoding(what: String(describing: T.self), where: "",
-                            detail: "the Mastodon dialect has no \(T.self) for \(endpoint.path)")
+    }
+
+    public func ownStatuses(_ query: PageQuery, _ exchange: DialectExchange) async throws(RequestError) -> TimelinePage {
+        let call = Call(exchange)
+        let id = try await call.accountID(nil)
+        return try await call.timeline("api/v1/accounts/\(Call.segment(id))/statuses", Call.paging(query))
+    }
+
+    public func status(id: String, _ exchange: DialectExchange) async throws(RequestError) -> Status {
+        try await Call(exchange).get(MastodonStatus.self, "api/v1/statuses/\(Call.segment(id))").status
+    }
+
+    public func comments(statusID: String, _ query: PageQuery, _ exchange: DialectExchange) async throws(RequestError) -> CommentsPage {
+        let context = try await Call(exchange).get(MastodonContext.self, "api/v1/statuses/\(Call.segment(statusID))/context")
+        // The whole thread, in thread order: cutting it at `count` would drop the newest replies.
+        return context.comments(under: statusID)
+    }
+
+    public func user(_ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> User {
+        let call = Call(exchange)
+        switch user {
+        case .uid(let uid): return try await call.get(MastodonAccount.self, "api/v1/accounts/\(Call.segment(uid))").user
+        case .screenName(let name): return try await call.get(MastodonAccount.self, "api/v1/accounts/lookup", [("acct", name)]).user
         }
-        return DialectAnswer(value: typed, response: call.lastResponse ?? HTTPResponse(status: 0),
-                             method: call.lastMethod, url: call.lastURL)
+    }
+
+    public func followingState(_ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> FollowingState {
+        let call = Call(exchange)
+        let id = try await call.accountID(user)
+        let relationships = try await call.get([MastodonRelationship].self, "api/v1/accounts/relationships", [("id[]", id)])
+        return FollowingState(following: relationships.first?.following)
+    }
+
+    /// The token's rate limit, from the `X-RateLimit-*` headers of a cheap call.
+    public func rateLimits(_ exchange: DialectExchange) async throws(RequestError) -> RateLimitStatus {
+        let response = try await Call(exchange).exchange(.get, "api/v1/accounts/verify_credentials", [])
+        let headers = response.headers
+        let reset = headers["x-ratelimit-reset"].flatMap(WeiboTime.init(iso8601:))
+        let seconds = reset.map { max(0, Int($0.date.timeIntervalSinceNow.rounded(.up))) }
+        // The headers do not say how long the window is: no unit is claimed.
+        return RateLimitStatus(
+            remainingUserHits: headers["x-ratelimit-remaining"].flatMap { Int($0) },
+            userLimit: headers["x-ratelimit-limit"].flatMap { Int($0) },
+            resetTime: headers["x-ratelimit-reset"], resetTimeInSeconds: seconds, limitTimeUnit: nil)
+    }
+
+    // MARK: Writes
+
+    public func post(text: String, _ exchange: DialectExchange) async throws(RequestError) -> Status {
+        try await Call(exchange).send(MastodonStatus.self, .post, "api/v1/statuses", [("status", text)]).status
+    }
+
+    public func delete(id: String, _ exchange: DialectExchange) async throws(RequestError) -> Status {
+        try await Call(exchange).send(MastodonStatus.self, .delete, "api/v1/statuses/\(Call.segment(id))").status
+    }
+
+    /// Mastodon's own compensating call: unboost the original (deleting the boost status is not it).
+    public func unrepost(_ repost: String, of original: String, _ exchange: DialectExchange) async throws(RequestError) -> Status {
+        try await Call(exchange).send(MastodonStatus.self, .post, "api/v1/statuses/\(Call.segment(original))/unreblog").status
+    }
+
+    /// A boost takes no text of its own.
+    public func repost(id: String, text: String?, _ exchange: DialectExchange) async throws(RequestError) -> Status {
+        try await Call(exchange).send(MastodonStatus.self, .post, "api/v1/statuses/\(Call.segment(id))/reblog").status
+    }
+
+    public func setFavorite(_ favorite: Bool, id: String, _ exchange: DialectExchange) async throws(RequestError) -> Favorite {
+        let action = favorite ? "favourite" : "unfavourite"
+        return Favorite(status: try await Call(exchange).send(MastodonStatus.self, .post,
+                                                              "api/v1/statuses/\(Call.segment(id))/\(action)").status)
+    }
+
+    /// A comment is a reply status in the thread.
+    public func comment(statusID: String, text: String, _ exchange: DialectExchange) async throws(RequestError) -> Comment {
+        try await Call(exchange).send(MastodonStatus.self, .post, "api/v1/statuses",
+                                      [("status", text), ("in_reply_to_id", statusID)]).comment(depth: 0)
+    }
+
+    public func reply(statusID: String, commentID: String, text: String, _ exchange: DialectExchange)
+        async throws(RequestError) -> Comment {
+        try await Call(exchange).send(MastodonStatus.self, .post, "api/v1/statuses",
+                                      [("status", text), ("in_reply_to_id", commentID)]).comment(depth: 1)
+    }
+
+    public func deleteComment(statusID: String, commentID: String, _ exchange: DialectExchange) async throws(RequestError) -> Comment {
+        try await Call(exchange).send(MastodonStatus.self, .delete, "api/v1/statuses/\(Call.segment(commentID))").comment(depth: 0)
+    }
+
+    public func setFollowing(_ follow: Bool, _ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> User {
+        let call = Call(exchange)
+        let id = try await call.accountID(user)
+        _ = try await call.send(MastodonRelationship.self, .post, "api/v1/accounts/\(Call.segment(id))/\(follow ? "follow" : "unfollow")")
+        // The write's outcome is its own answer: the profile read after it only fills in
+        // the name, and a failure there must not report an accepted follow as failed.
+        do {
+            return try await call.get(MastodonAccount.self, "api/v1/accounts/\(Call.segment(id))").user
+        } catch {
+            if case .screenName(let name) = user { return User(idstr: id, screenName: name) }
+            return User(idstr: id)
+        }
     }
 }
 
@@ -176,59 +206,37 @@ enum LinkHeader {
     }
 }
 
-/// One call of the DataControllers' vocabulary being carried out on Mastodon:
-/// its parameters, and the last request sent (for the trace).
+/// One operation being carried out on Mastodon: its requests go through the
+/// exchange (which the trace reads), its errors are classified as Mastodon's.
 private struct Call {
-    let endpoint: Endpoint
-    let client: WeiboClient
-    private(set) var lastResponse: HTTPResponse?
-    private(set) var lastMethod: HTTPMethod = .get
-    private(set) var lastURL = ""
+    let exchange: DialectExchange
 
-    init(endpoint: Endpoint, client: WeiboClient) {
-        self.endpoint = endpoint
-        self.client = client
+    init(_ exchange: DialectExchange) {
+        self.exchange = exchange
     }
 
-    subscript(name: String) -> String? {
-        endpoint.parameters.last { $0.0 == name }?.1
+    /// `limit` from `count`, and the cursors as the server gave them (its `max_id` is exclusive).
+    static func paging(_ query: PageQuery) -> [(String, String)] {
+        var parameters = [("limit", String(min(query.count, MastodonDialect.pageLimit)))]
+        if let sinceID = query.sinceID { parameters.append(("since_id", sinceID)) }
+        if let maxID = query.maxID { parameters.append(("max_id", maxID)) }
+        return parameters
     }
 
-    func required(_ name: String) throws(RequestError) -> String {
-        guard let value = self[name], !value.isEmpty else {
-            throw .configuration("\(endpoint.path) needs '\(name)'")
+    /// The account id of `user`, or of the token's owner for nil.
+    func accountID(_ user: UserReference?) async throws(RequestError) -> String {
+        let account: MastodonAccount
+        switch user {
+        case .uid(let uid)?: return uid
+        case .screenName(let name)?: account = try await get(MastodonAccount.self, "api/v1/accounts/lookup", [("acct", name)])
+        case nil: account = try await get(MastodonAccount.self, "api/v1/accounts/verify_credentials")
         }
-        return value
-    }
-
-    /// `limit` from `count`, and the cursors, which mean the same on Mastodon
-    /// (its `max_id` is exclusive: the extra status the DataControllers ask
-    /// for, to drop Weibo's inclusive boundary, simply arrives).
-    func paging() -> [(String, String)] {
-        var query: [(String, String)] = []
-        if let count = self["count"].flatMap(Int.init) { query.append(("limit", String(min(count, MastodonDialect.pageLimit)))) }
-        for name in ["max_id", "since_id", "min_id"] {
-            if let value = self[name] { query.append((name, value)) }
-        }
-        return query
-    }
-
-    /// The account id of the `uid` or `screen_name` parameter, or of the
-    /// token's owner when there is neither.
-    mutating func accountID() async throws(RequestError) -> String {
-        if let uid = self["uid"] { return uid }
-        if let name = self["screen_name"] {
-            let account = try await get(MastodonAccount.self, "api/v1/accounts/lookup", [("acct", name)])
-            guard let id = account.id else { throw .decoding(what: "MastodonAccount", where: ".id", detail: "no id") }
-            return id
-        }
-        let me = try await get(MastodonAccount.self, "api/v1/accounts/verify_credentials")
-        guard let id = me.id else { throw .decoding(what: "MastodonAccount", where: ".id", detail: "no id") }
+        guard let id = account.id else { throw .decoding(what: "MastodonAccount", where: ".id", detail: "no id") }
         return id
     }
 
     /// A timeline page of statuses, with the server's cursor for the next one.
-    mutating func timeline(_ path: String, _ query: [(String, String)]) async throws(RequestError) -> TimelinePage {
+    func timeline(_ path: String, _ query: [(String, String)]) async throws(RequestError) -> TimelinePage {
         let statuses = try await get([MastodonStatus].self, path, query)
         return pagedByLink(TimelinePage(statuses: statuses.map(\.status)))
     }
@@ -237,48 +245,26 @@ private struct Call {
     func pagedByLink(_ page: TimelinePage) -> TimelinePage {
         var page = page
         page.pagedByServer = true
-        page.serverNextMaxID = lastResponse?.headers["link"].flatMap { LinkHeader.next(in: $0)?["max_id"] }
+        page.serverNextMaxID = exchange.response?.headers["link"].flatMap { LinkHeader.next(in: $0)?["max_id"] }
         return page
     }
 
-    /// The token's rate limit, from the `X-RateLimit-*` headers of a cheap call.
-    mutating func rateLimitStatus() async throws(RequestError) -> RateLimitStatus {
-        let response = try await exchange(.get, "api/v1/accounts/verify_credentials", [])
-        let headers = response.headers
-        let reset = headers["x-ratelimit-reset"].flatMap(WeiboTime.init(iso8601:))
-        let seconds = reset.map { max(0, Int($0.date.timeIntervalSinceNow.rounded(.up))) }
-        return RateLimitStatus(
-            remainingUserHits: headers["x-ratelimit-remaining"].flatMap { Int($0) },
-            userLimit: headers["x-ratelimit-limit"].flatMap { Int($0) },
-            // The headers name no window (Mastodon's is 5 minutes for most calls, 30 for
-            // some): `limits` shows the reset time and claims no unit.
-            resetTime: headers["x-ratelimit-reset"], resetTimeInSeconds: seconds, limitTimeUnit: nil)
-    }
-
-    mutating func get<V: Decodable>(_ type: V.Type, _ path: String, _ query: [(String, String)] = [])
-        async throws(RequestError) -> V {
+    func get<V: Decodable & Sendable>(_ type: V.Type, _ path: String, _ query: [(String, String)] = []) async throws(RequestError) -> V {
         try await send(type, .get, path, query)
     }
 
-    mutating func send<V: Decodable>(_ type: V.Type, _ method: HTTPMethod, _ path: String,
-                                     _ parameters: [(String, String)] = []) async throws(RequestError) -> V {
-        let response = try await exchange(method, path, parameters)
-        do throws(ModelDecodingError) {
-            return try ModelDecoding.decode(V.self, from: response.body)
+    func send<V: Decodable & Sendable>(_ type: V.Type, _ method: HTTPMethod, _ path: String,
+                                       _ parameters: [(String, String)] = []) async throws(RequestError) -> V {
+        do {
+            return try await exchange.fetch(V.self, Endpoint(method, path, parameters: parameters))
         } catch {
-            throw RequestError.decoding(what: error.what, where: error.where, detail: error.detail)
+            throw error.classified(by: MastodonErrorKinds.kind)
         }
     }
 
-    private mutating func exchange(_ method: HTTPMethod, _ path: String, _ parameters: [(String, String)])
-        async throws(RequestError) -> HTTPResponse {
-        let request = Endpoint(method, path, parameters: parameters)
-        lastMethod = method
-        lastURL = request.url(base: client.configuration.baseURL)
+    func exchange(_ method: HTTPMethod, _ path: String, _ parameters: [(String, String)]) async throws(RequestError) -> HTTPResponse {
         do {
-            let response = try await client.send(request)
-            lastResponse = response
-            return response
+            return try await exchange.send(Endpoint(method, path, parameters: parameters))
         } catch {
             throw error.classified(by: MastodonErrorKinds.kind)
         }

@@ -22,8 +22,9 @@ extension StatusDataController {
     public func comment(statusID: String, text: String) async throws(WriteError) -> WriteOutcome<Comment> {
         try await writeComment(
             statusID: statusID, text: text,
-            endpoint: Endpoint(.post, "comments/create.json", parameters: [("id", statusID), ("comment", text)]),
-            call: "StatusDataController.comment(statusID: \(statusID), text: \(text.count) characters)")
+            call: "StatusDataController.comment(statusID: \(statusID), text: \(text.count) characters)") {
+            try await $0.comment(statusID: statusID, text: text, $1)
+        }
     }
 
     /// Replies `text` to the comment `commentID` on the status `statusID`
@@ -33,9 +34,9 @@ extension StatusDataController {
     public func reply(statusID: String, commentID: String, text: String) async throws(WriteError) -> WriteOutcome<Comment> {
         try await writeComment(
             statusID: statusID, text: text,
-            endpoint: Endpoint(.post, "comments/reply.json",
-                               parameters: [("id", statusID), ("cid", commentID), ("comment", text)]),
-            call: "StatusDataController.reply(statusID: \(statusID), commentID: \(commentID), text: \(text.count) characters)")
+            call: "StatusDataController.reply(statusID: \(statusID), commentID: \(commentID), text: \(text.count) characters)") {
+            try await $0.reply(statusID: statusID, commentID: commentID, text: text, $1)
+        }
     }
 
     /// Deletes the comment `commentID` on the status `statusID`
@@ -47,9 +48,9 @@ extension StatusDataController {
     public func destroyComment(statusID: String, commentID: String) async throws(WriteError) -> WriteOutcome<Comment?> {
         let lost: RequestError
         do {
-            let comment = try await api.fetch(
-                Comment.self, Endpoint(.post, "comments/destroy.json", parameters: [("cid", commentID)]),
-                call: "StatusDataController.destroyComment(cid: \(commentID))", count: { _ in 1 })
+            let comment = try await api.run("StatusDataController.destroyComment(cid: \(commentID))", count: { _ in 1 }) {
+                try await $0.deleteComment(statusID: statusID, commentID: commentID, $1)
+            }
             return WriteOutcome(comment)
         } catch {
             if error.isNotThere { return WriteOutcome(nil, resolution: .alreadyDone(reason: error.description)) }
@@ -58,12 +59,10 @@ extension StatusDataController {
         }
         let page: CommentsPage
         do {
-            page = try await api.fetch(
-                CommentsPage.self,
-                Endpoint(.get, "comments/show.json",
-                         parameters: [("id", statusID), ("max_id", commentID), ("count", String(Self.lostCommentSearchCount))]),
-                call: "StatusDataController.comments(statusID: \(statusID), maxID: \(commentID)) (was it deleted?)",
-                count: \.comments.count)
+            page = try await api.run(
+                "StatusDataController.comments(statusID: \(statusID), maxID: \(commentID)) (was it deleted?)", count: \.comments.count) {
+                try await $0.comments(statusID: statusID, PageQuery(count: Self.lostCommentSearchCount, maxID: commentID), $1)
+            }
         } catch {
             throw .unknown(lostAnswer: lost, check: "reading the comments of status \(statusID) failed: \(error.description)")
         }
@@ -76,12 +75,13 @@ extension StatusDataController {
         throw .unknown(lostAnswer: lost, check: "comment \(commentID) is not among the \(page.comments.count) newest comments read")
     }
 
-    private func writeComment(statusID: String, text: String, endpoint: Endpoint, call: String)
+    private func writeComment(statusID: String, text: String, call: String,
+                              _ write: (any Dialect, DialectExchange) async throws -> Comment)
         async throws(WriteError) -> WriteOutcome<Comment> {
         let baseline = await newestCommentID(statusID: statusID)
         let lost: RequestError
         do {
-            let comment = try await api.fetch(Comment.self, endpoint, call: call, count: { _ in 1 })
+            let comment = try await api.run(call, count: { _ in 1 }, write)
             if let status = comment.status, status.identifier == statusID { remember([status]) }
             return WriteOutcome(comment)
         } catch {
@@ -93,12 +93,10 @@ extension StatusDataController {
         }
         let newer: [Comment]
         do {
-            var parameters = [("id", statusID), ("count", String(Self.lostCommentSearchCount))]
-            if let newest { parameters.append(("since_id", newest)) }
-            let page = try await api.fetch(
-                CommentsPage.self, Endpoint(.get, "comments/show.json", parameters: parameters),
-                call: "StatusDataController.comments(statusID: \(statusID), sinceID: \(newest ?? "none")) (did it land?)",
-                count: \.comments.count)
+            let page = try await api.run(
+                "StatusDataController.comments(statusID: \(statusID), sinceID: \(newest ?? "none")) (did it land?)", count: \.comments.count) {
+                try await $0.comments(statusID: statusID, PageQuery(count: Self.lostCommentSearchCount, sinceID: newest), $1)
+            }
             newer = page.comments.filter { StatusID.isNewer($0.identifier, than: newest) }
         } catch {
             throw .unknown(lostAnswer: lost, check: "reading the comments of status \(statusID) failed: \(error.description)")
@@ -117,10 +115,10 @@ extension StatusDataController {
 
     private func newestCommentID(statusID: String) async -> Baseline {
         do {
-            let page = try await api.fetch(
-                CommentsPage.self, Endpoint(.get, "comments/show.json", parameters: [("id", statusID), ("count", "1")]),
-                call: "StatusDataController.comments(statusID: \(statusID), count: 1) (before writing)",
-                count: \.comments.count)
+            let page = try await api.run(
+                "StatusDataController.comments(statusID: \(statusID), count: 1) (before writing)", count: \.comments.count) {
+                try await $0.comments(statusID: statusID, PageQuery(count: 1), $1)
+            }
             return .known(StatusID.newest(of: page.comments.compactMap(\.identifier)))
         } catch {
             return .unavailable(error.description)
@@ -142,13 +140,11 @@ extension StatusDataController {
     /// text, when there is one) is the repost.
     public func repost(statusID: String, text: String?) async throws(WriteError) -> WriteOutcome<Status> {
         let baseline = await newestOwnStatusID()
-        var parameters = [("id", statusID)]
-        if let text { parameters.append(("status", text)) }
         let lost: RequestError
         do {
-            let status = try await api.fetch(
-                Status.self, Endpoint(.post, "statuses/repost.json", parameters: parameters),
-                call: "StatusDataController.repost(id: \(statusID))", count: { _ in 1 })
+            let status = try await api.run("StatusDataController.repost(id: \(statusID))", count: { _ in 1 }) {
+                try await $0.repost(id: statusID, text: text, $1)
+            }
             remember([status] + (status.retweetedStatus.map { [$0] } ?? []))
             return WriteOutcome(status)
         } catch {
@@ -194,12 +190,12 @@ extension StatusDataController {
     /// way `.notApplied`, absent or unreadable `.unknown`.
     public func setFavorite(_ favorite: Bool, statusID: String, alreadyDoneCounts: Bool)
         async throws(WriteError) -> WriteOutcome<Status?> {
-        let path = favorite ? "favorites/create.json" : "favorites/destroy.json"
         let lost: RequestError
         do {
-            let answer = try await api.fetch(
-                Favorite.self, Endpoint(.post, path, parameters: [("id", statusID)]),
-                call: "StatusDataController.\(favorite ? "favorite" : "unfavorite")(id: \(statusID))", count: { _ in 1 })
+            let answer = try await api.run("StatusDataController.\(favorite ? "favorite" : "unfavorite")(id: \(statusID))",
+                                           count: { _ in 1 }) {
+                try await $0.setFavorite(favorite, id: statusID, $1)
+            }
             if let status = answer.status { remember([status]) }
             return WriteOutcome(answer.status)
         } catch {
@@ -211,9 +207,9 @@ extension StatusDataController {
         }
         let status: Status
         do {
-            status = try await api.fetch(
-                Status.self, Endpoint(.get, "statuses/show.json", parameters: [("id", statusID)]),
-                call: "StatusDataController.status(id: \(statusID)) (is it favourited?)", count: { _ in 1 })
+            status = try await api.run("StatusDataController.status(id: \(statusID)) (is it favourited?)", count: { _ in 1 }) {
+                try await $0.status(id: statusID, $1)
+            }
         } catch {
             throw .unknown(lostAnswer: lost, check: "reading status \(statusID) failed: \(error.description)")
         }

@@ -32,11 +32,10 @@ public final class StatusDataController: Sendable {
 
     /// Page `page` (from 1) of the public timeline, `count` statuses a page.
     public func publicTimeline(count: Int, page: Int = 1) async throws(RequestError) -> TimelinePage {
-        let endpoint = Endpoint(.get, "statuses/public_timeline.json",
-                                parameters: [("count", String(count)), ("page", String(page))])
-        let timelinePage = try await api.fetch(
-            TimelinePage.self, endpoint, call: "StatusDataController.publicTimeline(count: \(count), page: \(page))",
-            count: \.statuses.count)
+        let timelinePage = try await api.run(
+            "StatusDataController.publicTimeline(count: \(count), page: \(page))", count: \.statuses.count) {
+            try await $0.timeline(.public, PageQuery(count: count, page: page), $1)
+        }
         remember(timelinePage.statuses)
         return timelinePage
     }
@@ -50,24 +49,22 @@ public final class StatusDataController: Sendable {
     /// followed exactly: its exclusive cursor, `count` statuses.
     public func timeline(_ source: TimelineSource, count: Int, from cursor: TimelineCursor? = nil)
         async throws(RequestError) -> TimelineSlice {
-        var parameters = Self.parameters(of: source)
+        var query = PageQuery(count: count)
         var boundary: String?
         switch cursor {
         case .page(let page)?:
-            parameters += [("count", String(count)), ("page", String(page))]
+            query.page = page
         case .olderThan(let id)? where dialect.maxIDIsInclusive:
             boundary = id
-            parameters += [("count", String(min(count + 1, dialect.maximumCount(for: source) ?? count))), ("max_id", id)]
+            query = PageQuery(count: min(count + 1, dialect.maximumCount(for: source) ?? count), maxID: id)
         case .olderThan(let id)?:
             // An exclusive cursor, as the server gave it: ask exactly `count`.
-            parameters += [("count", String(count)), ("max_id", id)]
+            query.maxID = id
         case nil:
-            parameters.append(("count", String(count)))
-            if !dialect.pagesByCursor(source) { parameters.append(("page", "1")) }
+            if !dialect.pagesByCursor(source) { query.page = 1 }
         }
         let call = "StatusDataController.timeline(\(source), count: \(count)\(cursor.map { ", from: \($0)" } ?? ""))"
-        let page = try await api.fetch(TimelinePage.self, Endpoint(.get, Self.path(of: source), parameters: parameters),
-                                       call: call, count: \.statuses.count)
+        let page = try await api.run(call, count: \.statuses.count) { [query] in try await $0.timeline(source, query, $1) }
         var statuses = page.statuses
         if let boundary {
             statuses.removeAll { status in status.identifier.map { !StatusID.isOlder($0, than: boundary) } ?? false }
@@ -90,36 +87,14 @@ public final class StatusDataController: Sendable {
     /// at most `count`: `since_id` on a cursor timeline; on the public one
     /// (which has no cursor) its first page, keeping the newer ones.
     public func newer(_ source: TimelineSource, count: Int, than newestID: String) async throws(RequestError) -> [Status] {
-        var parameters = Self.parameters(of: source) + [("count", String(count))]
-        parameters.append(dialect.pagesByCursor(source) ? ("since_id", newestID) : ("page", "1"))
-        let page = try await api.fetch(
-            TimelinePage.self, Endpoint(.get, Self.path(of: source), parameters: parameters),
-            call: "StatusDataController.newer(\(source), count: \(count), than: \(newestID))", count: \.statuses.count)
+        let query = dialect.pagesByCursor(source) ? PageQuery(count: count, sinceID: newestID) : PageQuery(count: count, page: 1)
+        let page = try await api.run(
+            "StatusDataController.newer(\(source), count: \(count), than: \(newestID))", count: \.statuses.count) {
+            try await $0.timeline(source, query, $1)
+        }
         let newer = page.statuses.filter { status in status.identifier.map { StatusID.isOlder(newestID, than: $0) } ?? false }
         remember(newer)
         return newer
-    }
-
-    private static func path(of source: TimelineSource) -> String {
-        switch source {
-        case .public, .local: "statuses/public_timeline.json"
-        case .tag: "statuses/tag_timeline.json"
-        case .home: "statuses/home_timeline.json"
-        case .user: "statuses/user_timeline.json"
-        case .mentions: "statuses/mentions.json"
-        case .reposts: "statuses/repost_timeline.json"
-        }
-    }
-
-    private static func parameters(of source: TimelineSource) -> [(String, String)] {
-        switch source {
-        case .public, .home, .mentions: []
-        case .local: [("local", "true")]
-        case .tag(let tag): [("tag", tag)]
-        case .user(.uid(let uid)): [("uid", uid)]
-        case .user(.screenName(let name)): [("screen_name", name)]
-        case .reposts(let id): [("id", id)]
-        }
     }
 
     /// The status with `id`: from the cache when a page brought it, otherwise
@@ -130,9 +105,7 @@ public final class StatusDataController: Sendable {
             api.cacheHit(call: call)
             return cached
         }
-        let status = try await api.fetch(
-            Status.self, Endpoint(.get, "statuses/show.json", parameters: [("id", id)]), call: call,
-            count: { _ in 1 })
+        let status = try await api.run(call, count: { _ in 1 }) { try await $0.status(id: id, $1) }
         remember([status])
         return status
     }
@@ -142,12 +115,10 @@ public final class StatusDataController: Sendable {
     /// Not cached: comments keep coming, and each `comments` command should
     /// show the latest.
     public func comments(statusID: String, count: Int = 50, page: Int = 1) async throws(RequestError) -> CommentsPage {
-        let endpoint = Endpoint(.get, "comments/show.json",
-                                parameters: [("id", statusID), ("count", String(count)), ("page", String(page))])
-        return try await api.fetch(
-            CommentsPage.self, endpoint,
-            call: "StatusDataController.comments(statusID: \(statusID), count: \(count), page: \(page))",
-            count: \.comments.count)
+        try await api.run(
+            "StatusDataController.comments(statusID: \(statusID), count: \(count), page: \(page))", count: \.comments.count) {
+            try await $0.comments(statusID: statusID, PageQuery(count: count, page: page), $1)
+        }
     }
 
     /// The account's own statuses, newest first: `statuses/user_timeline.json`
@@ -155,13 +126,12 @@ public final class StatusDataController: Sendable {
     /// keeps ids greater than it, `maxID` ids up to and including it.
     public func userTimeline(count: Int = 20, page: Int = 1, sinceID: String? = nil, maxID: String? = nil)
         async throws(RequestError) -> TimelinePage {
-        var parameters = [("count", String(count)), ("page", String(page))]
-        if let sinceID { parameters.append(("since_id", sinceID)) }
-        if let maxID { parameters.append(("max_id", maxID)) }
+        let query = PageQuery(count: count, page: page, maxID: maxID, sinceID: sinceID)
         let since = sinceID.map { ", sinceID: \($0)" } ?? ""
-        let timelinePage = try await api.fetch(
-            TimelinePage.self, Endpoint(.get, "statuses/user_timeline.json", parameters: parameters),
-            call: "StatusDataController.userTimeline(count: \(count), page: \(page)\(since))", count: \.statuses.count)
+        let timelinePage = try await api.run(
+            "StatusDataController.userTimeline(count: \(count), page: \(page)\(since))", count: \.statuses.count) {
+            try await $0.ownStatuses(query, $1)
+        }
         remember(timelinePage.statuses)
         return timelinePage
     }
@@ -187,9 +157,9 @@ public final class StatusDataController: Sendable {
         let baseline = await newestOwnStatusID()
         let lost: RequestError
         do {
-            let status = try await api.fetch(
-                Status.self, Endpoint(.post, "statuses/update.json", parameters: [("status", text)]),
-                call: "StatusDataController.post(text: \(text.count) characters)", count: { _ in 1 })
+            let status = try await api.run("StatusDataController.post(text: \(text.count) characters)", count: { _ in 1 }) {
+                try await $0.post(text: text, $1)
+            }
             remember([status])
             return WriteOutcome(status)
         } catch {
@@ -231,13 +201,12 @@ public final class StatusDataController: Sendable {
     public func destroy(id: String, repostOf original: String? = nil) async throws(WriteError) -> WriteOutcome<Status?> {
         let lost: RequestError
         do {
-            let endpoint = original.map {
-                Endpoint(.post, Self.unrepostPath, parameters: [("id", id), ("original_id", $0)])
-            } ?? Endpoint(.post, "statuses/destroy.json", parameters: [("id", id)])
-            let status = try await api.fetch(
-                Status.self, endpoint,
-                call: original.map { "StatusDataController.unrepost(id: \(id), original: \($0))" }
-                    ?? "StatusDataController.destroy(id: \(id))", count: { _ in 1 })
+            let call = original.map { "StatusDataController.unrepost(id: \(id), original: \($0))" }
+                ?? "StatusDataController.destroy(id: \(id))"
+            let status = try await api.run(call, count: { _ in 1 }) { dialect, exchange in
+                if let original { return try await dialect.unrepost(id, of: original, exchange) }
+                return try await dialect.delete(id: id, exchange)
+            }
             forget(id: id)
             return WriteOutcome(status)
         } catch {
@@ -249,9 +218,9 @@ public final class StatusDataController: Sendable {
             lost = error
         }
         do {
-            _ = try await api.fetch(
-                Status.self, Endpoint(.get, "statuses/show.json", parameters: [("id", id)]),
-                call: "StatusDataController.status(id: \(id)) (was it deleted?)", count: { _ in 1 })
+            _ = try await api.run("StatusDataController.status(id: \(id)) (was it deleted?)", count: { _ in 1 }) {
+                try await $0.status(id: id, $1)
+            }
         } catch {
             guard error.isNotThere else {
                 throw .unknown(lostAnswer: lost, check: "reading status \(id) failed: \(error.description)")
@@ -261,11 +230,6 @@ public final class StatusDataController: Sendable {
         }
         throw .notApplied(lostAnswer: lost)
     }
-
-    /// Taking back a repost: a word of the DataControllers' vocabulary that
-    /// each dialect carries out its own way (Weibo: `statuses/destroy.json` of
-    /// the repost; Mastodon: `unreblog` of the original).
-    static let unrepostPath = "statuses/unrepost.json"
 
     /// The account's newest status id before a write, for resolving a lost answer.
     enum Baseline {

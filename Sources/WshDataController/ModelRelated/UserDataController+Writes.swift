@@ -15,12 +15,11 @@ extension UserDataController {
     /// absent or unreadable `.unknown`.
     public func setFollowing(_ follow: Bool, _ reference: UserReference, alreadyDoneCounts: Bool)
         async throws(WriteError) -> WriteOutcome<User?> {
-        let path = follow ? "friendships/create.json" : "friendships/destroy.json"
         let lost: RequestError
         do {
-            let user = try await api.fetch(
-                User.self, Endpoint(.post, path, parameters: [reference.parameter]),
-                call: "UserDataController.\(follow ? "follow" : "unfollow")(\(reference))", count: { _ in 1 })
+            let user = try await api.run("UserDataController.\(follow ? "follow" : "unfollow")(\(reference))", count: { _ in 1 }) {
+                try await $0.setFollowing(follow, reference, $1)
+            }
             remember([user])
             return WriteOutcome(user)
         } catch {
@@ -32,9 +31,9 @@ extension UserDataController {
         }
         let state: FollowingState
         do {
-            state = try await api.fetch(
-                FollowingState.self, Endpoint(.get, "users/show.json", parameters: [reference.parameter]),
-                call: "UserDataController.user(\(reference)) (followed?)", count: { _ in 1 })
+            state = try await api.run("UserDataController.user(\(reference)) (followed?)", count: { _ in 1 }) {
+                try await $0.followingState(reference, $1)
+            }
         } catch {
             throw .unknown(lostAnswer: lost, check: "reading \(reference) failed: \(error.description)")
         }
@@ -47,18 +46,6 @@ extension UserDataController {
 
     /// The token's rate-limit status (`account/rate_limit_status.json`): never cached.
     public func rateLimitStatus() async throws(RequestError) -> RateLimitStatus {
-        try await api.fetch(
-            RateLimitStatus.self, Endpoint(.get, TracedCall.rateLimitStatusPath),
-            call: "UserDataController.rateLimitStatus()", count: { _ in 1 })
-    }
-}
-
-extension UserReference {
-    /// The request parameter naming this user: `uid` or `screen_name`.
-    var parameter: (String, String) {
-        switch self {
-        case .uid(let uid): ("uid", uid)
-        case .screenName(let name): ("screen_name", name)
-        }
+        try await api.run("UserDataController.rateLimitStatus()", count: { _ in 1 }) { try await $0.rateLimits($1) }
     }
 }

@@ -26,12 +26,7 @@ public final class UserDataController: Sendable {
             api.cacheHit(call: call)
             return cached
         }
-        let parameter = switch reference {
-        case .uid(let uid): ("uid", uid)
-        case .screenName(let name): ("screen_name", name)
-        }
-        let user = try await api.fetch(
-            User.self, Endpoint(.get, "users/show.json", parameters: [parameter]), call: call, count: { _ in 1 })
+        let user = try await api.run(call, count: { _ in 1 }) { try await $0.user(reference, $1) }
         remember([user])
         return user
     }

@@ -3,73 +3,70 @@ import WshModel
 import WshRequest
 import WshText
 
-/// Sends one `Endpoint`, decodes its body into a Model value and reports
-/// the call to the trace sink: the one path every model-related
+/// Carries out one operation of the dialect, and reports it to the trace
+/// sink with the request it really sent: the one path every model-related
 /// DataController takes to the network.
 struct TracedCall: Sendable {
     let client: WeiboClient
     let trace: TraceSink?
-    /// The API the calls are carried out on.
+    /// The API the operations are carried out on.
     let dialect: any Dialect
 
-    /// Fetches `endpoint` and decodes `T`; `count` says how many items the
-    /// result holds, for the trace.
-    func fetch<T: Decodable & Sendable>(
-        _ type: T.Type, _ endpoint: Endpoint, call: String, count: (T) -> Int
+    /// Runs `operation` (one typed operation of the dialect); `call` names it
+    /// for the trace, and `count` says how many items the result holds.
+    /// (The operation's closure is untyped only because closures do not infer
+    /// typed throws yet: dialects throw `RequestError` alone.)
+    func run<T: Sendable>(
+        _ call: String, count: (T) -> Int,
+        _ operation: (any Dialect, DialectExchange) async throws -> T
     ) async throws(RequestError) -> T {
         let clock = ContinuousClock()
         let start = clock.now
-        let url = Redaction.redact(endpoint.url(base: client.configuration.baseURL))
+        let exchange = DialectExchange(client: client)
+        let outcome: Result<T, RequestError>
         do {
-            let answer = try await dialect.perform(T.self, endpoint, on: client)
-            let value = answer.value
-            // The wire the dialect really used: the same call reads differently on each API.
-            trace?(TraceEvent(
-                call: call, method: answer.method.rawValue, url: Redaction.redact(answer.url), status: answer.response.status,
-                bytes: answer.response.metrics.bytesReceived, milliseconds: Self.milliseconds(since: start, clock),
-                newConnections: answer.response.metrics.newConnections, itemCount: count(value)))
-            return value
+            outcome = .success(try await operation(dialect, exchange))
+        } catch let error as RequestError {
+            outcome = .failure(error)
         } catch {
+            outcome = .failure(.configuration("\(error)"))
+        }
+        switch outcome {
+        case .success(let value):
+            // The wire the dialect really used: the same operation reads differently on each API.
+            let response = exchange.response ?? HTTPResponse(status: 0)
             trace?(TraceEvent(
-                call: call, method: endpoint.method.rawValue, url: url, status: error.httpStatus,
+                call: call, method: exchange.method?.rawValue ?? "", url: Redaction.redact(exchange.url), status: response.status,
+                bytes: response.metrics.bytesReceived, milliseconds: Self.milliseconds(since: start, clock),
+                newConnections: response.metrics.newConnections, itemCount: count(value)))
+            return value
+        case .failure(let error):
+            trace?(TraceEvent(
+                call: call, method: exchange.method?.rawValue ?? "", url: Redaction.redact(exchange.url), status: error.httpStatus,
                 milliseconds: Self.milliseconds(since: start, clock), source: .failed(error.description)))
-            throw await withRateLimitReset(error, after: endpoint)
+            throw await withRateLimitReset(error, asking: !call.hasPrefix(Self.rateLimitCall))
         }
     }
 
     /// A rate-limit error whose headers did not say when the limit resets,
-    /// with the reset `account/rate_limit_status.json` gives (one small
-    /// request, which Weibo does not count against the limit); unchanged
-    /// when that read fails too.
-    private func withRateLimitReset(_ error: RequestError, after endpoint: Endpoint) async -> RequestError {
-        guard case .api(let failure) = error, failure.isRateLimit, failure.rateLimitReset == nil,
-              endpoint.path != Self.rateLimitStatusPath else { return error }
-        guard let status = try? await fetch(
-            RateLimitStatus.self, Endpoint(.get, Self.rateLimitStatusPath),
-            call: "rate limit: when does it reset?", count: { _ in 1 }),
-            let seconds = status.resetTimeInSeconds
+    /// with the reset the API's rate-limit status gives (one small request,
+    /// which Weibo does not count against the limit); unchanged when that
+    /// read fails too.
+    private func withRateLimitReset(_ error: RequestError, asking: Bool) async -> RequestError {
+        guard asking, case .api(let failure) = error, failure.isRateLimit, failure.rateLimitReset == nil else { return error }
+        guard let status = try? await run(Self.rateLimitCall + ": when does it reset?", count: { _ in 1 }, {
+            try await $0.rateLimits($1)
+        }), let seconds = status.resetTimeInSeconds
         else { return error }
         return error.withRateLimitReset(RateLimitReset(seconds: seconds, serverTime: status.resetTime))
     }
 
-    /// Where the API serves the token's rate-limit status.
-    static let rateLimitStatusPath = "account/rate_limit_status.json"
+    /// How the trace names the rate-limit read.
+    static let rateLimitCall = "rate limit"
 
     /// Reports a call the cache answered.
     func cacheHit(call: String, itemCount: Int = 1) {
         trace?(TraceEvent(call: call, itemCount: itemCount, source: .cache))
-    }
-
-    /// A body decoder that turns the Model's decoding error into the
-    /// Request layer's, so callers handle one error type.
-    static func decoder<T: Decodable & Sendable>(for type: T.Type) -> @Sendable (Data) throws(RequestError) -> T {
-        { data throws(RequestError) in
-            do throws(ModelDecodingError) {
-                return try ModelDecoding.decode(T.self, from: data)
-            } catch {
-                throw RequestError.decoding(what: error.what, where: error.where, detail: error.detail)
-            }
-        }
     }
 
     private static func milliseconds(since start: ContinuousClock.Instant, _ clock: ContinuousClock) -> Double {

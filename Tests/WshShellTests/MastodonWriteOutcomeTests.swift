@@ -25,3 +25,28 @@ struct MastodonWriteOutcomeTests {
         #expect(undone.status == 0, "\(undone.stderr)")
     }
 }
+
+/// `comments --json` on Mastodon keeps Mastodon's shape.
+@Suite("Mastodon threads in --json")
+struct MastodonCommentsJSONTests {
+    @Test("comments --json on Mastodon: ids are strings as sent, times ISO 8601, account and depth; on Weibo unchanged")
+    func mastodonShape() async throws {
+        let harness = try await ShellHarness(dialect: .mastodon)
+        let run = await harness.run("fetch 3; comment 1 first; reply 1 1 second; comments 1 --json")
+        #expect(run.status == 0, "\(run.stderr)")
+        let start = try #require(run.stdout.firstIndex(of: "{"))
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout[start...].utf8)) as? [String: Any])
+        let comments = try #require(document["comments"] as? [[String: Any]])
+        #expect(!comments.isEmpty)
+        for comment in comments {
+            #expect(comment["id"] is String, "\(comment)")
+            #expect(comment["idstr"] == nil && comment["user"] == nil)
+            #expect(comment["account"] is [String: Any])
+            #expect((comment["created_at"] as? String)?.hasSuffix("Z") == true, "\(comment)")
+            #expect(comment["depth"] is Int)
+        }
+        let weibo = try await ShellHarness()
+        let weiboRun = await weibo.run("fetch 3; comments 1 --json")
+        #expect(weiboRun.stdout.contains("\"idstr\"") && weiboRun.stdout.contains("\"user\""))
+    }
+}

@@ -261,9 +261,16 @@ public struct CommentDocument: Encodable, Sendable, Hashable {
     public var createdAt: String?
     public var text: String?
     public var user: UserDocument?
+    /// A reply in a Mastodon thread: how deep, and Mastodon's own names in `--json`.
+    var mastodonDepth: Int?
 
     enum CodingKeys: String, CodingKey {
         case index, id, idstr, text, user
+        case createdAt = "created_at"
+    }
+
+    enum MastodonKeys: String, CodingKey {
+        case index, id, text, account, depth
         case createdAt = "created_at"
     }
 
@@ -274,6 +281,33 @@ public struct CommentDocument: Encodable, Sendable, Hashable {
         createdAt = comment.createdAt?.weiboText
         text = comment.text.map { TerminalText.sanitize($0, .multiline) }
         user = comment.user.map(UserDocument.init)
+        if comment.shape == .mastodon {
+            createdAt = comment.createdAt?.iso8601Text
+            mastodonDepth = comment.depth
+        }
+    }
+
+    /// Weibo's names, or for a reply in a Mastodon thread Mastodon's: the id
+    /// as the string the server sent (never a number, which loses digits past
+    /// 2^53 in jq and JavaScript), ISO 8601 times, `account`.
+    public func encode(to encoder: Encoder) throws {
+        guard let mastodonDepth else {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(index, forKey: .index)
+            try c.encodeIfPresent(id, forKey: .id)
+            try c.encodeIfPresent(idstr, forKey: .idstr)
+            try c.encodeIfPresent(createdAt, forKey: .createdAt)
+            try c.encodeIfPresent(text, forKey: .text)
+            try c.encodeIfPresent(user, forKey: .user)
+            return
+        }
+        var c = encoder.container(keyedBy: MastodonKeys.self)
+        try c.encode(index, forKey: .index)
+        try c.encodeIfPresent(idstr, forKey: .id)
+        try c.encodeIfPresent(createdAt, forKey: .createdAt)
+        try c.encodeIfPresent(text, forKey: .text)
+        try c.encodeIfPresent(user, forKey: .account)
+        try c.encode(mastodonDepth, forKey: .depth)
     }
 }
 

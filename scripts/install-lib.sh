@@ -41,10 +41,11 @@ wsh_generate_files() {
     "$bin/wsh" --generate-completion-script fish >"$out/wsh.fish"
 }
 
-# The version the wsh binary in BIN_DIR reports: 0.1.0 from "wsh 0.1.0 (commit …)".
+# The version the wsh binary in BIN_DIR reports: 0.1.0 from "wsh 0.1.0 (commit …)",
+# the first of --version's lines (the second names the licence).
 wsh_version() {
     local line
-    line=$("$1/wsh" --version)
+    line=$("$1/wsh" --version | head -n1)
     line=${line#wsh }
     printf '%s\n' "${line%% *}"
 }

@@ -39,7 +39,9 @@ struct InstallTests {
         let hi = try await Self.run(["/bin/sh", "-c", "wsh -c 'echo hi'"], environment: environment)
         #expect(hi.stdout == "hi\n", "\(hi.stderr)")
         let version = try await Self.run(["/bin/sh", "-c", "wsh --version"], environment: environment)
-        #expect(version.stdout.wholeMatch(of: /wsh \d+\.\d+\.\d+ \(commit ([0-9a-f]{7,}|unknown)\)\n/) != nil, "\(version.stdout)")
+        #expect(version.stdout.wholeMatch(of: /wsh \d+\.\d+\.\d+ \(commit ([0-9a-f]{7,}|unknown)\)\nLicensed under the Apache License 2.0\n/) != nil,
+                "\(version.stdout)")
+        #expect(install.stdout.contains(" installed; scripts/uninstall"), "\(install.stdout)")
 
         let script = try WshProcess.writeScript("#!/usr/bin/env wsh\necho \"script $1\"\n", name: "hello")
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
@@ -111,6 +113,13 @@ struct InstallTests {
         #expect(try await Self.run(["dpkg-deb", "-x", deb, root]).status == 0)
         let copyright = try String(contentsOfFile: root + "/usr/share/doc/wsh/copyright", encoding: .utf8)
         #expect(copyright.hasPrefix("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"))
+        // Every Files paragraph is under Apache-2.0, whose text Debian keeps in base-files.
+        let licences = copyright.split(separator: "\n").filter { $0.hasPrefix("License:") }
+        #expect(!licences.isEmpty && licences.allSatisfy { $0 == "License: Apache-2.0" }, "\(licences)")
+        #expect(copyright.contains("/usr/share/common-licenses/Apache-2.0"))
+        #expect(FileManager.default.fileExists(atPath: "/usr/share/common-licenses/Apache-2.0"))
+        let version = try await Self.run([root + "/usr/bin/wsh", "--version"])
+        #expect(version.stdout.hasSuffix("\nLicensed under the Apache License 2.0\n"), "\(version.stdout)")
         let hi = try await Self.run([root + "/usr/bin/wsh", "-c", "echo hi"])
         #expect(hi.stdout == "hi\n", "\(hi.stderr)")
         let man = try await Self.run(["man", "--warnings=w", "-l", root + "/usr/share/man/man1/wsh.1.gz"],

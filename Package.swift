@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// SPDX-License-Identifier: Apache-2.0 (see LICENSE)
 import PackageDescription
 
 // The layering of DESIGN.md section 1 is enforced here: a target lists only

@@ -41,10 +41,44 @@ wsh_generate_files() {
     "$bin/wsh" --generate-completion-script fish >"$out/wsh.fish"
 }
 
-# The version the wsh binary in BIN_DIR reports: 0.1.0 from "wsh 0.1.0 (commit …)".
+# The binaries an installation ships, stripped.
+wsh_installed_binaries=(wsh wsh-sandbox)
+
+# Splits each of wsh_installed_binaries in BIN_DIR into OUT_DIR/NAME, stripped
+# of its symbol table and DWARF (docs/PERFORMANCE.md weighs them), and
+# OUT_DIR/NAME.debug holding them, compressed, for a debugger or a crash
+# report. The stripped binary names its debug file in .gnu_debuglink (with the
+# file's CRC) and keeps its GNU build ID, which the debug file shares: gdb
+# finds the file by either. BIN_DIR's own binaries are left as they are.
+wsh_split_debug() {
+    local bin=$1 out=$2 name
+    for name in "${wsh_installed_binaries[@]}"; do
+        objcopy --only-keep-debug --compress-debug-sections=zlib "$bin/$name" "$out/$name.debug"
+        strip --strip-all -o "$out/$name" "$bin/$name"
+        objcopy --add-gnu-debuglink="$out/$name.debug" "$out/$name"
+        chmod 755 "$out/$name"
+        chmod 644 "$out/$name.debug"
+    done
+}
+
+# Where a debugger looks for FILE's debug file under a debug folder
+# (/usr/lib/debug, or what gdb's debug-file-directory names):
+# .build-id/ab/cdef….debug from FILE's GNU build ID. Fails without one.
+wsh_build_id_path() {
+    local id
+    id=$(readelf -n "$1" | awk '/Build ID:/ { print $3; exit }')
+    if [[ -z "$id" ]]; then
+        echo "$1 has no GNU build ID: its debug file cannot be found by it" >&2
+        return 1
+    fi
+    printf '.build-id/%s/%s.debug\n' "${id:0:2}" "${id:2}"
+}
+
+# The version the wsh binary in BIN_DIR reports: 0.1.0 from "wsh 0.1.0 (commit …)",
+# the first of --version's lines (the second names the licence).
 wsh_version() {
     local line
-    line=$("$1/wsh" --version)
+    line=$("$1/wsh" --version | head -n1)
     line=${line#wsh }
     printf '%s\n' "${line%% *}"
 }

@@ -9,9 +9,19 @@ public enum BuildInfo {
     /// The abbreviated commit hash the binary was built from, or "unknown".
     public static var commit: String { BuildStamp.commit }
 
-    /// `--version`'s line: `wsh 0.1.0 (commit 68438ea)`.
+    /// `--version`'s first line: `wsh 0.1.0 (commit 68438ea)`.
     public static func versionLine(_ version: String) -> String {
         "wsh \(version) (commit \(commit))"
+    }
+
+    /// The licence the binary is distributed under, as LICENSE at the top
+    /// of the repository grants it.
+    public static let licenceLine = "Licensed under the Apache License 2.0"
+
+    /// What `--version` prints: the version line, then the licence line.
+    /// Scripts that want the version read the first line only.
+    public static func versionText(_ version: String) -> String {
+        versionLine(version) + "\n" + licenceLine
     }
 }
 

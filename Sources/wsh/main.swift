@@ -18,7 +18,7 @@ do {
     exit(report.status)
 }
 if options.version {
-    print(BuildInfo.versionLine(Shell.version))
+    print(BuildInfo.versionText(Shell.version))
     exit(0)
 }
 

@@ -35,7 +35,7 @@ struct WshExecutableTests {
         #expect(run.stderr.contains("\(path):4: detail: no row 7: the list has 2 rows"))
     }
 
-    @Test("exit codes: exit N, syntax error 2, usage error 2, unknown flag 2, missing file 2")
+    @Test("exit codes: exit N, syntax error 2, usage error 2, unknown flag 2, missing file 2; --version names the licence")
     func exitCodes() async throws {
         #expect(try await WshProcess.run(["-c", "exit 3"]).status == 3)
         let unclosed = try await WshProcess.run(["-c", "echo \"open"])
@@ -46,7 +46,10 @@ struct WshExecutableTests {
         #expect(flag.status == 2)
         #expect(flag.stderr.contains("--frobnicate"))
         #expect(try await WshProcess.run(["/nonexistent/script.wsh"]).status == 2)
-        #expect(try await WshProcess.run(["--version"]).stdout.hasPrefix("wsh "))
+        let version = try await WshProcess.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout.hasPrefix("wsh "))
+        #expect(version.stdout.split(separator: "\n").last == "Licensed under the Apache License 2.0", "\(version.stdout)")
         #expect(try await WshProcess.run(["--help"]).status == 0)
     }
 

@@ -110,6 +110,27 @@ struct TimelineSourceTests {
         #expect(fixture.session.rowDocuments.compactMap(\.idstr) == Array(fixture.api.statuses.prefix(45).compactMap(\.idstr)))
     }
 
+    @Test("--all checks each arriving status for a repeat once, however many pages came before: 102 pages hash 2 005 ids, not 100 000")
+    func loadAllDeduplicationIsLinear() async throws {
+        let fixture = TimelineFixture(api: FakeWeiboAPI(statusCount: 2000))
+        // Five posts arrive while page 50 is read: page 51 repeats five statuses of page 50.
+        var moved = fixture.api
+        moved.statuses.insert(contentsOf: (1...5).map { FakeWeiboAPI.makeStatus(-$0, by: moved.users[0]) }, at: 0)
+        fixture.http.answer { [api = fixture.api, moved] request in
+            (Int(request.queryItems["page"] ?? "1") ?? 1) <= 50 ? api.respond(to: request) : moved.respond(to: request)
+        }
+
+        let all = try await fixture.timeline.loadAll(source: .public, count: 20, limit: nil)
+
+        #expect(all.loaded == 2000)
+        #expect(fixture.timeline.rows.map(\.id) == fixture.api.statuses.compactMap(\.idstr))
+        // The 102nd page, empty, ends the walk (the first request asks for the rate-limit budget).
+        #expect(fixture.http.requests.filter { $0.path.hasSuffix("public_timeline.json") }.count == 102)
+        // 50 pages of 20, then 1 005 statuses from the moved timeline: each id hashed once.
+        // Rebuilding the set from the loaded rows for each page hashes about 100 000.
+        #expect(fixture.timeline.deduplicationWork == 2005)
+    }
+
     @Test("--all keeps what arrived when a later page fails, and says so")
     func loadAllFailure() async throws {
         let fixture = SessionFixture(api: FakeWeiboAPI(statusCount: 57))

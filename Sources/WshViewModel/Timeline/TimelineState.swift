@@ -44,22 +44,26 @@ public struct TimelineState: Sendable, Hashable {
 
 extension TimelineState {
     /// Appends the statuses of `page` not already loaded (a timeline moves
-    /// while it is paged); returns how many were new.
-    mutating func appendUnseen(_ page: [Status]) -> Int {
-        let fresh = unseen(page)
+    /// while it is paged); returns how many were new. `seen` holds the
+    /// loaded statuses' identifiers and learns the new ones, so a caller
+    /// appending page after page pays for each page once.
+    mutating func appendUnseen(_ page: [Status], seen: inout SeenStatuses) -> Int {
+        let fresh = seen.unseen(page)
         statuses.append(page: fresh)
         return fresh.count
     }
 
-    /// Puts the statuses of `page` not already loaded on top; returns them.
-    mutating func prependUnseen(_ page: [Status]) -> [Status] {
-        let fresh = unseen(page)
-        statuses.prepend(page: fresh)
-        return fresh
+    /// Appends the statuses of `page` not already loaded; returns how many were new.
+    mutating func appendUnseen(_ page: [Status]) -> Int {
+        var seen = SeenStatuses(statuses)
+        return appendUnseen(page, seen: &seen)
     }
 
-    private func unseen(_ page: [Status]) -> [Status] {
-        var seen = Set(statuses.compactMap(\.identifier))
-        return page.filter { status in status.identifier.map { seen.insert($0).inserted } ?? true }
+    /// Puts the statuses of `page` not already loaded on top; returns them.
+    mutating func prependUnseen(_ page: [Status]) -> [Status] {
+        var seen = SeenStatuses(statuses)
+        let fresh = seen.unseen(page)
+        statuses.prepend(page: fresh)
+        return fresh
     }
 }

@@ -34,6 +34,10 @@ public final class TimelineViewModel {
     // do not touch the list (detail, back, undo of those) stay O(1).
     private var openStatusesCache: [Status]?
     private var rowsCache: [StatusCellViewModel]?
+    /// How many identifiers the last `loadAll` hashed to drop repeated
+    /// statuses: one per status when de-duplication is linear. Tests read
+    /// it to catch a quadratic walk without timing one.
+    private(set) var deduplicationWork = 0
 
     /// The timeline the rows come from.
     public var source: TimelineSource { state.source }
@@ -170,6 +174,9 @@ public final class TimelineViewModel {
         if let limit, limit < 1 { throw fail(.invalidPaging(name: "limit", value: limit, allowed: 1...Int(Int32.max))) }
         var arrived = TimelineState()
         arrived.muted = state.muted
+        // One set for the whole walk: each page is checked in its own length.
+        var seen = SeenStatuses(arrived.statuses)
+        defer { deduplicationWork = seen.hashed }
         // Stay inside the remaining rate-limit budget: slow down as it runs low.
         var budget = await dataController.requestBudget()
         var cursor: TimelineCursor?
@@ -181,7 +188,7 @@ public final class TimelineViewModel {
             let added: Int
             do {
                 let slice = try await dataController.load(source, count: count, from: cursor)
-                added = arrived.appendUnseen(slice.statuses)
+                added = arrived.appendUnseen(slice.statuses, seen: &seen)
                 cursor = slice.next
             } catch .cancelled {
                 end = .interrupted

@@ -22,3 +22,28 @@ struct MastodonErrorKindsTests {
         #expect(kind(503, "") == .server)
     }
 }
+
+/// Real servers' error bodies (Tests/WshModelTests/Fixtures/mastodon, sources in
+/// its SOURCES.md), read through the client's check and Mastodon's classification.
+@Suite("Mastodon's recorded error bodies classified")
+struct MastodonRecordedErrorsTests {
+    private static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("WshModelTests/Fixtures/mastodon")
+
+    @Test("each recorded error body, with the status it came with, reads as the kind a user would expect", arguments: [
+        ("error_record_not_found.json", 404, ErrorKind.notFound),
+        ("error_gotosocial_not_found.json", 404, .notFound),
+        ("error_unauthorized_401.json", 401, .unauthorized),
+        ("error_validation_422.json", 422, .invalid),
+        ("error_oauth_invalid_grant.json", 400, .invalid),
+    ])
+    func classified(file: String, status: Int, kind: ErrorKind) throws {
+        let body = try Data(contentsOf: Self.fixtures.appendingPathComponent(file))
+        do {
+            try WeiboClient.check(HTTPResponse(status: status, headers: [:], body: body), url: "https://m.example/api/v1/x")
+            Issue.record("\(file) was not an error")
+        } catch {
+            #expect(error.classified(by: MastodonErrorKinds.kind).kind == kind, "\(file)")
+        }
+    }
+}

@@ -36,3 +36,21 @@ struct CapabilityHelpTests {
         #expect(await harness.run("help fetch").stdout.contains("found out on the first request"))
     }
 }
+
+/// Writes an API cannot do as asked are refused before any request.
+@Suite("Write capabilities")
+struct WriteCapabilityTests {
+    @Test("repost N TEXT on Mastodon is refused before any request (a boost has no text); repost N boosts; Weibo keeps the text")
+    func repostText() async throws {
+        let mastodon = try await ShellHarness(dialect: .mastodon)
+        _ = await mastodon.run("fetch 3")
+        let before = mastodon.sandbox.stats.requests
+        let refused = await mastodon.run("repost 2 look at this")
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("repost: TEXT: this API (mastodon) reposts without text of its own"), "\(refused.stderr)")
+        #expect(mastodon.sandbox.stats.requests == before)
+        #expect(await mastodon.run("repost 2").status == 0)
+        let weibo = try await ShellHarness()
+        #expect(await weibo.run("fetch 3; repost 2 look at this").status == 0)
+    }
+}

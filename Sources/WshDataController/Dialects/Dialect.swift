@@ -19,6 +19,8 @@ public protocol Dialect: Sendable {
     var name: String { get }
     /// How the token is sent: `Authorization: SCHEME TOKEN`.
     var authScheme: String { get }
+    /// What this API can do beyond the operations every API has.
+    var capabilities: Capabilities { get }
     /// The largest page `source` serves; nil when this API has no such timeline.
     func maximumCount(for source: TimelineSource) -> Int?
     /// True when `source` pages by cursor (`max_id`, `since_id`), not by page number.
@@ -70,6 +72,21 @@ public protocol Dialect: Sendable {
     func setFollowing(_ follow: Bool, _ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> User
 }
 
+/// What an API can do where APIs differ, so the surface (help, refusals
+/// before any request) follows the connected one. Timelines and page sizes
+/// are `Dialect.maximumCount(for:)`.
+public struct Capabilities: Sendable, Hashable {
+    /// Whether a repost carries text of its own (Weibo's); a Mastodon boost has none.
+    public var repostTakesText: Bool
+    /// Whether a deleted status can be restored as it was (neither API can: undo posts its text again).
+    public var restoresDeletedStatus: Bool
+
+    public init(repostTakesText: Bool, restoresDeletedStatus: Bool = false) {
+        self.repostTakesText = repostTakesText
+        self.restoresDeletedStatus = restoresDeletedStatus
+    }
+}
+
 /// The dialects by the names accounts record them under.
 public enum Dialects {
     /// The dialect called `name` (`weibo`, `mastodon`); Weibo for nil
@@ -86,6 +103,7 @@ public struct WeiboDialect: Dialect {
 
     public var name: String { "weibo" }
     public var authScheme: String { "OAuth2" }
+    public var capabilities: Capabilities { Capabilities(repostTakesText: true) }
 
     public func maximumCount(for source: TimelineSource) -> Int? {
         switch source {

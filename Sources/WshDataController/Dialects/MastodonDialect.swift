@@ -20,6 +20,7 @@ public struct MastodonDialect: Dialect {
 
     public var name: String { "mastodon" }
     public var authScheme: String { "Bearer" }
+    public var capabilities: Capabilities { Capabilities(repostTakesText: false) }
 
     /// Mastodon serves at most 40 statuses a page.
     static let pageLimit = 40

@@ -61,6 +61,9 @@ extension Shell {
                     let index = try integer(context.arguments["N"], name: "N") ?? 0
                     let words = context.arguments.values("TEXT")
                     let text = words.isEmpty ? nil : words.joined(separator: " ")
+                    if text != nil, let dialect = connection.knownDialect, !dialect.capabilities.repostTakesText {
+                        throw LanguageError.usage("TEXT: this API (\(dialect.name)) reposts without text of its own; repost \(index) alone, or comment")
+                    }
                     try drive(context, input: "SessionViewModel.repost(index: \(index), …)") {
                         try await $0.repost(index: index, text: text)
                     }

@@ -47,6 +47,16 @@ public struct Status: Hashable, Sendable, Codable {
     public var mediaTypes: [String?] = []
     /// True when the author marked the media sensitive (Mastodon); nil on Weibo.
     public var sensitive: Bool?
+    /// When the author last edited it (Mastodon); nil when never, or on Weibo.
+    public var editedAt: WeiboTime?
+    /// Whether the token's owner boosted it (Mastodon's `reblogged`).
+    public var reposted: Bool?
+    /// The link preview the server made (Mastodon's `card`): its title and URL.
+    public var card: LinkCard?
+    /// The hashtags it carries, without `#` (Mastodon's `tags`).
+    public var tags: [String] = []
+    /// The accounts it mentions, by `acct` (Mastodon's `mentions`).
+    public var mentions: [String] = []
     /// A poll attached to the status.
     public var poll: Poll?
     /// True when the status only shares `retweetedStatus`, with no text of its
@@ -181,12 +191,30 @@ public struct Poll: Hashable, Sendable {
     public var expired: Bool
     /// When it closes, as the API wrote it.
     public var expiresAt: WeiboTime?
+    /// Whether several choices may be voted for; nil when the API did not say.
+    public var multiple: Bool?
+    /// Whether the token's owner voted in it.
+    public var voted: Bool?
 
-    public init(options: [Option], votesCount: Int?, expired: Bool, expiresAt: WeiboTime?) {
+    public init(options: [Option], votesCount: Int?, expired: Bool, expiresAt: WeiboTime?,
+                multiple: Bool? = nil, voted: Bool? = nil) {
         self.options = options
         self.votesCount = votesCount
         self.expired = expired
         self.expiresAt = expiresAt
+        self.multiple = multiple
+        self.voted = voted
+    }
+}
+
+/// A link preview: what the server read from a page the status links.
+public struct LinkCard: Hashable, Sendable {
+    public var title: String
+    public var url: String
+
+    public init(title: String, url: String) {
+        self.title = title
+        self.url = url
     }
 }
 

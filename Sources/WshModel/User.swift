@@ -32,6 +32,10 @@ public struct User: Hashable, Sendable, Codable {
     /// The display name exactly as the server sent it (Mastodon's
     /// `display_name`, often empty); `name` falls back to the username for Views.
     public var displayName: String?
+    /// Whether the account approves its followers (Mastodon's `locked`).
+    public var locked: Bool?
+    /// Whether the account says it is automated (Mastodon's `bot`).
+    public var bot: Bool?
 
     /// The id as text: `idstr` when present, otherwise `id`.
     public var identifier: String? { idstr ?? id.map(String.init) }

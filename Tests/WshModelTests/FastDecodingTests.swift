@@ -198,7 +198,7 @@ struct BodyGenerator {
     static let user = Schema(), status = Schema(), picture = Schema(), comment = Schema()
     static let timelinePage = Schema(), commentsPage = Schema(), favoritesPage = Schema(), favorite = Schema(), tag = Schema()
     static let account = Schema(), toot = Schema(), application = Schema(), media = Schema(), poll = Schema(),
-               option = Schema(), context = Schema()
+               option = Schema(), context = Schema(), card = Schema(), named = Schema()
     /// Schemas of the top-level documents, with the type they decode as;
     /// `tootArray` stands for a Mastodon timeline, a strict array of statuses.
     static let tootArray = Schema()
@@ -236,10 +236,14 @@ struct BodyGenerator {
                        ("sensitive", .bool), ("url", .string), ("in_reply_to_id", .string), ("replies_count", .int),
                        ("reblogs_count", .int), ("favourites_count", .int), ("favourited", .bool),
                        ("reblogged", .bool), ("application", .object(application)),
-                       ("media_attachments", .list(media)), ("poll", .object(poll)), ("reblog", .object(toot))]
+                       ("media_attachments", .list(media)), ("poll", .object(poll)), ("reblog", .object(toot)),
+                       ("edited_at", .isoTime), ("card", .object(card)), ("tags", .list(named)), ("mentions", .list(named))]
+        card.fields = [("title", .string), ("url", .string)]
+        named.fields = [("name", .string), ("acct", .string)]
         application.fields = [("name", .string), ("website", .string)]
         media.fields = [("type", .string), ("url", .string), ("preview_url", .string), ("description", .string)]
-        poll.fields = [("options", .list(option)), ("votes_count", .int), ("expired", .bool), ("expires_at", .isoTime)]
+        poll.fields = [("options", .list(option)), ("votes_count", .int), ("expired", .bool), ("expires_at", .isoTime),
+                       ("multiple", .bool), ("voted", .bool)]
         option.fields = [("title", .string), ("votes_count", .int)]
         context.fields = [("ancestors", .list(toot)), ("descendants", .list(toot))]
         return [(timelinePage, "TimelinePage"), (commentsPage, "CommentsPage"), (status, "Status"), (user, "User"),
@@ -368,8 +372,11 @@ struct BodyGenerator {
             }
         }
         for _ in 0..<int(4) {
+            // Fields the schema does not read (a Weibo status has no `card`; a Mastodon one does).
             let name = pick(["visible", "annotations", "geo", "darwin_tags", "键", "hot_weibo_tags", "mblogtype",
-                             "pic_ids", "emojis", "card", "mentions", "x\(int(100))"])
+                             "pic_ids", "emojis", "card", "mentions", "x\(int(100))"].filter { unread in
+                                 !schema.fields.contains { $0.0 == unread }
+                             })
             entries.append((Array(name.utf8), { body, generator in generator.junk(&body, depth: depth + 1) }))
         }
         // Shuffle, keeping a duplicate after its first.

@@ -101,3 +101,44 @@ struct MastodonFieldsTests {
         #expect(StatusDetailViewModel(status: clips).authorName == "ann")
     }
 }
+
+/// More of what real servers send: edits, link previews, tags, mentions, poll
+/// details, the account's lock and bot marks, your own boost.
+@Suite("Mastodon's edits, cards, tags, polls and account marks")
+struct MastodonMoreFieldsTests {
+    private let json = #"""
+        {"id":"9","created_at":"2024-11-06T07:08:38.000Z","edited_at":"2024-11-06T08:00:00.000Z",
+         "account":{"id":"7","username":"ann","acct":"ann","display_name":"Ann","locked":true,"bot":true},
+         "content":"<p>see <a href=\"https://x.example/a\">x.example/a</a> #swift @bob</p>",
+         "reblogged":true,"favourited":false,
+         "card":{"url":"https://x.example/a","title":"A page","description":"…"},
+         "tags":[{"name":"swift","url":"https://m.example/tags/swift"}],
+         "mentions":[{"id":"8","username":"bob","acct":"bob@other.example","url":"https://other.example/@bob"}],
+         "poll":{"id":"1","expires_at":"2024-11-07T07:08:38.000Z","expired":false,"multiple":true,"votes_count":3,
+                 "voted":true,"own_votes":[0],"options":[{"title":"a","votes_count":2},{"title":"b","votes_count":1}]}}
+        """#
+
+    @Test("the detail shows the edit time, the link preview, tags, mentions and the poll's kind; --json keeps them all")
+    func shownAndKept() throws {
+        let status = try JSONDecoder().decode(MastodonStatus.self, from: Data(json.utf8)).status
+        let detail = StatusDetailViewModel(status: status)
+        #expect(detail.editedNote == "edited 2024-11-06 08:00:00 +0000")
+        #expect(detail.cardLine == "A page — https://x.example/a")
+        #expect(detail.tagsLine == "#swift")
+        #expect(detail.mentionsLine == "@bob@other.example")
+        #expect(detail.pollLines.last?.contains("several choices · you voted") == true, "\(detail.pollLines)")
+        let document = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(StatusDocument(status, index: 1))) as? [String: Any])
+        #expect(document["edited_at"] as? String == "2024-11-06T08:00:00.000Z")
+        #expect((document["card"] as? [String: String])?["title"] == "A page")
+        #expect((document["tags"] as? [[String: String]])?.first?["name"] == "swift")
+        #expect((document["mentions"] as? [[String: String]])?.first?["acct"] == "bob@other.example")
+        #expect(document["reblogged"] as? Bool == true && document["favourited"] as? Bool == false)
+        let poll = try #require(document["poll"] as? [String: Any])
+        #expect(poll["multiple"] as? Bool == true && poll["voted"] as? Bool == true)
+        #expect(poll["expires_at"] as? String == "2024-11-07T07:08:38.000Z")
+        let account = try #require(document["account"] as? [String: Any])
+        #expect(account["locked"] as? Bool == true && account["bot"] as? Bool == true)
+        // The fast path reads the same values as JSONDecoder.
+        #expect(try ModelDecoding.decode(MastodonStatus.self, from: Data(json.utf8)) == JSONDecoder().decode(MastodonStatus.self, from: Data(json.utf8)))
+    }
+}

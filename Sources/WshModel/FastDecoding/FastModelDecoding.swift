@@ -283,7 +283,7 @@ extension MastodonStatus {
     private static let fastKeys = JSONKeys([
         "id", "created_at", "account", "content", "text", "spoiler_text", "visibility", "sensitive", "url",
         "in_reply_to_id", "replies_count", "reblogs_count", "favourites_count", "favourited", "reblogged",
-        "application", "media_attachments", "poll", "reblog",
+        "application", "media_attachments", "poll", "reblog", "edited_at", "card", "tags", "mentions",
     ])
 
     /// A status object, as `init(from:)` reads it.
@@ -304,6 +304,8 @@ extension MastodonStatus {
     private init(fast r: inout ModelReader) throws(JSONBytes.Declined) {
         media = []
         reblog = []
+        tags = []
+        mentions = []
         let keys = Self.fastKeys
         try r.object(keys) { r, field throws(JSONBytes.Declined) in
             switch field {
@@ -336,7 +338,11 @@ extension MastodonStatus {
                 } ?? nil
             case 16: media = try r.lenientArray(Media.fast) ?? []
             case 17: poll = try r.lenientObject(MastodonPoll.fast)
-            default: reblog = try r.lenientObject(MastodonStatus.fast).map { [$0] } ?? []
+            case 18: reblog = try r.lenientObject(MastodonStatus.fast).map { [$0] } ?? []
+            case 19: editedAt = try r.lenientString().flatMap(WeiboTime.init(iso8601:))
+            case 20: card = try r.lenientObject(Card.fast)
+            case 21: tags = try r.lenientArray(Named.fast) ?? []
+            default: mentions = try r.lenientArray(Named.fast) ?? []
             }
         }
     }
@@ -362,8 +368,37 @@ extension MastodonStatus.Media {
     }
 }
 
+extension MastodonStatus.Card {
+    private static let fastKeys = JSONKeys(["title", "url"])
+
+    static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> MastodonStatus.Card {
+        try MastodonStatus.Card(fast: &r)
+    }
+
+    private init(fast r: inout ModelReader) throws(JSONBytes.Declined) {
+        let keys = Self.fastKeys
+        try r.object(keys) { r, field throws(JSONBytes.Declined) in
+            if field == 0 { title = try r.lenientString() } else { url = try r.lenientString() }
+        }
+    }
+}
+
+extension MastodonStatus.Named {
+    private static let fastKeys = JSONKeys(["name", "acct"])
+
+    static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> MastodonStatus.Named {
+        var name: String?
+        var acct: String?
+        let keys = Self.fastKeys
+        try r.object(keys) { r, field throws(JSONBytes.Declined) in
+            if field == 0 { name = try r.lenientString() } else { acct = try r.lenientString() }
+        }
+        return MastodonStatus.Named(name: name ?? acct)
+    }
+}
+
 extension MastodonPoll {
-    private static let fastKeys = JSONKeys(["options", "votes_count", "expired", "expires_at"])
+    private static let fastKeys = JSONKeys(["options", "votes_count", "expired", "expires_at", "multiple", "voted"])
 
     static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> MastodonPoll {
         try MastodonPoll(fast: &r)
@@ -377,7 +412,9 @@ extension MastodonPoll {
             case 0: options = try r.lenientArray(Option.fast) ?? []
             case 1: votesCount = try r.lenientCount()
             case 2: expired = try r.lenientBool()
-            default: expiresAt = try r.lenientString().flatMap(WeiboTime.init(iso8601:))
+            case 3: expiresAt = try r.lenientString().flatMap(WeiboTime.init(iso8601:))
+            case 4: multiple = try r.lenientBool()
+            default: voted = try r.lenientBool()
             }
         }
     }

@@ -60,6 +60,8 @@ public struct MastodonAccount: Decodable, Sendable, Hashable {
         user.shape = .mastodon
         user.username = username
         user.displayName = displayName
+        user.locked = locked
+        user.bot = bot
         return user
     }
 }
@@ -89,6 +91,40 @@ public struct MastodonStatus: Decodable, Sendable, Hashable {
     public var poll: MastodonPoll?
     /// The status boosted, for a boost.
     public var reblog: [MastodonStatus]
+    public var editedAt: WeiboTime?
+    public var card: Card?
+    public var tags: [Named]
+    public var mentions: [Named]
+
+    /// A link preview (`card`): only what is shown is kept.
+    public struct Card: Decodable, Sendable, Hashable {
+        public var title: String?
+        public var url: String?
+
+        enum CodingKeys: String, CodingKey { case title, url }
+
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            title = c.lenientString(.title)
+            url = c.lenientString(.url)
+        }
+    }
+
+    /// A tag (`name`) or a mention (`acct`).
+    public struct Named: Decodable, Sendable, Hashable {
+        public var name: String?
+
+        init(name: String?) {
+            self.name = name
+        }
+
+        enum CodingKeys: String, CodingKey { case name, acct }
+
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            name = c.lenientString(.name) ?? c.lenientString(.acct)
+        }
+    }
 
     /// One media attachment.
     public struct Media: Decodable, Sendable, Hashable {
@@ -116,7 +152,8 @@ public struct MastodonStatus: Decodable, Sendable, Hashable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, account, content, visibility, sensitive, url, favourited, reblogged, application, poll, reblog
+        case id, account, content, visibility, sensitive, url, favourited, reblogged, application, poll, reblog, card, tags, mentions
+        case editedAt = "edited_at"
         case sourceText = "text"
         case createdAt = "created_at"
         case spoilerText = "spoiler_text"
@@ -148,6 +185,10 @@ public struct MastodonStatus: Decodable, Sendable, Hashable {
         media = c.lenientArray(Media.self, .media) ?? []
         poll = c.lenient(MastodonPoll.self, .poll)
         reblog = c.lenient(MastodonStatus.self, .reblog).map { [$0] } ?? []
+        editedAt = c.lenientString(.editedAt).flatMap(WeiboTime.init(iso8601:))
+        card = c.lenient(Card.self, .card)
+        tags = c.lenientArray(Named.self, .tags) ?? []
+        mentions = c.lenientArray(Named.self, .mentions) ?? []
     }
 
     /// The status as a `Status`. The HTML content becomes text (paragraphs
@@ -172,6 +213,11 @@ public struct MastodonStatus: Decodable, Sendable, Hashable {
         status.mediaDescriptions = shown.map { $0.description }
         status.mediaTypes = shown.map { $0.type }
         status.sensitive = sensitive
+        status.editedAt = editedAt
+        status.reposted = reblogged
+        status.card = card.flatMap { card in card.url.map { LinkCard(title: card.title ?? "", url: $0) } }
+        status.tags = tags.compactMap(\.name)
+        status.mentions = mentions.compactMap(\.name)
         status.poll = poll?.poll
         status.url = url
         status.shape = .mastodon
@@ -215,9 +261,11 @@ public struct MastodonPoll: Decodable, Sendable, Hashable {
     var votesCount: Int?
     var expired: Bool?
     var expiresAt: WeiboTime?
+    var multiple: Bool?
+    var voted: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case options, expired
+        case options, expired, multiple, voted
         case votesCount = "votes_count"
         case expiresAt = "expires_at"
     }
@@ -228,11 +276,14 @@ public struct MastodonPoll: Decodable, Sendable, Hashable {
         votesCount = c.lenientCount(.votesCount)
         expired = c.lenientBool(.expired)
         expiresAt = c.lenientString(.expiresAt).flatMap(WeiboTime.init(iso8601:))
+        multiple = c.lenientBool(.multiple)
+        voted = c.lenientBool(.voted)
     }
 
     var poll: Poll {
         Poll(options: options.map { Poll.Option(title: $0.title ?? "", votes: $0.votesCount) },
-             votesCount: votesCount, expired: expired ?? false, expiresAt: expiresAt)
+             votesCount: votesCount, expired: expired ?? false, expiresAt: expiresAt,
+             multiple: multiple, voted: voted)
     }
 }
 

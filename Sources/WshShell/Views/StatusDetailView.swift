@@ -36,6 +36,10 @@ struct StatusDetailView {
             lines += detail.pollLines.map { "  " + $0 }
         }
         lines.append(style.dim(detail.countsText))
+        if !detail.editedNote.isEmpty { lines.append(style.dim(detail.editedNote)) }
+        if !detail.cardLine.isEmpty { lines.append(style.dim("link: ") + detail.cardLine) }
+        if !detail.tagsLine.isEmpty { lines.append(style.dim("tags: ") + detail.tagsLine) }
+        if !detail.mentionsLine.isEmpty { lines.append(style.dim("mentions: ") + detail.mentionsLine) }
         if !detail.pictureURLs.isEmpty {
             if !detail.sensitiveNote.isEmpty { lines.append(style.yellow(detail.sensitiveNote)) }
             lines.append(style.dim(detail.mediaHeading))

@@ -37,6 +37,12 @@ public struct StatusDocument: Encodable, Sendable, Hashable {
         var poll: PollDocument?
         var isBoost: Bool
         var sensitive: Bool?
+        var editedAt: String?
+        var card: [String: String]?
+        var tags: [[String: String]]
+        var mentions: [[String: String]]
+        var favourited: Bool?
+        var reblogged: Bool?
     }
 
     /// One of `media_attachments`: its `type` as the server named it (a video is not a picture).
@@ -58,9 +64,13 @@ public struct StatusDocument: Encodable, Sendable, Hashable {
         var options: [Option]
         var votesCount: Int?
         var expired: Bool
+        var expiresAt: String?
+        var multiple: Bool?
+        var voted: Bool?
         enum CodingKeys: String, CodingKey {
-            case options, expired
+            case options, expired, multiple, voted
             case votesCount = "votes_count"
+            case expiresAt = "expires_at"
         }
     }
 
@@ -73,7 +83,8 @@ public struct StatusDocument: Encodable, Sendable, Hashable {
         case reblogsCount = "reblogs_count"
         case favouritesCount = "favourites_count"
         case mediaAttachments = "media_attachments"
-        case application, sensitive
+        case application, sensitive, card, tags, mentions, favourited, reblogged
+        case editedAt = "edited_at"
     }
 
     enum CodingKeys: String, CodingKey {
@@ -115,9 +126,13 @@ public struct StatusDocument: Encodable, Sendable, Hashable {
                 },
                 poll: status.poll.map { poll in
                     PollDocument(options: poll.options.map { .init(title: Self.clean($0.title), votesCount: $0.votes) },
-                                 votesCount: poll.votesCount, expired: poll.expired)
+                                 votesCount: poll.votesCount, expired: poll.expired, expiresAt: poll.expiresAt?.iso8601Text,
+                                 multiple: poll.multiple, voted: poll.voted)
                 },
-                isBoost: status.isBoost, sensitive: status.sensitive)
+                isBoost: status.isBoost, sensitive: status.sensitive, editedAt: status.editedAt?.iso8601Text,
+                card: status.card.map { ["title": Self.clean($0.title), "url": Self.clean($0.url)] },
+                tags: status.tags.map { ["name": Self.clean($0)] }, mentions: status.mentions.map { ["acct": Self.clean($0)] },
+                favourited: status.favorited, reblogged: status.reposted)
         }
     }
 
@@ -156,6 +171,12 @@ public struct StatusDocument: Encodable, Sendable, Hashable {
         try c.encode(attitudesCount, forKey: .favouritesCount)
         try c.encode(mastodon.media, forKey: .mediaAttachments)
         try c.encodeIfPresent(mastodon.sensitive, forKey: .sensitive)
+        try c.encodeIfPresent(mastodon.editedAt, forKey: .editedAt)
+        try c.encodeIfPresent(mastodon.card, forKey: .card)
+        try c.encode(mastodon.tags, forKey: .tags)
+        try c.encode(mastodon.mentions, forKey: .mentions)
+        try c.encodeIfPresent(mastodon.favourited, forKey: .favourited)
+        try c.encodeIfPresent(mastodon.reblogged, forKey: .reblogged)
         try c.encodeIfPresent(mastodon.poll, forKey: .poll)
         try c.encodeIfPresent(source.map { ["name": $0] }, forKey: .application)
         try c.encodeIfPresent(user, forKey: .account)
@@ -190,10 +211,12 @@ public struct UserDocument: Encodable, Sendable, Hashable {
     public var username: String?
     /// Mastodon's `display_name` as sent ("" for about half of real accounts).
     public var displayName: String?
+    public var locked: Bool?
+    public var bot: Bool?
     var isMastodon = false
 
     enum MastodonKeys: String, CodingKey {
-        case id, username, acct, note
+        case id, username, acct, note, locked, bot
         case displayName = "display_name"
         case followersCount = "followers_count"
         case followingCount = "following_count"
@@ -222,6 +245,8 @@ public struct UserDocument: Encodable, Sendable, Hashable {
         username = user.username.map(StatusDocument.clean)
         isMastodon = user.shape == .mastodon
         displayName = user.displayName.map(StatusDocument.clean)
+        locked = user.locked
+        bot = user.bot
     }
 
     /// Weibo's names, or Mastodon's (`acct`, `display_name`, `note`…) for an account from Mastodon.
@@ -250,6 +275,8 @@ public struct UserDocument: Encodable, Sendable, Hashable {
         try c.encodeIfPresent(followersCount, forKey: .followersCount)
         try c.encodeIfPresent(friendsCount, forKey: .followingCount)
         try c.encodeIfPresent(statusesCount, forKey: .statusesCount)
+        try c.encodeIfPresent(locked, forKey: .locked)
+        try c.encodeIfPresent(bot, forKey: .bot)
     }
 }
 

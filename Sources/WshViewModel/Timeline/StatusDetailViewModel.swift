@@ -31,6 +31,13 @@ public struct StatusDetailViewModel: Sendable, Hashable {
     public let mediaHeading: String
     /// `sensitive media (marked by the author)`, "" when not so marked.
     public let sensitiveNote: String
+    /// `edited 2024-11-06 07:08:38 +0000`, "" when never edited.
+    public let editedNote: String
+    /// The link preview: `title — url`, "" when there is none.
+    public let cardLine: String
+    /// `#a #b` and `@x @y`: the tags and mentions the server lists, "" when none.
+    public let tagsLine: String
+    public let mentionsLine: String
     /// The content warning the text hides behind, "" when it has none.
     public let contentWarning: String
     /// Who may see it (`public`, `unlisted`, `private`, `direct`), "" when the API does not say.
@@ -69,12 +76,19 @@ public struct StatusDetailViewModel: Sendable, Hashable {
         mediaKinds = pictureURLs.indices.map { MediaKind(apiType: $0 < status.mediaTypes.count ? status.mediaTypes[$0] : nil) }
         mediaHeading = mediaKinds.allSatisfy { $0 == .picture } ? "pictures:" : "media:"
         sensitiveNote = status.sensitive == true && !pictureURLs.isEmpty ? "sensitive media (marked by the author)" : ""
+        editedNote = status.editedAt.map { "edited " + DisplayText.fullTime($0) } ?? ""
+        cardLine = status.card.map { card in
+            TerminalText.sanitize(card.title.isEmpty ? card.url : card.title + " — " + card.url)
+        } ?? ""
+        tagsLine = TerminalText.sanitize(status.tags.map { "#" + $0 }.joined(separator: " "))
+        mentionsLine = TerminalText.sanitize(status.mentions.map { "@" + $0 }.joined(separator: " "))
         contentWarning = TerminalText.sanitize(status.contentWarning)
         visibility = TerminalText.sanitize(status.visibility)
         if let poll = status.poll {
             pollLines = poll.options.map { option in
                 TerminalText.sanitize(option.title) + (option.votes.map { " · " + DisplayText.plural($0, "vote") } ?? "")
-            } + [poll.expired ? "(closed)" : poll.expiresAt.map { "(open until \(DisplayText.fullTime($0)))" } ?? "(open)"]
+            } + [(poll.expired ? "(closed)" : poll.expiresAt.map { "(open until \(DisplayText.fullTime($0)))" } ?? "(open)")
+                 + (poll.multiple == true ? " · several choices" : "") + (poll.voted == true ? " · you voted" : "")]
         } else {
             pollLines = []
         }

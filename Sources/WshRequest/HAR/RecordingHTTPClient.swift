@@ -9,14 +9,14 @@ import WshText
 /// a response); a recording that cannot be written fails the request, so a
 /// session never believes it is recorded when it is not.
 public final class RecordingHTTPClient: CancellableHTTPClient {
-    private let client: any CancellableHTTPClient
+    private let client: any HTTPClient
     private let recorder: HARRecorder
     private let secrets: @Sendable () -> [String]
 
     /// Records what `client` sends to `recorder`; `secrets` gives every
     /// secret the session knows at the moment an entry is written (a token
     /// learned by `login` included).
-    public init(wrapping client: any CancellableHTTPClient, recorder: HARRecorder,
+    public init(wrapping client: any HTTPClient, recorder: HARRecorder,
                 secrets: @escaping @Sendable () -> [String]) {
         self.client = client
         self.recorder = recorder
@@ -41,7 +41,7 @@ public final class RecordingHTTPClient: CancellableHTTPClient {
     }
 
     public func cancelCurrentRequest() {
-        client.cancelCurrentRequest()
+        (client as? any CancellableHTTPClient)?.cancelCurrentRequest()
     }
 }
 

@@ -347,6 +347,9 @@ public final class Connection {
 
     private func startSandbox() throws(RequestError) -> (baseURL: String, token: String) {
         if let sandbox { return sandbox }
+        if case .replay = tape {
+            throw .configuration("the sandbox does not start under --replay: every answer comes from the recording")
+        }
         guard let launchSandbox else { throw .configuration("no embedded sandbox in this build; use connect URL") }
         do {
             let started = try launchSandbox()

@@ -99,6 +99,18 @@ struct HARRecordReplayTests {
         }
     }
 
+    @Test("a link planted at the recording's temporary name is not written through")
+    func plantedLink() throws {
+        let path = Self.temporaryFile()
+        let victim = (path as NSString).deletingLastPathComponent + "/victim"
+        try Data("precious".utf8).write(to: URL(fileURLWithPath: victim))
+        try FileManager.default.createSymbolicLink(atPath: path + ".tmp\(ProcessInfo.processInfo.processIdentifier)",
+                                                   withDestinationPath: victim)
+        _ = try HARRecorder(path: path, creator: "wsh", version: "test")
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious")
+        #expect(try Self.log(path)["entries"] as? [Any] != nil)
+    }
+
     @Test("a file that is not a HAR is refused in one line saying why")
     func notAHAR() throws {
         #expect(throws: HARError.self) { try HARRecording.parse(Data("[]".utf8), name: "a.har") }

@@ -72,7 +72,11 @@ public final class HARRecorder: Sendable {
             throw HARError("cannot encode the recording: \(error)")
         }
         let temporary = path + ".tmp\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        // A fresh file, never through a link someone planted at the temporary
+        // name: a leftover is removed first, and O_EXCL | O_NOFOLLOW refuses
+        // whatever appears there meanwhile.
+        unlink(temporary)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw HARError("cannot write '\(path)': \(String(cString: strerror(errno)))") }
         var failure: Int32 = 0
         data.withUnsafeBytes { bytes in

@@ -30,6 +30,16 @@ struct Arguments: ParsableCommand {
         valueName: "file"))
     var cacert: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Append every HTTP exchange of the session (OAuth and the sandbox too) to a HAR 1.2 file, tokens and secrets masked as ***; the file is replaced, mode 0600.",
+        valueName: "file"))
+    var record: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Answer every request from a HAR file (wsh's --record or a browser's), with no network and no sandbox; the API is --api, else the recording's.",
+        valueName: "file"))
+    var replay: String?
+
     @Flag(name: .long, help: "Print results as JSON.")
     var json = false
 
@@ -94,6 +104,12 @@ struct Arguments: ParsableCommand {
         if let cacert, let problem = CABundleFile.problem(cacert) {
             throw ValidationError("--cacert: \(problem)")
         }
+        if record != nil, replay != nil {
+            throw ValidationError("give --record or --replay, not both")
+        }
+        if test, record != nil || replay != nil {
+            throw ValidationError("--record and --replay do not go with --test")
+        }
         if tokenFile != nil, tokenCommand != nil {
             throw ValidationError("give --token-file or --token-command, not both")
         }
@@ -121,6 +137,8 @@ struct Arguments: ParsableCommand {
         options.tokenFile = tokenFile
         options.tokenCommand = tokenCommand
         options.cacert = cacert
+        options.record = record
+        options.replay = replay
         options.json = json
         options.noColor = noColor
         options.command = command

@@ -17,6 +17,10 @@ public struct Options: Equatable, Sendable {
     public var tokenCommand: String?
     /// `--cacert FILE`: a PEM file of CA certificates to trust for https, checked readable.
     public var cacert: String?
+    /// `--record FILE`: every HTTP exchange appended, secrets masked, to a HAR 1.2 file.
+    public var record: String?
+    /// `--replay FILE`: every request answered from a HAR file, with no network.
+    public var replay: String?
     /// `--json`.
     public var json = false
     /// `--no-color`.

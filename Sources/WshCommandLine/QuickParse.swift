@@ -25,7 +25,8 @@ enum QuickParse {
             switch word {
             case "--json": options.json = true
             case "--no-color": options.noColor = true
-            case "-c", "--api", "--dialect", "--token-file", "--token-command", "--cacert", "--timeout", "--present":
+            case "-c", "--api", "--dialect", "--token-file", "--token-command", "--cacert", "--record", "--replay",
+                 "--timeout", "--present":
                 index += 1
                 guard index < arguments.endIndex, !arguments[index].hasPrefix("-") else { return nil }
                 let value = arguments[index]
@@ -51,6 +52,12 @@ enum QuickParse {
                 case "--cacert":
                     guard CABundleFile.problem(value) == nil else { return nil }
                     options.cacert = value
+                case "--record":
+                    guard options.replay == nil else { return nil }
+                    options.record = value
+                case "--replay":
+                    guard options.record == nil else { return nil }
+                    options.replay = value
                 default:
                     guard let seconds = Double(value), Options.isTimeout(seconds) else { return nil }
                     options.timeout = seconds

@@ -12,7 +12,7 @@ import WshText
 /// on Swift's concurrency pool, which a blocking transfer would starve.
 /// Cancelling the calling task, or `cancelCurrentRequest()` from any thread,
 /// stops a transfer within a few milliseconds.
-public final class CurlHTTPClient: HTTPClient, @unchecked Sendable {
+public final class CurlHTTPClient: CancellableHTTPClient, @unchecked Sendable {
     /// Limits for every request this client sends.
     public struct Options: Sendable, Hashable {
         public var connectTimeout: Duration

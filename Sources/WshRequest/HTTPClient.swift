@@ -78,3 +78,10 @@ public protocol HTTPClient: Sendable {
     /// Sends `request` and waits for the whole response.
     func send(_ request: HTTPRequest) async throws(RequestError) -> HTTPResponse
 }
+
+/// An `HTTPClient` whose request in flight can be stopped from another
+/// thread (Ctrl-C): what a session's connection holds.
+public protocol CancellableHTTPClient: HTTPClient {
+    /// Stops the request in flight, if any; a no-op otherwise.
+    func cancelCurrentRequest()
+}

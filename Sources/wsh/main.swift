@@ -27,13 +27,29 @@ if options.test {
                           childArguments: options.testChildArguments, tokenFile: options.tokenFile).run())
 }
 
+/// A usage error found after parsing (a file an option names): one line, status 2.
+func usageError(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("wsh: \(message)\n".utf8))
+    exit(2)
+}
+
+// --replay: the recording is read, and refused, before anything runs; its API
+// stands in for the sandbox, which never starts.
+let replay: HARRecording?
+do {
+    replay = try options.replay.map { (path) throws(HARError) in try HARRecording.load(path: path) }
+} catch {
+    usageError("--replay: \(error)")
+}
+let api = options.api ?? replay.map { $0.apiBase ?? "http://replay.invalid/" }
+
 // The sandbox lives as long as the process; it starts on the first request.
 nonisolated(unsafe) var sandbox: SandboxServer?
 var configuration = Shell.Configuration(
-    target: options.api.map { .url($0.hasSuffix("/") ? $0 : $0 + "/") } ?? .sandbox,
+    target: api.map { .url($0.hasSuffix("/") ? $0 : $0 + "/") } ?? .sandbox,
     // Precedence: --token-command or --token-file, else $WSH_ACCESS_TOKEN, else the stored active account.
     tokenSource: options.tokenCommand.map { .command($0) } ?? options.tokenFile.map { .file($0) } ?? .environment("WSH_ACCESS_TOKEN"),
-    launchSandbox: {
+    launchSandbox: replay != nil ? nil : {
         // A request follows at once: libcurl loads while the sandbox binds.
         let server = try SandboxServer.start(SandboxConfiguration(), whileBinding: CurlHTTPClient.preload)
         sandbox = server
@@ -42,13 +58,23 @@ var configuration = Shell.Configuration(
     json: options.json,
     timeout: .milliseconds(Int(options.timeout * 1000)),
     accountStore: ShellPaths.configDirectory().map { AccountStore(directory: $0) })
-configuration.dialect = options.dialect.flatMap(Connection.DialectChoice.init(rawValue:)) ?? .detect
+configuration.dialect = (options.dialect ?? (options.api == nil ? replay?.dialect : nil))
+    .flatMap(Connection.DialectChoice.init(rawValue:)) ?? .detect
 configuration.echo = options.echo
 configuration.keepGoing = options.keepGoing
 // curl's tools' order: --cacert, else $CURL_CA_BUNDLE, else $SSL_CERT_FILE, else the system's.
 configuration.certificateAuthorities = options.cacert.map { CertificateAuthorities(bundle: $0, origin: "--cacert") }
     ?? .fromEnvironment()
 configuration.certificateAuthorities.advice = "pass --cacert FILE to trust a private CA"
+if let replay {
+    configuration.tape = .replay(ReplayHTTPClient(recording: replay))
+} else if let path = options.record {
+    do {
+        configuration.tape = .record(try HARRecorder(path: path, creator: "wsh", version: Shell.version))
+    } catch {
+        usageError("--record: \(error)")
+    }
+}
 
 let shell = Shell(configuration: configuration, console: .standard(colorAllowed: !options.noColor))
 let invocation: Invocation

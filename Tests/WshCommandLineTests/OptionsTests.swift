@@ -97,6 +97,10 @@ struct OptionsTests {
         (["--cacert", "/nonexistent-wsh/ca.pem", "-c", "fetch"], "--cacert: cannot read '/nonexistent-wsh/ca.pem': No such file or directory"),
         (["--cacert", "/", "-c", "fetch"], "--cacert: '/' is a folder, not a file of CA certificates"),
         (["--cacert", OptionsTests.manifest, "-c", "fetch"], "--cacert: '\(OptionsTests.manifest)' holds no PEM certificate"),
+        (["--record", "a.har", "--replay", "b.har", "-c", "fetch"], "give --record or --replay, not both"),
+        (["--replay", "b.har", "--record", "a.har"], "give --record or --replay, not both"),
+        (["--record", "a.har", "--test", "tests"], "--record and --replay do not go with --test"),
+        (["--replay", "b.har", "--test", "tests"], "--record and --replay do not go with --test"),
     ])
     func usageErrors(_ line: [String], _ named: String) {
         // Before any request: the quick path leaves it to argument-parser, which refuses it.
@@ -139,7 +143,7 @@ struct OptionsTests {
             #expect(report.status == 0)
             #expect(!report.isError)
             for option in ["--api", "--token-file", "--token-command", "--cacert", "--json", "--no-color", "-c", "--timeout", "--version",
-                           "--present"] {
+                           "--present", "--record", "--replay"] {
                 #expect(report.text.contains(option), "help lacks \(option)")
             }
         }
@@ -176,6 +180,22 @@ struct OptionsTests {
     func cacertQuickPathAgrees() throws {
         let files = try CAFiles()
         let words = ["--cacert", files.bundle, files.notPEM, files.missing, files.folder, "-c", "x", "--json"]
+        #expect(try Self.quickPathAgrees(on: Self.lines(of: words)) > 20)
+    }
+
+    @Test("given --record or --replay, then both parsers keep the path")
+    func recordReplay() throws {
+        for option in ["--record", "--replay"] {
+            let line = ["--api", "https://m.example/", option, "s.har", "-c", "fetch 5"]
+            let quick = try #require(QuickParse.options(line))
+            #expect((option == "--record" ? quick.record : quick.replay) == "s.har")
+            #expect(quick == (try Arguments.parse(line).options))
+        }
+    }
+
+    @Test("given any short command line with --record and --replay, then the quick path takes only what argument-parser reads the same")
+    func recordReplayQuickPathAgrees() throws {
+        let words = ["--record", "--replay", "s.har", "-c", "x", "--json"]
         #expect(try Self.quickPathAgrees(on: Self.lines(of: words)) > 20)
     }
 }

@@ -27,6 +27,8 @@ public final class Shell {
         public var keepGoing = false
         /// The CAs https servers are checked against (`--cacert`, `$CURL_CA_BUNDLE`, `$SSL_CERT_FILE`).
         public var certificateAuthorities = CertificateAuthorities.system
+        /// `--record FILE` or `--replay FILE`: every HTTP exchange recorded to, or answered from, a HAR file.
+        public var tape = Connection.Tape.live
 
         public init(target: Connection.Target = .sandbox, tokenSource: TokenSource = .environment("WSH_ACCESS_TOKEN"),
                     launchSandbox: Connection.SandboxLauncher? = nil, json: Bool = false,
@@ -69,7 +71,7 @@ public final class Shell {
             launchSandbox: configuration.launchSandbox, accountStore: configuration.accountStore,
             dialect: configuration.dialect,
             connectTimeout: configuration.connectTimeout, timeout: configuration.timeout,
-            authorities: configuration.certificateAuthorities)
+            authorities: configuration.certificateAuthorities, tape: configuration.tape)
         self.interpreter = Interpreter(output: console.result, diagnostics: console.diagnostic)
         console.secrets = { [connection] in connection.secrets }
         configuration.accountStore?.notice = { [console] text in console.note(text) }

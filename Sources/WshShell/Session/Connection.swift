@@ -36,10 +36,22 @@ public final class Connection {
     /// The CAs every client of this connection trusts, the API's and the auxiliary ones alike.
     public let authorities: CertificateAuthorities
     private var sandbox: (baseURL: String, token: String)?
-    private var current: (client: WeiboClient, http: CurlHTTPClient)?
+    private var current: (client: WeiboClient, http: any CancellableHTTPClient)?
     /// A client for a request outside the API client (the OAuth exchange),
     /// cancelled by Ctrl-C like the API client's.
-    private var auxiliary: CurlHTTPClient?
+    private var auxiliary: (any CancellableHTTPClient)?
+    /// `--record` or `--replay`: what every HTTP client of this connection goes through.
+    private let tape: Tape
+
+    /// How a session's HTTP exchanges meet the network.
+    public enum Tape: Sendable {
+        /// Live, unrecorded.
+        case live
+        /// Live, each exchange appended (masked) to a HAR file (`--record`).
+        case record(HARRecorder)
+        /// No network: every answer comes from a HAR file (`--replay`).
+        case replay(ReplayHTTPClient)
+    }
     /// The token from `tokenSource`, resolved once: redaction asks for it on
     /// every message, a token file should not be reread each time, and
     /// `--token-command` must run once.
@@ -63,7 +75,8 @@ public final class Connection {
     public init(target: Target, tokenSource: TokenSource, launchSandbox: SandboxLauncher?,
                 accountStore: AccountStore? = nil, dialect: DialectChoice = .detect,
                 connectTimeout: Duration = .seconds(10), timeout: Duration = .seconds(30),
-                authorities: CertificateAuthorities = .system) {
+                authorities: CertificateAuthorities = .system, tape: Tape = .live) {
+        self.tape = tape
         self.dialectChoice = dialect
         self.authorities = authorities
         self.target = target
@@ -191,17 +204,28 @@ public final class Connection {
 
     /// A new HTTP client for requests outside the API client (OAuth), which
     /// Ctrl-C cancels like the API client's.
-    public func auxiliaryHTTPClient() -> CurlHTTPClient {
+    public func auxiliaryHTTPClient() -> any CancellableHTTPClient {
         let http = newHTTPClient()
         auxiliary = http
         return http
     }
 
     /// The one place this connection makes an HTTP client, so every request
-    /// has the same limits and trusts the same CAs.
-    private func newHTTPClient() -> CurlHTTPClient {
-        CurlHTTPClient(options: .init(connectTimeout: timeouts.connect, timeout: timeouts.total, authorities: authorities),
-                       secrets: secrets)
+    /// has the same limits, trusts the same CAs, and is recorded or replayed
+    /// as `--record` and `--replay` say (the layers above cannot tell).
+    private func newHTTPClient() -> any CancellableHTTPClient {
+        if case .replay(let replay) = tape { return replay }
+        let curl = CurlHTTPClient(options: .init(connectTimeout: timeouts.connect, timeout: timeouts.total,
+                                                 authorities: authorities),
+                                  secrets: secrets)
+        guard case .record(let recorder) = tape else { return curl }
+        // The recorder asks for the secrets as it writes each entry, so a token
+        // learned after this client was made (login) is masked too. The shell
+        // thread waits in `Bridge.run` while a request is in flight, so the
+        // connection is never read from two threads at once.
+        // Weak: the connection holds its clients.
+        nonisolated(unsafe) weak let connection = self
+        return RecordingHTTPClient(wrapping: curl, recorder: recorder, secrets: { connection?.secrets ?? [] })
     }
 
     /// An API client for this target that sends `token`.
@@ -282,6 +306,7 @@ public final class Connection {
         var configuration = APIConfiguration(baseURL: base, token: token.map { .value($0) } ?? .none,
                                              connectTimeout: timeouts.connect, timeout: timeouts.total)
         configuration.authScheme = try dialect().authScheme
+        if case .record(let recorder) = tape { recorder.noteAPI(base: base, dialect: dialectID) }
         let http = newHTTPClient()
         let client = WeiboClient(configuration: configuration, http: http)
         current = (client, http)
@@ -322,6 +347,9 @@ public final class Connection {
 
     private func startSandbox() throws(RequestError) -> (baseURL: String, token: String) {
         if let sandbox { return sandbox }
+        if case .replay = tape {
+            throw .configuration("the sandbox does not start under --replay: every answer comes from the recording")
+        }
         guard let launchSandbox else { throw .configuration("no embedded sandbox in this build; use connect URL") }
         do {
             let started = try launchSandbox()

@@ -1,0 +1,102 @@
+import Foundation
+
+/// Building one HAR 1.2 entry from an exchange.
+enum HAREntry {
+    /// The entry of one exchange, every field masked (`HARRedaction`): the
+    /// request with its query and post data, the response with its content
+    /// (base64 when not UTF-8), and how long it took.
+    static func make(request: HTTPRequest, response: HTTPResponse, started: Date, milliseconds: Double,
+                     secrets: [String]) -> [String: Any] {
+        let requestHeaders = request.headers.map { header(name: $0.name, value: $0.value, secrets: secrets) }
+        let query = request.url.firstIndex(of: "?").map { String(request.url[request.url.index(after: $0)...]) } ?? ""
+        let queryString = FormDecoding.pairs(query.split(separator: "#").first.map(String.init) ?? "").map {
+            ["name": $0.0, "value": HARRedaction.parameter($0.0, $0.1, secrets: secrets)]
+        }
+        var requestObject: [String: Any] = [
+            "method": request.method.rawValue,
+            "url": HARRedaction.url(request.url, secrets: secrets),
+            "httpVersion": "HTTP/1.1",
+            "cookies": [Any](),
+            "headers": requestHeaders,
+            "queryString": queryString,
+            "headersSize": -1,
+            "bodySize": request.body?.count ?? 0,
+        ]
+        if let body = request.body {
+            let mimeType = request.headers.last { $0.name.lowercased() == "content-type" }?.value
+                ?? "application/x-www-form-urlencoded"
+            requestObject["postData"] = postData(body, mimeType: mimeType, secrets: secrets)
+        }
+        let mimeType = response.headers["content-type"] ?? ""
+        var content: [String: Any] = ["size": response.body.count, "mimeType": mimeType]
+        if let text = String(validating: response.body, as: UTF8.self) {
+            content["text"] = HARRedaction.json(text, secrets: secrets)
+        } else {
+            // Not text: kept as sent (no secret can be found in it to mask).
+            content["text"] = response.body.base64EncodedString()
+            content["encoding"] = "base64"
+        }
+        let responseHeaders = response.headers.keys.sorted().map {
+            header(name: $0, value: response.headers[$0] ?? "", secrets: secrets)
+        }
+        let responseObject: [String: Any] = [
+            "status": response.status,
+            "statusText": statusText(response.status),
+            "httpVersion": "HTTP/1.1",
+            "cookies": [Any](),
+            "headers": responseHeaders,
+            "content": content,
+            "redirectURL": HARRedaction.url(response.headers["location"] ?? "", secrets: secrets),
+            "headersSize": -1,
+            "bodySize": response.body.count,
+        ]
+        let time = (milliseconds * 1000).rounded() / 1000
+        return [
+            "startedDateTime": timestamp(started),
+            "time": time,
+            "request": requestObject,
+            "response": responseObject,
+            "cache": [String: Any](),
+            // libcurl's phases are not all measured: the whole transfer counts as waiting.
+            "timings": ["send": 0, "wait": time, "receive": 0],
+        ]
+    }
+
+    private static func header(name: String, value: String, secrets: [String]) -> [String: Any] {
+        ["name": name, "value": HARRedaction.header(name, value, secrets: secrets)]
+    }
+
+    private static func postData(_ body: Data, mimeType: String, secrets: [String]) -> [String: Any] {
+        guard let text = String(validating: body, as: UTF8.self) else {
+            return ["mimeType": mimeType, "text": body.base64EncodedString(), "encoding": "base64"]
+        }
+        if mimeType.hasPrefix("application/x-www-form-urlencoded") {
+            let params = FormDecoding.pairs(text).map {
+                ["name": $0.0, "value": HARRedaction.parameter($0.0, $0.1, secrets: secrets)]
+            }
+            return ["mimeType": mimeType, "text": HARRedaction.form(text, secrets: secrets), "params": params]
+        }
+        return ["mimeType": mimeType, "text": HARRedaction.json(text, secrets: secrets)]
+    }
+
+    /// ISO 8601 with milliseconds, as browsers write it.
+    static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+
+    /// The reason phrase of `status`, as HAR's `statusText` holds it.
+    static func statusText(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 201: "Created"
+        case 202: "Accepted"
+        case 204: "No Content"
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 304: "Not Modified"
+        default: HTTPStatusText.reason(status)
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+
+/// A HAR file read for `--replay`: its exchanges in recorded order.
+///
+/// Accepts what wsh records and what browsers save: absolute URLs on any
+/// host, header names in any case, bodies in `encoding: "base64"`, any
+/// `httpVersion` (`HTTP/2`, `http/2.0`) and extra `_fields`, all ignored
+/// where replay does not need them.
+public struct HARRecording: Sendable {
+    /// One recorded exchange, as replay needs it.
+    public struct Exchange: Sendable {
+        public var method: String
+        /// The path, percent-decoded, e.g. `/api/v1/timelines/home`.
+        public var path: String
+        /// The query's name–value pairs, decoded, in recorded order.
+        public var query: [(String, String)]
+        public var status: Int
+        /// Header fields by lower-cased name, as `HTTPResponse` holds them.
+        public var headers: [String: String]
+        public var body: Data
+    }
+
+    public var exchanges: [Exchange]
+    /// The API base the recording was made against: what wsh noted
+    /// (`log._wsh.api`), else the first entry's origin (with Weibo's `/2/`
+    /// when its path starts so).
+    public var apiBase: String?
+    /// The dialect wsh noted when recording (`log._wsh.dialect`), if any.
+    public var dialect: String?
+
+    /// Reads the HAR file at `path`; a file that cannot be read or is not a
+    /// HAR with at least one usable entry throws one line saying why.
+    public static func load(path: String) throws(HARError) -> HARRecording {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let reason = (error as NSError).userInfo[NSUnderlyingErrorKey].map { "\($0)" } ?? ""
+            throw HARError("cannot read '\(path)'\(reason.contains("No such file") || !FileManager.default.fileExists(atPath: path) ? ": no such file" : "")")
+        }
+        return try parse(data, name: path)
+    }
+
+    /// Reads a HAR document; `name` is what errors call it.
+    public static func parse(_ data: Data, name: String) throws(HARError) -> HARRecording {
+        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw HARError("'\(name)' is not a HAR file: not a JSON object")
+        }
+        guard let log = root["log"] as? [String: Any], let entries = log["entries"] as? [Any] else {
+            throw HARError("'\(name)' is not a HAR file: no log.entries")
+        }
+        var exchanges: [Exchange] = []
+        for (index, entry) in entries.enumerated() {
+            guard let exchange = exchange(entry) else {
+                throw HARError("'\(name)': entry \(index + 1) has no request method and URL or no response status")
+            }
+            exchanges.append(exchange)
+        }
+        guard !exchanges.isEmpty else { throw HARError("'\(name)' holds no exchanges to replay") }
+        let note = log["_wsh"] as? [String: Any]
+        var recording = HARRecording(exchanges: exchanges, apiBase: note?["api"] as? String,
+                                     dialect: note?["dialect"] as? String)
+        if recording.apiBase == nil, let first = entries.first as? [String: Any],
+           let request = first["request"] as? [String: Any], let url = request["url"] as? String,
+           let origin = RecordedURL.origin(url) {
+            recording.apiBase = origin + (exchanges[0].path.hasPrefix("/2/") ? "2/" : "")
+        }
+        return recording
+    }
+
+    private static func exchange(_ value: Any) -> Exchange? {
+        guard let entry = value as? [String: Any],
+              let request = entry["request"] as? [String: Any],
+              let method = request["method"] as? String, let url = request["url"] as? String,
+              let response = entry["response"] as? [String: Any],
+              let status = (response["status"] as? NSNumber)?.intValue else { return nil }
+        var headers: [String: String] = [:]
+        for case let header as [String: Any] in response["headers"] as? [Any] ?? [] {
+            guard let name = header["name"] as? String, let value = header["value"] as? String else { continue }
+            headers[name.lowercased()] = value
+        }
+        // A browser saves the body decoded: its transfer encoding and length no longer apply.
+        headers["content-encoding"] = nil
+        headers["content-length"] = nil
+        var body = Data()
+        if let content = response["content"] as? [String: Any], let text = content["text"] as? String {
+            if (content["encoding"] as? String)?.lowercased() == "base64" {
+                body = Data(base64Encoded: text, options: .ignoreUnknownCharacters) ?? Data()
+            } else {
+                body = Data(text.utf8)
+            }
+        }
+        let (path, query) = RecordedURL.pathAndQuery(url)
+        return Exchange(method: method.uppercased(), path: path, query: query, status: status,
+                        headers: headers, body: body)
+    }
+}
+
+/// Taking a URL apart as replay compares it: scheme and host aside, the
+/// path decoded, the query as decoded pairs.
+enum RecordedURL {
+    /// `https://host:port/` of an absolute URL.
+    static func origin(_ url: String) -> String? {
+        guard let scheme = url.range(of: "://") else { return nil }
+        let rest = url[scheme.upperBound...]
+        let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        return host.isEmpty ? nil : String(url[..<scheme.upperBound]) + host + "/"
+    }
+
+    /// The path (decoded) and query pairs of an absolute or root-relative URL.
+    static func pathAndQuery(_ url: String) -> (path: String, query: [(String, String)]) {
+        var rest = Substring(url)
+        if let scheme = rest.range(of: "://") {
+            rest = rest[scheme.upperBound...]
+            rest = rest[(rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex)...]
+        }
+        if let fragment = rest.firstIndex(of: "#") { rest = rest[..<fragment] }
+        let rawPath: Substring
+        var query: [(String, String)] = []
+        if let question = rest.firstIndex(of: "?") {
+            rawPath = rest[..<question]
+            query = FormDecoding.pairs(String(rest[rest.index(after: question)...]))
+        } else {
+            rawPath = rest
+        }
+        let path = String(rawPath).removingPercentEncoding ?? String(rawPath)
+        return (path.isEmpty ? "/" : path, query)
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import WshText
+
+/// What `--record` masks before an exchange reaches the HAR file: the values
+/// of credential headers and credential parameters (in the query, a form
+/// body or a JSON body), then every secret the session knows, wherever it
+/// stands (`Redaction`, the one masking of wsh).
+///
+/// A masked value keeps its place, so an OAuth token response keeps its
+/// shape (`{"access_token": "***", "token_type": "Bearer"}`) and a recorded
+/// `***` parameter still matches on replay (`ReplayHTTPClient`).
+enum HARRedaction {
+    /// Header names whose values are credentials, lower-cased.
+    static let secretHeaders: Set<String> = ["authorization", "proxy-authorization", "cookie", "set-cookie"]
+
+    /// Parameter and JSON key names whose values are credentials.
+    static let secretParameters: Set<String> = [
+        "access_token", "refresh_token", "client_secret", "code", "code_verifier", "password", "token",
+    ]
+
+    /// `value` of the header `name`, masked if the header carries a credential.
+    static func header(_ name: String, _ value: String, secrets: [String]) -> String {
+        secretHeaders.contains(name.lowercased()) ? Redaction.mask : Redaction.redact(value, secrets: secrets)
+    }
+
+    /// `value` of the parameter `name`, masked if it is a credential.
+    static func parameter(_ name: String, _ value: String, secrets: [String]) -> String {
+        secretParameters.contains(name) ? Redaction.mask : Redaction.redact(value, secrets: secrets)
+    }
+
+    /// A query string or form body with credential values masked, every
+    /// other byte as sent (so the recorded URL still reads as the one sent).
+    static func form(_ text: String, secrets: [String]) -> String {
+        let masked = text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
+            let name = FormDecoding.decode(String(pair[..<equals]))
+            return secretParameters.contains(name) ? "\(pair[..<equals])=\(Redaction.mask)" : String(pair)
+        }.joined(separator: "&")
+        // A secret percent-encoded in a value is masked in its encoded form too.
+        return Redaction.redact(masked, secrets: secrets + secrets.map(FormEncoding.percentEncode))
+    }
+
+    /// A URL with its query's credential values masked.
+    static func url(_ url: String, secrets: [String]) -> String {
+        guard let question = url.firstIndex(of: "?") else { return Redaction.redact(url, secrets: secrets) }
+        let fragmentStart = url[question...].firstIndex(of: "#") ?? url.endIndex
+        let query = String(url[url.index(after: question)..<fragmentStart])
+        return Redaction.redact(String(url[...question]), secrets: secrets) + form(query, secrets: secrets)
+            + Redaction.redact(String(url[fragmentStart...]), secrets: secrets)
+    }
+
+    /// A body's text: JSON with credential values masked (its shape kept),
+    /// then every known secret masked as text.
+    static func json(_ text: String, secrets: [String]) -> String {
+        var result = text
+        if let data = text.data(using: .utf8),
+           let value = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
+           case let (masked, changed) = maskJSON(value), changed,
+           let rewritten = try? JSONSerialization.data(withJSONObject: masked, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]) {
+            // Rewritten only when a credential was found, so other bodies keep their bytes.
+            result = String(decoding: rewritten, as: UTF8.self)
+        }
+        return Redaction.redact(result, secrets: secrets)
+    }
+
+    /// `value` with every string under a credential key masked, and whether anything was.
+    private static func maskJSON(_ value: Any) -> (Any, Bool) {
+        if let object = value as? [String: Any] {
+            var changed = false
+            var copy = object
+            for (key, member) in object {
+                if secretParameters.contains(key), member is String {
+                    copy[key] = Redaction.mask
+                    changed = true
+                } else {
+                    let (masked, memberChanged) = maskJSON(member)
+                    if memberChanged {
+                        copy[key] = masked
+                        changed = true
+                    }
+                }
+            }
+            return (copy, changed)
+        }
+        if let array = value as? [Any] {
+            var changed = false
+            let masked = array.map { element -> Any in
+                let (masked, elementChanged) = maskJSON(element)
+                changed = changed || elementChanged
+                return masked
+            }
+            return (masked, changed)
+        }
+        return (value, false)
+    }
+}
+
+/// Reading `k=v&k2=v2` back: the inverse of `FormEncoding`, `+` as a space as forms send it.
+enum FormDecoding {
+    /// The name–value pairs of a query string or form body, decoded.
+    static func pairs(_ text: String) -> [(String, String)] {
+        text.split(separator: "&").map { pair in
+            guard let equals = pair.firstIndex(of: "=") else { return (decode(String(pair)), "") }
+            return (decode(String(pair[..<equals])), decode(String(pair[pair.index(after: equals)...])))
+        }
+    }
+
+    /// `text` percent-decoded; left as it is if it does not decode.
+    static func decode(_ text: String) -> String {
+        let spaced = text.replacingOccurrences(of: "+", with: " ")
+        return spaced.removingPercentEncoding ?? spaced
+    }
+}

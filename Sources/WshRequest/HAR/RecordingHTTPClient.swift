@@ -1,0 +1,45 @@
+import Foundation
+
+/// An `HTTPClient` that sends through another one and appends each finished
+/// exchange to a HAR recording (`--record`), masked (`HARRedaction`).
+///
+/// Everything above sees the real client's answers and errors unchanged. A
+/// transport failure leaves no entry (HAR has no form for an exchange without
+/// a response); a recording that cannot be written fails the request, so a
+/// session never believes it is recorded when it is not.
+public final class RecordingHTTPClient: CancellableHTTPClient {
+    private let client: any HTTPClient
+    private let recorder: HARRecorder
+    private let secrets: @Sendable () -> [String]
+
+    /// Records what `client` sends to `recorder`; `secrets` gives every
+    /// secret the session knows at the moment an entry is written (a token
+    /// learned by `login` included).
+    public init(wrapping client: any HTTPClient, recorder: HARRecorder,
+                secrets: @escaping @Sendable () -> [String]) {
+        self.client = client
+        self.recorder = recorder
+        self.secrets = secrets
+    }
+
+    public func send(_ request: HTTPRequest) async throws(RequestError) -> HTTPResponse {
+        let started = Date()
+        let clock = ContinuousClock.now
+        let response = try await client.send(request)
+        let elapsed = ContinuousClock.now - clock
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let entry = HAREntry.make(request: request, response: response, started: started,
+                                  milliseconds: max(milliseconds, response.metrics.totalSeconds * 1000),
+                                  secrets: secrets().filter { !$0.isEmpty })
+        do {
+            try recorder.append(entry)
+        } catch {
+            throw .configuration("--record: \(error)")
+        }
+        return response
+    }
+
+    public func cancelCurrentRequest() {
+        (client as? any CancellableHTTPClient)?.cancelCurrentRequest()
+    }
+}

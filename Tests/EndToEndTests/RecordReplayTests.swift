@@ -1,0 +1,222 @@
+import Foundation
+import Testing
+import WshSandbox
+import WshTestSupport
+
+/// `wsh --record FILE.har` and `wsh --replay FILE.har`, run as a user runs
+/// them: a session recorded against a sandbox replays with the sandbox
+/// stopped, the file never holds a token, and a browser's HAR replays too.
+@Suite("Record and replay a session as HAR, end to end")
+struct RecordReplayTests {
+    private static func log(_ path: String) throws -> [String: Any] {
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        return try #require(root["log"] as? [String: Any])
+    }
+
+    @Test("a session recorded against the sandbox is HAR 1.2 without its token, and replays the same rows with the sandbox stopped")
+    func recordThenReplay() async throws {
+        let sandbox = try await SandboxServer.start(SandboxConfiguration())
+        let folder = WshProcess.temporaryDirectory()
+        let har = folder + "/session.har"
+        let commands = "fetch 3; list; fetch 3; show 2"
+        let live = try await WshProcess.run(["--api", sandbox.baseURL, "--record", har, "-c", commands],
+                                            environment: ["WSH_ACCESS_TOKEN": sandbox.token])
+        #expect(live.status == 0, "\(live.stderr)")
+        await onOwnThreadStop(sandbox)
+
+        let raw = try Data(contentsOf: URL(fileURLWithPath: har))
+        #expect(!String(decoding: raw, as: UTF8.self).contains(sandbox.token))
+        let log = try Self.log(har)
+        #expect(log["version"] as? String == "1.2")
+        let creator = try #require(log["creator"] as? [String: Any])
+        #expect(creator["name"] as? String == "wsh" && creator["version"] is String)
+        let entries = try #require(log["entries"] as? [[String: Any]])
+        #expect(entries.count >= 2)
+        for entry in entries {
+            let request = try #require(entry["request"] as? [String: Any])
+            let response = try #require(entry["response"] as? [String: Any])
+            #expect((request["url"] as? String)?.hasPrefix(sandbox.baseURL) == true)
+            #expect(request["headersSize"] as? Int == -1 && response["headersSize"] as? Int == -1)
+            #expect(request["queryString"] is [Any] && entry["cache"] is [String: Any] && entry["timings"] is [String: Any])
+            let headers = try #require(request["headers"] as? [[String: String]])
+            #expect(headers.first { $0["name"] == "Authorization" }?["value"] == "***")
+            #expect(response["status"] as? Int == 200)
+            #expect((response["content"] as? [String: Any])?["text"] is String)
+            let started = try #require(entry["startedDateTime"] as? String)
+            #expect(ISO8601DateFormatter.withFractionalSeconds.date(from: started) != nil, "\(started)")
+        }
+
+        // No --api: the recording's API, which is no longer there, so any request
+        // that reached the network would fail.
+        let replayed = try await WshProcess.run(["--replay", har, "-c", commands])
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        #expect(replayed.stdout == live.stdout)
+        #expect(replayed.stdout.contains("3 "))
+    }
+
+    @Test("a request not in the recording fails in one line naming it, exit 1; with --keep-going the session goes on")
+    func unrecordedRequest() async throws {
+        let sandbox = try await SandboxServer.start(SandboxConfiguration())
+        let har = WshProcess.temporaryDirectory() + "/session.har"
+        let live = try await WshProcess.run(["--api", sandbox.baseURL, "--record", har, "-c", "fetch 3"],
+                                            environment: ["WSH_ACCESS_TOKEN": sandbox.token])
+        #expect(live.status == 0, "\(live.stderr)")
+        await onOwnThreadStop(sandbox)
+
+        let failed = try await WshProcess.run(["--replay", har, "-c", "fetch 7; echo after"])
+        #expect(failed.status == 1)
+        #expect(failed.stderr == "-c:1: fetch: not in the recording: GET /2/statuses/public_timeline.json?count=7&page=1\n")
+        #expect(!failed.stdout.contains("after"))
+
+        let kept = try await WshProcess.run(["--replay", har, "--keep-going", "-c", "fetch 3; fetch 7; list"])
+        #expect(kept.status == 1)
+        #expect(kept.stderr.contains("not in the recording: GET /2/statuses/public_timeline.json?count=7"))
+        #expect(kept.stdout.split(separator: "\n").filter { $0.hasPrefix("1 ") || $0.hasPrefix("3 ") }.count == 2, "\(kept.stdout)")
+    }
+
+    @Test("Mastodon: post, post, undo replays the POSTs in recorded order and the DELETE of the second")
+    func writesReplayInOrder() async throws {
+        let har = WshProcess.temporaryDirectory() + "/writes.har"
+        let config = WshProcess.temporaryDirectory()
+        let commands = "fetch 2; post hello one; post hello two; undo; fetch 2; list --json"
+        // The embedded sandbox, recorded too.
+        let live = try await WshProcess.run(["--dialect", "mastodon", "--record", har, "-c", commands],
+                                            environment: ["XDG_CONFIG_HOME": config])
+        #expect(live.status == 0, "\(live.stderr)")
+        let entries = try #require(try Self.log(har)["entries"] as? [[String: Any]])
+        let methods = entries.compactMap { ($0["request"] as? [String: Any])?["method"] as? String }
+        #expect(methods.filter { $0 == "POST" }.count == 2 && methods.contains("DELETE"))
+
+        let replayed = try await WshProcess.run(["--replay", har, "-c", commands], environment: ["XDG_CONFIG_HOME": config])
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        #expect(replayed.stdout == live.stdout)
+        #expect(replayed.stderr == live.stderr)
+        #expect(replayed.stderr.contains("undone: post \"hello two\""))
+    }
+
+    @Test("login is recorded with the token, the app's secret and the code masked; the token response keeps its shape")
+    func loginRecorded() async throws {
+        let sandbox = try await SandboxServer.start(SandboxConfiguration())
+        defer { Thread.detachNewThread { sandbox.stop() } }
+        let config = WshProcess.temporaryDirectory()
+        let har = WshProcess.temporaryDirectory() + "/login.har"
+        let env = ["XDG_CONFIG_HOME": config]
+        let api = ["--api", sandbox.mastodonBaseURL, "--dialect", "mastodon"]
+        let begun = try await WshProcess.run(api + ["-c", "login --url-only"], environment: env)
+        #expect(begun.status == 0, "\(begun.stderr)")
+        let code = try SandboxOAuth.approveOutOfBand(begun.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        let done = try await WshProcess.run(api + ["--record", har, "-c", "login --code \(code); whoami; post recorded"],
+                                            environment: env)
+        #expect(done.status == 0, "\(done.stderr)")
+
+        let accounts = try String(contentsOfFile: config + "/wsh/accounts.json", encoding: .utf8)
+        func field(_ name: String) -> String {
+            accounts.components(separatedBy: "\"\(name)\" : \"").dropFirst().first?.split(separator: "\"").first.map(String.init) ?? ""
+        }
+        let (token, secret) = (field("access_token"), field("client_secret"))
+        #expect(!token.isEmpty && !secret.isEmpty)
+        let raw = try String(contentsOfFile: har, encoding: .utf8)
+        for value in [token, secret, code] { #expect(!raw.contains(value)) }
+
+        let entries = try #require(try Self.log(har)["entries"] as? [[String: Any]])
+        let exchange = try #require(entries.first { (($0["request"] as? [String: Any])?["url"] as? String)?.hasSuffix("/oauth/token") == true })
+        let text = try #require(((exchange["response"] as? [String: Any])?["content"] as? [String: Any])?["text"] as? String)
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(body["access_token"] as? String == "***")
+        #expect(body["token_type"] != nil)
+        let params = try #require(((exchange["request"] as? [String: Any])?["postData"] as? [String: Any])?["params"] as? [[String: String]])
+        for name in ["client_secret", "code"] { #expect(params.first { $0["name"] == name }?["value"] == "***", "\(name)") }
+    }
+
+    @Test("a HAR saved by Chromium (lower-case headers, base64 body, http/2.0, _fields) replays for --api on its host")
+    func chromiumHAR() async throws {
+        let statuses = #"""
+            [{"id":"110","created_at":"2024-11-11T13:30:00.000Z","content":"<p>saved from a browser</p>",
+              "visibility":"public","replies_count":1,"reblogs_count":2,"favourites_count":3,
+              "account":{"id":"7","username":"alice","acct":"alice@m.example","display_name":"Alice"}}]
+            """#
+        let har: [String: Any] = ["log": [
+            "version": "1.2",
+            "creator": ["name": "WebInspector", "version": "537.36"],
+            "pages": [["startedDateTime": "2024-11-11T13:30:00.000Z", "id": "page_1", "title": "https://m.example/", "pageTimings": [:]]],
+            "entries": [[
+                "_initiator": ["type": "script"], "_priority": "High", "_resourceType": "fetch",
+                "cache": [:], "connection": "443", "pageref": "page_1",
+                "request": [
+                    "method": "GET", "url": "https://m.example/api/v1/timelines/public?limit=2", "httpVersion": "http/2.0",
+                    "headers": [[":authority", "m.example"], ["authorization", "Bearer browser-token"], ["accept", "application/json"]]
+                        .map { ["name": $0[0], "value": $0[1]] },
+                    "queryString": [["name": "limit", "value": "2"]], "cookies": [], "headersSize": -1, "bodySize": 0,
+                ],
+                "response": [
+                    "status": 200, "statusText": "", "httpVersion": "http/2.0",
+                    "headers": [["content-type", "application/json; charset=utf-8"], ["content-encoding", "br"], ["x-ratelimit-remaining", "299"]]
+                        .map { ["name": $0[0], "value": $0[1]] },
+                    "cookies": [], "redirectURL": "", "headersSize": -1, "bodySize": -1, "_transferSize": 812, "_error": NSNull(),
+                    "content": ["size": statuses.utf8.count, "mimeType": "application/json", "compression": 400,
+                                "text": Data(statuses.utf8).base64EncodedString(), "encoding": "base64"],
+                ],
+                "serverIPAddress": "203.0.113.7", "startedDateTime": "2024-11-11T13:30:00.123Z", "time": 85.2,
+                "timings": ["blocked": 1.1, "dns": -1, "ssl": -1, "connect": -1, "send": 0.2, "wait": 80.3, "receive": 3.6, "_blocked_queueing": 0.7],
+            ]],
+        ]]
+        let path = WshProcess.temporaryDirectory() + "/m.example.har"
+        try JSONSerialization.data(withJSONObject: har).write(to: URL(fileURLWithPath: path))
+
+        let run = try await WshProcess.run(["--api", "https://m.example/", "--dialect", "mastodon", "--replay", path,
+                                            "-c", "fetch 2; list"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("saved from a browser"), "\(run.stdout)")
+        #expect(run.stdout.contains("@alice"))
+    }
+
+    @Test("the file is a valid HAR after kill -9 mid-session, and replays what was recorded before")
+    func killedMidSession() async throws {
+        let sandbox = try await SandboxServer.start(SandboxConfiguration())
+        defer { Thread.detachNewThread { sandbox.stop() } }
+        let har = WshProcess.temporaryDirectory() + "/killed.har"
+        let wsh = try RunningWsh(["--api", sandbox.baseURL, "--record", har, "-c",
+                                  "fetch 3; fetch 3; echo ready; wait until false --every 0.05 --timeout 60"],
+                                 environment: ["WSH_ACCESS_TOKEN": sandbox.token])
+        #expect(await wsh.line(containing: "ready") != nil, "\(wsh.stderr)")
+        wsh.kill()
+        let run = await wsh.finish()
+        #expect(run.status != 0)
+
+        let entries = try #require(try Self.log(har)["entries"] as? [[String: Any]])
+        #expect(entries.count == 2)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: (har as NSString).deletingLastPathComponent)
+        #expect(leftovers == ["killed.har"])
+        let replayed = try await WshProcess.run(["--replay", har, "-c", "fetch 3; fetch 3; list"])
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+    }
+
+    @Test("--record and --replay together, or a replay file that is missing or not HAR, is a one-line usage error before anything runs")
+    func usageErrors() async throws {
+        let folder = WshProcess.temporaryDirectory()
+        let both = try await WshProcess.run(["--record", folder + "/a.har", "--replay", folder + "/b.har", "-c", "echo ran"])
+        #expect(both.status == 2 && !both.stdout.contains("ran"))
+        #expect(both.stderr.contains("give --record or --replay, not both"))
+
+        let missing = try await WshProcess.run(["--replay", folder + "/none.har", "-c", "echo ran"])
+        #expect(missing.status == 2 && missing.stdout.isEmpty)
+        #expect(missing.stderr == "wsh: --replay: cannot read '\(folder)/none.har': no such file\n")
+
+        try Data("{\"log\": {}}".utf8).write(to: URL(fileURLWithPath: folder + "/bad.har"))
+        let invalid = try await WshProcess.run(["--replay", folder + "/bad.har", "-c", "echo ran"])
+        #expect(invalid.status == 2 && invalid.stdout.isEmpty)
+        #expect(invalid.stderr == "wsh: --replay: '\(folder)/bad.har' is not a HAR file: no log.entries\n")
+    }
+}
+
+private func onOwnThreadStop(_ sandbox: SandboxServer) async {
+    _ = try? await onOwnThread { sandbox.stop() }
+}
+
+private extension ISO8601DateFormatter {
+    static var withFractionalSeconds: ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }
+}

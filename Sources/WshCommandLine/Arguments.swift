@@ -36,7 +36,7 @@ struct Arguments: ParsableCommand {
     var record: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Answer every request from a HAR file (wsh's --record or a browser's), with no network and no sandbox; the API is --api, else the recording's.",
+        "Answer every request from a HAR file (wsh's --record or a browser's), with no network and no sandbox; the API is --api, else the recording's. With --test, every test file replays it.",
         valueName: "file"))
     var replay: String?
 
@@ -107,8 +107,9 @@ struct Arguments: ParsableCommand {
         if record != nil, replay != nil {
             throw ValidationError("give --record or --replay, not both")
         }
-        if test, record != nil || replay != nil {
-            throw ValidationError("--record and --replay do not go with --test")
+        if test, record != nil {
+            throw ValidationError("--record does not go with --test (test files run at once would write one file): "
+                + "record a session with wsh --record FILE, then run the tests on it with --test --replay FILE")
         }
         if tokenFile != nil, tokenCommand != nil {
             throw ValidationError("give --token-file or --token-command, not both")

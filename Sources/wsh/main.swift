@@ -22,15 +22,19 @@ if options.version {
     exit(0)
 }
 
-if options.test {
-    exit(ScriptTestRunner(paths: options.script, jobs: options.jobs, junit: options.reportJUnit, tap: options.reportTAP,
-                          childArguments: options.testChildArguments, tokenFile: options.tokenFile).run())
-}
-
 /// A usage error found after parsing (a file an option names): one line, status 2.
 func usageError(_ message: String) -> Never {
     FileHandle.standardError.write(Data("wsh: \(message)\n".utf8))
     exit(2)
+}
+
+if options.test {
+    // Each test file's wsh replays the recording itself; a bad one is refused here, once.
+    if let path = options.replay {
+        do { _ = try HARRecording.load(path: path) } catch { usageError("--replay: \(error)") }
+    }
+    exit(ScriptTestRunner(paths: options.script, jobs: options.jobs, junit: options.reportJUnit, tap: options.reportTAP,
+                          childArguments: options.testChildArguments, tokenFile: options.tokenFile).run())
 }
 
 // --replay: the recording is read, and refused, before anything runs; its API

@@ -220,3 +220,35 @@ private extension ISO8601DateFormatter {
         return formatter
     }
 }
+
+/// `wsh --test --replay FILE.har DIR`: a test folder run against a recording.
+@Suite("Tests against a recording, end to end")
+struct TestReplayTests {
+    @Test("every test file replays the recording, offline; one asking what was not recorded fails naming the request")
+    func testFolderAgainstRecording() async throws {
+        let sandbox = try await SandboxServer.start(SandboxConfiguration())
+        let folder = WshProcess.temporaryDirectory()
+        let har = folder + "/ci.har"
+        let live = try await WshProcess.run(["--api", sandbox.baseURL, "--record", har, "-c", "fetch 3; detail 2"],
+                                            environment: ["WSH_ACCESS_TOKEN": sandbox.token])
+        #expect(live.status == 0, "\(live.stderr)")
+        Thread.detachNewThread { sandbox.stop() }
+        let tests = folder + "/tests"
+        try FileManager.default.createDirectory(atPath: tests, withIntermediateDirectories: true)
+        try "fetch 3\nassert $count == 3\n".write(toFile: tests + "/a_rows.wsh", atomically: true, encoding: .utf8)
+        try "fetch 3\ndetail 2\n".write(toFile: tests + "/b_detail.wsh", atomically: true, encoding: .utf8)
+        try "fetch 9\n".write(toFile: tests + "/c_unrecorded.wsh", atomically: true, encoding: .utf8)
+        let junit = folder + "/report.xml"
+        // Run from another folder, with a relative path: each test's wsh gets the recording by absolute path.
+        let run = try await WshProcess.run(["--test", "--replay", "ci.har", "--report-junit", junit, tests],
+                                           environment: ["PWD": folder], workingDirectory: folder)
+        #expect(run.status == 1, "\(run.stdout) \(run.stderr)")
+        #expect(run.stdout.hasSuffix("2 passed, 1 failed\n"), "\(run.stdout)")
+        let report = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(report.contains("not in the recording: GET /2/statuses/public_timeline.json?count=9"), "\(report)")
+        #expect(!report.contains(sandbox.token))
+        let refused = try await WshProcess.run(["--test", "--record", har, tests])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("--record does not go with --test"))
+    }
+}

@@ -28,20 +28,24 @@ public enum WshProcess {
     /// wsh's behaviour (a CA bundle included), plus `environment`; HOME points
     /// at a fresh folder so no user's history or rc file is touched.
     public static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:],
-                           timeout: TimeInterval = 60) async throws -> WshRun {
-        try await run(arguments, input: Data(stdin.utf8), environment: environment, timeout: timeout)
+                           workingDirectory: String? = nil, timeout: TimeInterval = 60) async throws -> WshRun {
+        try await run(arguments, input: Data(stdin.utf8), environment: environment, workingDirectory: workingDirectory,
+                      timeout: timeout)
     }
 
     /// Runs `wsh ARGUMENTS` with the bytes of `input` on stdin, on a thread of its own.
     public static func run(_ arguments: [String], input: Data, environment: [String: String] = [:],
-                           timeout: TimeInterval = 60) async throws -> WshRun {
-        try await onOwnThread { try runBlocking(arguments, input: input, environment: environment, timeout: timeout) }
+                           workingDirectory: String? = nil, timeout: TimeInterval = 60) async throws -> WshRun {
+        try await onOwnThread {
+            try runBlocking(arguments, input: input, environment: environment, workingDirectory: workingDirectory, timeout: timeout)
+        }
     }
 
     static func runBlocking(_ arguments: [String], input: Data, environment: [String: String],
-                            timeout: TimeInterval) throws -> WshRun {
+                            workingDirectory: String? = nil, timeout: TimeInterval) throws -> WshRun {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
+        if let workingDirectory { process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory) }
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for key in ["WSH_ACCESS_TOKEN", "NO_COLOR", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "COLUMNS", "CURL_CA_BUNDLE", "SSL_CERT_FILE"] {

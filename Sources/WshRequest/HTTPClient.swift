@@ -61,12 +61,21 @@ public struct TransferMetrics: Sendable, Hashable {
     public var newConnections: Int
     /// Body bytes received (after content decoding).
     public var bytesReceived: Int
+    /// True when the answer came from a recording (`--replay`), not from a server.
+    public var replayed: Bool
 
-    public init(totalSeconds: Double = 0, connectSeconds: Double = 0, newConnections: Int = 0, bytesReceived: Int = 0) {
+    public init(totalSeconds: Double = 0, connectSeconds: Double = 0, newConnections: Int = 0, bytesReceived: Int = 0,
+                replayed: Bool = false) {
         self.totalSeconds = totalSeconds
         self.connectSeconds = connectSeconds
         self.newConnections = newConnections
         self.bytesReceived = bytesReceived
+        self.replayed = replayed
+    }
+
+    /// How the answer arrived, as the trace says it.
+    public var connectionText: String {
+        replayed ? "replayed from the recording" : newConnections == 0 ? "kept-alive connection" : "new connection"
     }
 }
 

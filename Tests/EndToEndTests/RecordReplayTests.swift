@@ -252,3 +252,23 @@ struct TestReplayTests {
         #expect(refused.stderr.contains("--record does not go with --test"))
     }
 }
+
+/// `trace on` says when a recording answered.
+@Suite("trace on under --replay")
+struct TraceReplayTests {
+    @Test("each replayed answer is marked as such in the trace; a live one names its connection")
+    func replayedMarked() async throws {
+        let sandbox = try await SandboxServer.start(SandboxConfiguration())
+        let folder = WshProcess.temporaryDirectory()
+        let har = folder + "/t.har"
+        let live = try await WshProcess.run(["--api", sandbox.baseURL, "--record", har, "-c", "trace on; fetch 3"],
+                                            environment: ["WSH_ACCESS_TOKEN": sandbox.token])
+        #expect(live.status == 0, "\(live.stderr)")
+        #expect((live.stdout + live.stderr).contains("connection"))
+        #expect(!(live.stdout + live.stderr).contains("replayed from the recording"))
+        Thread.detachNewThread { sandbox.stop() }
+        let replayed = try await WshProcess.run(["--replay", har, "-c", "trace on; fetch 3"])
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        #expect((replayed.stdout + replayed.stderr).contains("replayed from the recording"), "\(replayed.stdout)")
+    }
+}

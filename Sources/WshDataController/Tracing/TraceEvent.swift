@@ -1,3 +1,5 @@
+import WshRequest
+
 /// One DataController call as `trace on` shows it: what was asked, which
 /// HTTP request answered it (or that the cache did), and what came back.
 public struct TraceEvent: Sendable, Hashable {
@@ -25,15 +27,24 @@ public struct TraceEvent: Sendable, Hashable {
     public var milliseconds: Double
     /// Connections the request opened: 0 means a kept-alive one was reused.
     public var newConnections: Int
+    /// True when a recording answered (`--replay`), not a server.
+    public var replayed: Bool
     /// How many Model values the call produced (statuses, comments, users).
     public var itemCount: Int
     /// Network, cache, or failure.
     public var source: Source
 
+    /// How the answer arrived: `kept-alive connection`, `new connection`, or `replayed from the recording`.
+    public var connectionText: String {
+        TransferMetrics(newConnections: newConnections, replayed: replayed).connectionText
+    }
+
     public init(
         call: String, method: String? = nil, url: String? = nil, status: Int? = nil, bytes: Int = 0,
-        milliseconds: Double = 0, newConnections: Int = 0, itemCount: Int = 0, source: Source = .network
+        milliseconds: Double = 0, newConnections: Int = 0, itemCount: Int = 0, source: Source = .network,
+        replayed: Bool = false
     ) {
+        self.replayed = replayed
         self.call = call
         self.method = method
         self.url = url

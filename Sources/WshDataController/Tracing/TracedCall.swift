@@ -38,7 +38,7 @@ struct TracedCall: Sendable {
             trace?(TraceEvent(
                 call: call, method: exchange.method?.rawValue ?? "", url: Redaction.redact(exchange.url), status: response.status,
                 bytes: response.metrics.bytesReceived, milliseconds: Self.milliseconds(since: start, clock),
-                newConnections: response.metrics.newConnections, itemCount: count(value)))
+                newConnections: response.metrics.newConnections, itemCount: count(value), replayed: response.metrics.replayed))
             return value
         case .failure(let error):
             trace?(TraceEvent(

@@ -41,7 +41,7 @@ public final class ReplayHTTPClient: CancellableHTTPClient {
         }
         let exchange = candidates[index]
         return HTTPResponse(status: exchange.status, headers: exchange.headers, body: exchange.body,
-                            metrics: TransferMetrics(bytesReceived: exchange.body.count))
+                            metrics: TransferMetrics(bytesReceived: exchange.body.count, replayed: true))
     }
 
     /// Nothing is in flight long enough to stop.

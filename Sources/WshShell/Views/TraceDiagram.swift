@@ -62,8 +62,7 @@ struct TraceDiagram: Equatable {
             if case .failed(let reason) = event.source {
                 message(.request, caller, "\(status) ✗ \(reason) · \(timing)", answer: true)
             } else {
-                let connection = event.newConnections == 0 ? "kept-alive connection" : "new connection"
-                message(.request, caller, "\(status) · \(timing) · \(connection)", answer: true)
+                message(.request, caller, "\(status) · \(timing) · \(event.connectionText)", answer: true)
                 if viaViewModel {
                     message(.dataController, .model, "decode")
                     message(.model, .dataController, "\(event.itemCount) item\(event.itemCount == 1 ? "" : "s")", answer: true)

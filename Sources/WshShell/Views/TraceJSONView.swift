@@ -54,9 +54,8 @@ struct TraceJSONView {
                         add("Request", "failed", request + (event.status.map { " → \($0)" } ?? "") + " ✗ " + reason,
                             ms: event.milliseconds)
                     } else {
-                        let connection = event.newConnections == 0 ? "kept-alive connection" : "new connection"
                         add("Request", "request", "\(request) → \(event.status.map(String.init) ?? "-") · "
-                            + "\(TraceView.bytes(event.bytes)) · \(connection)", ms: event.milliseconds)
+                            + "\(TraceView.bytes(event.bytes)) · \(event.connectionText)", ms: event.milliseconds)
                         if input != nil {
                             add("Model", "decoded", "\(event.itemCount) item\(event.itemCount == 1 ? "" : "s")")
                         }

@@ -28,9 +28,8 @@ struct TraceView {
                     if case .failed(let reason) = event.source {
                         row("  Response", style.red("✗ " + reason))
                     } else {
-                        let connection = event.newConnections == 0 ? "kept-alive connection" : "new connection"
                         row("  Response", "\(event.status.map(String.init) ?? "-") · \(Self.bytes(event.bytes)) · "
-                            + "\(Self.milliseconds(event.milliseconds)) · \(connection)")
+                            + "\(Self.milliseconds(event.milliseconds)) · \(event.connectionText)")
                         if event.method != nil && event.call.hasPrefix("(none") {
                             row("  Model", style.dim("none: the JSON is shown as it came"))
                         } else {

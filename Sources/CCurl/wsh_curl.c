@@ -285,6 +285,9 @@ int wsh_curl_perform(wsh_curl *h, const wsh_curl_request *request, wsh_curl_resp
         set_off(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)request->body_length);
         // libcurl keeps its own copy: the caller's buffer is gone once this call returns.
         set_pointer(e, CURLOPT_COPYPOSTFIELDS, request->body ? request->body : "");
+        // PUT and PATCH: a body as for POST, under their own method name. Reset after the transfer.
+        if (request->is_post == 3) set_pointer(e, CURLOPT_CUSTOMREQUEST, "PUT");
+        if (request->is_post == 4) set_pointer(e, CURLOPT_CUSTOMREQUEST, "PATCH");
     } else {
         set_long(e, CURLOPT_HTTPGET, 1L);
     }
@@ -321,6 +324,7 @@ int wsh_curl_perform(wsh_curl *h, const wsh_curl_request *request, wsh_curl_resp
     } else if (request->is_post) {
         // Drop the body copy and the POST method, so nothing of this request
         // reaches the next one on the handle (HTTPGET after POSTFIELDS: a GET).
+        if (request->is_post >= 3) set_pointer(e, CURLOPT_CUSTOMREQUEST, NULL);
         set_pointer(e, CURLOPT_POSTFIELDS, NULL);
         set_long(e, CURLOPT_HTTPGET, 1L);
     }

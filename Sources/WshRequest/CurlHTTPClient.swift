@@ -145,7 +145,7 @@ public final class CurlHTTPClient: CancellableHTTPClient, @unchecked Sendable {
                 body.withUnsafeBytes { bodyBytes in
                     headerPointers.withUnsafeBufferPointer { headers in
                         var curlRequest = wsh_curl_request(
-                            is_post: request.method == .post ? 1 : request.method == .delete ? 2 : 0,
+                            is_post: Self.curlMethod(request.method),
                             url: url,
                             headers: headers.baseAddress,
                             header_count: headers.count,
@@ -226,4 +226,17 @@ private func withCStrings<R>(_ strings: [String], _ body: ([UnsafePointer<CChar>
     let copies = strings.map { strdup($0) }
     defer { copies.forEach { free($0) } }
     return body(copies.map { $0.map { UnsafePointer($0) } })
+}
+
+extension CurlHTTPClient {
+    /// The method as `wsh_curl_perform` takes it: 0 GET, 1 POST, 2 DELETE, 3 PUT, 4 PATCH.
+    static func curlMethod(_ method: HTTPMethod) -> Int32 {
+        switch method {
+        case .get: 0
+        case .post: 1
+        case .delete: 2
+        case .put: 3
+        case .patch: 4
+        }
+    }
 }

@@ -7,17 +7,20 @@ public struct Endpoint: Sendable, Hashable {
     public var method: HTTPMethod
     /// Relative to the base URL, e.g. `statuses/public_timeline.json`.
     public var path: String
-    /// Query parameters for GET and DELETE, form fields for POST, in order.
+    /// Query parameters for GET and DELETE, form fields for POST, PUT and PATCH, in order.
     public var parameters: [(String, String)]
+    /// A JSON body sent instead of the form (`api … --json BODY`); parameters then go in the query.
+    public var jsonBody: [UInt8]?
 
-    public init(_ method: HTTPMethod = .get, _ path: String, parameters: [(String, String)] = []) {
+    public init(_ method: HTTPMethod = .get, _ path: String, parameters: [(String, String)] = [], jsonBody: [UInt8]? = nil) {
         self.method = method
         self.path = path
         self.parameters = parameters
+        self.jsonBody = jsonBody
     }
 
     public static func == (lhs: Endpoint, rhs: Endpoint) -> Bool {
-        lhs.method == rhs.method && lhs.path == rhs.path
+        lhs.method == rhs.method && lhs.path == rhs.path && lhs.jsonBody == rhs.jsonBody
             && lhs.parameters.elementsEqual(rhs.parameters, by: { $0 == $1 })
     }
 
@@ -34,7 +37,7 @@ public struct Endpoint: Sendable, Hashable {
     public func url(base baseURL: String) -> String {
         var url = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
         url += path.hasPrefix("/") ? String(path.dropFirst()) : path
-        if method != .post, !parameters.isEmpty {
+        if !method.sendsBody || jsonBody != nil, !parameters.isEmpty {
             url += (url.contains("?") ? "&" : "?") + FormEncoding.encode(parameters)
         }
         return url

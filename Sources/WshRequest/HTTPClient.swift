@@ -5,6 +5,11 @@ public enum HTTPMethod: String, Sendable, Hashable {
     case get = "GET"
     case post = "POST"
     case delete = "DELETE"
+    case put = "PUT"
+    case patch = "PATCH"
+
+    /// True for the methods whose parameters travel in a body (POST, PUT, PATCH), not in the query.
+    public var sendsBody: Bool { self == .post || self == .put || self == .patch }
 }
 
 /// One HTTP request, ready to send.

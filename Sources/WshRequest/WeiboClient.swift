@@ -26,7 +26,10 @@ public struct WeiboClient: Sendable {
             headers.append(HTTPHeader("Authorization", "\(configuration.authScheme) \(token.revealed)"))
         }
         var body: Data?
-        if endpoint.method == .post {
+        if let json = endpoint.jsonBody {
+            headers.append(HTTPHeader("Content-Type", "application/json; charset=utf-8"))
+            body = Data(json)
+        } else if endpoint.method.sendsBody {
             headers.append(HTTPHeader("Content-Type", "application/x-www-form-urlencoded; charset=utf-8"))
             body = Data(endpoint.formBody)
         }

@@ -159,13 +159,13 @@ struct SessionCommandTests {
         #expect(harness.sandbox.stats.requests == 1)
     }
 
-    @Test("api with a METHOD other than get or post is a usage error, and nothing is sent")
+    @Test("api with a METHOD that is not an HTTP verb it knows is a usage error, and nothing is sent")
     func api_badMethod() async throws {
         let harness = try await ShellHarness()
-        let transcript = await harness.run("api put statuses/update.json status=x")
+        let transcript = await harness.run("api fetch statuses/update.json status=x")
         #expect(transcript.status == 2)
         #expect(transcript.stdout.isEmpty)
-        #expect(transcript.stderr.contains("METHOD must be get or post, not 'put'"), "\(transcript.stderr)")
+        #expect(transcript.stderr.contains("METHOD is get, post, put, patch or delete, not 'fetch'"), "\(transcript.stderr)")
         #expect(harness.sandbox.stats.requests == 0)
     }
 

@@ -20,7 +20,7 @@ typedef struct wsh_curl wsh_curl;
 
 /// What one request asks for. Strings are NUL-terminated and borrowed.
 typedef struct wsh_curl_request {
-    int is_post;                      ///< 0: GET, 1: POST with `body`, 2: DELETE (a write, without a body)
+    int is_post;                      ///< 0: GET, 1: POST with `body`, 2: DELETE (a write, without a body), 3: PUT, 4: PATCH (with `body`)
     const char *url;
     const char *const *headers;       ///< "Name: value" lines; a NULL entry fails the request (out of memory)
     size_t header_count;

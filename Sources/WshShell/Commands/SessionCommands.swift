@@ -10,22 +10,29 @@ extension Shell {
             CommandSpec(
                 name: "api", abstract: "Send a raw API request and print the JSON answer.",
                 discussion: """
-                    PATH is relative to the API base (statuses/show.json); parameters are
-                    KEY=VALUE words, percent-encoded for you (quote the whole word when the
-                    value has spaces). The token is added as a header. The answer is printed
-                    pretty when it is JSON; an API error, an HTTP error or an answer that is
-                    not JSON prints what came and fails the command.
+                    METHOD is get, post, put, patch or delete. PATH is relative to the API base
+                    (statuses/show.json, api/v1/statuses/1); parameters are KEY=VALUE words,
+                    percent-encoded for you (quote the whole word when the value has spaces):
+                    the query of a get or delete, the form body of a post, put or patch.
+                    --json BODY sends BODY (valid JSON) as the body instead, the parameters
+                    then going in the query. The token is added as a header. The answer is
+                    printed pretty when it is JSON; an API error, an HTTP error or an answer
+                    that is not JSON prints what came and fails the command. Not recorded in
+                    the history: undo does not take back what api did.
                       api get statuses/public_timeline.json count=2
                       api post statuses/update.json 'status=hello 微博'
+                    On Mastodon, for instance: `api patch api/v1/accounts/update_credentials
+                    --json '{"note": "hi"}'`, `api delete api/v1/statuses/ID`.
                     """,
                 arguments: [
-                    ArgumentSpec("METHOD", help: "get or post"),
+                    ArgumentSpec("METHOD", help: "get, post, put, patch or delete"),
                     ArgumentSpec("PATH", help: "path under the API base"),
                     ArgumentSpec("PARAM", help: "KEY=VALUE", arity: .variadic),
                 ],
+                options: [.valued("json", valueName: "BODY", help: "send BODY (JSON) as the request body")],
                 completion: { request in
                     switch request.argumentIndex {
-                    case 0: ["get", "post"]
+                    case 0: ["get", "post", "put", "patch", "delete"]
                     case 1: ["statuses/public_timeline.json", "statuses/show.json", "comments/show.json",
                              "users/show.json", "statuses/update.json"]
                     default: []
@@ -89,11 +96,14 @@ extension Shell {
     }
 
     private func api(_ context: CommandContext) throws(LanguageError) {
-        let method: HTTPMethod
-        switch context.arguments["METHOD"]?.lowercased() {
-        case "get": method = .get
-        case "post": method = .post
-        default: throw .usage("METHOD must be get or post, not '\(context.arguments["METHOD"] ?? "")'")
+        guard let method = HTTPMethod(rawValue: (context.arguments["METHOD"] ?? "").uppercased()) else {
+            throw .usage("METHOD is get, post, put, patch or delete, not '\(context.arguments["METHOD"] ?? "")'")
+        }
+        var jsonBody: [UInt8]?
+        if let text = context.arguments.option("json") {
+            guard JSONView.pretty(Data(text.utf8)) != nil else { throw .usage("--json: the body is not valid JSON") }
+            guard method.sendsBody else { throw .usage("--json: a \(method.rawValue) sends no body (give post, put or patch)") }
+            jsonBody = Array(text.utf8)
         }
         var parameters: [(String, String)] = []
         for word in context.arguments.values("PARAM") {
@@ -102,7 +112,7 @@ extension Shell {
             }
             parameters.append((String(word[..<equals]), String(word[word.index(after: equals)...])))
         }
-        let endpoint = Endpoint(method, context.arguments["PATH"] ?? "", parameters: parameters)
+        let endpoint = Endpoint(method, context.arguments["PATH"] ?? "", parameters: parameters, jsonBody: jsonBody)
         let client = try client()
         let request = try requestOrFail(client, endpoint)
         let started = ContinuousClock.now

@@ -272,3 +272,21 @@ struct TraceReplayTests {
         #expect((replayed.stdout + replayed.stderr).contains("replayed from the recording"), "\(replayed.stdout)")
     }
 }
+
+/// `status` says whether the session records or replays.
+@Suite("status under --record and --replay")
+struct StatusTapeTests {
+    @Test("status names the recording file, or the replayed one and its exchanges; off otherwise")
+    func statusSaysSo() async throws {
+        let folder = WshProcess.temporaryDirectory()
+        let har = folder + "/s.har"
+        let recorded = try await WshProcess.run(["--record", har, "-c", "fetch 2; status; status --json"])
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        #expect(recorded.stdout.contains("recording   to \(har)") || recorded.stdout.contains("recording  to \(har)"), "\(recorded.stdout)")
+        #expect(recorded.stdout.contains("\"recording\" : \"to \(har)\""), "\(recorded.stdout)")
+        let replayed = try await WshProcess.run(["--replay", har, "-c", "status --json"])
+        #expect(replayed.stdout.contains("\"recording\" : \"replaying \(har) (1 exchanges)\""), "\(replayed.stdout)")
+        let live = try await WshProcess.run(["-c", "status --json"])
+        #expect(live.stdout.contains("\"recording\" : \"off\""), "\(live.stdout)")
+    }
+}

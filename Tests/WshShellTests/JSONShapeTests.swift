@@ -57,7 +57,7 @@ struct JSONShapeTests {
     static let operation: [String: JSONKind] = ["index": .int, "operation": .string, "remote": .bool]
     static let session: [String: JSONKind] = [
         "api": .string, "dialect": .string, "base_url": .string, "token": .string, "rows": .int, "operations": .int, "trace": .string,
-        "libcurl": .string,
+        "libcurl": .string, "recording": .string,
     ]
 
     /// Runs `script` and decodes its stdout as one JSON value.
@@ -194,7 +194,7 @@ struct JSONShapeTests {
         ]), "\(shown)")
     }
 
-    @Test("status --json: {api, base_url, token, rows, operations, trace, libcurl}; token says where, never what")
+    @Test("status --json: {api, base_url, token, rows, operations, trace, libcurl, recording}; token says where, never what")
     func status() async throws {
         let harness = try await ShellHarness(seed: Self.seed)
         let shown = try await json(harness, "fetch 3\nstatus --json")

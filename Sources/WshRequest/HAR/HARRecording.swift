@@ -21,6 +21,8 @@ public struct HARRecording: Sendable {
     }
 
     public var exchanges: [Exchange]
+    /// What the recording is called: its file, as given.
+    public var name = ""
     /// The API base the recording was made against: what wsh noted
     /// (`log._wsh.api`), else the first entry's origin (with Weibo's `/2/`
     /// when its path starts so).
@@ -38,7 +40,9 @@ public struct HARRecording: Sendable {
             let reason = (error as NSError).userInfo[NSUnderlyingErrorKey].map { "\($0)" } ?? ""
             throw HARError("cannot read '\(path)'\(reason.contains("No such file") || !FileManager.default.fileExists(atPath: path) ? ": no such file" : "")")
         }
-        return try parse(data, name: path)
+        var recording = try parse(data, name: path)
+        recording.name = path
+        return recording
     }
 
     /// Reads a HAR document; `name` is what errors call it.

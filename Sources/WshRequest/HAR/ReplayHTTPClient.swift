@@ -20,6 +20,9 @@ public final class ReplayHTTPClient: CancellableHTTPClient {
     /// How many times each request (by its matching key) was answered.
     private let answered = Mutex<[String: Int]>([:])
 
+    /// `replaying FILE (N exchanges)`, as `status` says it.
+    public var summary: String { "replaying \(recording.name) (\(recording.exchanges.count) exchanges)" }
+
     public init(recording: HARRecording) {
         self.recording = recording
     }

@@ -211,10 +211,11 @@ extension Shell {
             ("operations", String(operationCount)),
             ("trace", tracing ? "on" : "off"),
             ("libcurl", connection.isOpen ? (CurlHTTPClient.libraryVersion?.split(separator: " ").first.map(String.init) ?? "unavailable") : "(not loaded)"),
+            ("recording", connection.recordingSummary),
         ]
         let document = SessionFacts(
             api: facts[0].1, dialect: facts[1].1, baseURL: facts[2].1, token: facts[3].1, rows: rowCount,
-            operations: operationCount, trace: facts[6].1, libcurl: facts[7].1)
+            operations: operationCount, trace: facts[6].1, libcurl: facts[7].1, recording: facts[8].1)
         leaveResult(context, document)
         if wantsJSON(context) {
             context.write(try JSONView.encode(document))
@@ -320,9 +321,10 @@ private struct SessionFacts: Encodable {
     var operations: Int
     var trace: String
     var libcurl: String
+    var recording: String
 
     enum CodingKeys: String, CodingKey {
-        case api, dialect, token, rows, operations, trace, libcurl
+        case api, dialect, token, rows, operations, trace, libcurl, recording
         case baseURL = "base_url"
     }
 }

@@ -51,7 +51,19 @@ public final class Connection {
         case record(HARRecorder)
         /// No network: every answer comes from a HAR file (`--replay`).
         case replay(ReplayHTTPClient)
+
+        /// What `status` says: `off`, `to FILE`, `replaying FILE (N exchanges)`.
+        public var summary: String {
+            switch self {
+            case .live: "off"
+            case .record(let recorder): "to \(recorder.path)"
+            case .replay(let replay): replay.summary
+            }
+        }
     }
+
+    /// Whether the session records or replays, as `status` says it.
+    public var recordingSummary: String { tape.summary }
     /// The token from `tokenSource`, resolved once: redaction asks for it on
     /// every message, a token file should not be reread each time, and
     /// `--token-command` must run once.

@@ -194,10 +194,7 @@ public final class Connection {
     }
 
     /// The dialect's own name (`weibo`, `mastodon`), as accounts record it; nil until known.
-    public var dialectID: String? {
-        if let foundDialect { return foundDialect.name }
-        return dialectChoice == .detect ? (target == .sandbox ? "weibo" : nil) : dialectChoice.rawValue
-    }
+    public var dialectID: String? { knownDialect?.name }
 
     /// The dialect's name, once known without a request; the software when
     /// detection named it (`mastodon 4.3.1`, `gotosocial 0.17.3 (mastodon API)`).
@@ -206,12 +203,7 @@ public final class Connection {
             guard let software else { return foundDialect.name }
             return software.name == foundDialect.name ? software.description : "\(software) (\(foundDialect.name) API)"
         }
-        switch (dialectChoice, target) {
-        case (.detect, .url(let url)) where url.hasSuffix("/2/"): return "weibo"
-        case (.detect, .url): return "(found out on the first request)"
-        case (.detect, .sandbox): return "weibo"
-        default: return dialectChoice.rawValue
-        }
+        return knownDialect?.name ?? "(found out on the first request)"
     }
 
     /// A new HTTP client for requests outside the API client (OAuth), which
@@ -252,27 +244,25 @@ public final class Connection {
     /// sandbox, and for a URL what `DialectDetector` finds (Weibo by its
     /// `/2/` base, else the software nodeinfo names, else `api/v1/instance`).
     public func dialect() throws(RequestError) -> any Dialect {
-        if let foundDialect { return foundDialect }
-        let found: any Dialect
-        switch (dialectChoice, target) {
-        case (.mastodon, _), (.weibo, _): found = Dialects.named(dialectChoice.rawValue)
-        case (.detect, .sandbox): found = Dialects.named(nil)
-        case (.detect, .url(let url)):
-            let http = auxiliaryHTTPClient()
-            let detected: DialectDetector.Found
-            do {
-                detected = try Bridge.run({ try await DialectDetector.detect(base: url, http: http) },
-                                          onInterrupt: { http.cancelCurrentRequest() })
-            } catch let error as RequestError {
-                throw error
-            } catch {
-                throw .cancelled
-            }
-            found = detected.dialect
-            software = detected.software
+        if let known = knownDialect {
+            foundDialect = known
+            return known
         }
-        foundDialect = found
-        return found
+        // Only a URL without `/2/` and no --dialect is left to find out.
+        let url = baseURL ?? ""
+        let http = auxiliaryHTTPClient()
+        let detected: DialectDetector.Found
+        do {
+            detected = try Bridge.run({ try await DialectDetector.detect(base: url, http: http) },
+                                      onInterrupt: { http.cancelCurrentRequest() })
+        } catch let error as RequestError {
+            throw error
+        } catch {
+            throw .cancelled
+        }
+        foundDialect = detected.dialect
+        software = detected.software
+        return detected.dialect
     }
 
     /// The dialect, when it is known without a request: chosen by `--dialect`,

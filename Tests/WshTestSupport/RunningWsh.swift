@@ -13,12 +13,7 @@ public final class RunningWsh: @unchecked Sendable {
     public init(_ arguments: [String], environment: [String: String] = [:]) throws {
         process.executableURL = URL(fileURLWithPath: WshProcess.binary)
         process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        for key in ["WSH_ACCESS_TOKEN", "NO_COLOR", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "COLUMNS",
-                    "WSH_APP_KEY", "WSH_APP_SECRET", "WSH_APP_API"] { env[key] = nil }
-        env["HOME"] = WshProcess.temporaryDirectory()
-        env.merge(environment) { $1 }
-        process.environment = env
+        process.environment = WshProcess.childEnvironment(environment)
         let stdout = Pipe(), stderr = Pipe()
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = stdout

@@ -47,12 +47,7 @@ public enum WshProcess {
         process.executableURL = URL(fileURLWithPath: binary)
         if let workingDirectory { process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory) }
         process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        for key in ["WSH_ACCESS_TOKEN", "NO_COLOR", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "COLUMNS", "CURL_CA_BUNDLE", "SSL_CERT_FILE"] {
-            env[key] = nil
-        }
-        env["HOME"] = temporaryDirectory()
-        env.merge(environment) { $1 }
+        let env = childEnvironment(environment)
         process.environment = env
         let stdinPipe = Pipe(), output = Pipe(), error = Pipe()
         process.standardInput = stdinPipe
@@ -75,6 +70,18 @@ public enum WshProcess {
         return WshRun(status: process.terminationStatus,
                       stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// The environment a test's wsh runs with: the test's own minus what
+    /// would change wsh's behaviour (tokens, app credentials, config and state
+    /// folders, CA bundles, colour, width), HOME a fresh folder, plus `extra`.
+    public static func childEnvironment(_ extra: [String: String]) -> [String: String] {
+        var env = ProcessInfo.processInfo.environment
+        for key in ["WSH_ACCESS_TOKEN", "WSH_APP_KEY", "WSH_APP_SECRET", "WSH_APP_API", "NO_COLOR", "XDG_STATE_HOME",
+                    "XDG_CONFIG_HOME", "COLUMNS", "CURL_CA_BUNDLE", "SSL_CERT_FILE"] { env[key] = nil }
+        env["HOME"] = temporaryDirectory()
+        env.merge(extra) { $1 }
+        return env
     }
 
     /// A new empty folder under the temporary directory.

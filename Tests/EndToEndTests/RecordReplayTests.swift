@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WshHAR
 import WshSandbox
 import WshTestSupport
 
@@ -288,5 +289,57 @@ struct StatusTapeTests {
         #expect(replayed.stdout.contains("\"recording\" : \"replaying \(har) (1 exchanges)\""), "\(replayed.stdout)")
         let live = try await WshProcess.run(["-c", "status --json"])
         #expect(live.stdout.contains("\"recording\" : \"off\""), "\(live.stdout)")
+    }
+}
+
+/// `wsh-sandbox --replay FILE.har`: a recorded session served back as a
+/// server, to a wsh (or any client) that talks to it over HTTP.
+@Suite("A recording served by the sandbox, end to end")
+struct SandboxReplayTests {
+    @Test("a session recorded on either API, served by a replaying sandbox, gives the same output to a wsh talking HTTP to it",
+          arguments: ["weibo", "mastodon"])
+    func recordedSessionServed(dialect: String) async throws {
+        let sandbox = try await SandboxServer.start(SandboxConfiguration())
+        let har = WshProcess.temporaryDirectory() + "/session.har"
+        let base = dialect == "weibo" ? sandbox.baseURL : sandbox.mastodonBaseURL
+        let commands = "fetch 3; list --json; more; post served from a recording; undo; list; detail 2"
+        let environment = ["WSH_ACCESS_TOKEN": sandbox.token]
+        let live = try await WshProcess.run(["--api", base, "--dialect", dialect, "--record", har, "-c", commands],
+                                            environment: environment)
+        #expect(live.status == 0, "\(live.stderr)")
+        await onOwnThreadStop(sandbox)
+
+        let recording = try HARRecording.load(path: har)
+        let served = try await SandboxServer.start(SandboxConfiguration(replay: recording))
+        defer { Thread.detachNewThread { served.stop() } }
+        let servedBase = dialect == "weibo" ? served.baseURL : served.mastodonBaseURL
+        let replayed = try await WshProcess.run(["--api", servedBase, "--dialect", dialect, "-c", commands],
+                                                environment: environment)
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        #expect(replayed.stdout == live.stdout)
+        #expect(replayed.stderr == live.stderr)
+        #expect(replayed.stdout.contains("served from a recording") || live.stdout.contains("1 "))
+
+        // What the recording lacks is the server's 404, in one line; the rows stay.
+        let missing = try await WshProcess.run(["--api", servedBase, "--dialect", dialect, "--keep-going",
+                                                "-c", "fetch 3; fetch home 7; list"], environment: environment)
+        #expect(missing.status == 1)
+        let errors = missing.stderr.split(separator: "\n").filter { $0.contains("not in the recording") }
+        #expect(errors.count == 1 && errors[0].hasPrefix("-c:1: fetch: ") && errors[0].contains(" GET /"), "\(missing.stderr)")
+        #expect(missing.stdout.split(separator: "\n").count == 3, "the failed fetch keeps the rows: \(missing.stdout)")
+    }
+
+    @Test("the wsh-sandbox binary says it replays, and refuses a file that is not a HAR in one line")
+    func binaryFlag() async throws {
+        let folder = WshProcess.temporaryDirectory()
+        try Data(#"{"log":{"entries":[{"request":{"method":"GET","url":"/2/x.json"},"response":{"status":200}}]}}"#.utf8)
+            .write(to: URL(fileURLWithPath: folder + "/one.har"))
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: folder + "/bad.har"))
+        let bad = try await onOwnThread { try SandboxBinary.startAndStop(["--replay", folder + "/bad.har", "--port", "0"]) }
+        #expect(bad.status != 0 && bad.stdout.isEmpty)
+        #expect(bad.stderr.contains("--replay: '\(folder)/bad.har' is not a HAR file: no log.entries"), "\(bad.stderr)")
+        let good = try await onOwnThread { try SandboxBinary.startAndStop(["--replay", folder + "/one.har", "--port", "0", "--quiet"]) }
+        #expect(good.stdout.hasPrefix("wsh-sandbox listening on http://127.0.0.1:"), "\(good)")
+        #expect(good.stdout.hasSuffix("(replaying \(folder)/one.har: 1 exchanges)\n"), "replaying, no account lines: \(good)")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import WshHAR
 
 /// Building one HAR 1.2 entry from an exchange.
 enum HAREntry {

@@ -102,9 +102,9 @@ public struct HARRecording: Sendable {
 
 /// Taking a URL apart as replay compares it: scheme and host aside, the
 /// path decoded, the query as decoded pairs.
-enum RecordedURL {
+public enum RecordedURL {
     /// `https://host:port/` of an absolute URL.
-    static func origin(_ url: String) -> String? {
+    public static func origin(_ url: String) -> String? {
         guard let scheme = url.range(of: "://") else { return nil }
         let rest = url[scheme.upperBound...]
         let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
@@ -112,7 +112,7 @@ enum RecordedURL {
     }
 
     /// The path (decoded) and query pairs of an absolute or root-relative URL.
-    static func pathAndQuery(_ url: String) -> (path: String, query: [(String, String)]) {
+    public static func pathAndQuery(_ url: String) -> (path: String, query: [(String, String)]) {
         var rest = Substring(url)
         if let scheme = rest.range(of: "://") {
             rest = rest[scheme.upperBound...]

@@ -55,6 +55,42 @@ struct RecordReplayTests {
         #expect(replayed.stdout.contains("3 "))
     }
 
+    @Test("record on FILE / record off inside a session: only the exchanges between, masked, 0600, and they replay")
+    func recordOnOffInSession() async throws {
+        let sandbox = try await SandboxServer.start(SandboxConfiguration())
+        let folder = WshProcess.temporaryDirectory()
+        let har = folder + "/part.har"
+        let live = try await WshProcess.run(
+            ["--api", sandbox.mastodonBaseURL, "--dialect", "mastodon", "-c",
+             "fetch 2; record on \(har); record; fetch 3; list; post recorded mid-session; undo; record off; fetch 4; record"],
+            environment: ["WSH_ACCESS_TOKEN": sandbox.token])
+        await onOwnThreadStop(sandbox)
+        #expect(live.status == 0, "\(live.stderr)")
+        #expect(live.stdout.contains("recording to \(har)\n") && live.stdout.hasSuffix("recording off\n"), "\(live.stdout)")
+        #expect(live.stderr.contains("recording to \(har)") && live.stderr.contains("recorded to \(har)"))
+
+        let raw = try String(contentsOfFile: har, encoding: .utf8)
+        #expect(!raw.contains(sandbox.token))
+        let mode = try FileManager.default.attributesOfItem(atPath: har)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        let entries = try #require(try Self.log(har)["entries"] as? [[String: Any]])
+        let requests = entries.compactMap { entry -> String? in
+            guard let request = entry["request"] as? [String: Any], let method = request["method"] as? String,
+                  let url = request["url"] as? String else { return nil }
+            return method + " " + (url.split(separator: "?").first.map(String.init) ?? url)
+        }
+        let base = sandbox.mastodonBaseURL + "api/v1/"
+        #expect(requests.filter { $0.hasPrefix("GET \(base)timelines/public") }.count == 1,
+                "only the fetch between on and off: \(requests)")
+        #expect(requests.contains("POST \(base)statuses") && requests.contains { $0.hasPrefix("DELETE \(base)statuses/") })
+
+        // The part recorded replays on its own: the same rows, the post and its undo.
+        let replayed = try await WshProcess.run(["--replay", har, "-c", "fetch 3; list; post recorded mid-session; undo"])
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        let liveRows = live.stdout.split(separator: "\n").filter { $0.first?.isNumber == true }
+        #expect(replayed.stdout.split(separator: "\n").filter { $0.first?.isNumber == true } == liveRows)
+    }
+
     @Test("a request not in the recording fails in one line naming it, exit 1; with --keep-going the session goes on")
     func unrecordedRequest() async throws {
         let sandbox = try await SandboxServer.start(SandboxConfiguration())

@@ -1,7 +1,8 @@
 import Foundation
 
 /// An `HTTPClient` that sends through another one and appends each finished
-/// exchange to a HAR recording (`--record`), masked (`HARRedaction`).
+/// exchange to a HAR recording (`--record`, `record on`), masked
+/// (`HARRedaction`); with no recorder at the moment, it only sends.
 ///
 /// Everything above sees the real client's answers and errors unchanged. A
 /// transport failure leaves no entry (HAR has no form for an exchange without
@@ -9,20 +10,28 @@ import Foundation
 /// session never believes it is recorded when it is not.
 public final class RecordingHTTPClient: CancellableHTTPClient {
     private let client: any HTTPClient
-    private let recorder: HARRecorder
+    private let recorder: @Sendable () -> HARRecorder?
     private let secrets: @Sendable () -> [String]
 
-    /// Records what `client` sends to `recorder`; `secrets` gives every
-    /// secret the session knows at the moment an entry is written (a token
-    /// learned by `login` included).
-    public init(wrapping client: any HTTPClient, recorder: HARRecorder,
+    /// Records what `client` sends to the recorder `recorder` gives at the
+    /// time (none: not recorded); `secrets` gives every secret the session
+    /// knows at the moment an entry is written (a token learned by `login`
+    /// included).
+    public init(wrapping client: any HTTPClient, recorder: @escaping @Sendable () -> HARRecorder?,
                 secrets: @escaping @Sendable () -> [String]) {
         self.client = client
         self.recorder = recorder
         self.secrets = secrets
     }
 
+    /// Records everything `client` sends to `recorder`.
+    public convenience init(wrapping client: any HTTPClient, recorder: HARRecorder,
+                            secrets: @escaping @Sendable () -> [String]) {
+        self.init(wrapping: client, recorder: { recorder }, secrets: secrets)
+    }
+
     public func send(_ request: HTTPRequest) async throws(RequestError) -> HTTPResponse {
+        guard let recorder = recorder() else { return try await client.send(request) }
         let started = Date()
         let clock = ContinuousClock.now
         let response = try await client.send(request)

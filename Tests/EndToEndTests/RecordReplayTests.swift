@@ -91,6 +91,47 @@ struct RecordReplayTests {
         #expect(replayed.stdout.split(separator: "\n").filter { $0.first?.isNumber == true } == liveRows)
     }
 
+    @Test("a request that got no answer is recorded (status 0, curl's code) and fails the same way on replay; a lost post's answer stays lost")
+    func transportFailuresReplay() async throws {
+        // Every post is served, then its answer dropped: wsh reads the server to learn the outcome.
+        let sandbox = try await SandboxServer.start(SandboxConfiguration(
+            faults: SandboxFaults(dropAfter: true, path: "statuses/update.json")))
+        let har = WshProcess.temporaryDirectory() + "/failures.har"
+        let commands = "fetch 2; post lost on the way back; undo; list"
+        let live = try await WshProcess.run(["--api", sandbox.baseURL, "--record", har, "--keep-going", "-c", commands],
+                                            environment: ["WSH_ACCESS_TOKEN": sandbox.token])
+        await onOwnThreadStop(sandbox)
+        #expect(live.stderr.contains("connection dropped") || live.stderr.contains("lost"), "\(live.stderr)")
+
+        let entries = try #require(try Self.log(har)["entries"] as? [[String: Any]])
+        let failed = try #require(entries.first { ($0["response"] as? [String: Any])?["status"] as? Int == 0 })
+        let response = try #require(failed["response"] as? [String: Any])
+        #expect((response["_error"] as? String)?.hasPrefix("connection dropped: ") == true, "\(response)")
+        #expect((response["_transport"] as? [String: Any])?["curlCode"] as? Int == 52)
+        #expect(((failed["request"] as? [String: Any])?["method"] as? String) == "POST")
+
+        let replayed = try await WshProcess.run(["--replay", har, "--keep-going", "-c", commands])
+        #expect(replayed.status == live.status)
+        #expect(replayed.stdout == live.stdout)
+        #expect(replayed.stderr == live.stderr)
+    }
+
+    @Test("a browser's failed request (status 0, net::ERR_…) replays as the same kind of failure")
+    func browserFailureReplays() async throws {
+        let folder = WshProcess.temporaryDirectory()
+        let har = #"""
+            {"log": {"version": "1.2", "entries": [
+              {"request": {"method": "GET", "url": "https://m.example/api/v1/timelines/public?limit=20"},
+               "response": {"status": 0, "statusText": "", "headers": [], "content": {"size": 0},
+                            "_error": "net::ERR_CONNECTION_REFUSED"}}]}}
+            """#
+        try Data(har.utf8).write(to: URL(fileURLWithPath: folder + "/refused.har"))
+        let run = try await WshProcess.run(["--api", "https://m.example/", "--dialect", "mastodon",
+                                            "--replay", folder + "/refused.har", "-c", "fetch 20"])
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("-c:1: fetch: connection refused: net::ERR_CONNECTION_REFUSED (curl 7, "), "\(run.stderr)")
+    }
+
     @Test("a request not in the recording fails in one line naming it, exit 1; with --keep-going the session goes on")
     func unrecordedRequest() async throws {
         let sandbox = try await SandboxServer.start(SandboxConfiguration())

@@ -23,6 +23,8 @@ struct ReplayServerTests {
           {"request": {"method": "GET", "url": "https://mastodon.example/api/v1/timelines/public?local=true&limit=2"},
            "response": {"status": 200, "headers": [{"name": "Content-Type", "value": "application/json"}],
             "content": {"text": "[{\"id\":\"11\"},{\"id\":\"10\"}]"}}},
+          {"request": {"method": "GET", "url": "https://mastodon.example/api/v1/timelines/home"},
+           "response": {"status": 0, "headers": [], "content": {"size": 0}, "_error": "net::ERR_EMPTY_RESPONSE"}},
           {"request": {"method": "POST", "url": "https://mastodon.example/api/v1/statuses"},
            "response": {"status": 422, "headers": [{"name": "content-type", "value": "application/json"}],
             "content": {"text": "{\"error\":\"Validation failed: Text can't be blank\"}"}}}
@@ -61,6 +63,14 @@ struct ReplayServerTests {
             let message = try #require(missing.json?["error"] as? String)
             #expect(message.hasPrefix("not in the recording: GET /api/v1/timelines/home?"))
             #expect(!missing.text.contains("hunter2secret"))
+        }
+    }
+
+    @Test("a request recorded without a response (status 0) is answered by closing the connection")
+    func recordedFailureDrops() async throws {
+        try await withSandbox(try configuration()) { server in
+            let dropped = await TestHTTPConnection(port: server.port).send("GET", "/api/v1/timelines/home")
+            #expect(dropped.failure == .closedWithoutResponse)
         }
     }
 

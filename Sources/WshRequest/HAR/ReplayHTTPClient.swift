@@ -1,5 +1,6 @@
 import Foundation
 import WshHAR
+import WshText
 
 /// An `HTTPClient` that answers every request from a HAR recording
 /// (`--replay`), with no network, matched as `HARReplayer` matches them; a
@@ -23,6 +24,10 @@ public final class ReplayHTTPClient: CancellableHTTPClient {
         let method = request.method.rawValue
         guard let exchange = replayer.answer(method: method, url: request.url) else {
             throw .configuration(HARReplayer.missing(method: method, url: request.url))
+        }
+        if let failure = exchange.failure {
+            throw .transport(TransportFailure(curlCode: failure.curlCode, message: failure.message,
+                                              url: Redaction.redact(request.url)))
         }
         return HTTPResponse(status: exchange.status, headers: exchange.headers, body: exchange.body,
                             metrics: TransferMetrics(bytesReceived: exchange.body.count, replayed: true))

@@ -36,6 +36,8 @@ struct SandboxResponder: HTTPResponder {
         var contentType: String
         var body: ByteBuffer
         var headers: HTTPFields = [:]
+        /// Close the connection instead of answering: a recorded request that got no response.
+        var dropsConnection = false
 
         init(_ body: ByteBuffer) {
             status = .ok
@@ -51,7 +53,8 @@ struct SandboxResponder: HTTPResponder {
 
         /// A recorded answer as it was served: its status, headers and body.
         init(_ exchange: HARRecording.Exchange) {
-            status = HTTPResponse.Status(code: exchange.status)
+            dropsConnection = exchange.failure != nil
+            status = exchange.failure == nil ? HTTPResponse.Status(code: exchange.status) : .badGateway
             contentType = exchange.headers["content-type"] ?? SandboxResponder.jsonType
             body = ByteBuffer(bytes: exchange.body)
             for (name, value) in exchange.headers.sorted(by: { $0.key < $1.key })
@@ -171,6 +174,10 @@ struct SandboxResponder: HTTPResponder {
                 try? await context.channel.writeAndFlush(HTTPResponsePart.head(HTTPResponse(status: .continue)))
             }
             reply = await serve()
+        }
+        if reply.dropsConnection {
+            try? await context.channel.close()
+            return (Response(status: .ok), "dropped as recorded", 0)
         }
         let note = String(reply.status.code)
         let body = reply.body

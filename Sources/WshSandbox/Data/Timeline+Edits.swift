@@ -56,17 +56,13 @@ extension Timeline {
                              createdAt: time)
     }
 
-    /// Edits the status with `id` (its author only): a new version with
-    /// `text`, and `spoilerText`/`sensitive` where given (else as they were).
-    mutating func edit(id: Int64, by user: Int, text: String, spoilerText: String?, sensitive: Bool?)
+    /// Edits the status with `id` (its author only): a new version with `text`, `spoilerText` and `sensitive`.
+    mutating func edit(id: Int64, by user: Int, text: String, spoilerText: String, sensitive: Bool)
         -> Result<SandboxStatus, EditRefusal> {
         guard let status = status(id: id) else { return .failure(.noSuchStatus) }
         guard status.authorIndex == user else { return .failure(.notTheAuthor) }
         var versions = edits[status.ordinal] ?? [currentVersion(of: status, at: status.createdAt)]
-        let current = versions[versions.count - 1]
-        let spoiler = spoilerText ?? current.spoilerText
-        versions.append(StatusVersion(text: text, spoilerText: spoiler, sensitive: sensitive ?? (current.sensitive || !spoiler.isEmpty),
-                                      createdAt: nextWriteTime()))
+        versions.append(StatusVersion(text: text, spoilerText: spoilerText, sensitive: sensitive, createdAt: nextWriteTime()))
         edits[status.ordinal] = versions
         return .success(self.status(ordinal: status.ordinal)!)
     }

@@ -27,7 +27,8 @@ extension MastodonAPI {
 
     // MARK: Edits
 
-    /// `PUT /api/v1/statuses/:id`: `status`, `spoiler_text`, `sensitive`, `language`; the author's own only.
+    /// `PUT /api/v1/statuses/:id`: `status`, `spoiler_text`, `sensitive`; the author's own only.
+    /// As on Mastodon, what is not sent again is dropped: no `spoiler_text` is no content warning.
     func editStatus(_ call: Call, id: String) throws -> Reply {
         let actor = try viewer(call, .user)!
         let id = try identifier(id)
@@ -40,8 +41,8 @@ extension MastodonAPI {
         guard text.count <= Self.maximumCharacters else {
             throw MastodonError.validation("Text character limit of \(Self.maximumCharacters) exceeded")
         }
-        let spoiler = parameters["spoiler_text"]
-        let sensitive = parameters["sensitive"].map { _ in parameters.flag("sensitive") }
+        let spoiler = parameters["spoiler_text"] ?? ""
+        let sensitive = parameters.flag("sensitive") || !spoiler.isEmpty
         let origin = state.origin
         let ids = state.ids
         let body = try store.write { timeline in

@@ -12,6 +12,7 @@ struct StatusVersion: Sendable, Hashable {
 /// A status waiting for its time (`POST /api/v1/statuses` with `scheduled_at`):
 /// what it will say, by whom, through which app.
 struct ScheduledPost: Sendable {
+    /// Counts from 1; the id clients see is `firstID` on, in the server's id style.
     var id: Int
     var author: Int
     var scheduledAt: Date
@@ -19,6 +20,12 @@ struct ScheduledPost: Sendable {
     var extras: MastodonExtras
     var inReplyToID: String?
     var source: (name: String, href: String)
+
+    /// Scheduled status ids as clients see them, apart from status ids (`SandboxStatus.firstID`).
+    static let firstID: Int64 = 5_000_000_000_000_000
+
+    /// The id clients see.
+    var publicID: Int64 { Self.firstID + Int64(id) }
 }
 
 /// Edits (each status's versions, the original first) and scheduled

@@ -59,7 +59,7 @@ extension MastodonRenderer {
 
     private func writeScheduled(_ post: ScheduledPost, applicationID: String, into json: inout JSONWriter) {
         json.objectStart()
-        json.member("id", String(post.id))
+        json.member("id", ids.render(post.publicID))
         json.member("scheduled_at", mastodonTime(post.scheduledAt))
         json.key("params")
         json.objectStart()

@@ -100,9 +100,7 @@ extension MastodonAPI {
         let all = timeline.scheduledPosts(of: actor)
         let limit = limit(call)
         func bound(_ name: String) throws -> Int? {
-            guard let text = call.parameters[name], !text.isEmpty else { return nil }
-            guard let id = Int(text) else { throw MastodonError.badParameter("\(name) must be a scheduled status id, got \(text)") }
-            return id
+            try cursor(call, name).map { Int($0 - ScheduledPost.firstID) }
         }
         let maxID = try bound("max_id")
         let lower = max(try bound("since_id") ?? 0, try bound("min_id") ?? 0)
@@ -112,8 +110,8 @@ extension MastodonAPI {
         var reply = Self.json(renderer(timeline, viewer: actor).scheduledList(page, applicationID: { _ in application }))
         if let first = page.first, let last = page.last {
             var links: [String] = []
-            if all.contains(where: { $0.id < last.id }) { links.append("<\(scheduledLink(call, "max_id", last.id))>; rel=\"next\"") }
-            links.append("<\(scheduledLink(call, "min_id", first.id))>; rel=\"prev\"")
+            if all.contains(where: { $0.id < last.id }) { links.append("<\(linkURL(call, "max_id", last.publicID))>; rel=\"next\"") }
+            links.append("<\(linkURL(call, "min_id", first.publicID))>; rel=\"prev\"")
             reply.headers[HTTPField.Name("Link")!] = links.joined(separator: ", ")
         }
         return reply
@@ -122,7 +120,7 @@ extension MastodonAPI {
     /// `GET|PUT|DELETE /api/v1/scheduled_statuses/:id`: show, move (`scheduled_at`), cancel (answers `{}`).
     func scheduledStatus(_ call: Call, id text: String) throws -> Reply {
         let actor = try viewer(call, .user)!
-        guard let id = Int(text) else { throw MastodonError.notFound }
+        guard let id = state.ids.parse(text).map({ Int($0 - ScheduledPost.firstID) }) else { throw MastodonError.notFound }
         let application = applicationID(call.caller)
         let renderer = self.renderer(store.timeline, viewer: actor)
         switch call.method {
@@ -163,13 +161,5 @@ extension MastodonAPI {
     private func applicationID(_ caller: Caller) -> String {
         if case .user(_, _, let appKey) = caller, let app = state.app(clientID: appKey) { return app.id }
         return "1"
-    }
-
-    private func scheduledLink(_ call: Call, _ name: String, _ id: Int) -> String {
-        let kept = call.query.split(separator: "&").filter { pair in
-            let key = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
-            return !["max_id", "since_id", "min_id", "access_token"].contains(key)
-        }
-        return state.origin + call.path + "?" + (kept.map(String.init) + ["\(name)=\(id)"]).joined(separator: "&")
     }
 }

@@ -153,6 +153,10 @@ struct EditSessionTests {
             #expect(newID != made.id)
             #expect(session.notes.contains { $0.contains("new scheduled status (\(newID); it was \(made.id))") }, "\(session.notes)")
             #expect(session.scheduledStatuses?.rows.map(\.id) == [newID])
+            try await session.redo()                              // unschedule again: cancels the new one
+            #expect((try await read(server, "scheduled_statuses") as? [Any])?.isEmpty == true)
+            try await session.undo()                              // and schedules it once more
+            #expect((try await read(server, "scheduled_statuses") as? [Any])?.count == 1)
 
             try await session.undo()                              // the scheduled screen
             try await session.undo()                              // the scheduling: cancels the new one

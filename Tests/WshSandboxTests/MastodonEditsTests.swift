@@ -47,6 +47,8 @@ struct MastodonEditsTests {
             #expect(await server.mastodon("PUT", "statuses/4000000000999999", token: server.token, form: "status=x").status == 404)
             let history = await server.mastodon("statuses/\(id)/history", token: server.token).array
             #expect(history.map { $0["content"] as? String } == ["<p>mine</p>"])
+            let boost = try #require(await server.mastodon("POST", "statuses/4000000000000010/reblog", token: server.token).json?["id"] as? String)
+            #expect(await server.mastodon("PUT", "statuses/\(boost)", token: server.token, form: "status=x").status == 422)
         }
     }
 

@@ -204,3 +204,19 @@ struct ScheduleTimeTests {
         #expect(throws: ViewModelError.self) { try ScheduleTime.parse("25:00", now: now) }
     }
 }
+
+@Suite("Edit and scheduled screens show no server byte as a control sequence")
+struct EditScreensSanitizingTests {
+    @Test("escape sequences in a version's text and warning, and in a scheduled text, reach neither rows nor --json")
+    func sanitizes() {
+        let hostile = "red \u{1B}[31mtext\u{7} \u{1B}]0;title\u{7}"
+        let history = EditHistoryViewModel(status: Status(idstr: "1\u{1B}[2J"),
+                                           versions: [StatusEdit(text: hostile, contentWarning: hostile)])
+        let scheduled = ScheduledStatusesViewModel([ScheduledStatus(id: "9\u{1B}[1m", scheduledAt: nil, text: hostile)])
+        let shown = history.rows.flatMap { [$0.text, $0.contentWarning] } + [history.statusID, history.title]
+            + history.document.versions.flatMap { [$0.text, $0.spoilerText] } + scheduled.rows.flatMap { [$0.id, $0.text] }
+            + scheduled.document.flatMap { [$0.id, $0.text] }
+        #expect(shown.allSatisfy { !$0.contains("\u{1B}") && !$0.contains("\u{7}") }, "\(shown)")
+        #expect(history.rows.first?.text.contains("text") == true)
+    }
+}

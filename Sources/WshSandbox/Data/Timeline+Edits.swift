@@ -36,6 +36,7 @@ extension Timeline {
     enum EditRefusal: Error, Equatable {
         case noSuchStatus
         case notTheAuthor
+        case boost
     }
 
     /// `status` as its last edit left it (text, content warning, `edited_at`); unchanged when never edited.
@@ -68,6 +69,7 @@ extension Timeline {
         -> Result<SandboxStatus, EditRefusal> {
         guard let status = status(id: id) else { return .failure(.noSuchStatus) }
         guard status.authorIndex == user else { return .failure(.notTheAuthor) }
+        guard !isBoost(status) else { return .failure(.boost) }
         var versions = edits[status.ordinal] ?? [currentVersion(of: status, at: status.createdAt)]
         versions.append(StatusVersion(text: text, spoilerText: spoilerText, sensitive: sensitive, createdAt: nextWriteTime()))
         edits[status.ordinal] = versions

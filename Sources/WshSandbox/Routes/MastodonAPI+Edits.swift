@@ -51,6 +51,7 @@ extension MastodonAPI {
                 return MastodonRenderer(timeline: timeline, viewer: actor, origin: origin, ids: ids).statusJSON(status)
             case .failure(.notTheAuthor): throw MastodonError.notAllowed
             case .failure(.noSuchStatus): throw MastodonError.notFound
+            case .failure(.boost): throw MastodonError.validation("A boost has no text of its own to edit")
             }
         }
         return Reply(body: body, effect: .write)

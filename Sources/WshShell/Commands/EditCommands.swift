@@ -113,16 +113,4 @@ extension Shell {
         leaveResult(context, document)
         if wantsJSON(context) { context.write(try JSONView.encode(document)) }
     }
-
-    /// Refuses, before any request, what the connected API cannot do: one line naming the API.
-    private func refuseUnless(_ capability: KeyPath<Capabilities, Bool>, _ what: String) throws(LanguageError) {
-        guard let dialect = connection.knownDialect, !dialect.capabilities[keyPath: capability] else { return }
-        throw .usage("this API (\(dialect.name)) \(what)")
-    }
-
-    /// `help` for a command the connected API lacks: one line saying so.
-    private func capabilityNote(_ capability: KeyPath<Capabilities, Bool>) -> String? {
-        guard let dialect = connection.knownDialect else { return nil }
-        return dialect.capabilities[keyPath: capability] ? nil : "Not offered by this API (\(dialect.name))."
-    }
 }

@@ -38,7 +38,7 @@ extension MastodonAPI {
     }
 
     /// The request's URL on the sandbox, its cursors replaced by `name=id` (and no `access_token`).
-    private func linkURL(_ call: Call, _ name: String, _ id: Int64) -> String {
+    func linkURL(_ call: Call, _ name: String, _ id: Int64) -> String {
         let kept = call.query.split(separator: "&").filter { pair in
             let key = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
             return !["max_id", "since_id", "min_id", "access_token"].contains(key)

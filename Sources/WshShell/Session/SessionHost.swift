@@ -96,6 +96,12 @@ extension Shell {
             case .user(let user):
                 context.write(UserView(style: console.style).render(user))
                 rendered.append("UserView")
+            case .edits(let history):
+                context.write(EditHistoryView(style: console.style, columns: console.columns()).render(history))
+                rendered.append("EditHistoryView (\(history.rows.count) versions)")
+            case .scheduled(let scheduled):
+                context.write(ScheduledStatusesView(style: console.style, columns: console.columns()).render(scheduled))
+                rendered.append("ScheduledStatusesView (\(scheduled.rows.count) rows)")
             }
         }
         if wanted.contains(.led) {

@@ -98,6 +98,11 @@ public struct SessionStateDocument: Encodable, Sendable, Hashable {
                 kind = "user"
                 userID = user.identifier.map(StatusDocument.clean)
                 screenName = user.screenName.map(StatusDocument.clean)
+            case .edits(let status, _):
+                kind = "edits"
+                statusID = status.identifier.map(StatusDocument.clean)
+            case .scheduled:
+                kind = "scheduled"
             }
         }
 

@@ -113,6 +113,8 @@ extension SessionViewModel {
             }
             let lost = posted.note.map { "\($0); " } ?? ""
             return "\(lost)the server cannot restore a deleted status; posted its text again as a new status (\(posted.id))"
+        case .edited, .scheduled, .unscheduled:
+            return try await takeBackEdit(effect, undoing: operation)
         }
     }
 
@@ -152,6 +154,8 @@ extension SessionViewModel {
             notes.append(try await timeline.setFollowingAgain(false, reference, for: operation, undo: false))
         case .deletedStatus(let id, _):
             notes.append(try await timeline.deleteAgain(id: id, redoing: operation))
+        case .edited, .scheduled, .unscheduled:
+            try await reapplyEdit(effect, redoing: operation)
         }
     }
 
@@ -178,6 +182,8 @@ extension RemoteEffect {
         case .unfavorited(let statusID): .unfavorited(statusID: swap(statusID))
         case .deletedStatus(let id, let text): .deletedStatus(id: swap(id), text: text)
         case .followed, .unfollowed: self
+        case .edited(let id, let previousText, let text): .edited(id: swap(id), previousText: previousText, text: text)
+        case .scheduled, .unscheduled: self
         }
     }
 }

@@ -9,6 +9,10 @@ public enum TimelineScreen: Sendable, Hashable {
     case comments(CommentsViewModel)
     /// One user's profile.
     case user(UserViewModel)
+    /// The edit history of one status.
+    case edits(EditHistoryViewModel)
+    /// The scheduled statuses.
+    case scheduled(ScheduledStatusesViewModel)
 
     /// The ViewModel of `screen`, or `.list` when none is open.
     init(_ screen: TimelineState.Screen?) {
@@ -17,6 +21,8 @@ public enum TimelineScreen: Sendable, Hashable {
         case .detail(let status): self = .detail(StatusDetailViewModel(status: status))
         case .comments(let status, let page): self = .comments(CommentsViewModel(status: status, page: page))
         case .user(let user): self = .user(UserViewModel(user: user))
+        case .edits(let status, let versions): self = .edits(EditHistoryViewModel(status: status, versions: versions))
+        case .scheduled(let scheduled): self = .scheduled(ScheduledStatusesViewModel(scheduled))
         }
     }
 }

@@ -20,6 +20,11 @@ public struct TimelineState: Sendable, Hashable {
         case comments(Status, CommentsPage)
         /// A user's profile.
         case user(User)
+        // Edits and scheduled statuses.
+        /// The edit history of a status, the original first.
+        case edits(Status, [StatusEdit])
+        /// The account's scheduled statuses.
+        case scheduled([ScheduledStatus])
     }
 
     /// Every loaded status, newest first, muted authors included.

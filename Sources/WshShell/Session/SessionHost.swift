@@ -96,6 +96,12 @@ extension Shell {
             case .user(let user):
                 context.write(UserView(style: console.style).render(user))
                 rendered.append("UserView")
+            case .notifications(let notifications):
+                context.write(NotificationsView(style: console.style, columns: console.columns()).render(notifications))
+                rendered.append("NotificationsView (\(notifications.rows.count) rows)")
+            case .conversations(let conversations):
+                context.write(ConversationsView(style: console.style, columns: console.columns()).render(conversations))
+                rendered.append("ConversationsView (\(conversations.rows.count) rows)")
             }
         }
         if wanted.contains(.led) {

@@ -98,6 +98,10 @@ public struct SessionStateDocument: Encodable, Sendable, Hashable {
                 kind = "user"
                 userID = user.identifier.map(StatusDocument.clean)
                 screenName = user.screenName.map(StatusDocument.clean)
+            case .notifications:
+                kind = "notifications"
+            case .conversations:
+                kind = "conversations"
             }
         }
 

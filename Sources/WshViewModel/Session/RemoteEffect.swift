@@ -38,6 +38,10 @@ public enum RemoteEffect: Sendable, Hashable {
     case followed(UserReference)
     /// An unfollow: undo follows again (`friendships/create.json`), redo unfollows.
     case unfollowed(UserReference)
+    /// A notification dismissed (`id`), or all of them cleared (nil): the
+    /// server has no call that brings them back, so undo restores the screen
+    /// only and says so; redo dismisses (clears) again.
+    case dismissedNotification(id: String?)
 }
 
 extension TimelineState {

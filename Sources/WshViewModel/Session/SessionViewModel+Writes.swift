@@ -103,6 +103,9 @@ extension SessionViewModel {
             return try await timeline.setFollowingAgain(false, reference, for: operation, undo: true)
         case .unfollowed(let reference):
             return try await timeline.setFollowingAgain(true, reference, for: operation, undo: true)
+        case .dismissedNotification(let id):
+            return id.map { "the server cannot restore a dismissed notification: notification \($0) is back on screen only" }
+                ?? "the server cannot restore cleared notifications: they are back on screen only"
         case .deletedStatus(let oldID, let text):
             let posted = try await timeline.postDeletedAgain(text, undoing: operation)
             // Every operation and state naming the deleted status now names the new one.
@@ -152,6 +155,8 @@ extension SessionViewModel {
             notes.append(try await timeline.setFollowingAgain(false, reference, for: operation, undo: false))
         case .deletedStatus(let id, _):
             notes.append(try await timeline.deleteAgain(id: id, redoing: operation))
+        case .dismissedNotification(let id):
+            notes.append(try await timeline.dismissAgain(id: id, redoing: operation))
         }
     }
 
@@ -177,7 +182,7 @@ extension RemoteEffect {
         case .favorited(let statusID): .favorited(statusID: swap(statusID))
         case .unfavorited(let statusID): .unfavorited(statusID: swap(statusID))
         case .deletedStatus(let id, let text): .deletedStatus(id: swap(id), text: text)
-        case .followed, .unfollowed: self
+        case .followed, .unfollowed, .dismissedNotification: self
         }
     }
 }

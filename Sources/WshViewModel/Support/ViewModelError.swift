@@ -59,12 +59,18 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `redo` of a remote operation whose write failed: the history and the
     /// screens are unchanged.
     case redoFailed(operation: String, reason: String)
+    /// Something the connected API does not have (`notifications` on Weibo): refused before any request.
+    case featureNotOffered(feature: String, api: String)
+    /// `dismiss N` while the notifications screen is not on top.
+    case noNotificationsScreen
+    /// `detail N` on a notification about no status (a follow).
+    case noStatusInRow(index: Int, what: String)
 
     /// True when the input was given values it does not accept (a usage
     /// error, status 2 in a script), rather than failing while it ran.
     public var isUsageError: Bool {
         switch self {
-        case .invalidPaging, .pageNeedsPublicTimeline, .timelineNotOffered, .noUserGiven, .emptyPost, .emptyText, .unknownKey, .noKeys: true
+        case .invalidPaging, .pageNeedsPublicTimeline, .timelineNotOffered, .featureNotOffered, .noUserGiven, .emptyPost, .emptyText, .unknownKey, .noKeys: true
         default: false
         }
     }
@@ -122,6 +128,12 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
             return "cannot undo \(operation): \(reason); history and screens are unchanged"
         case .redoFailed(let operation, let reason):
             return "cannot redo \(operation): \(reason); history and screens are unchanged"
+        case .featureNotOffered(let feature, let api):
+            return "this API (\(api)) has no \(feature)"
+        case .noNotificationsScreen:
+            return "no notifications showing: run notifications first, then dismiss N"
+        case .noStatusInRow(let index, let what):
+            return "row \(index) is \(what), which has no status to open"
         }
     }
 }

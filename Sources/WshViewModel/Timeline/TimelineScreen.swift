@@ -9,6 +9,10 @@ public enum TimelineScreen: Sendable, Hashable {
     case comments(CommentsViewModel)
     /// One user's profile.
     case user(UserViewModel)
+    /// The notifications.
+    case notifications(NotificationsViewModel)
+    /// The direct conversations.
+    case conversations(ConversationsViewModel)
 
     /// The ViewModel of `screen`, or `.list` when none is open.
     init(_ screen: TimelineState.Screen?) {
@@ -17,6 +21,8 @@ public enum TimelineScreen: Sendable, Hashable {
         case .detail(let status): self = .detail(StatusDetailViewModel(status: status))
         case .comments(let status, let page): self = .comments(CommentsViewModel(status: status, page: page))
         case .user(let user): self = .user(UserViewModel(user: user))
+        case .notifications(let page, let types): self = .notifications(NotificationsViewModel(page: page, types: types))
+        case .conversations(let conversations): self = .conversations(ConversationsViewModel(conversations: conversations))
         }
     }
 }

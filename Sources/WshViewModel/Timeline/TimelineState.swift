@@ -20,6 +20,11 @@ public struct TimelineState: Sendable, Hashable {
         case comments(Status, CommentsPage)
         /// A user's profile.
         case user(User)
+        // Notifications and conversations (TimelineViewModel+Notifications.swift).
+        /// The notifications, as asked for (`types`: only these; empty: all).
+        case notifications(NotificationsPage, types: [String])
+        /// The direct conversations.
+        case conversations([Conversation])
     }
 
     /// Every loaded status, newest first, muted authors included.

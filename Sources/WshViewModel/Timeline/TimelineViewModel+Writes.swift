@@ -336,7 +336,7 @@ extension TimelineState.Screen {
     func shows(statusID id: String) -> Bool {
         switch self {
         case .detail(let status), .comments(let status, _): status.identifier == id
-        case .user: false
+        case .user, .notifications, .conversations: false
         }
     }
 }
@@ -378,7 +378,7 @@ extension TimelineState {
             ?? screens.lazy.compactMap { screen -> Status? in
                 switch screen {
                 case .detail(let status), .comments(let status, _): status.identifier == id ? status : nil
-                case .user: nil
+                case .user, .notifications, .conversations: nil
                 }
             }.first
         guard var status = current else { return self }

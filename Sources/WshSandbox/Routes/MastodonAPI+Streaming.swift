@@ -13,7 +13,7 @@ extension MastodonAPI {
     /// How often a stream looks for new statuses.
     static let streamPoll = Duration.milliseconds(100)
     /// How often a quiet stream sends a heartbeat comment.
-    static let heartbeat = Duration.seconds(10)
+    static let heartbeat = Duration.seconds(3)
 
     /// Which statuses and events a stream carries.
     enum Stream: Sendable {

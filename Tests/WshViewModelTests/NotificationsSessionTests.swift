@@ -104,6 +104,21 @@ struct NotificationsSessionTests {
         }
     }
 
+    @Test("a dismiss whose answer is lost is resolved by reading the notification back: gone means dismissed")
+    func lostDismiss() async throws {
+        try await withSandboxClient(SandboxConfiguration(statuses: 200)) { server, _ in
+            let me = session(server, as: server.accounts[0])
+            try await me.notifications(count: 5)
+            let first = try #require(me.notifications?.rows.first)
+            server.setFaults(SandboxFaults(dropAfter: true, path: "api/v1/notifications/\(first.id)/dismiss"))
+            try await me.dismiss(index: 1)
+            server.setFaults(SandboxFaults())
+            #expect(me.notes == ["the answer was lost; the server shows notification \(first.id) dismissed"])
+            #expect(me.notifications?.rows.first?.id != first.id)
+            #expect(me.operations.last?.hasPrefix("dismiss 1") == true)
+        }
+    }
+
     @Test("notifications --clear empties the screen and the server; undo restores the rows on screen only")
     func clearAndUndo() async throws {
         try await withSandboxClient(SandboxConfiguration(statuses: 200)) { server, _ in

@@ -157,6 +157,9 @@ struct wsh_curl {
     size_t max_body_bytes;
     int body_too_large;
     int headers_ended;                // the blank line after the last status line's headers arrived
+    int (*on_chunk)(void *, const char *, size_t);
+    void *chunk_context;
+    int chunk_stopped;                // on_chunk asked to stop
     atomic_int cancelled;
     char error[CURL_ERROR_SIZE];
 };
@@ -164,6 +167,14 @@ struct wsh_curl {
 static size_t on_body(char *bytes, size_t size, size_t count, void *context) {
     wsh_curl *h = context;
     size_t n = size * count;
+    if (h->on_chunk) {
+        long status = info_long(h->easy, CURLINFO_RESPONSE_CODE);
+        if (status >= 200 && status < 300) {
+            if (h->on_chunk(h->chunk_context, bytes, n)) return n;
+            h->chunk_stopped = 1;
+            return 0;
+        }
+    }
     if (h->max_body_bytes && h->body.length + n > h->max_body_bytes) {
         h->body_too_large = 1;
         return 0;
@@ -251,6 +262,9 @@ int wsh_curl_perform(wsh_curl *h, const wsh_curl_request *request, wsh_curl_resp
     h->body_too_large = 0;
     h->headers_ended = 0;
     h->max_body_bytes = request->max_body_bytes;
+    h->on_chunk = request->on_chunk;
+    h->chunk_context = request->chunk_context;
+    h->chunk_stopped = 0;
 
     struct curl_slist *headers = NULL;
     for (size_t i = 0; i < request->header_count; i++) {
@@ -338,6 +352,9 @@ int wsh_curl_perform(wsh_curl *h, const wsh_curl_request *request, wsh_curl_resp
         code = CURLE_FILESIZE_EXCEEDED;
         h->error[0] = '\0';
     }
+    if (h->chunk_stopped) code = CURLE_OK;  // the reader stopped it: not a failure
+    h->on_chunk = NULL;
+    h->chunk_context = NULL;
     response->curl_code = code;
     response->status = info_long(e, CURLINFO_RESPONSE_CODE);
     response->body = h->body.data ? h->body.data : "";

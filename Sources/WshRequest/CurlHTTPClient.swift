@@ -12,7 +12,7 @@ import WshText
 /// on Swift's concurrency pool, which a blocking transfer would starve.
 /// Cancelling the calling task, or `cancelCurrentRequest()` from any thread,
 /// stops a transfer within a few milliseconds.
-public final class CurlHTTPClient: CancellableHTTPClient, @unchecked Sendable {
+public final class CurlHTTPClient: CancellableHTTPClient, StreamingHTTPClient, @unchecked Sendable {
     /// Limits for every request this client sends.
     public struct Options: Sendable, Hashable {
         public var connectTimeout: Duration
@@ -101,11 +101,29 @@ public final class CurlHTTPClient: CancellableHTTPClient, @unchecked Sendable {
     }
 
     public func send(_ request: HTTPRequest) async throws(RequestError) -> HTTPResponse {
+        try await run(request, chunks: nil)
+    }
+
+    /// Sends `request` and hands a 2xx body to `chunks` piece by piece as it
+    /// arrives (server-sent events), with no overall timeout, until the server
+    /// ends it, `chunks` returns false, or the task is cancelled; the response
+    /// then holds the headers (and, for another status, the body).
+    public func stream(_ request: HTTPRequest, chunks: @escaping @Sendable (Data) -> Bool) async throws(RequestError) -> HTTPResponse {
+        try await run(request, chunks: ChunkSink(chunks))
+    }
+
+    /// Where a streamed body goes, passed through C as the chunk callback's context.
+    private final class ChunkSink: Sendable {
+        let deliver: @Sendable (Data) -> Bool
+        init(_ deliver: @escaping @Sendable (Data) -> Bool) { self.deliver = deliver }
+    }
+
+    private func run(_ request: HTTPRequest, chunks: ChunkSink?) async throws(RequestError) -> HTTPResponse {
         let ticket = Ticket()
         let result: Result<HTTPResponse, RequestError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 queue.async {
-                    continuation.resume(returning: self.perform(request, ticket: ticket))
+                    continuation.resume(returning: self.perform(request, ticket: ticket, chunks: chunks))
                 }
             }
         } onCancel: {
@@ -118,7 +136,7 @@ public final class CurlHTTPClient: CancellableHTTPClient, @unchecked Sendable {
     }
 
     /// Runs on `queue`.
-    private func perform(_ request: HTTPRequest, ticket: Ticket) -> Result<HTTPResponse, RequestError> {
+    private func perform(_ request: HTTPRequest, ticket: Ticket, chunks: ChunkSink?) -> Result<HTTPResponse, RequestError> {
         guard let handle else {
             let reason = wsh_curl_load().map { String(cString: $0) } ?? "cannot initialise libcurl"
             return .failure(.transport(TransportFailure(kind: .other, curlCode: 2, message: reason, url: redact(request.url))))
@@ -152,9 +170,22 @@ public final class CurlHTTPClient: CancellableHTTPClient, @unchecked Sendable {
                             body: bodyBytes.baseAddress?.assumingMemoryBound(to: CChar.self),
                             body_length: bodyBytes.count,
                             connect_timeout_ms: Self.milliseconds(options.connectTimeout),
-                            timeout_ms: Self.milliseconds(options.timeout),
-                            max_body_bytes: options.maxBodyBytes)
-                        _ = wsh_curl_perform(handle, &curlRequest, &response)
+                            timeout_ms: chunks == nil ? Self.milliseconds(options.timeout) : 0,
+                            max_body_bytes: options.maxBodyBytes,
+                            on_chunk: nil, chunk_context: nil)
+                        if let chunks {
+                            curlRequest.on_chunk = { context, bytes, length in
+                                guard let context, let bytes else { return 1 }
+                                let sink = Unmanaged<ChunkSink>.fromOpaque(context).takeUnretainedValue()
+                                return sink.deliver(Data(bytes: bytes, count: length)) ? 1 : 0
+                            }
+                            withExtendedLifetime(chunks) {
+                                curlRequest.chunk_context = Unmanaged.passUnretained(chunks).toOpaque()
+                                _ = wsh_curl_perform(handle, &curlRequest, &response)
+                            }
+                        } else {
+                            _ = wsh_curl_perform(handle, &curlRequest, &response)
+                        }
                     }
                 }
             }

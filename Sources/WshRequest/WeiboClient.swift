@@ -51,6 +51,24 @@ public struct WeiboClient: Sendable {
         return (try decode(response.body), response)
     }
 
+    /// Opens the server-sent event stream at `url` (an absolute URL the
+    /// dialect built, never one a server chose alone) with the token; a 2xx
+    /// body goes to `chunks` as it arrives. Throws for another status, as
+    /// `send` does, and when this client cannot stream (a recording).
+    public func stream(url: String, chunks: @escaping @Sendable (Data) -> Bool) async throws(RequestError) -> HTTPResponse {
+        guard let streaming = http as? any StreamingHTTPClient else {
+            throw .configuration("this connection cannot stream (it replays a recording)")
+        }
+        var headers = [HTTPHeader("Accept", "text/event-stream")]
+        if let token = try configuration.token.resolve() {
+            headers.append(HTTPHeader("Authorization", "\(configuration.authScheme) \(token.revealed)"))
+        }
+        let request = HTTPRequest(method: .get, url: url, headers: headers)
+        let response = try await streaming.stream(request, chunks: chunks)
+        try Self.check(response, url: Redaction.redact(request.url, secrets: secrets), secrets: secrets)
+        return response
+    }
+
     /// Secrets this client knows, for redacting messages.
     var secrets: [String] {
         ((try? configuration.token.resolve()) ?? nil).map { [$0.revealed] } ?? []

@@ -31,3 +31,39 @@ struct TimelinePromptTests {
         #expect(history.contains("fetch public --all → 200 statuses (interrupted)"))
     }
 }
+
+/// `watch --stream` at a real prompt: statuses as they are posted, and Ctrl-C ending it.
+@Suite("Streaming at the prompt", .serialized)
+struct StreamPromptTests {
+    @Test("watch public --stream prints statuses as they are posted, and Ctrl-C ends it as one operation")
+    func streamInterrupted() async throws {
+        let sandbox = try await SandboxServer.start(SandboxConfiguration(statuses: 100))
+        defer { Thread.detachNewThread { sandbox.stop() } }
+        let tmux = try Tmux(command: "\(WshProcess.binary) --api \(sandbox.mastodonBaseURL)",
+                            environment: ["HOME": WshProcess.temporaryDirectory(), "WSH_ACCESS_TOKEN": sandbox.token,
+                                          "TERM": "xterm-256color"])
+        defer { tmux.kill() }
+        _ = try await tmux.waitFor { $0.contains("[0]>") }
+        try tmux.type("watch public --stream")
+        try tmux.send("Enter")
+        // Post until one shows: a status posted before the stream opened never does.
+        let other = sandbox.accounts[1]
+        let poster = Task {
+            var count = 0
+            while !Task.isCancelled {
+                count += 1
+                _ = try? await WshProcess.run(["--api", sandbox.mastodonBaseURL, "-c", "post streamed \(count)"],
+                                              environment: ["WSH_ACCESS_TOKEN": other.token])
+            }
+        }
+        _ = try await tmux.waitFor(timeout: 20) { $0.contains("streamed ") }
+        poster.cancel()
+        try tmux.send("C-c")
+        let screen = try await tmux.waitFor(timeout: 10) { $0.contains("watched public:") }
+        #expect(!screen.contains("no streaming here"), "\(screen)")
+        try tmux.type("history")
+        try tmux.send("Enter")
+        let history = try await tmux.waitFor { $0.contains("watch public --stream →") }
+        #expect(history.contains("new status"))
+    }
+}

@@ -10,6 +10,7 @@ ids of the server's style, pages that follow each other, writes that land.
 """
 
 import html
+import json
 import os
 import re
 import subprocess
@@ -177,6 +178,81 @@ def mastodon_py():
 
     check("Mastodon.py ratelimit_method='pace' per call", pace,
           lambda seconds: expect(seconds < 2, f"{seconds:.1f} s per call") or f"{seconds:.2f} s per call")
+    if me:
+        mastodon_notifications(client, me)
+    mastodon_streaming(client)
+
+
+def mastodon_notifications(client, me):
+    """Notifications and conversations, as the logged-in account (account 2): another
+    account (account 1, the sandbox's own token) favourites and messages it first."""
+    other = {"Authorization": "Bearer sandbox-token"}
+    own = check("Mastodon.account_statuses (own, to be favourited)",
+                lambda: client.account_statuses(me.id, exclude_reblogs=True, limit=1),
+                lambda page: expect(page, "account 2 has no status") or styled(page[0].id))
+    if not own:
+        return
+    requests.post(f"{BASE}/api/v1/statuses/{own[0].id}/favourite", headers=other, timeout=10)
+    notifications = check("Mastodon.notifications", lambda: client.notifications(limit=10),
+                          lambda page: expect(page and page[0].type == "favourite"
+                                              and str(page[0].status.id) == str(own[0].id),
+                                              f"first is {page[0].type if page else None}, not the favourite just made")
+                          or f"{len(page)}, first {styled(page[0].id)}")
+    check("Mastodon.notifications(types=[mention])", lambda: client.notifications(types=["mention"], limit=10),
+          lambda page: expect(page and all(n.type == "mention" for n in page), "a type other than mention")
+          or f"{len(page)} mentions")
+    check("Mastodon.notifications(id=…)", lambda: client.notifications(id=notifications[0].id) if notifications else None,
+          lambda one: expect(str(one.id) == str(notifications[0].id), "another notification"))
+    if notifications:
+        def dismiss():
+            client.notifications_dismiss(notifications[0].id)
+            return client.notifications(limit=10)
+        check("Mastodon.notifications_dismiss", dismiss,
+              lambda page: expect(all(str(n.id) != str(notifications[0].id) for n in page), "still listed") or "gone")
+
+    def clear():
+        client.notifications_clear()
+        return client.notifications(limit=10)
+    check("Mastodon.notifications_clear", clear, lambda page: expect(not page, f"{len(page)} left") or "none left")
+
+    requests.post(f"{BASE}/api/v1/statuses", headers=other, timeout=10,
+                  data={"status": f"@{me.acct} psst", "visibility": "direct"})
+    conversations = check("Mastodon.conversations", lambda: client.conversations(limit=5),
+                          lambda page: expect(page and page[0].unread and page[0].last_status.visibility == "direct",
+                                              "no unread direct conversation")
+                          or f"{len(page)}, with {page[0].accounts[0].acct}")
+    if conversations:
+        check("Mastodon.conversations_read", lambda: client.conversations_read(conversations[0].id),
+              lambda conversation: expect(not conversation.unread, "still unread"))
+
+
+def mastodon_streaming(client):
+    """The streaming API: health, then a public and a user stream that must each hear one
+    update; a status is posted every half second until the listener does (20 s at most)."""
+    import threading
+    from mastodon import StreamListener
+
+    check("Mastodon.stream_healthy", client.stream_healthy, lambda healthy: expect(healthy, "not healthy") or "OK")
+    for name in ("stream_public", "stream_user"):
+        def one_update(name=name):
+            heard, updates = threading.Event(), []
+
+            class Listener(StreamListener):
+                def on_update(self, status):
+                    updates.append(status)
+                    heard.set()
+
+            handle = getattr(client, name)(Listener(), run_async=True, reconnect_async=False)
+            try:
+                deadline = time.monotonic() + 20
+                while not heard.is_set() and time.monotonic() < deadline:
+                    client.status_post("streamed at %.3f" % time.monotonic())
+                    heard.wait(0.5)
+            finally:
+                handle.close()
+            expect(updates, "no update within 20 s")
+            return f"update {styled(updates[0].id)}: {updates[0].content[:40]}"
+        check(f"Mastodon.{name} (a listener hears one update)", one_update)
 
 
 def mastodon_py_edits(client, me):
@@ -311,6 +387,23 @@ def toot_scheduled(run, home):
     check("toot post --scheduled-at", lambda: run("post", "--scheduled-at", at, "Hello tomorrow from toot"),
           lambda output: expect(any(s["params"]["text"] == "Hello tomorrow from toot" for s in listed()),
                                 "not among the scheduled statuses") or output.strip())
+
+        # Notifications: another account (account 1) favourites one of toot's account's statuses first.
+        token = {"Authorization": "Bearer " + _toot_token(home)}
+        me = requests.get(f"{BASE}/api/v1/accounts/verify_credentials", headers=token, timeout=10).json()
+        own = requests.get(f"{BASE}/api/v1/accounts/{me['id']}/statuses?exclude_reblogs=true&limit=1", timeout=10).json()
+        for action in ("unfavourite", "favourite"):  # anew, should the Mastodon.py check have favourited it already
+            requests.post(f"{BASE}/api/v1/statuses/{own[0]['id']}/{action}", timeout=10,
+                          headers={"Authorization": "Bearer sandbox-token"})
+        check("toot notifications --json", lambda: run("notifications", "--json"),
+              lambda output: expect(json.loads(output)[0]["type"] == "favourite", "the favourite is not first")
+              or f"{len(json.loads(output))} notifications, the favourite first")
+        check("toot notifications --type mention", lambda: run("notifications", "--type", "mention"),
+              lambda output: expect("mentioned you" in output and "favourited" not in output, output[-200:])
+              or "the mention only")
+        check("toot notifications --clear", lambda: run("notifications", "--clear"),
+              lambda output: expect(requests.get(f"{BASE}/api/v1/notifications", headers=token, timeout=10).json() == [],
+                                    "notifications left") or "none left")
 
 
 def _toot_token(home):

@@ -29,6 +29,11 @@ typedef struct wsh_curl_request {
     long connect_timeout_ms;
     long timeout_ms;
     size_t max_body_bytes;            ///< 0 means no limit
+    /// When set, a 2xx body is handed to it chunk by chunk as it arrives
+    /// (server-sent events) instead of being kept; it returns 0 to stop the
+    /// transfer, anything else to go on. Other statuses' bodies are kept as usual.
+    int (*on_chunk)(void *context, const char *bytes, size_t length);
+    void *chunk_context;
 } wsh_curl_request;
 
 /// The outcome of one request. Pointers stay valid until the next request

@@ -87,6 +87,27 @@ public protocol Dialect: Sendable {
     func scheduledStatus(id: String, _ exchange: DialectExchange) async throws(RequestError) -> ScheduledStatus
     /// Cancels the scheduled status `id`.
     func unschedule(id: String, _ exchange: DialectExchange) async throws(RequestError)
+    // MARK: Notifications and conversations (`Capabilities.notifications`, `.conversations`)
+
+    /// A page of the token owner's notifications, newest first.
+    func notifications(_ query: NotificationQuery, _ exchange: DialectExchange) async throws(RequestError) -> NotificationsPage
+    /// One notification (what a lost dismiss is checked against).
+    func notification(id: String, _ exchange: DialectExchange) async throws(RequestError) -> ActivityNotification
+    /// Dismisses notification `id`; there is no call that brings it back.
+    func dismissNotification(id: String, _ exchange: DialectExchange) async throws(RequestError)
+    /// Dismisses every notification; there is no call that brings them back.
+    func clearNotifications(_ exchange: DialectExchange) async throws(RequestError)
+    /// The token owner's direct conversations, newest first.
+    func conversations(count: Int, _ exchange: DialectExchange) async throws(RequestError) -> [Conversation]
+
+    // MARK: Streaming (`Capabilities.streaming`)
+
+    /// Follows `source` on the server's streaming API: `event` hears
+    /// `.opened` once the stream is open, then `.status` for each new status
+    /// (returning false stops it), until the server ends it or the task is
+    /// cancelled. Throws `.configuration` for a timeline or server without a stream.
+    func streamTimeline(_ source: TimelineSource, _ exchange: DialectExchange,
+                        event: @escaping @Sendable (TimelineStreamEvent) -> Bool) async throws(RequestError)
 }
 
 /// What an API can do where APIs differ, so the surface (help, refusals
@@ -101,6 +122,12 @@ public struct Capabilities: Sendable, Hashable {
     public var editsStatuses = false
     /// Whether a status can be scheduled (`post --at`, `scheduled`, `unschedule`; Mastodon).
     public var schedulesStatuses = false
+    /// Whether it has notifications (`notifications`, `dismiss`; none can be restored once dismissed).
+    public var notifications = false
+    /// Whether it has direct conversations (`conversations`).
+    public var conversations = false
+    /// Whether it has a streaming API (`watch --stream`; without it, watch polls).
+    public var streaming = false
 
     public init(repostTakesText: Bool, restoresDeletedStatus: Bool = false) {
         self.repostTakesText = repostTakesText
@@ -263,6 +290,38 @@ public struct WeiboDialect: Dialect {
 
     static let cannotEdit = RequestError.configuration("Weibo cannot edit a status")
     static let cannotSchedule = RequestError.configuration("Weibo cannot schedule a status")
+
+    // MARK: What Weibo lacks
+
+    public func notifications(_ query: NotificationQuery, _ exchange: DialectExchange) async throws(RequestError) -> NotificationsPage {
+        throw Self.lacks("notifications")
+    }
+
+    public func notification(id: String, _ exchange: DialectExchange) async throws(RequestError) -> ActivityNotification {
+        throw Self.lacks("notifications")
+    }
+
+    public func dismissNotification(id: String, _ exchange: DialectExchange) async throws(RequestError) {
+        throw Self.lacks("notifications")
+    }
+
+    public func clearNotifications(_ exchange: DialectExchange) async throws(RequestError) {
+        throw Self.lacks("notifications")
+    }
+
+    public func conversations(count: Int, _ exchange: DialectExchange) async throws(RequestError) -> [Conversation] {
+        throw Self.lacks("direct conversations")
+    }
+
+    public func streamTimeline(_ source: TimelineSource, _ exchange: DialectExchange,
+                               event: @escaping @Sendable (TimelineStreamEvent) -> Bool) async throws(RequestError) {
+        throw Self.lacks("streaming API")
+    }
+
+    /// The one line for a feature Weibo's API does not have.
+    static func lacks(_ feature: String) -> RequestError {
+        .configuration("Weibo has no \(feature)")
+    }
 
     /// `count`, then `page`, `since_id`, `max_id` as the query gives them.
     private static func paging(_ query: PageQuery) -> [(String, String)] {

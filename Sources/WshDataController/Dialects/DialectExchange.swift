@@ -1,3 +1,4 @@
+import Foundation
 import WshModel
 import WshRequest
 
@@ -22,6 +23,16 @@ public final class DialectExchange: @unchecked Sendable {
         url = endpoint.url(base: client.configuration.baseURL)
         response = nil
         let answer = try await client.send(endpoint)
+        response = answer
+        return answer
+    }
+
+    /// Opens the event stream at `url` (see `WeiboClient.stream`), recorded for the trace like a request.
+    public func stream(url: String, chunks: @escaping @Sendable (Data) -> Bool) async throws(RequestError) -> HTTPResponse {
+        method = .get
+        self.url = url
+        response = nil
+        let answer = try await client.stream(url: url, chunks: chunks)
         response = answer
         return answer
     }

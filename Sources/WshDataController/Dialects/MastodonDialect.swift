@@ -24,6 +24,9 @@ public struct MastodonDialect: Dialect {
         var capabilities = Capabilities(repostTakesText: false)
         capabilities.editsStatuses = true
         capabilities.schedulesStatuses = true
+        capabilities.notifications = true
+        capabilities.conversations = true
+        capabilities.streaming = true
         return capabilities
     }
 

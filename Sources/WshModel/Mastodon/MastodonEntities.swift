@@ -325,15 +325,53 @@ public struct MastodonContext: Decodable, Sendable {
 public struct MastodonNotification: Decodable, Sendable {
     public var id: String?
     public var type: String?
+    public var createdAt: WeiboTime?
+    public var account: MastodonAccount?
     public var status: MastodonStatus?
 
-    enum CodingKeys: String, CodingKey { case id, type, status }
+    enum CodingKeys: String, CodingKey {
+        case id, type, account, status
+        case createdAt = "created_at"
+    }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = c.lenientString(.id)
         type = c.lenientString(.type)
+        createdAt = c.lenientString(.createdAt).flatMap(WeiboTime.init(iso8601:))
+        account = c.lenient(MastodonAccount.self, .account)
         status = c.lenient(MastodonStatus.self, .status)
+    }
+
+    /// The notification in the Model.
+    public var notification: ActivityNotification {
+        ActivityNotification(id: id ?? "", type: type ?? "", createdAt: createdAt, account: account?.user, status: status?.status)
+    }
+}
+
+/// A Mastodon `Conversation` (direct messages).
+public struct MastodonConversation: Decodable, Sendable {
+    public var id: String?
+    public var unread: Bool?
+    public var accounts: [MastodonAccount]
+    public var lastStatus: MastodonStatus?
+
+    enum CodingKeys: String, CodingKey {
+        case id, unread, accounts
+        case lastStatus = "last_status"
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = c.lenientString(.id)
+        unread = c.lenientBool(.unread)
+        accounts = c.lenientArray(MastodonAccount.self, .accounts) ?? []
+        lastStatus = c.lenient(MastodonStatus.self, .lastStatus)
+    }
+
+    /// The conversation in the Model.
+    public var conversation: Conversation {
+        Conversation(id: id ?? "", unread: unread ?? false, accounts: accounts.map(\.user), lastStatus: lastStatus?.status)
     }
 }
 

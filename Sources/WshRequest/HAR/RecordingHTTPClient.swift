@@ -9,7 +9,7 @@ import Foundation
 /// with curl's code, so a replay fails the same way; a recording that cannot
 /// be written fails the request, so a session never believes it is recorded
 /// when it is not.
-public final class RecordingHTTPClient: CancellableHTTPClient {
+public final class RecordingHTTPClient: CancellableHTTPClient, StreamingHTTPClient {
     private let client: any HTTPClient
     private let recorder: @Sendable () -> HARRecorder?
     private let secrets: @Sendable () -> [String]
@@ -64,6 +64,16 @@ public final class RecordingHTTPClient: CancellableHTTPClient {
     private static func milliseconds(since start: ContinuousClock.Instant) -> Double {
         let elapsed = ContinuousClock.now - start
         return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+    }
+
+    /// A stream goes through while nothing records; a HAR entry needs a
+    /// response that ends, so while recording a stream is refused in one line
+    /// (and `watch --stream` polls instead, each poll recorded).
+    public func stream(_ request: HTTPRequest, chunks: @escaping @Sendable (Data) -> Bool) async throws(RequestError) -> HTTPResponse {
+        guard recorder() == nil, let streaming = client as? any StreamingHTTPClient else {
+            throw .configuration("this connection cannot stream while it records (a HAR entry needs an answer that ends)")
+        }
+        return try await streaming.stream(request, chunks: chunks)
     }
 
     public func cancelCurrentRequest() {

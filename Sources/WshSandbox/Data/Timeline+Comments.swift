@@ -52,6 +52,10 @@ extension Timeline {
             authorIndex: author, replyToID: replyTo, mastodon: mastodon)
         createdComments[status.ordinal, default: []].append(comment)
         createdCommentOrdinal[comment.id] = status.ordinal
+        // The author replied to is told, as are those the reply mentions (Timeline+Notifications.swift).
+        let repliedTo = replyTo.flatMap { self.comment(id: $0)?.comment.authorIndex } ?? status.authorIndex
+        notify(repliedTo, "mention", by: author, commentID: comment.id)
+        notifyMentions(in: text, by: author, ordinal: status.ordinal, commentID: comment.id, except: repliedTo)
         return comment
     }
 

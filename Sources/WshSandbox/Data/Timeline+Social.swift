@@ -35,6 +35,7 @@ extension Timeline {
         following[follower, default: []].insert(followed)
         friendsAdded[follower, default: 0] += 1
         followersAdded[followed, default: 0] += 1
+        notify(followed, "follow", by: follower)
         return .success(())
     }
 
@@ -60,6 +61,7 @@ extension Timeline {
         guard favouritedTime(status.ordinal, by: user) == nil else { return .failure(.alreadyFavourited) }
         let time = nextWriteTime()
         favourites[user, default: []].append((status.ordinal, time))
+        notify(status.authorIndex, "favourite", by: user, ordinal: status.ordinal)
         return .success(time)
     }
 

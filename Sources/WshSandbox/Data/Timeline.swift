@@ -45,6 +45,9 @@ struct Timeline: Sendable {
     var edits: [Int: [StatusVersion]] = [:]
     var scheduled: [ScheduledPost] = []
     var lastScheduledID = 0
+    // Notifications and conversations (see Timeline+Notifications.swift, Timeline+Conversations.swift).
+    var notificationLedger = NotificationLedger()
+    var conversationsRead: [Int: Set<Int>] = [:]
 
     init(data: DataSet) {
         self.data = data
@@ -208,6 +211,12 @@ struct Timeline: Sendable {
         postedCountByUser[author, default: 0] += 1
         for user in DataSet.mentionedUsers(in: text, index: data.userIndexByScreenName) {
             postedMentions[user, default: []].append(status.ordinal)
+        }
+        // Who is told (Timeline+Notifications.swift): the boosted status's author, or those mentioned.
+        if let root = status.retweetedOrdinal, let original = self.status(ordinal: root) {
+            notify(original.authorIndex, "reblog", by: author, ordinal: root)
+        } else {
+            notifyMentions(in: text, by: author, ordinal: status.ordinal)
         }
         return status
     }

@@ -38,26 +38,6 @@ struct MastodonRenderer {
         return json.bytes
     }
 
-    /// `[Notification, …]`: a mention for each status in `ordinals`.
-    func mentionNotifications(_ ordinals: [Int]) -> [UInt8] {
-        var json = JSONWriter(capacity: 3000 * max(1, ordinals.count))
-        json.arrayStart()
-        for ordinal in ordinals {
-            guard let status = timeline.status(ordinal: ordinal) else { continue }
-            json.objectStart()
-            json.member("id", ids.render(status.id))
-            json.member("type", "mention")
-            json.member("created_at", mastodonTime(status.createdAt.date))
-            json.key("account")
-            writeAccount(timeline.data.users[status.authorIndex], into: &json)
-            json.key("status")
-            writeStatus(status, into: &json)
-            json.objectEnd()
-        }
-        json.arrayEnd()
-        return json.bytes
-    }
-
     // MARK: Status
 
     /// One status; `withText` adds the source `text`, as a deletion answers.
@@ -124,7 +104,7 @@ struct MastodonRenderer {
         }
     }
 
-    private func writeStatus(_ status: SandboxStatus, into json: inout JSONWriter, withText: Bool = false,
+    func writeStatus(_ status: SandboxStatus, into json: inout JSONWriter, withText: Bool = false,
                              nested: Bool = false) {
         let author = timeline.data.users[status.authorIndex]
         let boost = !nested && timeline.isBoost(status)
@@ -216,7 +196,7 @@ struct MastodonRenderer {
         json.objectEnd()
     }
 
-    private func writeReply(_ comment: SandboxComment, on status: SandboxStatus, into json: inout JSONWriter,
+    func writeReply(_ comment: SandboxComment, on status: SandboxStatus, into json: inout JSONWriter,
                             withText: Bool = false) {
         let author = timeline.data.users[comment.authorIndex]
         let parentAuthor: Int = comment.replyToID.flatMap { timeline.comment(id: $0)?.comment.authorIndex }

@@ -17,24 +17,9 @@ extension MastodonAPI {
     /// older statuses remain, `rel="prev"` (`min_id` = its first id) when the
     /// page is not empty.
     func page(_ ordinals: [Int], _ call: Call) throws -> (ordinals: [Int], link: String?) {
-        let limit = limit(call)
-        let maxID = try cursor(call, "max_id")
-        let sinceID = try cursor(call, "since_id")
-        let minID = try cursor(call, "min_id")
-        func id(_ ordinal: Int) -> Int64 { SandboxStatus.firstID + Int64(ordinal) }
-        let lower = max(sinceID ?? 0, minID ?? 0)
-        let matching = ordinals.filter { ordinal in
-            let id = id(ordinal)
-            return id > lower && (maxID.map { id < $0 } ?? true)
-        }
-        let slice = minID != nil ? Array(matching.suffix(limit)) : Array(matching.prefix(limit))
-        guard let first = slice.first, let last = slice.last else { return (slice, nil) }
-        var links: [String] = []
-        if ordinals.contains(where: { id($0) < id(last) }) {
-            links.append("<\(linkURL(call, "max_id", id(last)))>; rel=\"next\"")
-        }
-        links.append("<\(linkURL(call, "min_id", id(first)))>; rel=\"prev\"")
-        return (slice, links.joined(separator: ", "))
+        // Paged as everything else is (MastodonAPI+Notifications.swift), by the statuses' ids.
+        let (slice, link) = try page(byID: ordinals, { SandboxStatus.firstID + Int64($0) }, call, maximum: 40)
+        return (slice, link)
     }
 
     /// The request's URL on the sandbox, its cursors replaced by `name=id` (and no `access_token`).
@@ -99,28 +84,6 @@ extension MastodonAPI {
             return true
         }
         return try statusPage(ordinals, call, timeline: timeline, viewer: viewer)
-    }
-
-    /// `notifications`: the statuses that `@mention` the viewer (not their own),
-    /// as `mention` notifications whose id is the status's; `types[]`,
-    /// `exclude_types[]` and `account_id` filter, paging as timelines.
-    func notifications(_ call: Call) throws -> Reply {
-        let viewer = try viewer(call, .user)!
-        let timeline = store.timeline
-        let types = call.parameters.list("types")
-        let excluded = call.parameters.list("exclude_types")
-        var ordinals: [Int] = []
-        if (types.isEmpty || types.contains("mention")) && !excluded.contains("mention") {
-            let from = try call.parameters["account_id"].map { try identifier($0) }
-            ordinals = timeline.mentionOrdinals(of: timeline.data.users[viewer]).filter { ordinal in
-                guard let status = timeline.status(ordinal: ordinal), status.authorIndex != viewer else { return false }
-                return from.map { timeline.data.users[status.authorIndex].id == $0 } ?? true
-            }
-        }
-        let (slice, link) = try page(ordinals, call)
-        var reply = Self.json(renderer(timeline, viewer: viewer).mentionNotifications(slice))
-        if let link { reply.headers[HTTPField.Name("Link")!] = link }
-        return reply
     }
 
     // MARK: Statuses

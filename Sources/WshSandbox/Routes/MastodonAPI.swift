@@ -22,6 +22,10 @@ struct MastodonAPI: Sendable {
         var headers: HTTPFields = [:]
         /// What the request changed, for the statistics.
         var effect: Effect? = nil
+        /// The content type, when not Mastodon's JSON.
+        var contentType: String? = nil
+        /// A body written as it comes (server-sent events) instead of `body`.
+        var stream: (@Sendable (inout any ResponseBodyWriter) async throws -> Void)? = nil
     }
 
     enum Effect: Sendable {
@@ -144,8 +148,25 @@ struct MastodonAPI: Sendable {
             return try publicTimeline(call, tag: s[3])
         case (.get, 3, "v1") where s[1] == "timelines" && s[2] == "home":
             return try homeTimeline(call)
+        // Notifications and conversations (MastodonAPI+Notifications.swift).
         case (.get, 2, "v1") where s[1] == "notifications":
             return try notifications(call)
+        case (.post, 3, "v1") where s[1] == "notifications" && s[2] == "clear":
+            return try clearNotifications(call)
+        case (.get, 3, "v1") where s[1] == "notifications":
+            return try notification(call, id: s[2])
+        case (.post, 4, "v1") where s[1] == "notifications" && s[3] == "dismiss":
+            return try dismissNotification(call, id: s[2])
+        case (.get, 3, "v1") where s[1] == "streaming" && s[2] == "health":
+            return streamingHealth()
+        case (.get, 2, "v1") where s[1] == "streaming":
+            return try stream(call, name: call.parameters["stream"] ?? "")
+        case (.get, _, "v1") where s.count >= 3 && s[1] == "streaming":
+            return try stream(call, name: s[2...].joined(separator: "/"))
+        case (.get, 2, "v1") where s[1] == "conversations":
+            return try conversations(call)
+        case (.post, 4, "v1") where s[1] == "conversations" && s[3] == "read":
+            return try readConversation(call, id: s[2])
         case (.get, 3, "v1") where s[1] == "accounts" && s[2] == "verify_credentials":
             return try verifyCredentials(call)
         case (.get, 3, "v1") where s[1] == "accounts" && s[2] == "lookup":

@@ -38,6 +38,8 @@ struct SandboxResponder: HTTPResponder {
         var headers: HTTPFields = [:]
         /// Close the connection instead of answering: a recorded request that got no response.
         var dropsConnection = false
+        /// A body written as it comes (the streaming API), instead of `body`.
+        var stream: (@Sendable (inout any ResponseBodyWriter) async throws -> Void)?
 
         init(_ body: ByteBuffer) {
             status = .ok
@@ -71,9 +73,10 @@ struct SandboxResponder: HTTPResponder {
 
         init(_ reply: MastodonAPI.Reply) {
             status = reply.status
-            contentType = SandboxResponder.mastodonJSONType
+            contentType = reply.contentType ?? SandboxResponder.mastodonJSONType
             body = reply.body
             headers = reply.headers
+            stream = reply.stream
         }
 
         /// A fault's error as the Mastodon side answers it (a proxy page stays a page).
@@ -89,6 +92,7 @@ struct SandboxResponder: HTTPResponder {
         var response: Response {
             var fields: HTTPFields = [.contentType: contentType]
             fields.append(contentsOf: headers)
+            if let stream { return Response(status: status, headers: fields, body: ResponseBody(stream)) }
             return Response(status: status, headers: fields, body: .init(byteBuffer: body))
         }
     }

@@ -58,12 +58,19 @@ extension Shell {
                     until Ctrl-C; scripts give --for SECONDS or --until N (new statuses).
                     One operation is recorded for the whole watch. It never polls faster than
                     the account's rate limit allows.
+                    --stream uses the server's streaming API instead (server-sent events on
+                    /api/v1/streaming, at the URL /api/v1/instance names): each status prints as
+                    it is posted, a dropped stream reconnects after 1, 2, 4… seconds, and where
+                    the server has no stream it says so in one line and polls. --timeout SECONDS
+                    ends it (as --for does).
                     """,
                 arguments: [ArgumentSpec("SOURCE…", help: "which timeline", arity: .variadic)],
                 options: [
                     .valued("every", valueName: "SECONDS", help: "seconds between polls (default 60)"),
                     .valued("for", valueName: "SECONDS", help: "stop after this long"),
                     .valued("until", valueName: "N", help: "stop after N new statuses"),
+                    .flag("stream", help: "use the streaming API (polls where there is none)"),
+                    .valued("timeout", valueName: "SECONDS", help: "stop after this long (as --for)"),
                 ],
                 completion: { request in request.argumentIndex == 0 ? ["public", "local", "home", "tag", "user", "mentions", "reposts"] : [] },
                 handler: { [unowned self] context in try watch(context) }),
@@ -217,11 +224,15 @@ extension Shell {
         let words = context.arguments.values("SOURCE…")
         let source = words.isEmpty ? (sessionStorage?.timeline.source ?? .public) : try timelineWords(words, allowsCount: false).source
         let every = try seconds(context.arguments.option("every"), name: "--every") ?? 60
-        let duration = try seconds(context.arguments.option("for"), name: "--for")
+        var duration = try seconds(context.arguments.option("for"), name: "--for")
+        if duration == nil { duration = try seconds(context.arguments.option("timeout"), name: "--timeout") }
         let until = try integer(context.arguments.option("until"), name: "--until")
         if let until, until < 1 { throw .usage("--until must be 1 or more, not \(until)") }
         if !interactive && duration == nil && until == nil {
             throw .usage("a script must say when watch stops: --for SECONDS or --until N")
+        }
+        if context.arguments.flag("stream") {
+            return try watchStream(context, source: source, every: every, duration: duration, until: until)
         }
         let view = TimelineListView(style: console.style, columns: console.columns())
         // New rows are written from the input's Task while this thread waits for it.
@@ -288,7 +299,7 @@ extension Shell {
     }
 
     /// Reads a number of seconds (decimals allowed, at least 0.01).
-    private func seconds(_ word: String?, name: String) throws(LanguageError) -> Double? {
+    func seconds(_ word: String?, name: String) throws(LanguageError) -> Double? {
         guard let word else { return nil }
         guard let value = Double(word), value.isFinite, value >= 0.01 else {
             throw .usage("\(name) takes seconds, such as 30 or 0.5, not '\(word)'")

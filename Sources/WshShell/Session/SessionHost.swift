@@ -102,6 +102,12 @@ extension Shell {
             case .scheduled(let scheduled):
                 context.write(ScheduledStatusesView(style: console.style, columns: console.columns()).render(scheduled))
                 rendered.append("ScheduledStatusesView (\(scheduled.rows.count) rows)")
+            case .notifications(let notifications):
+                context.write(NotificationsView(style: console.style, columns: console.columns()).render(notifications))
+                rendered.append("NotificationsView (\(notifications.rows.count) rows)")
+            case .conversations(let conversations):
+                context.write(ConversationsView(style: console.style, columns: console.columns()).render(conversations))
+                rendered.append("ConversationsView (\(conversations.rows.count) rows)")
             }
         }
         if wanted.contains(.led) {

@@ -103,6 +103,10 @@ public struct SessionStateDocument: Encodable, Sendable, Hashable {
                 statusID = status.identifier.map(StatusDocument.clean)
             case .scheduled:
                 kind = "scheduled"
+            case .notifications:
+                kind = "notifications"
+            case .conversations:
+                kind = "conversations"
             }
         }
 

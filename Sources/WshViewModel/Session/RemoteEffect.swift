@@ -46,6 +46,10 @@ public enum RemoteEffect: Sendable, Hashable {
     case scheduled(ScheduledStatus)
     /// A scheduled status cancelled: undo schedules it again (a new id), redo cancels that.
     case unscheduled(ScheduledStatus)
+    /// A notification dismissed (`id`), or all of them cleared (nil): the
+    /// server has no call that brings them back, so undo restores the screen
+    /// only and says so; redo dismisses (clears) again.
+    case dismissedNotification(id: String?)
 }
 
 extension TimelineState {

@@ -103,6 +103,9 @@ extension SessionViewModel {
             return try await timeline.setFollowingAgain(false, reference, for: operation, undo: true)
         case .unfollowed(let reference):
             return try await timeline.setFollowingAgain(true, reference, for: operation, undo: true)
+        case .dismissedNotification(let id):
+            return id.map { "the server cannot restore a dismissed notification: notification \($0) is back on screen only" }
+                ?? "the server cannot restore cleared notifications: they are back on screen only"
         case .deletedStatus(let oldID, let text):
             let posted = try await timeline.postDeletedAgain(text, undoing: operation)
             // Every operation and state naming the deleted status now names the new one.
@@ -156,6 +159,8 @@ extension SessionViewModel {
             notes.append(try await timeline.deleteAgain(id: id, redoing: operation))
         case .edited, .scheduled, .unscheduled:
             try await reapplyEdit(effect, redoing: operation)
+        case .dismissedNotification(let id):
+            notes.append(try await timeline.dismissAgain(id: id, redoing: operation))
         }
     }
 
@@ -181,7 +186,7 @@ extension RemoteEffect {
         case .favorited(let statusID): .favorited(statusID: swap(statusID))
         case .unfavorited(let statusID): .unfavorited(statusID: swap(statusID))
         case .deletedStatus(let id, let text): .deletedStatus(id: swap(id), text: text)
-        case .followed, .unfollowed: self
+        case .followed, .unfollowed, .dismissedNotification: self
         case .edited(let id, let previousText, let text): .edited(id: swap(id), previousText: previousText, text: text)
         case .scheduled, .unscheduled: self
         }

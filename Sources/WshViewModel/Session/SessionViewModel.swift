@@ -217,7 +217,7 @@ public final class SessionViewModel {
     }
 
     /// The loop of `watch`: returns how many new statuses arrived before it stopped.
-    private func poll(every interval: Duration, limit: WatchLimit,
+    func poll(every interval: Duration, limit: WatchLimit,
                       arrived: ([StatusCellViewModel]) -> Void) async throws(ViewModelError) -> Int {
         let clock = ContinuousClock()
         let deadline = limit.duration.map { clock.now + $0 }

@@ -60,12 +60,16 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
     /// screens are unchanged.
     case redoFailed(operation: String, reason: String)
     // Edits and scheduled statuses.
-    /// The connected API cannot do what was asked (`edit` on Weibo): said before any request.
+    /// The connected API cannot do what was asked (`edit`, `notifications` on Weibo): said before any request.
     case notOffered(String)
     /// `post --at TIME` with a time wsh cannot read, or too soon: what was wrong and what is allowed.
     case badScheduleTime(String)
     /// No scheduled status `index` among `count`.
     case noScheduled(index: Int, count: Int)
+    /// `dismiss N` while the notifications screen is not on top.
+    case noNotificationsScreen
+    /// `detail N` on a notification about no status (a follow).
+    case noStatusInRow(index: Int, what: String)
 
     /// True when the input was given values it does not accept (a usage
     /// error, status 2 in a script), rather than failing while it ran.
@@ -135,6 +139,10 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
         case .noScheduled(let index, let count):
             if count == 0 { return "no scheduled status \(index): none is scheduled" }
             return "no scheduled status \(index): scheduled lists \(count), numbered from 1"
+        case .noNotificationsScreen:
+            return "no notifications showing: run notifications first, then dismiss N"
+        case .noStatusInRow(let index, let what):
+            return "row \(index) is \(what), which has no status to open"
         }
     }
 }

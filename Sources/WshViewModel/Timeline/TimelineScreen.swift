@@ -13,6 +13,10 @@ public enum TimelineScreen: Sendable, Hashable {
     case edits(EditHistoryViewModel)
     /// The scheduled statuses.
     case scheduled(ScheduledStatusesViewModel)
+    /// The notifications.
+    case notifications(NotificationsViewModel)
+    /// The direct conversations.
+    case conversations(ConversationsViewModel)
 
     /// The ViewModel of `screen`, or `.list` when none is open.
     init(_ screen: TimelineState.Screen?) {
@@ -23,6 +27,8 @@ public enum TimelineScreen: Sendable, Hashable {
         case .user(let user): self = .user(UserViewModel(user: user))
         case .edits(let status, let versions): self = .edits(EditHistoryViewModel(status: status, versions: versions))
         case .scheduled(let scheduled): self = .scheduled(ScheduledStatusesViewModel(scheduled))
+        case .notifications(let page, let types): self = .notifications(NotificationsViewModel(page: page, types: types))
+        case .conversations(let conversations): self = .conversations(ConversationsViewModel(conversations: conversations))
         }
     }
 }

@@ -25,6 +25,11 @@ public struct TimelineState: Sendable, Hashable {
         case edits(Status, [StatusEdit])
         /// The account's scheduled statuses.
         case scheduled([ScheduledStatus])
+        // Notifications and conversations (TimelineViewModel+Notifications.swift).
+        /// The notifications, as asked for (`types`: only these; empty: all).
+        case notifications(NotificationsPage, types: [String])
+        /// The direct conversations.
+        case conversations([Conversation])
     }
 
     /// Every loaded status, newest first, muted authors included.

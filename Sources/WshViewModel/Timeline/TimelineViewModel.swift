@@ -219,7 +219,7 @@ public final class TimelineViewModel {
 
     /// Opens the detail of row `index` (from 1).
     public func showDetail(index: Int) async throws(ViewModelError) {
-        let row = try openStatus(at: index)
+        let row = try statusForDetail(row: index)
         let status = try await request { () async throws(RequestError) -> Status in
             guard let id = row.identifier else { return row }
             return try await dataController.status(id: id)
@@ -459,11 +459,25 @@ public final class TimelineViewModel {
         return open[index - 1]
     }
 
+    /// The status `detail N` opens: row N of the screen on top when that
+    /// screen has numbered rows of its own (one case per such screen), else row N of the list.
+    func statusForDetail(row index: Int) throws(ViewModelError) -> Status {
+        do throws(ViewModelError) {
+            switch state.screens.last {
+            case .notifications(let page, _)?: return try NotificationsViewModel.status(in: page, row: index)
+            case .conversations(let conversations)?: return try ConversationsViewModel.status(in: conversations, row: index)
+            case .detail?, .comments?, .user?, .edits?, .scheduled?, nil: return try openStatus(at: index)
+            }
+        } catch {
+            throw fail(error)
+        }
+    }
+
     /// The status of the detail or comments screen on top, if one is.
     var openStatusOnTop: Status? {
         switch state.screens.last {
         case .detail(let status), .comments(let status, _), .edits(let status, _): status
-        case .user, .scheduled, nil: nil
+        case .user, .scheduled, .notifications, .conversations, nil: nil
         }
     }
 

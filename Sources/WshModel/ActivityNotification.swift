@@ -1,0 +1,74 @@
+/// Something another account did that concerns the token's owner (a
+/// Mastodon notification): a mention, a favourite, a boost, a follow, a
+/// poll that ended, an edit. `status` is the status it is about, nil for a follow.
+public struct ActivityNotification: Sendable, Hashable {
+    /// The server's id, opaque.
+    public var id: String
+    /// `mention`, `favourite`, `reblog`, `follow`, `poll`, `update`, … as the server names it.
+    public var type: String
+    public var createdAt: WeiboTime?
+    /// Who did it.
+    public var account: User?
+    public var status: Status?
+
+    public init(id: String, type: String, createdAt: WeiboTime? = nil, account: User? = nil, status: Status? = nil) {
+        self.id = id
+        self.type = type
+        self.createdAt = createdAt
+        self.account = account
+        self.status = status
+    }
+}
+
+/// A page of notifications, newest first, with where the next older page starts.
+public struct NotificationsPage: Sendable, Hashable {
+    public var notifications: [ActivityNotification]
+    /// The `max_id` of the server's `next` link; nil when there is no older page.
+    public var nextMaxID: String?
+
+    public init(notifications: [ActivityNotification], nextMaxID: String? = nil) {
+        self.notifications = notifications
+        self.nextMaxID = nextMaxID
+    }
+}
+
+/// Which notifications to ask for.
+public struct NotificationQuery: Sendable, Hashable {
+    /// The most a page holds (Mastodon's limit).
+    public static let maximumCount = 80
+    /// How many (the server caps it).
+    public var count: Int
+    /// Only these types; empty: every type.
+    public var types: [String]
+    /// Older than this notification id (the server's `next` cursor).
+    public var maxID: String?
+
+    public init(count: Int = 20, types: [String] = [], maxID: String? = nil) {
+        self.count = count
+        self.types = types
+        self.maxID = maxID
+    }
+}
+
+/// A direct conversation: who is in it besides the token's owner, and its newest status.
+public struct Conversation: Sendable, Hashable {
+    public var id: String
+    public var unread: Bool
+    public var accounts: [User]
+    public var lastStatus: Status?
+
+    public init(id: String, unread: Bool, accounts: [User], lastStatus: Status?) {
+        self.id = id
+        self.unread = unread
+        self.accounts = accounts
+        self.lastStatus = lastStatus
+    }
+}
+
+/// What a timeline's stream (server-sent events) delivers.
+public enum TimelineStreamEvent: Sendable, Hashable {
+    /// The stream is open.
+    case opened
+    /// A new status.
+    case status(Status)
+}

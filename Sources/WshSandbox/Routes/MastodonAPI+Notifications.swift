@@ -1,0 +1,103 @@
+import Foundation
+import Hummingbird
+import HTTPTypes
+import NIOCore
+
+/// Notifications (`/api/v1/notifications…`) and conversations
+/// (`/api/v1/conversations…`), for the token's owner.
+extension MastodonAPI {
+    /// `GET /api/v1/notifications`: `types[]`, `exclude_types[]`, `account_id`,
+    /// paged by `max_id`, `since_id`, `min_id`, `limit` (at most 80) with a `Link` header.
+    func notifications(_ call: Call) throws -> Reply {
+        let viewer = try viewer(call, .user)!
+        let timeline = store.timeline
+        let types = Set(call.parameters.list("types"))
+        let excluded = Set(call.parameters.list("exclude_types"))
+        let from = try call.parameters["account_id"].flatMap { $0.isEmpty ? nil : $0 }.map { try identifier($0) }
+        let matching = timeline.notifications(for: viewer).filter { notification in
+            if !types.isEmpty && !types.contains(notification.type) { return false }
+            if excluded.contains(notification.type) { return false }
+            return from.map { timeline.data.users[notification.account].id == $0 } ?? true
+        }
+        let (slice, link) = try page(byID: matching, \.id, call, maximum: 80)
+        var reply = Self.json(renderer(timeline, viewer: viewer).notifications(slice))
+        if let link { reply.headers[HTTPField.Name("Link")!] = link }
+        return reply
+    }
+
+    /// `GET /api/v1/notifications/:id`.
+    func notification(_ call: Call, id: String) throws -> Reply {
+        let viewer = try viewer(call, .user)!
+        let timeline = store.timeline
+        guard let notification = timeline.notification(id: try identifier(id), for: viewer) else { throw MastodonError.notFound }
+        return Self.json(renderer(timeline, viewer: viewer).notificationJSON(notification))
+    }
+
+    /// `POST /api/v1/notifications/:id/dismiss`: `{}`; 404 for one not there (any more).
+    func dismissNotification(_ call: Call, id: String) throws -> Reply {
+        let viewer = try viewer(call, .user)!
+        let id = try identifier(id)
+        let body = try store.write { timeline in
+            guard timeline.dismissNotification(id: id, for: viewer) else { throw MastodonError.notFound }
+            return Array("{}".utf8)
+        }
+        return Reply(body: body, effect: .write)
+    }
+
+    /// `POST /api/v1/notifications/clear`: `{}`.
+    func clearNotifications(_ call: Call) throws -> Reply {
+        let viewer = try viewer(call, .user)!
+        let body = store.write { timeline in
+            timeline.clearNotifications(for: viewer)
+            return Array("{}".utf8)
+        }
+        return Reply(body: body, effect: .write)
+    }
+
+    /// `GET /api/v1/conversations`: newest first, paged as notifications.
+    func conversations(_ call: Call) throws -> Reply {
+        let viewer = try viewer(call, .user)!
+        let timeline = store.timeline
+        let (slice, link) = try page(byID: timeline.conversations(for: viewer), \.last.id, call, maximum: 40)
+        var reply = Self.json(renderer(timeline, viewer: viewer).conversations(slice))
+        if let link { reply.headers[HTTPField.Name("Link")!] = link }
+        return reply
+    }
+
+    /// `POST /api/v1/conversations/:id/read`: the conversation, read.
+    func readConversation(_ call: Call, id: String) throws -> Reply {
+        let viewer = try viewer(call, .user)!
+        let id = try identifier(id)
+        let origin = state.origin
+        let ids = state.ids
+        let body = try store.write { timeline in
+            guard timeline.readConversation(id: id, for: viewer),
+                  let conversation = timeline.conversations(for: viewer).first(where: { $0.id == id }) else {
+                throw MastodonError.notFound
+            }
+            return MastodonRenderer(timeline: timeline, viewer: viewer, origin: origin, ids: ids).conversationJSON(conversation)
+        }
+        return Reply(body: body, effect: .write)
+    }
+
+    /// A page of `items` (newest first, `id` decreasing) by the cursors and
+    /// `limit` of `call`, with its `Link` header (`next`: older, `prev`: newer).
+    func page<Item>(byID items: [Item], _ id: (Item) -> Int64, _ call: Call, maximum: Int) throws -> (items: [Item], link: String?) {
+        let limit = limit(call, maximum: maximum)
+        let maxID = try cursor(call, "max_id")
+        let sinceID = try cursor(call, "since_id")
+        let minID = try cursor(call, "min_id")
+        let lower = max(sinceID ?? 0, minID ?? 0)
+        let matching = items.filter { item in
+            id(item) > lower && (maxID.map { id(item) < $0 } ?? true)
+        }
+        let slice = minID != nil ? Array(matching.suffix(limit)) : Array(matching.prefix(limit))
+        guard let first = slice.first, let last = slice.last else { return (slice, nil) }
+        var links: [String] = []
+        if items.contains(where: { id($0) < id(last) }) {
+            links.append("<\(linkURL(call, "max_id", id(last)))>; rel=\"next\"")
+        }
+        links.append("<\(linkURL(call, "min_id", id(first)))>; rel=\"prev\"")
+        return (slice, links.joined(separator: ", "))
+    }
+}

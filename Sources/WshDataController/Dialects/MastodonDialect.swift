@@ -20,7 +20,11 @@ public struct MastodonDialect: Dialect {
 
     public var name: String { "mastodon" }
     public var authScheme: String { "Bearer" }
-    public var capabilities: Capabilities { Capabilities(repostTakesText: false) }
+    public var capabilities: Capabilities {
+        var capabilities = Capabilities(repostTakesText: false)
+        (capabilities.searchFinds, capabilities.blocksAccounts, capabilities.mutesOnServer) = (Set(SearchKind.allCases), true, true)
+        return capabilities
+    }
 
     /// Mastodon serves at most 40 statuses a page.
     static let pageLimit = 40
@@ -209,7 +213,7 @@ enum LinkHeader {
 
 /// One operation being carried out on Mastodon: its requests go through the
 /// exchange (which the trace reads), its errors are classified as Mastodon's.
-private struct Call {
+struct Call {
     let exchange: DialectExchange
 
     init(_ exchange: DialectExchange) {

@@ -41,6 +41,10 @@ struct Timeline: Sendable {
     /// Each user's favourites, oldest first, with when they were made.
     var favourites: [Int: [(ordinal: Int, time: WeiboTime)]] = [:]
 
+    // Blocks and server-side mutes (see Timeline+Relations.swift).
+    var blocks: [Int: [Int]] = [:]
+    var mutes: [Int: [Mute]] = [:]
+
     init(data: DataSet) {
         self.data = data
         lastWriteTime = DataSet.newestTime

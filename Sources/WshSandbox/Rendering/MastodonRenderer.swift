@@ -17,7 +17,7 @@ struct MastodonRenderer {
     /// How ids are written.
     let ids: MastodonIDStyle
 
-    private var html: MastodonHTML {
+    var html: MastodonHTML {
         let names = timeline.data.userIndexByScreenName
         return MastodonHTML(origin: origin, isUser: { names[$0] != nil })
     }
@@ -518,10 +518,11 @@ struct MastodonRenderer {
         json.key("languages")
         json.null()
         json.member("followed_by", viewer.map { timeline.isFollowing(user.index, $0) } ?? false)
-        json.member("blocking", false)
-        json.member("blocked_by", false)
-        json.member("muting", false)
-        json.member("muting_notifications", false)
+        let mute = viewer.flatMap { timeline.mute(of: user.index, by: $0) }
+        json.member("blocking", viewer.map { timeline.isBlocking($0, user.index) } ?? false)
+        json.member("blocked_by", viewer.map { timeline.isBlocking(user.index, $0) } ?? false)
+        json.member("muting", mute != nil)
+        json.member("muting_notifications", mute?.notifications ?? false)
         json.member("requested", false)
         json.member("requested_by", false)
         json.member("domain_blocking", false)

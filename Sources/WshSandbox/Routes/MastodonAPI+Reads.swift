@@ -17,20 +17,24 @@ extension MastodonAPI {
     /// older statuses remain, `rel="prev"` (`min_id` = its first id) when the
     /// page is not empty.
     func page(_ ordinals: [Int], _ call: Call) throws -> (ordinals: [Int], link: String?) {
-        let limit = limit(call)
+        try page(ordinals, call, limit: limit(call)) { SandboxStatus.firstID + Int64($0) }
+    }
+
+    /// One page of `items` (descending `id`s) by the cursors, and its `Link`
+    /// header, as `page(_:_:)` says; `id` gives each item's id (a status's, an account's).
+    func page(_ items: [Int], _ call: Call, limit: Int, id: (Int) -> Int64) throws -> (ordinals: [Int], link: String?) {
         let maxID = try cursor(call, "max_id")
         let sinceID = try cursor(call, "since_id")
         let minID = try cursor(call, "min_id")
-        func id(_ ordinal: Int) -> Int64 { SandboxStatus.firstID + Int64(ordinal) }
         let lower = max(sinceID ?? 0, minID ?? 0)
-        let matching = ordinals.filter { ordinal in
-            let id = id(ordinal)
+        let matching = items.filter { item in
+            let id = id(item)
             return id > lower && (maxID.map { id < $0 } ?? true)
         }
         let slice = minID != nil ? Array(matching.suffix(limit)) : Array(matching.prefix(limit))
         guard let first = slice.first, let last = slice.last else { return (slice, nil) }
         var links: [String] = []
-        if ordinals.contains(where: { id($0) < id(last) }) {
+        if items.contains(where: { id($0) < id(last) }) {
             links.append("<\(linkURL(call, "max_id", id(last)))>; rel=\"next\"")
         }
         links.append("<\(linkURL(call, "min_id", id(first)))>; rel=\"prev\"")
@@ -38,7 +42,7 @@ extension MastodonAPI {
     }
 
     /// The request's URL on the sandbox, its cursors replaced by `name=id` (and no `access_token`).
-    private func linkURL(_ call: Call, _ name: String, _ id: Int64) -> String {
+    func linkURL(_ call: Call, _ name: String, _ id: Int64) -> String {
         let kept = call.query.split(separator: "&").filter { pair in
             let key = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
             return !["max_id", "since_id", "min_id", "access_token"].contains(key)
@@ -57,15 +61,17 @@ extension MastodonAPI {
     // MARK: Timelines
 
     /// `timelines/public` and `timelines/tag/:hashtag`: every public status but
-    /// boosts (as Mastodon leaves them out); `local` changes nothing (every
+    /// boosts (as Mastodon leaves them out) and the viewer's blocked and muted accounts'; `local` changes nothing (every
     /// account is local), `remote=true` is empty, `only_media` keeps statuses with pictures.
     func publicTimeline(_ call: Call, tag: String?) throws -> Reply {
         let viewer = try viewer(call, .preview)
         let timeline = store.timeline
         if call.parameters.flag("remote") { return try statusPage([], call, timeline: timeline, viewer: viewer) }
         let onlyMedia = call.parameters.flag("only_media")
+        let hidden = viewer.map(timeline.hiddenAuthors(for:)) ?? []
         let ordinals = timeline.allOrdinals().filter { ordinal in
-            guard let status = timeline.status(ordinal: ordinal), !timeline.isBoost(status) else { return false }
+            guard let status = timeline.status(ordinal: ordinal), !timeline.isBoost(status),
+                  !hidden.contains(status.authorIndex) else { return false }
             if let visibility = status.mastodon?.visibility, visibility != "public" { return false }
             if onlyMedia && status.pictureKeys.isEmpty { return false }
             if let tag, !Hashtags.text(status.text, has: tag) { return false }

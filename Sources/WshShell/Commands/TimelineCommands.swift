@@ -138,10 +138,15 @@ extension Shell {
                 }),
             CommandSpec(
                 name: "mute", abstract: "Hide a user's rows (the view-related DataController's filter).",
-                discussion: "With no USER, lists who is muted.",
+                discussion: """
+                    With no USER, lists who is muted. With --server, mutes them on the server
+                    instead (Mastodon; Weibo has no server-side mute): undo unmutes.
+                    """,
                 arguments: [ArgumentSpec("USER", help: "screen name, @name, or uid", arity: .optional)],
+                options: Self.serverMuteOptions,
                 completion: { [unowned self] _ in authorNames() },
                 handler: { [unowned self] context in
+                    if try serverMute(context, mute: true) { return }
                     guard let name = context.arguments["USER"] else {
                         for muted in sessionStorage?.mutedUsers ?? [] { context.writeLine(muted) }
                         return
@@ -151,9 +156,12 @@ extension Shell {
                 }),
             CommandSpec(
                 name: "unmute", abstract: "Show a muted user's rows again.",
+                discussion: "With --server, unmutes them on the server (Mastodon): undo mutes again.",
                 arguments: [ArgumentSpec("USER", help: "screen name, @name, or uid")],
+                options: [Self.serverMuteOptions[0]],
                 completion: { [unowned self] _ in sessionStorage?.mutedUsers ?? [] },
                 handler: { [unowned self] context in
+                    if try serverMute(context, mute: false) { return }
                     let name = context.arguments["USER"] ?? ""
                     try drive(context, input: "SessionViewModel.unmute(\"\(name)\")") { try $0.unmute(name) }
                     noteLastOperation(context)

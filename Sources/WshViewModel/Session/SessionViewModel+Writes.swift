@@ -103,6 +103,8 @@ extension SessionViewModel {
             return try await timeline.setFollowingAgain(false, reference, for: operation, undo: true)
         case .unfollowed(let reference):
             return try await timeline.setFollowingAgain(true, reference, for: operation, undo: true)
+        case .blocking, .serverMute:
+            return try await takeBackRelation(effect, undoing: operation)
         case .deletedStatus(let oldID, let text):
             let posted = try await timeline.postDeletedAgain(text, undoing: operation)
             // Every operation and state naming the deleted status now names the new one.
@@ -150,6 +152,8 @@ extension SessionViewModel {
             notes.append(try await timeline.setFollowingAgain(true, reference, for: operation, undo: false))
         case .unfollowed(let reference):
             notes.append(try await timeline.setFollowingAgain(false, reference, for: operation, undo: false))
+        case .blocking, .serverMute:
+            notes.append(try await reapplyRelation(effect, redoing: operation))
         case .deletedStatus(let id, _):
             notes.append(try await timeline.deleteAgain(id: id, redoing: operation))
         }
@@ -177,7 +181,7 @@ extension RemoteEffect {
         case .favorited(let statusID): .favorited(statusID: swap(statusID))
         case .unfavorited(let statusID): .unfavorited(statusID: swap(statusID))
         case .deletedStatus(let id, let text): .deletedStatus(id: swap(id), text: text)
-        case .followed, .unfollowed: self
+        case .followed, .unfollowed, .blocking, .serverMute: self
         }
     }
 }

@@ -59,12 +59,16 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `redo` of a remote operation whose write failed: the history and the
     /// screens are unchanged.
     case redoFailed(operation: String, reason: String)
+    /// Something the connected API does not offer (`Weibo has no block`), refused before any request.
+    case notOffered(String)
+    /// `detail N` on a row with nothing to open (a hashtag), with what to do instead.
+    case nothingToOpen(index: Int, advice: String)
 
     /// True when the input was given values it does not accept (a usage
     /// error, status 2 in a script), rather than failing while it ran.
     public var isUsageError: Bool {
         switch self {
-        case .invalidPaging, .pageNeedsPublicTimeline, .timelineNotOffered, .noUserGiven, .emptyPost, .emptyText, .unknownKey, .noKeys: true
+        case .invalidPaging, .pageNeedsPublicTimeline, .timelineNotOffered, .notOffered, .noUserGiven, .emptyPost, .emptyText, .unknownKey, .noKeys: true
         default: false
         }
     }
@@ -122,6 +126,10 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
             return "cannot undo \(operation): \(reason); history and screens are unchanged"
         case .redoFailed(let operation, let reason):
             return "cannot redo \(operation): \(reason); history and screens are unchanged"
+        case .notOffered(let what):
+            return what
+        case .nothingToOpen(let index, let advice):
+            return "row \(index) has no status or account to open: \(advice)"
         }
     }
 }

@@ -219,7 +219,16 @@ public final class TimelineViewModel {
 
     /// Opens the detail of row `index` (from 1).
     public func showDetail(index: Int) async throws(ViewModelError) {
-        let row = try openStatus(at: index)
+        let row: Status
+        switch try rowOnTop(index) {
+        case nil: row = try openStatus(at: index)
+        case .status(let status)?: row = status
+        case .user(let user)?:
+            var next = state
+            next.screens.append(.user(user))
+            commit(next)
+            return
+        }
         let status = try await request { () async throws(RequestError) -> Status in
             guard let id = row.identifier else { return row }
             return try await dataController.status(id: id)
@@ -463,7 +472,7 @@ public final class TimelineViewModel {
     var openStatusOnTop: Status? {
         switch state.screens.last {
         case .detail(let status), .comments(let status, _): status
-        case .user, nil: nil
+        case .user, .search, .accounts, nil: nil
         }
     }
 

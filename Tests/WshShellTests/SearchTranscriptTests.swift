@@ -32,6 +32,9 @@ struct SearchTranscriptTests {
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(((document["accounts"] as? [[String: Any]])?.first?["user"] as? [String: Any])?["acct"] as? String == name)
         let statusIndex = try #require((document["statuses"] as? [[String: Any]])?.first?["index"] as? Int)
+        // TAB after `detail ` offers the results' rows, not the list's.
+        let rowsOnTop = try #require(harness.shell.sessionStorage?.search?.rows.count)
+        #expect(harness.shell.rowNumbers() == (1...rowsOnTop).map(String.init))
         let profile = await harness.run("detail 1")
         #expect(profile.stdout.contains("@\(name)"), "\(profile.stdout)")
         let status = await harness.run("back\ndetail \(statusIndex) --json")
@@ -121,5 +124,7 @@ struct SearchTranscriptTests {
         let refused = await weibo.run("mute @\(name) --server")
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("this API (weibo) has no server-side mute"))
+        #expect(await weibo.run("help mute").stdout.contains("On this API (weibo): no server-side mute (--server)."))
+        #expect(await weibo.run("help search").stdout.contains("On this API (weibo): search finds statuses."))
     }
 }

@@ -134,6 +134,13 @@ extension Shell {
         .flag("notifications", help: "with --server: hide their notifications too"),
     ]
 
+    /// `spec` (`mute`, `unmute`) with a note of its own when the connected API has no server-side mute.
+    func withServerMuteNotes(_ spec: CommandSpec) -> CommandSpec {
+        var spec = spec
+        spec.currentNotes = { [unowned self] in relationNotes { $0.mutesOnServer ? nil : "no server-side mute (--server)" } }
+        return spec
+    }
+
     /// `On this API (weibo): no block.`, or nil when `lacking` finds nothing missing.
     func relationNotes(_ lacking: @escaping (Capabilities) -> String?) -> String? {
         guard let dialect = connection.knownDialect else {

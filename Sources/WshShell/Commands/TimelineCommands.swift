@@ -136,7 +136,7 @@ extension Shell {
                         if asJSON { context.write(try JSONView.encode(user.document)) }
                     }
                 }),
-            CommandSpec(
+            withServerMuteNotes(CommandSpec(
                 name: "mute", abstract: "Hide a user's rows (the view-related DataController's filter).",
                 discussion: """
                     With no USER, lists who is muted. With --server, mutes them on the server
@@ -153,8 +153,8 @@ extension Shell {
                     }
                     try drive(context, input: "SessionViewModel.mute(\"\(name)\")") { try $0.mute(name) }
                     noteLastOperation(context)
-                }),
-            CommandSpec(
+                })),
+            withServerMuteNotes(CommandSpec(
                 name: "unmute", abstract: "Show a muted user's rows again.",
                 discussion: "With --server, unmutes them on the server (Mastodon): undo mutes again.",
                 arguments: [ArgumentSpec("USER", help: "screen name, @name, or uid")],
@@ -165,7 +165,7 @@ extension Shell {
                     let name = context.arguments["USER"] ?? ""
                     try drive(context, input: "SessionViewModel.unmute(\"\(name)\")") { try $0.unmute(name) }
                     noteLastOperation(context)
-                }),
+                })),
             CommandSpec(
                 name: "post", abstract: "Post a status (needs a token); it becomes row 1.",
                 arguments: [ArgumentSpec("TEXT", help: "the status text", arity: .oneOrMore)],
@@ -316,7 +316,7 @@ extension Shell {
     }
 
     func rowNumbers() -> [String] {
-        (0..<min(rowCount, 500)).map { String($0 + 1) }
+        (0..<min(sessionStorage?.rowCountOnTop ?? rowCount, 500)).map { String($0 + 1) }
     }
 
     private func authorNames() -> [String] {

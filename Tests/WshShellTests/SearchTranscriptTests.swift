@@ -75,6 +75,11 @@ struct SearchTranscriptTests {
         let mine = await weibo.run("following @\(weibo.sandbox.accounts[0].screenName) 5")
         #expect(mine.status == 0, "\(mine.stderr)")
         #expect(mine.stdout.contains("you follow"), "\(mine.stdout)")
+        // --all follows Weibo's next_cursor, two a page, to the same list as one page of 80.
+        let whole = await weibo.run("following @\(weibo.sandbox.accounts[0].screenName) 80 --json").stdout
+        let paged = await weibo.run("following @\(weibo.sandbox.accounts[0].screenName) 2 --all --json").stdout
+        #expect(whole == paged)
+        #expect(whole.contains("\"index\" : 3"), "\(whole)")
     }
 
     @Test("block and unblock are writes: undo sends the other, the server's lists follow; Weibo refuses in one line before any request")

@@ -116,6 +116,12 @@ struct RelationsSessionTests {
             #expect(following.document.users.first { $0.user.screenName == String(author.dropFirst()) }?.following == true)
             try await session.detail(index: row.index)
             #expect(session.user?.screenName == author)
+            // Page by page (two a page) by the server's Link cursor: the same accounts as in one page.
+            try await session.accounts(.following, name: me, count: 2, all: true)
+            let walked = try #require(session.accounts)
+            #expect(walked.rows.map(\.screenName) == following.rows.map(\.screenName))
+            #expect(walked.rows.count > 2)
+            #expect(!walked.hasMore)
             await #expect(throws: ViewModelError.invalidPaging(name: "N", value: 81, allowed: 1...80)) {
                 try await session.accounts(.followers, name: author, count: 81)
             }

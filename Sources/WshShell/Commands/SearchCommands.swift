@@ -62,19 +62,21 @@ extension Shell {
                 Mastodon: GET /api/v1/accounts/:id/\(list.rawValue) (paged by Link). Weibo: GET
                 friendships/\(followers ? "followers" : "friends").json (cursor). Rows: screen name, display name,
                 followers, and whether you follow them. detail N opens row N's profile; back
-                returns. N is how many (default 40, at most 80). Undo closes the list.
+                returns. N is how many (default 40, at most 80); --all follows the server's
+                pages (N a page) to the end, up to 1000 accounts. Undo closes the list.
                 """,
             arguments: [ArgumentSpec("USER", help: "screen name, @name, or uid"),
                         ArgumentSpec("N", help: "how many accounts (default 40)", arity: .optional)],
-            options: [OptionSpec.flag("json", help: "as JSON")],
+            options: [.flag("all", help: "every page, up to 1000 accounts"), .flag("json", help: "as JSON")],
             completion: { [unowned self] _ in sessionStorage?.rowAuthors ?? [] },
             handler: { [unowned self] context in
                 let user = context.arguments["USER"] ?? ""
                 let count = try integer(context.arguments["N"], name: "N") ?? 40
                 let asJSON = wantsJSON(context)
-                try drive(context, input: "SessionViewModel.accounts(.\(list.rawValue), name: \"\(user)\", count: \(count))",
+                let all = context.arguments.flag("all")
+                try drive(context, input: "SessionViewModel.accounts(.\(list.rawValue), name: \"\(user)\", count: \(count), all: \(all))",
                           show: asJSON ? [] : .screen) {
-                    try await $0.accounts(list, name: user, count: count)
+                    try await $0.accounts(list, name: user, count: count, all: all)
                 }
                 if let accounts = sessionStorage?.accounts {
                     leaveResult(context, accounts.document)

@@ -17,10 +17,10 @@ extension SessionViewModel {
         }
     }
 
-    /// `followers USER [N]` / `following USER [N]`: opens the list.
-    public func accounts(_ list: AccountList, name: String, count: Int = 40) async throws(ViewModelError) {
-        try await recordRemote(replay: "\(list.rawValue) \(Self.replayWord(name)) \(count)") { () async throws(ViewModelError) -> (String, RemoteEffect?) in
-            let shown = try await timeline.showAccounts(list, name: name, count: count)
+    /// `followers USER [N] [--all]` / `following USER [N] [--all]`: opens the list (with `all`, every page).
+    public func accounts(_ list: AccountList, name: String, count: Int = 40, all: Bool = false) async throws(ViewModelError) {
+        try await recordRemote(replay: "\(list.rawValue) \(Self.replayWord(name)) \(count)\(all ? " --all" : "")") { () async throws(ViewModelError) -> (String, RemoteEffect?) in
+            let shown = try await timeline.showAccounts(list, name: name, count: count, all: all)
             return ("\(list.rawValue) \(Self.describeUser(name)) → \(DisplayText.plural(shown.rows.count, "account"))", nil)
         }
     }

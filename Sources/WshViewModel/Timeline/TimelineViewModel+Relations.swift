@@ -65,13 +65,23 @@ extension TimelineViewModel {
         return SearchViewModel(query: query, results: results)
     }
 
-    /// Opens the first `count` of `name`'s followers, or of whom they follow.
+    /// Opens the first `count` of `name`'s followers, or of whom they follow;
+    /// with `all`, page after page (`count` a page, by the server's cursor) up to `limit` accounts.
     @discardableResult
-    public func showAccounts(_ list: AccountList, name: String, count: Int) async throws(ViewModelError) -> AccountsViewModel {
+    public func showAccounts(_ list: AccountList, name: String, count: Int, all: Bool = false, limit: Int = 1000)
+        async throws(ViewModelError) -> AccountsViewModel {
         guard let reference = UserReference(name) else { throw fail(.noUserGiven) }
         guard (1...80).contains(count) else { throw fail(.invalidPaging(name: "N", value: count, allowed: 1...80)) }
         let page = try await request { () async throws(RequestError) in
-            try await dataController.accounts(list, of: reference, count: count)
+            var page = try await dataController.accounts(list, of: reference, count: count)
+            while all, let cursor = page.next, page.users.count < limit {
+                let next = try await dataController.accounts(list, of: reference, count: count, cursor: cursor)
+                page.users += next.users
+                page.following.merge(next.following) { $1 }
+                // A server that repeats its cursor would loop: stop where it does.
+                page.next = next.users.isEmpty || next.next == cursor ? nil : next.next
+            }
+            return page
         }
         var next = state
         next.screens.append(.accounts(list, owner: reference.description, page))

@@ -362,6 +362,26 @@ def weibo_sdk():
     if posted:
         check("weibo statuses/destroy", lambda: client.post("statuses/destroy", id=posted["id"]),
               lambda status: expect(status["id"] == posted["id"], "another status"))
+    weibo_sdk_relations(client)
+
+
+def weibo_sdk_relations(client):
+    """Weibo's follow graph and topic search through the same client."""
+    friends = check("weibo friendships/friends", lambda: client.get("friendships/friends", uid=APPROVER, count=200),
+                    lambda answer: expect(answer["users"] and answer["total_number"] == len(answer["users"]),
+                                          "no users, or total_number differs") or f"{len(answer['users'])} followed")
+    if friends:
+        followed = friends["users"][0]
+        check("weibo friendships/followers", lambda: client.get("friendships/followers", uid=followed["idstr"]),
+              lambda answer: expect(any(str(u["id"]) == APPROVER for u in answer["users"]), "the follower is missing")
+              or f"{answer['total_number']} followers")
+        check("weibo friendships/friends by cursor", lambda: client.get("friendships/friends", uid=APPROVER, count=1,
+                                                                           cursor=1),
+              lambda answer: expect([u["id"] for u in answer["users"]] == [friends["users"][1]["id"]], "another page")
+              if len(friends["users"]) > 1 else None)
+    check("weibo search/topics", lambda: client.get("search/topics", q="Swift", count=5),
+          lambda answer: expect(answer["statuses"] and all("swift" in s["text"].lower() for s in answer["statuses"]),
+                                "no statuses with the query") or f"{len(answer['statuses'])} statuses")
 
 
 def sinaweibopy3():

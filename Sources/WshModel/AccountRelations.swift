@@ -10,10 +10,11 @@ public struct UserPage: Hashable, Sendable, Decodable {
     /// Whether the token's owner follows each user, by user id, where the server said.
     public var following: [String: Bool] = [:]
 
-    public init(users: [User], next: String? = nil, totalNumber: Int? = nil) {
+    public init(users: [User], next: String? = nil, totalNumber: Int? = nil, following: [String: Bool] = [:]) {
         self.users = users
         self.next = next
         self.totalNumber = totalNumber
+        self.following = following
     }
 
     enum CodingKeys: String, CodingKey {

@@ -193,6 +193,28 @@ struct RelationsSessionTests {
         }
     }
 
+    @Test("a server's control sequences in names and tags never reach a search or account row")
+    func hostileNames() throws {
+        let json = #"""
+            {"accounts":[{"id":"1","username":"a\u001b[2J","acct":"a\u001b[2J","display_name":"\u001b]0;owned\u0007Eve","followers_count":3}],
+             "statuses":[],"hashtags":[{"name":"t\u001b[31mred","history":[{"day":"1","uses":"2","accounts":"1"}]}]}
+            """#
+        let results = try JSONDecoder().decode(MastodonSearch.self, from: Data(json.utf8)).results
+        let search = SearchViewModel(query: "q\u{1b}[1m", results: results)
+        let page = UserPage(users: results.accounts, following: [:])
+        let accounts = AccountsViewModel(list: .followers, owner: "@x\u{1b}[0m", page: page)
+        var shown = [search.query, accounts.title] + accounts.rows.flatMap { [$0.screenName, $0.name] }
+        for row in search.rows {
+            switch row {
+            case .account(let cell): shown += [cell.screenName, cell.name]
+            case .hashtag(_, let name, let uses): shown.append(name); #expect(uses == 2)
+            case .status: break
+            }
+        }
+        #expect(shown.count == 7)
+        #expect(shown.allSatisfy { !$0.contains("\u{1b}") && !$0.contains("\u{07}") }, "\(shown)")
+    }
+
     private func accountID(_ author: String, _ client: WeiboClient) async -> String {
         let body = (try? await client.send(Endpoint(.get, "api/v1/accounts/lookup", parameters: [("acct", String(author.dropFirst()))])).body) ?? Data()
         return ((try? JSONSerialization.jsonObject(with: body)) as? [String: Any])?["id"] as? String ?? ""

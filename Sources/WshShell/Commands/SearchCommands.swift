@@ -23,7 +23,7 @@ extension Shell {
                   search @wsh_team@mastodon.social
                   search --tags wsh 5
                 """,
-            arguments: [ArgumentSpec("QUERY", help: "words, @name, @name@host or #tag"),
+            arguments: [ArgumentSpec("QUERY", help: "a word, \"several words\" quoted, @name, @name@host or #tag"),
                         ArgumentSpec("N", help: "how many of each kind (default 20)", arity: .optional)],
             options: [.flag("accounts", help: "accounts only"), .flag("statuses", help: "statuses only"),
                       .flag("tags", help: "hashtags only"), json],

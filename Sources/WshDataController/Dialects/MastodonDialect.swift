@@ -23,6 +23,8 @@ public struct MastodonDialect: Dialect {
     public var capabilities: Capabilities {
         var capabilities = Capabilities(repostTakesText: false)
         (capabilities.searchFinds, capabilities.blocksAccounts, capabilities.mutesOnServer) = (Set(SearchKind.allCases), true, true)
+        capabilities.editsStatuses = true
+        capabilities.schedulesStatuses = true
         return capabilities
     }
 

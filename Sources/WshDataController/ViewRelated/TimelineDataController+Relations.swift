@@ -2,12 +2,9 @@ import WshModel
 import WshRequest
 
 /// Search, followers and following, blocks and server-side mutes, passed to
-/// the user DataController; and what the API can do of them, so the screens
-/// refuse before any request what it cannot.
+/// the user DataController (what the API can do of them is `capabilities`,
+/// so the screens refuse before any request what it cannot).
 extension TimelineDataController {
-    /// What the connected API can do (search kinds, blocks, server mutes).
-    public var capabilities: Capabilities { users.dialect.capabilities }
-
     /// What a search for `query` found.
     public func search(_ query: String, kinds: Set<SearchKind>, limit: Int, resolve: Bool) async throws(RequestError) -> SearchResults {
         try await users.search(query, kinds: kinds, limit: limit, resolve: resolve)

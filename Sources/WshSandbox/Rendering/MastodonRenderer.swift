@@ -153,7 +153,7 @@ struct MastodonRenderer {
         json.member("reblogs_count", boost ? 0 : timeline.repostsCount(of: status))
         json.member("favourites_count", boost ? 0 : status.attitudesCount + timeline.favouritersCount(of: status.ordinal))
         json.key("edited_at")
-        json.null()
+        if let edited = status.editedAt { json.string(mastodonTime(edited.date)) } else { json.null() }
         if let viewer {
             json.member("favourited", !boost && timeline.favouritedTime(status.ordinal, by: viewer) != nil)
             json.member("reblogged", !boost && timeline.boost(of: status.ordinal, by: viewer) != nil)
@@ -427,7 +427,7 @@ struct MastodonRenderer {
         return json.bytes
     }
 
-    private func writeAccount(_ user: SandboxUser, into json: inout JSONWriter, withSource: Bool = false) {
+    func writeAccount(_ user: SandboxUser, into json: inout JSONWriter, withSource: Bool = false) {
         let avatar = "http://tva\(user.index % 4 + 1).sinaimg.cn/crop.0.0.180.180.180/\(user.avatarKey).jpg"
         let note = user.description.isEmpty ? "" : "<p>" + MastodonHTML.escaped(user.description) + "</p>"
         json.objectStart()

@@ -102,6 +102,12 @@ extension Shell {
             case .accounts(let accounts):
                 context.write(AccountsView(style: console.style, columns: console.columns()).render(accounts))
                 rendered.append("AccountsView (\(accounts.rows.count) rows)")
+            case .edits(let history):
+                context.write(EditHistoryView(style: console.style, columns: console.columns()).render(history))
+                rendered.append("EditHistoryView (\(history.rows.count) versions)")
+            case .scheduled(let scheduled):
+                context.write(ScheduledStatusesView(style: console.style, columns: console.columns()).render(scheduled))
+                rendered.append("ScheduledStatusesView (\(scheduled.rows.count) rows)")
             }
         }
         if wanted.contains(.led) {

@@ -107,6 +107,11 @@ public struct SessionStateDocument: Encodable, Sendable, Hashable {
             case .accounts(let list, let owner, _):
                 kind = list.rawValue
                 screenName = StatusDocument.clean(owner)
+            case .edits(let status, _):
+                kind = "edits"
+                statusID = status.identifier.map(StatusDocument.clean)
+            case .scheduled:
+                kind = "scheduled"
             }
         }
 

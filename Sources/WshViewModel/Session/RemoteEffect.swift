@@ -43,6 +43,14 @@ public enum RemoteEffect: Sendable, Hashable {
     case blocking(UserReference, on: Bool)
     /// A server-side mute (`on`, with its options) or unmute: undo sends the other, redo the same again.
     case serverMute(UserReference, on: Bool, duration: Int?, notifications: Bool)
+    // Edits and scheduled statuses (SessionViewModel+Edits.swift).
+    /// An edit of the status `id` from `previousText` (its source before) to
+    /// `text`: undo edits it back, redo edits it again.
+    case edited(id: String, previousText: String, text: String)
+    /// A status scheduled: undo cancels `scheduled` (its id), redo schedules it again (a new id).
+    case scheduled(ScheduledStatus)
+    /// A scheduled status cancelled: undo schedules it again (a new id), redo cancels that.
+    case unscheduled(ScheduledStatus)
 }
 
 extension TimelineState {
@@ -58,6 +66,8 @@ extension TimelineState {
                 .detail(status)
             case .comments(let shown, let page) where shown.identifier == id:
                 .comments(status, page)
+            case .edits(let shown, let versions) where shown.identifier == id:
+                .edits(status, versions)
             default:
                 screen
             }

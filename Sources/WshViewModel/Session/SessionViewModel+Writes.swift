@@ -115,6 +115,8 @@ extension SessionViewModel {
             }
             let lost = posted.note.map { "\($0); " } ?? ""
             return "\(lost)the server cannot restore a deleted status; posted its text again as a new status (\(posted.id))"
+        case .edited, .scheduled, .unscheduled:
+            return try await takeBackEdit(effect, undoing: operation)
         }
     }
 
@@ -156,6 +158,8 @@ extension SessionViewModel {
             notes.append(try await reapplyRelation(effect, redoing: operation))
         case .deletedStatus(let id, _):
             notes.append(try await timeline.deleteAgain(id: id, redoing: operation))
+        case .edited, .scheduled, .unscheduled:
+            try await reapplyEdit(effect, redoing: operation)
         }
     }
 
@@ -182,6 +186,8 @@ extension RemoteEffect {
         case .unfavorited(let statusID): .unfavorited(statusID: swap(statusID))
         case .deletedStatus(let id, let text): .deletedStatus(id: swap(id), text: text)
         case .followed, .unfollowed, .blocking, .serverMute: self
+        case .edited(let id, let previousText, let text): .edited(id: swap(id), previousText: previousText, text: text)
+        case .scheduled, .unscheduled: self
         }
     }
 }

@@ -59,8 +59,13 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `redo` of a remote operation whose write failed: the history and the
     /// screens are unchanged.
     case redoFailed(operation: String, reason: String)
-    /// Something the connected API does not offer (`Weibo has no block`), refused before any request.
+    // Edits and scheduled statuses.
+    /// The connected API cannot do what was asked (`edit` on Weibo, `block` on Weibo): said before any request.
     case notOffered(String)
+    /// `post --at TIME` with a time wsh cannot read, or too soon: what was wrong and what is allowed.
+    case badScheduleTime(String)
+    /// No scheduled status `index` among `count`.
+    case noScheduled(index: Int, count: Int)
     /// `detail N` on a row with nothing to open (a hashtag), with what to do instead.
     case nothingToOpen(index: Int, advice: String)
 
@@ -68,7 +73,8 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
     /// error, status 2 in a script), rather than failing while it ran.
     public var isUsageError: Bool {
         switch self {
-        case .invalidPaging, .pageNeedsPublicTimeline, .timelineNotOffered, .notOffered, .noUserGiven, .emptyPost, .emptyText, .unknownKey, .noKeys: true
+        case .invalidPaging, .pageNeedsPublicTimeline, .timelineNotOffered, .noUserGiven, .emptyPost, .emptyText, .unknownKey, .noKeys: true
+        case .notOffered, .badScheduleTime: true
         default: false
         }
     }
@@ -126,8 +132,11 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
             return "cannot undo \(operation): \(reason); history and screens are unchanged"
         case .redoFailed(let operation, let reason):
             return "cannot redo \(operation): \(reason); history and screens are unchanged"
-        case .notOffered(let what):
-            return what
+        case .notOffered(let message), .badScheduleTime(let message):
+            return message
+        case .noScheduled(let index, let count):
+            if count == 0 { return "no scheduled status \(index): none is scheduled" }
+            return "no scheduled status \(index): scheduled lists \(count), numbered from 1"
         case .nothingToOpen(let index, let advice):
             return "row \(index) has no status or account to open: \(advice)"
         }

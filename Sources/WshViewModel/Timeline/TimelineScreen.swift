@@ -13,6 +13,10 @@ public enum TimelineScreen: Sendable, Hashable {
     case search(SearchViewModel)
     /// Followers or following.
     case accounts(AccountsViewModel)
+    /// The edit history of one status.
+    case edits(EditHistoryViewModel)
+    /// The scheduled statuses.
+    case scheduled(ScheduledStatusesViewModel)
 
     /// The ViewModel of `screen`, or `.list` when none is open.
     init(_ screen: TimelineState.Screen?) {
@@ -23,6 +27,8 @@ public enum TimelineScreen: Sendable, Hashable {
         case .user(let user): self = .user(UserViewModel(user: user))
         case .search(let query, let results): self = .search(SearchViewModel(query: query, results: results))
         case .accounts(let list, let owner, let page): self = .accounts(AccountsViewModel(list: list, owner: owner, page: page))
+        case .edits(let status, let versions): self = .edits(EditHistoryViewModel(status: status, versions: versions))
+        case .scheduled(let scheduled): self = .scheduled(ScheduledStatusesViewModel(scheduled))
         }
     }
 }

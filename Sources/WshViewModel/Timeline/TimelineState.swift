@@ -25,6 +25,11 @@ public struct TimelineState: Sendable, Hashable {
         case search(query: String, SearchResults)
         /// One page of `owner`'s followers or of whom they follow.
         case accounts(AccountList, owner: String, UserPage)
+        // Edits and scheduled statuses.
+        /// The edit history of a status, the original first.
+        case edits(Status, [StatusEdit])
+        /// The account's scheduled statuses.
+        case scheduled([ScheduledStatus])
     }
 
     /// Every loaded status, newest first, muted authors included.

@@ -36,7 +36,7 @@ extension TimelineViewModel {
         switch screen {
         case .search(let search): search.rows.count
         case .accounts(let accounts): accounts.rows.count
-        case .list, .detail, .comments, .user: nil
+        case .list, .detail, .comments, .user, .edits, .scheduled: nil
         }
     }
 
@@ -158,7 +158,7 @@ extension TimelineViewModel {
         case .accounts(_, _, let page)?:
             guard index >= 1, index <= page.users.count else { throw fail(.noRow(index: index, count: page.users.count)) }
             return .user(page.users[index - 1])
-        case .detail?, .comments?, .user?, nil:
+        case .detail?, .comments?, .user?, .edits?, .scheduled?, nil:
             return nil
         }
     }

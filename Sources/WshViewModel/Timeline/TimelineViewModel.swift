@@ -471,8 +471,8 @@ public final class TimelineViewModel {
     /// The status of the detail or comments screen on top, if one is.
     var openStatusOnTop: Status? {
         switch state.screens.last {
-        case .detail(let status), .comments(let status, _): status
-        case .user, .search, .accounts, nil: nil
+        case .detail(let status), .comments(let status, _), .edits(let status, _): status
+        case .user, .scheduled, .search, .accounts, nil: nil
         }
     }
 

@@ -178,6 +178,7 @@ def mastodon_py():
 
     check("Mastodon.py ratelimit_method='pace' per call", pace,
           lambda seconds: expect(seconds < 2, f"{seconds:.1f} s per call") or f"{seconds:.2f} s per call")
+    mastodon_py_relations(client, me)
     if me:
         mastodon_notifications(client, me)
     mastodon_streaming(client)
@@ -253,6 +254,65 @@ def mastodon_streaming(client):
             expect(updates, "no update within 20 s")
             return f"update {styled(updates[0].id)}: {updates[0].content[:40]}"
         check(f"Mastodon.{name} (a listener hears one update)", one_update)
+
+
+def mastodon_py_relations(client, me):
+    """Search, followers/following, blocks and mutes, as a Mastodon.py user would call them."""
+    public = client.timeline_public(limit=20)
+    other = next((s.account for s in public if me and str(s.account.id) != str(me.id)), None)
+    if not other:
+        return
+    name = other.acct
+    check("Mastodon.search_v2 (accounts by name prefix)", lambda: client.search_v2(name[:4], result_type="accounts"),
+          lambda found: expect(any(a.acct == name for a in found.accounts), f"{name} not found")
+          or f"{len(found.accounts)} accounts for {name[:4]!r}")
+    host = urllib.parse.urlsplit(BASE).netloc
+    check("Mastodon.search_v2 (resolve name@host)", lambda: client.search_v2(f"@{name}@{host}", resolve=True),
+          lambda found: expect([a.acct for a in found.accounts] == [name], f"{[a.acct for a in found.accounts]}")
+          or f"@{name}@{host}")
+    word = next((w for s in public for w in re.findall(r"[A-Za-z]{4,}", html.unescape(re.sub("<[^>]+>", " ", s.content)))), "wsh")
+    check("Mastodon.search_v2 (statuses by text)", lambda: client.search_v2(word, result_type="statuses"),
+          lambda found: expect(found.statuses and all(word.lower() in s.content.lower() for s in found.statuses),
+                               f"statuses for {word!r}: {len(found.statuses)}") or f"{len(found.statuses)} statuses with {word!r}")
+    tagged = next((t.name for s in public for t in s.tags), None)
+    if tagged:
+        check("Mastodon.search_v2 (hashtags agree with statuses' tags)", lambda: client.search_v2(tagged, result_type="hashtags"),
+              lambda found: expect(any(t.name == tagged for t in found.hashtags), f"#{tagged} not found")
+              or f"#{tagged}, {found.hashtags[0].history[0].uses} uses")
+    check("Mastodon.account_search", lambda: client.account_search(name, limit=5),
+          lambda found: expect(found and found[0].acct == name, "no exact match first") or f"{len(found)} accounts")
+    check("Mastodon.account_follow", lambda: client.account_follow(other.id),
+          lambda relationship: expect(relationship.following is True, "not following"))
+    check("Mastodon.account_followers (the follow shows)", lambda: client.account_followers(other.id),
+          lambda found: expect(any(str(a.id) == str(me.id) for a in found), "I am not among the followers")
+          or f"{len(found)} followers")
+    check("Mastodon.account_following", lambda: client.account_following(me.id),
+          lambda found: expect(any(str(a.id) == str(other.id) for a in found), f"{name} is not followed")
+          or f"{len(found)} followed")
+    check("Mastodon.account_block", lambda: client.account_block(other.id),
+          lambda relationship: expect(relationship.blocking is True and relationship.following is False,
+                                      f"blocking {relationship.blocking}, following {relationship.following}"))
+    check("Mastodon.blocks", client.blocks,
+          lambda found: expect([str(a.id) for a in found] == [str(other.id)], "the block is not listed") or name)
+    check("Mastodon.account_unblock", lambda: client.account_unblock(other.id),
+          lambda relationship: expect(relationship.blocking is False, "still blocking"))
+    # Blocking ended the follow; follow again so that only the mute keeps them off the home timeline.
+    client.account_follow(other.id)
+    check("Mastodon.account_mute", lambda: client.account_mute(other.id, notifications=False, duration=3600),
+          lambda relationship: expect(relationship.muting is True and relationship.muting_notifications is False,
+                                      f"muting {relationship.muting}, notifications {relationship.muting_notifications}"))
+    check("Mastodon.mutes", client.mutes,
+          lambda found: expect([str(a.id) for a in found] == [str(other.id)] and found[0].mute_expires_at,
+                               "the mute is not listed with its end") or f"{name} until {found[0].mute_expires_at}")
+    check("Mastodon.timeline_home leaves a muted account out although followed", lambda: client.timeline_home(limit=40),
+          lambda page: expect(all(str(s.account.id) != str(other.id) for s in page), "a muted account's status"))
+    check("Mastodon.account_relationships", lambda: client.account_relationships(other.id),
+          lambda found: expect(found[0].muting is True and found[0].blocking is False, f"{found[0]}") or "muting, not blocking")
+    check("Mastodon.account_unmute", lambda: client.account_unmute(other.id),
+          lambda relationship: expect(relationship.muting is False, "still muting"))
+    check("Mastodon.timeline_home shows them again after unmute", lambda: client.timeline_home(limit=40),
+          lambda page: expect(any(str(s.account.id) == str(other.id) for s in page), "their statuses stay hidden"))
+    client.account_unfollow(other.id)
 
 
 def mastodon_py_edits(client, me):
@@ -368,7 +428,48 @@ def toot():
               or "the public timeline's ids")
         check("toot whoami", lambda: run("whoami"),
               lambda output: expect("@" in output, "no account shown") or output.splitlines()[0].strip())
+        toot_relations(run, public)
+        # Notifications: another account (account 1) favourites one of toot's account's statuses first.
+        token = {"Authorization": "Bearer " + _toot_token(home)}
+        me = requests.get(f"{BASE}/api/v1/accounts/verify_credentials", headers=token, timeout=10).json()
+        own = requests.get(f"{BASE}/api/v1/accounts/{me['id']}/statuses?exclude_reblogs=true&limit=1", timeout=10).json()
+        for action in ("unfavourite", "favourite"):  # anew, should the Mastodon.py check have favourited it already
+            requests.post(f"{BASE}/api/v1/statuses/{own[0]['id']}/{action}", timeout=10,
+                          headers={"Authorization": "Bearer sandbox-token"})
+        check("toot notifications --json", lambda: run("notifications", "--json"),
+              lambda output: expect(json.loads(output)[0]["type"] == "favourite", "the favourite is not first")
+              or f"{len(json.loads(output))} notifications, the favourite first")
+        check("toot notifications --type mention", lambda: run("notifications", "--type", "mention"),
+              lambda output: expect("mentioned you" in output and "favourited" not in output, output[-200:])
+              or "the mention only")
+        check("toot notifications --clear", lambda: run("notifications", "--clear"),
+              lambda output: expect(requests.get(f"{BASE}/api/v1/notifications", headers=token, timeout=10).json() == [],
+                                    "notifications left") or "none left")
         toot_scheduled(run, home)
+
+
+def toot_relations(run, public):
+    """toot's account commands: each finds the account through v2 search (resolve=true)."""
+    me = run("whoami").split()[0].lstrip("@")
+    name = next((s["account"]["acct"] for s in public if s["account"]["acct"] != me), None)
+    if not name:
+        return
+    check("toot search", lambda: run("search", name),
+          lambda output: expect("@" + name in output, f"@{name} not shown") or f"@{name} found")
+    check("toot whois", lambda: run("whois", name),
+          lambda output: expect("@" + name in output, "no account shown") or output.splitlines()[0].strip())
+    check("toot follow", lambda: run("follow", name), lambda output: output.strip())
+    check("toot following", lambda: run("following", me),
+          lambda output: expect(name in output, f"{name} not listed") or f"{len(output.splitlines())} lines")
+    check("toot followers", lambda: run("followers", name),
+          lambda output: expect(me in output, f"{me} not listed") or f"{len(output.splitlines())} lines")
+    check("toot unfollow", lambda: run("unfollow", name), lambda output: output.strip())
+    check("toot block", lambda: run("block", name), lambda output: output.strip())
+    check("toot blocked", lambda: run("blocked"), lambda output: expect(name in output, "not listed") or name)
+    check("toot unblock", lambda: run("unblock", name), lambda output: output.strip())
+    check("toot mute", lambda: run("mute", name), lambda output: output.strip())
+    check("toot muted", lambda: run("muted"), lambda output: expect(name in output, "not listed") or name)
+    check("toot unmute", lambda: run("unmute", name), lambda output: output.strip())
 
 
 def toot_scheduled(run, home):
@@ -387,23 +488,6 @@ def toot_scheduled(run, home):
     check("toot post --scheduled-at", lambda: run("post", "--scheduled-at", at, "Hello tomorrow from toot"),
           lambda output: expect(any(s["params"]["text"] == "Hello tomorrow from toot" for s in listed()),
                                 "not among the scheduled statuses") or output.strip())
-
-        # Notifications: another account (account 1) favourites one of toot's account's statuses first.
-        token = {"Authorization": "Bearer " + _toot_token(home)}
-        me = requests.get(f"{BASE}/api/v1/accounts/verify_credentials", headers=token, timeout=10).json()
-        own = requests.get(f"{BASE}/api/v1/accounts/{me['id']}/statuses?exclude_reblogs=true&limit=1", timeout=10).json()
-        for action in ("unfavourite", "favourite"):  # anew, should the Mastodon.py check have favourited it already
-            requests.post(f"{BASE}/api/v1/statuses/{own[0]['id']}/{action}", timeout=10,
-                          headers={"Authorization": "Bearer sandbox-token"})
-        check("toot notifications --json", lambda: run("notifications", "--json"),
-              lambda output: expect(json.loads(output)[0]["type"] == "favourite", "the favourite is not first")
-              or f"{len(json.loads(output))} notifications, the favourite first")
-        check("toot notifications --type mention", lambda: run("notifications", "--type", "mention"),
-              lambda output: expect("mentioned you" in output and "favourited" not in output, output[-200:])
-              or "the mention only")
-        check("toot notifications --clear", lambda: run("notifications", "--clear"),
-              lambda output: expect(requests.get(f"{BASE}/api/v1/notifications", headers=token, timeout=10).json() == [],
-                                    "notifications left") or "none left")
 
 
 def _toot_token(home):
@@ -440,6 +524,26 @@ def weibo_sdk():
     if posted:
         check("weibo statuses/destroy", lambda: client.post("statuses/destroy", id=posted["id"]),
               lambda status: expect(status["id"] == posted["id"], "another status"))
+    weibo_sdk_relations(client)
+
+
+def weibo_sdk_relations(client):
+    """Weibo's follow graph and topic search through the same client."""
+    friends = check("weibo friendships/friends", lambda: client.get("friendships/friends", uid=APPROVER, count=200),
+                    lambda answer: expect(answer["users"] and answer["total_number"] == len(answer["users"]),
+                                          "no users, or total_number differs") or f"{len(answer['users'])} followed")
+    if friends:
+        followed = friends["users"][0]
+        check("weibo friendships/followers", lambda: client.get("friendships/followers", uid=followed["idstr"]),
+              lambda answer: expect(any(str(u["id"]) == APPROVER for u in answer["users"]), "the follower is missing")
+              or f"{answer['total_number']} followers")
+        check("weibo friendships/friends by cursor", lambda: client.get("friendships/friends", uid=APPROVER, count=1,
+                                                                           cursor=1),
+              lambda answer: expect([u["id"] for u in answer["users"]] == [friends["users"][1]["id"]], "another page")
+              if len(friends["users"]) > 1 else None)
+    check("weibo search/topics", lambda: client.get("search/topics", q="Swift", count=5),
+          lambda answer: expect(answer["statuses"] and all("swift" in s["text"].lower() for s in answer["statuses"]),
+                                "no statuses with the query") or f"{len(answer['statuses'])} statuses")
 
 
 def sinaweibopy3():

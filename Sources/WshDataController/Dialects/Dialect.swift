@@ -71,6 +71,22 @@ public protocol Dialect: Sendable {
     /// Follows or unfollows `user`; the user.
     func setFollowing(_ follow: Bool, _ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> User
 
+    // MARK: Search and account relations (Dialect+Relations.swift, MastodonDialect+Relations.swift)
+
+    /// Searches `query` for the `kinds` asked (all the API finds when empty), at most `limit` of each.
+    func search(_ query: String, kinds: Set<SearchKind>, limit: Int, resolve: Bool, _ exchange: DialectExchange)
+        async throws(RequestError) -> SearchResults
+    /// A page of `user`'s followers or of whom they follow, from `cursor` (nil: the first).
+    func accounts(_ list: AccountList, of user: UserReference, count: Int, cursor: String?, _ exchange: DialectExchange)
+        async throws(RequestError) -> UserPage
+    /// Blocks or unblocks `user`; the relationship after.
+    func setBlocking(_ block: Bool, _ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> Relationship
+    /// Mutes `user` on the server (for `duration` seconds, nil: for ever; their notifications too
+    /// when `notifications`) or unmutes them; the relationship after.
+    func setServerMute(_ mute: Bool, _ user: UserReference, duration: Int?, notifications: Bool, _ exchange: DialectExchange)
+        async throws(RequestError) -> Relationship
+    /// The token owner's relationship to `user` (follow, block, mute), to resolve a lost answer.
+    func relationship(_ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> Relationship
     // MARK: Edits and scheduled statuses (`Capabilities.editsStatuses`, `.schedulesStatuses`)
 
     /// The status `id` as its author wrote it (plain text, never the HTML).
@@ -118,6 +134,12 @@ public struct Capabilities: Sendable, Hashable {
     public var repostTakesText: Bool
     /// Whether a deleted status can be restored as it was (neither API can: undo posts its text again).
     public var restoresDeletedStatus: Bool
+    /// What `search` finds here (Weibo's topic search: statuses only).
+    public var searchFinds: Set<SearchKind> = []
+    /// Whether accounts can be blocked (`block`, `unblock`).
+    public var blocksAccounts = false
+    /// Whether accounts can be muted on the server (`mute --server`).
+    public var mutesOnServer = false
     /// Whether an own status can be edited, with its history (`edit`, `edits`; Mastodon).
     public var editsStatuses = false
     /// Whether a status can be scheduled (`post --at`, `scheduled`, `unschedule`; Mastodon).
@@ -151,7 +173,11 @@ public struct WeiboDialect: Dialect {
 
     public var name: String { "weibo" }
     public var authScheme: String { "OAuth2" }
-    public var capabilities: Capabilities { Capabilities(repostTakesText: true) }
+    public var capabilities: Capabilities {
+        var capabilities = Capabilities(repostTakesText: true)
+        capabilities.searchFinds = [.statuses]
+        return capabilities
+    }
 
     public func maximumCount(for source: TimelineSource) -> Int? {
         switch source {

@@ -22,6 +22,7 @@ public struct MastodonDialect: Dialect {
     public var authScheme: String { "Bearer" }
     public var capabilities: Capabilities {
         var capabilities = Capabilities(repostTakesText: false)
+        (capabilities.searchFinds, capabilities.blocksAccounts, capabilities.mutesOnServer) = (Set(SearchKind.allCases), true, true)
         capabilities.editsStatuses = true
         capabilities.schedulesStatuses = true
         capabilities.notifications = true

@@ -375,16 +375,75 @@ public struct MastodonConversation: Decodable, Sendable {
     }
 }
 
-/// A Mastodon `Relationship` (after follow and unfollow).
+/// A Mastodon `Relationship` (after follow, unfollow, block, mute and their undoing).
 public struct MastodonRelationship: Decodable, Sendable {
     public var id: String?
     public var following: Bool?
+    public var blocking: Bool?
+    public var muting: Bool?
+    public var mutingNotifications: Bool?
 
-    enum CodingKeys: String, CodingKey { case id, following }
+    enum CodingKeys: String, CodingKey {
+        case id, following, blocking, muting
+        case mutingNotifications = "muting_notifications"
+    }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = c.lenientString(.id)
         following = c.lenientBool(.following)
+        blocking = c.lenientBool(.blocking)
+        muting = c.lenientBool(.muting)
+        mutingNotifications = c.lenientBool(.mutingNotifications)
+    }
+
+    /// The Model's `Relationship`.
+    public var relationship: Relationship {
+        Relationship(following: following, blocking: blocking, muting: muting, mutingNotifications: mutingNotifications)
+    }
+}
+
+/// A Mastodon v2 `Search`: accounts, statuses and hashtags (`Tag`, with its `history`).
+public struct MastodonSearch: Decodable, Sendable {
+    public var accounts: [MastodonAccount]
+    public var statuses: [MastodonStatus]
+    public var hashtags: [Tag]
+
+    public struct Tag: Decodable, Sendable {
+        public var name: String?
+        public var history: [History]
+
+        public struct History: Decodable, Sendable {
+            public var uses: Int?
+            enum CodingKeys: String, CodingKey { case uses }
+            public init(from decoder: Decoder) throws {
+                uses = try decoder.container(keyedBy: CodingKeys.self).lenientCount(.uses)
+            }
+        }
+
+        enum CodingKeys: String, CodingKey { case name, history }
+
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            name = c.lenientString(.name)
+            history = c.lenientArray(History.self, .history) ?? []
+        }
+    }
+
+    enum CodingKeys: String, CodingKey { case accounts, statuses, hashtags }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        accounts = c.lenientArray(MastodonAccount.self, .accounts) ?? []
+        statuses = c.lenientArray(MastodonStatus.self, .statuses) ?? []
+        hashtags = c.lenientArray(Tag.self, .hashtags) ?? []
+    }
+
+    /// The Model's `SearchResults`; a tag's uses are its history's, summed.
+    public var results: SearchResults {
+        SearchResults(accounts: accounts.map(\.user), statuses: statuses.map(\.status),
+                      hashtags: hashtags.compactMap { tag in
+                          tag.name.map { Hashtag(name: $0, uses: tag.history.isEmpty ? nil : tag.history.reduce(0) { $0 + ($1.uses ?? 0) }) }
+                      })
     }
 }

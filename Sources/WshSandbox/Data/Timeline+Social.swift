@@ -24,9 +24,9 @@ extension Timeline {
         user.favouritesCount + (favourites[user.index]?.count ?? 0)
     }
 
-    /// The home timeline's authors: `user` and whom they follow.
+    /// The home timeline's authors: `user` and whom they follow, but not whom they block or mute.
     func homeAuthors(of user: Int) -> Set<Int> {
-        following[user, default: []].union([user])
+        following[user, default: []].union([user]).subtracting(hiddenAuthors(for: user))
     }
 
     mutating func follow(_ followed: Int, by follower: Int) -> Result<Void, Refusal> {

@@ -41,6 +41,9 @@ struct Timeline: Sendable {
     /// Each user's favourites, oldest first, with when they were made.
     var favourites: [Int: [(ordinal: Int, time: WeiboTime)]] = [:]
 
+    // Blocks and server-side mutes (see Timeline+Relations.swift).
+    var blocks: [Int: [Int]] = [:]
+    var mutes: [Int: [Mute]] = [:]
     // Edits and scheduled statuses (see Timeline+Edits.swift).
     var edits: [Int: [StatusVersion]] = [:]
     var scheduled: [ScheduledPost] = []

@@ -82,8 +82,9 @@ extension MastodonAPI {
 
     /// A page of `items` (newest first, `id` decreasing) by the cursors and
     /// `limit` of `call`, with its `Link` header (`next`: older, `prev`: newer).
-    func page<Item>(byID items: [Item], _ id: (Item) -> Int64, _ call: Call, maximum: Int) throws -> (items: [Item], link: String?) {
-        let limit = limit(call, maximum: maximum)
+    func page<Item>(byID items: [Item], _ id: (Item) -> Int64, _ call: Call, default defaultLimit: Int = 20, maximum: Int)
+        throws -> (items: [Item], link: String?) {
+        let limit = limit(call, default: defaultLimit, maximum: maximum)
         let maxID = try cursor(call, "max_id")
         let sinceID = try cursor(call, "since_id")
         let minID = try cursor(call, "min_id")

@@ -42,15 +42,17 @@ extension MastodonAPI {
     // MARK: Timelines
 
     /// `timelines/public` and `timelines/tag/:hashtag`: every public status but
-    /// boosts (as Mastodon leaves them out); `local` changes nothing (every
+    /// boosts (as Mastodon leaves them out) and the viewer's blocked and muted accounts'; `local` changes nothing (every
     /// account is local), `remote=true` is empty, `only_media` keeps statuses with pictures.
     func publicTimeline(_ call: Call, tag: String?) throws -> Reply {
         let viewer = try viewer(call, .preview)
         let timeline = store.timeline
         if call.parameters.flag("remote") { return try statusPage([], call, timeline: timeline, viewer: viewer) }
         let onlyMedia = call.parameters.flag("only_media")
+        let hidden = viewer.map(timeline.hiddenAuthors(for:)) ?? []
         let ordinals = timeline.allOrdinals().filter { ordinal in
-            guard let status = timeline.status(ordinal: ordinal), !timeline.isBoost(status) else { return false }
+            guard let status = timeline.status(ordinal: ordinal), !timeline.isBoost(status),
+                  !hidden.contains(status.authorIndex) else { return false }
             if let visibility = status.mastodon?.visibility, visibility != "public" { return false }
             if onlyMedia && status.pictureKeys.isEmpty { return false }
             if let tag, !Hashtags.text(status.text, has: tag) { return false }

@@ -173,6 +173,19 @@ struct MastodonAPI: Sendable {
             return try lookup(call)
         case (.get, 3, "v1") where s[1] == "accounts" && s[2] == "relationships":
             return try relationships(call)
+        // Search, followers/following, blocks and mutes (MastodonAPI+Search.swift, +Relations.swift).
+        case (.get, 2, "v2") where s[1] == "search":
+            return try search(call)
+        case (.get, 3, "v1") where s[1] == "accounts" && s[2] == "search":
+            return try accountSearch(call)
+        case (.get, 4, "v1") where s[1] == "accounts" && (s[3] == "followers" || s[3] == "following"):
+            return try followList(call, id: s[2], followers: s[3] == "followers")
+        case (.get, 2, "v1") where s[1] == "blocks":
+            return try blockList(call)
+        case (.get, 2, "v1") where s[1] == "mutes":
+            return try muteList(call)
+        case (.post, 4, "v1") where s[1] == "accounts" && ["block", "unblock", "mute", "unmute"].contains(s[3]):
+            return try relate(call, id: s[2], action: s[3])
         case (.get, 3, "v1") where s[1] == "accounts":
             return try account(call, id: s[2])
         case (.get, 4, "v1") where s[1] == "accounts" && s[3] == "statuses":

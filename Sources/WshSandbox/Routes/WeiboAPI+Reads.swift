@@ -73,6 +73,8 @@ extension WeiboAPI {
             return ByteBuffer(bytes: json.bytes)
         case .rateLimitStatus:
             return ByteBuffer(bytes: rateLimitStatus(rateLimiter.snapshot(token: caller.token)))
+        case .friends, .followers, .searchTopics:
+            return try readRelations(endpoint, fields, viewer: viewer)
         default:
             throw SandboxError.apiNotFound
         }

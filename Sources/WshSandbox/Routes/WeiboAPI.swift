@@ -36,6 +36,10 @@ struct WeiboAPI: Sendable {
         case destroyFavorite = "/2/favorites/destroy.json"
         case createFriendship = "/2/friendships/create.json"
         case destroyFriendship = "/2/friendships/destroy.json"
+        // Followers, following and topic search (WeiboAPI+Relations.swift).
+        case friends = "/2/friendships/friends.json"
+        case followers = "/2/friendships/followers.json"
+        case searchTopics = "/2/search/topics.json"
 
         var method: HTTPRequest.Method { isWrite ? .post : .get }
 

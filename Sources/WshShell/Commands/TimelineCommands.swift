@@ -143,28 +143,36 @@ extension Shell {
                         if asJSON { context.write(try JSONView.encode(user.document)) }
                     }
                 }),
-            CommandSpec(
+            withServerMuteNotes(CommandSpec(
                 name: "mute", abstract: "Hide a user's rows (the view-related DataController's filter).",
-                discussion: "With no USER, lists who is muted.",
+                discussion: """
+                    With no USER, lists who is muted. With --server, mutes them on the server
+                    instead (Mastodon; Weibo has no server-side mute): undo unmutes.
+                    """,
                 arguments: [ArgumentSpec("USER", help: "screen name, @name, or uid", arity: .optional)],
+                options: Self.serverMuteOptions,
                 completion: { [unowned self] _ in authorNames() },
                 handler: { [unowned self] context in
+                    if try serverMute(context, mute: true) { return }
                     guard let name = context.arguments["USER"] else {
                         for muted in sessionStorage?.mutedUsers ?? [] { context.writeLine(muted) }
                         return
                     }
                     try drive(context, input: "SessionViewModel.mute(\"\(name)\")") { try $0.mute(name) }
                     noteLastOperation(context)
-                }),
-            CommandSpec(
+                })),
+            withServerMuteNotes(CommandSpec(
                 name: "unmute", abstract: "Show a muted user's rows again.",
+                discussion: "With --server, unmutes them on the server (Mastodon): undo mutes again.",
                 arguments: [ArgumentSpec("USER", help: "screen name, @name, or uid")],
+                options: [Self.serverMuteOptions[0]],
                 completion: { [unowned self] _ in sessionStorage?.mutedUsers ?? [] },
                 handler: { [unowned self] context in
+                    if try serverMute(context, mute: false) { return }
                     let name = context.arguments["USER"] ?? ""
                     try drive(context, input: "SessionViewModel.unmute(\"\(name)\")") { try $0.unmute(name) }
                     noteLastOperation(context)
-                }),
+                })),
             CommandSpec(
                 name: "post", abstract: "Post a status (needs a token); it becomes row 1.",
                 discussion: """
@@ -328,7 +336,7 @@ extension Shell {
     }
 
     func rowNumbers() -> [String] {
-        (0..<min(rowCount, 500)).map { String($0 + 1) }
+        (0..<min(sessionStorage?.rowCountOnTop ?? rowCount, 500)).map { String($0 + 1) }
     }
 
     private func authorNames() -> [String] {

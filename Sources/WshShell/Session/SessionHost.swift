@@ -96,6 +96,12 @@ extension Shell {
             case .user(let user):
                 context.write(UserView(style: console.style).render(user))
                 rendered.append("UserView")
+            case .search(let search):
+                context.write(SearchView(style: console.style, columns: console.columns()).render(search))
+                rendered.append("SearchView (\(search.rows.count) rows)")
+            case .accounts(let accounts):
+                context.write(AccountsView(style: console.style, columns: console.columns()).render(accounts))
+                rendered.append("AccountsView (\(accounts.rows.count) rows)")
             case .edits(let history):
                 context.write(EditHistoryView(style: console.style, columns: console.columns()).render(history))
                 rendered.append("EditHistoryView (\(history.rows.count) versions)")

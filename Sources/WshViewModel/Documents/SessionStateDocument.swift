@@ -76,14 +76,17 @@ public struct SessionStateDocument: Encodable, Sendable, Hashable {
         public var statusID: String?
         /// The user a user screen shows.
         public var userID: String?
-        /// That user's screen name.
+        /// That user's screen name (the owner of a followers or following list).
         public var screenName: String?
+        /// What a search screen searched for; absent for other screens.
+        public var query: String?
 
         enum CodingKeys: String, CodingKey {
             case kind
             case statusID = "status_id"
             case userID = "user_id"
             case screenName = "screen_name"
+            case query
         }
 
         init(_ screen: TimelineState.Screen) {
@@ -98,6 +101,12 @@ public struct SessionStateDocument: Encodable, Sendable, Hashable {
                 kind = "user"
                 userID = user.identifier.map(StatusDocument.clean)
                 screenName = user.screenName.map(StatusDocument.clean)
+            case .search(let text, _):
+                kind = "search"
+                query = StatusDocument.clean(text)
+            case .accounts(let list, let owner, _):
+                kind = list.rawValue
+                screenName = StatusDocument.clean(owner)
             case .edits(let status, _):
                 kind = "edits"
                 statusID = status.identifier.map(StatusDocument.clean)
@@ -116,11 +125,13 @@ public struct SessionStateDocument: Encodable, Sendable, Hashable {
             try container.encode(statusID, forKey: .statusID)
             try container.encode(userID, forKey: .userID)
             try container.encode(screenName, forKey: .screenName)
+            try container.encodeIfPresent(query, forKey: .query)
         }
 
         /// `detail of status 123`, `user @alice (uid 42)`.
         public var description: String {
             if let statusID { return "\(kind) of status \(statusID)" }
+            if let query { return "\(kind) \"\(query)\"" }
             let name = screenName.map { "@\($0)" }
             let uid = userID.map { "uid \($0)" }
             return ([kind] + [name, uid.map { name == nil ? $0 : "(\($0))" }].compactMap { $0 }).joined(separator: " ")

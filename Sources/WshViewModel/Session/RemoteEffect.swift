@@ -38,6 +38,11 @@ public enum RemoteEffect: Sendable, Hashable {
     case followed(UserReference)
     /// An unfollow: undo follows again (`friendships/create.json`), redo unfollows.
     case unfollowed(UserReference)
+    // Blocks and server-side mutes (SessionViewModel+Relations.swift).
+    /// A block (`on`) or unblock: undo sends the other, redo the same again.
+    case blocking(UserReference, on: Bool)
+    /// A server-side mute (`on`, with its options) or unmute: undo sends the other, redo the same again.
+    case serverMute(UserReference, on: Bool, duration: Int?, notifications: Bool)
     // Edits and scheduled statuses (SessionViewModel+Edits.swift).
     /// An edit of the status `id` from `previousText` (its source before) to
     /// `text`: undo edits it back, redo edits it again.

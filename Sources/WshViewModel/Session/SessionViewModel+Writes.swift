@@ -106,6 +106,8 @@ extension SessionViewModel {
         case .dismissedNotification(let id):
             return id.map { "the server cannot restore a dismissed notification: notification \($0) is back on screen only" }
                 ?? "the server cannot restore cleared notifications: they are back on screen only"
+        case .blocking, .serverMute:
+            return try await takeBackRelation(effect, undoing: operation)
         case .deletedStatus(let oldID, let text):
             let posted = try await timeline.postDeletedAgain(text, undoing: operation)
             // Every operation and state naming the deleted status now names the new one.
@@ -155,6 +157,8 @@ extension SessionViewModel {
             notes.append(try await timeline.setFollowingAgain(true, reference, for: operation, undo: false))
         case .unfollowed(let reference):
             notes.append(try await timeline.setFollowingAgain(false, reference, for: operation, undo: false))
+        case .blocking, .serverMute:
+            notes.append(try await reapplyRelation(effect, redoing: operation))
         case .deletedStatus(let id, _):
             notes.append(try await timeline.deleteAgain(id: id, redoing: operation))
         case .edited, .scheduled, .unscheduled:
@@ -186,7 +190,7 @@ extension RemoteEffect {
         case .favorited(let statusID): .favorited(statusID: swap(statusID))
         case .unfavorited(let statusID): .unfavorited(statusID: swap(statusID))
         case .deletedStatus(let id, let text): .deletedStatus(id: swap(id), text: text)
-        case .followed, .unfollowed, .dismissedNotification: self
+        case .followed, .unfollowed, .dismissedNotification, .blocking, .serverMute: self
         case .edited(let id, let previousText, let text): .edited(id: swap(id), previousText: previousText, text: text)
         case .scheduled, .unscheduled: self
         }

@@ -105,6 +105,12 @@ public final class SessionViewModel {
     public var comments: CommentsViewModel? { timeline.comments }
     /// The user on top, if that is what shows.
     public var user: UserViewModel? { timeline.user }
+    /// The search results on top, if that is what shows.
+    public var search: SearchViewModel? { timeline.search }
+    /// The followers or following list on top, if that is what shows.
+    public var accounts: AccountsViewModel? { timeline.accounts }
+    /// The rows of the screen on top that `detail N` numbers; nil: the list's.
+    public var rowCountOnTop: Int? { timeline.rowCountOnTop }
     /// The muted users, `@name` or `uid 123`.
     public var mutedUsers: [String] { timeline.mutedUsers }
     /// True while a request is on its way.

@@ -60,7 +60,7 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
     /// screens are unchanged.
     case redoFailed(operation: String, reason: String)
     // Edits and scheduled statuses.
-    /// The connected API cannot do what was asked (`edit`, `notifications` on Weibo): said before any request.
+    /// The connected API cannot do what was asked (`edit`, `notifications`, `block` on Weibo): said before any request.
     case notOffered(String)
     /// `post --at TIME` with a time wsh cannot read, or too soon: what was wrong and what is allowed.
     case badScheduleTime(String)
@@ -70,6 +70,8 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
     case noNotificationsScreen
     /// `detail N` on a notification about no status (a follow).
     case noStatusInRow(index: Int, what: String)
+    /// `detail N` on a row with nothing to open (a hashtag), with what to do instead.
+    case nothingToOpen(index: Int, advice: String)
 
     /// True when the input was given values it does not accept (a usage
     /// error, status 2 in a script), rather than failing while it ran.
@@ -143,6 +145,8 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
             return "no notifications showing: run notifications first, then dismiss N"
         case .noStatusInRow(let index, let what):
             return "row \(index) is \(what), which has no status to open"
+        case .nothingToOpen(let index, let advice):
+            return "row \(index) has no status or account to open: \(advice)"
         }
     }
 }

@@ -9,6 +9,10 @@ public enum TimelineScreen: Sendable, Hashable {
     case comments(CommentsViewModel)
     /// One user's profile.
     case user(UserViewModel)
+    /// What a search found.
+    case search(SearchViewModel)
+    /// Followers or following.
+    case accounts(AccountsViewModel)
     /// The edit history of one status.
     case edits(EditHistoryViewModel)
     /// The scheduled statuses.
@@ -25,6 +29,8 @@ public enum TimelineScreen: Sendable, Hashable {
         case .detail(let status): self = .detail(StatusDetailViewModel(status: status))
         case .comments(let status, let page): self = .comments(CommentsViewModel(status: status, page: page))
         case .user(let user): self = .user(UserViewModel(user: user))
+        case .search(let query, let results): self = .search(SearchViewModel(query: query, results: results))
+        case .accounts(let list, let owner, let page): self = .accounts(AccountsViewModel(list: list, owner: owner, page: page))
         case .edits(let status, let versions): self = .edits(EditHistoryViewModel(status: status, versions: versions))
         case .scheduled(let scheduled): self = .scheduled(ScheduledStatusesViewModel(scheduled))
         case .notifications(let page, let types): self = .notifications(NotificationsViewModel(page: page, types: types))

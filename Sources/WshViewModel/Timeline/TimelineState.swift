@@ -20,6 +20,11 @@ public struct TimelineState: Sendable, Hashable {
         case comments(Status, CommentsPage)
         /// A user's profile.
         case user(User)
+        // Search results and account lists (TimelineViewModel+Relations.swift).
+        /// What a search for `query` found.
+        case search(query: String, SearchResults)
+        /// One page of `owner`'s followers or of whom they follow.
+        case accounts(AccountList, owner: String, UserPage)
         // Edits and scheduled statuses.
         /// The edit history of a status, the original first.
         case edits(Status, [StatusEdit])

@@ -336,7 +336,7 @@ extension TimelineState.Screen {
     func shows(statusID id: String) -> Bool {
         switch self {
         case .detail(let status), .comments(let status, _), .edits(let status, _): status.identifier == id
-        case .user, .scheduled, .notifications, .conversations: false
+        case .user, .scheduled, .notifications, .conversations, .search, .accounts: false
         }
     }
 }
@@ -378,7 +378,7 @@ extension TimelineState {
             ?? screens.lazy.compactMap { screen -> Status? in
                 switch screen {
                 case .detail(let status), .comments(let status, _), .edits(let status, _): status.identifier == id ? status : nil
-                case .user, .scheduled, .notifications, .conversations: nil
+                case .user, .scheduled, .notifications, .conversations, .search, .accounts: nil
                 }
             }.first
         guard var status = current else { return self }

@@ -219,7 +219,16 @@ public final class TimelineViewModel {
 
     /// Opens the detail of row `index` (from 1).
     public func showDetail(index: Int) async throws(ViewModelError) {
-        let row = try statusForDetail(row: index)
+        let row: Status
+        switch try rowOnTop(index) {
+        case nil: row = try openStatus(at: index)
+        case .status(let status)?: row = status
+        case .user(let user)?:
+            var next = state
+            next.screens.append(.user(user))
+            commit(next)
+            return
+        }
         let status = try await request { () async throws(RequestError) -> Status in
             guard let id = row.identifier else { return row }
             return try await dataController.status(id: id)
@@ -459,14 +468,25 @@ public final class TimelineViewModel {
         return open[index - 1]
     }
 
-    /// The status `detail N` opens: row N of the screen on top when that
-    /// screen has numbered rows of its own (one case per such screen), else row N of the list.
-    func statusForDetail(row index: Int) throws(ViewModelError) -> Status {
+    /// A row of the screen on top that `detail N` opens.
+    enum ScreenRow {
+        case status(Status)
+        case user(User)
+    }
+
+    /// What `detail N` opens: row N of the screen on top when that screen
+    /// has numbered rows of its own (one case per such screen); nil when the
+    /// list's rows are meant.
+    func rowOnTop(_ index: Int) throws(ViewModelError) -> ScreenRow? {
         do throws(ViewModelError) {
             switch state.screens.last {
-            case .notifications(let page, _)?: return try NotificationsViewModel.status(in: page, row: index)
-            case .conversations(let conversations)?: return try ConversationsViewModel.status(in: conversations, row: index)
-            case .detail?, .comments?, .user?, .edits?, .scheduled?, nil: return try openStatus(at: index)
+            case .notifications(let page, _)?: return .status(try NotificationsViewModel.status(in: page, row: index))
+            case .conversations(let conversations)?: return .status(try ConversationsViewModel.status(in: conversations, row: index))
+            case .search(_, let results)?: return try SearchViewModel.row(in: results, index: index)
+            case .accounts(_, _, let page)?:
+                guard index >= 1, index <= page.users.count else { throw ViewModelError.noRow(index: index, count: page.users.count) }
+                return .user(page.users[index - 1])
+            case .detail?, .comments?, .user?, .edits?, .scheduled?, nil: return nil
             }
         } catch {
             throw fail(error)
@@ -477,7 +497,7 @@ public final class TimelineViewModel {
     var openStatusOnTop: Status? {
         switch state.screens.last {
         case .detail(let status), .comments(let status, _), .edits(let status, _): status
-        case .user, .scheduled, .notifications, .conversations, nil: nil
+        case .user, .scheduled, .notifications, .conversations, .search, .accounts, nil: nil
         }
     }
 

@@ -1,0 +1,109 @@
+import WshModel
+import WshRequest
+
+/// Search (`GET /api/v2/search`), followers and following (paged by `Link`),
+/// blocks and server-side mutes (each answered with the Relationship), and the
+/// relationship read that resolves their lost answers.
+extension MastodonDialect {
+    /// Mastodon lists at most 80 accounts a page.
+    static let accountPageLimit = 80
+
+    public func search(_ query: String, kinds: Set<SearchKind>, limit: Int, resolve: Bool, _ exchange: DialectExchange)
+        async throws(RequestError) -> SearchResults {
+        var parameters = [("q", query), ("limit", String(min(max(limit, 1), Self.pageLimit)))]
+        if kinds.count == 1, let kind = kinds.first { parameters.append(("type", kind.rawValue)) }
+        if resolve { parameters.append(("resolve", "true")) }
+        var results = try await Call(exchange).get(MastodonSearch.self, "api/v2/search", parameters).results
+        if !kinds.isEmpty {
+            if !kinds.contains(.accounts) { results.accounts = [] }
+            if !kinds.contains(.statuses) { results.statuses = [] }
+            if !kinds.contains(.hashtags) { results.hashtags = [] }
+        }
+        return results
+    }
+
+    public func accounts(_ list: AccountList, of user: UserReference, count: Int, cursor: String?, _ exchange: DialectExchange)
+        async throws(RequestError) -> UserPage {
+        let call = Call(exchange)
+        let id = try await call.accountID(user)
+        var parameters = [("limit", String(min(max(count, 1), Self.accountPageLimit)))]
+        if let cursor { parameters.append(("max_id", cursor)) }
+        let accounts = try await call.get([MastodonAccount].self, "api/v1/accounts/\(Call.segment(id))/\(list.rawValue)", parameters)
+        // The next page starts at an id only the Link header knows (a follow's, not an account's).
+        let next = exchange.response?.headers["link"].flatMap { LinkHeader.next(in: $0)?["max_id"] }
+        var page = UserPage(users: accounts.map(\.user), next: next)
+        // Whether you follow each is the relationships' to say; a visitor has none, and the list stands without.
+        let ids = accounts.compactMap(\.id)
+        if !ids.isEmpty, let relationships = try? await call.get([MastodonRelationship].self, "api/v1/accounts/relationships",
+                                                                  ids.map { ("id[]", $0) }) {
+            for relationship in relationships {
+                if let id = relationship.id, let following = relationship.following { page.following[id] = following }
+            }
+        }
+        return page
+    }
+
+    public func setBlocking(_ block: Bool, _ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> Relationship {
+        let call = Call(exchange)
+        let id = try await call.accountID(user)
+        return try await call.send(MastodonRelationship.self, .post,
+                                   "api/v1/accounts/\(Call.segment(id))/\(block ? "block" : "unblock")").relationship
+    }
+
+    public func setServerMute(_ mute: Bool, _ user: UserReference, duration: Int?, notifications: Bool, _ exchange: DialectExchange)
+        async throws(RequestError) -> Relationship {
+        let call = Call(exchange)
+        let id = try await call.accountID(user)
+        var parameters: [(String, String)] = []
+        if mute {
+            parameters.append(("notifications", notifications ? "true" : "false"))
+            if let duration { parameters.append(("duration", String(duration))) }
+        }
+        return try await call.send(MastodonRelationship.self, .post,
+                                   "api/v1/accounts/\(Call.segment(id))/\(mute ? "mute" : "unmute")", parameters).relationship
+    }
+
+    public func relationship(_ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> Relationship {
+        let call = Call(exchange)
+        let id = try await call.accountID(user)
+        let relationships = try await call.get([MastodonRelationship].self, "api/v1/accounts/relationships", [("id[]", id)])
+        guard let first = relationships.first else { throw .decoding(what: "[Relationship]", where: "", detail: "no relationship to \(user)") }
+        return first.relationship
+    }
+}
+
+/// Weibo's share: topic search (statuses only) and the follow graph
+/// (`friendships/friends.json`, `friendships/followers.json`, paged by
+/// `cursor`); no blocks, no server-side mutes.
+extension WeiboDialect {
+    public func search(_ query: String, kinds: Set<SearchKind>, limit: Int, resolve: Bool, _ exchange: DialectExchange)
+        async throws(RequestError) -> SearchResults {
+        guard kinds.isEmpty || kinds.contains(.statuses) else {
+            throw .configuration("Weibo's search finds statuses only (search/topics.json), not \(kinds.map(\.rawValue).sorted().joined(separator: ", "))")
+        }
+        let page = try await exchange.fetch(TimelinePage.self, Endpoint(.get, "search/topics.json",
+                                                                        parameters: [("q", query), ("count", String(min(max(limit, 1), 50)))]))
+        return SearchResults(statuses: page.statuses)
+    }
+
+    public func accounts(_ list: AccountList, of user: UserReference, count: Int, cursor: String?, _ exchange: DialectExchange)
+        async throws(RequestError) -> UserPage {
+        let path = list == .followers ? "friendships/followers.json" : "friendships/friends.json"
+        var parameters = [user.weiboParameter, ("count", String(min(max(count, 1), 200)))]
+        if let cursor { parameters.append(("cursor", cursor)) }
+        return try await exchange.fetch(UserPage.self, Endpoint(.get, path, parameters: parameters))
+    }
+
+    public func setBlocking(_ block: Bool, _ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> Relationship {
+        throw .configuration("Weibo has no block")
+    }
+
+    public func setServerMute(_ mute: Bool, _ user: UserReference, duration: Int?, notifications: Bool, _ exchange: DialectExchange)
+        async throws(RequestError) -> Relationship {
+        throw .configuration("Weibo has no server-side mute")
+    }
+
+    public func relationship(_ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> Relationship {
+        Relationship(following: try await followingState(user, exchange).following)
+    }
+}

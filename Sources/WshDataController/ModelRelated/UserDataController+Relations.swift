@@ -1,0 +1,73 @@
+import WshModel
+import WshRequest
+
+/// Search, followers and following, blocks and server-side mutes. The
+/// writes resolve a lost answer by reading the relationship before they
+/// report, as following does.
+extension UserDataController {
+    /// What a search for `query` found; its accounts and the statuses' authors are cached.
+    public func search(_ query: String, kinds: Set<SearchKind>, limit: Int, resolve: Bool) async throws(RequestError) -> SearchResults {
+        let results = try await api.run("UserDataController.search(\"\(query)\")",
+                                        count: { $0.accounts.count + $0.statuses.count + $0.hashtags.count }) {
+            try await $0.search(query, kinds: kinds, limit: limit, resolve: resolve, $1)
+        }
+        remember(results.accounts)
+        remember(authorsOf: results.statuses)
+        return results
+    }
+
+    /// A page of `reference`'s followers or of whom they follow, from `cursor`; the users are cached.
+    public func accounts(_ list: AccountList, of reference: UserReference, count: Int, cursor: String?)
+        async throws(RequestError) -> UserPage {
+        let page = try await api.run("UserDataController.\(list.rawValue)(\(reference))", count: { $0.users.count }) {
+            try await $0.accounts(list, of: reference, count: count, cursor: cursor, $1)
+        }
+        remember(page.users)
+        return page
+    }
+
+    /// Blocks (`true`) or unblocks `reference`. A lost answer is resolved by
+    /// reading the relationship's `blocking`.
+    public func setBlocking(_ block: Bool, _ reference: UserReference) async throws(WriteError) -> WriteOutcome<Relationship?> {
+        try await relate("\(block ? "block" : "unblock")(\(reference))", reference, wanted: { $0.blocking.map { $0 == block } }) {
+            try await $0.setBlocking(block, reference, $1)
+        }
+    }
+
+    /// Mutes `reference` on the server (or unmutes). A lost answer is
+    /// resolved by reading the relationship's `muting`.
+    public func setServerMute(_ mute: Bool, _ reference: UserReference, duration: Int?, notifications: Bool)
+        async throws(WriteError) -> WriteOutcome<Relationship?> {
+        try await relate("\(mute ? "mute" : "unmute")(\(reference), server)", reference, wanted: { $0.muting.map { $0 == mute } }) {
+            try await $0.setServerMute(mute, reference, duration: duration, notifications: notifications, $1)
+        }
+    }
+
+    /// Sends a relationship write; when its answer is lost, reads the
+    /// relationship: as wanted is `.recovered`, the other way `.notApplied`,
+    /// silent or unreadable `.unknown`.
+    private func relate(_ name: String, _ reference: UserReference, wanted: (Relationship) -> Bool?,
+                        _ send: (any Dialect, DialectExchange) async throws -> Relationship)
+        async throws(WriteError) -> WriteOutcome<Relationship?> {
+        let lost: RequestError
+        do {
+            return WriteOutcome(try await api.run("UserDataController.\(name)", count: { _ in 1 }, send))
+        } catch {
+            guard error.leavesWriteOutcomeUnknown else { throw .rejected(error) }
+            lost = error
+        }
+        let relationship: Relationship
+        do {
+            relationship = try await api.run("UserDataController.relationship(\(reference)) (\(name) done?)", count: { _ in 1 }) {
+                try await $0.relationship(reference, $1)
+            }
+        } catch {
+            throw .unknown(lostAnswer: lost, check: "reading the relationship to \(reference) failed: \(error.description)")
+        }
+        guard let done = wanted(relationship) else {
+            throw .unknown(lostAnswer: lost, check: "the server's relationship to \(reference) does not say")
+        }
+        guard done else { throw .notApplied(lostAnswer: lost) }
+        return WriteOutcome(nil, resolution: .recovered(lostAnswer: lost.description))
+    }
+}

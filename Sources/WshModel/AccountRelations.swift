@@ -1,0 +1,89 @@
+/// One page of accounts (followers, following): the users, and where the
+/// next page starts (Weibo's `next_cursor`, Mastodon's `Link` `max_id`),
+/// nil at the end.
+public struct UserPage: Hashable, Sendable, Decodable {
+    public var users: [User]
+    /// The cursor of the next page, as the API gave it; nil when there is none.
+    public var next: String?
+    /// How many there are in all, when the API says.
+    public var totalNumber: Int?
+    /// Whether the token's owner follows each user, by user id, where the server said.
+    public var following: [String: Bool] = [:]
+
+    public init(users: [User], next: String? = nil, totalNumber: Int? = nil, following: [String: Bool] = [:]) {
+        self.users = users
+        self.next = next
+        self.totalNumber = totalNumber
+        self.following = following
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case users
+        case nextCursor = "next_cursor"
+        case totalNumber = "total_number"
+    }
+
+    /// Weibo's `{"users": […], "next_cursor": N, "total_number": N}`; a `next_cursor` of 0 is the end.
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        users = try c.decode([User].self, forKey: .users)
+        let cursor = c.lenientInt(.nextCursor)
+        next = cursor.flatMap { $0 == 0 ? nil : String($0) }
+        totalNumber = c.lenientCount(.totalNumber)
+        // Weibo's users carry the asking account's `following`.
+        let states = (try? c.decode([FollowingState].self, forKey: .users)) ?? []
+        for (user, state) in zip(users, states) {
+            if let id = user.identifier, let follows = state.following { following[id] = follows }
+        }
+    }
+}
+
+/// What the token's owner has set towards another account: follow, block,
+/// server-side mute. Nil where the server does not say.
+public struct Relationship: Hashable, Sendable {
+    public var following: Bool?
+    public var blocking: Bool?
+    public var muting: Bool?
+    public var mutingNotifications: Bool?
+
+    public init(following: Bool? = nil, blocking: Bool? = nil, muting: Bool? = nil, mutingNotifications: Bool? = nil) {
+        self.following = following
+        self.blocking = blocking
+        self.muting = muting
+        self.mutingNotifications = mutingNotifications
+    }
+}
+
+/// A hashtag a search found: its name and how many statuses used it lately.
+public struct Hashtag: Hashable, Sendable, Codable {
+    public var name: String
+    public var uses: Int?
+
+    public init(name: String, uses: Int? = nil) {
+        self.name = name
+        self.uses = uses
+    }
+}
+
+/// What a search found, by kind: accounts, statuses, hashtags.
+public struct SearchResults: Hashable, Sendable {
+    public var accounts: [User]
+    public var statuses: [Status]
+    public var hashtags: [Hashtag]
+
+    public init(accounts: [User] = [], statuses: [Status] = [], hashtags: [Hashtag] = []) {
+        self.accounts = accounts
+        self.statuses = statuses
+        self.hashtags = hashtags
+    }
+}
+
+/// What a search looks for: `accounts`, `statuses` or `hashtags` (as v2 search's `type` names them).
+public enum SearchKind: String, Hashable, Sendable, CaseIterable, Codable {
+    case accounts, statuses, hashtags
+}
+
+/// Which accounts of a user a list shows: who follows them, or whom they follow.
+public enum AccountList: String, Hashable, Sendable, Codable {
+    case followers, following
+}

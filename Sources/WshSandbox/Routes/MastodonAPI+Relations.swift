@@ -1,0 +1,85 @@
+import Foundation
+import Hummingbird
+import HTTPTypes
+import NIOCore
+
+/// The follow graph read both ways (`accounts/:id/followers`, `following`),
+/// blocks and server-side mutes: the lists (`/api/v1/blocks`, `/api/v1/mutes`)
+/// and the writes (`accounts/:id/block`, `unblock`, `mute`, `unmute`),
+/// answered with the Relationship. Blocking and muting are idempotent, as on Mastodon.
+extension MastodonAPI {
+    // MARK: Lists
+
+    /// `accounts/:id/followers` and `accounts/:id/following`, paged by `Link`.
+    func followList(_ call: Call, id: String, followers: Bool) throws -> Reply {
+        let viewer = try viewer(call, .open)
+        let timeline = store.timeline
+        guard let user = timeline.user(id: try identifier(id)) else { throw MastodonError.notFound }
+        let indices = followers ? timeline.followerList(of: user.index) : timeline.followingList(of: user.index)
+        return try accountPage(indices, call, timeline: timeline, viewer: viewer)
+    }
+
+    /// `GET /api/v1/blocks`: whom the viewer blocks.
+    func blockList(_ call: Call) throws -> Reply {
+        let viewer = try viewer(call, .user)!
+        let timeline = store.timeline
+        return try accountPage(timeline.blockList(of: viewer).sorted(by: >), call, timeline: timeline, viewer: viewer)
+    }
+
+    /// `GET /api/v1/mutes`: whom the viewer mutes, each with `mute_expires_at`.
+    func muteList(_ call: Call) throws -> Reply {
+        let viewer = try viewer(call, .user)!
+        let timeline = store.timeline
+        let mutes = timeline.muteList(of: viewer).sorted { $0.user > $1.user }
+        let (slice, link) = try accountSlice(mutes.map(\.user), call, timeline: timeline)
+        let shown = slice.compactMap { index in mutes.first { $0.user == index } }
+        var reply = Self.json(renderer(timeline, viewer: viewer).mutedAccounts(shown))
+        if let link { reply.headers[HTTPField.Name("Link")!] = link }
+        return reply
+    }
+
+    /// A page of accounts (user indices, newest account first) with its `Link` header.
+    func accountPage(_ indices: [Int], _ call: Call, timeline: Timeline, viewer: Int?) throws -> Reply {
+        let (slice, link) = try accountSlice(indices, call, timeline: timeline)
+        var reply = Self.json(renderer(timeline, viewer: viewer).accounts(slice.map { timeline.data.users[$0] }))
+        if let link { reply.headers[HTTPField.Name("Link")!] = link }
+        return reply
+    }
+
+    /// `limit` accounts of `indices` (descending ids; default 40, at most 80), paged by account ids.
+    private func accountSlice(_ indices: [Int], _ call: Call, timeline: Timeline) throws -> (slice: [Int], link: String?) {
+        let (slice, link) = try page(byID: indices, { timeline.data.users[$0].id }, call, default: 40, maximum: 80)
+        return (slice, link)
+    }
+
+    // MARK: Writes
+
+    /// `accounts/:id/block`, `unblock`, `mute` (`notifications`, default true;
+    /// `duration` in seconds, 0 for ever) and `unmute`, answered with the Relationship.
+    func relate(_ call: Call, id: String, action: String) throws -> Reply {
+        let actor = try viewer(call, .user)!
+        guard let target = store.timeline.user(id: try identifier(id)) else { throw MastodonError.notFound }
+        guard target.index != actor else { throw MastodonError.notAllowed }
+        var notifications = true
+        if let text = call.parameters["notifications"], !text.isEmpty { notifications = call.parameters.flag("notifications") }
+        var duration = 0
+        if let text = call.parameters["duration"], !text.isEmpty {
+            guard let seconds = Int(text), seconds >= 0 else {
+                throw MastodonError.validation("Duration must be a number of seconds, got \(text)")
+            }
+            duration = seconds
+        }
+        let origin = state.origin
+        let ids = state.ids
+        let body = store.write { timeline in
+            switch action {
+            case "block": _ = timeline.block(target.index, by: actor)
+            case "unblock": timeline.unblock(target.index, by: actor)
+            case "mute": _ = timeline.mute(target.index, by: actor, notifications: notifications, duration: duration)
+            default: timeline.unmute(target.index, by: actor)
+            }
+            return MastodonRenderer(timeline: timeline, viewer: actor, origin: origin, ids: ids).relationshipJSON(target)
+        }
+        return Reply(body: body, effect: .write)
+    }
+}

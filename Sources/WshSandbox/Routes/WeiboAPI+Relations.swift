@@ -1,0 +1,43 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// `friendships/friends.json` and `friendships/followers.json` (the follow
+/// graph, paged by `cursor`, an offset: `{"users": […], "next_cursor": N,
+/// "previous_cursor": N, "total_number": N}`, `next_cursor` 0 at the end) and
+/// `search/topics.json` (statuses whose text has `q`, newest first).
+extension WeiboAPI {
+    func readRelations(_ endpoint: Endpoint, _ fields: [String: String], viewer: Int) throws -> ByteBuffer {
+        let timeline = store.timeline
+        switch endpoint {
+        case .searchTopics:
+            let query = (fields["q"] ?? "").trimmingCharacters(in: .whitespaces)
+            guard !query.isEmpty else { throw SandboxError.parameter("parameter (q) is required") }
+            let count = try integer(fields, "count", default: 10, in: 1...50)
+            let page = try integer(fields, "page", default: 1, in: 1...Int(Int32.max))
+            let ordinals = timeline.allOrdinals().filter { ordinal in
+                timeline.status(ordinal: ordinal)?.text.range(of: query, options: .caseInsensitive) != nil
+            }
+            return ByteBuffer(bytes: Renderer(timeline: timeline, viewer: viewer)
+                .cursorPage(ordinals: ordinals, count: count, page: page, total: ordinals.count))
+        default:
+            let user = try user(fields, in: timeline, fallback: viewer)
+            let count = try integer(fields, "count", default: 50, in: 1...200)
+            let cursor = try integer(fields, "cursor", default: 0, in: 0...Int(Int32.max))
+            let all = endpoint == .friends ? timeline.followingList(of: user.index) : timeline.followerList(of: user.index)
+            let slice = all.dropFirst(cursor).prefix(count)
+            let renderer = Renderer(timeline: timeline, viewer: viewer)
+            var json = JSONWriter(capacity: 1500 * max(1, slice.count))
+            json.objectStart()
+            json.key("users")
+            json.arrayStart()
+            for index in slice { json.json(renderer.userJSON(timeline.data.users[index])) }
+            json.arrayEnd()
+            json.member("next_cursor", cursor + slice.count < all.count ? cursor + slice.count : 0)
+            json.member("previous_cursor", max(0, cursor - count))
+            json.member("total_number", all.count)
+            json.objectEnd()
+            return ByteBuffer(bytes: json.bytes)
+        }
+    }
+}

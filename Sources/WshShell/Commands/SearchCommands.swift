@@ -1,0 +1,153 @@
+import WshDataController
+import WshLanguage
+import WshModel
+import WshViewModel
+
+/// `search`, `followers`, `following` (screens of rows: `detail N` opens a
+/// status or an account), `block`, `unblock`, and the server side of `mute`
+/// and `unmute` (`--server`): each one ViewModel input; what the connected API
+/// lacks is refused in one line before any request.
+extension Shell {
+    func searchCommands() -> [CommandSpec] {
+        let json = OptionSpec.flag("json", help: "as JSON")
+        var search = CommandSpec(
+            name: "search", abstract: "Search accounts, statuses and hashtags; the results are rows of their own.",
+            discussion: """
+                Mastodon: GET /api/v2/search (q, type, limit, resolve). The rows are numbered
+                across the sections, accounts first, then statuses, then hashtags: detail N
+                opens a status or an account's profile; back returns. @user@host resolves
+                an account of another server (resolve=true). N is how many of each kind
+                (default 20, at most 40). Weibo: GET search/topics.json, statuses only.
+                Not an operation on the server: undo closes the results.
+                  search swift
+                  search @wsh_team@mastodon.social
+                  search --tags wsh 5
+                """,
+            arguments: [ArgumentSpec("QUERY", help: "a word, \"several words\" quoted, @name, @name@host or #tag"),
+                        ArgumentSpec("N", help: "how many of each kind (default 20)", arity: .optional)],
+            options: [.flag("accounts", help: "accounts only"), .flag("statuses", help: "statuses only"),
+                      .flag("tags", help: "hashtags only"), json],
+            handler: { [unowned self] context in
+                let query = context.arguments["QUERY"] ?? ""
+                let limit = try integer(context.arguments["N"], name: "N") ?? 20
+                var kinds: Set<SearchKind> = []
+                if context.arguments.flag("accounts") { kinds.insert(.accounts) }
+                if context.arguments.flag("statuses") { kinds.insert(.statuses) }
+                if context.arguments.flag("tags") { kinds.insert(.hashtags) }
+                let resolve = query.dropFirst(query.hasPrefix("@") ? 1 : 0).contains("@")
+                let asJSON = wantsJSON(context)
+                try drive(context, input: "SessionViewModel.search(\"\(query)\", limit: \(limit))", show: asJSON ? [] : .screen) {
+                    try await $0.search(query, kinds: kinds, limit: limit, resolve: resolve)
+                }
+                if let results = sessionStorage?.search {
+                    leaveResult(context, results.document)
+                    context.setVariable("count", to: .int(results.rows.count))
+                    if asJSON { context.write(try JSONView.encode(results.document)) }
+                }
+            })
+        search.currentNotes = { [unowned self] in relationNotes { capabilities in
+            capabilities.searchFinds.isEmpty ? "no search"
+                : "search finds " + capabilities.searchFinds.map(\.rawValue).sorted().joined(separator: ", ")
+        } }
+        return [search, accountList(.followers), accountList(.following),
+                block(name: "block", block: true), block(name: "unblock", block: false)]
+    }
+
+    /// `followers USER [N]` / `following USER [N]`.
+    private func accountList(_ list: AccountList) -> CommandSpec {
+        let followers = list == .followers
+        return CommandSpec(
+            name: list.rawValue, abstract: followers ? "List who follows a user." : "List whom a user follows.",
+            discussion: """
+                Mastodon: GET /api/v1/accounts/:id/\(list.rawValue) (paged by Link). Weibo: GET
+                friendships/\(followers ? "followers" : "friends").json (cursor). Rows: screen name, display name,
+                followers, and whether you follow them. detail N opens row N's profile; back
+                returns. N is how many (default 40, at most 80); --all follows the server's
+                pages (N a page) to the end, up to 1000 accounts. Undo closes the list.
+                """,
+            arguments: [ArgumentSpec("USER", help: "screen name, @name, or uid"),
+                        ArgumentSpec("N", help: "how many accounts (default 40)", arity: .optional)],
+            options: [.flag("all", help: "every page, up to 1000 accounts"), .flag("json", help: "as JSON")],
+            completion: { [unowned self] _ in sessionStorage?.rowAuthors ?? [] },
+            handler: { [unowned self] context in
+                let user = context.arguments["USER"] ?? ""
+                let count = try integer(context.arguments["N"], name: "N") ?? 40
+                let asJSON = wantsJSON(context)
+                let all = context.arguments.flag("all")
+                try drive(context, input: "SessionViewModel.accounts(.\(list.rawValue), name: \"\(user)\", count: \(count), all: \(all))",
+                          show: asJSON ? [] : .screen) {
+                    try await $0.accounts(list, name: user, count: count, all: all)
+                }
+                if let accounts = sessionStorage?.accounts {
+                    leaveResult(context, accounts.document)
+                    context.setVariable("count", to: .int(accounts.rows.count))
+                    if asJSON { context.write(try JSONView.encode(accounts.document)) }
+                }
+            })
+    }
+
+    /// `block USER` / `unblock USER`.
+    private func block(name: String, block: Bool) -> CommandSpec {
+        var spec = CommandSpec(
+            name: name, abstract: block ? "Block a user on the server (Mastodon)." : "Unblock a user on the server (Mastodon).",
+            discussion: """
+                POST /api/v1/accounts/:id/\(name). undo \(block ? "unblocks" : "blocks again"); redo sends it again.
+                Blocking also ends the follows between you (the server's doing; undo does not
+                restore them). If the answer is lost, wsh reads /api/v1/accounts/relationships
+                ("blocking") before it reports. Weibo has no block.
+                """,
+            arguments: [ArgumentSpec("USER", help: "screen name, @name, or uid")],
+            completion: { [unowned self] _ in sessionStorage?.rowAuthors ?? [] },
+            handler: { [unowned self] context in
+                let user = context.arguments["USER"] ?? ""
+                try drive(context, input: "SessionViewModel.setBlocking(\(block), name: \"\(user)\")") {
+                    try await $0.setBlocking(block, name: user)
+                }
+            })
+        spec.currentNotes = { [unowned self] in relationNotes { $0.blocksAccounts ? nil : "no block" } }
+        return spec
+    }
+
+    /// `mute USER --server …` / `unmute USER --server`: the server-side mute,
+    /// when `--server` is given (true: handled); without it, `--duration` and
+    /// `--notifications` are refused, and the local filter runs.
+    func serverMute(_ context: CommandContext, mute: Bool) throws(LanguageError) -> Bool {
+        let arguments = context.arguments
+        guard arguments.flag("server") else {
+            if arguments.option("duration") != nil || arguments.flag("notifications") {
+                throw .usage("--duration and --notifications are for the server's mute: add --server")
+            }
+            return false
+        }
+        let user = arguments["USER"] ?? ""
+        guard !user.isEmpty else { throw .usage("\(mute ? "mute" : "unmute") --server needs a USER") }
+        let duration = try integer(arguments.option("duration"), name: "--duration")
+        let notifications = arguments.flag("notifications")
+        try drive(context, input: "SessionViewModel.setServerMute(\(mute), name: \"\(user)\")") {
+            try await $0.setServerMute(mute, name: user, duration: duration, notifications: notifications)
+        }
+        return true
+    }
+
+    /// The options `mute` and `unmute` take for the server's mute.
+    static let serverMuteOptions: [OptionSpec] = [
+        .flag("server", help: "mute on the server (Mastodon: POST /api/v1/accounts/:id/mute; undo unmutes)"),
+        .valued("duration", valueName: "S", help: "with --server: for S seconds (default: for ever)"),
+        .flag("notifications", help: "with --server: hide their notifications too"),
+    ]
+
+    /// `spec` (`mute`, `unmute`) with a note of its own when the connected API has no server-side mute.
+    func withServerMuteNotes(_ spec: CommandSpec) -> CommandSpec {
+        var spec = spec
+        spec.currentNotes = { [unowned self] in relationNotes { $0.mutesOnServer ? nil : "no server-side mute (--server)" } }
+        return spec
+    }
+
+    /// `On this API (weibo): no block.`, or nil when `lacking` finds nothing missing.
+    func relationNotes(_ lacking: @escaping (Capabilities) -> String?) -> String? {
+        guard let dialect = connection.knownDialect else {
+            return "On \(connection.label): what the API offers here is found out on the first request."
+        }
+        return lacking(dialect.capabilities).map { "On this API (\(dialect.name)): \($0)." }
+    }
+}

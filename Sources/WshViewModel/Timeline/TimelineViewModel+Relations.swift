@@ -1,0 +1,151 @@
+import WshDataController
+import WshModel
+import WshRequest
+import WshText
+
+/// Search, followers and following (screens with rows of their own), and
+/// blocks and server-side mutes (writes, undone by their compensating call).
+/// What the connected API lacks is refused before any request.
+extension TimelineViewModel {
+    // MARK: Outputs
+
+    /// The search results on top, nil when another screen shows.
+    public var search: SearchViewModel? {
+        if case .search(let search) = screen { return search }
+        return nil
+    }
+
+    /// The account list on top, nil when another screen shows.
+    public var accounts: AccountsViewModel? {
+        if case .accounts(let accounts) = screen { return accounts }
+        return nil
+    }
+
+    /// What the connected API can do.
+    public var capabilities: Capabilities { dataController.capabilities }
+
+    /// How many rows the screen on top has of its own (search results, an
+    /// account list), which `detail N` numbers; nil when `detail N` means the list's rows.
+    public var rowCountOnTop: Int? {
+        switch screen {
+        case .search(let search): search.rows.count
+        case .accounts(let accounts): accounts.rows.count
+        case .notifications(let notifications): notifications.rows.count
+        case .conversations(let conversations): conversations.rows.count
+        case .list, .detail, .comments, .user, .edits, .scheduled: nil
+        }
+    }
+
+    // MARK: Inputs
+
+    /// Searches `query` for `kinds` (all the API finds when empty), at most
+    /// `limit` of each, resolving a remote account (`@user@host`) when `resolve`.
+    @discardableResult
+    public func search(_ query: String, kinds: Set<SearchKind>, limit: Int, resolve: Bool) async throws(ViewModelError) -> SearchViewModel {
+        let query = query.trimmingCharacters(in: .whitespaces)
+        guard !query.isEmpty else { throw fail(.emptyText("search for")) }
+        guard (1...40).contains(limit) else { throw fail(.invalidPaging(name: "N", value: limit, allowed: 1...40)) }
+        let offered = capabilities.searchFinds
+        let missing = (kinds.isEmpty ? [] : kinds).subtracting(offered)
+        guard !offered.isEmpty, missing.isEmpty else {
+            let what = missing.isEmpty ? "search" : missing.map { "--\($0.rawValue == "hashtags" ? "tags" : $0.rawValue)" }.sorted().joined(separator: ", ")
+            throw fail(.notOffered("this API (\(dataController.users.dialect.name)) cannot search \(what); its search finds "
+                + (offered.isEmpty ? "nothing" : offered.map(\.rawValue).sorted().joined(separator: ", "))))
+        }
+        let results = try await request { () async throws(RequestError) in
+            try await dataController.search(query, kinds: kinds, limit: limit, resolve: resolve)
+        }
+        var next = state
+        next.screens.append(.search(query: query, results))
+        commit(next)
+        return SearchViewModel(query: query, results: results)
+    }
+
+    /// Opens the first `count` of `name`'s followers, or of whom they follow;
+    /// with `all`, page after page (`count` a page, by the server's cursor) up to `limit` accounts.
+    @discardableResult
+    public func showAccounts(_ list: AccountList, name: String, count: Int, all: Bool = false, limit: Int = 1000)
+        async throws(ViewModelError) -> AccountsViewModel {
+        guard let reference = UserReference(name) else { throw fail(.noUserGiven) }
+        guard (1...80).contains(count) else { throw fail(.invalidPaging(name: "N", value: count, allowed: 1...80)) }
+        let page = try await request { () async throws(RequestError) in
+            var page = try await dataController.accounts(list, of: reference, count: count)
+            while all, let cursor = page.next, page.users.count < limit {
+                let next = try await dataController.accounts(list, of: reference, count: count, cursor: cursor)
+                page.users += next.users
+                page.following.merge(next.following) { $1 }
+                // A server that repeats its cursor would loop: stop where it does.
+                page.next = next.users.isEmpty || next.next == cursor ? nil : next.next
+            }
+            return page
+        }
+        var next = state
+        next.screens.append(.accounts(list, owner: reference.description, page))
+        commit(next)
+        return AccountsViewModel(list: list, owner: reference.description, page: page)
+    }
+
+    /// Blocks (`true`) or unblocks the user `name` names.
+    public func setBlocking(_ block: Bool, name: String) async throws(ViewModelError) -> Toggled {
+        guard let reference = UserReference(name) else { throw fail(.noUserGiven) }
+        guard capabilities.blocksAccounts else { throw fail(.notOffered("this API (\(dialectName)) has no block")) }
+        let written = try await write(
+            nothing: block ? "\(reference) is not blocked" : "\(reference) is still blocked",
+            advice: "check with `api get api/v1/accounts/relationships id[]=ID` (its \"blocking\")"
+        ) { () async throws(WriteError) in try await dataController.setBlocking(block, reference) }
+        commit(state)
+        return Toggled(target: reference.description, note: Self.lostAnswerNote(written, found: "the server shows it done"))
+    }
+
+    /// Mutes the user `name` names on the server (`duration` seconds, nil:
+    /// for ever; their notifications too when `notifications`), or unmutes them.
+    public func setServerMute(_ mute: Bool, name: String, duration: Int?, notifications: Bool) async throws(ViewModelError) -> Toggled {
+        guard let reference = UserReference(name) else { throw fail(.noUserGiven) }
+        guard capabilities.mutesOnServer else { throw fail(.notOffered("this API (\(dialectName)) has no server-side mute")) }
+        if let duration, duration < 0 { throw fail(.invalidPaging(name: "--duration", value: duration, allowed: 0...Int(Int32.max))) }
+        let written = try await write(
+            nothing: mute ? "\(reference) is not muted" : "\(reference) is still muted",
+            advice: "check with `api get api/v1/accounts/relationships id[]=ID` (its \"muting\")"
+        ) { () async throws(WriteError) in
+            try await dataController.setServerMute(mute, reference, duration: duration, notifications: notifications)
+        }
+        commit(state)
+        return Toggled(target: reference.description, note: Self.lostAnswerNote(written, found: "the server shows it done"))
+    }
+
+    // MARK: Undo and redo
+
+    /// Sets the block of `reference` back or again, for undo or redo of `operation`; returns a note.
+    public func setBlockingAgain(_ block: Bool, _ reference: UserReference, for operation: String, undo: Bool)
+        async throws(ViewModelError) -> String {
+        let outcome = try await compensate(
+            operation, undo: undo, doing: "\(block ? "blocking" : "unblocking") \(reference)",
+            check: "api get api/v1/accounts/relationships id[]=ID"
+        ) { () async throws(WriteError) in try await dataController.setBlocking(block, reference) }
+        return Self.relationNote(outcome, "\(block ? "blocked" : "unblocked") \(reference)")
+    }
+
+    /// Sets the server-side mute of `reference` back or again, for undo or redo of `operation`; returns a note.
+    public func setServerMuteAgain(_ mute: Bool, _ reference: UserReference, duration: Int?, notifications: Bool,
+                                   for operation: String, undo: Bool) async throws(ViewModelError) -> String {
+        let outcome = try await compensate(
+            operation, undo: undo, doing: "\(mute ? "muting" : "unmuting") \(reference) on the server",
+            check: "api get api/v1/accounts/relationships id[]=ID"
+        ) { () async throws(WriteError) in
+            try await dataController.setServerMute(mute, reference, duration: duration, notifications: notifications)
+        }
+        return Self.relationNote(outcome, "\(mute ? "muted" : "unmuted") \(reference)")
+    }
+
+    // MARK: Rows of the screen on top
+
+    private var dialectName: String { dataController.users.dialect.name }
+
+    private static func relationNote<T>(_ outcome: WriteOutcome<T>, _ done: String) -> String {
+        switch outcome.resolution {
+        case .answered: "\(done) on the server"
+        case .recovered: "the answer was lost; the server shows \(done)"
+        case .alreadyDone: "already \(done) on the server"
+        }
+    }
+}

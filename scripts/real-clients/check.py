@@ -176,6 +176,67 @@ def mastodon_py():
 
     check("Mastodon.py ratelimit_method='pace' per call", pace,
           lambda seconds: expect(seconds < 2, f"{seconds:.1f} s per call") or f"{seconds:.2f} s per call")
+    bookmarks_and_lists(client, public)
+
+
+def bookmarks_and_lists(client, public):
+    """Tags, local, bookmarks, favourites and lists through Mastodon.py, as a user would call them."""
+    tagged = next((s for s in public if s.tags), None) or next(
+        (s for s in client.timeline_public(limit=40, max_id=public[-1].id) if s.tags), None)
+
+    def hashtag():
+        expect(tagged, "no public status lists a tag")
+        name = tagged.tags[0].name
+        page, pages = client.timeline_hashtag(name, limit=40), 0
+        while page and pages < 20:
+            for status in page:
+                expect(any(t.name.lower() == name.lower() for t in status.tags), f"status {status.id} lacks #{name}")
+            if any(str(s.id) == str(tagged.id) for s in page):
+                return f"#{name} finds status {tagged.id}"
+            page, pages = client.fetch_next(page), pages + 1
+        raise AssertionError(f"#{name} (listed in status {tagged.id}'s tags) does not find it")
+
+    check("Mastodon.timeline_hashtag (a tag from a status's tags)", hashtag)
+    check("Mastodon.timeline_local", lambda: client.timeline_local(limit=5),
+          lambda page: expect(page, "empty") or f"{len(page)} statuses")
+    marked = [str(s.id) for s in public[:3]]
+    check("Mastodon.status_bookmark", lambda: [client.status_bookmark(i) for i in marked],
+          lambda statuses: expect(all(s.bookmarked is True for s in statuses), "not bookmarked") or f"{len(statuses)} statuses")
+
+    def bookmarks_paged():
+        first = client.bookmarks(limit=2)
+        expect([str(s.id) for s in first] == marked[::-1][:2], f"first page {[s.id for s in first]}")
+        following = client.fetch_next(first)
+        expect([str(s.id) for s in following or []] == marked[::-1][2:], f"next page {[s.id for s in following or []]}")
+        return "newest bookmark first, fetch_next by the bookmarks' own ids"
+
+    check("Mastodon.bookmarks + fetch_next", bookmarks_paged)
+    check("Mastodon.favourites", lambda: client.favourites(limit=40),
+          lambda page: expect(str(public[0].id) in [str(s.id) for s in page], "the status favourited above is missing")
+          or f"{len(page)} statuses")
+    check("Mastodon.status_unbookmark", lambda: client.status_unbookmark(marked[0]),
+          lambda status: expect(status.bookmarked is False, "still bookmarked")
+          or expect(marked[0] not in [str(s.id) for s in client.bookmarks()], "still in bookmarks") or "gone from bookmarks")
+    made = check("Mastodon.list_create", lambda: client.list_create("wsh check"),
+                 lambda made: expect(made.title == "wsh check", made.title))
+    if not made:
+        return
+    check("Mastodon.lists", client.lists, lambda lists: expect(any(l.id == made.id for l in lists), "the new list is missing")
+          or f"{len(lists)} lists")
+    check("Mastodon.list_update", lambda: client.list_update(made.id, title="wsh checked"),
+          lambda updated: expect(updated.title == "wsh checked", updated.title))
+    author = public[0].account
+    client.account_follow(author.id)
+    check("Mastodon.list_accounts_add", lambda: client.list_accounts_add(made.id, [author.id]))
+    check("Mastodon.list_accounts", lambda: client.list_accounts(made.id),
+          lambda accounts: expect([str(a.id) for a in accounts] == [str(author.id)], "not the member added") or author.acct)
+    check("Mastodon.timeline_list", lambda: client.timeline_list(made.id, limit=5),
+          lambda page: expect(page and all(s.account.id == author.id for s in page), "not the member's statuses")
+          or f"{len(page)} statuses by {author.acct}")
+    check("Mastodon.list_accounts_delete", lambda: client.list_accounts_delete(made.id, [author.id]),
+          lambda _: expect(client.list_accounts(made.id) == [], "still a member") or "removed")
+    check("Mastodon.list_delete", lambda: client.list_delete(made.id),
+          lambda _: expect(all(l.id != made.id for l in client.lists()), "still listed") or "gone")
 
 
 def sort_key(id_text):
@@ -241,6 +302,36 @@ def toot():
               or "the public timeline's ids")
         check("toot whoami", lambda: run("whoami"),
               lambda output: expect("@" in output, "no account shown") or output.splitlines()[0].strip())
+        toot_bookmarks_and_lists(run, statuses, public)
+
+
+def toot_bookmarks_and_lists(run, home, public):
+    """`toot bookmark(s)`, `toot lists …` and `toot timeline --tag/--local/--list`."""
+    target = str(public[0]["id"])
+    check("toot bookmark", lambda: run("bookmark", target))
+    check("toot bookmarks --once", lambda: run("bookmarks", "--once", "--count", "5"),
+          lambda output: expect(target in output, "the bookmarked status is not shown") or "shows the bookmark")
+    check("toot unbookmark", lambda: run("unbookmark", target))
+    tagged = next((s for s in public if s["tags"]), None) or next(
+        (s for s in requests.get(f"{BASE}/api/v1/timelines/public?limit=40", timeout=10).json() if s["tags"]), None)
+    if tagged:
+        tag = tagged["tags"][0]["name"]
+        check("toot timeline --tag --once", lambda: run("timeline", "--tag", tag, "--once", "--count", "5"),
+              lambda output: expect(output.strip(), "nothing shown") or f"#{tag}")
+    check("toot timeline --public --local --once", lambda: run("timeline", "--public", "--local", "--once", "--count", "3"),
+          lambda output: expect(str(public[0]["id"]) in output, "the local timeline's newest is not shown") or "local")
+    author = (home[0]["reblog"] or home[0])["account"]["acct"] if home else public[0]["account"]["acct"]
+    check("toot lists create", lambda: run("lists", "create", "toot check"))
+    check("toot lists list", lambda: run("lists", "list"),
+          lambda output: expect("toot check" in output, "the new list is not shown") or "shows it")
+    run("follow", author)
+    check("toot lists add", lambda: run("lists", "add", "toot check", author))
+    check("toot lists accounts", lambda: run("lists", "accounts", "toot check"),
+          lambda output: expect(author in output, f"{author} is not shown") or author)
+    check("toot timeline --list --once", lambda: run("timeline", "--list", "toot check", "--once", "--count", "3"),
+          lambda output: expect(output.strip(), "nothing shown") or f"{len(output.splitlines())} lines")
+    check("toot lists remove", lambda: run("lists", "remove", "toot check", author))
+    check("toot lists delete", lambda: run("lists", "delete", "toot check"))
 
 
 def _toot_token(home):

@@ -70,6 +70,21 @@ public protocol Dialect: Sendable {
     func deleteComment(statusID: String, commentID: String, _ exchange: DialectExchange) async throws(RequestError) -> Comment
     /// Follows or unfollows `user`; the user.
     func setFollowing(_ follow: Bool, _ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> User
+
+    // MARK: Bookmarks and lists (`capabilities.bookmarks`, `capabilities.lists`)
+
+    /// Bookmarks or unbookmarks `id`; the status, its `bookmarked` as it now is.
+    func setBookmark(_ bookmark: Bool, id: String, _ exchange: DialectExchange) async throws(RequestError) -> Status
+    /// The token owner's lists.
+    func lists(_ exchange: DialectExchange) async throws(RequestError) -> [UserList]
+    /// The accounts on the list `listID`.
+    func listMembers(listID: String, _ exchange: DialectExchange) async throws(RequestError) -> [User]
+    /// Creates a list called `title`.
+    func createList(title: String, _ exchange: DialectExchange) async throws(RequestError) -> UserList
+    /// Deletes the list `listID`.
+    func deleteList(listID: String, _ exchange: DialectExchange) async throws(RequestError)
+    /// Adds `user` to the list `listID` (or removes them); the user.
+    func setListMember(_ member: Bool, listID: String, _ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> User
 }
 
 /// What an API can do where APIs differ, so the surface (help, refusals
@@ -80,6 +95,10 @@ public struct Capabilities: Sendable, Hashable {
     public var repostTakesText: Bool
     /// Whether a deleted status can be restored as it was (neither API can: undo posts its text again).
     public var restoresDeletedStatus: Bool
+    /// Whether statuses can be bookmarked (`bookmark N`, `fetch bookmarks`): Mastodon's.
+    public var bookmarks = false
+    /// Whether the account keeps lists of accounts (`lists`, `fetch list NAME`): Mastodon's.
+    public var lists = false
 
     public init(repostTakesText: Bool, restoresDeletedStatus: Bool = false) {
         self.repostTakesText = repostTakesText
@@ -109,11 +128,12 @@ public struct WeiboDialect: Dialect {
         switch source {
         case .public: 200
         case .home, .user, .mentions, .reposts: 100
-        case .local, .tag: nil
+        case .favourites: 50
+        case .local, .tag, .list, .bookmarks: nil
         }
     }
 
-    public func pagesByCursor(_ source: TimelineSource) -> Bool { source != .public }
+    public func pagesByCursor(_ source: TimelineSource) -> Bool { source != .public && source != .favourites }
 
     public var maxIDIsInclusive: Bool { true }
 
@@ -134,7 +154,11 @@ public struct WeiboDialect: Dialect {
         case .mentions: (path, parameters) = ("statuses/mentions.json", [])
         case .user(let user): (path, parameters) = ("statuses/user_timeline.json", [user.weiboParameter])
         case .reposts(let id): (path, parameters) = ("statuses/repost_timeline.json", [("id", id)])
-        case .local, .tag: throw .configuration("Weibo has no \(source) timeline")
+        case .favourites:
+            // Favorites page by number; the statuses, in the order they were favourited.
+            let favorites = try await exchange.fetch(FavoritesPage.self, Endpoint(.get, "favorites.json", parameters: Self.paging(query)))
+            return TimelinePage(statuses: favorites.favorites.compactMap(\.status), totalNumber: favorites.totalNumber)
+        case .local, .tag, .list, .bookmarks: throw .configuration(Self.lacks(source.description))
         }
         parameters += Self.paging(query)
         return try await exchange.fetch(TimelinePage.self, Endpoint(.get, path, parameters: parameters))
@@ -208,6 +232,36 @@ public struct WeiboDialect: Dialect {
     public func setFollowing(_ follow: Bool, _ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> User {
         try await exchange.fetch(User.self, Endpoint(.post, follow ? "friendships/create.json" : "friendships/destroy.json",
                                                      parameters: [user.weiboParameter]))
+    }
+
+    // MARK: Bookmarks and lists: Weibo has neither.
+
+    /// `Weibo has no bookmarks`: the one line for what Weibo lacks.
+    static func lacks(_ what: String) -> String { "Weibo has no \(what)" }
+
+    public func setBookmark(_ bookmark: Bool, id: String, _ exchange: DialectExchange) async throws(RequestError) -> Status {
+        throw .configuration(Self.lacks("bookmarks"))
+    }
+
+    public func lists(_ exchange: DialectExchange) async throws(RequestError) -> [UserList] {
+        throw .configuration(Self.lacks("lists"))
+    }
+
+    public func listMembers(listID: String, _ exchange: DialectExchange) async throws(RequestError) -> [User] {
+        throw .configuration(Self.lacks("lists"))
+    }
+
+    public func createList(title: String, _ exchange: DialectExchange) async throws(RequestError) -> UserList {
+        throw .configuration(Self.lacks("lists"))
+    }
+
+    public func deleteList(listID: String, _ exchange: DialectExchange) async throws(RequestError) {
+        throw .configuration(Self.lacks("lists"))
+    }
+
+    public func setListMember(_ member: Bool, listID: String, _ user: UserReference, _ exchange: DialectExchange)
+        async throws(RequestError) -> User {
+        throw .configuration(Self.lacks("lists"))
     }
 
     /// `count`, then `page`, `since_id`, `max_id` as the query gives them.

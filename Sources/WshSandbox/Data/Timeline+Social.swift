@@ -60,6 +60,8 @@ extension Timeline {
         guard favouritedTime(status.ordinal, by: user) == nil else { return .failure(.alreadyFavourited) }
         let time = nextWriteTime()
         favourites[user, default: []].append((status.ordinal, time))
+        let record = takeRecordID()
+        favouriteRecordIDs[user, default: [:]][status.ordinal] = record
         return .success(time)
     }
 
@@ -67,6 +69,7 @@ extension Timeline {
         guard let index = favourites[user]?.firstIndex(where: { $0.ordinal == status.ordinal }) else {
             return .failure(.notFavourited)
         }
+        favouriteRecordIDs[user]?[status.ordinal] = nil
         return .success(favourites[user]!.remove(at: index).time)
     }
 }

@@ -158,7 +158,7 @@ struct MastodonRenderer {
             json.member("favourited", !boost && timeline.favouritedTime(status.ordinal, by: viewer) != nil)
             json.member("reblogged", !boost && timeline.boost(of: status.ordinal, by: viewer) != nil)
             json.member("muted", false)
-            json.member("bookmarked", false)
+            json.member("bookmarked", !boost && timeline.isBookmarked(status.ordinal, by: viewer))
             if status.authorIndex == viewer { json.member("pinned", false) }
         }
         if boost {
@@ -427,7 +427,7 @@ struct MastodonRenderer {
         return json.bytes
     }
 
-    private func writeAccount(_ user: SandboxUser, into json: inout JSONWriter, withSource: Bool = false) {
+    func writeAccount(_ user: SandboxUser, into json: inout JSONWriter, withSource: Bool = false) {
         let avatar = "http://tva\(user.index % 4 + 1).sinaimg.cn/crop.0.0.180.180.180/\(user.avatarKey).jpg"
         let note = user.description.isEmpty ? "" : "<p>" + MastodonHTML.escaped(user.description) + "</p>"
         json.objectStart()

@@ -123,7 +123,8 @@ extension Shell {
 
     /// Registers every shell command in the interpreter's table.
     func registerCommands() {
-        for command in timelineCommands() + writeCommands() + historyCommands() + stateCommands() + sessionCommands() + accountCommands() {
+        for command in timelineCommands() + writeCommands() + historyCommands() + stateCommands() + sessionCommands() + accountCommands()
+            + listsCommands() {
             interpreter.register(command)
         }
     }

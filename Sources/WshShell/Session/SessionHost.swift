@@ -96,6 +96,9 @@ extension Shell {
             case .user(let user):
                 context.write(UserView(style: console.style).render(user))
                 rendered.append("UserView")
+            case .lists(let lists):
+                context.write(ListsView(style: console.style).render(lists))
+                rendered.append("ListsView (\(lists.rows.count) lists)")
             }
         }
         if wanted.contains(.led) {

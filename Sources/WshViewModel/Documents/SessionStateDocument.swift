@@ -98,6 +98,8 @@ public struct SessionStateDocument: Encodable, Sendable, Hashable {
                 kind = "user"
                 userID = user.identifier.map(StatusDocument.clean)
                 screenName = user.screenName.map(StatusDocument.clean)
+            case .lists:
+                kind = "lists"
             }
         }
 

@@ -38,6 +38,17 @@ public enum RemoteEffect: Sendable, Hashable {
     case followed(UserReference)
     /// An unfollow: undo follows again (`friendships/create.json`), redo unfollows.
     case unfollowed(UserReference)
+    // Bookmarks and lists (SessionViewModel+Lists.swift).
+    /// A bookmark: undo unbookmarks, redo bookmarks again.
+    case bookmarked(statusID: String)
+    /// An unbookmark: undo bookmarks again, redo unbookmarks.
+    case unbookmarked(statusID: String)
+    /// A list made: undo deletes it, redo makes it again (a new id).
+    case createdList(id: String, title: String)
+    /// A list deleted: undo makes it again with its title and members (a new id), redo deletes it.
+    case deletedList(id: String, title: String, members: [UserReference])
+    /// `user` added to (`true`) or removed from the list `listID`: undo does the other.
+    case listMember(Bool, listID: String, title: String, user: UserReference)
 }
 
 extension TimelineState {

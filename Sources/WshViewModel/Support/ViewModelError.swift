@@ -1,4 +1,5 @@
 import WshRequest
+import WshText
 
 /// Why an input did nothing: a one-line message a user can act on.
 ///
@@ -59,12 +60,17 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `redo` of a remote operation whose write failed: the history and the
     /// screens are unchanged.
     case redoFailed(operation: String, reason: String)
+    /// The connected API has no such thing (Weibo's bookmarks, lists): refused before any request.
+    case featureNotOffered(String)
+    /// No list of the account is titled (or has the id) `name`.
+    case noList(name: String, titles: [String])
 
     /// True when the input was given values it does not accept (a usage
     /// error, status 2 in a script), rather than failing while it ran.
     public var isUsageError: Bool {
         switch self {
         case .invalidPaging, .pageNeedsPublicTimeline, .timelineNotOffered, .noUserGiven, .emptyPost, .emptyText, .unknownKey, .noKeys: true
+        case .featureNotOffered: true
         default: false
         }
     }
@@ -122,6 +128,12 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
             return "cannot undo \(operation): \(reason); history and screens are unchanged"
         case .redoFailed(let operation, let reason):
             return "cannot redo \(operation): \(reason); history and screens are unchanged"
+        case .featureNotOffered(let what):
+            return "this API has no \(what)"
+        case .noList(let name, let titles):
+            let known = titles.isEmpty ? "you have none; lists create NAME makes one"
+                : "yours: " + titles.map { TerminalText.sanitize($0) }.joined(separator: ", ")
+            return "no list named '\(TerminalText.sanitize(name))' (\(known))"
         }
     }
 }

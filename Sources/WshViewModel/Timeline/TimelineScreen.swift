@@ -9,6 +9,8 @@ public enum TimelineScreen: Sendable, Hashable {
     case comments(CommentsViewModel)
     /// One user's profile.
     case user(UserViewModel)
+    /// The account's lists.
+    case lists(ListsViewModel)
 
     /// The ViewModel of `screen`, or `.list` when none is open.
     init(_ screen: TimelineState.Screen?) {
@@ -17,6 +19,7 @@ public enum TimelineScreen: Sendable, Hashable {
         case .detail(let status): self = .detail(StatusDetailViewModel(status: status))
         case .comments(let status, let page): self = .comments(CommentsViewModel(status: status, page: page))
         case .user(let user): self = .user(UserViewModel(user: user))
+        case .lists(let lists): self = .lists(ListsViewModel(lists: lists))
         }
     }
 }

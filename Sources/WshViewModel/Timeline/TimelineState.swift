@@ -20,6 +20,8 @@ public struct TimelineState: Sendable, Hashable {
         case comments(Status, CommentsPage)
         /// A user's profile.
         case user(User)
+        /// The account's lists.
+        case lists([UserList])
     }
 
     /// Every loaded status, newest first, muted authors included.

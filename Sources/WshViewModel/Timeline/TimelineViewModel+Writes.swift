@@ -255,7 +255,7 @@ extension TimelineViewModel {
         "the comment may or may not have been made; check with `api get comments/show.json id=\(statusID)` before commenting again"
     }
 
-    private static func lostAnswerNote<T>(_ outcome: WriteOutcome<T>, found: String) -> String? {
+    static func lostAnswerNote<T>(_ outcome: WriteOutcome<T>, found: String) -> String? {
         if case .recovered = outcome.resolution { return "the answer was lost; \(found)" }
         return nil
     }
@@ -271,7 +271,7 @@ extension TimelineViewModel {
 
     /// Sends a write for an input: a refusal is an ordinary request failure
     /// (its code kept); a lost answer becomes what the server showed.
-    private func write<T: Sendable>(
+    func write<T: Sendable>(
         nothing outcome: String, advice: String, _ call: () async throws(WriteError) -> WriteOutcome<T>
     ) async throws(ViewModelError) -> WriteOutcome<T> {
         let result = try await request { () async throws(RequestError) -> Result<WriteOutcome<T>, WriteError> in
@@ -294,7 +294,7 @@ extension TimelineViewModel {
 
     /// Sends the request of an undo or redo: any failure is `.undoFailed` or
     /// `.redoFailed`, saying what the server shows, or how to check.
-    private func compensate<T: Sendable>(
+    func compensate<T: Sendable>(
         _ operation: String, undo: Bool, doing what: String, check: String,
         _ call: () async throws(WriteError) -> WriteOutcome<T>
     ) async throws(ViewModelError) -> WriteOutcome<T> {
@@ -336,7 +336,7 @@ extension TimelineState.Screen {
     func shows(statusID id: String) -> Bool {
         switch self {
         case .detail(let status), .comments(let status, _): status.identifier == id
-        case .user: false
+        case .user, .lists: false
         }
     }
 }
@@ -378,7 +378,7 @@ extension TimelineState {
             ?? screens.lazy.compactMap { screen -> Status? in
                 switch screen {
                 case .detail(let status), .comments(let status, _): status.identifier == id ? status : nil
-                case .user: nil
+                case .user, .lists: nil
                 }
             }.first
         guard var status = current else { return self }

@@ -463,7 +463,7 @@ public final class TimelineViewModel {
     var openStatusOnTop: Status? {
         switch state.screens.last {
         case .detail(let status), .comments(let status, _): status
-        case .user, nil: nil
+        case .user, .lists, nil: nil
         }
     }
 

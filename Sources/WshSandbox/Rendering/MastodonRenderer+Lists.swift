@@ -1,0 +1,35 @@
+/// Lists (`List`: `id`, `title`, `replies_policy`, `exclusive`) and arrays of accounts.
+extension MastodonRenderer {
+    func listJSON(_ list: SandboxList) -> [UInt8] {
+        var json = JSONWriter(capacity: 120)
+        writeList(list, into: &json)
+        return json.bytes
+    }
+
+    /// `[List, …]`.
+    func lists(_ lists: [SandboxList]) -> [UInt8] {
+        var json = JSONWriter(capacity: 120 * max(1, lists.count))
+        json.arrayStart()
+        for list in lists { writeList(list, into: &json) }
+        json.arrayEnd()
+        return json.bytes
+    }
+
+    /// `[Account, …]`.
+    func accounts(_ users: [SandboxUser]) -> [UInt8] {
+        var json = JSONWriter(capacity: 1200 * max(1, users.count))
+        json.arrayStart()
+        for user in users { writeAccount(user, into: &json) }
+        json.arrayEnd()
+        return json.bytes
+    }
+
+    private func writeList(_ list: SandboxList, into json: inout JSONWriter) {
+        json.objectStart()
+        json.member("id", String(list.id))
+        json.member("title", list.title)
+        json.member("replies_policy", list.repliesPolicy)
+        json.member("exclusive", list.exclusive)
+        json.objectEnd()
+    }
+}

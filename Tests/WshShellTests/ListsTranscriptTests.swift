@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import WshRequest
+import WshSandbox
+import WshTestSupport
+@testable import WshShell
+
+/// `fetch list|bookmarks|favourites`, `bookmark`, `unbookmark` and `lists`
+/// through the real loop against the sandbox's Mastodon side, and what Weibo says.
+@Suite("Bookmarks and lists through the shell", .serialized)
+struct ListsTranscriptTests {
+    @Test("bookmark, fetch bookmarks with --json and more, undo unbookmarks on the server")
+    func bookmarks() async throws {
+        let harness = try await ShellHarness(dialect: .mastodon)
+        let ids = try await harness.rows(after: "fetch 5").compactMap { $0["id"] as? String }
+        let marked = await harness.run("bookmark 3\nbookmark 1\nhistory")
+        #expect(marked.status == 0, "\(marked.stderr)")
+        #expect(marked.stdout.contains("bookmark 3"))
+        let rows = try await harness.rows(after: "fetch bookmarks 1\nmore")
+        #expect(rows.compactMap { $0["id"] as? String } == [ids[0], ids[2]])
+        #expect(rows.allSatisfy { $0["bookmarked"] as? Bool == true })
+        let undo = await harness.run("fetch 5\nundo\nundo\nundo")     // fetch, more, fetch bookmarks… then bookmark 1
+        #expect(undo.status == 0, "\(undo.stderr)")
+        let after = await harness.run("undo\nfetch bookmarks\nlist --json")
+        #expect(after.stderr.contains("unbookmarked status \(ids[0])"), "\(after.stderr)")
+        let left = try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as? [[String: Any]] ?? []
+        #expect(left.compactMap { $0["id"] as? String } == [ids[2]])
+    }
+
+    @Test("lists: create, the screen with --json, add needs a follow (one line), fetch list, delete and undo")
+    func lists() async throws {
+        let harness = try await ShellHarness(dialect: .mastodon)
+        let me = harness.sandbox.accounts[0].screenName
+        let authors = try await harness.rows(after: "fetch 20").compactMap { ($0["account"] as? [String: Any])?["acct"] as? String }
+        let author = try #require(authors.first { $0 != me })
+        let made = await harness.run("lists create Close friends\nlists")
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stdout.contains("1.  Close friends  (replies: list)"), "\(made.stdout)")
+        let json = await harness.run("lists --json")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let entry = try #require((document["lists"] as? [[String: Any]])?.first)
+        #expect(entry["title"] as? String == "Close friends")
+        #expect(entry["index"] as? Int == 1)
+        let unfollowed = await harness.run("unfollow @\(author)\nlists add 'close friends' @\(author)")
+        #expect(unfollowed.status != 0)
+        #expect(unfollowed.stderr.contains("Mastodon lists hold only accounts you follow: follow @\(author) first"), "\(unfollowed.stderr)")
+        let added = await harness.run("follow @\(author)\nlists add 'close friends' @\(author)\nfetch list 'Close friends' 5")
+        #expect(added.status == 0, "\(added.stderr)")
+        let rows = try await harness.rows()
+        #expect(!rows.isEmpty)
+        #expect(rows.allSatisfy { ($0["account"] as? [String: Any])?["acct"] as? String == author })
+        let deleted = await harness.run("lists delete 'Close friends'\nlists\nundo\nundo\nlists")
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(deleted.stderr.contains("the server gave it a new id"), "\(deleted.stderr)")
+        #expect(deleted.stdout.contains("no lists"))
+        let back = try await harness.rows(after: "fetch list 'close friends' 5")
+        #expect(back.allSatisfy { ($0["account"] as? [String: Any])?["acct"] as? String == author } && !back.isEmpty)
+        let unknown = await harness.run("fetch list nosuch")
+        #expect(unknown.stderr.contains("no list named 'nosuch'"), "\(unknown.stderr)")
+    }
+
+    @Test("Weibo: bookmarks and lists refused in one line before any request; favorites and favourites both fetch")
+    func weibo() async throws {
+        let harness = try await ShellHarness()
+        #expect(await harness.run("fetch 3\nfavorite 2").status == 0)
+        let before = harness.sandbox.stats.requests
+        for (command, line) in [("bookmark 1", "bookmark: this API (weibo) has no bookmarks"),
+                                ("lists", "lists: this API (weibo) has no lists"),
+                                ("fetch bookmarks", "bookmarks: this API (weibo) has no such timeline"),
+                                ("fetch list x", "list NAME: this API (weibo) has no such timeline")] {
+            let refused = await harness.run(command)
+            #expect(refused.status == 2)
+            #expect(refused.stderr.contains(line), "\(refused.stderr)")
+        }
+        #expect(harness.sandbox.stats.requests == before)
+        #expect(await harness.run("help lists").stdout.contains("This API (weibo) has no lists."))
+        #expect(try await harness.rows(after: "fetch favorites").count == 1)
+        #expect(try await harness.rows(after: "fetch favourites").count == 1)
+    }
+}

@@ -27,6 +27,24 @@ struct ListsTranscriptTests {
         #expect(left.compactMap { $0["id"] as? String } == [ids[2]])
     }
 
+    @Test("unbookmark takes a bookmark away on the server; undo bookmarks it again, redo takes it away again")
+    func unbookmark() async throws {
+        let harness = try await ShellHarness(dialect: .mastodon)
+        let ids = try await harness.rows(after: "fetch 3\nbookmark 2\nbookmark 3").compactMap { $0["id"] as? String }
+        let bookmarked = { () async throws -> [String] in
+            try await ShellHarness.ids(harness.run("fetch bookmarks\nlist --json\nundo").stdout)
+        }
+        let taken = await harness.run("fetch 3\nunbookmark 2")
+        #expect(taken.status == 0, "\(taken.stderr)")
+        let again = await harness.run("undo\nredo")
+        #expect(again.stderr.contains("bookmarked status \(ids[1]) on the server"), "\(again.stderr)")
+        #expect(again.stderr.contains("unbookmarked status \(ids[1]) on the server"), "\(again.stderr)")
+        #expect(try await bookmarked() == [ids[2]])
+        #expect(await harness.run("undo").status == 0)
+        // Bookmarked again by undo: the newest bookmark now.
+        #expect(try await bookmarked() == [ids[1], ids[2]])
+    }
+
     @Test("lists: create, the screen with --json, add needs a follow (one line), fetch list, delete and undo")
     func lists() async throws {
         let harness = try await ShellHarness(dialect: .mastodon)
@@ -71,10 +89,20 @@ struct ListsTranscriptTests {
             let refused = await harness.run(command)
             #expect(refused.status == 2)
             #expect(refused.stderr.contains(line), "\(refused.stderr)")
+            #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+            #expect(!refused.stderr.contains("bookmark: bookmark:") && !refused.stderr.contains("lists: lists:"))
         }
         #expect(harness.sandbox.stats.requests == before)
         #expect(await harness.run("help lists").stdout.contains("This API (weibo) has no lists."))
         #expect(try await harness.rows(after: "fetch favorites").count == 1)
         #expect(try await harness.rows(after: "fetch favourites").count == 1)
+    }
+}
+
+extension ShellHarness {
+    /// The ids of a `list --json` answer.
+    static func ids(_ json: String) throws -> [String] {
+        let rows = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]] ?? []
+        return rows.compactMap { $0["id"] as? String }
     }
 }

@@ -25,7 +25,7 @@ extension Shell {
                   lists remove NAME USER   DELETE /api/v1/lists/:id/accounts; undo adds USER back
                 NAME is a list's title (any case) or id; USER is @name or a uid.
                 """,
-            arguments: [ArgumentSpec("ACTION…", help: "create NAME, delete NAME, add NAME USER, remove NAME USER",
+            arguments: [ArgumentSpec("ACTION", help: "create NAME, delete NAME, add NAME USER, remove NAME USER",
                                      arity: .variadic)],
             options: [.flag("json", help: "as JSON")],
             completion: { request in request.argumentIndex == 0 ? ["create", "delete", "add", "remove"] : [] },
@@ -45,7 +45,7 @@ extension Shell {
             arguments: [ArgumentSpec("N", help: "the row number from list")],
             completion: { [unowned self] _ in rowNumbers() },
             handler: { [unowned self] context in
-                try refuseLacking(\.bookmarks, "bookmarks", command: name)
+                try refuseLacking(\.bookmarks, "bookmarks")
                 let index = try integer(context.arguments["N"], name: "N") ?? 0
                 try drive(context, input: "SessionViewModel.setBookmark(\(bookmark), index: \(index))") {
                     try await $0.setBookmark(bookmark, index: index)
@@ -56,8 +56,8 @@ extension Shell {
     }
 
     private func lists(_ context: CommandContext) throws(LanguageError) {
-        try refuseLacking(\.lists, "lists", command: "lists")
-        let words = context.arguments.values("ACTION…")
+        try refuseLacking(\.lists, "lists")
+        let words = context.arguments.values("ACTION")
         func argument(_ position: Int, _ usage: String) throws(LanguageError) -> String {
             guard words.count > position else { throw .usage("lists \(usage)") }
             return words[position]
@@ -98,8 +98,8 @@ extension Shell {
     }
 
     /// Refuses, before any request, what the connected API does not have.
-    private func refuseLacking(_ capability: KeyPath<Capabilities, Bool>, _ what: String, command: String) throws(LanguageError) {
+    private func refuseLacking(_ capability: KeyPath<Capabilities, Bool>, _ what: String) throws(LanguageError) {
         guard let dialect = connection.knownDialect, !dialect.capabilities[keyPath: capability] else { return }
-        throw .usage("\(command): this API (\(dialect.name)) has no \(what)")
+        throw .usage("this API (\(dialect.name)) has no \(what)")
     }
 }

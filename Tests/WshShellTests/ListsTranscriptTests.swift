@@ -77,6 +77,27 @@ struct ListsTranscriptTests {
         #expect(unknown.stderr.contains("no list named 'nosuch'"), "\(unknown.stderr)")
     }
 
+    @Test("a bookmark and a list deletion whose answers are lost are resolved by reading the server", arguments: [MastodonIDStyle.snowflake, .ulid])
+    func lostAnswers(style: MastodonIDStyle) async throws {
+        let harness = try await ShellHarness(dialect: .mastodon, idStyle: style)
+        let ids = try await harness.rows(after: "fetch 3").compactMap { $0["id"] as? String }
+        harness.sandbox.setFaults(SandboxFaults(dropAfter: true, path: "api/v1/statuses/\(ids[0])/bookmark"))
+        let marked = await harness.run("bookmark 1")
+        #expect(marked.status == 0, "\(marked.stderr)")
+        #expect(marked.stderr.contains("the answer was lost; the server shows it done"), "\(marked.stderr)")
+        harness.sandbox.setFaults(SandboxFaults())
+        #expect(await harness.run("lists create Friends").status == 0)
+        harness.sandbox.setFaults(SandboxFaults(dropAfter: true, path: "api/v1/lists/1"))
+        let deleted = await harness.run("lists delete friends")
+        #expect(deleted.status == 0, "\(deleted.stderr)")
+        #expect(deleted.stderr.contains("the answer was lost; the server shows the list deleted"), "\(deleted.stderr)")
+        harness.sandbox.setFaults(SandboxFaults())
+        let undone = await harness.run("undo\nundo\nundo\nfetch bookmarks")
+        #expect(undone.status == 0, "\(undone.stderr)")
+        #expect(undone.stderr.contains("unbookmarked status \(ids[0])"), "\(undone.stderr)")
+        #expect(try await harness.rows().isEmpty)
+    }
+
     @Test("Weibo: bookmarks and lists refused in one line before any request; favorites and favourites both fetch")
     func weibo() async throws {
         let harness = try await ShellHarness()

@@ -26,7 +26,7 @@ extension MastodonRenderer {
 
     private func writeList(_ list: SandboxList, into json: inout JSONWriter) {
         json.objectStart()
-        json.member("id", String(list.id))
+        json.member("id", ids.render(Int64(list.id)))
         json.member("title", list.title)
         json.member("replies_policy", list.repliesPolicy)
         json.member("exclusive", list.exclusive)

@@ -32,7 +32,9 @@ extension MastodonAPI {
                             viewer: Int) throws -> Reply {
         func recordCursor(_ name: String) throws -> Int64? {
             guard let text = call.parameters[name], !text.isEmpty else { return nil }
-            guard let id = Int64(text) else { throw MastodonError.badParameter("\(name) must be a number, got \(text)") }
+            guard let id = state.ids.parse(text) else {
+                throw MastodonError.badParameter("\(name) must be an id of this server (\(state.ids.rawValue)), got \(text)")
+            }
             return id
         }
         let size = limit(call)
@@ -46,9 +48,9 @@ extension MastodonAPI {
         if let first = slice.first, let last = slice.last {
             var links: [String] = []
             if records.contains(where: { record in record.id < last.id }) {
-                links.append("<\(linkURL(call, "max_id", String(last.id)))>; rel=\"next\"")
+                links.append("<\(linkURL(call, "max_id", state.ids.render(last.id)))>; rel=\"next\"")
             }
-            links.append("<\(linkURL(call, "min_id", String(first.id)))>; rel=\"prev\"")
+            links.append("<\(linkURL(call, "min_id", state.ids.render(first.id)))>; rel=\"prev\"")
             reply.headers[HTTPField.Name("Link")!] = links.joined(separator: ", ")
         }
         return reply
@@ -108,7 +110,7 @@ extension MastodonAPI {
         let body = try store.write { timeline in
             let saved: SandboxList
             if let id {
-                guard let number = Int(id), let updated = timeline.updateList(id: number, of: actor, { list in
+                guard let number = listNumber(id), let updated = timeline.updateList(id: number, of: actor, { list in
                     if let title { list.title = title }
                     if let policy { list.repliesPolicy = policy }
                     if let exclusive { list.exclusive = exclusive }
@@ -127,7 +129,7 @@ extension MastodonAPI {
     func deleteList(_ call: Call, id: String) throws -> Reply {
         let actor = try viewer(call, .user)!
         let body = try store.write { timeline in
-            guard let number = Int(id), timeline.deleteList(id: number, of: actor) != nil else { throw MastodonError.notFound }
+            guard let number = listNumber(id), timeline.deleteList(id: number, of: actor) != nil else { throw MastodonError.notFound }
             return Array("{}".utf8)
         }
         return Reply(body: body, effect: .write)
@@ -189,9 +191,14 @@ extension MastodonAPI {
         return reply
     }
 
+    /// A list's number from its id in the server's id style.
+    private func listNumber(_ id: String) -> Int? {
+        state.ids.parse(id).flatMap { Int(exactly: $0) }
+    }
+
     /// The list `id` of `owner`; 404 when it is not one of theirs.
     private func list(_ id: String, of owner: Int, in timeline: Timeline) throws -> SandboxList {
-        guard let number = Int(id), let list = timeline.list(id: number, of: owner) else { throw MastodonError.notFound }
+        guard let number = listNumber(id), let list = timeline.list(id: number, of: owner) else { throw MastodonError.notFound }
         return list
     }
 }

@@ -108,6 +108,45 @@ struct ListsSessionTests {
         }
     }
 
+    @Test("undo of lists add removes the member, undo of create deletes the list, redo makes it again with a new id")
+    func undoAddAndCreate() async throws {
+        try await withMastodonSession { server, session, _, _ in
+            try await session.fetch(count: 20)
+            let me = "@" + (server.accounts.first?.screenName ?? "")
+            let author = try #require(session.rows.first { $0.author.hasPrefix("@") && $0.author != me }?.author)
+            try await session.setFollowing(true, name: author)
+            try await session.createList(title: "Watch")
+            try await session.showLists()
+            let firstID = try #require(session.lists?.rows.first?.id)
+            try session.back()
+            try await session.setListMember(true, list: "Watch", user: author)
+            try await session.undo()                    // lists add
+            try await session.fetch(source: .list("Watch"), count: 5)
+            #expect(session.rows.isEmpty)
+            try await session.undo()                    // fetch
+            try await session.undo()                    // back
+            try await session.undo()                    // lists
+            try await session.undo()                    // lists create
+            await #expect(throws: ViewModelError.self) { try await session.fetch(source: .list("Watch"), count: 5) }
+            try await session.redo()                    // lists create, again
+            try await session.showLists()
+            #expect(session.lists?.rows.map(\.title) == ["Watch"])
+            #expect(session.lists?.rows.first?.id != firstID)
+        }
+    }
+
+    @Test("favourites on Mastodon: newest favourite first, more by the Link header")
+    func favourites() async throws {
+        try await withMastodonSession { _, session, _, _ in
+            try await session.fetch(count: 5)
+            let ids = session.rows.map(\.id)
+            for index in [5, 1, 3] { try await session.setFavorite(true, index: index) }
+            try await session.fetch(source: .favourites, count: 2)
+            try await session.more()
+            #expect(session.rows.map(\.id) == [ids[2], ids[0], ids[4]])
+        }
+    }
+
     @Test("Weibo has no bookmarks or lists: refused before any request; favourites page by number")
     func weiboRefuses() async throws {
         try await withSandboxClient { _, client in

@@ -28,6 +28,13 @@ struct ListsSessionTests {
         }
     }
 
+    /// Fetches 20 statuses and returns `@name` of a row's author who is not the session's account.
+    func otherAuthor(_ session: SessionViewModel, _ server: SandboxServer) async throws -> String {
+        try await session.fetch(count: 20)
+        let me = "@" + (server.accounts.first?.screenName ?? "")
+        return try #require(session.rows.first { $0.author.hasPrefix("@") && $0.author != me }?.author)
+    }
+
     @Test("bookmark 2 then fetch bookmarks shows it; more pages by the server's Link; undo unbookmarks on the server")
     func bookmarkFetchUndo() async throws {
         try await withMastodonSession { _, session, _, traces in
@@ -70,9 +77,7 @@ struct ListsSessionTests {
     @Test("lists create, add, fetch list, remove, delete; undo of delete makes it again with its members and a new id")
     func listsLifecycle() async throws {
         try await withMastodonSession { server, session, _, _ in
-            try await session.fetch(count: 20)
-            let me = "@" + (server.accounts.first?.screenName ?? "")
-            let author = try #require(session.rows.first { $0.author.hasPrefix("@") && $0.author != me }?.author)
+            let author = try await otherAuthor(session, server)
             try await session.createList(title: "Friends")
             try await session.showLists()
             #expect(session.lists?.rows.map(\.title) == ["Friends"])
@@ -111,9 +116,7 @@ struct ListsSessionTests {
     @Test("undo of lists add removes the member, undo of create deletes the list, redo makes it again with a new id")
     func undoAddAndCreate() async throws {
         try await withMastodonSession { server, session, _, _ in
-            try await session.fetch(count: 20)
-            let me = "@" + (server.accounts.first?.screenName ?? "")
-            let author = try #require(session.rows.first { $0.author.hasPrefix("@") && $0.author != me }?.author)
+            let author = try await otherAuthor(session, server)
             try await session.setFollowing(true, name: author)
             try await session.createList(title: "Watch")
             try await session.showLists()

@@ -27,7 +27,9 @@ let package = Package(
 
         // Request and Model: the bottom of the stack.
         .target(name: "WshModel", dependencies: ["WshText"]),
-        .target(name: "WshRequest", dependencies: ["CCurl", "WshText"]),
+        .target(name: "WshRequest", dependencies: ["CCurl", "WshText", "WshHAR"]),
+        // HAR recordings read for replay, by wsh (`--replay`) and the sandbox (`wsh-sandbox --replay`).
+        .target(name: "WshHAR", dependencies: ["WshText"]),
 
         // The MVVM middle.
         .target(name: "WshDataController", dependencies: ["WshRequest", "WshModel", "WshText"]),
@@ -42,6 +44,7 @@ let package = Package(
             dependencies: [
                 "WshModel",
                 "WshText",
+                "WshHAR",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
@@ -62,7 +65,7 @@ let package = Package(
 
         // Executables stay thin.
         .executableTarget(
-            name: "wsh", dependencies: ["WshCommandLine", "WshShell", "WshSandbox"], exclude: ["exports.map"],
+            name: "wsh", dependencies: ["WshCommandLine", "WshShell", "WshSandbox", "WshHAR"], exclude: ["exports.map"],
             linkerSettings: [.unsafeFlags(startupLinkerFlags, .when(platforms: [.linux], configuration: .release))]),
         .executableTarget(
             name: "wsh-sandbox",
@@ -88,10 +91,10 @@ let package = Package(
         .testTarget(name: "WshModelTests", dependencies: ["WshModel"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "WshRequestTests",
-            dependencies: ["WshRequest", "WshText", "WshModel", "WshSandbox", "WshTestSupport"]),
+            dependencies: ["WshRequest", "WshHAR", "WshText", "WshModel", "WshSandbox", "WshTestSupport"]),
         .testTarget(
             name: "WshSandboxTests",
-            dependencies: ["WshSandbox", "WshModel", "WshRequest", "WshTestSupport"]),
+            dependencies: ["WshSandbox", "WshHAR", "WshModel", "WshRequest", "WshTestSupport"]),
         .testTarget(
             name: "WshDataControllerTests",
             dependencies: ["WshDataController", "WshRequest", "WshModel", "WshSandbox", "WshTestSupport"]),
@@ -103,7 +106,7 @@ let package = Package(
             name: "WshShellTests",
             dependencies: ["WshShell", "WshViewModel", "WshModel", "WshText", "WshLanguage", "WshSandbox", "WshTestSupport"]),
         .testTarget(name: "WshCommandLineTests", dependencies: ["WshCommandLine"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["WshSandbox", "WshTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["WshSandbox", "WshHAR", "WshTestSupport"]),
     ]
 )
 

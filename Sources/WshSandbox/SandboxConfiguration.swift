@@ -1,3 +1,5 @@
+import WshHAR
+
 /// How to start a sandbox: where it listens, what data it generates, which
 /// accounts and tokens it accepts, and which faults it injects.
 public struct SandboxConfiguration: Sendable {
@@ -46,6 +48,10 @@ public struct SandboxConfiguration: Sendable {
     /// `instance` name: Mastodon's numbers (the default), GoToSocial's ULIDs
     /// or Pleroma's flake ids.
     public var idStyle: MastodonIDStyle
+    /// A HAR recording to serve instead of the generated data (`--replay`):
+    /// every API request is answered from it, in recorded order, through the
+    /// faults as the generated answers are; nil: serve the generated data.
+    public var replay: HARRecording?
 
     /// The token a sandbox accepts for its first account unless told otherwise.
     public static let defaultToken = "sandbox-token"
@@ -67,7 +73,7 @@ public struct SandboxConfiguration: Sendable {
         clock: SandboxClock = .system,
         faults: SandboxFaults = SandboxFaults(), logRequests: Bool = false, publicPreview: Bool = true,
         adminToken: String? = nil,
-        idStyle: MastodonIDStyle = .snowflake
+        idStyle: MastodonIDStyle = .snowflake, replay: HARRecording? = nil
     ) {
         self.host = host
         self.port = port
@@ -86,6 +92,7 @@ public struct SandboxConfiguration: Sendable {
         self.publicPreview = publicPreview
         self.adminToken = adminToken
         self.idStyle = idStyle
+        self.replay = replay
     }
 
     /// Why `token` cannot be an admin token (it travels in a header: visible

@@ -5,6 +5,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import UnixSignals
+import WshHAR
 
 /// A running Weibo-compatible API server with generated data and fault
 /// injection, for wsh's tests, demos and offline use.
@@ -208,7 +209,8 @@ public final class SandboxServer: Sendable {
             mastodon: MastodonAPI(store: store, tokens: tokens, state: mastodon),
             mastodonOAuth: MastodonOAuth(tokens: tokens, store: store, state: mastodon), admin: admin,
             adminAccess: AdminAccess(token: adminToken), faults: faults,
-            stats: stats, log: configuration.logRequests ? RequestLog() : nil)
+            stats: stats, log: configuration.logRequests ? RequestLog() : nil,
+            replay: configuration.replay.map(HARReplayer.init(recording:)))
 
         // Hummingbird's own messages would interleave with a shell's output.
         var logger = Logger(label: "wsh-sandbox")

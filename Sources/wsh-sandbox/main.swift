@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WshHAR
 import WshSandbox
 
 /// `wsh-sandbox`: the sandbox API server on its own, for curl, jq and a
@@ -20,7 +21,9 @@ struct WshSandboxCommand: AsyncParsableCommand {
             At run time: GET/POST /admin/faults, POST /admin/reset, GET /admin/accounts, \
             POST /admin/tokens/expire, GET/POST /admin/mastodon: open to clients on this \
             machine (loopback), to others only with the admin token (--admin-token). Listening \
-            beyond loopback is warned about on stderr. See docs/SANDBOX.md.
+            beyond loopback is warned about on stderr. With --replay FILE.har it serves that \
+            recording instead (what wsh --record or a browser saved), in recorded order, with the \
+            fault options applied on top. See docs/SANDBOX.md.
             """)
 
     @Option(help: "The address to listen on. Anything but loopback (127.0.0.0/8, ::1, localhost) lets other machines in: a warning is printed.")
@@ -104,6 +107,13 @@ struct WshSandboxCommand: AsyncParsableCommand {
             help: "Mastodon-side ids as a real server writes them: snowflake (Mastodon's numbers), ulid (GoToSocial), flake (Pleroma).")
     var idStyle = MastodonIDStyle.snowflake
 
+    @Option(help: ArgumentHelp(
+        "Serve this HAR recording instead of generated data: each request gets its recorded answer, in order.",
+        discussion: "Matched by method, path and query (any order; a recorded *** matches any value); "
+            + "a request the recording lacks is 404 naming it. The fault options apply on top.",
+        valueName: "file.har"))
+    var replay: String?
+
     @Flag(help: "Do not log requests to stderr.")
     var quiet = false
 
@@ -116,6 +126,9 @@ struct WshSandboxCommand: AsyncParsableCommand {
         if let adminToken, let problem = SandboxConfiguration.adminTokenProblem(adminToken) {
             throw ValidationError("--admin-token: \(problem)")
         }
+        if let replay {
+            do { _ = try HARRecording.load(path: replay) } catch { throw ValidationError("--replay: \(error)") }
+        }
     }
 
     private var faults: SandboxFaults {
@@ -126,22 +139,34 @@ struct WshSandboxCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let recording: HARRecording?
+        do {
+            recording = try replay.map { (path) throws(HARError) in try HARRecording.load(path: path) }
+        } catch {
+            FileHandle.standardError.write(Data("wsh-sandbox: --replay: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
         let configuration = SandboxConfiguration(
             host: host, port: port, seed: seed, users: users, statuses: statuses, token: token,
             accounts: accounts, appKey: appKey, appSecret: appSecret, tokenLifetime: tokenLifetime,
             rateLimit: rateLimit, faults: faults, logRequests: !quiet, publicPreview: !noPublicPreview,
             adminToken: adminToken,
-            idStyle: idStyle)
+            idStyle: idStyle, replay: recording)
         do {
             try await SandboxServer.serve(configuration) { server in
                 // Before the first line on stdout, which scripts wait for: by then the warning is out.
                 if configuration.listensBeyondLoopback { warnBeyondLoopback(server) }
                 var line = "wsh-sandbox listening on \(server.baseURL) (token: \(server.token), "
                     + "\(configuration.statuses) statuses, seed \(configuration.seed))"
+                if let recording {
+                    line = "wsh-sandbox listening on \(server.baseURL) (replaying \(recording.name): "
+                        + "\(recording.exchanges.count) exchanges)"
+                }
                 if server.faults.isActive { line += " faults: \(describe(server.faults))" }
                 if let limit = configuration.rateLimit { line += " rate limit: \(limit) calls per token per hour (Weibo), per 5 minutes (Mastodon)" }
                 // Written at once, unbuffered: a script waits for this line to know the port.
                 FileHandle.standardOutput.write(Data((line + "\n").utf8))
+                guard recording == nil else { return }
                 var more = server.accounts.enumerated().map { number, account in
                     "  account \(number + 1): @\(account.screenName) uid \(account.uid) token \(account.token)"
                 }

@@ -1,6 +1,7 @@
 // wsh: parse the command line, wire the shell to the sandbox, run, exit.
 import Foundation
 import WshCommandLine
+import WshHAR
 import WshRequest
 import WshSandbox
 import WshShell

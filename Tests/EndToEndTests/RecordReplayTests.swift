@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WshHAR
 import WshSandbox
 import WshTestSupport
 
@@ -52,6 +53,83 @@ struct RecordReplayTests {
         #expect(replayed.status == 0, "\(replayed.stderr)")
         #expect(replayed.stdout == live.stdout)
         #expect(replayed.stdout.contains("3 "))
+    }
+
+    @Test("record on FILE / record off inside a session: only the exchanges between, masked, 0600, and they replay")
+    func recordOnOffInSession() async throws {
+        let sandbox = try await SandboxServer.start(SandboxConfiguration())
+        let folder = WshProcess.temporaryDirectory()
+        let har = folder + "/part.har"
+        let live = try await WshProcess.run(
+            ["--api", sandbox.mastodonBaseURL, "--dialect", "mastodon", "-c",
+             "fetch 2; record on \(har); record; fetch 3; list; post recorded mid-session; undo; record off; fetch 4; record"],
+            environment: ["WSH_ACCESS_TOKEN": sandbox.token])
+        await onOwnThreadStop(sandbox)
+        #expect(live.status == 0, "\(live.stderr)")
+        #expect(live.stdout.contains("recording to \(har)\n") && live.stdout.hasSuffix("recording off\n"), "\(live.stdout)")
+        #expect(live.stderr.contains("recording to \(har)") && live.stderr.contains("recorded to \(har)"))
+
+        let raw = try String(contentsOfFile: har, encoding: .utf8)
+        #expect(!raw.contains(sandbox.token))
+        let mode = try FileManager.default.attributesOfItem(atPath: har)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        let entries = try #require(try Self.log(har)["entries"] as? [[String: Any]])
+        let requests = entries.compactMap { entry -> String? in
+            guard let request = entry["request"] as? [String: Any], let method = request["method"] as? String,
+                  let url = request["url"] as? String else { return nil }
+            return method + " " + (url.split(separator: "?").first.map(String.init) ?? url)
+        }
+        let base = sandbox.mastodonBaseURL + "api/v1/"
+        #expect(requests.filter { $0.hasPrefix("GET \(base)timelines/public") }.count == 1,
+                "only the fetch between on and off: \(requests)")
+        #expect(requests.contains("POST \(base)statuses") && requests.contains { $0.hasPrefix("DELETE \(base)statuses/") })
+
+        // The part recorded replays on its own: the same rows, the post and its undo.
+        let replayed = try await WshProcess.run(["--replay", har, "-c", "fetch 3; list; post recorded mid-session; undo"])
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        let liveRows = live.stdout.split(separator: "\n").filter { $0.first?.isNumber == true }
+        #expect(replayed.stdout.split(separator: "\n").filter { $0.first?.isNumber == true } == liveRows)
+    }
+
+    @Test("a request that got no answer is recorded (status 0, curl's code) and fails the same way on replay; a lost post's answer stays lost")
+    func transportFailuresReplay() async throws {
+        // Every post is served, then its answer dropped: wsh reads the server to learn the outcome.
+        let sandbox = try await SandboxServer.start(SandboxConfiguration(
+            faults: SandboxFaults(dropAfter: true, path: "statuses/update.json")))
+        let har = WshProcess.temporaryDirectory() + "/failures.har"
+        let commands = "fetch 2; post lost on the way back; undo; list"
+        let live = try await WshProcess.run(["--api", sandbox.baseURL, "--record", har, "--keep-going", "-c", commands],
+                                            environment: ["WSH_ACCESS_TOKEN": sandbox.token])
+        await onOwnThreadStop(sandbox)
+        #expect(live.stderr.contains("connection dropped") || live.stderr.contains("lost"), "\(live.stderr)")
+
+        let entries = try #require(try Self.log(har)["entries"] as? [[String: Any]])
+        let failed = try #require(entries.first { ($0["response"] as? [String: Any])?["status"] as? Int == 0 })
+        let response = try #require(failed["response"] as? [String: Any])
+        #expect((response["_error"] as? String)?.hasPrefix("connection dropped: ") == true, "\(response)")
+        #expect((response["_transport"] as? [String: Any])?["curlCode"] as? Int == 52)
+        #expect(((failed["request"] as? [String: Any])?["method"] as? String) == "POST")
+
+        let replayed = try await WshProcess.run(["--replay", har, "--keep-going", "-c", commands])
+        #expect(replayed.status == live.status)
+        #expect(replayed.stdout == live.stdout)
+        #expect(replayed.stderr == live.stderr)
+    }
+
+    @Test("a browser's failed request (status 0, net::ERR_…) replays as the same kind of failure")
+    func browserFailureReplays() async throws {
+        let folder = WshProcess.temporaryDirectory()
+        let har = #"""
+            {"log": {"version": "1.2", "entries": [
+              {"request": {"method": "GET", "url": "https://m.example/api/v1/timelines/public?limit=20"},
+               "response": {"status": 0, "statusText": "", "headers": [], "content": {"size": 0},
+                            "_error": "net::ERR_CONNECTION_REFUSED"}}]}}
+            """#
+        try Data(har.utf8).write(to: URL(fileURLWithPath: folder + "/refused.har"))
+        let run = try await WshProcess.run(["--api", "https://m.example/", "--dialect", "mastodon",
+                                            "--replay", folder + "/refused.har", "-c", "fetch 20"])
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("-c:1: fetch: connection refused: net::ERR_CONNECTION_REFUSED (curl 7, "), "\(run.stderr)")
     }
 
     @Test("a request not in the recording fails in one line naming it, exit 1; with --keep-going the session goes on")
@@ -288,5 +366,57 @@ struct StatusTapeTests {
         #expect(replayed.stdout.contains("\"recording\" : \"replaying \(har) (1 exchanges)\""), "\(replayed.stdout)")
         let live = try await WshProcess.run(["-c", "status --json"])
         #expect(live.stdout.contains("\"recording\" : \"off\""), "\(live.stdout)")
+    }
+}
+
+/// `wsh-sandbox --replay FILE.har`: a recorded session served back as a
+/// server, to a wsh (or any client) that talks to it over HTTP.
+@Suite("A recording served by the sandbox, end to end")
+struct SandboxReplayTests {
+    @Test("a session recorded on either API, served by a replaying sandbox, gives the same output to a wsh talking HTTP to it",
+          arguments: ["weibo", "mastodon"])
+    func recordedSessionServed(dialect: String) async throws {
+        let sandbox = try await SandboxServer.start(SandboxConfiguration())
+        let har = WshProcess.temporaryDirectory() + "/session.har"
+        let base = dialect == "weibo" ? sandbox.baseURL : sandbox.mastodonBaseURL
+        let commands = "fetch 3; list --json; more; post served from a recording; undo; list; detail 2"
+        let environment = ["WSH_ACCESS_TOKEN": sandbox.token]
+        let live = try await WshProcess.run(["--api", base, "--dialect", dialect, "--record", har, "-c", commands],
+                                            environment: environment)
+        #expect(live.status == 0, "\(live.stderr)")
+        await onOwnThreadStop(sandbox)
+
+        let recording = try HARRecording.load(path: har)
+        let served = try await SandboxServer.start(SandboxConfiguration(replay: recording))
+        defer { Thread.detachNewThread { served.stop() } }
+        let servedBase = dialect == "weibo" ? served.baseURL : served.mastodonBaseURL
+        let replayed = try await WshProcess.run(["--api", servedBase, "--dialect", dialect, "-c", commands],
+                                                environment: environment)
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        #expect(replayed.stdout == live.stdout)
+        #expect(replayed.stderr == live.stderr)
+        #expect(replayed.stdout.contains("served from a recording") || live.stdout.contains("1 "))
+
+        // What the recording lacks is the server's 404, in one line; the rows stay.
+        let missing = try await WshProcess.run(["--api", servedBase, "--dialect", dialect, "--keep-going",
+                                                "-c", "fetch 3; fetch home 7; list"], environment: environment)
+        #expect(missing.status == 1)
+        let errors = missing.stderr.split(separator: "\n").filter { $0.contains("not in the recording") }
+        #expect(errors.count == 1 && errors[0].hasPrefix("-c:1: fetch: ") && errors[0].contains(" GET /"), "\(missing.stderr)")
+        #expect(missing.stdout.split(separator: "\n").count == 3, "the failed fetch keeps the rows: \(missing.stdout)")
+    }
+
+    @Test("the wsh-sandbox binary says it replays, and refuses a file that is not a HAR in one line")
+    func binaryFlag() async throws {
+        let folder = WshProcess.temporaryDirectory()
+        try Data(#"{"log":{"entries":[{"request":{"method":"GET","url":"/2/x.json"},"response":{"status":200}}]}}"#.utf8)
+            .write(to: URL(fileURLWithPath: folder + "/one.har"))
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: folder + "/bad.har"))
+        let bad = try await onOwnThread { try SandboxBinary.startAndStop(["--replay", folder + "/bad.har", "--port", "0"]) }
+        #expect(bad.status != 0 && bad.stdout.isEmpty)
+        #expect(bad.stderr.contains("--replay: '\(folder)/bad.har' is not a HAR file: no log.entries"), "\(bad.stderr)")
+        let good = try await onOwnThread { try SandboxBinary.startAndStop(["--replay", folder + "/one.har", "--port", "0", "--quiet"]) }
+        #expect(good.stdout.hasPrefix("wsh-sandbox listening on http://127.0.0.1:"), "\(good)")
+        #expect(good.stdout.hasSuffix("(replaying \(folder)/one.har: 1 exchanges)\n"), "replaying, no account lines: \(good)")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import WshHAR
 import WshRequest
 import WshTestSupport
 

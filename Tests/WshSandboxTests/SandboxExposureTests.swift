@@ -10,9 +10,7 @@ import Glibc
 @Suite("wsh-sandbox beyond loopback", .serialized)
 struct SandboxExposureTests {
     /// The built `wsh-sandbox`, beside the `wsh` the tests run.
-    static var binary: String {
-        (WshProcess.binary as NSString).deletingLastPathComponent + "/wsh-sandbox"
-    }
+    static var binary: String { SandboxBinary.path }
 
     /// Whether this process may make a network namespace of its own, with
     /// `ip` to give it an address and `curl` to call from it.
@@ -54,28 +52,9 @@ struct SandboxExposureTests {
                    stderr: String(decoding: errorData, as: UTF8.self))
     }
 
-    /// Starts `wsh-sandbox ARGUMENTS`, waits for its first line on stdout (it is
-    /// listening), stops it with SIGTERM and returns all it printed.
     static func startAndStop(_ arguments: [String]) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        var stdout = Data()
-        while !stdout.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }  // it ended without listening
-            stdout.append(chunk)
-        }
-        if process.isRunning { process.terminate() }
-        stdout.append(output.fileHandleForReading.readDataToEndOfFile())
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                   stderr: String(decoding: stderr, as: UTF8.self))
+        let run = try SandboxBinary.startAndStop(arguments)
+        return Run(status: run.status, stdout: run.stdout, stderr: run.stderr)
     }
 
     @Test("on a loopback host it starts as before: no warning, no admin token")

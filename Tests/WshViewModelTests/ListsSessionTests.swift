@@ -158,7 +158,7 @@ struct ListsSessionTests {
             try await session.fetch(count: 3)
             let sent = traces.values.count
             await #expect(throws: ViewModelError.self) { try await session.setBookmark(true, index: 1) }
-            #expect(session.errorMessage == "this API has no bookmarks")
+            #expect(session.errorMessage == "this API (weibo) has no bookmarks")
             await #expect(throws: ViewModelError.self) { try await session.showLists() }
             await #expect(throws: ViewModelError.self) { try await session.fetch(source: .bookmarks) }
             #expect(traces.values.count == sent)

@@ -166,6 +166,7 @@ def mastodon_py():
     check("Mastodon.py default rate limiting costs no sleep",
           lambda: elapsed, lambda seconds: expect(seconds < 10, f"{seconds:.1f} s for the calls above")
           or f"{seconds:.2f} s for all the calls above")
+    mastodon_py_edits(client, me)
     paced = Mastodon(access_token=token, api_base_url=BASE, ratelimit_method="pace")
 
     def pace():
@@ -239,6 +240,56 @@ def bookmarks_and_lists(client, public):
           lambda _: expect(all(l.id != made.id for l in client.lists()), "still listed") or "gone")
 
 
+def mastodon_py_edits(client, me):
+    """Editing (status_update, status_history, status_source) and scheduling (status_post
+    with scheduled_at, scheduled_statuses, scheduled_status, scheduled_status_update,
+    scheduled_status_delete), as a Mastodon.py user does them."""
+    from datetime import datetime, timedelta, timezone
+
+    posted = check("Mastodon.status_post (to edit)", lambda: client.status_post("before the edit", spoiler_text="cw"),
+                   lambda status: styled(status.id))
+    if posted:
+        check("Mastodon.status_update", lambda: client.status_update(posted.id, "after the edit", spoiler_text="cw"),
+              lambda status: expect(str(status.id) == str(posted.id) and "after the edit" in status.content
+                                    and status.edited_at is not None, "not edited in place") or "edited_at set")
+        check("Mastodon.status_history", lambda: client.status_history(posted.id),
+              lambda versions: expect(["before the edit" in v.content for v in versions] == [True, False]
+                                      and "after the edit" in versions[-1].content, "not the original first")
+              or f"{len(versions)} versions, the original first")
+        check("Mastodon.status_source", lambda: client.status_source(posted.id),
+              lambda source: expect(source.text == "after the edit" and source.spoiler_text == "cw",
+                                    f"{source.text!r} / {source.spoiler_text!r}"))
+    later = datetime.now(timezone.utc) + timedelta(hours=1)
+    scheduled = check("Mastodon.status_post(scheduled_at=…)",
+                      lambda: client.status_post("Hello later from Mastodon.py", scheduled_at=later),
+                      lambda item: styled(item.id) and expect(item.params.text == "Hello later from Mastodon.py"
+                                                              and abs((item.scheduled_at - later).total_seconds()) < 1,
+                                                              "not a ScheduledStatus for that time"))
+    check("Mastodon.status_post(scheduled_at=in 2 minutes) is refused",
+          lambda: _refused(lambda: client.status_post("too soon", scheduled_at=datetime.now(timezone.utc)
+                                                      + timedelta(minutes=2))))
+    if not scheduled:
+        return
+    check("Mastodon.scheduled_statuses", client.scheduled_statuses,
+          lambda items: expect([str(i.id) for i in items] == [str(scheduled.id)], f"{len(items)} scheduled") or "1 scheduled")
+    check("Mastodon.scheduled_status", lambda: client.scheduled_status(scheduled.id),
+          lambda item: expect(str(item.id) == str(scheduled.id), "another scheduled status"))
+    moved_to = later + timedelta(days=1)
+    check("Mastodon.scheduled_status_update", lambda: client.scheduled_status_update(scheduled.id, moved_to),
+          lambda item: expect(abs((item.scheduled_at - moved_to).total_seconds()) < 1, f"at {item.scheduled_at}"))
+    check("Mastodon.scheduled_status_delete", lambda: client.scheduled_status_delete(scheduled.id),
+          lambda _: expect(client.scheduled_statuses() == [], "still scheduled") or "none left")
+
+
+def _refused(call):
+    from mastodon import MastodonAPIError
+    try:
+        call()
+    except MastodonAPIError as error:
+        return str(error).splitlines()[0][:80]
+    raise AssertionError("accepted")
+
+
 def sort_key(id_text):
     """The server's order of ids: numeric for snowflakes, lexical (equal lengths) for the others."""
     return int(id_text) if STYLE == "snowflake" else id_text
@@ -303,6 +354,7 @@ def toot():
         check("toot whoami", lambda: run("whoami"),
               lambda output: expect("@" in output, "no account shown") or output.splitlines()[0].strip())
         toot_bookmarks_and_lists(run, statuses, public, _toot_token(home))
+        toot_scheduled(run, home)
 
 
 def toot_bookmarks_and_lists(run, home, public, token):
@@ -345,6 +397,24 @@ def toot_bookmarks_and_lists(run, home, public, token):
     if searchable:
         check("toot lists remove", lambda: run("lists", "remove", "toot check", author["acct"]))
     check("toot lists delete", lambda: run("lists", "delete", "toot check"))
+
+
+def toot_scheduled(run, home):
+    """`toot post --scheduled-in/--scheduled-at`: a ScheduledStatus the server lists (toot has no edit)."""
+    from datetime import datetime, timedelta, timezone
+
+    def listed():
+        return requests.get(f"{BASE}/api/v1/scheduled_statuses",
+                            headers={"Authorization": "Bearer " + _toot_token(home)}, timeout=10).json()
+
+    check("toot post --scheduled-in", lambda: run("post", "--scheduled-in", "2 hours", "Hello later from toot"),
+          lambda output: expect("Toot scheduled for" in output and
+                                any(s["params"]["text"] == "Hello later from toot" for s in listed()),
+                                output.strip()[-200:]) or output.strip())
+    at = (datetime.now(timezone.utc) + timedelta(days=1)).replace(microsecond=0).isoformat()
+    check("toot post --scheduled-at", lambda: run("post", "--scheduled-at", at, "Hello tomorrow from toot"),
+          lambda output: expect(any(s["params"]["text"] == "Hello tomorrow from toot" for s in listed()),
+                                "not among the scheduled statuses") or output.strip())
 
 
 def _toot_token(home):

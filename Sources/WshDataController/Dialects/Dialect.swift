@@ -85,6 +85,22 @@ public protocol Dialect: Sendable {
     func deleteList(listID: String, _ exchange: DialectExchange) async throws(RequestError)
     /// Adds `user` to the list `listID` (or removes them); the user.
     func setListMember(_ member: Bool, listID: String, _ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> User
+    // MARK: Edits and scheduled statuses (`Capabilities.editsStatuses`, `.schedulesStatuses`)
+
+    /// The status `id` as its author wrote it (plain text, never the HTML).
+    func statusSource(id: String, _ exchange: DialectExchange) async throws(RequestError) -> StatusSource
+    /// Edits the token owner's status `id` to say `text`, keeping everything else; the status edited.
+    func edit(id: String, text: String, _ exchange: DialectExchange) async throws(RequestError) -> Status
+    /// Every version of the status `id`, the original first.
+    func editHistory(id: String, _ exchange: DialectExchange) async throws(RequestError) -> [StatusEdit]
+    /// Schedules `text` to be posted at `at`; the scheduled status (not a status yet).
+    func schedule(text: String, at: WeiboTime, _ exchange: DialectExchange) async throws(RequestError) -> ScheduledStatus
+    /// The token owner's scheduled statuses, at most `count`.
+    func scheduledStatuses(count: Int, _ exchange: DialectExchange) async throws(RequestError) -> [ScheduledStatus]
+    /// One scheduled status.
+    func scheduledStatus(id: String, _ exchange: DialectExchange) async throws(RequestError) -> ScheduledStatus
+    /// Cancels the scheduled status `id`.
+    func unschedule(id: String, _ exchange: DialectExchange) async throws(RequestError)
 }
 
 /// What an API can do where APIs differ, so the surface (help, refusals
@@ -99,6 +115,10 @@ public struct Capabilities: Sendable, Hashable {
     public var bookmarks = false
     /// Whether the account keeps lists of accounts (`lists`, `fetch list NAME`): Mastodon's.
     public var lists = false
+    /// Whether an own status can be edited, with its history (`edit`, `edits`; Mastodon).
+    public var editsStatuses = false
+    /// Whether a status can be scheduled (`post --at`, `scheduled`, `unschedule`; Mastodon).
+    public var schedulesStatuses = false
 
     public init(repostTakesText: Bool, restoresDeletedStatus: Bool = false) {
         self.repostTakesText = repostTakesText
@@ -263,6 +283,39 @@ public struct WeiboDialect: Dialect {
         async throws(RequestError) -> User {
         throw .configuration(Self.lacks("lists"))
     }
+
+    // MARK: Edits and scheduled statuses: Weibo has neither
+
+    public func statusSource(id: String, _ exchange: DialectExchange) async throws(RequestError) -> StatusSource {
+        throw Self.cannotEdit
+    }
+
+    public func edit(id: String, text: String, _ exchange: DialectExchange) async throws(RequestError) -> Status {
+        throw Self.cannotEdit
+    }
+
+    public func editHistory(id: String, _ exchange: DialectExchange) async throws(RequestError) -> [StatusEdit] {
+        throw Self.cannotEdit
+    }
+
+    public func schedule(text: String, at: WeiboTime, _ exchange: DialectExchange) async throws(RequestError) -> ScheduledStatus {
+        throw Self.cannotSchedule
+    }
+
+    public func scheduledStatuses(count: Int, _ exchange: DialectExchange) async throws(RequestError) -> [ScheduledStatus] {
+        throw Self.cannotSchedule
+    }
+
+    public func scheduledStatus(id: String, _ exchange: DialectExchange) async throws(RequestError) -> ScheduledStatus {
+        throw Self.cannotSchedule
+    }
+
+    public func unschedule(id: String, _ exchange: DialectExchange) async throws(RequestError) {
+        throw Self.cannotSchedule
+    }
+
+    static let cannotEdit = RequestError.configuration("Weibo cannot edit a status")
+    static let cannotSchedule = RequestError.configuration("Weibo cannot schedule a status")
 
     /// `count`, then `page`, `since_id`, `max_id` as the query gives them.
     private static func paging(_ query: PageQuery) -> [(String, String)] {

@@ -24,6 +24,8 @@ public struct MastodonDialect: Dialect {
         var capabilities = Capabilities(repostTakesText: false)
         capabilities.bookmarks = true
         capabilities.lists = true
+        capabilities.editsStatuses = true
+        capabilities.schedulesStatuses = true
         return capabilities
     }
 
@@ -269,7 +271,7 @@ enum LinkHeader {
 
 /// One operation being carried out on Mastodon: its requests go through the
 /// exchange (which the trace reads), its errors are classified as Mastodon's.
-private struct Call {
+struct Call {
     let exchange: DialectExchange
 
     init(_ exchange: DialectExchange) {

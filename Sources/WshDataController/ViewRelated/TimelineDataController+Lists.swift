@@ -4,9 +4,6 @@ import WshRequest
 /// Bookmarks and lists: the writes resolve a lost answer by reading the
 /// server before they report, as the other writes do.
 extension TimelineDataController {
-    /// What the connected API can do beyond every API's operations.
-    public var capabilities: Capabilities { statuses.dialect.capabilities }
-
     /// Bookmarks or unbookmarks the status `statusID`.
     public func setBookmark(_ bookmark: Bool, statusID: String) async throws(WriteError) -> WriteOutcome<Status> {
         try await statuses.setBookmark(bookmark, statusID: statusID)

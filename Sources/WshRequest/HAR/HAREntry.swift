@@ -1,4 +1,6 @@
 import Foundation
+import WshHAR
+import WshText
 
 /// Building one HAR 1.2 entry from an exchange.
 enum HAREntry {
@@ -7,6 +9,34 @@ enum HAREntry {
     /// (base64 when not UTF-8), and how long it took.
     static func make(request: HTTPRequest, response: HTTPResponse, started: Date, milliseconds: Double,
                      secrets: [String]) -> [String: Any] {
+        entry(request: request, response: responseObject(response, secrets: secrets), started: started,
+              milliseconds: milliseconds, secrets: secrets)
+    }
+
+    /// The entry of a request that got no response: HAR's form for it, as
+    /// browsers write one (status 0, `_error`), with wsh's `_transport`
+    /// (curl's code and message, masked) so a replay fails the same way.
+    static func make(request: HTTPRequest, failure: TransportFailure, started: Date, milliseconds: Double,
+                     secrets: [String]) -> [String: Any] {
+        let message = Redaction.redact(failure.message, secrets: secrets)
+        let response: [String: Any] = [
+            "status": 0,
+            "statusText": "",
+            "httpVersion": "",
+            "cookies": [Any](),
+            "headers": [Any](),
+            "content": ["size": 0, "mimeType": "x-unknown"],
+            "redirectURL": "",
+            "headersSize": -1,
+            "bodySize": -1,
+            "_error": "\(failure.kind.rawValue): \(message)",
+            "_transport": ["curlCode": failure.curlCode, "message": message],
+        ]
+        return entry(request: request, response: response, started: started, milliseconds: milliseconds, secrets: secrets)
+    }
+
+    private static func entry(request: HTTPRequest, response responseObject: [String: Any], started: Date,
+                              milliseconds: Double, secrets: [String]) -> [String: Any] {
         let requestHeaders = request.headers.map { header(name: $0.name, value: $0.value, secrets: secrets) }
         let query = request.url.firstIndex(of: "?").map { String(request.url[request.url.index(after: $0)...]) } ?? ""
         let queryString = FormDecoding.pairs(query.split(separator: "#").first.map(String.init) ?? "").map {
@@ -27,6 +57,19 @@ enum HAREntry {
                 ?? "application/x-www-form-urlencoded"
             requestObject["postData"] = postData(body, mimeType: mimeType, secrets: secrets)
         }
+        let time = (milliseconds * 1000).rounded() / 1000
+        return [
+            "startedDateTime": timestamp(started),
+            "time": time,
+            "request": requestObject,
+            "response": responseObject,
+            "cache": [String: Any](),
+            // libcurl's phases are not all measured: the whole transfer counts as waiting.
+            "timings": ["send": 0, "wait": time, "receive": 0],
+        ]
+    }
+
+    private static func responseObject(_ response: HTTPResponse, secrets: [String]) -> [String: Any] {
         let mimeType = response.headers["content-type"] ?? ""
         var content: [String: Any] = ["size": response.body.count, "mimeType": mimeType]
         if let text = String(validating: response.body, as: UTF8.self) {
@@ -39,7 +82,7 @@ enum HAREntry {
         let responseHeaders = response.headers.keys.sorted().map {
             header(name: $0, value: response.headers[$0] ?? "", secrets: secrets)
         }
-        let responseObject: [String: Any] = [
+        return [
             "status": response.status,
             "statusText": statusText(response.status),
             "httpVersion": "HTTP/1.1",
@@ -49,16 +92,6 @@ enum HAREntry {
             "redirectURL": HARRedaction.url(response.headers["location"] ?? "", secrets: secrets),
             "headersSize": -1,
             "bodySize": response.body.count,
-        ]
-        let time = (milliseconds * 1000).rounded() / 1000
-        return [
-            "startedDateTime": timestamp(started),
-            "time": time,
-            "request": requestObject,
-            "response": responseObject,
-            "cache": [String: Any](),
-            // libcurl's phases are not all measured: the whole transfer counts as waiting.
-            "timings": ["send": 0, "wait": time, "receive": 0],
         ]
     }
 

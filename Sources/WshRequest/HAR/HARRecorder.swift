@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import WshHAR
 import Synchronization
 
 /// The HAR 1.2 file `--record FILE` writes: every exchange of the session,

@@ -1,4 +1,5 @@
 import Foundation
+import WshHAR
 import WshText
 
 /// What `--record` masks before an exchange reaches the HAR file: the values
@@ -92,22 +93,5 @@ enum HARRedaction {
             return (masked, changed)
         }
         return (value, false)
-    }
-}
-
-/// Reading `k=v&k2=v2` back: the inverse of `FormEncoding`, `+` as a space as forms send it.
-enum FormDecoding {
-    /// The name–value pairs of a query string or form body, decoded.
-    static func pairs(_ text: String) -> [(String, String)] {
-        text.split(separator: "&").map { pair in
-            guard let equals = pair.firstIndex(of: "=") else { return (decode(String(pair)), "") }
-            return (decode(String(pair[..<equals])), decode(String(pair[pair.index(after: equals)...])))
-        }
-    }
-
-    /// `text` percent-decoded; left as it is if it does not decode.
-    static func decode(_ text: String) -> String {
-        let spaced = text.replacingOccurrences(of: "+", with: " ")
-        return spaced.removingPercentEncoding ?? spaced
     }
 }

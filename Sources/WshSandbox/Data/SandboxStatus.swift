@@ -24,6 +24,8 @@ struct SandboxStatus: Sendable {
     var repostedOrdinal: Int? = nil
     /// What a post made through the Mastodon API said beyond its text.
     var mastodon: MastodonExtras? = nil
+    /// When it was last edited (Mastodon's `edited_at`); nil when never.
+    var editedAt: WeiboTime? = nil
 
     /// Status ids: 16 digits, increasing with the ordinal.
     static let firstID: Int64 = 4_000_000_000_000_000

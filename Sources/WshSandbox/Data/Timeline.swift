@@ -51,6 +51,10 @@ struct Timeline: Sendable {
     /// The next bookmark or favourite record id, and the next list id: never reused.
     var nextRecordID: Int64 = 1
     var nextListID = 1
+    // Edits and scheduled statuses (see Timeline+Edits.swift).
+    var edits: [Int: [StatusVersion]] = [:]
+    var scheduled: [ScheduledPost] = []
+    var lastScheduledID = 0
 
     init(data: DataSet) {
         self.data = data
@@ -100,9 +104,9 @@ struct Timeline: Sendable {
 
     /// The status with `ordinal`, deleted or not (a repost still shows its original).
     func status(ordinal: Int) -> SandboxStatus? {
-        if ordinal >= 1, ordinal <= data.statuses.count { return data.statuses[ordinal - 1] }
+        if ordinal >= 1, ordinal <= data.statuses.count { return edited(data.statuses[ordinal - 1]) }
         let postedIndex = ordinal - data.statuses.count - 1
-        return posted.indices.contains(postedIndex) ? posted[postedIndex] : nil
+        return posted.indices.contains(postedIndex) ? edited(posted[postedIndex]) : nil
     }
 
     /// The author of the status with `ordinal`; a generated status's is known without making its text.

@@ -17,7 +17,7 @@ struct MastodonRenderer {
     /// How ids are written.
     let ids: MastodonIDStyle
 
-    private var html: MastodonHTML {
+    var html: MastodonHTML {
         let names = timeline.data.userIndexByScreenName
         return MastodonHTML(origin: origin, isUser: { names[$0] != nil })
     }
@@ -153,7 +153,7 @@ struct MastodonRenderer {
         json.member("reblogs_count", boost ? 0 : timeline.repostsCount(of: status))
         json.member("favourites_count", boost ? 0 : status.attitudesCount + timeline.favouritersCount(of: status.ordinal))
         json.key("edited_at")
-        json.null()
+        if let edited = status.editedAt { json.string(mastodonTime(edited.date)) } else { json.null() }
         if let viewer {
             json.member("favourited", !boost && timeline.favouritedTime(status.ordinal, by: viewer) != nil)
             json.member("reblogged", !boost && timeline.boost(of: status.ordinal, by: viewer) != nil)

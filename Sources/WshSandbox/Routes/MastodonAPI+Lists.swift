@@ -48,9 +48,9 @@ extension MastodonAPI {
         if let first = slice.first, let last = slice.last {
             var links: [String] = []
             if records.contains(where: { record in record.id < last.id }) {
-                links.append("<\(linkURL(call, "max_id", state.ids.render(last.id)))>; rel=\"next\"")
+                links.append("<\(linkURL(call, "max_id", last.id))>; rel=\"next\"")
             }
-            links.append("<\(linkURL(call, "min_id", state.ids.render(first.id)))>; rel=\"prev\"")
+            links.append("<\(linkURL(call, "min_id", first.id))>; rel=\"prev\"")
             reply.headers[HTTPField.Name("Link")!] = links.joined(separator: ", ")
         }
         return reply

@@ -31,19 +31,19 @@ extension MastodonAPI {
         guard let first = slice.first, let last = slice.last else { return (slice, nil) }
         var links: [String] = []
         if ordinals.contains(where: { id($0) < id(last) }) {
-            links.append("<\(linkURL(call, "max_id", state.ids.render(id(last))))>; rel=\"next\"")
+            links.append("<\(linkURL(call, "max_id", id(last)))>; rel=\"next\"")
         }
-        links.append("<\(linkURL(call, "min_id", state.ids.render(id(first))))>; rel=\"prev\"")
+        links.append("<\(linkURL(call, "min_id", id(first)))>; rel=\"prev\"")
         return (slice, links.joined(separator: ", "))
     }
 
     /// The request's URL on the sandbox, its cursors replaced by `name=id` (and no `access_token`).
-    func linkURL(_ call: Call, _ name: String, _ id: String) -> String {
+    func linkURL(_ call: Call, _ name: String, _ id: Int64) -> String {
         let kept = call.query.split(separator: "&").filter { pair in
             let key = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
             return !["max_id", "since_id", "min_id", "access_token"].contains(key)
         }
-        return state.origin + call.path + "?" + (kept.map(String.init) + ["\(name)=" + id]).joined(separator: "&")
+        return state.origin + call.path + "?" + (kept.map(String.init) + ["\(name)=" + state.ids.render(id)]).joined(separator: "&")
     }
 
     /// A page of statuses as a reply with its `Link` header.

@@ -33,6 +33,9 @@ extension MastodonAPI {
         let extras = MastodonExtras(visibility: visibility, sensitive: parameters.flag("sensitive") || !spoiler.isEmpty,
                                     spoilerText: spoiler,
                                     language: parameters["language"].flatMap { $0.isEmpty ? nil : $0 })
+        if let at = parameters["scheduled_at"], !at.isEmpty {
+            return try scheduleStatus(call, at: at, text: text, extras: extras, keptKey: keptKey)
+        }
         let source = self.source(of: call.caller)
         let origin = state.origin
         let ids = state.ids
@@ -152,7 +155,7 @@ extension MastodonAPI {
     }
 
     /// The app a post is made through: the caller's registered app, else the sandbox.
-    private func source(of caller: Caller) -> (name: String, href: String) {
+    func source(of caller: Caller) -> (name: String, href: String) {
         if case .user(_, _, let appKey) = caller, let app = state.app(clientID: appKey), app.id != "1" {
             return (app.name, app.website ?? "")
         }

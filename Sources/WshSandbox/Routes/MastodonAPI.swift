@@ -116,6 +116,7 @@ struct MastodonAPI: Sendable {
         let call = Call(method: method, segments: Array(segments), path: path, query: request.uri.query ?? "",
                         parameters: parameters, caller: caller,
                         idempotencyKey: request.headers[HTTPField.Name("Idempotency-Key")!])
+        publishDueScheduled()
         do {
             var reply = try route(call)
             reply.headers.append(contentsOf: rateHeaders)
@@ -194,6 +195,17 @@ struct MastodonAPI: Sendable {
             return try changeListAccounts(call, id: s[2], add: call.method == .post)
         case (.get, 4, "v1") where s[1] == "accounts" && s[3] == "lists":
             return try accountLists(call, id: s[2])
+        // Edits and scheduled statuses (MastodonAPI+Edits.swift).
+        case (.put, 3, "v1") where s[1] == "statuses":
+            return try editStatus(call, id: s[2])
+        case (.get, 4, "v1") where s[1] == "statuses" && s[3] == "history":
+            return try statusHistory(call, id: s[2])
+        case (.get, 4, "v1") where s[1] == "statuses" && s[3] == "source":
+            return try statusSource(call, id: s[2])
+        case (.get, 2, "v1") where s[1] == "scheduled_statuses":
+            return try scheduledStatuses(call)
+        case (_, 3, "v1") where s[1] == "scheduled_statuses" && [.get, .put, .delete].contains(call.method):
+            return try scheduledStatus(call, id: s[2])
         default:
             throw MastodonError.notFound
         }

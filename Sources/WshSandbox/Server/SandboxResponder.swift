@@ -1,12 +1,16 @@
+import Foundation
 import Hummingbird
+import HTTPTypes
 import NIOCore
 import NIOHTTPTypes
+import WshHAR
 
 /// Serves every request: `/2/` through the fault injector and `WeiboAPI`,
 /// `/api/` through the fault injector and `MastodonAPI`, `/oauth2/` through
 /// `OAuthAPI`, `/oauth/` through `MastodonOAuth`, nodeinfo through `MastodonAPI`, `/admin/` through
 /// `AdminAPI` (for another machine, only with the admin token: `AdminAccess`),
-/// anything else as a Weibo 404.
+/// anything else as a Weibo 404. Replaying a recording (`--replay`), every
+/// request but `/admin/` is answered from it, through the fault injector.
 ///
 /// A hand-written responder rather than a router: there are a few fixed
 /// paths, and answering with a prebuilt `ByteBuffer` keeps the sandbox far
@@ -23,6 +27,8 @@ struct SandboxResponder: HTTPResponder {
     let faults: FaultInjector
     let stats: StatsRecorder
     let log: RequestLog?
+    /// The recording served instead of the generated data, if any.
+    let replay: HARReplayer?
 
     /// An answer before faults shape how it is sent.
     private struct Reply {
@@ -30,6 +36,8 @@ struct SandboxResponder: HTTPResponder {
         var contentType: String
         var body: ByteBuffer
         var headers: HTTPFields = [:]
+        /// Close the connection instead of answering: a recorded request that got no response.
+        var dropsConnection = false
 
         init(_ body: ByteBuffer) {
             status = .ok
@@ -42,6 +50,24 @@ struct SandboxResponder: HTTPResponder {
             contentType = error.contentType
             body = ByteBuffer(bytes: error.body(request: path))
         }
+
+        /// A recorded answer as it was served: its status, headers and body.
+        init(_ exchange: HARRecording.Exchange) {
+            dropsConnection = exchange.failure != nil
+            status = exchange.failure == nil ? HTTPResponse.Status(code: exchange.status) : .badGateway
+            contentType = exchange.headers["content-type"] ?? SandboxResponder.jsonType
+            body = ByteBuffer(bytes: exchange.body)
+            for (name, value) in exchange.headers.sorted(by: { $0.key < $1.key })
+            where !Self.notReplayed.contains(name) {
+                if let field = HTTPField.Name(name) { headers.append(HTTPField(name: field, value: value)) }
+            }
+        }
+
+        /// Headers a replayed answer does not repeat: the type is set on its
+        /// own, and these describe the recorded connection, not this one.
+        private static let notReplayed: Set<String> = [
+            "content-type", "content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive",
+        ]
 
         init(_ reply: MastodonAPI.Reply) {
             status = reply.status
@@ -74,7 +100,13 @@ struct SandboxResponder: HTTPResponder {
         let started = ContinuousClock.now
         let path = request.uri.path
         let sent: (response: Response, note: String, bytes: Int)
-        if path.hasPrefix("/2/") {
+        if let replay, !path.hasPrefix("/admin/") {
+            let weibo = path.hasPrefix("/2/")
+            sent = await serveAPI(request, context: context,
+                                  failure: { weibo ? Reply($0, path: path) : Reply(mastodon: $0, path: path) }) {
+                Self.replayed(request, from: replay)
+            }
+        } else if path.hasPrefix("/2/") {
             sent = await serveAPI(request, context: context, failure: { Reply($0, path: path) }) {
                 await serveWeibo(request)
             }
@@ -143,6 +175,10 @@ struct SandboxResponder: HTTPResponder {
             }
             reply = await serve()
         }
+        if reply.dropsConnection {
+            try? await context.channel.close()
+            return (Response(status: .ok), "dropped as recorded", 0)
+        }
         let note = String(reply.status.code)
         let body = reply.body
         var response = reply.response
@@ -171,6 +207,20 @@ struct SandboxResponder: HTTPResponder {
             }
             return (response, note, body.readableBytes)
         }
+    }
+
+    /// The recorded answer to `request`, or a 404 naming what the recording lacks.
+    private static func replayed(_ request: Request, from replay: HARReplayer) -> Reply {
+        let method = request.method == .head ? "GET" : request.method.rawValue
+        let url = request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")
+        guard let exchange = replay.answer(method: method, url: url) else {
+            let message = HARReplayer.missing(method: method, url: url)
+            let body = try? JSONSerialization.data(withJSONObject: ["error": message], options: .withoutEscapingSlashes)
+            var reply = Reply(ByteBuffer(bytes: body ?? Data()))
+            reply.status = .notFound
+            return reply
+        }
+        return Reply(exchange)
     }
 
     /// The Weibo API's answer, counted in the statistics.

@@ -32,8 +32,8 @@ extension Shell {
                 name: "history", abstract: "List the recorded operations, numbered.",
                 discussion: """
                     An operation marked ⇅ changed something on the server (post, comment, reply,
-                    repost, favorite, unfavorite, delete, follow, unfollow): undoing it
-                    sends a request. With --json: [{index, operation, remote}].
+                    repost, favorite, unfavorite, delete, follow, unfollow, edit, post --at,
+                    unschedule): undoing it sends a request. With --json: [{index, operation, remote}].
                     The history keeps the last \(OperationHistory<SessionState>.defaultLimit) operations; older ones are dropped.
                     --save FILE writes the operations as a script that reproduces this state
                     (wsh FILE, then history, lists the same operations); undone operations are
@@ -123,7 +123,7 @@ extension Shell {
 
     /// Registers every shell command in the interpreter's table.
     func registerCommands() {
-        for command in timelineCommands() + writeCommands() + historyCommands() + stateCommands() + sessionCommands() + accountCommands()
+        for command in timelineCommands() + writeCommands() + editCommands() + historyCommands() + stateCommands() + sessionCommands() + accountCommands()
             + listsCommands() {
             interpreter.register(command)
         }

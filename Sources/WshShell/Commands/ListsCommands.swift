@@ -1,4 +1,3 @@
-import WshDataController
 import WshLanguage
 import WshViewModel
 
@@ -30,7 +29,7 @@ extension Shell {
             options: [.flag("json", help: "as JSON")],
             completion: { request in request.argumentIndex == 0 ? ["create", "delete", "add", "remove"] : [] },
             handler: { [unowned self] context in try self.lists(context) })
-        lists.currentNotes = { [unowned self] in lacking(\.lists, "lists") }
+        lists.currentNotes = { [unowned self] in capabilityNote(\.lists) }
         return commands + [lists]
     }
 
@@ -45,18 +44,18 @@ extension Shell {
             arguments: [ArgumentSpec("N", help: "the row number from list")],
             completion: { [unowned self] _ in rowNumbers() },
             handler: { [unowned self] context in
-                try refuseLacking(\.bookmarks, "bookmarks")
+                try refuseUnless(\.bookmarks, "has no bookmarks")
                 let index = try integer(context.arguments["N"], name: "N") ?? 0
                 try drive(context, input: "SessionViewModel.setBookmark(\(bookmark), index: \(index))") {
                     try await $0.setBookmark(bookmark, index: index)
                 }
             })
-        spec.currentNotes = { [unowned self] in lacking(\.bookmarks, "bookmarks") }
+        spec.currentNotes = { [unowned self] in capabilityNote(\.bookmarks) }
         return spec
     }
 
     private func lists(_ context: CommandContext) throws(LanguageError) {
-        try refuseLacking(\.lists, "lists")
+        try refuseUnless(\.lists, "has no lists")
         let words = context.arguments.values("ACTION")
         func argument(_ position: Int, _ usage: String) throws(LanguageError) -> String {
             guard words.count > position else { throw .usage("lists \(usage)") }
@@ -89,17 +88,5 @@ extension Shell {
         case let word?:
             throw .usage("unknown lists action '\(word)': create NAME, delete NAME, add NAME USER or remove NAME USER")
         }
-    }
-
-    /// `This API (weibo) has no lists.` for help, nil where it has them or is not known yet.
-    private func lacking(_ capability: KeyPath<Capabilities, Bool>, _ what: String) -> String? {
-        guard let dialect = connection.knownDialect, !dialect.capabilities[keyPath: capability] else { return nil }
-        return "This API (\(dialect.name)) has no \(what)."
-    }
-
-    /// Refuses, before any request, what the connected API does not have.
-    private func refuseLacking(_ capability: KeyPath<Capabilities, Bool>, _ what: String) throws(LanguageError) {
-        guard let dialect = connection.knownDialect, !dialect.capabilities[keyPath: capability] else { return }
-        throw .usage("this API (\(dialect.name)) has no \(what)")
     }
 }

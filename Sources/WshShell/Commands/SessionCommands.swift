@@ -58,6 +58,21 @@ extension Shell {
                 options: [.flag("json", help: "as JSON")],
                 handler: { [unowned self] context in try status(context) }),
             CommandSpec(
+                name: "record", abstract: "Record the session's HTTP exchanges to a HAR file, or stop.",
+                discussion: """
+                    `record on FILE` appends every HTTP exchange from now on to FILE (HAR 1.2,
+                    secrets masked, mode 0600, valid after each exchange; an existing FILE is
+                    replaced), as `wsh --record FILE` does from the start; `record off` stops,
+                    leaving FILE complete. With no argument, says what records (as `status`:
+                    off, to FILE, or replaying FILE). Not under --replay. Replay a recording
+                    with `wsh --replay FILE` or serve it with `wsh-sandbox --replay FILE`.
+                      record on lesson.har; fetch 20; detail 3; record off
+                    """,
+                arguments: [ArgumentSpec("on|off", help: "start or stop recording", arity: .optional),
+                            ArgumentSpec("FILE", help: "with on: the HAR file to write", arity: .optional)],
+                completion: { request in request.argumentIndex == 0 ? ["on", "off"] : [] },
+                handler: { [unowned self] context in try record(context) }),
+            CommandSpec(
                 name: "ping", abstract: "Check that the API answers, and how fast.",
                 handler: { [unowned self] context in try ping(context) }),
             CommandSpec(
@@ -93,6 +108,33 @@ extension Shell {
                 completion: { request in request.argumentIndex == 0 ? ["on", "off", "diagram"] : [] },
                 handler: { [unowned self] context in try trace(context) }),
         ]
+    }
+
+    private func record(_ context: CommandContext) throws(LanguageError) {
+        let file = context.arguments["FILE"]
+        switch context.arguments["on|off"] {
+        case nil:
+            if file != nil { throw .usage("a FILE goes with on: record on FILE") }
+            context.write("recording \(connection.recordingSummary)\n")
+        case "on":
+            guard let file, !file.isEmpty else { throw .usage("record on needs a FILE: record on FILE.har") }
+            do {
+                try connection.startRecording(to: file, version: Shell.version)
+            } catch {
+                throw failure(error)
+            }
+            context.note("recording to \(file)")
+        case "off":
+            if file != nil { throw .usage("record off takes no FILE") }
+            do {
+                let path = try connection.stopRecording()
+                context.note("recorded to \(path)")
+            } catch {
+                throw failure(error)
+            }
+        case let other?:
+            throw .usage("record takes on FILE or off, not '\(other)'")
+        }
     }
 
     private func api(_ context: CommandContext) throws(LanguageError) {

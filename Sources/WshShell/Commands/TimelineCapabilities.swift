@@ -66,4 +66,18 @@ extension Shell {
         throw .usage("\(named.synopsis): this API (\(dialect.name)) has no such timeline; it offers "
             + offeredTimelines().map(\.synopsis).joined(separator: ", "))
     }
+
+    // MARK: Capabilities beyond timelines (Dialect.capabilities)
+
+    /// Refuses, before any request, what the connected API cannot do: one line naming the API.
+    func refuseUnless(_ capability: KeyPath<Capabilities, Bool>, _ what: String) throws(LanguageError) {
+        guard let dialect = connection.knownDialect, !dialect.capabilities[keyPath: capability] else { return }
+        throw .usage("this API (\(dialect.name)) \(what)")
+    }
+
+    /// `help` for a command the connected API lacks: one line saying so.
+    func capabilityNote(_ capability: KeyPath<Capabilities, Bool>) -> String? {
+        guard let dialect = connection.knownDialect else { return nil }
+        return dialect.capabilities[keyPath: capability] ? nil : "Not offered by this API (\(dialect.name))."
+    }
 }

@@ -40,8 +40,9 @@ public final class Connection {
     /// A client for a request outside the API client (the OAuth exchange),
     /// cancelled by Ctrl-C like the API client's.
     private var auxiliary: (any CancellableHTTPClient)?
-    /// `--record` or `--replay`: what every HTTP client of this connection goes through.
-    private let tape: Tape
+    /// `--record` or `--replay`: what every HTTP client of this connection
+    /// goes through. `record on`/`record off` change a live one; a replay stays.
+    private var tape: Tape
 
     /// How a session's HTTP exchanges meet the network.
     public enum Tape: Sendable {
@@ -60,10 +61,51 @@ public final class Connection {
             case .replay(let replay): replay.summary
             }
         }
+
+        /// The recorder, while recording.
+        var recorder: HARRecorder? {
+            if case .record(let recorder) = self { return recorder }
+            return nil
+        }
+
+        var isReplay: Bool {
+            if case .replay = self { return true }
+            return false
+        }
     }
 
     /// Whether the session records or replays, as `status` says it.
     public var recordingSummary: String { tape.summary }
+
+    /// `record on FILE`: from the next exchange on, every exchange of this
+    /// connection (its clients made before included) is appended to a new
+    /// HAR file at `path`, as `--record` does. Refused while replaying or
+    /// already recording, in one line.
+    public func startRecording(to path: String, version: String) throws(RequestError) {
+        switch tape {
+        case .replay(let replay): throw .configuration("the session is \(replay.summary); it cannot record as well")
+        case .record(let recorder): throw .configuration("already recording to \(recorder.path) (record off first)")
+        case .live: break
+        }
+        let recorder: HARRecorder
+        do {
+            recorder = try HARRecorder(path: path, creator: "wsh", version: version)
+        } catch {
+            throw .configuration(error.description)
+        }
+        if let current { recorder.noteAPI(base: current.client.configuration.baseURL, dialect: dialectID) }
+        tape = .record(recorder)
+    }
+
+    /// `record off`: stops recording; the file keeps every exchange so far.
+    /// Returns its path; refused in one line when nothing records.
+    public func stopRecording() throws(RequestError) -> String {
+        guard case .record(let recorder) = tape else {
+            throw .configuration(tape.isReplay ? "the session replays; there is no recording to stop" : "not recording")
+        }
+        tape = .live
+        return recorder.path
+    }
     /// The token from `tokenSource`, resolved once: redaction asks for it on
     /// every message, a token file should not be reread each time, and
     /// `--token-command` must run once.
@@ -222,14 +264,17 @@ public final class Connection {
         let curl = CurlHTTPClient(options: .init(connectTimeout: timeouts.connect, timeout: timeouts.total,
                                                  authorities: authorities),
                                   secrets: secrets)
-        guard case .record(let recorder) = tape else { return curl }
-        // The recorder asks for the secrets as it writes each entry, so a token
-        // learned after this client was made (login) is masked too. The shell
-        // thread waits in `Bridge.run` while a request is in flight, so the
-        // connection is never read from two threads at once.
+        // Every live client goes through the recorder the connection has at
+        // the moment of each exchange (`--record`, or `record on` later), and
+        // straight through when there is none. The recorder asks for the
+        // secrets as it writes each entry, so a token learned after this
+        // client was made (login) is masked too. The shell thread waits in
+        // `Bridge.run` while a request is in flight, so the connection is
+        // never read from two threads at once.
         // Weak: the connection holds its clients.
         nonisolated(unsafe) weak let connection = self
-        return RecordingHTTPClient(wrapping: curl, recorder: recorder, secrets: { connection?.secrets ?? [] })
+        return RecordingHTTPClient(wrapping: curl, recorder: { connection?.tape.recorder },
+                                   secrets: { connection?.secrets ?? [] })
     }
 
     /// An API client for this target that sends `token`.

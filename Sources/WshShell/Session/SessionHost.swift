@@ -99,6 +99,12 @@ extension Shell {
             case .lists(let lists):
                 context.write(ListsView(style: console.style).render(lists))
                 rendered.append("ListsView (\(lists.rows.count) lists)")
+            case .edits(let history):
+                context.write(EditHistoryView(style: console.style, columns: console.columns()).render(history))
+                rendered.append("EditHistoryView (\(history.rows.count) versions)")
+            case .scheduled(let scheduled):
+                context.write(ScheduledStatusesView(style: console.style, columns: console.columns()).render(scheduled))
+                rendered.append("ScheduledStatusesView (\(scheduled.rows.count) rows)")
             }
         }
         if wanted.contains(.led) {

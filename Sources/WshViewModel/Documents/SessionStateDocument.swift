@@ -100,6 +100,11 @@ public struct SessionStateDocument: Encodable, Sendable, Hashable {
                 screenName = user.screenName.map(StatusDocument.clean)
             case .lists:
                 kind = "lists"
+            case .edits(let status, _):
+                kind = "edits"
+                statusID = status.identifier.map(StatusDocument.clean)
+            case .scheduled:
+                kind = "scheduled"
             }
         }
 

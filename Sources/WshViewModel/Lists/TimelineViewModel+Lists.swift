@@ -146,7 +146,7 @@ extension TimelineViewModel {
 
     /// Refuses, before any request, what the connected API does not have.
     private func offered(_ capability: KeyPath<Capabilities, Bool>, _ what: String) throws(ViewModelError) {
-        guard dataController.capabilities[keyPath: capability] else { throw fail(.featureNotOffered(what)) }
+        guard dataController.capabilities[keyPath: capability] else { throw fail(.notOffered("this API (\(dataController.dialectName)) has no \(what)")) }
     }
 
     /// The account's list titled `name` (any case) or with id `name`.

@@ -49,6 +49,14 @@ public enum RemoteEffect: Sendable, Hashable {
     case deletedList(id: String, title: String, members: [UserReference])
     /// `user` added to (`true`) or removed from the list `listID`: undo does the other.
     case listMember(Bool, listID: String, title: String, user: UserReference)
+    // Edits and scheduled statuses (SessionViewModel+Edits.swift).
+    /// An edit of the status `id` from `previousText` (its source before) to
+    /// `text`: undo edits it back, redo edits it again.
+    case edited(id: String, previousText: String, text: String)
+    /// A status scheduled: undo cancels `scheduled` (its id), redo schedules it again (a new id).
+    case scheduled(ScheduledStatus)
+    /// A scheduled status cancelled: undo schedules it again (a new id), redo cancels that.
+    case unscheduled(ScheduledStatus)
 }
 
 extension TimelineState {
@@ -64,6 +72,8 @@ extension TimelineState {
                 .detail(status)
             case .comments(let shown, let page) where shown.identifier == id:
                 .comments(status, page)
+            case .edits(let shown, let versions) where shown.identifier == id:
+                .edits(status, versions)
             default:
                 screen
             }

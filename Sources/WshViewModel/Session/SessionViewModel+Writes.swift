@@ -116,6 +116,8 @@ extension SessionViewModel {
             return "\(lost)the server cannot restore a deleted status; posted its text again as a new status (\(posted.id))"
         case .bookmarked, .unbookmarked, .createdList, .deletedList, .listMember:
             preconditionFailure("takeBackListWrite takes these back")
+        case .edited, .scheduled, .unscheduled:
+            return try await takeBackEdit(effect, undoing: operation)
         }
     }
 
@@ -158,6 +160,8 @@ extension SessionViewModel {
             notes.append(try await timeline.deleteAgain(id: id, redoing: operation))
         case .bookmarked, .unbookmarked, .createdList, .deletedList, .listMember:
             break                                       // reapplyListWrite sent them
+        case .edited, .scheduled, .unscheduled:
+            try await reapplyEdit(effect, redoing: operation)
         }
     }
 
@@ -187,6 +191,8 @@ extension RemoteEffect {
         case .unfavorited(let statusID): .unfavorited(statusID: swap(statusID))
         case .deletedStatus(let id, let text): .deletedStatus(id: swap(id), text: text)
         case .followed, .unfollowed: self
+        case .edited(let id, let previousText, let text): .edited(id: swap(id), previousText: previousText, text: text)
+        case .scheduled, .unscheduled: self
         }
     }
 }

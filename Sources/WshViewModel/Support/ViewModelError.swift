@@ -60,8 +60,13 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `redo` of a remote operation whose write failed: the history and the
     /// screens are unchanged.
     case redoFailed(operation: String, reason: String)
-    /// The connected API has no such thing (Weibo's bookmarks, lists): refused before any request.
-    case featureNotOffered(String)
+    // Edits and scheduled statuses.
+    /// The connected API cannot do what was asked (`edit` on Weibo): said before any request.
+    case notOffered(String)
+    /// `post --at TIME` with a time wsh cannot read, or too soon: what was wrong and what is allowed.
+    case badScheduleTime(String)
+    /// No scheduled status `index` among `count`.
+    case noScheduled(index: Int, count: Int)
     /// No list of the account is titled (or has the id) `name`.
     case noList(name: String, titles: [String])
 
@@ -70,7 +75,7 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
     public var isUsageError: Bool {
         switch self {
         case .invalidPaging, .pageNeedsPublicTimeline, .timelineNotOffered, .noUserGiven, .emptyPost, .emptyText, .unknownKey, .noKeys: true
-        case .featureNotOffered: true
+        case .notOffered, .badScheduleTime: true
         default: false
         }
     }
@@ -128,8 +133,11 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
             return "cannot undo \(operation): \(reason); history and screens are unchanged"
         case .redoFailed(let operation, let reason):
             return "cannot redo \(operation): \(reason); history and screens are unchanged"
-        case .featureNotOffered(let what):
-            return "this API has no \(what)"
+        case .notOffered(let message), .badScheduleTime(let message):
+            return message
+        case .noScheduled(let index, let count):
+            if count == 0 { return "no scheduled status \(index): none is scheduled" }
+            return "no scheduled status \(index): scheduled lists \(count), numbered from 1"
         case .noList(let name, let titles):
             let known = titles.isEmpty ? "you have none; lists create NAME makes one"
                 : "yours: " + titles.map { TerminalText.sanitize($0) }.joined(separator: ", ")

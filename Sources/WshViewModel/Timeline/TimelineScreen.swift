@@ -11,6 +11,10 @@ public enum TimelineScreen: Sendable, Hashable {
     case user(UserViewModel)
     /// The account's lists.
     case lists(ListsViewModel)
+    /// The edit history of one status.
+    case edits(EditHistoryViewModel)
+    /// The scheduled statuses.
+    case scheduled(ScheduledStatusesViewModel)
 
     /// The ViewModel of `screen`, or `.list` when none is open.
     init(_ screen: TimelineState.Screen?) {
@@ -20,6 +24,8 @@ public enum TimelineScreen: Sendable, Hashable {
         case .comments(let status, let page): self = .comments(CommentsViewModel(status: status, page: page))
         case .user(let user): self = .user(UserViewModel(user: user))
         case .lists(let lists): self = .lists(ListsViewModel(lists: lists))
+        case .edits(let status, let versions): self = .edits(EditHistoryViewModel(status: status, versions: versions))
+        case .scheduled(let scheduled): self = .scheduled(ScheduledStatusesViewModel(scheduled))
         }
     }
 }

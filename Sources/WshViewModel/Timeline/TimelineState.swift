@@ -22,6 +22,11 @@ public struct TimelineState: Sendable, Hashable {
         case user(User)
         /// The account's lists.
         case lists([UserList])
+        // Edits and scheduled statuses.
+        /// The edit history of a status, the original first.
+        case edits(Status, [StatusEdit])
+        /// The account's scheduled statuses.
+        case scheduled([ScheduledStatus])
     }
 
     /// Every loaded status, newest first, muted authors included.

@@ -335,8 +335,8 @@ extension TimelineState.Screen {
     /// True when this screen shows the status `id` (its detail or comments).
     func shows(statusID id: String) -> Bool {
         switch self {
-        case .detail(let status), .comments(let status, _): status.identifier == id
-        case .user, .lists: false
+        case .detail(let status), .comments(let status, _), .edits(let status, _): status.identifier == id
+        case .user, .lists, .scheduled: false
         }
     }
 }
@@ -377,8 +377,8 @@ extension TimelineState {
         let current = statuses.first { $0.identifier == id }
             ?? screens.lazy.compactMap { screen -> Status? in
                 switch screen {
-                case .detail(let status), .comments(let status, _): status.identifier == id ? status : nil
-                case .user, .lists: nil
+                case .detail(let status), .comments(let status, _), .edits(let status, _): status.identifier == id ? status : nil
+                case .user, .lists, .scheduled: nil
                 }
             }.first
         guard var status = current else { return self }

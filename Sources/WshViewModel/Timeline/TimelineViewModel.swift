@@ -462,8 +462,8 @@ public final class TimelineViewModel {
     /// The status of the detail or comments screen on top, if one is.
     var openStatusOnTop: Status? {
         switch state.screens.last {
-        case .detail(let status), .comments(let status, _): status
-        case .user, .lists, nil: nil
+        case .detail(let status), .comments(let status, _), .edits(let status, _): status
+        case .user, .lists, .scheduled, nil: nil
         }
     }
 

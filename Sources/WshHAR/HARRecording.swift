@@ -18,6 +18,16 @@ public struct HARRecording: Sendable {
         /// Header fields by lower-cased name, as `HTTPResponse` holds them.
         public var headers: [String: String]
         public var body: Data
+        /// A request that got no response (HAR status 0): how it failed.
+        public var failure: Failure?
+    }
+
+    /// How a recorded request failed without a response: curl's code and
+    /// message (wsh's `_transport`), or a browser's `_error` mapped onto the
+    /// curl code of the same failure (`net::ERR_CONNECTION_REFUSED` is 7).
+    public struct Failure: Sendable, Hashable {
+        public var curlCode: Int
+        public var message: String
     }
 
     public var exchanges: [Exchange]
@@ -96,15 +106,33 @@ public struct HARRecording: Sendable {
         }
         let (path, query) = RecordedURL.pathAndQuery(url)
         return Exchange(method: method.uppercased(), path: path, query: query, status: status,
-                        headers: headers, body: body)
+                        headers: headers, body: body, failure: status == 0 ? failure(response) : nil)
     }
+
+    /// How a status-0 response failed: wsh's `_transport`, else a browser's `_error`.
+    private static func failure(_ response: [String: Any]) -> Failure {
+        if let transport = response["_transport"] as? [String: Any],
+           let code = (transport["curlCode"] as? NSNumber)?.intValue {
+            return Failure(curlCode: code, message: transport["message"] as? String ?? "")
+        }
+        let error = response["_error"] as? String ?? ""
+        return Failure(curlCode: browserErrorCurlCodes.first { error.contains($0.key) }?.value ?? 56,
+                       message: error.isEmpty ? "no response was recorded" : error)
+    }
+
+    /// Chromium's `net::ERR_…` names (Firefox writes similar words) and the
+    /// curl code of the same failure; anything else reads as a dropped connection (56).
+    private static let browserErrorCurlCodes: KeyValuePairs<String, Int> = [
+        "CONNECTION_REFUSED": 7, "NAME_NOT_RESOLVED": 6, "TIMED_OUT": 28, "CERT_": 60, "SSL_": 35,
+        "EMPTY_RESPONSE": 52, "CONNECTION_RESET": 56, "CONNECTION_CLOSED": 56,
+    ]
 }
 
 /// Taking a URL apart as replay compares it: scheme and host aside, the
 /// path decoded, the query as decoded pairs.
-enum RecordedURL {
+public enum RecordedURL {
     /// `https://host:port/` of an absolute URL.
-    static func origin(_ url: String) -> String? {
+    public static func origin(_ url: String) -> String? {
         guard let scheme = url.range(of: "://") else { return nil }
         let rest = url[scheme.upperBound...]
         let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
@@ -112,7 +140,7 @@ enum RecordedURL {
     }
 
     /// The path (decoded) and query pairs of an absolute or root-relative URL.
-    static func pathAndQuery(_ url: String) -> (path: String, query: [(String, String)]) {
+    public static func pathAndQuery(_ url: String) -> (path: String, query: [(String, String)]) {
         var rest = Substring(url)
         if let scheme = rest.range(of: "://") {
             rest = rest[scheme.upperBound...]

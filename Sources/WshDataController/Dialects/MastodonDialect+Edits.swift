@@ -1,0 +1,62 @@
+import Foundation
+import WshModel
+import WshRequest
+
+/// Editing and scheduling on Mastodon: `PUT /api/v1/statuses/:id` (sending
+/// again what must stay: content warning, sensitivity, language, media, poll),
+/// `statuses/:id/history` and `/source`, and `scheduled_statuses`.
+extension MastodonDialect {
+    public func statusSource(id: String, _ exchange: DialectExchange) async throws(RequestError) -> StatusSource {
+        try await Call(exchange).get(MastodonStatusSource.self, "api/v1/statuses/\(Call.segment(id))/source").source
+    }
+
+    /// Mastodon drops what an edit does not send again: the status is read
+    /// first, and its content warning, sensitivity, language, media and open
+    /// poll go with the new text.
+    public func edit(id: String, text: String, _ exchange: DialectExchange) async throws(RequestError) -> Status {
+        let call = Call(exchange)
+        let path = "api/v1/statuses/\(Call.segment(id))"
+        let current = try await call.get(MastodonEditableStatus.self, path)
+        var parameters = [("status", text), ("spoiler_text", current.spoilerText ?? "")]
+        if let sensitive = current.sensitive { parameters.append(("sensitive", sensitive ? "true" : "false")) }
+        if let language = current.language, !language.isEmpty { parameters.append(("language", language)) }
+        parameters += current.mediaIDs.map { ("media_ids[]", $0) }
+        if let poll = current.poll, poll.expired != true, !poll.options.isEmpty {
+            parameters += poll.options.map { ("poll[options][]", $0) }
+            let left = poll.expiresAt.map { Int($0.date.timeIntervalSinceNow.rounded(.up)) } ?? 86_400
+            parameters.append(("poll[expires_in]", String(max(300, left))))
+            if let multiple = poll.multiple { parameters.append(("poll[multiple]", multiple ? "true" : "false")) }
+        }
+        return try await call.send(MastodonStatus.self, .put, path, parameters).status
+    }
+
+    public func editHistory(id: String, _ exchange: DialectExchange) async throws(RequestError) -> [StatusEdit] {
+        try await Call(exchange).get([MastodonStatusEdit].self, "api/v1/statuses/\(Call.segment(id))/history").map(\.edit)
+    }
+
+    public func schedule(text: String, at: WeiboTime, _ exchange: DialectExchange) async throws(RequestError) -> ScheduledStatus {
+        try await Call(exchange).send(MastodonScheduledStatus.self, .post, "api/v1/statuses",
+                                      [("status", text), ("scheduled_at", Self.isoTime(at))]).scheduled
+    }
+
+    public func scheduledStatuses(count: Int, _ exchange: DialectExchange) async throws(RequestError) -> [ScheduledStatus] {
+        try await Call(exchange).get([MastodonScheduledStatus].self, "api/v1/scheduled_statuses",
+                                     [("limit", String(min(count, Self.pageLimit)))]).map(\.scheduled)
+    }
+
+    public func scheduledStatus(id: String, _ exchange: DialectExchange) async throws(RequestError) -> ScheduledStatus {
+        try await Call(exchange).get(MastodonScheduledStatus.self, "api/v1/scheduled_statuses/\(Call.segment(id))").scheduled
+    }
+
+    public func unschedule(id: String, _ exchange: DialectExchange) async throws(RequestError) {
+        _ = try await Call(exchange).exchange(.delete, "api/v1/scheduled_statuses/\(Call.segment(id))", [])
+    }
+
+    /// `2024-11-11T13:30:00Z`: the time in UTC, as `scheduled_at` takes it.
+    static func isoTime(_ time: WeiboTime) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: time.date)
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import WshModel
+import WshRequest
+
+/// Editing a status and scheduling one: reads (the source, the edit history,
+/// the scheduled statuses) and writes that resolve a lost answer by reading
+/// the server, as the other writes do.
+extension StatusDataController {
+    /// The status `id` as its author wrote it (never the HTML).
+    public func source(id: String) async throws(RequestError) -> StatusSource {
+        try await api.run("StatusDataController.source(id: \(id))", count: { _ in 1 }) { try await $0.statusSource(id: id, $1) }
+    }
+
+    /// Every version of the status `id`, the original first.
+    public func editHistory(id: String) async throws(RequestError) -> [StatusEdit] {
+        try await api.run("StatusDataController.editHistory(id: \(id))", count: \.count) { try await $0.editHistory(id: id, $1) }
+    }
+
+    /// Edits the status `id` to say `text` (its author's token only).
+    ///
+    /// A lost answer is resolved by reading the status's source: it says
+    /// `text` (spaces at the ends aside) is `.recovered`, anything else
+    /// `.notApplied`; a failed read is `.unknown`.
+    public func edit(id: String, text: String) async throws(WriteError) -> WriteOutcome<Status> {
+        let lost: RequestError
+        do {
+            let status = try await api.run("StatusDataController.edit(id: \(id), text: \(text.count) characters)", count: { _ in 1 }) {
+                try await $0.edit(id: id, text: text, $1)
+            }
+            remember([status])
+            return WriteOutcome(status)
+        } catch {
+            guard error.leavesWriteOutcomeUnknown else { throw .rejected(error) }
+            lost = error
+        }
+        let wanted = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        do {
+            let source = try await api.run("StatusDataController.source(id: \(id)) (was it edited?)", count: { _ in 1 }) {
+                try await $0.statusSource(id: id, $1)
+            }
+            guard source.text.trimmingCharacters(in: .whitespacesAndNewlines) == wanted else { throw WriteError.notApplied(lostAnswer: lost) }
+            let status = try await api.run("StatusDataController.status(id: \(id)) (after the edit)", count: { _ in 1 }) {
+                try await $0.status(id: id, $1)
+            }
+            remember([status])
+            return WriteOutcome(status, resolution: .recovered(lostAnswer: lost.description))
+        } catch let error as WriteError {
+            throw error
+        } catch {
+            throw .unknown(lostAnswer: lost, check: "reading status \(id) failed: \(error)")
+        }
+    }
+
+    /// The account's scheduled statuses, at most `count`.
+    public func scheduledStatuses(count: Int = 40) async throws(RequestError) -> [ScheduledStatus] {
+        try await api.run("StatusDataController.scheduledStatuses(count: \(count))", count: \.count) {
+            try await $0.scheduledStatuses(count: count, $1)
+        }
+    }
+
+    /// Schedules `text` for `at`; the scheduled status.
+    ///
+    /// A lost answer is resolved by reading the scheduled statuses: one with
+    /// this text and time that was not there before is `.recovered`, none
+    /// `.notApplied`; a failed read `.unknown`.
+    public func schedule(text: String, at: WeiboTime) async throws(WriteError) -> WriteOutcome<ScheduledStatus> {
+        let before = try? await scheduledStatuses()
+        let lost: RequestError
+        do {
+            let scheduled = try await api.run("StatusDataController.schedule(text: \(text.count) characters, at: \(at.date))",
+                                              count: { _ in 1 }) {
+                try await $0.schedule(text: text, at: at, $1)
+            }
+            return WriteOutcome(scheduled)
+        } catch {
+            guard error.leavesWriteOutcomeUnknown else { throw .rejected(error) }
+            lost = error
+        }
+        guard let before else {
+            throw .unknown(lostAnswer: lost, check: "the scheduled statuses could not be read before scheduling")
+        }
+        let known = Set(before.map(\.id))
+        let now: [ScheduledStatus]
+        do {
+            now = try await scheduledStatuses()
+        } catch {
+            throw .unknown(lostAnswer: lost, check: "reading the scheduled statuses failed: \(error.description)")
+        }
+        let wanted = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if let found = now.first(where: { scheduled in
+            !known.contains(scheduled.id) && scheduled.text.trimmingCharacters(in: .whitespacesAndNewlines) == wanted
+                && scheduled.scheduledAt.map { abs($0.date.timeIntervalSince(at.date)) < 1 } ?? false
+        }) {
+            return WriteOutcome(found, resolution: .recovered(lostAnswer: lost.description))
+        }
+        throw .notApplied(lostAnswer: lost)
+    }
+
+    /// Cancels the scheduled status `id`. One already gone is `.alreadyDone`;
+    /// a lost answer is resolved by reading it: gone is `.recovered`, still
+    /// there `.notApplied`.
+    public func unschedule(id: String) async throws(WriteError) -> WriteOutcome<String> {
+        let lost: RequestError
+        do {
+            try await api.run("StatusDataController.unschedule(id: \(id))", count: { _ in 1 }) { try await $0.unschedule(id: id, $1) }
+            return WriteOutcome(id)
+        } catch {
+            if error.isNotThere { return WriteOutcome(id, resolution: .alreadyDone(reason: error.description)) }
+            guard error.leavesWriteOutcomeUnknown else { throw .rejected(error) }
+            lost = error
+        }
+        do {
+            _ = try await api.run("StatusDataController.scheduledStatus(id: \(id)) (was it cancelled?)", count: { _ in 1 }) {
+                try await $0.scheduledStatus(id: id, $1)
+            }
+        } catch {
+            guard error.isNotThere else {
+                throw .unknown(lostAnswer: lost, check: "reading scheduled status \(id) failed: \(error.description)")
+            }
+            return WriteOutcome(id, resolution: .recovered(lostAnswer: lost.description))
+        }
+        throw .notApplied(lostAnswer: lost)
+    }
+}

@@ -1,0 +1,35 @@
+import WshModel
+import WshRequest
+
+/// Editing and scheduling, for the timeline's ViewModel (see `StatusDataController+Edits.swift`).
+extension TimelineDataController {
+    /// What the connected API can do beyond what every API has.
+    public var capabilities: Capabilities { statuses.dialect.capabilities }
+
+    /// The API's name (`weibo`, `mastodon`), for saying what it lacks.
+    public var dialectName: String { statuses.dialect.name }
+
+    public func source(id: String) async throws(RequestError) -> StatusSource {
+        try await statuses.source(id: id)
+    }
+
+    public func editHistory(id: String) async throws(RequestError) -> [StatusEdit] {
+        try await statuses.editHistory(id: id)
+    }
+
+    public func edit(id: String, text: String) async throws(WriteError) -> WriteOutcome<Status> {
+        try await statuses.edit(id: id, text: text)
+    }
+
+    public func scheduledStatuses() async throws(RequestError) -> [ScheduledStatus] {
+        try await statuses.scheduledStatuses()
+    }
+
+    public func schedule(text: String, at: WeiboTime) async throws(WriteError) -> WriteOutcome<ScheduledStatus> {
+        try await statuses.schedule(text: text, at: at)
+    }
+
+    public func unschedule(id: String) async throws(WriteError) -> WriteOutcome<String> {
+        try await statuses.unschedule(id: id)
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import WshModel
+
+/// Mastodon's `StatusEdit`, `StatusSource` and `ScheduledStatus` entities.
+extension MastodonRenderer {
+    /// `[StatusEdit, …]`: each version of `status`, the original first.
+    func history(of status: SandboxStatus) -> [UInt8] {
+        let author = timeline.data.users[status.authorIndex]
+        var json = JSONWriter(capacity: 2000)
+        json.arrayStart()
+        for version in timeline.versions(of: status) {
+            json.objectStart()
+            json.member("content", html.content(version.text))
+            json.member("spoiler_text", version.spoilerText)
+            json.member("sensitive", version.sensitive)
+            json.member("created_at", mastodonTime(version.createdAt.date))
+            json.key("account")
+            writeAccount(author, into: &json)
+            json.key("poll")
+            json.null()
+            json.key("media_attachments")
+            json.arrayStart()
+            json.arrayEnd()
+            json.key("emojis")
+            json.arrayStart()
+            json.arrayEnd()
+            json.objectEnd()
+        }
+        json.arrayEnd()
+        return json.bytes
+    }
+
+    /// `{id, text, spoiler_text}`: the status as its author wrote it.
+    func source(of status: SandboxStatus) -> [UInt8] {
+        var json = JSONWriter(capacity: 500)
+        json.objectStart()
+        json.member("id", ids.render(status.id))
+        json.member("text", status.text)
+        json.member("spoiler_text", status.mastodon?.spoilerText ?? timeline.generatedSpoiler(status) ?? "")
+        json.objectEnd()
+        return json.bytes
+    }
+
+    /// `[ScheduledStatus, …]`.
+    func scheduledList(_ posts: [ScheduledPost], applicationID: (ScheduledPost) -> String) -> [UInt8] {
+        var json = JSONWriter(capacity: 600 * max(1, posts.count))
+        json.arrayStart()
+        for post in posts { writeScheduled(post, applicationID: applicationID(post), into: &json) }
+        json.arrayEnd()
+        return json.bytes
+    }
+
+    /// One `ScheduledStatus`: its id, when, and the parameters it was posted with.
+    func scheduledJSON(_ post: ScheduledPost, applicationID: String) -> [UInt8] {
+        var json = JSONWriter(capacity: 600)
+        writeScheduled(post, applicationID: applicationID, into: &json)
+        return json.bytes
+    }
+
+    private func writeScheduled(_ post: ScheduledPost, applicationID: String, into json: inout JSONWriter) {
+        json.objectStart()
+        json.member("id", ids.render(post.publicID))
+        json.member("scheduled_at", mastodonTime(post.scheduledAt))
+        json.key("params")
+        json.objectStart()
+        json.member("text", post.text)
+        json.key("poll")
+        json.null()
+        json.key("media_ids")
+        json.null()
+        json.member("sensitive", post.extras.sensitive)
+        json.member("visibility", post.extras.visibility)
+        json.key("idempotency")
+        json.null()
+        json.key("scheduled_at")
+        json.null()
+        json.member("spoiler_text", post.extras.spoilerText)
+        json.member("application_id", Int(applicationID) ?? 1)
+        json.key("in_reply_to_id")
+        if let reply = post.inReplyToID { json.string(reply) } else { json.null() }
+        json.key("language")
+        if let language = post.extras.language { json.string(language) } else { json.null() }
+        json.member("with_rate_limit", false)
+        json.objectEnd()
+        json.key("media_attachments")
+        json.arrayStart()
+        json.arrayEnd()
+        json.objectEnd()
+    }
+}

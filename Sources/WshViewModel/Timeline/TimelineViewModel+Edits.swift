@@ -1,0 +1,170 @@
+import Foundation
+import WshDataController
+import WshModel
+import WshRequest
+
+/// Editing a status (`edit N TEXT`, `edits N`) and scheduling one (`post
+/// --at`, `scheduled`, `unschedule N`), with the requests undo and redo send.
+/// An API without the capability is refused before any request.
+extension TimelineViewModel {
+    /// An edit the server has.
+    public struct Edited: Sendable, Hashable {
+        public let statusID: String
+        /// The text before, from the status's source (never its HTML): what undo restores.
+        public let previousText: String
+        /// Something the user should know (a lost answer resolved), nil for a plain success.
+        public let note: String?
+    }
+
+    /// A scheduled status the server has (or had, for `unschedule`).
+    public struct Scheduled: Sendable, Hashable {
+        public let scheduled: ScheduledStatus
+        public let note: String?
+    }
+
+    // MARK: Inputs
+
+    /// Edits row `index` (the account's own) to say `text`; the row shows the
+    /// server's answer in place.
+    public func edit(index: Int, text: String) async throws(ViewModelError) -> Edited {
+        try requireEdits()
+        guard !text.allSatisfy(\.isWhitespace) else { throw fail(.emptyText("edit")) }
+        let status = try openStatus(at: index)
+        let id = status.identifier ?? ""
+        let before = try await request { () async throws(RequestError) in try await dataController.source(id: id) }
+        let written = try await write(
+            nothing: "the status is unchanged", advice: "check with `api get api/v1/statuses/\(id)/source` before editing again"
+        ) { () async throws(WriteError) in try await dataController.edit(id: id, text: text) }
+        commit(state.replacingStatus(id: id, with: written.value))
+        return Edited(statusID: id, previousText: before.text,
+                      note: Self.lostAnswerNote(written, found: "the server shows the status edited"))
+    }
+
+    /// Opens the edit history of row `index`, the original first.
+    public func showEditHistory(index: Int) async throws(ViewModelError) -> Int {
+        try requireEdits()
+        let status = try openStatus(at: index)
+        let id = status.identifier ?? ""
+        let versions = try await request { () async throws(RequestError) in try await dataController.editHistory(id: id) }
+        var next = state
+        next.screens.append(.edits(status, versions))
+        commit(next)
+        return versions.count
+    }
+
+    /// Schedules `text` for `at`. A scheduled screen on top lists it.
+    public func schedule(_ text: String, at: WeiboTime) async throws(ViewModelError) -> Scheduled {
+        try requireSchedules()
+        guard !text.allSatisfy(\.isWhitespace) else { throw fail(.emptyPost) }
+        let written = try await write(
+            nothing: "nothing was scheduled", advice: "check with `scheduled` before scheduling again"
+        ) { () async throws(WriteError) in try await dataController.schedule(text: text, at: at) }
+        commit(state.showingScheduled { $0 + [written.value] })
+        return Scheduled(scheduled: written.value, note: Self.lostAnswerNote(written, found: "found it among the scheduled statuses"))
+    }
+
+    /// Opens the scheduled statuses.
+    public func showScheduled() async throws(ViewModelError) -> Int {
+        try requireSchedules()
+        let scheduled = try await request { () async throws(RequestError) in try await dataController.scheduledStatuses() }
+        var next = state
+        if case .scheduled? = next.screens.last { next.screens.removeLast() }
+        next.screens.append(.scheduled(scheduled))
+        commit(next)
+        return scheduled.count
+    }
+
+    /// Cancels scheduled status `index`, numbered as the scheduled screen on
+    /// top shows them (else as the server lists them now).
+    public func unschedule(index: Int) async throws(ViewModelError) -> Scheduled {
+        try requireSchedules()
+        let listed: [ScheduledStatus]
+        if case .scheduled(let shown)? = state.screens.last {
+            listed = shown
+        } else {
+            listed = try await request { () async throws(RequestError) in try await dataController.scheduledStatuses() }
+        }
+        guard index >= 1, index <= listed.count else { throw fail(.noScheduled(index: index, count: listed.count)) }
+        let target = listed[index - 1]
+        let written = try await write(
+            nothing: "it is still scheduled", advice: "check with `scheduled`"
+        ) { () async throws(WriteError) in try await dataController.unschedule(id: target.id) }
+        commit(state.showingScheduled { $0.filter { $0.id != target.id } })
+        var note = Self.lostAnswerNote(written, found: "the server shows it cancelled")
+        if case .alreadyDone = written.resolution { note = "scheduled status \(target.id) was already gone from the server" }
+        return Scheduled(scheduled: target, note: note)
+    }
+
+    // MARK: Undo and redo (no state change: the session restores its snapshot)
+
+    /// Edits the status `id` to say `text` again, for undo or redo of `operation`; returns a note.
+    public func editAgain(id: String, text: String, for operation: String, undo: Bool) async throws(ViewModelError) -> String {
+        let outcome = try await compensate(
+            operation, undo: undo, doing: "editing status \(id)", check: "api get api/v1/statuses/\(id)/source"
+        ) { () async throws(WriteError) in try await dataController.edit(id: id, text: text) }
+        let line = SessionViewModel.quoted(text)
+        return switch outcome.resolution {
+        case .answered, .alreadyDone: "status \(id) says \(line) again on the server"
+        case .recovered: "the answer was lost; the server shows status \(id) saying \(line)"
+        }
+    }
+
+    /// Schedules `scheduled` again (a new id), for undo or redo of `operation`.
+    public func scheduleAgain(_ scheduled: ScheduledStatus, for operation: String, undo: Bool) async throws(ViewModelError) -> Scheduled {
+        guard let at = scheduled.scheduledAt else {
+            let reason = "scheduled status \(scheduled.id) has no time to schedule again"
+            throw fail(undo ? .undoFailed(operation: operation, reason: reason) : .redoFailed(operation: operation, reason: reason))
+        }
+        let outcome = try await compensate(
+            operation, undo: undo, doing: "scheduling it again", check: "scheduled"
+        ) { () async throws(WriteError) in try await dataController.schedule(text: scheduled.text, at: at) }
+        return Scheduled(scheduled: outcome.value, note: Self.lostAnswerNote(outcome, found: "found it among the scheduled statuses"))
+    }
+
+    /// Cancels the scheduled status `id`, for undo or redo of `operation`; returns a note.
+    public func unscheduleAgain(id: String, for operation: String, undo: Bool) async throws(ViewModelError) -> String {
+        let outcome = try await compensate(
+            operation, undo: undo, doing: "cancelling scheduled status \(id)", check: "scheduled"
+        ) { () async throws(WriteError) in try await dataController.unschedule(id: id) }
+        return switch outcome.resolution {
+        case .answered: "cancelled scheduled status \(id) on the server"
+        case .recovered: "the answer was lost; the server shows scheduled status \(id) cancelled"
+        case .alreadyDone: "scheduled status \(id) was already gone from the server"
+        }
+    }
+
+    // MARK: Capabilities
+
+    private func requireEdits() throws(ViewModelError) {
+        guard dataController.capabilities.editsStatuses else {
+            throw fail(.notOffered("this API (\(dataController.dialectName)) cannot edit a status"))
+        }
+    }
+
+    private func requireSchedules() throws(ViewModelError) {
+        guard dataController.capabilities.schedulesStatuses else {
+            throw fail(.notOffered("this API (\(dataController.dialectName)) cannot schedule a status"))
+        }
+    }
+}
+
+extension TimelineState {
+    /// This state with the scheduled screen on top (if that is what shows) changed by `change`.
+    func showingScheduled(_ change: ([ScheduledStatus]) -> [ScheduledStatus]) -> TimelineState {
+        guard case .scheduled(let shown)? = screens.last else { return self }
+        var next = self
+        next.screens[screens.count - 1] = .scheduled(change(shown))
+        return next
+    }
+
+    /// This state with the scheduled status `id` replaced by `scheduled` on every scheduled screen.
+    func replacingScheduled(id: String, with scheduled: ScheduledStatus) -> TimelineState {
+        var next = self
+        next.screens = screens.map { screen in
+            guard case .scheduled(var shown) = screen, let position = shown.firstIndex(where: { $0.id == id }) else { return screen }
+            shown[position] = scheduled
+            return .scheduled(shown)
+        }
+        return next
+    }
+}

@@ -37,8 +37,8 @@ extension Shell {
         var spec = CommandSpec(
             name: name, abstract: abstract,
             discussion: """
-                POST /api/v1/statuses/:id/\(name). undo \(bookmark ? "unbookmarks" : "bookmarks") it again; redo
-                \(name)s it again. A lost answer is resolved by reading the status's "bookmarked".
+                POST /api/v1/statuses/:id/\(name). undo \(bookmark ? "takes the bookmark away" : "bookmarks it again");
+                redo \(name)s it again. A lost answer is resolved by reading the status's "bookmarked".
                 fetch bookmarks lists what you bookmarked.
                 """,
             arguments: [ArgumentSpec("N", help: "the row number from list")],

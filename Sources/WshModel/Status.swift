@@ -51,6 +51,8 @@ public struct Status: Hashable, Sendable, Codable {
     public var editedAt: WeiboTime?
     /// Whether the token's owner boosted it (Mastodon's `reblogged`).
     public var reposted: Bool?
+    /// Whether the token's owner bookmarked it (Mastodon's `bookmarked`); nil on Weibo.
+    public var bookmarked: Bool?
     /// The link preview the server made (Mastodon's `card`): its title and URL.
     public var card: LinkCard?
     /// The hashtags it carries, without `#` (Mastodon's `tags`).

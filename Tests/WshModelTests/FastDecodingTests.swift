@@ -237,7 +237,8 @@ struct BodyGenerator {
                        ("reblogs_count", .int), ("favourites_count", .int), ("favourited", .bool),
                        ("reblogged", .bool), ("application", .object(application)),
                        ("media_attachments", .list(media)), ("poll", .object(poll)), ("reblog", .object(toot)),
-                       ("edited_at", .isoTime), ("card", .object(card)), ("tags", .list(named)), ("mentions", .list(named))]
+                       ("edited_at", .isoTime), ("card", .object(card)), ("tags", .list(named)), ("mentions", .list(named)),
+                       ("bookmarked", .bool)]
         card.fields = [("title", .string), ("url", .string)]
         named.fields = [("name", .string), ("acct", .string)]
         application.fields = [("name", .string), ("website", .string)]

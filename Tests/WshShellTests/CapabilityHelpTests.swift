@@ -12,17 +12,17 @@ struct CapabilityHelpTests {
     func weibo() async throws {
         let harness = try await ShellHarness()
         let help = await harness.run("help fetch").stdout
-        #expect(help.contains("On this API (weibo): public: 1 to 200 statuses a page; home, user NAME, mentions, reposts N: 1 to 100 statuses a page. Not offered here: local, tag NAME."), "\(help)")
-        #expect(harness.shell.offeredTimelines().map(\.word) == ["public", "home", "user", "mentions", "reposts"])
+        #expect(help.contains("On this API (weibo): public: 1 to 200 statuses a page; home, user NAME, mentions, reposts N: 1 to 100 statuses a page; favourites: 1 to 50 statuses a page. Not offered here: local, tag NAME, list NAME, bookmarks."), "\(help)")
+        #expect(harness.shell.offeredTimelines().map(\.word) == ["public", "home", "user", "mentions", "reposts", "favourites"])
     }
 
     @Test("on Mastodon: 40 a page, local and tag offered, reposts not; fetch reposts fails before any request naming the API")
     func mastodon() async throws {
         let harness = try await ShellHarness(dialect: .mastodon)
         let help = await harness.run("help fetch").stdout
-        #expect(help.contains("On this API (mastodon): public, local, home, tag NAME, user NAME, mentions: 1 to 40 statuses a page. Not offered here: reposts N."), "\(help)")
+        #expect(help.contains("On this API (mastodon): public, local, home, tag NAME, user NAME, mentions, list NAME, bookmarks, favourites: 1 to 40 statuses a page. Not offered here: reposts N."), "\(help)")
         #expect(!help.contains("200"))
-        #expect(harness.shell.offeredTimelines().map(\.word) == ["public", "local", "home", "tag", "user", "mentions"])
+        #expect(harness.shell.offeredTimelines().map(\.word) == ["public", "local", "home", "tag", "user", "mentions", "list", "bookmarks", "favourites"])
         let before = harness.sandbox.stats.requests
         let refused = await harness.run("fetch reposts 1")
         #expect(refused.status == 2)

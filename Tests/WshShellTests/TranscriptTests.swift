@@ -123,7 +123,7 @@ struct TranscriptTests {
         let harness = try await ShellHarness()
         let transcript = await harness.run("fetch lots")
         #expect(transcript.status == 2)
-        #expect(transcript.stderr.contains("unknown timeline 'lots': public, local, home, tag NAME, user NAME, mentions or reposts ROW"))
+        #expect(transcript.stderr.contains("unknown timeline 'lots': public, local, home, tag NAME, user NAME, mentions, reposts ROW, list NAME, bookmarks or favourites"))
         let notANumber = await harness.run("fetch home lots")
         #expect(notANumber.status == 2)
         #expect(notANumber.stderr.contains("N must be a whole number, not 'lots'"))

@@ -179,6 +179,7 @@ def mastodon_py():
     check("Mastodon.py ratelimit_method='pace' per call", pace,
           lambda seconds: expect(seconds < 2, f"{seconds:.1f} s per call") or f"{seconds:.2f} s per call")
     mastodon_py_relations(client, me)
+    bookmarks_and_lists(client, public)
     if me:
         mastodon_notifications(client, me)
     mastodon_streaming(client)
@@ -315,6 +316,66 @@ def mastodon_py_relations(client, me):
     client.account_unfollow(other.id)
 
 
+def bookmarks_and_lists(client, public):
+    """Tags, local, bookmarks, favourites and lists through Mastodon.py, as a user would call them."""
+    tagged = next((s for s in public if s.tags), None) or next(
+        (s for s in client.timeline_public(limit=40, max_id=public[-1].id) if s.tags), None)
+
+    def hashtag():
+        expect(tagged, "no public status lists a tag")
+        name = tagged.tags[0].name
+        page, pages = client.timeline_hashtag(name, limit=40), 0
+        while page and pages < 20:
+            for status in page:
+                expect(any(t.name.lower() == name.lower() for t in status.tags), f"status {status.id} lacks #{name}")
+            if any(str(s.id) == str(tagged.id) for s in page):
+                return f"#{name} finds status {tagged.id}"
+            page, pages = client.fetch_next(page), pages + 1
+        raise AssertionError(f"#{name} (listed in status {tagged.id}'s tags) does not find it")
+
+    check("Mastodon.timeline_hashtag (a tag from a status's tags)", hashtag)
+    check("Mastodon.timeline_local", lambda: client.timeline_local(limit=5),
+          lambda page: expect(page, "empty") or f"{len(page)} statuses")
+    marked = [str(s.id) for s in public[:3]]
+    check("Mastodon.status_bookmark", lambda: [client.status_bookmark(i) for i in marked],
+          lambda statuses: expect(all(s.bookmarked is True for s in statuses), "not bookmarked") or f"{len(statuses)} statuses")
+
+    def bookmarks_paged():
+        first = client.bookmarks(limit=2)
+        expect([str(s.id) for s in first] == marked[::-1][:2], f"first page {[s.id for s in first]}")
+        following = client.fetch_next(first)
+        expect([str(s.id) for s in following or []] == marked[::-1][2:], f"next page {[s.id for s in following or []]}")
+        return "newest bookmark first, fetch_next by the bookmarks' own ids"
+
+    check("Mastodon.bookmarks + fetch_next", bookmarks_paged)
+    check("Mastodon.favourites", lambda: client.favourites(limit=40),
+          lambda page: expect(str(public[0].id) in [str(s.id) for s in page], "the status favourited above is missing")
+          or f"{len(page)} statuses")
+    check("Mastodon.status_unbookmark", lambda: client.status_unbookmark(marked[0]),
+          lambda status: expect(status.bookmarked is False, "still bookmarked")
+          or expect(marked[0] not in [str(s.id) for s in client.bookmarks()], "still in bookmarks") or "gone from bookmarks")
+    made = check("Mastodon.list_create", lambda: client.list_create("wsh check"),
+                 lambda made: expect(made.title == "wsh check", made.title) or styled(made.id))
+    if not made:
+        return
+    check("Mastodon.lists", client.lists, lambda lists: expect(any(l.id == made.id for l in lists), "the new list is missing")
+          or f"{len(lists)} lists")
+    check("Mastodon.list_update", lambda: client.list_update(made.id, title="wsh checked"),
+          lambda updated: expect(updated.title == "wsh checked", updated.title))
+    author = public[0].account
+    client.account_follow(author.id)
+    check("Mastodon.list_accounts_add", lambda: client.list_accounts_add(made.id, [author.id]))
+    check("Mastodon.list_accounts", lambda: client.list_accounts(made.id),
+          lambda accounts: expect([str(a.id) for a in accounts] == [str(author.id)], "not the member added") or author.acct)
+    check("Mastodon.timeline_list", lambda: client.timeline_list(made.id, limit=5),
+          lambda page: expect(page and all(s.account.id == author.id for s in page), "not the member's statuses")
+          or f"{len(page)} statuses by {author.acct}")
+    check("Mastodon.list_accounts_delete", lambda: client.list_accounts_delete(made.id, [author.id]),
+          lambda _: expect(client.list_accounts(made.id) == [], "still a member") or "removed")
+    check("Mastodon.list_delete", lambda: client.list_delete(made.id),
+          lambda _: expect(all(l.id != made.id for l in client.lists()), "still listed") or "gone")
+
+
 def mastodon_py_edits(client, me):
     """Editing (status_update, status_history, status_source) and scheduling (status_post
     with scheduled_at, scheduled_statuses, scheduled_status, scheduled_status_update,
@@ -429,6 +490,7 @@ def toot():
         check("toot whoami", lambda: run("whoami"),
               lambda output: expect("@" in output, "no account shown") or output.splitlines()[0].strip())
         toot_relations(run, public)
+        toot_bookmarks_and_lists(run, statuses, public, _toot_token(home))
         # Notifications: another account (account 1) favourites one of toot's account's statuses first.
         token = {"Authorization": "Bearer " + _toot_token(home)}
         me = requests.get(f"{BASE}/api/v1/accounts/verify_credentials", headers=token, timeout=10).json()
@@ -470,6 +532,48 @@ def toot_relations(run, public):
     check("toot mute", lambda: run("mute", name), lambda output: output.strip())
     check("toot muted", lambda: run("muted"), lambda output: expect(name in output, "not listed") or name)
     check("toot unmute", lambda: run("unmute", name), lambda output: output.strip())
+
+
+def toot_bookmarks_and_lists(run, home, public, token):
+    """`toot bookmark(s)`, `toot lists …` and `toot timeline --tag/--local/--list`."""
+    target = str(public[0]["id"])
+    check("toot bookmark", lambda: run("bookmark", target))
+    check("toot bookmarks --once", lambda: run("bookmarks", "--once", "--count", "5"),
+          lambda output: expect(target in output, "the bookmarked status is not shown") or "shows the bookmark")
+    check("toot unbookmark", lambda: run("unbookmark", target))
+    tagged = next((s for s in public if s["tags"]), None) or next(
+        (s for s in requests.get(f"{BASE}/api/v1/timelines/public?limit=40", timeout=10).json() if s["tags"]), None)
+    if tagged:
+        tag = tagged["tags"][0]["name"]
+        check("toot timeline --tag --once", lambda: run("timeline", "--tag", tag, "--once", "--count", "5"),
+              lambda output: expect(output.strip(), "nothing shown") or f"#{tag}")
+    check("toot timeline --public --local --once", lambda: run("timeline", "--public", "--local", "--once", "--count", "3"),
+          lambda output: expect(str(public[0]["id"]) in output, "the local timeline's newest is not shown") or "local")
+    headers = {"Authorization": "Bearer " + token}
+    me = requests.get(f"{BASE}/api/v1/accounts/verify_credentials", headers=headers, timeout=10).json()["id"]
+    author = next(s["account"] for s in public + home if s["account"]["id"] != me)
+    check("toot lists create", lambda: run("lists", "create", "toot check"))
+    check("toot lists list", lambda: run("lists", "list"),
+          lambda output: expect("toot check" in output, "the new list is not shown") or "shows it")
+    requests.post(f"{BASE}/api/v1/accounts/{author['id']}/follow", headers=headers, timeout=10)
+    # toot finds an account by v2 search (`toot lists add` and `remove` need it); without
+    # it the member is added through the API, and the rest is toot's.
+    searchable = requests.get(f"{BASE}/api/v2/search?q={author['acct']}&type=accounts", headers=headers,
+                              timeout=10).status_code == 200
+    if searchable:
+        check("toot lists add", lambda: run("lists", "add", "toot check", author["acct"]))
+    else:
+        lists = requests.get(f"{BASE}/api/v1/lists", headers=headers, timeout=10).json()
+        made = next(l["id"] for l in lists if l["title"] == "toot check")
+        requests.post(f"{BASE}/api/v1/lists/{made}/accounts", data={"account_ids[]": author["id"]}, headers=headers,
+                      timeout=10)
+    check("toot lists accounts", lambda: run("lists", "accounts", "toot check"),
+          lambda output: expect(author["acct"] in output, f"{author['acct']} is not shown") or author["acct"])
+    check("toot timeline --list --once", lambda: run("timeline", "--list", "toot check", "--once", "--count", "3"),
+          lambda output: expect(output.strip(), "nothing shown") or f"{len(output.splitlines())} lines")
+    if searchable:
+        check("toot lists remove", lambda: run("lists", "remove", "toot check", author["acct"]))
+    check("toot lists delete", lambda: run("lists", "delete", "toot check"))
 
 
 def toot_scheduled(run, home):

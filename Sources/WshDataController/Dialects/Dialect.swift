@@ -87,6 +87,20 @@ public protocol Dialect: Sendable {
         async throws(RequestError) -> Relationship
     /// The token owner's relationship to `user` (follow, block, mute), to resolve a lost answer.
     func relationship(_ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> Relationship
+    // MARK: Bookmarks and lists (`capabilities.bookmarks`, `capabilities.lists`)
+
+    /// Bookmarks or unbookmarks `id`; the status, its `bookmarked` as it now is.
+    func setBookmark(_ bookmark: Bool, id: String, _ exchange: DialectExchange) async throws(RequestError) -> Status
+    /// The token owner's lists.
+    func lists(_ exchange: DialectExchange) async throws(RequestError) -> [UserList]
+    /// The accounts on the list `listID`.
+    func listMembers(listID: String, _ exchange: DialectExchange) async throws(RequestError) -> [User]
+    /// Creates a list called `title`.
+    func createList(title: String, _ exchange: DialectExchange) async throws(RequestError) -> UserList
+    /// Deletes the list `listID`.
+    func deleteList(listID: String, _ exchange: DialectExchange) async throws(RequestError)
+    /// Adds `user` to the list `listID` (or removes them); the user.
+    func setListMember(_ member: Bool, listID: String, _ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> User
     // MARK: Edits and scheduled statuses (`Capabilities.editsStatuses`, `.schedulesStatuses`)
 
     /// The status `id` as its author wrote it (plain text, never the HTML).
@@ -140,6 +154,10 @@ public struct Capabilities: Sendable, Hashable {
     public var blocksAccounts = false
     /// Whether accounts can be muted on the server (`mute --server`).
     public var mutesOnServer = false
+    /// Whether statuses can be bookmarked (`bookmark N`, `fetch bookmarks`): Mastodon's.
+    public var bookmarks = false
+    /// Whether the account keeps lists of accounts (`lists`, `fetch list NAME`): Mastodon's.
+    public var lists = false
     /// Whether an own status can be edited, with its history (`edit`, `edits`; Mastodon).
     public var editsStatuses = false
     /// Whether a status can be scheduled (`post --at`, `scheduled`, `unschedule`; Mastodon).
@@ -183,11 +201,12 @@ public struct WeiboDialect: Dialect {
         switch source {
         case .public: 200
         case .home, .user, .mentions, .reposts: 100
-        case .local, .tag: nil
+        case .favourites: 50
+        case .local, .tag, .list, .bookmarks: nil
         }
     }
 
-    public func pagesByCursor(_ source: TimelineSource) -> Bool { source != .public }
+    public func pagesByCursor(_ source: TimelineSource) -> Bool { source != .public && source != .favourites }
 
     public var maxIDIsInclusive: Bool { true }
 
@@ -208,7 +227,11 @@ public struct WeiboDialect: Dialect {
         case .mentions: (path, parameters) = ("statuses/mentions.json", [])
         case .user(let user): (path, parameters) = ("statuses/user_timeline.json", [user.weiboParameter])
         case .reposts(let id): (path, parameters) = ("statuses/repost_timeline.json", [("id", id)])
-        case .local, .tag: throw .configuration("Weibo has no \(source) timeline")
+        case .favourites:
+            // Favorites page by number; the statuses, in the order they were favourited.
+            let favorites = try await exchange.fetch(FavoritesPage.self, Endpoint(.get, "favorites.json", parameters: Self.paging(query)))
+            return TimelinePage(statuses: favorites.favorites.compactMap(\.status), totalNumber: favorites.totalNumber)
+        case .local, .tag, .list, .bookmarks: throw .configuration(Self.lacks(source.description))
         }
         parameters += Self.paging(query)
         return try await exchange.fetch(TimelinePage.self, Endpoint(.get, path, parameters: parameters))
@@ -282,6 +305,36 @@ public struct WeiboDialect: Dialect {
     public func setFollowing(_ follow: Bool, _ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> User {
         try await exchange.fetch(User.self, Endpoint(.post, follow ? "friendships/create.json" : "friendships/destroy.json",
                                                      parameters: [user.weiboParameter]))
+    }
+
+    // MARK: Bookmarks and lists: Weibo has neither.
+
+    /// `Weibo has no bookmarks`: the one line for what Weibo lacks.
+    static func lacks(_ what: String) -> String { "Weibo has no \(what)" }
+
+    public func setBookmark(_ bookmark: Bool, id: String, _ exchange: DialectExchange) async throws(RequestError) -> Status {
+        throw .configuration(Self.lacks("bookmarks"))
+    }
+
+    public func lists(_ exchange: DialectExchange) async throws(RequestError) -> [UserList] {
+        throw .configuration(Self.lacks("lists"))
+    }
+
+    public func listMembers(listID: String, _ exchange: DialectExchange) async throws(RequestError) -> [User] {
+        throw .configuration(Self.lacks("lists"))
+    }
+
+    public func createList(title: String, _ exchange: DialectExchange) async throws(RequestError) -> UserList {
+        throw .configuration(Self.lacks("lists"))
+    }
+
+    public func deleteList(listID: String, _ exchange: DialectExchange) async throws(RequestError) {
+        throw .configuration(Self.lacks("lists"))
+    }
+
+    public func setListMember(_ member: Bool, listID: String, _ user: UserReference, _ exchange: DialectExchange)
+        async throws(RequestError) -> User {
+        throw .configuration(Self.lacks("lists"))
     }
 
     // MARK: Edits and scheduled statuses: Weibo has neither

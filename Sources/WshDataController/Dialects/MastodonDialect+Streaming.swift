@@ -18,7 +18,7 @@ extension MastodonDialect {
         case .home: stream = "user"
         case .mentions: stream = "user/notification"
         case .tag(let tag): stream = "hashtag?tag=" + FormEncoding.percentEncode(tag)
-        case .user, .reposts: throw .configuration("Mastodon has no stream of \(source)")
+        case .user, .reposts, .list, .bookmarks, .favourites: throw .configuration("Mastodon has no stream of \(source)")
         }
         let base = try await streamingBase(exchange)
         let reader = Mutex((parser: ServerSentEventParser(), opened: false))

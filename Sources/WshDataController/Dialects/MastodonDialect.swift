@@ -23,6 +23,8 @@ public struct MastodonDialect: Dialect {
     public var capabilities: Capabilities {
         var capabilities = Capabilities(repostTakesText: false)
         (capabilities.searchFinds, capabilities.blocksAccounts, capabilities.mutesOnServer) = (Set(SearchKind.allCases), true, true)
+        capabilities.bookmarks = true
+        capabilities.lists = true
         capabilities.editsStatuses = true
         capabilities.schedulesStatuses = true
         capabilities.notifications = true
@@ -67,6 +69,12 @@ public struct MastodonDialect: Dialect {
                                                    [("types[]", "mention")] + Call.paging(query))
             // The next page starts at a notification id, which only the Link header knows.
             return call.pagedByLink(TimelinePage(statuses: notifications.compactMap { $0.status?.status }))
+        case .list(let name):
+            let list = try await call.list(named: name)
+            return try await call.timeline("api/v1/timelines/list/\(Call.segment(list.id))", Call.paging(query))
+        // Paged by the bookmark's or favourite's own id, which only the Link header knows.
+        case .bookmarks: return try await call.timeline("api/v1/bookmarks", Call.paging(query))
+        case .favourites: return try await call.timeline("api/v1/favourites", Call.paging(query))
         case .reposts: throw .configuration("Mastodon has no timeline of a status's boosts")
         }
     }
@@ -172,6 +180,55 @@ public struct MastodonDialect: Dialect {
     }
 }
 
+// MARK: Bookmarks and lists
+
+extension MastodonDialect {
+    public func setBookmark(_ bookmark: Bool, id: String, _ exchange: DialectExchange) async throws(RequestError) -> Status {
+        try await Call(exchange).send(MastodonStatus.self, .post,
+                                      "api/v1/statuses/\(Call.segment(id))/\(bookmark ? "bookmark" : "unbookmark")").status
+    }
+
+    public func lists(_ exchange: DialectExchange) async throws(RequestError) -> [UserList] {
+        try await Call(exchange).get([UserList].self, "api/v1/lists")
+    }
+
+    public func listMembers(listID: String, _ exchange: DialectExchange) async throws(RequestError) -> [User] {
+        // `limit=0`: every member at once.
+        try await Call(exchange).get([MastodonAccount].self, "api/v1/lists/\(Call.segment(listID))/accounts", [("limit", "0")])
+            .map(\.user)
+    }
+
+    public func createList(title: String, _ exchange: DialectExchange) async throws(RequestError) -> UserList {
+        try await Call(exchange).send(UserList.self, .post, "api/v1/lists", [("title", title)])
+    }
+
+    public func deleteList(listID: String, _ exchange: DialectExchange) async throws(RequestError) {
+        _ = try await Call(exchange).exchange(.delete, "api/v1/lists/\(Call.segment(listID))", [])
+    }
+
+    /// Mastodon lists hold only accounts the owner follows, and answers
+    /// adding another with a bare 404: asked first, so the refusal says why.
+    public func setListMember(_ member: Bool, listID: String, _ user: UserReference, _ exchange: DialectExchange)
+        async throws(RequestError) -> User {
+        let call = Call(exchange)
+        let id = try await call.accountID(user)
+        if member {
+            let relationships = try await call.get([MastodonRelationship].self, "api/v1/accounts/relationships", [("id[]", id)])
+            guard relationships.first?.following == true else {
+                throw .configuration("Mastodon lists hold only accounts you follow: follow \(user) first")
+            }
+        }
+        _ = try await call.exchange(member ? .post : .delete, "api/v1/lists/\(Call.segment(listID))/accounts",
+                                    [("account_ids[]", id)])
+        do {
+            return try await call.get(MastodonAccount.self, "api/v1/accounts/\(Call.segment(id))").user
+        } catch {
+            if case .screenName(let name) = user { return User(idstr: id, screenName: name) }
+            return User(idstr: id)
+        }
+    }
+}
+
 /// Mastodon's errors, read once into `ErrorKind`: Mastodon answers
 /// `{"error": "…"}` with the HTTP status saying what it is, except that a 422
 /// is both a validation failure and, on a server that keeps its API from
@@ -243,6 +300,16 @@ struct Call {
         }
         guard let id = account.id else { throw .decoding(what: "MastodonAccount", where: ".id", detail: "no id") }
         return id
+    }
+
+    /// The token owner's list titled `name` (any case) or with id `name`.
+    func list(named name: String) async throws(RequestError) -> UserList {
+        let lists = try await get([UserList].self, "api/v1/lists")
+        guard let list = UserList.named(name, in: lists) else {
+            let known = lists.isEmpty ? "you have none" : "yours: " + lists.map(\.title).joined(separator: ", ")
+            throw .configuration("no list named '\(name)' (\(known))")
+        }
+        return list
     }
 
     /// A timeline page of statuses, with the server's cursor for the next one.

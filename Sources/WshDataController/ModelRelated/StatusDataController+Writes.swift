@@ -205,18 +205,7 @@ extension StatusDataController {
             guard error.leavesWriteOutcomeUnknown else { throw .rejected(error) }
             lost = error
         }
-        let status: Status
-        do {
-            status = try await api.run("StatusDataController.status(id: \(statusID)) (is it favourited?)", count: { _ in 1 }) {
-                try await $0.status(id: statusID, $1)
-            }
-        } catch {
-            throw .unknown(lostAnswer: lost, check: "reading status \(statusID) failed: \(error.description)")
-        }
-        guard let favorited = status.favorited else {
-            throw .unknown(lostAnswer: lost, check: "the server's status \(statusID) does not say whether it is favourited")
-        }
-        guard favorited == favorite else { throw .notApplied(lostAnswer: lost) }
+        let status = try await resolveLostToggle(lost, statusID: statusID, \.favorited, wanted: favorite, named: "favourited")
         remember([status])
         return WriteOutcome(status, resolution: .recovered(lostAnswer: lost.description))
     }

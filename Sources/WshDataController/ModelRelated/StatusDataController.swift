@@ -87,12 +87,24 @@ public final class StatusDataController: Sendable {
     /// at most `count`: `since_id` on a cursor timeline; on the public one
     /// (which has no cursor) its first page, keeping the newer ones.
     public func newer(_ source: TimelineSource, count: Int, than newestID: String) async throws(RequestError) -> [Status] {
+        guard source.ordersByStatusID else { return try await newerSaved(source, count: count, than: newestID) }
         let query = dialect.pagesByCursor(source) ? PageQuery(count: count, sinceID: newestID) : PageQuery(count: count, page: 1)
         let page = try await api.run(
             "StatusDataController.newer(\(source), count: \(count), than: \(newestID))", count: \.statuses.count) {
             try await $0.timeline(source, query, $1)
         }
         let newer = page.statuses.filter { status in status.identifier.map { StatusID.isOlder(newestID, than: $0) } ?? false }
+        remember(newer)
+        return newer
+    }
+
+    /// Bookmarks or favourites saved since the one with `newestID`: those
+    /// above it on the first page (their cursors are not status ids).
+    private func newerSaved(_ source: TimelineSource, count: Int, than newestID: String) async throws(RequestError) -> [Status] {
+        let query = dialect.pagesByCursor(source) ? PageQuery(count: count) : PageQuery(count: count, page: 1)
+        let page = try await api.run("StatusDataController.newer(\(source), count: \(count), than: \(newestID))",
+                                     count: \.statuses.count) { try await $0.timeline(source, query, $1) }
+        let newer = Array(page.statuses.prefix { $0.identifier != newestID })
         remember(newer)
         return newer
     }

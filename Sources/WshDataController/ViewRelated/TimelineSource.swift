@@ -18,6 +18,12 @@ public enum TimelineSource: Sendable, Hashable, CustomStringConvertible {
     case local
     /// Statuses with a hashtag (Mastodon).
     case tag(String)
+    /// The statuses of a list's members, the list named by title or id (Mastodon).
+    case list(String)
+    /// The statuses the account bookmarked, newest bookmark first (Mastodon).
+    case bookmarks
+    /// The statuses the account favourited, newest favourite first.
+    case favourites
 
     /// How `fetch` and the history name it: `public`, `home`, `user @name`, `reposts 123`.
     public var description: String {
@@ -29,7 +35,17 @@ public enum TimelineSource: Sendable, Hashable, CustomStringConvertible {
         case .reposts(let id): "reposts of \(id)"
         case .local: "local"
         case .tag(let tag): "tag #\(tag)"
+        case .list(let name): "list \(name)"
+        case .bookmarks: "bookmarks"
+        case .favourites: "favourites"
         }
+    }
+
+    /// False for a collection ordered by when the account saved each status
+    /// (bookmarks, favourites): its cursors are the server's own, never a
+    /// status id, and what is newer is what comes before the top row.
+    public var ordersByStatusID: Bool {
+        self != .bookmarks && self != .favourites
     }
 }
 

@@ -284,6 +284,7 @@ extension MastodonStatus {
         "id", "created_at", "account", "content", "text", "spoiler_text", "visibility", "sensitive", "url",
         "in_reply_to_id", "replies_count", "reblogs_count", "favourites_count", "favourited", "reblogged",
         "application", "media_attachments", "poll", "reblog", "edited_at", "card", "tags", "mentions",
+        "bookmarked",
     ])
 
     /// A status object, as `init(from:)` reads it.
@@ -342,7 +343,8 @@ extension MastodonStatus {
             case 19: editedAt = try r.lenientString().flatMap(WeiboTime.init(iso8601:))
             case 20: card = try r.lenientObject(Card.fast)
             case 21: tags = try r.lenientArray(Named.fast) ?? []
-            default: mentions = try r.lenientArray(Named.fast) ?? []
+            case 22: mentions = try r.lenientArray(Named.fast) ?? []
+            default: bookmarked = try r.lenientBool()
             }
         }
     }

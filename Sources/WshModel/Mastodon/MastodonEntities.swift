@@ -86,6 +86,7 @@ public struct MastodonStatus: Decodable, Sendable, Hashable {
     public var favouritesCount: Int?
     public var favourited: Bool?
     public var reblogged: Bool?
+    public var bookmarked: Bool?
     public var applicationName: String?
     public var media: [Media]
     public var poll: MastodonPoll?
@@ -153,6 +154,7 @@ public struct MastodonStatus: Decodable, Sendable, Hashable {
 
     enum CodingKeys: String, CodingKey {
         case id, account, content, visibility, sensitive, url, favourited, reblogged, application, poll, reblog, card, tags, mentions
+        case bookmarked
         case editedAt = "edited_at"
         case sourceText = "text"
         case createdAt = "created_at"
@@ -181,6 +183,7 @@ public struct MastodonStatus: Decodable, Sendable, Hashable {
         favouritesCount = c.lenientCount(.favouritesCount)
         favourited = c.lenientBool(.favourited)
         reblogged = c.lenientBool(.reblogged)
+        bookmarked = c.lenientBool(.bookmarked)
         applicationName = c.lenient(Application.self, .application)?.name
         media = c.lenientArray(Media.self, .media) ?? []
         poll = c.lenient(MastodonPoll.self, .poll)
@@ -215,6 +218,7 @@ public struct MastodonStatus: Decodable, Sendable, Hashable {
         status.sensitive = sensitive
         status.editedAt = editedAt
         status.reposted = reblogged
+        status.bookmarked = bookmarked
         status.card = card.flatMap { card in card.url.map { LinkCard(title: card.title ?? "", url: $0) } }
         status.tags = tags.compactMap(\.name)
         status.mentions = mentions.compactMap(\.name)

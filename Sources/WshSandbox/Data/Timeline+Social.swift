@@ -62,6 +62,8 @@ extension Timeline {
         let time = nextWriteTime()
         favourites[user, default: []].append((status.ordinal, time))
         notify(status.authorIndex, "favourite", by: user, ordinal: status.ordinal)
+        let record = takeRecordID()
+        favouriteRecordIDs[user, default: [:]][status.ordinal] = record
         return .success(time)
     }
 
@@ -69,6 +71,7 @@ extension Timeline {
         guard let index = favourites[user]?.firstIndex(where: { $0.ordinal == status.ordinal }) else {
             return .failure(.notFavourited)
         }
+        favouriteRecordIDs[user]?[status.ordinal] = nil
         return .success(favourites[user]!.remove(at: index).time)
     }
 }

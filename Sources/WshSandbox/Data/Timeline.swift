@@ -44,6 +44,16 @@ struct Timeline: Sendable {
     // Blocks and server-side mutes (see Timeline+Relations.swift).
     var blocks: [Int: [Int]] = [:]
     var mutes: [Int: [Mute]] = [:]
+    // Bookmarks, favourite records and lists (see Timeline+Lists.swift).
+    /// Each user's bookmarks, oldest first, with the record id their `Link` pages by.
+    var bookmarks: [Int: [(ordinal: Int, id: Int64)]] = [:]
+    /// The record id of each favourite (user → ordinal → id), which `/api/v1/favourites` pages by.
+    var favouriteRecordIDs: [Int: [Int: Int64]] = [:]
+    /// Each user's lists, oldest first.
+    var lists: [Int: [SandboxList]] = [:]
+    /// The next bookmark or favourite record id, and the next list id: never reused.
+    var nextRecordID: Int64 = 1
+    var nextListID = 1
     // Edits and scheduled statuses (see Timeline+Edits.swift).
     var edits: [Int: [StatusVersion]] = [:]
     var scheduled: [ScheduledPost] = []

@@ -138,7 +138,7 @@ struct MastodonRenderer {
             json.member("favourited", !boost && timeline.favouritedTime(status.ordinal, by: viewer) != nil)
             json.member("reblogged", !boost && timeline.boost(of: status.ordinal, by: viewer) != nil)
             json.member("muted", false)
-            json.member("bookmarked", false)
+            json.member("bookmarked", !boost && timeline.isBookmarked(status.ordinal, by: viewer))
             if status.authorIndex == viewer { json.member("pinned", false) }
         }
         if boost {

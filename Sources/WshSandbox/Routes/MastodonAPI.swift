@@ -145,7 +145,8 @@ struct MastodonAPI: Sendable {
         case (.get, 3, "v1") where s[1] == "timelines" && s[2] == "public":
             return try publicTimeline(call, tag: nil)
         case (.get, 4, "v1") where s[1] == "timelines" && s[2] == "tag":
-            return try publicTimeline(call, tag: s[3])
+            // The tag arrives percent-encoded (`%E8%AF%9D…` for a CJK topic).
+            return try publicTimeline(call, tag: s[3].removingPercentEncoding ?? s[3])
         case (.get, 3, "v1") where s[1] == "timelines" && s[2] == "home":
             return try homeTimeline(call)
         // Notifications and conversations (MastodonAPI+Notifications.swift).
@@ -202,6 +203,32 @@ struct MastodonAPI: Sendable {
             return try context(call, id: s[2])
         case (.post, 4, "v1") where s[1] == "statuses" && ["reblog", "unreblog", "favourite", "unfavourite"].contains(s[3]):
             return try statusAction(call, id: s[2], action: s[3])
+        // Bookmarks, favourites and lists (MastodonAPI+Lists.swift).
+        case (.get, 2, "v1") where s[1] == "bookmarks":
+            return try bookmarks(call)
+        case (.get, 2, "v1") where s[1] == "favourites":
+            return try favouritesList(call)
+        case (.post, 4, "v1") where s[1] == "statuses" && (s[3] == "bookmark" || s[3] == "unbookmark"):
+            return try bookmarkAction(call, id: s[2], bookmark: s[3] == "bookmark")
+        case (.get, 4, "v1") where s[1] == "timelines" && s[2] == "list":
+            return try listTimeline(call, id: s[3])
+        case (.get, 2, "v1") where s[1] == "lists":
+            return try listsIndex(call)
+        case (.post, 2, "v1") where s[1] == "lists":
+            return try saveList(call, id: nil)
+        case (.get, 3, "v1") where s[1] == "lists":
+            return try showList(call, id: s[2])
+        case (.put, 3, "v1") where s[1] == "lists":
+            return try saveList(call, id: s[2])
+        case (.delete, 3, "v1") where s[1] == "lists":
+            return try deleteList(call, id: s[2])
+        case (.get, 4, "v1") where s[1] == "lists" && s[3] == "accounts":
+            return try listAccounts(call, id: s[2])
+        case (.post, 4, "v1") where s[1] == "lists" && s[3] == "accounts",
+             (.delete, 4, "v1") where s[1] == "lists" && s[3] == "accounts":
+            return try changeListAccounts(call, id: s[2], add: call.method == .post)
+        case (.get, 4, "v1") where s[1] == "accounts" && s[3] == "lists":
+            return try accountLists(call, id: s[2])
         // Edits and scheduled statuses (MastodonAPI+Edits.swift).
         case (.put, 3, "v1") where s[1] == "statuses":
             return try editStatus(call, id: s[2])

@@ -20,6 +20,9 @@ extension Shell {
         TimelineWord(word: "user", synopsis: "user NAME", source: .user(.screenName("wsh"))),
         TimelineWord(word: "mentions", synopsis: "mentions", source: .mentions),
         TimelineWord(word: "reposts", synopsis: "reposts N", source: .reposts(statusID: "1")),
+        TimelineWord(word: "list", synopsis: "list NAME", source: .list("wsh")),
+        TimelineWord(word: "bookmarks", synopsis: "bookmarks", source: .bookmarks),
+        TimelineWord(word: "favourites", synopsis: "favourites", source: .favourites),
     ]
 
     /// The timelines the connected API offers; every one while the API is not yet known.
@@ -49,11 +52,16 @@ extension Shell {
             + (missing.isEmpty ? "" : " Not offered here: \(missing.joined(separator: ", ")).")
     }
 
+    /// `favorites` (Weibo's spelling) is `favourites` (Mastodon's): both are accepted on both APIs.
+    static func canonicalTimelineWord(_ word: String) -> String {
+        word == "favorites" ? "favourites" : word
+    }
+
     /// Refuses, before any request, a timeline the connected API does not
     /// offer: one line naming the API and what it offers.
     func checkOffered(_ word: String?) throws(LanguageError) {
         guard let word, let dialect = connection.knownDialect,
-              let named = Self.timelineWords.first(where: { $0.word == word }),
+              let named = Self.timelineWords.first(where: { $0.word == Self.canonicalTimelineWord(word) }),
               dialect.maximumCount(for: named.source) == nil else { return }
         throw .usage("\(named.synopsis): this API (\(dialect.name)) has no such timeline; it offers "
             + offeredTimelines().map(\.synopsis).joined(separator: ", "))

@@ -13,7 +13,9 @@ extension Shell {
                 discussion: """
                     SOURCE is public (the default), home (yours and whom you follow), user NAME
                     (@name or uid), mentions (statuses that @ you), reposts N (the reposts of
-                    row N), local (the server's own users) or tag NAME (a hashtag), as the
+                    row N), local (the server's own users), tag NAME (a hashtag), list NAME (a
+                    list's members, lists shows yours), bookmarks or favourites (Weibo: favorites;
+                    both spellings work; they page by the server's own cursor), as the
                     connected API offers them (below). N is how many statuses a page holds
                     (default 20), up to the API's limit. --page P picks a page of a timeline
                     paged by number; the others page with more (older) and newer. --all walks the whole
@@ -72,7 +74,7 @@ extension Shell {
                     .flag("stream", help: "use the streaming API (polls where there is none)"),
                     .valued("timeout", valueName: "SECONDS", help: "stop after this long (as --for)"),
                 ],
-                completion: { request in request.argumentIndex == 0 ? ["public", "local", "home", "tag", "user", "mentions", "reposts"] : [] },
+                completion: { [unowned self] request in request.argumentIndex == 0 ? offeredTimelines().map(\.word) : [] },
                 handler: { [unowned self] context in try watch(context) }),
             CommandSpec(
                 name: "list", aliases: ["ls"], abstract: "Show the rows, numbered for detail and comments.",
@@ -269,6 +271,14 @@ extension Shell {
             source = .mentions
         case "local":
             source = .local
+        case "bookmarks":
+            source = .bookmarks
+        case "favourites", "favorites":
+            source = .favourites
+        case "list":
+            guard rest.count >= 2 else { throw .usage("list needs a NAME: fetch list NAME [N] (lists shows yours)") }
+            source = .list(rest[rest.startIndex + 1])
+            rest = rest.dropFirst()
         case "tag":
             guard rest.count >= 2 else { throw .usage("tag needs a NAME: fetch tag NAME [N]") }
             source = .tag(String(rest[rest.startIndex + 1].drop { $0 == "#" }))
@@ -292,7 +302,8 @@ extension Shell {
             rest = rest.dropFirst()
         case let word?:
             guard Int(word) != nil else {
-                throw .usage("unknown timeline '\(word)': public, local, home, tag NAME, user NAME, mentions or reposts ROW")
+                throw .usage("unknown timeline '\(word)': public, local, home, tag NAME, user NAME, mentions, reposts ROW, "
+                    + "list NAME, bookmarks or favourites")
             }
             return (.public, try count(word, allowed: allowsCount))
         }

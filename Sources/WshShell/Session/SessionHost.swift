@@ -102,6 +102,9 @@ extension Shell {
             case .accounts(let accounts):
                 context.write(AccountsView(style: console.style, columns: console.columns()).render(accounts))
                 rendered.append("AccountsView (\(accounts.rows.count) rows)")
+            case .lists(let lists):
+                context.write(ListsView(style: console.style).render(lists))
+                rendered.append("ListsView (\(lists.rows.count) lists)")
             case .edits(let history):
                 context.write(EditHistoryView(style: console.style, columns: console.columns()).render(history))
                 rendered.append("EditHistoryView (\(history.rows.count) versions)")

@@ -43,6 +43,7 @@ public struct StatusDocument: Encodable, Sendable, Hashable {
         var mentions: [[String: String]]
         var favourited: Bool?
         var reblogged: Bool?
+        var bookmarked: Bool?
     }
 
     /// One of `media_attachments`: its `type` as the server named it (a video is not a picture).
@@ -75,7 +76,7 @@ public struct StatusDocument: Encodable, Sendable, Hashable {
     }
 
     enum MastodonKeys: String, CodingKey {
-        case index, id, content, text, account, visibility, url, reblog, poll
+        case index, id, content, text, account, visibility, url, reblog, poll, bookmarked
         case createdAt = "created_at"
         case spoilerText = "spoiler_text"
         case inReplyToID = "in_reply_to_id"
@@ -132,7 +133,7 @@ public struct StatusDocument: Encodable, Sendable, Hashable {
                 isBoost: status.isBoost, sensitive: status.sensitive, editedAt: status.editedAt?.iso8601Text,
                 card: status.card.map { ["title": Self.clean($0.title), "url": Self.clean($0.url)] },
                 tags: status.tags.map { ["name": Self.clean($0)] }, mentions: status.mentions.map { ["acct": Self.clean($0)] },
-                favourited: status.favorited, reblogged: status.reposted)
+                favourited: status.favorited, reblogged: status.reposted, bookmarked: status.bookmarked)
         }
     }
 
@@ -177,6 +178,7 @@ public struct StatusDocument: Encodable, Sendable, Hashable {
         try c.encode(mastodon.mentions, forKey: .mentions)
         try c.encodeIfPresent(mastodon.favourited, forKey: .favourited)
         try c.encodeIfPresent(mastodon.reblogged, forKey: .reblogged)
+        try c.encodeIfPresent(mastodon.bookmarked, forKey: .bookmarked)
         try c.encodeIfPresent(mastodon.poll, forKey: .poll)
         try c.encodeIfPresent(source.map { ["name": $0] }, forKey: .application)
         try c.encodeIfPresent(user, forKey: .account)

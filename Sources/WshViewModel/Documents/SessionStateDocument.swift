@@ -107,6 +107,8 @@ public struct SessionStateDocument: Encodable, Sendable, Hashable {
             case .accounts(let list, let owner, _):
                 kind = list.rawValue
                 screenName = StatusDocument.clean(owner)
+            case .lists:
+                kind = "lists"
             case .edits(let status, _):
                 kind = "edits"
                 statusID = status.identifier.map(StatusDocument.clean)

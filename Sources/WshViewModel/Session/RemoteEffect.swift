@@ -43,6 +43,17 @@ public enum RemoteEffect: Sendable, Hashable {
     case blocking(UserReference, on: Bool)
     /// A server-side mute (`on`, with its options) or unmute: undo sends the other, redo the same again.
     case serverMute(UserReference, on: Bool, duration: Int?, notifications: Bool)
+    // Bookmarks and lists (SessionViewModel+Lists.swift).
+    /// A bookmark: undo unbookmarks, redo bookmarks again.
+    case bookmarked(statusID: String)
+    /// An unbookmark: undo bookmarks again, redo unbookmarks.
+    case unbookmarked(statusID: String)
+    /// A list made: undo deletes it, redo makes it again (a new id).
+    case createdList(id: String, title: String)
+    /// A list deleted: undo makes it again with its title and members (a new id), redo deletes it.
+    case deletedList(id: String, title: String, members: [UserReference])
+    /// `user` added to (`true`) or removed from the list `listID`: undo does the other.
+    case listMember(Bool, listID: String, title: String, user: UserReference)
     // Edits and scheduled statuses (SessionViewModel+Edits.swift).
     /// An edit of the status `id` from `previousText` (its source before) to
     /// `text`: undo edits it back, redo edits it again.

@@ -88,6 +88,7 @@ extension SessionViewModel {
 
     /// Sends the request that takes `effect` back; returns a note on what the server did.
     func takeBackWrite(_ effect: RemoteEffect, undoing operation: String) async throws(ViewModelError) -> String {
+        if let note = try await takeBackListWrite(effect, undoing: operation) { return note }
         switch effect {
         case .postedStatus(let id, _):
             return try await timeline.deletePost(id: id, undoing: operation)
@@ -118,6 +119,8 @@ extension SessionViewModel {
             }
             let lost = posted.note.map { "\($0); " } ?? ""
             return "\(lost)the server cannot restore a deleted status; posted its text again as a new status (\(posted.id))"
+        case .bookmarked, .unbookmarked, .createdList, .deletedList, .listMember:
+            preconditionFailure("takeBackListWrite takes these back")
         case .edited, .scheduled, .unscheduled:
             return try await takeBackEdit(effect, undoing: operation)
         }
@@ -125,6 +128,7 @@ extension SessionViewModel {
 
     /// Sends `effect`'s write again and makes the recorded states show what it made.
     func reapplyWrite(_ effect: RemoteEffect, redoing operation: String) async throws(ViewModelError) {
+        if try await reapplyListWrite(effect, redoing: operation) { return }
         switch effect {
         case .postedStatus:
             preconditionFailure("SessionViewModel.reapply sends posts itself")
@@ -161,6 +165,8 @@ extension SessionViewModel {
             notes.append(try await reapplyRelation(effect, redoing: operation))
         case .deletedStatus(let id, _):
             notes.append(try await timeline.deleteAgain(id: id, redoing: operation))
+        case .bookmarked, .unbookmarked, .createdList, .deletedList, .listMember:
+            break                                       // reapplyListWrite sent them
         case .edited, .scheduled, .unscheduled:
             try await reapplyEdit(effect, redoing: operation)
         case .dismissedNotification(let id):
@@ -188,6 +194,9 @@ extension RemoteEffect {
         case .reposted(let statusID, let repostID, let text):
             .reposted(statusID: swap(statusID), repostID: swap(repostID), text: text)
         case .favorited(let statusID): .favorited(statusID: swap(statusID))
+        case .bookmarked(let statusID): .bookmarked(statusID: swap(statusID))
+        case .unbookmarked(let statusID): .unbookmarked(statusID: swap(statusID))
+        case .createdList, .deletedList, .listMember: self
         case .unfavorited(let statusID): .unfavorited(statusID: swap(statusID))
         case .deletedStatus(let id, let text): .deletedStatus(id: swap(id), text: text)
         case .followed, .unfollowed, .dismissedNotification, .blocking, .serverMute: self

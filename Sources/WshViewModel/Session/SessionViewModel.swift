@@ -481,6 +481,9 @@ public final class SessionViewModel {
         case .user(.uid(let uid)): "user \(replayWord(uid)) "
         case .user(.screenName(let name)): "user \(replayWord("@" + name)) "
         case .reposts: nil
+        case .list(let name): "list \(replayWord(name)) "
+        case .bookmarks: "bookmarks "
+        case .favourites: "favourites "
         }
     }
 

@@ -1,4 +1,5 @@
 import WshRequest
+import WshText
 
 /// Why an input did nothing: a one-line message a user can act on.
 ///
@@ -72,6 +73,8 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
     case noStatusInRow(index: Int, what: String)
     /// `detail N` on a row with nothing to open (a hashtag), with what to do instead.
     case nothingToOpen(index: Int, advice: String)
+    /// No list of the account is titled (or has the id) `name`.
+    case noList(name: String, titles: [String])
 
     /// True when the input was given values it does not accept (a usage
     /// error, status 2 in a script), rather than failing while it ran.
@@ -147,6 +150,10 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
             return "row \(index) is \(what), which has no status to open"
         case .nothingToOpen(let index, let advice):
             return "row \(index) has no status or account to open: \(advice)"
+        case .noList(let name, let titles):
+            let known = titles.isEmpty ? "you have none; lists create NAME makes one"
+                : "yours: " + titles.map { TerminalText.sanitize($0) }.joined(separator: ", ")
+            return "no list named '\(TerminalText.sanitize(name))' (\(known))"
         }
     }
 }

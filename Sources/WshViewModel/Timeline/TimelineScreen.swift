@@ -13,6 +13,8 @@ public enum TimelineScreen: Sendable, Hashable {
     case search(SearchViewModel)
     /// Followers or following.
     case accounts(AccountsViewModel)
+    /// The account's lists.
+    case lists(ListsViewModel)
     /// The edit history of one status.
     case edits(EditHistoryViewModel)
     /// The scheduled statuses.
@@ -31,6 +33,7 @@ public enum TimelineScreen: Sendable, Hashable {
         case .user(let user): self = .user(UserViewModel(user: user))
         case .search(let query, let results): self = .search(SearchViewModel(query: query, results: results))
         case .accounts(let list, let owner, let page): self = .accounts(AccountsViewModel(list: list, owner: owner, page: page))
+        case .lists(let lists): self = .lists(ListsViewModel(lists: lists))
         case .edits(let status, let versions): self = .edits(EditHistoryViewModel(status: status, versions: versions))
         case .scheduled(let scheduled): self = .scheduled(ScheduledStatusesViewModel(scheduled))
         case .notifications(let page, let types): self = .notifications(NotificationsViewModel(page: page, types: types))

@@ -25,6 +25,8 @@ public struct TimelineState: Sendable, Hashable {
         case search(query: String, SearchResults)
         /// One page of `owner`'s followers or of whom they follow.
         case accounts(AccountList, owner: String, UserPage)
+        /// The account's lists.
+        case lists([UserList])
         // Edits and scheduled statuses.
         /// The edit history of a status, the original first.
         case edits(Status, [StatusEdit])

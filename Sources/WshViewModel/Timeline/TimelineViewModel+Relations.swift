@@ -32,7 +32,7 @@ extension TimelineViewModel {
         case .accounts(let accounts): accounts.rows.count
         case .notifications(let notifications): notifications.rows.count
         case .conversations(let conversations): conversations.rows.count
-        case .list, .detail, .comments, .user, .edits, .scheduled: nil
+        case .list, .detail, .comments, .user, .edits, .scheduled, .lists: nil
         }
     }
 

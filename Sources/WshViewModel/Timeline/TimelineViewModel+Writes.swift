@@ -336,7 +336,7 @@ extension TimelineState.Screen {
     func shows(statusID id: String) -> Bool {
         switch self {
         case .detail(let status), .comments(let status, _), .edits(let status, _): status.identifier == id
-        case .user, .scheduled, .notifications, .conversations, .search, .accounts: false
+        case .user, .scheduled, .notifications, .conversations, .search, .accounts, .lists: false
         }
     }
 }
@@ -378,7 +378,7 @@ extension TimelineState {
             ?? screens.lazy.compactMap { screen -> Status? in
                 switch screen {
                 case .detail(let status), .comments(let status, _), .edits(let status, _): status.identifier == id ? status : nil
-                case .user, .scheduled, .notifications, .conversations, .search, .accounts: nil
+                case .user, .scheduled, .notifications, .conversations, .search, .accounts, .lists: nil
                 }
             }.first
         guard var status = current else { return self }

@@ -486,7 +486,7 @@ public final class TimelineViewModel {
             case .accounts(_, _, let page)?:
                 guard index >= 1, index <= page.users.count else { throw ViewModelError.noRow(index: index, count: page.users.count) }
                 return .user(page.users[index - 1])
-            case .detail?, .comments?, .user?, .edits?, .scheduled?, nil: return nil
+            case .detail?, .comments?, .user?, .edits?, .scheduled?, .lists?, nil: return nil
             }
         } catch {
             throw fail(error)
@@ -497,7 +497,7 @@ public final class TimelineViewModel {
     var openStatusOnTop: Status? {
         switch state.screens.last {
         case .detail(let status), .comments(let status, _), .edits(let status, _): status
-        case .user, .scheduled, .notifications, .conversations, .search, .accounts, nil: nil
+        case .user, .scheduled, .notifications, .conversations, .search, .accounts, .lists, nil: nil
         }
     }
 

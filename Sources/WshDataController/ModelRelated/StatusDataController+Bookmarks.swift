@@ -1,0 +1,44 @@
+import WshModel
+import WshRequest
+
+extension StatusDataController {
+    /// Bookmarks (`true`) or unbookmarks the status `statusID`, and returns
+    /// the status the server answers. A lost answer is resolved by reading the
+    /// status's `bookmarked` (uncached): as wanted is `.recovered`, the other
+    /// way `.notApplied`, unreadable `.unknown`.
+    public func setBookmark(_ bookmark: Bool, statusID: String) async throws(WriteError) -> WriteOutcome<Status> {
+        let lost: RequestError
+        do {
+            let status = try await api.run("StatusDataController.\(bookmark ? "bookmark" : "unbookmark")(id: \(statusID))",
+                                           count: { _ in 1 }) {
+                try await $0.setBookmark(bookmark, id: statusID, $1)
+            }
+            return WriteOutcome(status)
+        } catch {
+            guard error.leavesWriteOutcomeUnknown else { throw .rejected(error) }
+            lost = error
+        }
+        let status = try await resolveLostToggle(lost, statusID: statusID, \.bookmarked, wanted: bookmark, named: "bookmarked")
+        return WriteOutcome(status, resolution: .recovered(lostAnswer: lost.description))
+    }
+
+    /// After the answer to a toggle of `statusID` was lost: reads the status
+    /// (uncached) and returns it when its `flag` is as `wanted`; throws
+    /// `.notApplied` when it is the other way, `.unknown` when it cannot tell.
+    func resolveLostToggle(_ lost: RequestError, statusID: String, _ flag: KeyPath<Status, Bool?>, wanted: Bool,
+                           named name: String) async throws(WriteError) -> Status {
+        let status: Status
+        do {
+            status = try await api.run("StatusDataController.status(id: \(statusID)) (is it \(name)?)", count: { _ in 1 }) {
+                try await $0.status(id: statusID, $1)
+            }
+        } catch {
+            throw .unknown(lostAnswer: lost, check: "reading status \(statusID) failed: \(error.description)")
+        }
+        guard let state = status[keyPath: flag] else {
+            throw .unknown(lostAnswer: lost, check: "the server's status \(statusID) does not say whether it is \(name)")
+        }
+        guard state == wanted else { throw .notApplied(lostAnswer: lost) }
+        return status
+    }
+}

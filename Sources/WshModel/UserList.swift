@@ -1,0 +1,46 @@
+/// A list of accounts the token's owner keeps (Mastodon's `List`), whose
+/// timeline is its members' statuses.
+public struct UserList: Hashable, Sendable, Codable {
+    public var id: String
+    public var title: String
+    /// Whose replies the list's timeline shows: `followed`, `list` or `none`.
+    public var repliesPolicy: String?
+    /// True when its members' statuses leave the home timeline.
+    public var exclusive: Bool?
+
+    public init(id: String, title: String, repliesPolicy: String? = nil, exclusive: Bool? = nil) {
+        self.id = id
+        self.title = title
+        self.repliesPolicy = repliesPolicy
+        self.exclusive = exclusive
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, title, exclusive
+        case repliesPolicy = "replies_policy"
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        guard let id = c.lenientString(.id) else {
+            throw DecodingError.keyNotFound(CodingKeys.id, .init(codingPath: decoder.codingPath, debugDescription: "a list needs 'id'"))
+        }
+        self.init(id: id, title: c.lenientString(.title) ?? "", repliesPolicy: c.lenientString(.repliesPolicy),
+                  exclusive: c.lenientBool(.exclusive))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(title, forKey: .title)
+        try c.encodeIfPresent(repliesPolicy, .repliesPolicy)
+        try c.encodeIfPresent(exclusive, .exclusive)
+    }
+}
+
+extension UserList {
+    /// The list in `lists` with id `name`, else the first titled `name` in any case.
+    public static func named(_ name: String, in lists: [UserList]) -> UserList? {
+        lists.first { $0.id == name } ?? lists.first { $0.title.lowercased() == name.lowercased() }
+    }
+}

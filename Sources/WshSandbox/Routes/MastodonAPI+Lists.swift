@@ -1,0 +1,204 @@
+import Foundation
+import Hummingbird
+import HTTPTypes
+import NIOCore
+
+/// Bookmarks, favourites and lists: `bookmarks`, `favourites`,
+/// `statuses/:id/bookmark|unbookmark`, `lists` (CRUD and members),
+/// `accounts/:id/lists` and `timelines/list/:id`.
+///
+/// Bookmarks and favourites page by the record's own id, as Mastodon's do:
+/// the `Link` header's `max_id` is not a status id.
+extension MastodonAPI {
+    // MARK: Bookmarks and favourites
+
+    /// `GET bookmarks`: the viewer's bookmarks, newest first.
+    func bookmarks(_ call: Call) throws -> Reply {
+        let viewer = try viewer(call, .user)!
+        let timeline = store.timeline
+        return try recordPage(timeline.bookmarkRecords(of: viewer), call, timeline: timeline, viewer: viewer)
+    }
+
+    /// `GET favourites`: the viewer's favourites, newest first.
+    func favouritesList(_ call: Call) throws -> Reply {
+        let viewer = try viewer(call, .user)!
+        let timeline = store.timeline
+        return try recordPage(timeline.favouriteRecords(of: viewer), call, timeline: timeline, viewer: viewer)
+    }
+
+    /// One page of records (newest first) by `max_id`/`since_id`/`min_id`
+    /// naming record ids, with its `Link` header, as `page` does for status ids.
+    private func recordPage(_ records: [(ordinal: Int, id: Int64)], _ call: Call, timeline: Timeline,
+                            viewer: Int) throws -> Reply {
+        func recordCursor(_ name: String) throws -> Int64? {
+            guard let text = call.parameters[name], !text.isEmpty else { return nil }
+            guard let id = state.ids.parse(text) else {
+                throw MastodonError.badParameter("\(name) must be an id of this server (\(state.ids.rawValue)), got \(text)")
+            }
+            return id
+        }
+        let size = limit(call)
+        let maxID = try recordCursor("max_id")
+        let sinceID = try recordCursor("since_id") ?? 0
+        let minID = try recordCursor("min_id")
+        let lower = max(sinceID, minID ?? 0)
+        let matching = records.filter { record in record.id > lower && (maxID.map { record.id < $0 } ?? true) }
+        let slice = minID != nil ? Array(matching.suffix(size)) : Array(matching.prefix(size))
+        var reply = Self.json(renderer(timeline, viewer: viewer).statuses(slice.map(\.ordinal)))
+        if let first = slice.first, let last = slice.last {
+            var links: [String] = []
+            if records.contains(where: { record in record.id < last.id }) {
+                links.append("<\(linkURL(call, "max_id", last.id))>; rel=\"next\"")
+            }
+            links.append("<\(linkURL(call, "min_id", first.id))>; rel=\"prev\"")
+            reply.headers[HTTPField.Name("Link")!] = links.joined(separator: ", ")
+        }
+        return reply
+    }
+
+    /// `POST statuses/:id/bookmark|unbookmark`: the status, with `bookmarked`; both are idempotent.
+    func bookmarkAction(_ call: Call, id: String, bookmark: Bool) throws -> Reply {
+        let actor = try viewer(call, .user)!
+        let id = try identifier(id)
+        let origin = state.origin
+        let ids = state.ids
+        let body = try store.write { timeline in
+            guard var status = timeline.status(id: id) else {
+                if timeline.comment(id: id) != nil {
+                    throw MastodonError.validation("wsh-sandbox cannot bookmark a reply (a Weibo comment)")
+                }
+                throw MastodonError.notFound
+            }
+            if timeline.isBoost(status), let original = timeline.boosted(by: status) { status = original }
+            if bookmark { timeline.bookmark(status, by: actor) } else { timeline.unbookmark(status, by: actor) }
+            return MastodonRenderer(timeline: timeline, viewer: actor, origin: origin, ids: ids).statusJSON(status)
+        }
+        return Reply(body: body, effect: .write)
+    }
+
+    // MARK: Lists
+
+    /// `GET lists`.
+    func listsIndex(_ call: Call) throws -> Reply {
+        let viewer = try viewer(call, .user)!
+        let timeline = store.timeline
+        return Self.json(renderer(timeline, viewer: viewer).lists(timeline.lists(of: viewer)))
+    }
+
+    /// `GET lists/:id`.
+    func showList(_ call: Call, id: String) throws -> Reply {
+        let viewer = try viewer(call, .user)!
+        let timeline = store.timeline
+        return Self.json(renderer(timeline, viewer: viewer).listJSON(try list(id, of: viewer, in: timeline)))
+    }
+
+    /// `POST lists` (`title`, `replies_policy`, `exclusive`) and `PUT lists/:id` (the same, each optional).
+    func saveList(_ call: Call, id: String?) throws -> Reply {
+        let actor = try viewer(call, .user)!
+        let parameters = call.parameters
+        let title = parameters["title"]
+        if id == nil || title != nil, (title ?? "").allSatisfy(\.isWhitespace) {
+            throw MastodonError.validation("Title can't be blank")
+        }
+        let policy = parameters["replies_policy"].flatMap { $0.isEmpty ? nil : $0 }
+        if let policy, !["followed", "list", "none"].contains(policy) {
+            throw MastodonError.validation("Replies policy is not included in the list")
+        }
+        let exclusive = parameters["exclusive"].map { _ in parameters.flag("exclusive") }
+        let origin = state.origin
+        let ids = state.ids
+        let body = try store.write { timeline in
+            let saved: SandboxList
+            if let id {
+                guard let number = listNumber(id), let updated = timeline.updateList(id: number, of: actor, { list in
+                    if let title { list.title = title }
+                    if let policy { list.repliesPolicy = policy }
+                    if let exclusive { list.exclusive = exclusive }
+                }) else { throw MastodonError.notFound }
+                saved = updated
+            } else {
+                saved = timeline.createList(title: title ?? "", repliesPolicy: policy ?? "list",
+                                            exclusive: exclusive ?? false, by: actor)
+            }
+            return MastodonRenderer(timeline: timeline, viewer: actor, origin: origin, ids: ids).listJSON(saved)
+        }
+        return Reply(body: body, effect: .write)
+    }
+
+    /// `DELETE lists/:id`: `{}`.
+    func deleteList(_ call: Call, id: String) throws -> Reply {
+        let actor = try viewer(call, .user)!
+        let body = try store.write { timeline in
+            guard let number = listNumber(id), timeline.deleteList(id: number, of: actor) != nil else { throw MastodonError.notFound }
+            return Array("{}".utf8)
+        }
+        return Reply(body: body, effect: .write)
+    }
+
+    /// `GET lists/:id/accounts`: the members, in the order added (`limit`, default 40, 0 for all).
+    func listAccounts(_ call: Call, id: String) throws -> Reply {
+        let viewer = try viewer(call, .user)!
+        let timeline = store.timeline
+        let list = try list(id, of: viewer, in: timeline)
+        let count = call.parameters["limit"] == "0" ? Int.max : limit(call, default: 40, maximum: 80)
+        let users = list.members.prefix(count).map { timeline.data.users[$0] }
+        return Self.json(renderer(timeline, viewer: viewer).accounts(Array(users)))
+    }
+
+    /// `POST lists/:id/accounts` and `DELETE` with `account_ids[]`: `{}`. Only
+    /// accounts the owner follows may be added (404, as Mastodon answers).
+    func changeListAccounts(_ call: Call, id: String, add: Bool) throws -> Reply {
+        let actor = try viewer(call, .user)!
+        let accountIDs = call.parameters.list("account_ids")
+        guard !accountIDs.isEmpty else { throw MastodonError.badParameter("account_ids is missing") }
+        let body = try store.write { timeline in
+            let list = try self.list(id, of: actor, in: timeline)
+            var members = list.members
+            for text in accountIDs {
+                guard let user = state.ids.parse(text).flatMap(timeline.user(id:)) else { throw MastodonError.notFound }
+                if add {
+                    guard timeline.isFollowing(actor, user.index) else { throw MastodonError.notFound }
+                    guard !members.contains(user.index) else {
+                        throw MastodonError.validation("Account has already been taken")
+                    }
+                    members.append(user.index)
+                } else {
+                    members.removeAll { $0 == user.index }
+                }
+            }
+            _ = timeline.updateList(id: list.id, of: actor) { $0.members = members }
+            return Array("{}".utf8)
+        }
+        return Reply(body: body, effect: .write)
+    }
+
+    /// `GET accounts/:id/lists`: the viewer's lists that hold the account.
+    func accountLists(_ call: Call, id: String) throws -> Reply {
+        let viewer = try viewer(call, .user)!
+        let timeline = store.timeline
+        guard let user = timeline.user(id: try identifier(id)) else { throw MastodonError.notFound }
+        return Self.json(renderer(timeline, viewer: viewer).lists(timeline.lists(of: viewer, holding: user.index)))
+    }
+
+    /// `GET timelines/list/:id`: the members' statuses, paged as a timeline.
+    func listTimeline(_ call: Call, id: String) throws -> Reply {
+        let viewer = try viewer(call, .user)!
+        let timeline = store.timeline
+        let list = try list(id, of: viewer, in: timeline)
+        let (slice, link) = try page(timeline.ordinals(of: list), call)
+        var reply = Self.json(renderer(timeline, viewer: viewer).statuses(slice))
+        if let link { reply.headers[HTTPField.Name("Link")!] = link }
+        return reply
+    }
+
+    /// A list's number from its id in the server's id style.
+    private func listNumber(_ id: String) -> Int? {
+        state.ids.parse(id).flatMap { Int(exactly: $0) }
+    }
+
+    /// The list `id` of `owner`; 404 when it is not one of theirs.
+    private func list(_ id: String, of owner: Int, in timeline: Timeline) throws -> SandboxList {
+        guard let number = listNumber(id), let list = timeline.list(id: number, of: owner) else { throw MastodonError.notFound }
+        return list
+    }
+}

@@ -41,6 +41,9 @@ struct Timeline: Sendable {
     /// Each user's favourites, oldest first, with when they were made.
     var favourites: [Int: [(ordinal: Int, time: WeiboTime)]] = [:]
 
+    // Uploads, posted polls and votes (see Timeline+Posting.swift).
+    var posting = PostingState()
+
     init(data: DataSet) {
         self.data = data
         lastWriteTime = DataSet.newestTime

@@ -123,7 +123,7 @@ extension Shell {
 
     /// Registers every shell command in the interpreter's table.
     func registerCommands() {
-        for command in timelineCommands() + writeCommands() + historyCommands() + stateCommands() + sessionCommands() + accountCommands() {
+        for command in timelineCommands() + postCommands() + writeCommands() + historyCommands() + stateCommands() + sessionCommands() + accountCommands() {
             interpreter.register(command)
         }
     }

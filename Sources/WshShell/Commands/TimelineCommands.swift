@@ -158,14 +158,6 @@ extension Shell {
                     try drive(context, input: "SessionViewModel.unmute(\"\(name)\")") { try $0.unmute(name) }
                     noteLastOperation(context)
                 }),
-            CommandSpec(
-                name: "post", abstract: "Post a status (needs a token); it becomes row 1.",
-                arguments: [ArgumentSpec("TEXT", help: "the status text", arity: .oneOrMore)],
-                handler: { [unowned self] context in
-                    let text = context.arguments.values("TEXT").joined(separator: " ")
-                    try drive(context, input: "SessionViewModel.post(…)") { try await $0.post(text) }
-                    noteLastOperation(context)
-                }),
         ]
     }
 
@@ -301,7 +293,7 @@ extension Shell {
     }
 
     /// Notes the operation just recorded, e.g. `mute @name → 3 rows hidden`.
-    private func noteLastOperation(_ context: CommandContext) {
+    func noteLastOperation(_ context: CommandContext) {
         if let last = sessionStorage?.operations.last {
             context.note(console.diagnosticStyle.dim(last))
         }

@@ -89,8 +89,11 @@ extension SessionViewModel {
     /// Sends the request that takes `effect` back; returns a note on what the server did.
     func takeBackWrite(_ effect: RemoteEffect, undoing operation: String) async throws(ViewModelError) -> String {
         switch effect {
-        case .postedStatus(let id, _):
+        case .postedStatus(let id, _, _):
             return try await timeline.deletePost(id: id, undoing: operation)
+        case .voted(let statusID, _, _):
+            throw timeline.refuse(.undoFailed(operation: operation,
+                                              reason: "Mastodon cannot take a vote back; the vote on status \(statusID) stays"))
         case .reposted(let original, let id, _):
             return try await timeline.deletePost(id: id, repostOf: original, undoing: operation)
         case .commented(let statusID, let commentID, _), .replied(let statusID, _, let commentID, _):
@@ -152,6 +155,8 @@ extension SessionViewModel {
             notes.append(try await timeline.setFollowingAgain(false, reference, for: operation, undo: false))
         case .deletedStatus(let id, _):
             notes.append(try await timeline.deleteAgain(id: id, redoing: operation))
+        case .voted(let statusID, let pollID, let choices):
+            notes.append(try await timeline.voteAgain(statusID: statusID, pollID: pollID, choices: choices, redoing: operation))
         }
     }
 
@@ -167,7 +172,8 @@ extension RemoteEffect {
     func replacingStatusID(_ oldID: String, with newID: String) -> RemoteEffect {
         func swap(_ id: String) -> String { id == oldID ? newID : id }
         return switch self {
-        case .postedStatus(let id, let text): .postedStatus(id: swap(id), text: text)
+        case .postedStatus(let id, let text, let draft): .postedStatus(id: swap(id), text: text, draft: draft)
+        case .voted(let statusID, let pollID, let choices): .voted(statusID: swap(statusID), pollID: pollID, choices: choices)
         case .commented(let statusID, let commentID, let text):
             .commented(statusID: swap(statusID), commentID: commentID, text: text)
         case .replied(let statusID, let target, let commentID, let text):

@@ -59,12 +59,14 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `redo` of a remote operation whose write failed: the history and the
     /// screens are unchanged.
     case redoFailed(operation: String, reason: String)
+    /// An option or argument a post or vote cannot take, said in one line (`--language: …`).
+    case invalidInput(String)
 
     /// True when the input was given values it does not accept (a usage
     /// error, status 2 in a script), rather than failing while it ran.
     public var isUsageError: Bool {
         switch self {
-        case .invalidPaging, .pageNeedsPublicTimeline, .timelineNotOffered, .noUserGiven, .emptyPost, .emptyText, .unknownKey, .noKeys: true
+        case .invalidPaging, .pageNeedsPublicTimeline, .timelineNotOffered, .noUserGiven, .emptyPost, .emptyText, .unknownKey, .noKeys, .invalidInput: true
         default: false
         }
     }
@@ -99,6 +101,8 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(user) is already muted"
         case .notMuted(let user):
             return "\(user) is not muted"
+        case .invalidInput(let message):
+            return message
         case .emptyPost:
             return "nothing to post: the text is empty"
         case .emptyText(let what):

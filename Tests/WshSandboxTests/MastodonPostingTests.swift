@@ -54,6 +54,16 @@ struct MastodonPostingTests {
         }
     }
 
+    @Test("an upload's id is written in the server's id style, as long as a status id, and reads back", arguments: [MastodonIDStyle.snowflake, .ulid, .flake])
+    func mediaIDStyle(_ style: MastodonIDStyle) async throws {
+        try await withSandbox(SandboxConfiguration(statuses: 20, idStyle: style)) { server in
+            let id = try #require(await upload(server, "GIF89a x").json?["id"] as? String)
+            let statusID = try #require(await server.mastodon("timelines/public?limit=1").array.first?["id"] as? String)
+            #expect(id.count == statusID.count, "\(id) beside \(statusID)")
+            #expect(await server.mastodon("GET", "media/\(id)", token: server.token).status == 200)
+        }
+    }
+
     @Test("a file whose content is no image, video or audio is refused with 422; another account cannot attach an upload; v1 answers processed")
     func refusals() async throws {
         try await withSandbox(SandboxConfiguration(statuses: 50)) { server in

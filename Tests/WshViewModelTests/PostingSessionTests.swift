@@ -14,19 +14,10 @@ struct PostingSessionTests {
     /// A session on the sandbox's Mastodon API whose calls are traced into `traces`.
     func withMastodonSession(_ traces: RecordingObserver<TraceEvent>,
                              _ body: (SandboxServer, SessionViewModel) async throws -> Void) async throws {
-        let server = try await SandboxServer.start(SandboxConfiguration(statuses: 100))
-        var configuration = APIConfiguration(baseURL: server.mastodonBaseURL, token: .value(Secret(server.token)))
-        configuration.authScheme = "Bearer"
-        let client = WeiboClient(configuration: configuration, http: CurlHTTPClient(secrets: [server.token]))
-        let session = SessionViewModel(dataController: TimelineDataController(client: client, dialect: MastodonDialect(),
-                                                                              trace: { traces.record($0) }))
-        do {
-            try await body(server, session)
-        } catch {
-            await server.stop()
-            throw error
+        try await withSandboxClient(SandboxConfiguration(statuses: 100), mastodon: true) { server, client in
+            let controller = TimelineDataController(client: client, dialect: MastodonDialect(), trace: { traces.record($0) })
+            try await body(server, SessionViewModel(dataController: controller))
         }
-        await server.stop()
     }
 
     /// A small PNG file (the signature is what the server reads), removed after `body`.

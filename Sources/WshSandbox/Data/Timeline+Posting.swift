@@ -51,8 +51,9 @@ struct PollState: Sendable {
 }
 
 extension Timeline {
-    /// Uploaded media ids start far above status ids and the generated media's (`status id × 10 + n`).
-    static let firstMediaID: Int64 = 800_000_000_000_000_000
+    /// Uploaded media ids start above every status id and below the generated
+    /// media's (`status id × 10 + n`), in the range every id style writes as a real server does.
+    static let firstMediaID: Int64 = 6_000_000_000_000_000
 
     /// The sandbox's "now": the data's newest moment, a minute later for each write.
     var now: WeiboTime { lastWriteTime }

@@ -56,6 +56,9 @@ struct PostingTranscriptTests {
         #expect(poll["own_votes"] as? [Int] == [0, 2])
         #expect(poll["votes_count"] as? Int == 2 && poll["voters_count"] as? Int == 1)
 
+        #expect(harness.shell.completions(forLine: "post --visibility un") == ["unlisted"])
+        #expect(harness.shell.completions(forLine: "post --poll-m").isEmpty)
+        #expect(harness.shell.completions(forLine: "post --mul") == ["--multiple"])
         let undo = await undo(harness, until: "Mastodon cannot take a vote back")
         #expect(undo.status != 0)
         #expect(undo.stderr.split(separator: "\n").count == 1, "\(undo.stderr)")
@@ -92,6 +95,7 @@ struct PostingTranscriptTests {
         #expect(vote.stderr.contains("vote: this API (weibo) has no polls"), "\(vote.stderr)")
         let help = await harness.run("help post")
         #expect(help.stdout.contains("On this API (weibo): text only"), "\(help.stdout)")
+        #expect(await harness.run("help vote").stdout.contains("This API (weibo) has no polls"))
         #expect(await harness.run("post plain text is fine\nundo").status == 0)
     }
 }

@@ -136,7 +136,7 @@ extension Shell {
     /// Refuses `command` before any request when the connected API lacks `capability`.
     func refuseUnlessOffered(_ command: String, _ capability: KeyPath<Capabilities, Bool>, lacking: String) throws(LanguageError) {
         guard let dialect = connection.knownDialect, !dialect.capabilities[keyPath: capability] else { return }
-        throw .usage("\(command): this API (\(dialect.name)) has no \(lacking)")
+        throw .usage("this API (\(dialect.name)) has no \(lacking)")
     }
 
     /// What `help post` says of the connected API's options.

@@ -42,7 +42,7 @@ public enum RemoteEffect: Sendable, Hashable {
     case unfollowed(UserReference)
     // Posting (post options, vote).
     /// A vote for `choices` (0-based) in the poll `pollID` of `statusID`:
-    /// Mastodon cannot take a vote back, so undo refuses and says so; redo votes again.
+    /// Mastodon cannot take a vote back, so undo refuses and says so (and so it is never redone).
     case voted(statusID: String, pollID: String, choices: [Int])
 }
 

@@ -12,7 +12,11 @@ extension SessionViewModel {
         try await recordRemote(replay: Self.replay(draft, replyTo: replyTo)) { () async throws(ViewModelError) -> (String, RemoteEffect?) in
             let (posted, sent) = try await timeline.post(draft, replyTo: replyTo)
             if let note = posted.note { notes.append(note) }
-            if !sent.mediaIDs.isEmpty { notes.append("uploaded \(DisplayText.plural(sent.mediaIDs.count, "file")) (media \(sent.mediaIDs.joined(separator: ", ")))") }
+            if !sent.mediaIDs.isEmpty {
+                // Ids are the server's words: sanitised like any other text from it.
+                let ids = sent.mediaIDs.map { TerminalText.sanitize($0) }.joined(separator: ", ")
+                notes.append("uploaded \(DisplayText.plural(sent.mediaIDs.count, "file")) (media \(ids))")
+            }
             let line = TerminalText.sanitize(draft.text)
             let options = sent.optionNames.isEmpty ? "" : " " + sent.optionNames.joined(separator: " ")
             return ("post\(options) \"\(line.count > 40 ? line.prefix(39) + "…" : line)\"",
@@ -27,7 +31,8 @@ extension SessionViewModel {
         try await recordRemote(replay: words) { () async throws(ViewModelError) -> (String, RemoteEffect?) in
             let voted = try await timeline.vote(index: index, choices: choices)
             let titles = voted.choices.compactMap { $0 < voted.poll.options.count ? voted.poll.options[$0].title : nil }
-            notes.append("voted \(titles.map { "\"\(TerminalText.sanitize($0))\"" }.joined(separator: ", ")) in poll \(voted.pollID) of status \(voted.statusID)")
+            notes.append("voted \(titles.map { "\"\(TerminalText.sanitize($0))\"" }.joined(separator: ", ")) in poll "
+                + "\(TerminalText.sanitize(voted.pollID)) of status \(TerminalText.sanitize(voted.statusID))")
             return ("\(words) (undo cannot take it back)",
                     .voted(statusID: voted.statusID, pollID: voted.pollID, choices: voted.choices))
         }

@@ -92,8 +92,8 @@ extension SessionViewModel {
         case .postedStatus(let id, _, _):
             return try await timeline.deletePost(id: id, undoing: operation)
         case .voted(let statusID, _, _):
-            throw timeline.refuse(.undoFailed(operation: operation,
-                                              reason: "Mastodon cannot take a vote back; the vote on status \(statusID) stays"))
+            throw timeline.fail(.undoFailed(operation: operation,
+                                              reason: "Mastodon cannot take a vote back; the vote on status \(TerminalText.sanitize(statusID)) stays"))
         case .reposted(let original, let id, _):
             return try await timeline.deletePost(id: id, repostOf: original, undoing: operation)
         case .commented(let statusID, let commentID, _), .replied(let statusID, _, let commentID, _):
@@ -155,8 +155,8 @@ extension SessionViewModel {
             notes.append(try await timeline.setFollowingAgain(false, reference, for: operation, undo: false))
         case .deletedStatus(let id, _):
             notes.append(try await timeline.deleteAgain(id: id, redoing: operation))
-        case .voted(let statusID, let pollID, let choices):
-            notes.append(try await timeline.voteAgain(statusID: statusID, pollID: pollID, choices: choices, redoing: operation))
+        case .voted:
+            preconditionFailure("a vote is never undone (Mastodon cannot take one back), so never redone")
         }
     }
 

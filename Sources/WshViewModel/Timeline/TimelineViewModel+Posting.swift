@@ -67,24 +67,4 @@ extension TimelineViewModel {
         commit(next)
         return Voted(statusID: statusID, pollID: pollID, choices: sent, poll: after)
     }
-
-    /// Votes again (for redo of `operation`); a vote the server already has counts as done.
-    public func voteAgain(statusID: String, pollID: String, choices: [Int], redoing operation: String) async throws(ViewModelError) -> String {
-        do {
-            _ = try await request { () async throws(RequestError) in
-                try await dataController.vote(statusID: statusID, pollID: pollID, choices: choices)
-            }
-            return "voted again in poll \(pollID)"
-        } catch {
-            if case .requestFailed(let failure) = error, failure.kind == .alreadyDone { return "poll \(pollID) already has the vote" }
-            throw fail(.redoFailed(operation: operation, reason: error.description))
-        }
-    }
-}
-
-extension TimelineViewModel {
-    /// Shows `error` (nothing changes) and returns it to throw: for a refusal decided above the timeline.
-    func refuse(_ error: ViewModelError) -> ViewModelError {
-        fail(error)
-    }
 }

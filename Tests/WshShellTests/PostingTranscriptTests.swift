@@ -68,7 +68,8 @@ struct PostingTranscriptTests {
                                  ("post --language english hi", "--language: english is not an ISO 639-1 code"),
                                  ("post --visibility secret hi", "--visibility: secret is not one of"),
                                  ("post --poll 'only' hi", "--poll: give two or more options"),
-                                 ("post --alt 'no media' hi", "--alt goes after the --media")] {
+                                 ("post --alt 'no media' hi", "--alt goes after the --media"),
+                                 ("post --poll 'a|b' --media x.png hi", "--poll and --media do not go together")] {
             let refused = await harness.run(input)
             #expect(refused.status != 0, "\(input)")
             #expect(refused.stderr.contains(message), "\(input): \(refused.stderr)")

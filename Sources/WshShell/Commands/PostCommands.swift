@@ -18,9 +18,9 @@ extension Shell {
                 `url: null` wsh asks GET /api/v1/media/:id again, a little later each time, for about
                 10 seconds. undo deletes the status; redo posts the same draft again, re-using the
                 uploaded media. An option the connected API lacks is refused before any request.
-                Examples: post --cw spoilers --visibility unlisted the butler did it
-                          post --media cat.png --alt "a cat asleep" --language en my cat
-                          post --poll "tea|coffee" --poll-expires 1h which one?
+                  post --cw spoilers --visibility unlisted the butler did it
+                  post --media cat.png --alt "a cat asleep" --language en my cat
+                  post --poll "tea|coffee" --poll-expires 1h which one?
                 """,
             arguments: [ArgumentSpec("TEXT", help: "the status text", arity: .oneOrMore)],
             options: [
@@ -124,6 +124,9 @@ extension Shell {
             draft.poll = poll
         } else if arguments.flag("multiple") || arguments.option("poll-expires") != nil {
             throw .usage("--multiple and --poll-expires go with --poll")
+        }
+        if draft.poll != nil && !draft.media.isEmpty {
+            throw .usage("--poll and --media do not go together: a status carries media or a poll")
         }
         var checked = draft
         if replyTo != nil { checked.inReplyTo = "" }

@@ -27,6 +27,14 @@ static struct {
     CURLMcode (*multi_wakeup)(CURLM *);
     CURLMsg *(*multi_info_read)(CURLM *, int *);
     char *(*version)(void);
+    curl_mime *(*mime_init)(CURL *);
+    void (*mime_free)(curl_mime *);
+    curl_mimepart *(*mime_addpart)(curl_mime *);
+    CURLcode (*mime_name)(curl_mimepart *, const char *);
+    CURLcode (*mime_data)(curl_mimepart *, const char *, size_t);
+    CURLcode (*mime_filedata)(curl_mimepart *, const char *);
+    CURLcode (*mime_filename)(curl_mimepart *, const char *);
+    CURLcode (*mime_type)(curl_mimepart *, const char *);
 } api;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -70,6 +78,14 @@ static void load_library(void) {
     RESOLVE(multi_poll, "curl_multi_poll");
     RESOLVE(multi_info_read, "curl_multi_info_read");
     RESOLVE(version, "curl_version");
+    RESOLVE(mime_init, "curl_mime_init");
+    RESOLVE(mime_free, "curl_mime_free");
+    RESOLVE(mime_addpart, "curl_mime_addpart");
+    RESOLVE(mime_name, "curl_mime_name");
+    RESOLVE(mime_data, "curl_mime_data");
+    RESOLVE(mime_filedata, "curl_mime_filedata");
+    RESOLVE(mime_filename, "curl_mime_filename");
+    RESOLVE(mime_type, "curl_mime_type");
     // Optional (7.68+): lets cancel interrupt a poll at once.
     *(void **)(&api.multi_wakeup) = dlsym(library, "curl_multi_wakeup");
     if (api.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
@@ -251,6 +267,33 @@ void wsh_curl_cancel(wsh_curl *h) {
     if (api.multi_wakeup) api.multi_wakeup(h->multi);
 }
 
+// The multipart body of `request`, or NULL (and `*code` set) when a part cannot be made.
+// A file part is streamed by libcurl from disk as it sends.
+static curl_mime *build_mime(CURL *e, const wsh_curl_request *request, CURLcode *code) {
+    curl_mime *mime = api.mime_init(e);
+    if (mime == NULL) {
+        *code = CURLE_OUT_OF_MEMORY;
+        return NULL;
+    }
+    for (size_t i = 0; i < request->part_count; i++) {
+        const wsh_curl_part *part = &request->parts[i];
+        curl_mimepart *made = api.mime_addpart(mime);
+        CURLcode result = made ? api.mime_name(made, part->name) : CURLE_OUT_OF_MEMORY;
+        if (result == CURLE_OK) {
+            result = part->file_path ? api.mime_filedata(made, part->file_path)
+                                     : api.mime_data(made, part->data ? part->data : "", part->data_length);
+        }
+        if (result == CURLE_OK && part->file_path) result = api.mime_filename(made, part->filename);
+        if (result == CURLE_OK && part->content_type) result = api.mime_type(made, part->content_type);
+        if (result != CURLE_OK) {
+            api.mime_free(mime);
+            *code = result;
+            return NULL;
+        }
+    }
+    return mime;
+}
+
 int wsh_curl_perform(wsh_curl *h, const wsh_curl_request *request, wsh_curl_response *response) {
     memset(response, 0, sizeof *response);
     CURL *e = h->easy;
@@ -290,7 +333,12 @@ int wsh_curl_perform(wsh_curl *h, const wsh_curl_request *request, wsh_curl_resp
     // again on a new one; for a POST that is a second status posted. On a
     // fresh connection it reports the loss instead, and wsh resolves it.
     set_long(e, CURLOPT_FRESH_CONNECT, request->is_post ? 1L : 0L);
-    if (request->is_post == 2) {
+    curl_mime *mime = NULL;
+    CURLcode code = CURLE_OK;
+    if (request->is_post == 1 && request->part_count > 0) {
+        mime = build_mime(e, request, &code);
+        if (mime) set_pointer(e, CURLOPT_MIMEPOST, mime);
+    } else if (request->is_post == 2) {
         // DELETE: no body; the method name only. Reset after the transfer.
         set_long(e, CURLOPT_HTTPGET, 1L);
         set_pointer(e, CURLOPT_CUSTOMREQUEST, "DELETE");
@@ -306,9 +354,8 @@ int wsh_curl_perform(wsh_curl *h, const wsh_curl_request *request, wsh_curl_resp
         set_long(e, CURLOPT_HTTPGET, 1L);
     }
 
-    CURLcode code = CURLE_OK;
-    int running = 1;
-    if (api.multi_add_handle(h->multi, e) != CURLM_OK) {
+    int running = code == CURLE_OK;
+    if (running && api.multi_add_handle(h->multi, e) != CURLM_OK) {
         code = CURLE_FAILED_INIT;
         running = 0;
     }
@@ -333,7 +380,12 @@ int wsh_curl_perform(wsh_curl *h, const wsh_curl_request *request, wsh_curl_resp
     api.multi_remove_handle(h->multi, e);
     set_pointer(e, CURLOPT_HTTPHEADER, NULL);
     api.slist_free_all(headers);
-    if (request->is_post == 2) {
+    if (request->is_post == 1 && request->part_count > 0) {
+        // The form goes with this request only; the next one on the handle is a GET unless it says otherwise.
+        set_pointer(e, CURLOPT_MIMEPOST, NULL);
+        if (mime) api.mime_free(mime);
+        set_long(e, CURLOPT_HTTPGET, 1L);
+    } else if (request->is_post == 2) {
         set_pointer(e, CURLOPT_CUSTOMREQUEST, NULL);
     } else if (request->is_post) {
         // Drop the body copy and the POST method, so nothing of this request

@@ -197,9 +197,19 @@ public struct Poll: Hashable, Sendable {
     public var multiple: Bool?
     /// Whether the token's owner voted in it.
     public var voted: Bool?
+    /// The poll's own id (Mastodon votes by it); nil when the API gave none.
+    public var id: String?
+    /// The options the token's owner chose, 0-based.
+    public var ownVotes: [Int] = []
+    /// How many accounts voted (with several choices, fewer than the votes).
+    public var votersCount: Int?
 
     public init(options: [Option], votesCount: Int?, expired: Bool, expiresAt: WeiboTime?,
-                multiple: Bool? = nil, voted: Bool? = nil) {
+                multiple: Bool? = nil, voted: Bool? = nil, id: String? = nil, ownVotes: [Int] = [],
+                votersCount: Int? = nil) {
+        self.id = id
+        self.ownVotes = ownVotes
+        self.votersCount = votersCount
         self.options = options
         self.votesCount = votesCount
         self.expired = expired

@@ -158,33 +158,58 @@ public final class CurlHTTPClient: CancellableHTTPClient, StreamingHTTPClient, @
         var response = wsh_curl_response()
         let headerLines = request.headers.map { "\($0.name): \($0.value)" }
         let body = request.body ?? Data()
-        withCStrings(headerLines) { headerPointers in
+        let parts = request.multipart ?? []
+        // Every string a part names, copied: [name, value or path, filename, type] a part.
+        let partStrings = parts.flatMap { part -> [String] in
+            switch part.content {
+            case .text(let text): [part.name, text, "", ""]
+            case .file(let path, let filename, let contentType): [part.name, path, filename, contentType]
+            }
+        }
+        withCStrings(headerLines + partStrings) { pointers in
+            let headerPointers = Array(pointers.prefix(headerLines.count))
+            let strings = Array(pointers.dropFirst(headerLines.count))
+            let curlParts = parts.enumerated().map { index, part -> wsh_curl_part in
+                let base = index * 4
+                switch part.content {
+                case .text(let text):
+                    return wsh_curl_part(name: strings[base], data: strings[base + 1], data_length: text.utf8.count,
+                                         file_path: nil, filename: nil, content_type: nil)
+                case .file:
+                    return wsh_curl_part(name: strings[base], data: nil, data_length: 0, file_path: strings[base + 1],
+                                         filename: strings[base + 2], content_type: strings[base + 3])
+                }
+            }
             request.url.withCString { url in
                 body.withUnsafeBytes { bodyBytes in
                     headerPointers.withUnsafeBufferPointer { headers in
-                        var curlRequest = wsh_curl_request(
-                            is_post: Self.curlMethod(request.method),
-                            url: url,
-                            headers: headers.baseAddress,
-                            header_count: headers.count,
-                            body: bodyBytes.baseAddress?.assumingMemoryBound(to: CChar.self),
-                            body_length: bodyBytes.count,
-                            connect_timeout_ms: Self.milliseconds(options.connectTimeout),
-                            timeout_ms: chunks == nil ? Self.milliseconds(options.timeout) : 0,
-                            max_body_bytes: options.maxBodyBytes,
-                            on_chunk: nil, chunk_context: nil)
-                        if let chunks {
-                            curlRequest.on_chunk = { context, bytes, length in
-                                guard let context, let bytes else { return 1 }
-                                let sink = Unmanaged<ChunkSink>.fromOpaque(context).takeUnretainedValue()
-                                return sink.deliver(Data(bytes: bytes, count: length)) ? 1 : 0
-                            }
-                            withExtendedLifetime(chunks) {
-                                curlRequest.chunk_context = Unmanaged.passUnretained(chunks).toOpaque()
+                        curlParts.withUnsafeBufferPointer { partsPointer in
+                            var curlRequest = wsh_curl_request(
+                                is_post: Self.curlMethod(request.method),
+                                url: url,
+                                headers: headers.baseAddress,
+                                header_count: headers.count,
+                                body: bodyBytes.baseAddress?.assumingMemoryBound(to: CChar.self),
+                                body_length: bodyBytes.count,
+                                connect_timeout_ms: Self.milliseconds(options.connectTimeout),
+                                timeout_ms: chunks == nil ? Self.milliseconds(options.timeout) : 0,
+                                max_body_bytes: options.maxBodyBytes,
+                                on_chunk: nil, chunk_context: nil,
+                                parts: partsPointer.baseAddress,
+                                part_count: request.method == .post ? partsPointer.count : 0)
+                            if let chunks {
+                                curlRequest.on_chunk = { context, bytes, length in
+                                    guard let context, let bytes else { return 1 }
+                                    let sink = Unmanaged<ChunkSink>.fromOpaque(context).takeUnretainedValue()
+                                    return sink.deliver(Data(bytes: bytes, count: length)) ? 1 : 0
+                                }
+                                withExtendedLifetime(chunks) {
+                                    curlRequest.chunk_context = Unmanaged.passUnretained(chunks).toOpaque()
+                                    _ = wsh_curl_perform(handle, &curlRequest, &response)
+                                }
+                            } else {
                                 _ = wsh_curl_perform(handle, &curlRequest, &response)
                             }
-                        } else {
-                            _ = wsh_curl_perform(handle, &curlRequest, &response)
                         }
                     }
                 }

@@ -11,16 +11,20 @@ public struct Endpoint: Sendable, Hashable {
     public var parameters: [(String, String)]
     /// A JSON body sent instead of the form (`api … --json BODY`); parameters then go in the query.
     public var jsonBody: [UInt8]?
+    /// A `multipart/form-data` body (a POST uploading a file); parameters then go in the query.
+    public var multipart: [MultipartPart]?
 
-    public init(_ method: HTTPMethod = .get, _ path: String, parameters: [(String, String)] = [], jsonBody: [UInt8]? = nil) {
+    public init(_ method: HTTPMethod = .get, _ path: String, parameters: [(String, String)] = [], jsonBody: [UInt8]? = nil,
+                multipart: [MultipartPart]? = nil) {
         self.method = method
         self.path = path
         self.parameters = parameters
         self.jsonBody = jsonBody
+        self.multipart = multipart
     }
 
     public static func == (lhs: Endpoint, rhs: Endpoint) -> Bool {
-        lhs.method == rhs.method && lhs.path == rhs.path && lhs.jsonBody == rhs.jsonBody
+        lhs.method == rhs.method && lhs.path == rhs.path && lhs.jsonBody == rhs.jsonBody && lhs.multipart == rhs.multipart
             && lhs.parameters.elementsEqual(rhs.parameters, by: { $0 == $1 })
     }
 
@@ -37,7 +41,7 @@ public struct Endpoint: Sendable, Hashable {
     public func url(base baseURL: String) -> String {
         var url = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
         url += path.hasPrefix("/") ? String(path.dropFirst()) : path
-        if !method.sendsBody || jsonBody != nil, !parameters.isEmpty {
+        if !method.sendsBody || jsonBody != nil || multipart != nil, !parameters.isEmpty {
             url += (url.contains("?") ? "&" : "?") + FormEncoding.encode(parameters)
         }
         return url

@@ -21,12 +21,17 @@ public struct HTTPRequest: Sendable, Hashable {
     public var headers: [HTTPHeader]
     /// The body of a POST, nil for GET.
     public var body: Data?
+    /// A `multipart/form-data` body in place of `body`: libcurl builds it,
+    /// streaming files from disk (other clients use `MultipartPart.encoded`).
+    public var multipart: [MultipartPart]?
 
-    public init(method: HTTPMethod = .get, url: String, headers: [HTTPHeader] = [], body: Data? = nil) {
+    public init(method: HTTPMethod = .get, url: String, headers: [HTTPHeader] = [], body: Data? = nil,
+                multipart: [MultipartPart]? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
+        self.multipart = multipart
     }
 }
 

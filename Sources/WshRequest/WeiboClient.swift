@@ -29,11 +29,14 @@ public struct WeiboClient: Sendable {
         if let json = endpoint.jsonBody {
             headers.append(HTTPHeader("Content-Type", "application/json; charset=utf-8"))
             body = Data(json)
+        } else if endpoint.multipart != nil {
+            // libcurl writes the Content-Type with its boundary.
         } else if endpoint.method.sendsBody {
             headers.append(HTTPHeader("Content-Type", "application/x-www-form-urlencoded; charset=utf-8"))
             body = Data(endpoint.formBody)
         }
-        return HTTPRequest(method: endpoint.method, url: endpoint.url(base: configuration.baseURL), headers: headers, body: body)
+        return HTTPRequest(method: endpoint.method, url: endpoint.url(base: configuration.baseURL), headers: headers, body: body,
+                           multipart: endpoint.multipart)
     }
 
     /// Sends `endpoint`; returns the response when its status is 2xx.

@@ -69,6 +69,24 @@ struct HARRecordReplayTests {
         for key in ["startedDateTime", "time", "cache", "timings"] { #expect(entries[0][key] != nil, "no \(key)") }
     }
 
+    @Test("an upload is recorded with its fields as params: the file by name and type (its bytes left out), the alt text as sent")
+    func recordingUpload() async throws {
+        let path = Self.temporaryFile()
+        let server = FakeHTTPClient { _ in .json(#"{"id":"7","url":null}"#) }
+        let recorder = try HARRecorder(path: path, creator: "wsh", version: "test")
+        let client = RecordingHTTPClient(wrapping: server, recorder: recorder, secrets: { [] })
+        _ = try await client.send(HTTPRequest(method: .post, url: "https://m.example/api/v2/media", multipart: [
+            MultipartPart("file", .file(path: "/tmp/not-read.png", filename: "cat.png", contentType: "image/png")),
+            MultipartPart("description", .text("a cat asleep")),
+        ]))
+        let entries = try #require(try Self.log(path)["entries"] as? [[String: Any]])
+        let postData = try #require((entries.first?["request"] as? [String: Any])?["postData"] as? [String: Any])
+        #expect(postData["mimeType"] as? String == "multipart/form-data")
+        let params = try #require(postData["params"] as? [[String: String]])
+        #expect(params == [["name": "file", "fileName": "cat.png", "contentType": "image/png"],
+                           ["name": "description", "value": "a cat asleep"]])
+    }
+
     @Test("replay answers a repeated request with the recorded answers in order, then the last again; query order and masked values do not matter")
     func replayOrder() async throws {
         let path = Self.temporaryFile()

@@ -78,7 +78,10 @@ final class TestHTTPConnection: @unchecked Sendable {
         var request = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
         if let body {
-            request += "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.utf8.count)\r\n"
+            if !headers.keys.contains(where: { $0.lowercased() == "content-type" }) {
+                request += "Content-Type: application/x-www-form-urlencoded\r\n"
+            }
+            request += "Content-Length: \(body.utf8.count)\r\n"
         }
         request += "\r\n"
         // With `Expect: 100-continue` the body waits for the server's go-ahead, as libcurl does.

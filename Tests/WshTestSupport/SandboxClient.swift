@@ -10,14 +10,18 @@ import WshSandbox
 ///     let page = try await StatusDataController(client: client).publicTimeline(count: 5)
 /// }
 /// ```
+///
+/// With `mastodon`, the client talks to the sandbox's Mastodon side (its
+/// root, `Authorization: Bearer`).
 public func withSandboxClient(
-    _ configuration: SandboxConfiguration = SandboxConfiguration(statuses: 200),
+    _ configuration: SandboxConfiguration = SandboxConfiguration(statuses: 200), mastodon: Bool = false,
     _ body: (SandboxServer, WeiboClient) async throws -> Void
 ) async throws {
     let server = try await SandboxServer.start(configuration)
     let http = CurlHTTPClient(secrets: [server.token])
-    let client = WeiboClient(
-        configuration: APIConfiguration(baseURL: server.baseURL, token: .value(Secret(server.token))), http: http)
+    var api = APIConfiguration(baseURL: mastodon ? server.mastodonBaseURL : server.baseURL, token: .value(Secret(server.token)))
+    if mastodon { api.authScheme = "Bearer" }
+    let client = WeiboClient(configuration: api, http: http)
     do {
         try await body(server, client)
     } catch {

@@ -46,7 +46,7 @@ struct MastodonDisplayTests {
         let detail = StatusDetailViewModel(status: rich)
         #expect(detail.pictureURLs == ["https://m/1.png", "https://m/2.png"])
         #expect(detail.pictureDescriptions == ["a cat", ""])
-        #expect(detail.pollLines == ["yes · 3 votes", "no · 2 votes", "(closed)"])
+        #expect(detail.pollLines == ["1. yes · 3 votes", "2. no · 2 votes", "(closed)"])
     }
 }
 

@@ -183,6 +183,7 @@ def mastodon_py():
     if me:
         mastodon_notifications(client, me)
     mastodon_streaming(client)
+    mastodon_py_posting(client, first)
 
 
 def mastodon_notifications(client, me):
@@ -426,6 +427,57 @@ def _refused(call):
     raise AssertionError("accepted")
 
 
+# The smallest PNG there is: a 1x1 transparent pixel.
+PNG = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+                    "1f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082")
+
+
+def mastodon_py_posting(client, first):
+    """Media with alt text, a status with options, a reply, a poll and a vote, as Mastodon.py sends them."""
+    from mastodon import Mastodon
+
+    with tempfile.NamedTemporaryFile(suffix=".png", delete=False) as file:
+        file.write(PNG)
+    try:
+        media = check("Mastodon.media_post (PNG, description)",
+                      lambda: client.media_post(file.name, description="one transparent pixel"),
+                      lambda media: styled(media.id) and expect(media.description == "one transparent pixel",
+                                                                f"description {media.description!r}")
+                      or f"type {media.type}, url {'null (processing)' if media.url is None else 'set'}")
+    finally:
+        os.unlink(file.name)
+    if media:
+        check("Mastodon.media (processed)", lambda: client.media(media.id),
+              lambda shown: expect(shown.url, "still no url") or "url set")
+
+        def with_media_ok(status):
+            attached = status.media_attachments
+            expect(len(attached) == 1 and str(attached[0].id) == str(media.id), "the media is not attached")
+            expect(attached[0].description == "one transparent pixel", "the alt text was lost")
+            expect(status.spoiler_text == "a pixel" and status.visibility == "unlisted", "spoiler or visibility lost")
+            return "media, spoiler_text and visibility kept"
+
+        check("Mastodon.status_post(media_ids=…, spoiler_text=…, visibility=…)",
+              lambda: client.status_post("a pixel for you", media_ids=[media.id], spoiler_text="a pixel",
+                                         visibility="unlisted"), with_media_ok)
+    poll_status = check("Mastodon.status_post(poll=make_poll(…))",
+                        lambda: client.status_post("tea or coffee?", poll=client.make_poll(["tea", "coffee", "water"],
+                                                                                             expires_in=3600, multiple=True)),
+                        lambda status: expect(status.poll and len(status.poll.options) == 3, "no poll")
+                        or f"poll {styled(status.poll.id)}")
+    if poll_status:
+        poll_id = poll_status.poll.id
+        check("Mastodon.poll", lambda: client.poll(poll_id),
+              lambda poll: expect([o.title for o in poll.options] == ["tea", "coffee", "water"] and not poll.expired,
+                                  "another poll came back") or "3 options, open")
+        check("Mastodon.poll_vote", lambda: client.poll_vote(poll_id, [0, 2]),
+              lambda poll: expect(poll.voted and poll.own_votes == [0, 2] and poll.votes_count == 2,
+                                  f"voted {poll.voted}, own_votes {poll.own_votes}") or "own_votes [0, 2]")
+    check("Mastodon.status_reply", lambda: client.status_reply(first, "a reply from Mastodon.py"),
+          lambda status: styled(status.id) and expect(str(status.in_reply_to_id) == str(first.id),
+                                                      "in_reply_to_id is another status"))
+
+
 def sort_key(id_text):
     """The server's order of ids: numeric for snowflakes, lexical (equal lengths) for the others."""
     return int(id_text) if STYLE == "snowflake" else id_text
@@ -490,6 +542,7 @@ def toot():
         check("toot whoami", lambda: run("whoami"),
               lambda output: expect("@" in output, "no account shown") or output.splitlines()[0].strip())
         toot_relations(run, public)
+        toot_posting(run, home)
         toot_bookmarks_and_lists(run, statuses, public, _toot_token(home))
         # Notifications: another account (account 1) favourites one of toot's account's statuses first.
         token = {"Authorization": "Bearer " + _toot_token(home)}
@@ -592,6 +645,49 @@ def toot_scheduled(run, home):
     check("toot post --scheduled-at", lambda: run("post", "--scheduled-at", at, "Hello tomorrow from toot"),
           lambda output: expect(any(s["params"]["text"] == "Hello tomorrow from toot" for s in listed()),
                                 "not among the scheduled statuses") or output.strip())
+
+
+def toot_posting(run, home):
+    """toot upload, post with media, alt text, visibility, a spoiler and a poll, and polls show/vote."""
+    import json
+    token = _toot_token(home)
+    path = os.path.join(home, "pixel.png")
+    with open(path, "wb") as file:
+        file.write(PNG)
+    check("toot upload --description", lambda: run("upload", path, "--description", "a pixel from toot"),
+          lambda output: expect("Successfully uploaded media ID" in output and "type 'image'" in output,
+                                output.strip()[:200]) or output.strip().splitlines()[0][:80])
+
+    def newest_own():
+        account = requests.get(f"{BASE}/api/v1/accounts/verify_credentials",
+                               headers={"Authorization": "Bearer " + token}, timeout=10).json()
+        return requests.get(f"{BASE}/api/v1/accounts/{account['id']}/statuses?limit=1",
+                            headers={"Authorization": "Bearer " + token}, timeout=10).json()[0]
+
+    def posted_with_media(_output):
+        status = newest_own()
+        attached = status["media_attachments"]
+        expect(len(attached) == 1 and attached[0]["description"] == "a pixel from toot", f"media {attached}")
+        expect(status["visibility"] == "unlisted" and status["spoiler_text"] == "pixels", "visibility or spoiler lost")
+        return "media with its description, visibility, spoiler_text"
+
+    check("toot post --media --description --visibility --spoiler-text",
+          lambda: run("post", "a pixel via toot", "--media", path, "--description", "a pixel from toot",
+                      "--visibility", "unlisted", "--spoiler-text", "pixels"), posted_with_media)
+
+    def posted_poll(_output):
+        status = newest_own()
+        expect(status["poll"] and [o["title"] for o in status["poll"]["options"]] == ["yes", "no"], "no poll")
+        return f"poll {status['poll']['id']}"
+
+    if check("toot post --poll-option --poll-expires-in",
+             lambda: run("post", "shall we?", "--poll-option", "yes", "--poll-option", "no",
+                         "--poll-expires-in", "1 hour"), posted_poll):
+        poll_id = newest_own()["poll"]["id"]
+        check("toot polls vote", lambda: run("polls", "vote", str(poll_id), "1", "--json"),
+              lambda output: expect(json.loads(output)["own_votes"] == [1], output[:200]) or "own_votes [1]")
+        check("toot polls show", lambda: run("polls", "show", str(poll_id), "--json"),
+              lambda output: expect(json.loads(output)["votes_count"] == 1, output[:200]) or "votes_count 1")
 
 
 def _toot_token(home):

@@ -18,6 +18,17 @@ extern "C" {
 /// handle, plus the buffers of the last response.
 typedef struct wsh_curl wsh_curl;
 
+/// One part of a multipart/form-data body: a field's value, or a file
+/// libcurl streams from disk while it sends (never read into memory here).
+typedef struct wsh_curl_part {
+    const char *name;
+    const char *data;                 ///< the value, when not a file
+    size_t data_length;
+    const char *file_path;            ///< the file to stream, or NULL
+    const char *filename;             ///< the name sent for a file, or NULL
+    const char *content_type;         ///< the part's Content-Type, or NULL
+} wsh_curl_part;
+
 /// What one request asks for. Strings are NUL-terminated and borrowed.
 typedef struct wsh_curl_request {
     int is_post;                      ///< 0: GET, 1: POST with `body`, 2: DELETE (a write, without a body), 3: PUT, 4: PATCH (with `body`)
@@ -34,6 +45,8 @@ typedef struct wsh_curl_request {
     /// transfer, anything else to go on. Other statuses' bodies are kept as usual.
     int (*on_chunk)(void *context, const char *bytes, size_t length);
     void *chunk_context;
+    const wsh_curl_part *parts;       ///< with is_post 1: a multipart/form-data body instead of `body`
+    size_t part_count;
 } wsh_curl_request;
 
 /// The outcome of one request. Pointers stay valid until the next request

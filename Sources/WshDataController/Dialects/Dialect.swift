@@ -52,8 +52,15 @@ public protocol Dialect: Sendable {
 
     // MARK: Writes
 
-    /// Posts `text`; the new status.
-    func post(text: String, _ exchange: DialectExchange) async throws(RequestError) -> Status
+    /// Posts `draft` (its media already uploaded: `mediaIDs`); the new status.
+    /// An API refuses the options it lacks before any request.
+    func post(_ draft: StatusDraft, _ exchange: DialectExchange) async throws(RequestError) -> Status
+    /// Uploads `file` with its alt text; `url` is nil while the server still processes it.
+    func uploadMedia(_ file: MediaFile, _ exchange: DialectExchange) async throws(RequestError) -> MediaAttachment
+    /// An uploaded attachment as it stands (asked again while it is processed).
+    func media(id: String, _ exchange: DialectExchange) async throws(RequestError) -> MediaAttachment
+    /// Votes for `choices` (0-based) in the poll `pollID`; the poll as it stands after.
+    func vote(pollID: String, choices: [Int], _ exchange: DialectExchange) async throws(RequestError) -> Poll
     /// Deletes the token owner's status `id`; the status as it was.
     func delete(id: String, _ exchange: DialectExchange) async throws(RequestError) -> Status
     /// Takes back `repost`, a repost of `original`, by the API's own call.
@@ -168,10 +175,31 @@ public struct Capabilities: Sendable, Hashable {
     public var conversations = false
     /// Whether it has a streaming API (`watch --stream`; without it, watch polls).
     public var streaming = false
+    // Posting (post --visibility/--cw/--reply/--language, --media, --poll; vote).
+    /// Whether a post takes a visibility, a content warning, a language and a status to reply to.
+    public var postOptions = false
+    /// Whether files can be attached to a post (uploaded first).
+    public var uploadsMedia = false
+    /// Whether a post can carry a poll, and polls take votes.
+    public var polls = false
 
     public init(repostTakesText: Bool, restoresDeletedStatus: Bool = false) {
         self.repostTakesText = repostTakesText
         self.restoresDeletedStatus = restoresDeletedStatus
+    }
+
+    /// One line saying why this API cannot post `draft` (naming the first
+    /// option it lacks), or nil when it can. `api` names the API.
+    public func refusal(of draft: StatusDraft, api: String) -> String? {
+        let lacking: [(Bool, String, String)] = [
+            (draft.visibility != nil && !postOptions, "--visibility", "visibility"),
+            (draft.spoiler != nil && !postOptions, "--cw", "content warnings"),
+            (draft.inReplyTo != nil && !postOptions, "--reply", "replies as statuses (comment N TEXT comments)"),
+            (draft.language != nil && !postOptions, "--language", "a language for a status"),
+            ((!draft.media.isEmpty || !draft.mediaIDs.isEmpty) && !uploadsMedia, "--media", "media uploads"),
+            (draft.poll != nil && !polls, "--poll", "polls"),
+        ]
+        return lacking.first { $0.0 }.map { "\($0.1): \(api) has no \($0.2)" }
     }
 }
 
@@ -264,8 +292,22 @@ public struct WeiboDialect: Dialect {
 
     // MARK: Writes
 
-    public func post(text: String, _ exchange: DialectExchange) async throws(RequestError) -> Status {
-        try await exchange.fetch(Status.self, Endpoint(.post, "statuses/update.json", parameters: [("status", text)]))
+    /// Weibo posts text alone here (its picture upload is not wired): every other option is refused.
+    public func post(_ draft: StatusDraft, _ exchange: DialectExchange) async throws(RequestError) -> Status {
+        if let refusal = capabilities.refusal(of: draft, api: "Weibo") { throw .configuration(refusal) }
+        return try await exchange.fetch(Status.self, Endpoint(.post, "statuses/update.json", parameters: [("status", draft.text)]))
+    }
+
+    public func uploadMedia(_ file: MediaFile, _ exchange: DialectExchange) async throws(RequestError) -> MediaAttachment {
+        throw .configuration("--media: Weibo has no media uploads")
+    }
+
+    public func media(id: String, _ exchange: DialectExchange) async throws(RequestError) -> MediaAttachment {
+        throw .configuration("--media: Weibo has no media uploads")
+    }
+
+    public func vote(pollID: String, choices: [Int], _ exchange: DialectExchange) async throws(RequestError) -> Poll {
+        throw .configuration("Weibo has no polls")
     }
 
     public func delete(id: String, _ exchange: DialectExchange) async throws(RequestError) -> Status {

@@ -30,6 +30,9 @@ public struct MastodonDialect: Dialect {
         capabilities.notifications = true
         capabilities.conversations = true
         capabilities.streaming = true
+        capabilities.postOptions = true
+        capabilities.uploadsMedia = true
+        capabilities.polls = true
         return capabilities
     }
 
@@ -125,8 +128,27 @@ public struct MastodonDialect: Dialect {
 
     // MARK: Writes
 
-    public func post(text: String, _ exchange: DialectExchange) async throws(RequestError) -> Status {
-        try await Call(exchange).send(MastodonStatus.self, .post, "api/v1/statuses", [("status", text)]).status
+    public func post(_ draft: StatusDraft, _ exchange: DialectExchange) async throws(RequestError) -> Status {
+        try await Call(exchange).send(MastodonStatus.self, .post, "api/v1/statuses", Call.statusForm(draft)).status
+    }
+
+    /// `POST /api/v2/media` (multipart: `file`, streamed from disk, and `description`);
+    /// a 202 with `url: null` means the server is still processing it.
+    public func uploadMedia(_ file: MediaFile, _ exchange: DialectExchange) async throws(RequestError) -> MediaAttachment {
+        var parts = [MultipartPart("file", .file(path: file.path, filename: file.filename, contentType: file.contentType))]
+        if let description = file.description { parts.append(MultipartPart("description", .text(description))) }
+        return try await Call(exchange).upload(MastodonStatus.Media.self, "api/v2/media", parts).attachment
+    }
+
+    /// `GET /api/v1/media/:id` (206 and `url: null` while processing).
+    public func media(id: String, _ exchange: DialectExchange) async throws(RequestError) -> MediaAttachment {
+        try await Call(exchange).get(MastodonStatus.Media.self, "api/v1/media/\(Call.segment(id))").attachment
+    }
+
+    /// `POST /api/v1/polls/:id/votes` with `choices[]`, 0-based.
+    public func vote(pollID: String, choices: [Int], _ exchange: DialectExchange) async throws(RequestError) -> Poll {
+        try await Call(exchange).send(MastodonPoll.self, .post, "api/v1/polls/\(Call.segment(pollID))/votes",
+                                      choices.map { ("choices[]", String($0)) }).poll
     }
 
     public func delete(id: String, _ exchange: DialectExchange) async throws(RequestError) -> Status {
@@ -288,6 +310,31 @@ struct Call {
         if let sinceID = query.sinceID { parameters.append(("since_id", sinceID)) }
         if let maxID = query.maxID { parameters.append(("max_id", maxID)) }
         return parameters
+    }
+
+    /// The form of `POST /api/v1/statuses` for `draft`.
+    static func statusForm(_ draft: StatusDraft) -> [(String, String)] {
+        var form = [("status", draft.text)]
+        if let visibility = draft.visibility { form.append(("visibility", visibility.rawValue)) }
+        if let spoiler = draft.spoiler { form.append(("spoiler_text", spoiler)) }
+        if let inReplyTo = draft.inReplyTo { form.append(("in_reply_to_id", inReplyTo)) }
+        if let language = draft.language { form.append(("language", language)) }
+        form += draft.mediaIDs.map { ("media_ids[]", $0) }
+        if let poll = draft.poll {
+            form += poll.options.map { ("poll[options][]", $0) }
+            form.append(("poll[expires_in]", String(poll.expiresIn)))
+            if poll.multiple { form.append(("poll[multiple]", "true")) }
+        }
+        return form
+    }
+
+    /// A multipart POST (an upload), its answer decoded as `V`.
+    func upload<V: Decodable & Sendable>(_ type: V.Type, _ path: String, _ parts: [MultipartPart]) async throws(RequestError) -> V {
+        do {
+            return try await exchange.fetch(V.self, Endpoint(.post, path, multipart: parts))
+        } catch {
+            throw error.classified(by: MastodonErrorKinds.kind)
+        }
     }
 
     /// The account id of `user`, or of the token's owner for nil.

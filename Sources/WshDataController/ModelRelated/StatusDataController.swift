@@ -166,11 +166,19 @@ public final class StatusDataController: Sendable {
     /// - there are some, none with this text, or the reads failed: unknown
     ///   (`WriteError.unknown`), never a guess either way.
     public func post(text: String) async throws(WriteError) -> WriteOutcome<Status> {
+        try await post(StatusDraft(text: text))
+    }
+
+    /// Posts `draft` (its media uploaded: see `upload(_:)`), resolving a lost answer as `post(text:)`.
+    public func post(_ draft: StatusDraft) async throws(WriteError) -> WriteOutcome<Status> {
+        let text = draft.text
+        if let refusal = dialect.capabilities.refusal(of: draft, api: dialect.name) { throw .rejected(.configuration(refusal)) }
         let baseline = await newestOwnStatusID()
         let lost: RequestError
         do {
-            let status = try await api.run("StatusDataController.post(text: \(text.count) characters)", count: { _ in 1 }) {
-                try await $0.post(text: text, $1)
+            let options = draft.optionNames.isEmpty ? "" : ", " + draft.optionNames.joined(separator: " ")
+            let status = try await api.run("StatusDataController.post(text: \(text.count) characters\(options))", count: { _ in 1 }) {
+                try await $0.post(draft, $1)
             }
             remember([status])
             return WriteOutcome(status)

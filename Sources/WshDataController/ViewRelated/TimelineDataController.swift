@@ -84,7 +84,12 @@ public final class TimelineDataController: Sendable {
     /// Posts `text` as a new status and returns it, resolving a lost answer
     /// (see `StatusDataController.post(text:)`).
     public func post(text: String) async throws(WriteError) -> WriteOutcome<Status> {
-        let outcome = try await statuses.post(text: text)
+        try await post(StatusDraft(text: text))
+    }
+
+    /// Posts `draft`, its media uploaded first (`upload(_:)`), resolving a lost answer.
+    public func post(_ draft: StatusDraft) async throws(WriteError) -> WriteOutcome<Status> {
+        let outcome = try await statuses.post(draft)
         users.remember(authorsOf: [outcome.value])
         return outcome
     }

@@ -46,6 +46,7 @@ public enum ArgumentBinder {
                     parsed.options[option.name] = words[index]
                     index += 1
                 }
+                parsed.givenOptions.append(.init(name: option.name, value: parsed.options[option.name] ?? ""))
             } else {
                 guard inlineValue == nil else { throw usage("--\(option.name) takes no value") }
                 parsed.flags.insert(option.name)

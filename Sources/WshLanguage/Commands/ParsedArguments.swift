@@ -9,6 +9,14 @@ public struct ParsedArguments: Sendable, Equatable {
     public var options: [String: String]
     /// The positional words grouped by the argument they bind to.
     public var byArgument: [String: [String]]
+    /// Every valued option given, in order, repeats included (`--media a --alt x --media b`).
+    public var givenOptions: [GivenOption] = []
+
+    /// One `--name VALUE` as given.
+    public struct GivenOption: Sendable, Equatable {
+        public var name: String
+        public var value: String
+    }
 
     /// Creates parsed arguments; ``ArgumentBinder`` makes these from words.
     public init(
@@ -36,6 +44,9 @@ public struct ParsedArguments: Sendable, Equatable {
         }
         return value
     }
+
+    /// Every value of a repeatable `--name VALUE`, in order.
+    public func optionValues(_ name: String) -> [String] { givenOptions.filter { $0.name == name }.map(\.value) }
 
     /// The first word bound to the positional argument `name`, or nil.
     public subscript(_ name: String) -> String? { byArgument[name]?.first }

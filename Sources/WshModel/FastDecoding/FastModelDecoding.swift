@@ -351,7 +351,7 @@ extension MastodonStatus {
 }
 
 extension MastodonStatus.Media {
-    private static let fastKeys = JSONKeys(["type", "url", "preview_url", "description"])
+    private static let fastKeys = JSONKeys(["type", "url", "preview_url", "description", "id"])
 
     static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> MastodonStatus.Media {
         try MastodonStatus.Media(fast: &r)
@@ -364,7 +364,8 @@ extension MastodonStatus.Media {
             case 0: type = try r.lenientString()
             case 1: url = try r.lenientString()
             case 2: previewURL = try r.lenientString()
-            default: description = try r.lenientString()
+            case 3: description = try r.lenientString()
+            default: id = try r.lenientString()
             }
         }
     }
@@ -400,7 +401,8 @@ extension MastodonStatus.Named {
 }
 
 extension MastodonPoll {
-    private static let fastKeys = JSONKeys(["options", "votes_count", "expired", "expires_at", "multiple", "voted"])
+    private static let fastKeys = JSONKeys(["options", "votes_count", "expired", "expires_at", "multiple", "voted", "id",
+                                            "own_votes", "voters_count"])
 
     static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> MastodonPoll {
         try MastodonPoll(fast: &r)
@@ -408,6 +410,7 @@ extension MastodonPoll {
 
     private init(fast r: inout ModelReader) throws(JSONBytes.Declined) {
         options = []
+        ownVotes = []
         let keys = Self.fastKeys
         try r.object(keys) { r, field throws(JSONBytes.Declined) in
             switch field {
@@ -416,9 +419,30 @@ extension MastodonPoll {
             case 2: expired = try r.lenientBool()
             case 3: expiresAt = try r.lenientString().flatMap(WeiboTime.init(iso8601:))
             case 4: multiple = try r.lenientBool()
-            default: voted = try r.lenientBool()
+            case 5: voted = try r.lenientBool()
+            case 6: id = try r.lenientString()
+            // Anything but an array of small integers: JSONDecoder reads the whole status.
+            case 7: ownVotes = try Self.integers(&r)
+            default: votersCount = try r.lenientCount()
             }
         }
+    }
+}
+
+extension MastodonPoll {
+    /// `[0, 2]`; declines anything else, for JSONDecoder to read as it would.
+    private static func integers(_ r: inout ModelReader) throws(JSONBytes.Declined) -> [Int] {
+        guard r.peek() == UInt8(ascii: "[") else { throw JSONBytes.Declined() }
+        try r.json.enterArray()
+        var values: [Int] = []
+        var first = true
+        while try r.nextElement(&first) {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(r.peek()), let value = try r.lenientCount() else {
+                throw JSONBytes.Declined()
+            }
+            values.append(value)
+        }
+        return values
     }
 }
 

@@ -129,22 +129,29 @@ public struct MastodonStatus: Decodable, Sendable, Hashable {
 
     /// One media attachment.
     public struct Media: Decodable, Sendable, Hashable {
+        public var id: String?
         public var type: String?
         public var url: String?
         public var previewURL: String?
         public var description: String?
 
         enum CodingKeys: String, CodingKey {
-            case type, url, description
+            case id, type, url, description
             case previewURL = "preview_url"
         }
 
         public init(from decoder: Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
+            id = c.lenientString(.id)
             type = c.lenientString(.type)
             url = c.lenientString(.url)
             previewURL = c.lenientString(.previewURL)
             description = c.lenientString(.description)
+        }
+
+        /// The attachment as the Model has it.
+        public var attachment: MediaAttachment {
+            MediaAttachment(id: id ?? "", type: type, url: url, description: description)
         }
     }
 
@@ -267,11 +274,16 @@ public struct MastodonPoll: Decodable, Sendable, Hashable {
     var expiresAt: WeiboTime?
     var multiple: Bool?
     var voted: Bool?
+    var id: String?
+    var ownVotes: [Int]
+    var votersCount: Int?
 
     enum CodingKeys: String, CodingKey {
-        case options, expired, multiple, voted
+        case options, expired, multiple, voted, id
         case votesCount = "votes_count"
+        case votersCount = "voters_count"
         case expiresAt = "expires_at"
+        case ownVotes = "own_votes"
     }
 
     public init(from decoder: Decoder) throws {
@@ -282,12 +294,15 @@ public struct MastodonPoll: Decodable, Sendable, Hashable {
         expiresAt = c.lenientString(.expiresAt).flatMap(WeiboTime.init(iso8601:))
         multiple = c.lenientBool(.multiple)
         voted = c.lenientBool(.voted)
+        id = c.lenientString(.id)
+        ownVotes = (try? c.decodeIfPresent([Int].self, forKey: .ownVotes)) ?? []
+        votersCount = c.lenientCount(.votersCount)
     }
 
-    var poll: Poll {
+    public var poll: Poll {
         Poll(options: options.map { Poll.Option(title: $0.title ?? "", votes: $0.votesCount) },
              votesCount: votesCount, expired: expired ?? false, expiresAt: expiresAt,
-             multiple: multiple, voted: voted)
+             multiple: multiple, voted: voted, id: id, ownVotes: ownVotes, votersCount: votersCount)
     }
 }
 

@@ -56,6 +56,15 @@ enum HAREntry {
             let mimeType = request.headers.last { $0.name.lowercased() == "content-type" }?.value
                 ?? "application/x-www-form-urlencoded"
             requestObject["postData"] = postData(body, mimeType: mimeType, secrets: secrets)
+        } else if let parts = request.multipart {
+            // An upload: its fields as HAR `params` (a file by its name and type; its bytes are not kept).
+            let params = parts.map { part -> [String: Any] in
+                switch part.content {
+                case .text(let text): ["name": part.name, "value": HARRedaction.parameter(part.name, text, secrets: secrets)]
+                case .file(_, let filename, let contentType): ["name": part.name, "fileName": filename, "contentType": contentType]
+                }
+            }
+            requestObject["postData"] = ["mimeType": "multipart/form-data", "params": params]
         }
         let time = (milliseconds * 1000).rounded() / 1000
         return [

@@ -42,4 +42,6 @@ struct MastodonExtras: Sendable, Hashable {
     var spoilerText = ""
     /// An ISO 639-1 code, or nil to guess from the text.
     var language: String? = nil
+    /// Uploaded media attached to it, in order (see `Timeline+Posting.swift`).
+    var mediaIDs: [Int64] = []
 }

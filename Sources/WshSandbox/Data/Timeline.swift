@@ -61,6 +61,8 @@ struct Timeline: Sendable {
     // Notifications and conversations (see Timeline+Notifications.swift, Timeline+Conversations.swift).
     var notificationLedger = NotificationLedger()
     var conversationsRead: [Int: Set<Int>] = [:]
+    // Uploads, posted polls and votes (see Timeline+Posting.swift).
+    var posting = PostingState()
 
     init(data: DataSet) {
         self.data = data

@@ -167,7 +167,9 @@ struct MastodonRenderer {
         writeAccount(author, into: &json)
         json.key("media_attachments")
         json.arrayStart()
-        if !boost {
+        if !boost, let uploaded = extras?.mediaIDs, !uploaded.isEmpty {
+            for media in uploaded.compactMap({ timeline.media(id: $0) }) { writeUploadedMedia(media, into: &json) }
+        } else if !boost {
             for (index, key) in status.pictureKeys.enumerated() {
                 writeMedia(key, id: ids.render(status.id * 10 + Int64(index)), alt: timeline.generatedAltText(status, picture: index),
                            into: &json)
@@ -184,7 +186,7 @@ struct MastodonRenderer {
             json.null()
         }
         json.key("poll")
-        if !boost, timeline.hasGeneratedPoll(status) { writePoll(status, into: &json) } else { json.null() }
+        if !boost, let poll = timeline.poll(of: status, viewer: viewer) { writePoll(poll, into: &json) } else { json.null() }
         if let quoted {
             json.key("quote")
             json.objectStart()
@@ -260,12 +262,7 @@ struct MastodonRenderer {
         json.member("type", "image")
         json.member("url", "\(host)/large/\(key).jpg")
         json.member("preview_url", "\(host)/thumbnail/\(key).jpg")
-        json.key("remote_url")
-        json.null()
-        json.key("preview_remote_url")
-        json.null()
-        json.key("text_url")
-        json.null()
+        writeLocalMediaURLs(into: &json)
         json.key("meta")
         json.objectStart()
         for (name, width, height) in [("original", 1080, 1440), ("small", 360, 480)] as [(StaticString, Int, Int)] {
@@ -350,40 +347,6 @@ struct MastodonRenderer {
         json.null()
         json.key("published_at")
         json.null()
-        json.objectEnd()
-    }
-
-    /// A poll that closed a day after its status, relative to the data's newest
-    /// moment (not the clock), so the same seed always renders the same bytes.
-    private func writePoll(_ status: SandboxStatus, into json: inout JSONWriter) {
-        let options = [["今天吃什么", "Pizza", "火锅"], ["Swift", "Kotlin"], ["早起", "熬夜", "都不", "Both"]][status.ordinal % 3]
-        let votes = options.indices.map { (status.ordinal * (7 + $0 * 13)) % 97 }
-        let expires = status.createdAt.date.addingTimeInterval(86_400)
-        json.objectStart()
-        json.member("id", ids.render(Int64(status.ordinal)))
-        json.member("expires_at", mastodonTime(expires))
-        json.member("expired", expires <= DataSet.newestTime.date)
-        json.member("multiple", status.ordinal % 2 == 0)
-        json.member("votes_count", votes.reduce(0, +))
-        json.member("voters_count", votes.reduce(0, +))
-        json.key("options")
-        json.arrayStart()
-        for (title, count) in zip(options, votes) {
-            json.objectStart()
-            json.member("title", title)
-            json.member("votes_count", count)
-            json.objectEnd()
-        }
-        json.arrayEnd()
-        json.key("emojis")
-        json.arrayStart()
-        json.arrayEnd()
-        if viewer != nil {
-            json.member("voted", false)
-            json.key("own_votes")
-            json.arrayStart()
-            json.arrayEnd()
-        }
         json.objectEnd()
     }
 

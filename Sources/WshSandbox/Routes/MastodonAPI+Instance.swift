@@ -189,12 +189,13 @@ extension MastodonAPI {
         json.objectStart()
         json.key("supported_mime_types")
         json.arrayStart()
-        json.string("image/jpeg")
-        json.string("image/png")
+        for type in ["image/jpeg", "image/png", "image/gif", "image/webp", "video/mp4", "video/webm", "audio/ogg", "audio/mpeg"] {
+            json.string(type)
+        }
         json.arrayEnd()
-        json.member("image_size_limit", 16_777_216)
+        json.member("image_size_limit", Self.maximumMediaBytes)
         json.member("image_matrix_limit", 33_177_600)
-        json.member("video_size_limit", 103_809_024)
+        json.member("video_size_limit", Self.maximumMediaBytes)
         json.member("video_frame_rate_limit", 120)
         json.member("video_matrix_limit", 8_294_400)
         json.objectEnd()

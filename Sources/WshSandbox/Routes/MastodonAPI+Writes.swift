@@ -10,7 +10,7 @@ extension MastodonAPI {
     static let maximumCharacters = 500
 
     /// `POST /api/v1/statuses`: `status`, `in_reply_to_id`, `spoiler_text`,
-    /// `visibility`, `sensitive`, `language`; an `Idempotency-Key` answers a
+    /// `visibility`, `sensitive`, `language`, `media_ids[]`, `poll[…]`; an `Idempotency-Key` answers a
     /// repeat with the first answer instead of posting again.
     func postStatus(_ call: Call) throws -> Reply {
         let actor = try viewer(call, .user)!
@@ -18,10 +18,8 @@ extension MastodonAPI {
         if let keptKey, let kept = state.idempotentAnswer(keptKey) { return Reply(body: kept) }
         let parameters = call.parameters
         let text = parameters["status"] ?? ""
-        if !parameters.list("media_ids").isEmpty {
-            throw MastodonError.validation("Media attachments are not supported by wsh-sandbox")
-        }
-        guard !text.allSatisfy(\.isWhitespace) else { throw MastodonError.validation("Text can't be blank") }
+        let (media, poll) = try attachments(parameters)
+        guard !text.allSatisfy(\.isWhitespace) || !media.isEmpty else { throw MastodonError.validation("Text can't be blank") }
         guard text.count <= Self.maximumCharacters else {
             throw MastodonError.validation("Text character limit of \(Self.maximumCharacters) exceeded")
         }
@@ -32,7 +30,7 @@ extension MastodonAPI {
         let spoiler = parameters["spoiler_text"] ?? ""
         let extras = MastodonExtras(visibility: visibility, sensitive: parameters.flag("sensitive") || !spoiler.isEmpty,
                                     spoilerText: spoiler,
-                                    language: parameters["language"].flatMap { $0.isEmpty ? nil : $0 })
+                                    language: parameters["language"].flatMap { $0.isEmpty ? nil : $0 }, mediaIDs: media)
         if let at = parameters["scheduled_at"], !at.isEmpty {
             return try scheduleStatus(call, at: at, text: text, extras: extras, keptKey: keptKey)
         }
@@ -43,6 +41,10 @@ extension MastodonAPI {
         let body: ByteBuffer
         if let replyTo = parameters["in_reply_to_id"], !replyTo.isEmpty {
             effect = .write
+            // A reply is a Weibo comment here, which has no media or poll of its own.
+            if !media.isEmpty || poll != nil {
+                throw MastodonError.validation("wsh-sandbox keeps media and polls on top-level posts, not on replies")
+            }
             body = try store.write { timeline in
                 let id = ids.parse(replyTo) ?? 0
                 // A reply to a status is a comment on it; to a reply, a comment answering that comment.
@@ -61,8 +63,10 @@ extension MastodonAPI {
                     .replyJSON(comment, on: target.status)
             }
         } else {
-            body = store.write { timeline in
+            body = try store.write { timeline in
+                try Self.checkAttachable(media, by: actor, in: timeline)
                 let status = timeline.post(text: text, source: source, author: actor, mastodon: extras)
+                Self.attach(media, poll: poll, to: status, in: &timeline)
                 return MastodonRenderer(timeline: timeline, viewer: actor, origin: origin, ids: ids).statusJSON(status)
             }
         }

@@ -69,6 +69,8 @@ struct MastodonAPI: Sendable {
     struct Parameters {
         var first: [String: String] = [:]
         var all: [String: [String]] = [:]
+        /// The files of a multipart body (a media upload), by field name.
+        var files: [String: UploadedFile] = [:]
 
         subscript(_ name: String) -> String? { first[name] }
 
@@ -240,6 +242,17 @@ struct MastodonAPI: Sendable {
             return try scheduledStatuses(call)
         case (_, 3, "v1") where s[1] == "scheduled_statuses" && [.get, .put, .delete].contains(call.method):
             return try scheduledStatus(call, id: s[2])
+        // Posting: media uploads, polls.
+        case (.post, 2, "v1") where s[1] == "media", (.post, 2, "v2") where s[1] == "media":
+            return try uploadMedia(call, synchronous: s[0] == "v1")
+        case (.get, 3, "v1") where s[1] == "media":
+            return try showMedia(call, id: s[2])
+        case (.put, 3, "v1") where s[1] == "media":
+            return try updateMedia(call, id: s[2])
+        case (.get, 3, "v1") where s[1] == "polls":
+            return try showPoll(call, id: s[2])
+        case (.post, 4, "v1") where s[1] == "polls" && s[3] == "votes":
+            return try vote(call, id: s[2])
         default:
             throw MastodonError.notFound
         }
@@ -299,24 +312,25 @@ struct MastodonAPI: Sendable {
         }
         for (name, value) in query { parameters.add(name, value) }
         guard readingBody else { return parameters }
+        let contentType = request.headers[.contentType] ?? ""
+        // Only an upload may be larger than a form (see MastodonAPI+Posting.swift).
+        let upload = isUpload(path: request.uri.path, contentType: contentType)
+        let limit = upload ? Self.maximumMediaBytes + FormFields.maximumBodySize : FormFields.maximumBodySize
         let body: ByteBuffer
         do {
-            body = try await request.body.collect(upTo: FormFields.maximumBodySize)
+            body = try await request.body.collect(upTo: limit)
         } catch {
+            if upload { throw MastodonError.validation("File file size must be less than \(Self.maximumMediaBytes >> 20) MB") }
             throw MastodonError.badParameter("request body over \(FormFields.maximumBodySize / 1024) KB")
         }
         guard body.readableBytes > 0 else { return parameters }
-        if request.headers[.contentType]?.lowercased().contains("json") == true {
+        if contentType.lowercased().hasPrefix("multipart/form-data") {
+            try readMultipart(body, contentType: contentType, into: &parameters)
+        } else if contentType.lowercased().contains("json") {
             guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any] else {
                 throw MastodonError.badParameter("the body is not a JSON object")
             }
-            for (name, value) in object.sorted(by: { $0.key < $1.key }) {
-                if let list = value as? [Any] {
-                    for element in list { if let text = jsonText(element) { parameters.add(name + "[]", text) } }
-                } else if let text = jsonText(value) {
-                    parameters.add(name, text)
-                }
-            }
+            for (name, value) in object.sorted(by: { $0.key < $1.key }) { addJSON(name, value, to: &parameters) }
         } else {
             guard let form = FormFields.pairs(Substring(String(buffer: body))) else {
                 throw MastodonError.badParameter("parameter encoding is not valid UTF-8")
@@ -324,6 +338,20 @@ struct MastodonAPI: Sendable {
             for (name, value) in form { parameters.add(name, value) }
         }
         return parameters
+    }
+
+    /// `value` under `name`: an array as `name[]`, an object's members as
+    /// `name[key]` (`poll: {options: […]}` is `poll[options][]`, as a form sends it).
+    private static func addJSON(_ name: String, _ value: Any, to parameters: inout Parameters, depth: Int = 0) {
+        if let list = value as? [Any] {
+            for element in list { if let text = jsonText(element) { parameters.add(name + "[]", text) } }
+        } else if let object = value as? [String: Any], depth < 2 {
+            for (key, member) in object.sorted(by: { $0.key < $1.key }) {
+                addJSON("\(name)[\(key)]", member, to: &parameters, depth: depth + 1)
+            }
+        } else if let text = jsonText(value) {
+            parameters.add(name, text)
+        }
     }
 
     private static func jsonText(_ value: Any) -> String? {

@@ -123,7 +123,7 @@ extension Shell {
 
     /// Registers every shell command in the interpreter's table.
     func registerCommands() {
-        for command in timelineCommands() + writeCommands() + editCommands() + historyCommands() + stateCommands() + sessionCommands() + accountCommands()
+        for command in timelineCommands() + postCommands() + writeCommands() + editCommands() + historyCommands() + stateCommands() + sessionCommands() + accountCommands()
             + notificationCommands() + searchCommands() + listsCommands() {
             interpreter.register(command)
         }

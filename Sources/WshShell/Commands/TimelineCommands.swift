@@ -175,23 +175,6 @@ extension Shell {
                     try drive(context, input: "SessionViewModel.unmute(\"\(name)\")") { try $0.unmute(name) }
                     noteLastOperation(context)
                 })),
-            CommandSpec(
-                name: "post", abstract: "Post a status (needs a token); it becomes row 1.",
-                discussion: """
-                    --at TIME schedules it instead (Mastodon): TIME is +30m, +1h, +2d, HH:MM
-                    (today, or tomorrow once past) or ISO 8601, at least 5 minutes ahead. The
-                    answer is a scheduled status (see scheduled), not a row; undo cancels it.
-                    With --at, --json prints {id, scheduled_at, text, visibility, spoiler_text}.
-                    """,
-                arguments: [ArgumentSpec("TEXT", help: "the status text", arity: .oneOrMore)],
-                options: [.valued("at", valueName: "TIME", help: "schedule it for TIME instead (Mastodon)"),
-                          .flag("json", help: "with --at: the scheduled status as JSON")],
-                handler: { [unowned self] context in
-                    let text = context.arguments.values("TEXT").joined(separator: " ")
-                    if let at = context.arguments.option("at") { return try schedulePost(context, text: text, at: at) }
-                    try drive(context, input: "SessionViewModel.post(…)") { try await $0.post(text) }
-                    noteLastOperation(context)
-                }),
         ]
     }
 
@@ -340,7 +323,7 @@ extension Shell {
     }
 
     /// Notes the operation just recorded, e.g. `mute @name → 3 rows hidden`.
-    private func noteLastOperation(_ context: CommandContext) {
+    func noteLastOperation(_ context: CommandContext) {
         if let last = sessionStorage?.operations.last {
             context.note(console.diagnosticStyle.dim(last))
         }

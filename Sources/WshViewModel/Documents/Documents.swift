@@ -68,10 +68,15 @@ public struct StatusDocument: Encodable, Sendable, Hashable {
         var expiresAt: String?
         var multiple: Bool?
         var voted: Bool?
+        var id: String?
+        var ownVotes: [Int]?
+        var votersCount: Int?
         enum CodingKeys: String, CodingKey {
-            case options, expired, multiple, voted
+            case options, expired, multiple, voted, id
             case votesCount = "votes_count"
+            case votersCount = "voters_count"
             case expiresAt = "expires_at"
+            case ownVotes = "own_votes"
         }
     }
 
@@ -128,7 +133,8 @@ public struct StatusDocument: Encodable, Sendable, Hashable {
                 poll: status.poll.map { poll in
                     PollDocument(options: poll.options.map { .init(title: Self.clean($0.title), votesCount: $0.votes) },
                                  votesCount: poll.votesCount, expired: poll.expired, expiresAt: poll.expiresAt?.iso8601Text,
-                                 multiple: poll.multiple, voted: poll.voted)
+                                 multiple: poll.multiple, voted: poll.voted, id: poll.id.map(Self.clean),
+                                 ownVotes: poll.voted == nil ? nil : poll.ownVotes, votersCount: poll.votersCount)
                 },
                 isBoost: status.isBoost, sensitive: status.sensitive, editedAt: status.editedAt?.iso8601Text,
                 card: status.card.map { ["title": Self.clean($0.title), "url": Self.clean($0.url)] },

@@ -15,7 +15,9 @@ import WshModel
 public enum RemoteEffect: Sendable, Hashable {
     /// A status this session posted: undo deletes `id` (`statuses/destroy.json`),
     /// redo posts `text` again, which makes a new status with a new id.
-    case postedStatus(id: String, text: String)
+    /// With options (`post --cw …`), `draft` is what was sent (its media as
+    /// uploaded ids), and redo posts it again, re-using the media.
+    case postedStatus(id: String, text: String, draft: StatusDraft? = nil)
     /// A comment this session wrote on the status `statusID`: undo deletes
     /// `commentID` (`comments/destroy.json`), redo comments `text` again.
     case commented(statusID: String, commentID: String, text: String)
@@ -66,6 +68,10 @@ public enum RemoteEffect: Sendable, Hashable {
     /// server has no call that brings them back, so undo restores the screen
     /// only and says so; redo dismisses (clears) again.
     case dismissedNotification(id: String?)
+    // Posting (post options, vote).
+    /// A vote for `choices` (0-based) in the poll `pollID` of `statusID`:
+    /// Mastodon cannot take a vote back, so undo refuses and says so (and so it is never redone).
+    case voted(statusID: String, pollID: String, choices: [Int])
 }
 
 extension TimelineState {

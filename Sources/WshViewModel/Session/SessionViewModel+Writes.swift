@@ -90,8 +90,11 @@ extension SessionViewModel {
     func takeBackWrite(_ effect: RemoteEffect, undoing operation: String) async throws(ViewModelError) -> String {
         if let note = try await takeBackListWrite(effect, undoing: operation) { return note }
         switch effect {
-        case .postedStatus(let id, _):
+        case .postedStatus(let id, _, _):
             return try await timeline.deletePost(id: id, undoing: operation)
+        case .voted(let statusID, _, _):
+            throw timeline.fail(.undoFailed(operation: operation,
+                                              reason: "Mastodon cannot take a vote back; the vote on status \(TerminalText.sanitize(statusID)) stays"))
         case .reposted(let original, let id, _):
             return try await timeline.deletePost(id: id, repostOf: original, undoing: operation)
         case .commented(let statusID, let commentID, _), .replied(let statusID, _, let commentID, _):
@@ -171,6 +174,8 @@ extension SessionViewModel {
             try await reapplyEdit(effect, redoing: operation)
         case .dismissedNotification(let id):
             notes.append(try await timeline.dismissAgain(id: id, redoing: operation))
+        case .voted:
+            preconditionFailure("a vote is never undone (Mastodon cannot take one back), so never redone")
         }
     }
 
@@ -186,7 +191,8 @@ extension RemoteEffect {
     func replacingStatusID(_ oldID: String, with newID: String) -> RemoteEffect {
         func swap(_ id: String) -> String { id == oldID ? newID : id }
         return switch self {
-        case .postedStatus(let id, let text): .postedStatus(id: swap(id), text: text)
+        case .postedStatus(let id, let text, let draft): .postedStatus(id: swap(id), text: text, draft: draft)
+        case .voted(let statusID, let pollID, let choices): .voted(statusID: swap(statusID), pollID: pollID, choices: choices)
         case .commented(let statusID, let commentID, let text):
             .commented(statusID: swap(statusID), commentID: commentID, text: text)
         case .replied(let statusID, let target, let commentID, let text):

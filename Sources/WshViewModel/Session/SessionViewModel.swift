@@ -1,4 +1,5 @@
 import WshDataController
+import WshModel
 import WshText
 
 /// The one ViewModel the shell holds: the Top ViewModel of the whole session.
@@ -369,7 +370,7 @@ public final class SessionViewModel {
     /// Sends the request that takes `effect` back; returns a note on what the server did.
     private func takeBack(_ effect: RemoteEffect, undoing operation: String) async throws(ViewModelError) -> String {
         switch effect {
-        case .postedStatus(let id, _):
+        case .postedStatus(let id, _, _):
             return try await timeline.deletePost(id: id, undoing: operation)
         default:
             return try await takeBackWrite(effect, undoing: operation)
@@ -380,9 +381,9 @@ public final class SessionViewModel {
     /// it made (the new status in place of the old).
     private func reapply(_ effect: RemoteEffect, redoing operation: String) async throws(ViewModelError) {
         switch effect {
-        case .postedStatus(let oldID, let text):
-            let posted = try await timeline.postAgain(text, redoing: operation)
-            history.reviseRedo(remote: .postedStatus(id: posted.id, text: text)) { state in
+        case .postedStatus(let oldID, let text, let draft):
+            let posted = try await timeline.postAgain(draft ?? StatusDraft(text: text), redoing: operation)
+            history.reviseRedo(remote: .postedStatus(id: posted.id, text: text, draft: draft)) { state in
                 var revised = state
                 revised.timeline = state.timeline.replacingStatus(id: oldID, with: posted.status)
                 return revised

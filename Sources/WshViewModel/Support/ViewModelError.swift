@@ -75,12 +75,14 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
     case nothingToOpen(index: Int, advice: String)
     /// No list of the account is titled (or has the id) `name`.
     case noList(name: String, titles: [String])
+    /// An option or argument a post or vote cannot take, said in one line (`--language: …`).
+    case invalidInput(String)
 
     /// True when the input was given values it does not accept (a usage
     /// error, status 2 in a script), rather than failing while it ran.
     public var isUsageError: Bool {
         switch self {
-        case .invalidPaging, .pageNeedsPublicTimeline, .timelineNotOffered, .noUserGiven, .emptyPost, .emptyText, .unknownKey, .noKeys: true
+        case .invalidPaging, .pageNeedsPublicTimeline, .timelineNotOffered, .noUserGiven, .emptyPost, .emptyText, .unknownKey, .noKeys, .invalidInput: true
         case .notOffered, .badScheduleTime: true
         default: false
         }
@@ -116,6 +118,8 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(user) is already muted"
         case .notMuted(let user):
             return "\(user) is not muted"
+        case .invalidInput(let message):
+            return message
         case .emptyPost:
             return "nothing to post: the text is empty"
         case .emptyText(let what):

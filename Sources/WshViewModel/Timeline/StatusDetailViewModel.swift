@@ -85,9 +85,13 @@ public struct StatusDetailViewModel: Sendable, Hashable {
         contentWarning = TerminalText.sanitize(status.contentWarning)
         visibility = TerminalText.sanitize(status.visibility)
         if let poll = status.poll {
-            pollLines = poll.options.map { option in
-                TerminalText.sanitize(option.title) + (option.votes.map { " · " + DisplayText.plural($0, "vote") } ?? "")
+            // Numbered as `vote N CHOICE…` takes them; a mark on the options the token's owner chose.
+            pollLines = poll.options.enumerated().map { index, option in
+                "\(index + 1). " + TerminalText.sanitize(option.title)
+                    + (option.votes.map { " · " + DisplayText.plural($0, "vote") } ?? "")
+                    + (poll.ownVotes.contains(index) ? " ✓" : "")
             } + [(poll.expired ? "(closed)" : poll.expiresAt.map { "(open until \(DisplayText.fullTime($0)))" } ?? "(open)")
+                 + (poll.votersCount.map { " · " + DisplayText.plural($0, "voter") } ?? "")
                  + (poll.multiple == true ? " · several choices" : "") + (poll.voted == true ? " · you voted" : "")]
         } else {
             pollLines = []

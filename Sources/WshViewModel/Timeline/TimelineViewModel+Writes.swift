@@ -231,7 +231,7 @@ extension TimelineViewModel {
     /// (Weibo cannot restore a deleted status).
     public func postDeletedAgain(_ text: String, undoing operation: String) async throws(ViewModelError) -> Posted {
         do {
-            return try await publish(text)
+            return try await publish(StatusDraft(text: text))
         } catch {
             throw fail(.undoFailed(operation: operation, reason: "posting its text again failed: \(error.description)"))
         }

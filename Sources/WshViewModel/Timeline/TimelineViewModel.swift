@@ -329,7 +329,7 @@ public final class TimelineViewModel {
     @discardableResult
     public func post(_ text: String) async throws(ViewModelError) -> Posted {
         guard !text.allSatisfy(\.isWhitespace) else { throw fail(.emptyPost) }
-        let posted = try await publish(text)
+        let posted = try await publish(StatusDraft(text: text))
         var next = state
         next.statuses.prepend(posted.status)
         next.screens = []
@@ -342,8 +342,13 @@ public final class TimelineViewModel {
     /// after the post (with the new status in place of the old), which ends
     /// the loading. A failure is `.redoFailed`.
     public func postAgain(_ text: String, redoing operation: String) async throws(ViewModelError) -> Posted {
+        try await postAgain(StatusDraft(text: text), redoing: operation)
+    }
+
+    /// Posts `draft` again (its media as uploaded the first time), for `redo` of `operation`.
+    public func postAgain(_ draft: StatusDraft, redoing operation: String) async throws(ViewModelError) -> Posted {
         do {
-            return try await publish(text)
+            return try await publish(draft)
         } catch {
             throw fail(.redoFailed(operation: operation, reason: error.description))
         }
@@ -384,10 +389,10 @@ public final class TimelineViewModel {
 
     /// Sends the post; `request` shows a refusal as any request failure,
     /// and a lost answer becomes what the server showed.
-    func publish(_ text: String) async throws(ViewModelError) -> Posted {
+    func publish(_ draft: StatusDraft) async throws(ViewModelError) -> Posted {
         let outcome = try await request { () async throws(RequestError) -> Result<WriteOutcome<Status>, WriteError> in
             do throws(WriteError) {
-                return .success(try await dataController.post(text: text))
+                return .success(try await dataController.post(draft))
             } catch {
                 // The server said no, or never got the request: an ordinary failure.
                 if case .rejected(let refusal) = error { throw refusal }

@@ -8,6 +8,19 @@ import WshTestSupport
 /// Help and completion from what the connected API offers.
 @Suite("help fetch from the connected API's capabilities")
 struct CapabilityHelpTests {
+    @Test("the help list marks the commands the connected API lacks: every Mastodon-only one on Weibo, none on Mastodon")
+    func helpListMarksWhatIsNotOffered() async throws {
+        let mastodonOnly = ["notifications", "dismiss", "conversations", "bookmark", "unbookmark", "lists", "edit",
+                            "edits", "scheduled", "unschedule", "vote", "block", "unblock"]
+        let weibo = await (try ShellHarness()).run("help").stdout
+        let marked = weibo.split(separator: "\n").filter { $0.hasSuffix(" [not on weibo]") }
+            .compactMap { $0.split(separator: " ").first.map(String.init) }
+        #expect(marked.sorted() == mastodonOnly.sorted(), "\(weibo)")
+        let mastodon = await (try ShellHarness(dialect: .mastodon)).run("help").stdout
+        #expect(!mastodon.contains("[not on"), "\(mastodon)")
+        for command in mastodonOnly { #expect(mastodon.contains("  \(command) "), "\(command) is listed on Mastodon") }
+    }
+
     @Test("on Weibo: 200 on the public timeline, 100 on the others, reposts offered, local and tag not")
     func weibo() async throws {
         let harness = try await ShellHarness()

@@ -102,6 +102,12 @@ struct EditTranscriptTests {
             #expect(!(refused.stdout + refused.stderr).contains("GET ") && !(refused.stdout + refused.stderr).contains("POST "))
         }
         let help = await harness.run("help edit\nhelp scheduled")
-        #expect(help.stdout.contains("Not offered by this API (weibo)."), "\(help.stdout)")
+        #expect(help.stdout.contains("Not on this API: weibo has no status edits."), "\(help.stdout)")
+        #expect(help.stdout.contains("Not on this API: weibo has no scheduled statuses."), "\(help.stdout)")
+        let list = await harness.run("help")
+        for command in ["edit", "edits", "scheduled", "unschedule"] {
+            let line = list.stdout.split(separator: "\n").first { $0.hasPrefix("  \(command) ") }
+            #expect(line?.hasSuffix(" [not on weibo]") == true, "\(command): \(line ?? "missing")")
+        }
     }
 }

@@ -117,7 +117,7 @@ struct ListsTranscriptTests {
             #expect(!refused.stderr.contains("bookmark: bookmark:") && !refused.stderr.contains("lists: lists:"))
         }
         #expect(harness.sandbox.stats.requests == before)
-        #expect(await harness.run("help lists").stdout.contains("Not offered by this API (weibo)."))
+        #expect(await harness.run("help lists").stdout.contains("Not on this API: weibo has no lists."))
         #expect(try await harness.rows(after: "fetch favorites").count == 1)
         #expect(try await harness.rows(after: "fetch favourites").count == 1)
     }

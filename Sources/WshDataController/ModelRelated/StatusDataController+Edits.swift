@@ -100,25 +100,9 @@ extension StatusDataController {
     /// a lost answer is resolved by reading it: gone is `.recovered`, still
     /// there `.notApplied`.
     public func unschedule(id: String) async throws(WriteError) -> WriteOutcome<String> {
-        let lost: RequestError
-        do {
-            try await api.run("StatusDataController.unschedule(id: \(id))", count: { _ in 1 }) { try await $0.unschedule(id: id, $1) }
-            return WriteOutcome(id)
-        } catch {
-            if error.isNotThere { return WriteOutcome(id, resolution: .alreadyDone(reason: error.description)) }
-            guard error.leavesWriteOutcomeUnknown else { throw .rejected(error) }
-            lost = error
-        }
-        do {
-            _ = try await api.run("StatusDataController.scheduledStatus(id: \(id)) (was it cancelled?)", count: { _ in 1 }) {
-                try await $0.scheduledStatus(id: id, $1)
-            }
-        } catch {
-            guard error.isNotThere else {
-                throw .unknown(lostAnswer: lost, check: "reading scheduled status \(id) failed: \(error.description)")
-            }
-            return WriteOutcome(id, resolution: .recovered(lostAnswer: lost.description))
-        }
-        throw .notApplied(lostAnswer: lost)
+        try await api.removal(id, what: "scheduled status", call: "StatusDataController.unschedule(id: \(id))",
+                              check: "StatusDataController.scheduledStatus(id: \(id)) (was it cancelled?)",
+                              { try await $0.unschedule(id: id, $1) },
+                              read: { _ = try await $0.scheduledStatus(id: id, $1) })
     }
 }

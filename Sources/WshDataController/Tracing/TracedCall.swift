@@ -48,6 +48,36 @@ struct TracedCall: Sendable {
         }
     }
 
+    /// A write that takes `id` away on the server (dismiss a notification,
+    /// cancel a scheduled status), traced as `call`: done when the server
+    /// answers, or says it is already gone; a lost answer is resolved by
+    /// reading `id` back (`check`): gone is `.recovered`, still there
+    /// `.notApplied`, a read that fails otherwise `.unknown` naming `what`.
+    func removal(
+        _ id: String, what: String, call: String, check: String,
+        _ remove: (any Dialect, DialectExchange) async throws -> Void,
+        read: (any Dialect, DialectExchange) async throws -> Void
+    ) async throws(WriteError) -> WriteOutcome<String> {
+        let lost: RequestError
+        do {
+            try await run(call, count: { _ in 1 }, remove)
+            return WriteOutcome(id)
+        } catch {
+            if error.isNotThere { return WriteOutcome(id, resolution: .alreadyDone(reason: error.description)) }
+            guard error.leavesWriteOutcomeUnknown else { throw .rejected(error) }
+            lost = error
+        }
+        do {
+            try await run(check, count: { _ in 1 }, read)
+        } catch {
+            guard error.isNotThere else {
+                throw .unknown(lostAnswer: lost, check: "reading \(what) \(id) failed: \(error.description)")
+            }
+            return WriteOutcome(id, resolution: .recovered(lostAnswer: lost.description))
+        }
+        throw .notApplied(lostAnswer: lost)
+    }
+
     /// A rate-limit error whose headers did not say when the limit resets,
     /// with the reset the API's rate-limit status gives (one small request,
     /// which Weibo does not count against the limit); unchanged when that

@@ -22,28 +22,10 @@ extension TimelineDataController {
     /// lost answer is resolved by reading it back: gone means dismissed
     /// (`.recovered`), still there `.notApplied`, a failed read `.unknown`.
     public func dismissNotification(id: String) async throws(WriteError) -> WriteOutcome<String> {
-        let lost: RequestError
-        do {
-            try await api.run("TimelineDataController.dismissNotification(id: \(id))", count: { _ in 1 }) {
-                try await $0.dismissNotification(id: id, $1)
-            }
-            return WriteOutcome(id)
-        } catch {
-            if error.isNotThere { return WriteOutcome(id, resolution: .alreadyDone(reason: error.description)) }
-            guard error.leavesWriteOutcomeUnknown else { throw .rejected(error) }
-            lost = error
-        }
-        do {
-            _ = try await api.run("TimelineDataController.notification(id: \(id)): was it dismissed?", count: { _ in 1 }) {
-                try await $0.notification(id: id, $1)
-            }
-        } catch {
-            guard error.isNotThere else {
-                throw .unknown(lostAnswer: lost, check: "reading notification \(id) failed: \(error.description)")
-            }
-            return WriteOutcome(id, resolution: .recovered(lostAnswer: lost.description))
-        }
-        throw .notApplied(lostAnswer: lost)
+        try await api.removal(id, what: "notification", call: "TimelineDataController.dismissNotification(id: \(id))",
+                              check: "TimelineDataController.notification(id: \(id)): was it dismissed?",
+                              { try await $0.dismissNotification(id: id, $1) },
+                              read: { _ = try await $0.notification(id: id, $1) })
     }
 
     /// Dismisses every notification. A lost answer is resolved by reading

@@ -93,7 +93,7 @@ public struct CommandTable {
         var text = "Commands (help NAME for details):\n"
         for spec in all {
             text += "  " + spec.name.padding(toLength: width, withPad: " ", startingAt: 0)
-            text += "  " + spec.abstract + "\n"
+            text += "  " + spec.abstract + (spec.unavailable?().map { " [\($0)]" } ?? "") + "\n"
         }
         return text
     }

@@ -10,7 +10,7 @@ extension Shell {
     func editCommands() -> [CommandSpec] {
         let json = OptionSpec.flag("json", help: "as JSON")
         let row = ArgumentSpec("N", help: "the row number from list")
-        var commands = [
+        return [
             CommandSpec(
                 name: "edit", abstract: "Edit row N, one of your own statuses, to say TEXT; the row updates in place.",
                 discussion: """
@@ -90,11 +90,6 @@ extension Shell {
                     }
                 }),
         ]
-        for index in commands.indices {
-            let needs: KeyPath<Capabilities, Bool> = index < 2 ? \.editsStatuses : \.schedulesStatuses
-            commands[index].currentNotes = { [unowned self] in capabilityNote(needs) }
-        }
-        return commands
     }
 
     /// `post TEXT --at TIME`: schedules instead of posting (the ViewModel reads TIME).

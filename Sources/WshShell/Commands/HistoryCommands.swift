@@ -125,7 +125,7 @@ extension Shell {
     func registerCommands() {
         for command in timelineCommands() + postCommands() + writeCommands() + editCommands() + historyCommands() + stateCommands() + sessionCommands() + accountCommands()
             + notificationCommands() + searchCommands() + listsCommands() {
-            interpreter.register(command)
+            interpreter.register(gatedByCapability(command))
         }
     }
 }

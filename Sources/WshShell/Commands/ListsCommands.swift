@@ -29,7 +29,6 @@ extension Shell {
             options: [.flag("json", help: "as JSON")],
             completion: { request in request.argumentIndex == 0 ? ["create", "delete", "add", "remove"] : [] },
             handler: { [unowned self] context in try self.lists(context) })
-        lists.currentNotes = { [unowned self] in capabilityNote(\.lists) }
         return commands + [lists]
     }
 
@@ -50,7 +49,6 @@ extension Shell {
                     try await $0.setBookmark(bookmark, index: index)
                 }
             })
-        spec.currentNotes = { [unowned self] in capabilityNote(\.bookmarks) }
         return spec
     }
 

@@ -38,7 +38,6 @@ extension Shell {
             ],
             completion: { _ in [] },
             handler: { [unowned self] context in try self.notifications(context) })
-        notifications.currentNotes = { [unowned self] in lacking(\.notifications, "notifications") }
         var dismiss = CommandSpec(
             name: "dismiss", abstract: "Dismiss row N of the notifications screen.",
             discussion: """
@@ -54,7 +53,6 @@ extension Shell {
                 try drive(context, input: "SessionViewModel.dismiss(index: \(index))") { try await $0.dismiss(index: index) }
                 noteOperation(context)
             })
-        dismiss.currentNotes = { [unowned self] in lacking(\.notifications, "notifications") }
         var conversations = CommandSpec(
             name: "conversations", abstract: "Show your direct conversations, newest first.",
             discussion: """
@@ -76,7 +74,6 @@ extension Shell {
                     if asJSON { context.write(try JSONView.encode(screen.document)) }
                 }
             })
-        conversations.currentNotes = { [unowned self] in lacking(\.conversations, "direct conversations") }
         return [notifications, dismiss, conversations]
     }
 
@@ -110,12 +107,6 @@ extension Shell {
             leaveResult(context, screen.document)
             if asJSON { context.write(try JSONView.encode(screen.document)) }
         }
-    }
-
-    /// One line for `help` when the connected API lacks `feature`; nil when it has it or is not known yet.
-    func lacking(_ capability: KeyPath<Capabilities, Bool>, _ feature: String) -> String? {
-        guard let dialect = connection.knownDialect, !dialect.capabilities[keyPath: capability] else { return nil }
-        return "Not on this API: \(dialect.name) has no \(feature)."
     }
 
     /// Notes the operation just recorded.

@@ -11,7 +11,8 @@ extension Shell {
             name: "post", abstract: "Post a status (needs a token); it becomes row 1.",
             discussion: """
                 Weibo: POST statuses/update.json (status), text alone. Mastodon: POST /api/v1/statuses
-                with visibility, spoiler_text (--cw), in_reply_to_id (--reply N: row N), language,
+                with visibility, spoiler_text (--cw), in_reply_to_id (--reply N: row N of the screen on top,
+                as detail N reads it: a notification's status, a search result, else the list), language,
                 media_ids[] and poll[options][], poll[expires_in], poll[multiple]. Each --media FILE is
                 uploaded first (POST /api/v2/media, multipart, streamed from disk; at most 40 MiB), its
                 --alt TEXT (the --alt after it) as the description; while the server answers
@@ -30,7 +31,7 @@ extension Shell {
             options: [
                 .valued("visibility", valueName: "V", help: "public, unlisted, private or direct (Mastodon)"),
                 .valued("cw", valueName: "TEXT", help: "a content warning: the text stays behind it (Mastodon)"),
-                .valued("reply", valueName: "N", help: "reply to row N (Mastodon)"),
+                .valued("reply", valueName: "N", help: "reply to row N, as detail N reads it (Mastodon)"),
                 .valued("language", valueName: "xx", help: "the ISO 639-1 language code, e.g. en (Mastodon)"),
                 .valued("media", valueName: "FILE", help: "attach FILE, uploaded first; repeatable (Mastodon)"),
                 .valued("alt", valueName: "TEXT", help: "alt text of the --media before it"),
@@ -61,7 +62,7 @@ extension Shell {
                 noteLastOperation(context)
             })
         post.currentNotes = { [unowned self] in postNotes() }
-        var vote = CommandSpec(
+        let vote = CommandSpec(
             name: "vote", abstract: "Vote in the poll of row N: CHOICE… as detail N numbers the options.",
             discussion: """
                 Mastodon: POST /api/v1/polls/:id/votes with choices[] (0-based; wsh counts from 1).
@@ -73,7 +74,7 @@ extension Shell {
                         ArgumentSpec("CHOICE", help: "an option number from detail N", arity: .oneOrMore)],
             completion: { [unowned self] request in request.argumentIndex == 0 ? rowNumbers() : [] },
             handler: { [unowned self] context in
-                try refuseUnlessOffered("vote", \.polls, lacking: "polls")
+                try refuseUnless(\.polls, "has no polls")
                 let index = try integer(context.arguments["N"], name: "N") ?? 0
                 var choices: [Int] = []
                 for word in context.arguments.values("CHOICE") { choices.append(try integer(word, name: "CHOICE") ?? 0) }
@@ -82,10 +83,6 @@ extension Shell {
                 }
                 noteLastOperation(context)
             })
-        vote.currentNotes = { [unowned self] in
-            guard let dialect = connection.knownDialect, !dialect.capabilities.polls else { return nil }
-            return "This API (\(dialect.name)) has no polls: vote is refused here."
-        }
         return [post, vote]
     }
 
@@ -147,12 +144,6 @@ extension Shell {
             throw .usage(refusal)
         }
         return (draft, replyTo)
-    }
-
-    /// Refuses `command` before any request when the connected API lacks `capability`.
-    func refuseUnlessOffered(_ command: String, _ capability: KeyPath<Capabilities, Bool>, lacking: String) throws(LanguageError) {
-        guard let dialect = connection.knownDialect, !dialect.capabilities[keyPath: capability] else { return }
-        throw .usage("this API (\(dialect.name)) has no \(lacking)")
     }
 
     /// What `help post` says of the connected API's options.

@@ -75,9 +75,40 @@ extension Shell {
         throw .usage("this API (\(dialect.name)) \(what)")
     }
 
+    /// The commands only some APIs have, with what the connected API must
+    /// offer for each and its name in a refusal: `help NAME` and the `help`
+    /// list say when the connected API lacks it (the commands themselves
+    /// refuse before any request).
+    static let offeredOnlyWith: [String: (capability: KeyPath<Capabilities, Bool> & Sendable, feature: String)] = [
+        "notifications": (\.notifications, "notifications"), "dismiss": (\.notifications, "notifications"),
+        "conversations": (\.conversations, "direct conversations"),
+        "bookmark": (\.bookmarks, "bookmarks"), "unbookmark": (\.bookmarks, "bookmarks"),
+        "lists": (\.lists, "lists"),
+        "edit": (\.editsStatuses, "status edits"), "edits": (\.editsStatuses, "status edits"),
+        "scheduled": (\.schedulesStatuses, "scheduled statuses"), "unschedule": (\.schedulesStatuses, "scheduled statuses"),
+        "vote": (\.polls, "polls"),
+        "block": (\.blocksAccounts, "block"), "unblock": (\.blocksAccounts, "block"),
+    ]
+
+    /// `command` as the connected API offers it: when it lacks what the
+    /// command needs (`offeredOnlyWith`), `help NAME` says so in one line
+    /// (unless the command says more itself) and the `help` list marks it.
+    func gatedByCapability(_ command: CommandSpec) -> CommandSpec {
+        guard let (capability, feature) = Self.offeredOnlyWith[command.name] else { return command }
+        var gated = command
+        if gated.currentNotes == nil {
+            gated.currentNotes = { [unowned self] in capabilityNote(capability, feature) }
+        }
+        gated.unavailable = { [unowned self] in
+            guard let dialect = connection.knownDialect, !dialect.capabilities[keyPath: capability] else { return nil }
+            return "not on \(dialect.name)"
+        }
+        return gated
+    }
+
     /// `help` for a command the connected API lacks: one line saying so.
-    func capabilityNote(_ capability: KeyPath<Capabilities, Bool>) -> String? {
-        guard let dialect = connection.knownDialect else { return nil }
-        return dialect.capabilities[keyPath: capability] ? nil : "Not offered by this API (\(dialect.name))."
+    func capabilityNote(_ capability: KeyPath<Capabilities, Bool>, _ feature: String) -> String? {
+        guard let dialect = connection.knownDialect, !dialect.capabilities[keyPath: capability] else { return nil }
+        return "Not on this API: \(dialect.name) has no \(feature)."
     }
 }

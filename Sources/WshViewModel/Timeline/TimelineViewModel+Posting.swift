@@ -4,7 +4,8 @@ import WshRequest
 
 /// `post` with options (media uploaded first, a reply to a row) and `vote`.
 extension TimelineViewModel {
-    /// Posts `draft`, replying to row `replyTo` when given: its files are
+    /// Posts `draft`, replying to row `replyTo` when given (of the screen on
+    /// top when it has rows, as `detail N` reads it): its files are
     /// uploaded first (checked before any is sent), then the status is
     /// posted; it becomes the first row. Returns the status and the draft as
     /// sent (media ids in place of files), which redo posts again.
@@ -12,7 +13,7 @@ extension TimelineViewModel {
         var draft = draft
         let hasAttachment = !draft.media.isEmpty || !draft.mediaIDs.isEmpty || draft.poll != nil
         guard !draft.text.allSatisfy(\.isWhitespace) || (hasAttachment && draft.poll == nil) else { throw fail(.emptyPost) }
-        if let index = replyTo { draft.inReplyTo = try openStatus(at: index).identifier }
+        if let index = replyTo { draft.inReplyTo = try statusOfRow(index).identifier }
         if let refusal = dataController.refusal(of: draft) { throw fail(.invalidInput(refusal)) }
         let sent = try await request { () async throws(RequestError) in try await dataController.upload(draft) }
         let posted = try await publish(sent)
@@ -37,7 +38,7 @@ extension TimelineViewModel {
     /// out of range or several choices on a single-choice poll are refused
     /// before any request. The row and any screen on it show the new counts.
     public func vote(index: Int, choices: [Int]) async throws(ViewModelError) -> Voted {
-        let status = try openStatus(at: index)
+        let status = try statusOfRow(index)
         let shown = status.isBoost ? status.retweetedStatus ?? status : status
         guard let poll = shown.poll else { throw fail(.invalidInput("row \(index) has no poll")) }
         guard let pollID = poll.id else { throw fail(.invalidInput("the poll of row \(index) has no id to vote by")) }

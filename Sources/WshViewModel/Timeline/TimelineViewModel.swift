@@ -498,6 +498,17 @@ public final class TimelineViewModel {
         }
     }
 
+    /// The status row `index` names, as `detail N` reads it: row N of the
+    /// screen on top when that screen has rows of its own, else of the list.
+    /// `post --reply N` and `vote N` take their status so.
+    func statusOfRow(_ index: Int) throws(ViewModelError) -> Status {
+        switch try rowOnTop(index) {
+        case nil: return try openStatus(at: index)
+        case .status(let status)?: return status
+        case .user?: throw fail(.noStatusInRow(index: index, what: "an account"))
+        }
+    }
+
     /// The status of the detail or comments screen on top, if one is.
     var openStatusOnTop: Status? {
         switch state.screens.last {

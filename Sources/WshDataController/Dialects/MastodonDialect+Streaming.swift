@@ -53,7 +53,8 @@ extension MastodonDialect {
     }
 
     /// `http(s)://host[:port]/` of the streaming API: the instance's URL when
-    /// it is on the API's host (ws→http, wss→https), else the API's origin.
+    /// it is on the API's host and no weaker than the API's scheme (ws→http,
+    /// wss→https), else the API's origin.
     /// A server whose instance names no streaming URL has none.
     private func streamingBase(_ exchange: DialectExchange) async throws(RequestError) -> String {
         let instance = try await Call(exchange).get(MastodonInstanceURLs.self, "api/v1/instance")
@@ -67,7 +68,10 @@ extension MastodonDialect {
         case "wss", "https": components.scheme = "https"
         default: throw .configuration("the streaming URL in /api/v1/instance is not ws:// or wss://")
         }
-        guard let api, components.host?.lowercased() == api.host?.lowercased() else {
+        // Another host, or plain ws:// under an https:// API, would send the token
+        // where the user did not point wsh, or in clear: the API's own origin serves instead.
+        let downgrades = api?.scheme?.lowercased() == "https" && components.scheme == "http"
+        guard let api, components.host?.lowercased() == api.host?.lowercased(), !downgrades else {
             return Self.origin(exchange.client.configuration.baseURL)
         }
         components.path = "/"

@@ -31,6 +31,9 @@ public struct HARRecording: Sendable {
     }
 
     public var exchanges: [Exchange]
+
+    /// `1 exchange`, `42 exchanges`: how big the recording is, as `status` and the sandbox say it.
+    public var size: String { exchanges.count == 1 ? "1 exchange" : "\(exchanges.count) exchanges" }
     /// What the recording is called: its file, as given.
     public var name = ""
     /// The API base the recording was made against: what wsh noted

@@ -160,7 +160,7 @@ struct WshSandboxCommand: AsyncParsableCommand {
                     + "\(configuration.statuses) statuses, seed \(configuration.seed))"
                 if let recording {
                     line = "wsh-sandbox listening on \(server.baseURL) (replaying \(recording.name): "
-                        + "\(recording.exchanges.count) exchanges)"
+                        + "\(recording.size))"
                 }
                 if server.faults.isActive { line += " faults: \(describe(server.faults))" }
                 if let limit = configuration.rateLimit { line += " rate limit: \(limit) calls per token per hour (Weibo), per 5 minutes (Mastodon)" }

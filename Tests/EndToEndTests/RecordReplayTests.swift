@@ -363,7 +363,7 @@ struct StatusTapeTests {
         #expect(recorded.stdout.contains("recording   to \(har)") || recorded.stdout.contains("recording  to \(har)"), "\(recorded.stdout)")
         #expect(recorded.stdout.contains("\"recording\" : \"to \(har)\""), "\(recorded.stdout)")
         let replayed = try await WshProcess.run(["--replay", har, "-c", "status --json"])
-        #expect(replayed.stdout.contains("\"recording\" : \"replaying \(har) (1 exchanges)\""), "\(replayed.stdout)")
+        #expect(replayed.stdout.contains("\"recording\" : \"replaying \(har) (1 exchange)\""), "\(replayed.stdout)")
         let live = try await WshProcess.run(["-c", "status --json"])
         #expect(live.stdout.contains("\"recording\" : \"off\""), "\(live.stdout)")
     }
@@ -417,6 +417,6 @@ struct SandboxReplayTests {
         #expect(bad.stderr.contains("--replay: '\(folder)/bad.har' is not a HAR file: no log.entries"), "\(bad.stderr)")
         let good = try await onOwnThread { try SandboxBinary.startAndStop(["--replay", folder + "/one.har", "--port", "0", "--quiet"]) }
         #expect(good.stdout.hasPrefix("wsh-sandbox listening on http://127.0.0.1:"), "\(good)")
-        #expect(good.stdout.hasSuffix("(replaying \(folder)/one.har: 1 exchanges)\n"), "replaying, no account lines: \(good)")
+        #expect(good.stdout.hasSuffix("(replaying \(folder)/one.har: 1 exchange)\n"), "replaying, no account lines: \(good)")
     }
 }

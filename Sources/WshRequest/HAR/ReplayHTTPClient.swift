@@ -13,7 +13,7 @@ public final class ReplayHTTPClient: CancellableHTTPClient {
 
     /// `replaying FILE (N exchanges)`, as `status` says it.
     public var summary: String {
-        "replaying \(replayer.recording.name) (\(replayer.recording.exchanges.count) exchanges)"
+        "replaying \(replayer.recording.name) (\(replayer.recording.size))"
     }
 
     public init(recording: HARRecording) {

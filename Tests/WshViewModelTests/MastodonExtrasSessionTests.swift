@@ -97,6 +97,29 @@ struct MastodonExtrasSessionTests {
         }
     }
 
+    @Test("no byte of a field, an emoji or a quote state reaches the terminal as a control sequence")
+    func hostileBytes() throws {
+        let body = #"""
+            {"id":"1","content":"<p>x :e\u001b[2J:</p>","emojis":[{"shortcode":"e\u001b[2J","url":"https://x/\u001b]0;t\u0007"}],
+             "quote":{"state":"pending\u001b[31m","quoted_status":null},
+             "account":{"id":"2","acct":"a","fields":[{"name":"N\u001b[31m","value":"<b>v\u001b[0m</b>","verified_at":null}],
+                        "emojis":[{"shortcode":"s\u009b1m","url":"https://x/s"}]}}
+            """#
+        let status = try ModelDecoding.decode(MastodonStatus.self, from: Data(body.utf8)).status
+        let detail = StatusDetailViewModel(status: status)
+        let user = UserViewModel(user: try #require(status.user))
+        let shown = [detail.emojiLine, detail.quoteNote, user.emojiLine] + user.fieldLines
+        let encoded = String(decoding: try JSONEncoder().encode(detail.document), as: UTF8.self)
+            + String(decoding: try JSONEncoder().encode(user.document), as: UTF8.self)
+        for text in shown + [encoded] {
+            #expect(!text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x9B || $0.value == 0x07 }, "\(text)")
+        }
+        // JSONEncoder writes a control character as an escape, which jq would print raw.
+        #expect(!encoded.lowercased().contains("\\u001b") && !encoded.lowercased().contains("\\u0007"), "\(encoded)")
+        #expect(user.fieldLines.first?.hasPrefix("N") == true)
+        #expect(detail.quoteNote == "quote not visible to you")
+    }
+
     @Test("Weibo has none of them: no fields, no emojis, no quote marks")
     func weiboHasNone() async throws {
         try await withSandboxClient(SandboxConfiguration(statuses: 300)) { server, _ in

@@ -70,6 +70,10 @@ public struct Status: Hashable, Sendable, Codable {
     public var shape = APIShape.weibo
     /// The text as the API's HTML (Mastodon's `content`); nil on Weibo.
     public var contentHTML: String?
+    /// The custom emojis its text names by `:shortcode:` (Mastodon's `emojis`); empty on Weibo.
+    public var emojis: [CustomEmoji] = []
+    /// The status it quotes (Mastodon 4.4+), or why that is not shown; nil when it quotes none.
+    public var quote: QuotePost?
 
     /// The id as text: `idstr` when present, otherwise `id`, otherwise `mid`.
     public var identifier: String? { idstr ?? id.map(String.init) ?? mid }

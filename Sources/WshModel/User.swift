@@ -36,6 +36,10 @@ public struct User: Hashable, Sendable, Codable {
     public var locked: Bool?
     /// Whether the account says it is automated (Mastodon's `bot`).
     public var bot: Bool?
+    /// The custom emojis its display name and note name (Mastodon's `emojis`).
+    public var emojis: [CustomEmoji] = []
+    /// Its profile fields (Mastodon's `fields`); empty on Weibo.
+    public var fields: [ProfileField] = []
 
     /// The id as text: `idstr` when present, otherwise `id`.
     public var identifier: String? { idstr ?? id.map(String.init) }

@@ -199,6 +199,7 @@ struct BodyGenerator {
     static let timelinePage = Schema(), commentsPage = Schema(), favoritesPage = Schema(), favorite = Schema(), tag = Schema()
     static let account = Schema(), toot = Schema(), application = Schema(), media = Schema(), poll = Schema(),
                option = Schema(), context = Schema(), card = Schema(), named = Schema()
+    static let emoji = Schema(), field = Schema(), quote = Schema()
     /// Schemas of the top-level documents, with the type they decode as;
     /// `tootArray` stands for a Mastodon timeline, a strict array of statuses.
     static let tootArray = Schema()
@@ -230,7 +231,7 @@ struct BodyGenerator {
         account.fields = [("id", .string), ("username", .string), ("acct", .string), ("display_name", .string),
                           ("note", .string), ("url", .string), ("avatar", .string), ("followers_count", .int),
                           ("following_count", .int), ("statuses_count", .int), ("bot", .bool), ("locked", .bool),
-                          ("created_at", .isoTime)]
+                          ("created_at", .isoTime), ("emojis", .list(emoji)), ("fields", .list(field))]
         toot.fields = [("id", .string), ("created_at", .isoTime), ("account", .object(account)),
                        ("content", .string), ("text", .string), ("spoiler_text", .string), ("visibility", .string),
                        ("sensitive", .bool), ("url", .string), ("in_reply_to_id", .string), ("replies_count", .int),
@@ -238,7 +239,10 @@ struct BodyGenerator {
                        ("reblogged", .bool), ("application", .object(application)),
                        ("media_attachments", .list(media)), ("poll", .object(poll)), ("reblog", .object(toot)),
                        ("edited_at", .isoTime), ("card", .object(card)), ("tags", .list(named)), ("mentions", .list(named)),
-                       ("bookmarked", .bool)]
+                       ("bookmarked", .bool), ("emojis", .list(emoji)), ("quote", .object(quote))]
+        emoji.fields = [("shortcode", .string), ("url", .string), ("static_url", .string)]
+        field.fields = [("name", .string), ("value", .string), ("verified_at", .isoTime)]
+        quote.fields = [("state", .string), ("quoted_status", .object(toot)), ("quoted_status_id", .string)]
         card.fields = [("title", .string), ("url", .string)]
         named.fields = [("name", .string), ("acct", .string)]
         application.fields = [("name", .string), ("website", .string)]

@@ -184,6 +184,7 @@ def mastodon_py():
         mastodon_notifications(client, me)
     mastodon_streaming(client)
     mastodon_py_posting(client, first)
+    mastodon_py_extras(client)
 
 
 def mastodon_notifications(client, me):
@@ -418,6 +419,53 @@ def mastodon_py_edits(client, me):
           lambda _: expect(client.scheduled_statuses() == [], "still scheduled") or "none left")
 
 
+def mastodon_py_extras(client):
+    """Quotes (Mastodon 4.4+), custom emojis and profile fields, as Mastodon.py parses them."""
+    def pages():
+        page = client.timeline_public(limit=40)
+        statuses = list(page)
+        for _ in range(2):
+            page = client.fetch_next(page)
+            if not page:
+                break
+            statuses += page
+        return statuses
+
+    statuses = check("Mastodon.timeline_public + fetch_next (quotes, emojis)", pages,
+                     lambda found: f"{len(found)} statuses") or []
+    quoting = [s for s in statuses if s.get("quote")]
+
+    def quotes_ok(_):
+        states = {s.quote.state for s in quoting}
+        expect("accepted" in states and len(states) > 1, f"quote states {states}")
+        for status in quoting:
+            if status.quote.state == "accepted":
+                styled(status.quote.quoted_status.id)
+            else:
+                expect(status.quote.quoted_status is None, f"a {status.quote.state} quote carries its status")
+        return f"{len(quoting)} quotes, states {', '.join(sorted(states))}"
+
+    accepted = next((s for s in quoting if s.quote.state == "accepted"), None)
+    if accepted:
+        check("Mastodon.status (a quote)", lambda: client.status(accepted.id),
+              lambda status: expect(str(status.quote.quoted_status.id) == str(accepted.quote.quoted_status.id),
+                                    "another quoted status") or quotes_ok(status))
+    emoji = next((s for s in statuses if s.emojis), None)
+    if emoji:
+        check("Mastodon.status (custom emoji)", lambda: client.status(emoji.id),
+              lambda status: expect(status.emojis[0].shortcode == "wsh" and ":wsh:" in status.content,
+                                    f"emojis {status.emojis}") or f":{status.emojis[0].shortcode}: {status.emojis[0].url}")
+    fielded = next((s.account for s in statuses if any(f.name == "Website" for f in s.account.fields)), None)
+    if fielded:
+        def fields_ok(account):
+            website = next(f for f in account.fields if f.name == "Website")
+            expect(website.verified_at is not None, "the website is not verified")
+            expect(account.emojis and account.emojis[0].shortcode == "wsh", f"emojis {account.emojis}")
+            return f"{len(account.fields)} fields, {website.name} verified at {str(website.verified_at)[:10]}"
+        check("Mastodon.account (fields, emojis)", lambda: client.account(fielded.id), fields_ok)
+    return fielded
+
+
 def _refused(call):
     from mastodon import MastodonAPIError
     try:
@@ -542,6 +590,7 @@ def toot():
         check("toot whoami", lambda: run("whoami"),
               lambda output: expect("@" in output, "no account shown") or output.splitlines()[0].strip())
         toot_relations(run, public)
+        toot_fields(run)
         toot_posting(run, home)
         toot_bookmarks_and_lists(run, statuses, public, _toot_token(home))
         # Notifications: another account (account 1) favourites one of toot's account's statuses first.
@@ -585,6 +634,23 @@ def toot_relations(run, public):
     check("toot mute", lambda: run("mute", name), lambda output: output.strip())
     check("toot muted", lambda: run("muted"), lambda output: expect(name in output, "not listed") or name)
     check("toot unmute", lambda: run("unmute", name), lambda output: output.strip())
+
+
+def toot_fields(run):
+    """`toot whois` of an account with profile fields: each field, and a verified one marked."""
+    url, name = f"{BASE}/api/v1/timelines/public?limit=40", None
+    for _ in range(3):
+        answer = requests.get(url, timeout=10)
+        name = next((s["account"]["acct"] for s in answer.json()
+                     if any(f["name"] == "Website" for f in s["account"]["fields"])), None)
+        if name or "next" not in answer.links:
+            break
+        url = answer.links["next"]["url"]
+    if not name:
+        return
+    check("toot whois (fields)", lambda: run("whois", name),
+          lambda output: expect("Website:" in output and "✓ Verified" in output and ":wsh:" in output,
+                                output[-300:]) or "Website ✓ Verified, Mood :wsh:")
 
 
 def toot_bookmarks_and_lists(run, home, public, token):

@@ -250,6 +250,7 @@ extension MastodonAccount {
     private static let fastKeys = JSONKeys([
         "id", "username", "acct", "display_name", "note", "url", "avatar",
         "followers_count", "following_count", "statuses_count", "bot", "locked", "created_at",
+        "emojis", "fields",
     ])
 
     /// An account object, as `init(from:)` reads it.
@@ -273,7 +274,9 @@ extension MastodonAccount {
             case 9: statusesCount = try r.lenientCount()
             case 10: bot = try r.lenientBool()
             case 11: locked = try r.lenientBool()
-            default: createdAt = try r.lenientString().flatMap(WeiboTime.init(iso8601:))
+            case 12: createdAt = try r.lenientString().flatMap(WeiboTime.init(iso8601:))
+            case 13: emojis = try r.lenientArray(MastodonEmoji.fast) ?? []
+            default: fields = try r.lenientArray(MastodonField.fast) ?? []
             }
         }
     }
@@ -284,7 +287,7 @@ extension MastodonStatus {
         "id", "created_at", "account", "content", "text", "spoiler_text", "visibility", "sensitive", "url",
         "in_reply_to_id", "replies_count", "reblogs_count", "favourites_count", "favourited", "reblogged",
         "application", "media_attachments", "poll", "reblog", "edited_at", "card", "tags", "mentions",
-        "bookmarked",
+        "bookmarked", "emojis", "quote",
     ])
 
     /// A status object, as `init(from:)` reads it.
@@ -344,7 +347,9 @@ extension MastodonStatus {
             case 20: card = try r.lenientObject(Card.fast)
             case 21: tags = try r.lenientArray(Named.fast) ?? []
             case 22: mentions = try r.lenientArray(Named.fast) ?? []
-            default: bookmarked = try r.lenientBool()
+            case 23: bookmarked = try r.lenientBool()
+            case 24: emojis = try r.lenientArray(MastodonEmoji.fast) ?? []
+            default: quote = try r.lenientObject(MastodonQuote.fast)
             }
         }
     }

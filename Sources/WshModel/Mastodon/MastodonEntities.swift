@@ -23,9 +23,12 @@ public struct MastodonAccount: Decodable, Sendable, Hashable {
     public var bot: Bool?
     public var locked: Bool?
     public var createdAt: WeiboTime?
+    public var emojis: [MastodonEmoji] = []
+    public var fields: [MastodonField] = []
 
     enum CodingKeys: String, CodingKey {
         case id, username, acct, note, url, avatar, bot, locked
+        case emojis, fields
         case displayName = "display_name"
         case followersCount = "followers_count"
         case followingCount = "following_count"
@@ -48,6 +51,8 @@ public struct MastodonAccount: Decodable, Sendable, Hashable {
         bot = c.lenientBool(.bot)
         locked = c.lenientBool(.locked)
         createdAt = c.lenientString(.createdAt).flatMap(WeiboTime.init(iso8601:))
+        emojis = c.lenientArray(MastodonEmoji.self, .emojis) ?? []
+        fields = c.lenientArray(MastodonField.self, .fields) ?? []
     }
 
     /// The account as a `User`: `acct` is the screen name (what `user NAME`
@@ -62,6 +67,8 @@ public struct MastodonAccount: Decodable, Sendable, Hashable {
         user.displayName = displayName
         user.locked = locked
         user.bot = bot
+        user.emojis = emojis.compactMap(\.emoji)
+        user.fields = fields.compactMap(\.field)
         return user
     }
 }
@@ -96,6 +103,8 @@ public struct MastodonStatus: Decodable, Sendable, Hashable {
     public var card: Card?
     public var tags: [Named]
     public var mentions: [Named]
+    public var emojis: [MastodonEmoji] = []
+    public var quote: MastodonQuote?
 
     /// A link preview (`card`): only what is shown is kept.
     public struct Card: Decodable, Sendable, Hashable {
@@ -162,6 +171,7 @@ public struct MastodonStatus: Decodable, Sendable, Hashable {
     enum CodingKeys: String, CodingKey {
         case id, account, content, visibility, sensitive, url, favourited, reblogged, application, poll, reblog, card, tags, mentions
         case bookmarked
+        case emojis, quote
         case editedAt = "edited_at"
         case sourceText = "text"
         case createdAt = "created_at"
@@ -199,6 +209,8 @@ public struct MastodonStatus: Decodable, Sendable, Hashable {
         card = c.lenient(Card.self, .card)
         tags = c.lenientArray(Named.self, .tags) ?? []
         mentions = c.lenientArray(Named.self, .mentions) ?? []
+        emojis = c.lenientArray(MastodonEmoji.self, .emojis) ?? []
+        quote = c.lenient(MastodonQuote.self, .quote)
     }
 
     /// The status as a `Status`. The HTML content becomes text (paragraphs
@@ -233,6 +245,8 @@ public struct MastodonStatus: Decodable, Sendable, Hashable {
         status.url = url
         status.shape = .mastodon
         status.contentHTML = content
+        status.emojis = emojis.compactMap(\.emoji)
+        status.quote = quote?.quote
         return status
     }
 

@@ -108,9 +108,8 @@ struct MastodonRenderer {
                              nested: Bool = false) {
         let author = timeline.data.users[status.authorIndex]
         let boost = !nested && timeline.isBoost(status)
-        let quoted = !nested && !boost ? status.retweetedOrdinal.flatMap { root in
-            timeline.status(ordinal: status.repostedOrdinal ?? root)
-        } : nil
+        let quotedOrdinal = !nested && !boost ? status.retweetedOrdinal.map { status.repostedOrdinal ?? $0 } : nil
+        let quoted = quotedOrdinal.flatMap { timeline.status(ordinal: $0) }
         let extras = status.mastodon
         let spoiler = extras?.spoilerText ?? timeline.generatedSpoiler(status) ?? ""
         var text = status.text
@@ -187,14 +186,7 @@ struct MastodonRenderer {
         }
         json.key("poll")
         if !boost, let poll = timeline.poll(of: status, viewer: viewer) { writePoll(poll, into: &json) } else { json.null() }
-        if let quoted {
-            json.key("quote")
-            json.objectStart()
-            json.member("state", "accepted")
-            json.key("quoted_status")
-            writeStatus(quoted, into: &json, nested: true)
-            json.objectEnd()
-        }
+        if let quotedOrdinal { writeQuote(by: status, of: quotedOrdinal, into: &json) }
         json.objectEnd()
     }
 
@@ -314,7 +306,7 @@ struct MastodonRenderer {
         json.arrayEnd()
     }
 
-    private func writeEmoji(into json: inout JSONWriter) {
+    func writeEmoji(into json: inout JSONWriter) {
         json.objectStart()
         json.member("shortcode", Self.emojiShortcode)
         json.member("url", origin + "/emoji/wsh.png")
@@ -395,9 +387,7 @@ struct MastodonRenderer {
         json.member("statuses_count", timeline.statusesCount(of: user))
         json.key("last_status_at")
         if let latest = timeline.latestStatus(of: user) { json.string(mastodonDay(latest.createdAt.date)) } else { json.null() }
-        json.key("emojis")
-        json.arrayStart()
-        json.arrayEnd()
+        writeAccountEmojis(user, into: &json)
         json.key("fields")
         json.arrayStart()
         json.objectStart()
@@ -413,6 +403,7 @@ struct MastodonRenderer {
             json.member("verified_at", mastodonTime(user.createdAt.date))
             json.objectEnd()
         }
+        writeExtraFields(user, into: &json)
         json.arrayEnd()
         if withSource {
             json.key("source")

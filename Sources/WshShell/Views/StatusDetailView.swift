@@ -40,6 +40,8 @@ struct StatusDetailView {
         if !detail.cardLine.isEmpty { lines.append(style.dim("link: ") + detail.cardLine) }
         if !detail.tagsLine.isEmpty { lines.append(style.dim("tags: ") + detail.tagsLine) }
         if !detail.mentionsLine.isEmpty { lines.append(style.dim("mentions: ") + detail.mentionsLine) }
+        if !detail.emojiLine.isEmpty { lines.append(style.dim("emoji: ") + detail.emojiLine) }
+        if !detail.quoteNote.isEmpty { lines.append(style.yellow("❝ " + detail.quoteNote)) }
         if !detail.pictureURLs.isEmpty {
             if !detail.sensitiveNote.isEmpty { lines.append(style.yellow(detail.sensitiveNote)) }
             lines.append(style.dim(detail.mediaHeading))
@@ -50,6 +52,10 @@ struct StatusDetailView {
             }
         }
         var output = lines.map { bar + $0 }.joined(separator: "\n") + "\n"
+        if let quoted = detail.quoted {
+            output += bar + style.yellow("❝ quoting:") + "\n"
+            output += render(quoted, depth: depth + 1, expand: expand)
+        }
         if let retweeted = detail.retweeted {
             output += bar + style.yellow("↻ reposting:") + "\n"
             output += render(retweeted, depth: depth + 1, expand: expand)

@@ -11,6 +11,8 @@ struct UserView {
         if !user.verifiedText.isEmpty { lines.append(style.green(user.verifiedText)) }
         if !user.location.isEmpty { lines.append(user.location) }
         if !user.bio.isEmpty { lines.append(user.bio) }
+        lines += user.fieldLines
+        if !user.emojiLine.isEmpty { lines.append(style.dim("emoji: ") + user.emojiLine) }
         lines.append(style.dim(user.countsText))
         if !user.latestStatus.isEmpty { lines.append(style.dim("latest: ") + user.latestStatus) }
         return lines.joined(separator: "\n") + "\n"

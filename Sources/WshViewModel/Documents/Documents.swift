@@ -44,6 +44,8 @@ public struct StatusDocument: Encodable, Sendable, Hashable {
         var favourited: Bool?
         var reblogged: Bool?
         var bookmarked: Bool?
+        var emojis: [EmojiDocument] = []
+        var quote: QuoteDocument?
     }
 
     /// One of `media_attachments`: its `type` as the server named it (a video is not a picture).
@@ -91,6 +93,7 @@ public struct StatusDocument: Encodable, Sendable, Hashable {
         case mediaAttachments = "media_attachments"
         case application, sensitive, card, tags, mentions, favourited, reblogged
         case editedAt = "edited_at"
+        case emojis, quote
     }
 
     enum CodingKeys: String, CodingKey {
@@ -140,6 +143,8 @@ public struct StatusDocument: Encodable, Sendable, Hashable {
                 card: status.card.map { ["title": Self.clean($0.title), "url": Self.clean($0.url)] },
                 tags: status.tags.map { ["name": Self.clean($0)] }, mentions: status.mentions.map { ["acct": Self.clean($0)] },
                 favourited: status.favorited, reblogged: status.reposted, bookmarked: status.bookmarked)
+            mastodon?.emojis = status.emojis.map(EmojiDocument.init)
+            mastodon?.quote = status.quote.map(QuoteDocument.init)
         }
     }
 
@@ -186,6 +191,8 @@ public struct StatusDocument: Encodable, Sendable, Hashable {
         try c.encodeIfPresent(mastodon.reblogged, forKey: .reblogged)
         try c.encodeIfPresent(mastodon.bookmarked, forKey: .bookmarked)
         try c.encodeIfPresent(mastodon.poll, forKey: .poll)
+        try c.encode(mastodon.emojis, forKey: .emojis)
+        try c.encodeIfPresent(mastodon.quote, forKey: .quote)
         try c.encodeIfPresent(source.map { ["name": $0] }, forKey: .application)
         try c.encodeIfPresent(user, forKey: .account)
         try c.encodeIfPresent(mastodon.isBoost ? retweetedStatus : nil, forKey: .reblog)
@@ -221,10 +228,13 @@ public struct UserDocument: Encodable, Sendable, Hashable {
     public var displayName: String?
     public var locked: Bool?
     public var bot: Bool?
+    var emojis: [EmojiDocument] = []
+    var fields: [FieldDocument] = []
     var isMastodon = false
 
     enum MastodonKeys: String, CodingKey {
         case id, username, acct, note, locked, bot
+        case emojis, fields
         case displayName = "display_name"
         case followersCount = "followers_count"
         case followingCount = "following_count"
@@ -255,6 +265,8 @@ public struct UserDocument: Encodable, Sendable, Hashable {
         displayName = user.displayName.map(StatusDocument.clean)
         locked = user.locked
         bot = user.bot
+        emojis = user.emojis.map(EmojiDocument.init)
+        fields = user.fields.map(FieldDocument.init)
     }
 
     /// Weibo's names, or Mastodon's (`acct`, `display_name`, `note`…) for an account from Mastodon.
@@ -285,6 +297,8 @@ public struct UserDocument: Encodable, Sendable, Hashable {
         try c.encodeIfPresent(statusesCount, forKey: .statusesCount)
         try c.encodeIfPresent(locked, forKey: .locked)
         try c.encodeIfPresent(bot, forKey: .bot)
+        try c.encode(emojis, forKey: .emojis)
+        try c.encode(fields, forKey: .fields)
     }
 }
 

@@ -43,6 +43,7 @@ public struct StatusCellViewModel: Sendable, Hashable {
         if status.contentWarning != nil { markers.append("[CW]") }
         if isRetweet && !status.isBoost { markers.append("[RT]") }
         if status.poll != nil { markers.append("[poll]") }
+        if status.quote != nil { markers.append("❝") }
         if status.sensitive == true && status.contentWarning == nil && pictureCount > 0 { markers.append("[sensitive]") }
         for (kind, count) in MediaKind.counts(of: status, total: pictureCount) {
             markers.append("[\(DisplayText.plural(count, kind.word))]")

@@ -46,6 +46,13 @@ public struct StatusDetailViewModel: Sendable, Hashable {
     public let pollLines: [String]
     /// `↻ @who boosted` for a boost (the boosted status is `retweeted`), "" otherwise.
     public let boostedBy: String
+    /// `:blobcat: :verified:`: the custom emojis the text names, "" when none.
+    public let emojiLine: String
+    /// The quoted status, itself a detail, when the server sent it and it may be shown.
+    public var quoted: StatusDetailViewModel? { quotedStorage.first }
+    private let quotedStorage: [StatusDetailViewModel]
+    /// Why a quoted status is not shown (`quote pending (…)`, `quote removed by its author`), "" otherwise.
+    public let quoteNote: String
     /// The reposted status, itself a detail (and possibly reposting another).
     public var retweeted: StatusDetailViewModel? { retweetedStorage.first }
     // An array gives the nested detail the indirection a recursive struct needs.
@@ -96,6 +103,10 @@ public struct StatusDetailViewModel: Sendable, Hashable {
         } else {
             pollLines = []
         }
+        emojiLine = TerminalText.sanitize(status.emojis.map { ":\($0.shortcode):" }.joined(separator: " "))
+        let showsQuote = status.quote.map { $0.hiddenReason.isEmpty } ?? false
+        quotedStorage = showsQuote ? status.quote?.status.map { [StatusDetailViewModel(status: $0)] } ?? [] : []
+        quoteNote = TerminalText.sanitize(status.quote?.hiddenReason)
         boostedBy = status.isBoost ? "↻ \(author) boosted" : ""
         retweetedStorage = status.retweetedStatus.map { [StatusDetailViewModel(status: $0)] } ?? []
     }

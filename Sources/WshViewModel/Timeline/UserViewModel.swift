@@ -22,6 +22,11 @@ public struct UserViewModel: Sendable, Hashable {
     /// The user's latest status on one line, empty when the API sent none.
     public let latestStatus: String
 
+    /// The profile fields as `name: value` (the value's HTML as text), ` ✓` after a verified one.
+    public let fieldLines: [String]
+    /// `:blobcat: :verified:`: the custom emojis the name and bio name, "" when none.
+    public let emojiLine: String
+
     /// The user as `user NAME --json` shows it.
     public let document: UserDocument
 
@@ -45,5 +50,10 @@ public struct UserViewModel: Sendable, Hashable {
             verifiedText = ""
         }
         latestStatus = TerminalText.sanitize(user.status?.text)
+        fieldLines = user.fields.map { field in
+            TerminalText.sanitize(field.name) + ": " + TerminalText.sanitize(HTMLText.plainText(field.value))
+                + (field.verifiedAt == nil ? "" : " ✓")
+        }
+        emojiLine = TerminalText.sanitize(user.emojis.map { ":\($0.shortcode):" }.joined(separator: " "))
     }
 }

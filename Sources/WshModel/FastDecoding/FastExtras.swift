@@ -1,0 +1,40 @@
+import WshText
+
+// The fast path for `Mastodon/MastodonExtraEntities.swift`: the same keys,
+// read the same way as their `init(from:)`.
+
+extension MastodonEmoji {
+    private static let fastKeys = JSONKeys(["shortcode", "url", "static_url"])
+
+    static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> MastodonEmoji {
+        var values: [String?] = [nil, nil, nil]
+        try r.object(fastKeys) { r, field throws(JSONBytes.Declined) in values[field] = try r.lenientString() }
+        return MastodonEmoji(shortcode: values[0], url: values[1], staticURL: values[2])
+    }
+}
+
+extension MastodonField {
+    private static let fastKeys = JSONKeys(["name", "value", "verified_at"])
+
+    static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> MastodonField {
+        var values: [String?] = [nil, nil, nil]
+        try r.object(fastKeys) { r, field throws(JSONBytes.Declined) in values[field] = try r.lenientString() }
+        return MastodonField(name: values[0], value: values[1], verifiedAt: values[2].flatMap(WeiboTime.init(iso8601:)))
+    }
+}
+
+extension MastodonQuote {
+    private static let fastKeys = JSONKeys(["state", "quoted_status", "quoted_status_id"])
+
+    static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> MastodonQuote {
+        var quote = MastodonQuote(state: nil, quotedStatus: [], quotedStatusID: nil)
+        try r.object(fastKeys) { r, field throws(JSONBytes.Declined) in
+            switch field {
+            case 0: quote.state = try r.lenientString()
+            case 1: quote.quotedStatus = try r.lenientObject(MastodonStatus.fast).map { [$0] } ?? []
+            default: quote.quotedStatusID = try r.lenientString()
+            }
+        }
+        return quote
+    }
+}

@@ -1,0 +1,100 @@
+import WshText
+
+// What Mastodon sends beside a status's and an account's text: custom
+// emojis, profile fields and (4.4+) quotes. `FastDecoding/FastExtras.swift`
+// reads the same keys the same way.
+
+/// A Mastodon `CustomEmoji`.
+public struct MastodonEmoji: Decodable, Sendable, Hashable {
+    public var shortcode: String?
+    public var url: String?
+    public var staticURL: String?
+
+    enum CodingKeys: String, CodingKey {
+        case shortcode, url
+        case staticURL = "static_url"
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        shortcode = c.lenientString(.shortcode)
+        url = c.lenientString(.url)
+        staticURL = c.lenientString(.staticURL)
+    }
+
+    init(shortcode: String?, url: String?, staticURL: String?) {
+        self.shortcode = shortcode
+        self.url = url
+        self.staticURL = staticURL
+    }
+
+    /// The Model's emoji; nil without a shortcode or an image.
+    var emoji: CustomEmoji? {
+        guard let shortcode, !shortcode.isEmpty, let image = url ?? staticURL else { return nil }
+        return CustomEmoji(shortcode: shortcode, url: image)
+    }
+}
+
+/// A Mastodon account `Field`.
+public struct MastodonField: Decodable, Sendable, Hashable {
+    public var name: String?
+    public var value: String?
+    public var verifiedAt: WeiboTime?
+
+    enum CodingKeys: String, CodingKey {
+        case name, value
+        case verifiedAt = "verified_at"
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = c.lenientString(.name)
+        value = c.lenientString(.value)
+        verifiedAt = c.lenientString(.verifiedAt).flatMap(WeiboTime.init(iso8601:))
+    }
+
+    init(name: String?, value: String?, verifiedAt: WeiboTime?) {
+        self.name = name
+        self.value = value
+        self.verifiedAt = verifiedAt
+    }
+
+    var field: ProfileField? {
+        name.map { ProfileField(name: $0, value: value ?? "", verifiedAt: verifiedAt) }
+    }
+}
+
+/// A Mastodon `Quote` (`{state, quoted_status}`) or `ShallowQuote`
+/// (`{state, quoted_status_id}`, what a quote nested in a quote is).
+/// Akkoma's older `quote` (the quoted status itself, no `state`) maps to none.
+public struct MastodonQuote: Decodable, Sendable, Hashable {
+    public var state: String?
+    public var quotedStatus: [MastodonStatus]
+    public var quotedStatusID: String?
+
+    enum CodingKeys: String, CodingKey {
+        case state
+        case quotedStatus = "quoted_status"
+        case quotedStatusID = "quoted_status_id"
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        state = c.lenientString(.state)
+        quotedStatus = c.lenient(MastodonStatus.self, .quotedStatus).map { [$0] } ?? []
+        quotedStatusID = c.lenientString(.quotedStatusID)
+    }
+
+    init(state: String?, quotedStatus: [MastodonStatus], quotedStatusID: String?) {
+        self.state = state
+        self.quotedStatus = quotedStatus
+        self.quotedStatusID = quotedStatusID
+    }
+
+    /// The Model's quote; nil without a state.
+    public var quote: QuotePost? {
+        guard let state, !state.isEmpty else { return nil }
+        let quoted = quotedStatus.first?.status
+        return QuotePost(state: state, status: quoted, statusID: quotedStatusID ?? quoted?.identifier)
+    }
+}

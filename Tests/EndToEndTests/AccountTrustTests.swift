@@ -302,4 +302,26 @@ struct AccountTrustTests {
         }
         #expect(sandbox.liveIssuedTokenCount == 0)
     }
+
+    // MARK: 8. Ctrl-C during login
+
+    @Test("Ctrl-C while login waits for the browser stops it (interrupted, status 130): the listener is closed, no account kept, the script stops",
+          arguments: ["weibo", "mastodon"])
+    func interruptedLogin(dialect: String) async throws {
+        let sandbox = try await SandboxServer.start(SandboxConfiguration())
+        defer { Thread.detachNewThread { sandbox.stop() } }
+        let config = WshProcess.temporaryDirectory()
+        let (arguments, environment) = target(dialect, sandbox, config: config)
+        let wsh = try RunningWsh(arguments + ["-c", "login --no-browser; echo after the login"], environment: environment)
+        let waiting = try #require(await wsh.line(containing: "waiting for the browser at", onStderr: true))
+        let listening = try #require(waiting.split(separator: " ").first { $0.hasPrefix("http://127.0.0.1:") }.map(String.init))
+        wsh.interrupt()
+        let run = await wsh.finish()
+        #expect(run.status == 130, "\(run.stderr)")
+        #expect(run.stderr.contains("login: interrupted"))
+        #expect(!run.stdout.contains("after the login"))
+        // A browser arriving now finds nobody listening.
+        #expect(try SandboxOAuth.visit(listening + "?code=late&state=x").status == 0)
+        #expect((try? storedUIDs(config)) ?? [] == [])
+    }
 }

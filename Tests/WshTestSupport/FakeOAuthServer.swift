@@ -42,7 +42,13 @@ public final class FakeOAuthServer: @unchecked Sendable {
         Thread.detachNewThread { [self] in
             while true {
                 let connection = accept(listener, nil, nil)
-                if connection < 0 { return }
+                // Closed here, not in stop(): a descriptor closed while this
+                // thread may still call accept could be reused by the next
+                // server's socket, and this thread would steal its requests.
+                if connection < 0 {
+                    close(listener)
+                    return
+                }
                 Thread.detachNewThread { self.serve(connection) }
             }
         }
@@ -57,7 +63,6 @@ public final class FakeOAuthServer: @unchecked Sendable {
         guard !stopped else { return }
         stopped = true
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 
     deinit { stop() }

@@ -63,6 +63,11 @@ public final class RunningWsh: @unchecked Sendable {
         return WshRun(status: process.terminationStatus, stdout: stdout, stderr: stderr)
     }
 
+    /// Sends SIGINT, as Ctrl-C at a terminal does.
+    public func interrupt() {
+        Foundation.kill(process.processIdentifier, SIGINT)
+    }
+
     /// Sends SIGKILL (a process killed mid-write leaves what it left).
     public func kill() {
         Foundation.kill(process.processIdentifier, SIGKILL)

@@ -4,7 +4,8 @@ import WshText
 /// A one-shot HTTP listener on 127.0.0.1 that catches the OAuth redirect.
 ///
 /// It lives in the Request layer because it is network I/O of the OAuth
-/// exchange, like the client beside it; the shell only waits on it. It
+/// exchange, like the client beside it; the shell opens it for
+/// `LoginViewModel` (as its `RedirectListening`), which waits on it. It
 /// answers the browser with a short page, hands back `code` and `state`, and
 /// serves nothing else (other paths get 404). Waiting is bounded and polls
 /// `shouldStop` (Ctrl-C) every 100 ms: it never blocks on a socket.

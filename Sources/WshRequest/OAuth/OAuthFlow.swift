@@ -5,8 +5,9 @@ import Foundation
 ///
 /// `OAuthClient` is Weibo's (`oauth2/…` beside `/2/`, a pre-registered app);
 /// `MastodonOAuthClient` is Mastodon's (`oauth/…` at the server root, an app
-/// wsh registers itself). The shell picks one by the connection's dialect;
-/// the LoginViewModel and the commands only see this protocol.
+/// wsh registers itself). The connection's dialect gives one
+/// (`Dialect.oauthFlow`, through `SignInDataController`); the LoginViewModel
+/// only sees this protocol.
 public protocol OAuthFlow: Sendable {
     /// The API base the tokens are for.
     var apiBase: String { get }

@@ -68,174 +68,115 @@ extension Shell {
         ]
     }
 
-    /// How long `login` waits for the browser's redirect.
-    static let loginWait: Duration = .seconds(300)
-
     // MARK: login
 
+    /// `login`: the flow is `LoginViewModel`'s; this shows its steps, reads a
+    /// pasted line when it asks for one, and hosts its I/O (`ShellLoginHost`).
     private func login(_ context: CommandContext) throws(LanguageError) {
         guard let store = connection.accountStore else {
             throw .commandFailed("login needs a config folder to keep the account: set HOME or XDG_CONFIG_HOME")
         }
         let base = try attempt { () throws(RequestError) in try connection.apiBase() }
         let viewModel = try loginViewModel(base: base, dialect: currentDialect())
-
+        let pasteAccepted = isatty(STDIN_FILENO) != 0 && interactive
+        let options = try loginOptions(context, viewModel, base: base, pasteAccepted: pasteAccepted)
+        let host = ShellLoginHost(connection: connection, store: store, pasteFrom: pasteAccepted ? STDIN_FILENO : nil)
+        let browser = !context.arguments.flag("no-browser") && pasteAccepted
+        viewModel.onStep = { [unowned self] step in show(step, context, openingBrowser: browser) }
+        defer {
+            viewModel.onStep = nil
+            viewModel.cancel()
+        }
+        let handOver = WaitingHandOver((viewModel, host, options))
+        var step: LoginStep
         if let code = context.arguments.option("code") {
-            guard let pending = try attempt({ () throws(AccountStoreError) in try store.loadPending() }) else {
-                throw .commandFailed("no pending login: run login --url-only first (or login without --code)")
-            }
-            guard pending.apiBase == base else {
-                throw .commandFailed("the pending login is for \(pending.apiBase), not \(base): run wsh --api \(pending.apiBase)")
-            }
-            connection.remember(secret: code)
-            if let verifier = pending.codeVerifier { connection.remember(secret: verifier) }
-            let redirect = try parseRedirect(code, expecting: pending.state)
-            let app = try loginApp(context, viewModel, redirectURI: pending.redirectURI, begunWith: pending.appKey)
-            viewModel.resume(pending)
-            try finishLogin(context, viewModel, redirect: redirect, app: app)
-            store.removePending()
-            return
-        }
-
-        let requestedURI = context.arguments.option("redirect-uri")
-        if let requestedURI, !(requestedURI.hasPrefix("http://") || requestedURI.hasPrefix("https://"))
-            && requestedURI != viewModel.outOfBandRedirectURI {
-            throw .usage("--redirect-uri must be an http:// or https:// URL, not '\(requestedURI)'")
-        }
-        var outOfBand: String?
-        if context.arguments.flag("oob") {
-            guard let uri = viewModel.outOfBandRedirectURI else {
-                throw .usage("--oob: this API (\(connection.dialectName)) has no out-of-band redirect; use --redirect-uri URI")
-            }
-            guard requestedURI == nil else { throw .usage("--oob and --redirect-uri name two redirects: give one") }
-            outOfBand = uri
-        }
-        if context.arguments.flag("url-only") {
-            // Nobody listens later: the out-of-band page shows the code; else the browser's error page has it in its URL.
-            let redirectURI: String
-            if let uri = requestedURI ?? outOfBand ?? viewModel.outOfBandRedirectURI {
-                redirectURI = uri
-            } else {
-                redirectURI = try freeLoopbackRedirectURI()
-            }
-            let app = try loginApp(context, viewModel, redirectURI: redirectURI)
-            let url = viewModel.begin(app: app, redirectURI: redirectURI, pkce: try proofKey(viewModel))
-            if let pending = viewModel.pending {
-                try attempt { () throws(AccountStoreError) in try store.savePending(pending) }
-            }
-            context.writeLine(url)
-            context.note(console.diagnosticStyle.dim("open it, approve, then: login --code CODE (or paste the URL the browser was sent to as CODE)"))
-            return
-        }
-
-        // The whole flow in one command: a listener for a loopback redirect, else a pasted code.
-        var listener: LoopbackListener?
-        let redirectURI: String
-        if let uri = requestedURI ?? outOfBand {
-            if let port = OAuthRedirect.loopbackPort(of: uri) {
-                listener = try attempt { () throws(RequestError) in
-                    try LoopbackListener(port: port, path: OAuthRedirect.path(of: uri))
+            let pending = try attempt { () throws(AccountStoreError) in try store.loadPending() }
+            step = try wait { await handOver.value.0.finish(pending, code: code, options: handOver.value.2, host: handOver.value.1) }
+        } else {
+            step = try wait { await handOver.value.0.start(handOver.value.2, host: handOver.value.1) }
+            if case .waitingForCode = step {
+                switch viewModel.waitForCode(shouldStop: { Interrupts.pending }) {
+                case .redirect(let redirect):
+                    step = try wait { await handOver.value.0.redirectReceived(redirect) }
+                case .paste:
+                    guard let line = Swift.readLine(strippingNewline: true) else { throw .commandFailed("no code was pasted") }
+                    step = try wait { await handOver.value.0.codeReceived(line) }
+                case .over(let over):
+                    step = over
                 }
             }
-            redirectURI = uri
-        } else {
-            let made = try attempt { () throws(RequestError) in try loopbackListener(reusingPortOf: viewModel) }
-            listener = made
-            redirectURI = made.redirectURI
         }
-        defer { listener?.close() }
-        let app = try loginApp(context, viewModel, redirectURI: redirectURI)
-        let url = viewModel.begin(app: app, redirectURI: redirectURI, pkce: try proofKey(viewModel))
-        let expectedState = viewModel.pending?.state ?? ""
-        context.writeLine(url)
-        let stdinIsTerminal = isatty(STDIN_FILENO) != 0 && interactive
-        if !context.arguments.flag("no-browser") { openBrowser(url, stdinIsTerminal: stdinIsTerminal) }
-
-        let redirect: OAuthRedirect
-        if let listener {
-            context.note(console.diagnosticStyle.dim("waiting for the browser at \(listener.redirectURI)"
-                + (stdinIsTerminal ? ", or paste the code or the redirected URL here" : "") + " (Ctrl-C stops)"))
-            let outcome = listener.waitForRedirect(
-                timeout: Self.loginWait, expectedState: expectedState,
-                watching: stdinIsTerminal ? STDIN_FILENO : nil, shouldStop: { Interrupts.pending },
-                refused: { [console] failure in
-                    console.note(console.diagnosticStyle.dim("refused a redirect to \(listener.redirectURI): \(failure); still waiting"))
-                })
-            switch outcome {
-            case .redirect(let caught): redirect = caught
-            case .failed(let failure): throw .commandFailed(failure.description)
-            case .timedOut: throw .commandFailed("no redirect came within \(Int(Self.loginWait.components.seconds / 60)) minutes; run login again")
-            case .stopped: throw LanguageError(.interrupted, "interrupted")
-            case .inputReady: redirect = try readPastedRedirect(expecting: expectedState)
-            }
-        } else {
-            guard stdinIsTerminal else {
-                throw .commandFailed("the redirect URI is not loopback and this is not a terminal: use login --url-only, then login --code CODE")
-            }
-            context.note("paste the code, or the whole URL the browser was sent to:")
-            redirect = try readPastedRedirect(expecting: expectedState)
-        }
-        try finishLogin(context, viewModel, redirect: redirect, app: app)
+        try conclude(step, context)
     }
 
-    /// The app to log in with. App credentials belong to one API and one
-    /// host, so a secret never reaches a server it was not issued by:
-    /// `--app-key`/`--app-secret-file` name the app of this command's server;
-    /// `$WSH_APP_KEY`/`$WSH_APP_SECRET` are a Weibo app's, used only on a
-    /// Weibo API on the host of `$WSH_APP_API` (default api.weibo.com) and
-    /// never on the sandbox or a Mastodon server. On an API where wsh registers
-    /// itself (Mastodon), the app kept for this very server if the server
-    /// still accepts it and it takes `redirectURI`, else a new one (kept in
-    /// accounts.json under this server); on the sandbox's Weibo side, its own app.
-    /// `begunWith`: the app key a pending login began with (`login --code`).
-    private func loginApp(_ context: CommandContext, _ viewModel: LoginViewModel, redirectURI: String,
-                          begunWith pendingKey: String? = nil) throws(LanguageError) -> OAuthApp {
-        let flagged = try attempt { () throws(RequestError) in
+    /// `login`'s options, with the apps the flow may use: the one given on the
+    /// command line; on an API where wsh does not register itself, the
+    /// environment's (for this host) or the sandbox's; else the one kept for this server.
+    private func loginOptions(_ context: CommandContext, _ viewModel: LoginViewModel, base: String,
+                              pasteAccepted: Bool) throws(LanguageError) -> LoginOptions {
+        let given = try attempt { () throws(RequestError) in
             try OAuthApp.configured(key: context.arguments.option("app-key"),
                                     secretFile: context.arguments.option("app-secret-file"), environment: [:])
         }
-        let app: OAuthApp
-        if let flagged {
-            app = flagged
-        } else if !viewModel.registersApps, connection.target != .sandbox,
-                  let fromEnvironment = try environmentApp(for: try attempt { () throws(RequestError) in try connection.apiBase() }) {
-            app = fromEnvironment
-        } else if viewModel.registersApps {
+        var options = LoginOptions(urlOnly: context.arguments.flag("url-only"), outOfBand: context.arguments.flag("oob"),
+                                   redirectURI: context.arguments.option("redirect-uri"), app: given,
+                                   pasteAccepted: pasteAccepted)
+        if viewModel.registersApps {
             let file = try attempt { () throws(AccountStoreError) in try connection.storedAccounts(fresh: true) }
-            let cached = file.app(for: connection.accountKey).map {
+            options.keptApp = file.app(for: connection.accountKey).map {
                 OAuthApp(key: $0.clientID, secret: Secret($0.clientSecret), redirectURIs: $0.redirectURIs)
             }
-            if let pendingKey {
-                guard let cached, cached.key == pendingKey else {
-                    throw .commandFailed("the app this login began with (\(pendingKey)) is no longer kept in accounts.json: start again with login")
-                }
-                app = cached
-            } else {
-                // An app registered for the out-of-band page also takes a loopback URI, for a later `login`.
-                let loopback = OAuthRedirect.loopbackPort(of: redirectURI) == nil ? [try freeLoopbackRedirectURI()] : []
-                let handOver = WaitingHandOver(viewModel)
-                app = try wait { try await handOver.value.prepareApp(cached: cached, redirectURI: redirectURI, alsoFor: loopback) }
-                connection.remember(secret: app.secret.revealed)
-                if viewModel.registeredApp != nil {
-                    let kept = StoredApp(api: connection.accountKey, clientID: app.key, clientSecret: app.secret.revealed,
-                                         redirectURIs: app.redirectURIs)
-                    try attempt { () throws(AccountStoreError) in
-                        try connection.updateAccounts { (file: inout AccountsFile) throws(AccountStoreError) in file.keep(kept) }
-                    }
-                    context.note(console.diagnosticStyle.dim("registered wsh as an app on \(connection.accountKey) (client_id \(app.key)); kept in accounts.json"))
-                }
-            }
-        } else if connection.target == .sandbox {
-            app = .sandbox
-        } else {
-            throw .commandFailed("login needs the app's key and secret: --app-key KEY --app-secret-file PATH, "
-                + "or $\(OAuthApp.keyVariable) and $\(OAuthApp.secretVariable) (with $\(OAuthApp.apiVariable) "
-                + "naming this API when it is not \(OAuthApp.defaultAPI))")
+        } else if given == nil {
+            options.fallbackApp = connection.target == .sandbox ? .sandbox : try environmentApp(for: base)
         }
-        connection.remember(secret: app.secret.revealed)
-        return app
+        return options
     }
 
+    /// Shows one step of the login as it happens.
+    private func show(_ step: LoginStep, _ context: CommandContext, openingBrowser: Bool) {
+        let dim = console.diagnosticStyle.dim
+        switch step {
+        case .appRegistered(let clientID):
+            context.note(dim("registered wsh as an app on \(connection.accountKey) (client_id \(clientID)); kept in accounts.json"))
+        case .authorize(let url, _):
+            context.writeLine(url)
+            if openingBrowser { openBrowser(url) }
+        case .pending(let url):
+            context.writeLine(url)
+            context.note(dim("open it, approve, then: login --code CODE (or paste the URL the browser was sent to as CODE)"))
+        case .waitingForCode(let listening?, let pasteAccepted):
+            context.note(dim("waiting for the browser at \(listening)"
+                + (pasteAccepted ? ", or paste the code or the redirected URL here" : "") + " (Ctrl-C stops)"))
+        case .waitingForCode(nil, _):
+            context.note("paste the code, or the whole URL the browser was sent to:")
+        case .refusedRedirect(let listening, let reason):
+            context.note(dim("refused a redirect to \(listening): \(reason); still waiting"))
+        case .idle, .registeringApp, .exchanging, .loggedIn, .failed, .cancelled:
+            break
+        }
+    }
+
+    /// How the login ended, as the command's outcome.
+    private func conclude(_ step: LoginStep, _ context: CommandContext) throws(LanguageError) {
+        switch step {
+        case .loggedIn(let account):
+            resetSession()
+            context.note("logged in as @\(account.screenName) (uid \(account.uid)) on \(connection.accountKey)"
+                + (account.expiresAt.map { "; the token \(Self.expiry($0))" } ?? ""))
+        case .pending:
+            return
+        case .failed(.usage(let line)):
+            throw .usage(line)
+        case .failed(.request(let error)):
+            throw failure(error)
+        case .failed(.message(let line)):
+            throw .commandFailed(redact(line))
+        case .cancelled:
+            throw LanguageError(.interrupted, "interrupted")
+        case .idle, .registeringApp, .appRegistered, .authorize, .waitingForCode, .refusedRedirect, .exchanging:
+            throw .commandFailed("the login stopped before it finished; run login again")
+        }
+    }
     /// The Weibo app of `$WSH_APP_KEY`/`$WSH_APP_SECRET` when it belongs to
     /// `base`'s host (that of `$WSH_APP_API`, default api.weibo.com); nil,
     /// with one line saying why, when the variables are set for another host.
@@ -253,27 +194,6 @@ extension Shell {
         return app
     }
 
-    /// A listener for the redirect: on the port of the loopback URI the kept
-    /// app was registered with (a registered app takes only its own URIs), else a free one.
-    private func loopbackListener(reusingPortOf viewModel: LoginViewModel) throws(RequestError) -> LoopbackListener {
-        if viewModel.registersApps,
-           let registered = (try? connection.storedAccounts())?.app(for: connection.accountKey)?.redirectURIs
-               .first(where: { OAuthRedirect.loopbackPort(of: $0) != nil }),
-           let port = OAuthRedirect.loopbackPort(of: registered),
-           let listener = try? LoopbackListener(port: port, path: OAuthRedirect.path(of: registered)) {
-            return listener
-        }
-        return try LoopbackListener()
-    }
-
-    /// A PKCE proof key when the server takes one (asked of its metadata); its verifier is masked from now on.
-    private func proofKey(_ viewModel: LoginViewModel) throws(LanguageError) -> PKCE? {
-        let handOver = WaitingHandOver(viewModel)
-        let key = try wait { await handOver.value.proofKey() }
-        if let key { connection.remember(secret: key.verifier) }
-        return key
-    }
-
     /// The connection's dialect, probing the server if need be.
     private func currentDialect() throws(LanguageError) -> any Dialect {
         try attempt { () throws(RequestError) in try connection.dialect() }
@@ -281,71 +201,15 @@ extension Shell {
 
     /// The login ViewModel on `base`, with `dialect`'s OAuth flow and users' DataController.
     private func loginViewModel(base: String, dialect: any Dialect) -> LoginViewModel {
-        let http = connection.auxiliaryHTTPClient()
-        let timeouts = (configuration.connectTimeout, configuration.timeout)
-        return LoginViewModel(
-            oauth: dialect.oauthFlow(apiBase: base, http: http),
-            makeUsers: { token in
-                var configuration = APIConfiguration(baseURL: base, token: .value(token),
-                                                     connectTimeout: timeouts.0, timeout: timeouts.1)
-                configuration.authScheme = dialect.authScheme
-                return UserDataController(client: WeiboClient(configuration: configuration, http: http), dialect: dialect)
-            })
+        LoginViewModel(signIn: SignInDataController(
+            dialect: dialect, apiBase: base, http: connection.auxiliaryHTTPClient(),
+            connectTimeout: configuration.connectTimeout, timeout: configuration.timeout))
     }
 
-    /// Exchanges the code, stores the account as the active one, and says who signed in.
-    private func finishLogin(_ context: CommandContext, _ viewModel: LoginViewModel, redirect: OAuthRedirect,
-                             app: OAuthApp) throws(LanguageError) {
-        connection.remember(secret: redirect.code)
-        let handOver = WaitingHandOver(viewModel)
-        let account = try wait { try await handOver.value.complete(redirect, app: app) }
-        connection.remember(secret: account.token.revealed)
-        let stored = StoredAccount(api: connection.accountKey, uid: account.uid, screenName: account.screenName,
-                                   accessToken: account.token.revealed, expiresAt: account.expiresAt,
-                                   dialect: connection.dialectID)
-        do {
-            try connection.updateAccounts { (file: inout AccountsFile) throws(AccountStoreError) in file.signIn(stored) }
-        } catch {
-            // A token nobody keeps must not stay live on the server: revoke it, then say why the login failed.
-            let revocation = WaitingHandOver((viewModel, account.token, app))
-            let revoked: String
-            do {
-                _ = try wait { try await revocation.value.0.revoke(revocation.value.1, app: revocation.value.2) }
-                revoked = "the new token was revoked"
-            } catch {
-                revoked = "revoking the new token failed too (\(error.message)); revoke wsh in the account's settings"
-            }
-            throw .commandFailed(redact("cannot keep the account: \(error.description); \(revoked)"))
-        }
-        resetSession()
-        context.note("logged in as @\(account.screenName) (uid \(account.uid)) on \(connection.accountKey)"
-            + (account.expiresAt.map { "; the token \(Self.expiry($0))" } ?? ""))
-    }
-
-    /// What was pasted or given to `--code`: a URL or query must carry this login's state.
-    private func parseRedirect(_ text: String, expecting state: String) throws(LanguageError) -> OAuthRedirect {
-        do { return try OAuthRedirect.parse(pasted: text, expecting: state) } catch { throw .commandFailed(error.description) }
-    }
-
-    /// One line from the terminal: the pasted code or URL.
-    private func readPastedRedirect(expecting state: String) throws(LanguageError) -> OAuthRedirect {
-        guard let line = Swift.readLine(strippingNewline: true) else { throw .commandFailed("no code was pasted") }
-        connection.remember(secret: line.trimmingCharacters(in: .whitespaces))
-        return try parseRedirect(line, expecting: state)
-    }
-
-    /// A loopback redirect URI on a port free now, for `login --url-only`
-    /// (nobody listens there later: the browser shows an error page whose URL holds the code).
-    private func freeLoopbackRedirectURI() throws(LanguageError) -> String {
-        let listener = try attempt { () throws(RequestError) in try LoopbackListener() }
-        defer { listener.close() }
-        return listener.redirectURI
-    }
-
-    /// Opens `url` with xdg-open, only on a desktop session at a terminal (never in tests or scripts).
-    private func openBrowser(_ url: String, stdinIsTerminal: Bool) {
+    /// Opens `url` with xdg-open, only on a desktop session (`login` asks only at a terminal, never in tests or scripts).
+    private func openBrowser(_ url: String) {
         let environment = ProcessInfo.processInfo.environment
-        guard stdinIsTerminal, environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil else { return }
+        guard environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil else { return }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["xdg-open", url]

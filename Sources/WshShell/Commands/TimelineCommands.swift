@@ -215,7 +215,7 @@ extension Shell {
 
     private func watch(_ context: CommandContext) throws(LanguageError) {
         let words = context.arguments.values("SOURCE…")
-        let source = words.isEmpty ? (sessionStorage?.timeline.source ?? .public) : try timelineWords(words, allowsCount: false).source
+        let source = words.isEmpty ? (sessionStorage?.source ?? .public) : try timelineWords(words, allowsCount: false).source
         let every = try seconds(context.arguments.option("every"), name: "--every") ?? 60
         var duration = try seconds(context.arguments.option("for"), name: "--for")
         if duration == nil { duration = try seconds(context.arguments.option("timeout"), name: "--timeout") }

@@ -8,15 +8,17 @@ import WshText
 /// flow (Weibo's or Mastodon's), and a factory for API clients holding a
 /// given token, are injected.
 ///
-/// Inputs: `prepareApp`, `begin`, `complete`, `identify`, `revoke`. Outputs:
-/// `registeredApp` (an app registered on the way, for the shell to keep),
-/// `authorizeURL`, `pending` (what the exchange needs, for `login --url-only`
-/// to keep), `signedIn` (the result). The store of accounts is the shell's business.
+/// The whole `login` flow is `LoginViewModel+Flow.swift`: inputs `start`,
+/// `waitForCode`, `codeReceived`, `finish`, `cancel`; output `step`, each
+/// step told to `onStep`. Its I/O (the loopback listener, the accounts file)
+/// is a `LoginHost` the shell passes in. The steps' parts are inputs too:
+/// `prepareApp`, `begin`, `complete`, `identify`, `revoke`; outputs
+/// `registeredApp`, `authorizeURL`, `pending`, `signedIn`.
 public final class LoginViewModel {
     /// Builds the users' DataController of the API, sending `token` (to name the new user).
     public typealias UsersFactory = @Sendable (Secret) -> UserDataController
 
-    private let oauth: any OAuthFlow
+    let oauth: any OAuthFlow
     private let makeUsers: UsersFactory
     private let now: @Sendable () -> Date
 
@@ -29,6 +31,15 @@ public final class LoginViewModel {
     /// The app `prepareApp` registered (not one it was given), to keep for the next login.
     public private(set) var registeredApp: OAuthApp?
 
+    /// Where the flow is (see `LoginStep`); each new value is also told to `onStep`.
+    public internal(set) var step: LoginStep = .idle {
+        didSet { onStep?(step) }
+    }
+    /// Told each step as it happens, for the view to show.
+    public var onStep: ((LoginStep) -> Void)?
+    /// The flow's state between inputs: its I/O, the app, the listener, a cancel.
+    var flow = FlowState()
+
     /// The redirect URI that has the server show the code, when the API has one.
     public var outOfBandRedirectURI: String? { oauth.outOfBandRedirectURI }
     /// Whether the API lets wsh register its own app (Mastodon), so no app need be configured.
@@ -38,6 +49,11 @@ public final class LoginViewModel {
         self.oauth = oauth
         self.makeUsers = makeUsers
         self.now = now
+    }
+
+    /// The login of the API `signIn` was built for (its OAuth flow and users).
+    public convenience init(signIn: SignInDataController, now: @escaping @Sendable () -> Date = Date.init) {
+        self.init(oauth: signIn.oauth, makeUsers: signIn.users, now: now)
     }
 
     /// The app to log in with on an API where wsh registers its own: `cached`

@@ -90,6 +90,8 @@ public final class SessionViewModel {
     }
     /// The timeline's rows, numbered from 1.
     public var rows: [StatusCellViewModel] { timeline.rows }
+    /// The timeline the list shows (what `watch` with no source follows).
+    public var source: TimelineSource { timeline.source }
     /// How many rows the list has, without building them.
     public var rowCount: Int { timeline.rowCount }
     /// How many statuses are loaded, muted authors' included.

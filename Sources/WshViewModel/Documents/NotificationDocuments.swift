@@ -1,4 +1,5 @@
 import WshModel
+import WshText
 
 /// `notifications --json`: `{types, has_more, notifications: [{index, id, type, created_at, account, status}]}`.
 public struct NotificationsDocument: Encodable, Sendable, Hashable {

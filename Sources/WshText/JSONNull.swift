@@ -1,6 +1,6 @@
-/// An optional member of a `--json` document that is written as `null` when
-/// absent, rather than left out as `Encodable` does by default: every
-/// document names all its keys, so scripts can rely on them.
+/// An optional member of a JSON document that is written as `null` when
+/// absent, rather than left out as `Encodable` does by default: documents
+/// that name all their keys (`--json`, `GET /admin/faults`), so scripts can rely on them.
 @propertyWrapper
 public struct JSONNull<Value: Encodable & Sendable & Hashable>: Encodable, Sendable, Hashable {
     public var wrappedValue: Value?

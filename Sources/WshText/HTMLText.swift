@@ -112,6 +112,12 @@ public enum HTMLText {
         }
     }
 
+    /// `text` with `& < > " '` as character entities, `'` as `&#39;` as
+    /// Mastodon writes it: the sandbox's pages and the HTML of `content`.
+    public static func escaped(_ text: String) -> String {
+        XMLText.escaped(text, apostrophe: "&#39;")
+    }
+
     /// `text` with `&amp;`, `&lt;`, `&#39;`, `&#x1F600;` and the like decoded;
     /// an unknown or malformed reference stays as it was.
     public static func decodingEntities(_ text: String) -> String {

@@ -139,42 +139,19 @@ extension StatusDataController {
     /// statuses newer than before, one reposting this status (with this
     /// text, when there is one) is the repost.
     public func repost(statusID: String, text: String?) async throws(WriteError) -> WriteOutcome<Status> {
-        let baseline = await newestOwnStatusID()
-        let lost: RequestError
-        do {
-            let status = try await api.run("StatusDataController.repost(id: \(statusID))", count: { _ in 1 }) {
-                try await $0.repost(id: statusID, text: text, $1)
-            }
-            remember([status] + (status.retweetedStatus.map { [$0] } ?? []))
-            return WriteOutcome(status)
-        } catch {
-            guard error.leavesWriteOutcomeUnknown else { throw .rejected(error) }
-            lost = error
-        }
-        guard case .known(let newest) = baseline else {
-            throw .unknown(lostAnswer: lost, check: baselineProblem(baseline))
-        }
-        let newer: [Status]
-        do {
-            let page = try await userTimeline(count: Self.lostPostSearchCount, sinceID: newest)
-            newer = page.statuses.filter { StatusID.isNewer($0.identifier, than: newest) }
-        } catch {
-            throw .unknown(lostAnswer: lost, check: "reading the account's statuses failed: \(error.description)")
-        }
         // Weibo points a repost of a repost at the original, so either id counts.
         let original = cachedStatus(id: statusID)
         let targets = Set([statusID, original?.retweetedStatus?.identifier].compactMap { $0 })
         let wanted = text?.trimmingCharacters(in: .whitespacesAndNewlines)
-        let found = newer.last { status in
-            guard let reposted = status.retweetedStatus?.identifier, targets.contains(reposted) else { return false }
-            guard let wanted else { return true }
-            return (status.text ?? "").trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix(wanted)
-        }
-        if let found { return WriteOutcome(found, resolution: .recovered(lostAnswer: lost.description)) }
-        guard newer.isEmpty else {
-            throw .unknown(lostAnswer: lost, check: "the account has \(newer.count) newer status\(newer.count == 1 ? "" : "es"), none reposting status \(statusID)")
-        }
-        throw .notApplied(lostAnswer: lost)
+        return try await createOwnStatus(
+            "StatusDataController.repost(id: \(statusID))", unmatched: "none reposting status \(statusID)",
+            related: { [$0] + ($0.retweetedStatus.map { [$0] } ?? []) },
+            matches: { status in
+                guard let reposted = status.retweetedStatus?.identifier, targets.contains(reposted) else { return false }
+                guard let wanted else { return true }
+                return (status.text ?? "").trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix(wanted)
+            }
+        ) { try await $0.repost(id: statusID, text: text, $1) }
     }
 
     // MARK: Favourites

@@ -173,38 +173,12 @@ public final class StatusDataController: Sendable {
     public func post(_ draft: StatusDraft) async throws(WriteError) -> WriteOutcome<Status> {
         let text = draft.text
         if let refusal = dialect.capabilities.refusal(of: draft, api: dialect.name) { throw .rejected(.configuration(refusal)) }
-        let baseline = await newestOwnStatusID()
-        let lost: RequestError
-        do {
-            let options = draft.optionNames.isEmpty ? "" : ", " + draft.optionNames.joined(separator: " ")
-            let status = try await api.run("StatusDataController.post(text: \(text.count) characters\(options))", count: { _ in 1 }) {
-                try await $0.post(draft, $1)
-            }
-            remember([status])
-            return WriteOutcome(status)
-        } catch {
-            guard error.leavesWriteOutcomeUnknown else { throw .rejected(error) }
-            lost = error
-        }
-        guard case .known(let newest) = baseline else {
-            throw .unknown(lostAnswer: lost, check: baselineProblem(baseline))
-        }
-        let newer: [Status]
-        do {
-            let page = try await userTimeline(count: Self.lostPostSearchCount, sinceID: newest)
-            newer = page.statuses.filter { StatusID.isNewer($0.identifier, than: newest) }
-        } catch {
-            throw .unknown(lostAnswer: lost, check: "reading the account's statuses failed: \(error.description)")
-        }
+        let options = draft.optionNames.isEmpty ? "" : ", " + draft.optionNames.joined(separator: " ")
         let wanted = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        // Newest first: the last match is the oldest status posted with this text since the baseline.
-        if let found = newer.last(where: { $0.text?.trimmingCharacters(in: .whitespacesAndNewlines) == wanted }) {
-            return WriteOutcome(found, resolution: .recovered(lostAnswer: lost.description))
-        }
-        guard newer.isEmpty else {
-            throw .unknown(lostAnswer: lost, check: "the account has \(newer.count) newer status\(newer.count == 1 ? "" : "es"), none with this text")
-        }
-        throw .notApplied(lostAnswer: lost)
+        return try await createOwnStatus(
+            "StatusDataController.post(text: \(text.count) characters\(options))", unmatched: "none with this text",
+            matches: { $0.text?.trimmingCharacters(in: .whitespacesAndNewlines) == wanted }
+        ) { try await $0.post(draft, $1) }
     }
 
     /// Deletes the status with `id` (`statuses/destroy.json`; only its
@@ -247,6 +221,50 @@ public final class StatusDataController: Sendable {
             }
             forget(id: id)
             return WriteOutcome(nil, resolution: .recovered(lostAnswer: lost.description))
+        }
+        throw .notApplied(lostAnswer: lost)
+    }
+
+    /// Sends a write that creates one of the account's own statuses (a post,
+    /// a repost), traced as `call`, and resolves a lost answer. Before
+    /// sending it reads the account's newest status id; when the answer is
+    /// lost it reads the account's statuses newer than that one: the oldest
+    /// that `matches` is the one created (`.recovered`), none newer means
+    /// nothing was created (`WriteError.notApplied`), newer ones of which
+    /// none matches (`unmatched` says what none of them is) or a failed read
+    /// is `WriteError.unknown`. `related` is what the created status brings
+    /// into the cache.
+    func createOwnStatus(
+        _ call: String, unmatched: String, related: (Status) -> [Status] = { [$0] },
+        matches: (Status) -> Bool,
+        _ send: (any Dialect, DialectExchange) async throws -> Status
+    ) async throws(WriteError) -> WriteOutcome<Status> {
+        let baseline = await newestOwnStatusID()
+        let lost: RequestError
+        do {
+            let status = try await api.run(call, count: { _ in 1 }, send)
+            remember(related(status))
+            return WriteOutcome(status)
+        } catch {
+            guard error.leavesWriteOutcomeUnknown else { throw .rejected(error) }
+            lost = error
+        }
+        guard case .known(let newest) = baseline else {
+            throw .unknown(lostAnswer: lost, check: baselineProblem(baseline))
+        }
+        let newer: [Status]
+        do {
+            let page = try await userTimeline(count: Self.lostPostSearchCount, sinceID: newest)
+            newer = page.statuses.filter { StatusID.isNewer($0.identifier, than: newest) }
+        } catch {
+            throw .unknown(lostAnswer: lost, check: "reading the account's statuses failed: \(error.description)")
+        }
+        // Newest first: the last match is the oldest such status created since the baseline.
+        if let found = newer.last(where: matches) {
+            return WriteOutcome(found, resolution: .recovered(lostAnswer: lost.description))
+        }
+        guard newer.isEmpty else {
+            throw .unknown(lostAnswer: lost, check: "the account has \(newer.count) newer status\(newer.count == 1 ? "" : "es"), \(unmatched)")
         }
         throw .notApplied(lostAnswer: lost)
     }

@@ -377,20 +377,9 @@ struct Compiler {
         emit(Instruction(.forBegin, a: items.count, b: constant(.int(splitMask))))
         // Once, with the list as split into items.
         emitEcho("for", [.value(name), .syntax("in"), .loopItems])
-        // Check at the bottom, as in `while`: forNext counts the step, pushes the
-        // next item and jumps back, or drops the loop and falls through.
-        let entry = emit(.jump(0))
-        let bodyStart = here
-        emitStore(name, assign: false)
-        loops.append(LoopContext(tryDepth: tryDepth, hasState: true, stateDepth: stateDepth))
-        loopStateDepth += 1
-        compileBody(body)
-        loopStateDepth -= 1
-        let loop = loops.removeLast()
-        patch(entry, to: here)
-        for jump in loop.continueJumps { patch(jump, to: here) }
-        emit(.forNext(bodyStart))
-        for jump in loop.breakJumps { patch(jump, to: here) }
+        // forNext counts the step, pushes the next item and jumps back, or
+        // drops the loop and falls through.
+        compileStatefulLoop(body, storingItemIn: name, next: Instruction.forNext)
     }
 
     private mutating func compileRepeat(_ words: [Word]) throws(LanguageError) {
@@ -400,8 +389,18 @@ struct Compiler {
         let shown = try compileExpression(Array(words.dropLast()), context: "repeat")
         emitEcho("repeat", shown)
         emit(.repeatBegin)
+        compileStatefulLoop(body, next: Instruction.repeatNext)
+    }
+
+    /// The body of a loop that keeps its state on the stack (`for`,
+    /// `repeat`), checked at the bottom as in `while`: `next(bodyStart)`
+    /// steps the loop and jumps back to the body, or drops the state and
+    /// falls through. Each pass first stores the item in `storingItemIn`
+    /// when there is one.
+    private mutating func compileStatefulLoop(_ body: Script, storingItemIn name: String? = nil, next: (Int) -> Instruction) {
         let entry = emit(.jump(0))
         let bodyStart = here
+        if let name { emitStore(name, assign: false) }
         loops.append(LoopContext(tryDepth: tryDepth, hasState: true, stateDepth: stateDepth))
         loopStateDepth += 1
         compileBody(body)
@@ -409,7 +408,7 @@ struct Compiler {
         let loop = loops.removeLast()
         patch(entry, to: here)
         for jump in loop.continueJumps { patch(jump, to: here) }
-        emit(.repeatNext(bodyStart))
+        emit(next(bodyStart))
         for jump in loop.breakJumps { patch(jump, to: here) }
     }
 

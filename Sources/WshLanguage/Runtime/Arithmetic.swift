@@ -108,12 +108,12 @@ enum BinaryOperator: UInt8, Sendable {
         let rightNumber = right.numeric
         if isComparison {
             guard let leftNumber, let rightNumber else {
-                return compareText(left.description, right.description)
+                return compare(left.description, right.description)
             }
             if case .int(let a) = leftNumber, case .int(let b) = rightNumber {
                 return try applyInts(a, b)
             }
-            return compareDoubles(leftNumber.asDouble, rightNumber.asDouble)
+            return compare(leftNumber.asDouble, rightNumber.asDouble)
         }
         guard let leftNumber else { throw notANumber(left) }
         guard let rightNumber else { throw notANumber(right) }
@@ -133,7 +133,7 @@ enum BinaryOperator: UInt8, Sendable {
         case .remainder:
             if b == 0 { throw LanguageError.commandFailed("division by zero") }
             result = a.truncatingRemainder(dividingBy: b)
-        default: return compareDoubles(a, b)
+        default: return compare(a, b)
         }
         // Decimal overflow is an error, as integer overflow is: never `inf` or `nan`.
         guard result.isFinite else {
@@ -146,20 +146,8 @@ enum BinaryOperator: UInt8, Sendable {
         .commandFailed("expected a number for \(symbol) but got \"\(value.description)\"")
     }
 
-    private func compareDoubles(_ a: Double, _ b: Double) -> Value {
-        let result: Bool
-        switch self {
-        case .equal: result = a == b
-        case .notEqual: result = a != b
-        case .less: result = a < b
-        case .lessOrEqual: result = a <= b
-        case .greater: result = a > b
-        default: result = a >= b
-        }
-        return .int(result ? 1 : 0)
-    }
-
-    private func compareText(_ a: String, _ b: String) -> Value {
+    /// This comparison of `a` and `b` (numbers or text), as 1 or 0.
+    private func compare<T: Comparable>(_ a: T, _ b: T) -> Value {
         let result: Bool
         switch self {
         case .equal: result = a == b

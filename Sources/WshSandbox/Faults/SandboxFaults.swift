@@ -1,3 +1,5 @@
+import WshText
+
 /// The faults the sandbox injects into `/2/` responses. All are off by default.
 ///
 /// Set them at start (`SandboxConfiguration.faults`, or `wsh-sandbox` flags),
@@ -15,7 +17,8 @@ public struct SandboxFaults: Sendable, Hashable, Codable {
     /// sequence of failures is drawn from the seed, so a run repeats.
     public var failRate: Double
     /// After this many `/2/` requests every further one gets 403 with error 10023.
-    public var rateLimit: Int?
+    /// `null` when off in the JSON, as `path`, so `GET /admin/faults` shows every key.
+    @JSONNull public var rateLimit: Int?
     /// Send headers for the full body, half the body, then close the connection.
     public var truncate: Bool
     /// Send HTTP 200 with a body that is not valid JSON (the first half of the real one).
@@ -28,7 +31,7 @@ public struct SandboxFaults: Sendable, Hashable, Codable {
     /// When set, faults apply only to this endpoint (`statuses/update.json`,
     /// with or without `/2/`); other requests are served normally and are
     /// not counted for `rateLimit` or drawn for `failRate`.
-    public var path: String?
+    @JSONNull public var path: String?
     /// Write the body `dripChunkBytes` at a time with this many milliseconds between writes.
     public var dripMilliseconds: Int
     /// The size of each dripped write.
@@ -103,22 +106,6 @@ public struct SandboxFaults: Sendable, Hashable, Codable {
         if let problem = validationProblem {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: problem))
         }
-    }
-
-    /// Encodes every key, `rate_limit` and `path` as `null` when off, so `GET /admin/faults` shows them all.
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(latencyMilliseconds, forKey: .latencyMilliseconds)
-        try c.encode(failStatus, forKey: .failStatus)
-        try c.encode(failRate, forKey: .failRate)
-        try c.encode(rateLimit, forKey: .rateLimit)
-        try c.encode(truncate, forKey: .truncate)
-        try c.encode(malformed, forKey: .malformed)
-        try c.encode(drop, forKey: .drop)
-        try c.encode(dripMilliseconds, forKey: .dripMilliseconds)
-        try c.encode(dripChunkBytes, forKey: .dripChunkBytes)
-        try c.encode(dropAfter, forKey: .dropAfter)
-        try c.encode(path, forKey: .path)
     }
 
     /// Why these faults cannot be used, or nil when they can.

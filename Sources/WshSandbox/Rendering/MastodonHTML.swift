@@ -1,4 +1,5 @@
 import Foundation
+import WshText
 
 /// Turns a status's plain text into the HTML Mastodon 4.x puts in `content`:
 /// paragraphs, `<br />` for line breaks, links with their invisible parts,
@@ -69,22 +70,7 @@ struct MastodonHTML {
         charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 
     /// `&`, `<`, `>`, `"` and `'` as entities.
-    static func escaped(_ text: String) -> String {
-        guard text.contains(where: { "&<>\"'".contains($0) }) else { return text }
-        var out = ""
-        out.reserveCapacity(text.utf8.count + 16)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    static func escaped(_ text: String) -> String { HTMLText.escaped(text) }
 }
 
 /// `2024-11-06T07:08:38.000Z`: ISO 8601 in UTC with milliseconds, as Mastodon writes times.

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import WshText
 
 /// Weibo's OAuth2 endpoints, at the server's root (`/oauth2/…`, not under `/2/`):
 /// `authorize` (GET: a page to approve as a sandbox user; POST: the approval,
@@ -70,19 +71,19 @@ struct OAuthAPI: Sendable {
             <!DOCTYPE html>
             <html lang="zh-CN"><head><meta charset="utf-8"><title>微博授权 · wsh sandbox</title></head>
             <body>
-            <h1>授权 \(Self.escaped(clientID)) 访问你的微博帐号</h1>
+            <h1>授权 \(HTMLText.escaped(clientID)) 访问你的微博帐号</h1>
             <p>wsh sandbox: choose the account to approve as.</p>
             <form method="post" action="/oauth2/authorize">
-            <input type="hidden" name="client_id" value="\(Self.escaped(clientID))">
-            <input type="hidden" name="redirect_uri" value="\(Self.escaped(redirectURI))">
-            <input type="hidden" name="state" value="\(Self.escaped(state))">
+            <input type="hidden" name="client_id" value="\(HTMLText.escaped(clientID))">
+            <input type="hidden" name="redirect_uri" value="\(HTMLText.escaped(redirectURI))">
+            <input type="hidden" name="state" value="\(HTMLText.escaped(state))">
             <input type="hidden" name="response_type" value="code">
 
             """
         for index in tokens.accountTokens.indices {
             let user = timeline.data.users[index]
             html += "<p><label><input type=\"radio\" name=\"user\" value=\"\(user.id)\"\(index == 0 ? " checked" : "")> "
-                + "@\(Self.escaped(user.screenName)) (uid \(user.id))</label></p>\n"
+                + "@\(HTMLText.escaped(user.screenName)) (uid \(user.id))</label></p>\n"
         }
         html += """
             <p><button type="submit" name="approve" value="1">授权 Approve</button>
@@ -197,7 +198,7 @@ struct OAuthAPI: Sendable {
     }
 
     private static func htmlError(_ error: SandboxError) -> Reply {
-        let text = "\(escaped(error.message)) (\(error.code)): \(escaped(error.oauthDescription ?? ""))"
+        let text = "\(HTMLText.escaped(error.message)) (\(error.code)): \(HTMLText.escaped(error.oauthDescription ?? ""))"
         let html = """
             <!DOCTYPE html>
             <html><head><meta charset="utf-8"><title>授权错误</title></head>
@@ -226,20 +227,5 @@ struct OAuthAPI: Sendable {
 
     private static func percentEncoded(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
-    }
-
-    private static func escaped(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 }

@@ -78,50 +78,51 @@ extension Shell {
                         context: CommandContext) -> [String] {
         let wanted = interactive ? changes.union(show) : show
         var rendered: [String] = []
+        /// Writes a View's `text` and records it as `view`.
+        func write(_ text: String, as view: String) {
+            context.write(text)
+            rendered.append(view)
+        }
         if wanted.contains(.screen) || wanted.contains(.rows) {
             switch session.screen {
             case .list:
                 if wanted.contains(.rows) || interactive {
-                    context.write(TimelineListView(style: console.style, columns: console.columns()).render(session.rows))
-                    rendered.append("TimelineListView (\(session.rows.count) row\(session.rows.count == 1 ? "" : "s"))")
+                    write(TimelineListView(style: console.style, columns: console.columns()).render(session.rows),
+                          as: "TimelineListView (\(session.rows.count) row\(session.rows.count == 1 ? "" : "s"))")
                 }
             case .detail(let detail):
                 // `detail N --expand` shows the text behind a content warning.
                 let expand = context.name == "detail" || context.name == "show" ? context.arguments.flag("expand") : false
-                context.write(StatusDetailView(style: console.style).render(detail, expand: expand))
-                rendered.append("StatusDetailView")
+                write(StatusDetailView(style: console.style).render(detail, expand: expand), as: "StatusDetailView")
             case .comments(let comments):
-                context.write(CommentsView(style: console.style, columns: console.columns()).render(comments))
-                rendered.append("CommentsView (\(comments.rows.count) comments)")
+                write(CommentsView(style: console.style, columns: console.columns()).render(comments),
+                      as: "CommentsView (\(comments.rows.count) comments)")
             case .user(let user):
-                context.write(UserView(style: console.style).render(user))
-                rendered.append("UserView")
+                write(UserView(style: console.style).render(user), as: "UserView")
             case .search(let search):
-                context.write(SearchView(style: console.style, columns: console.columns()).render(search))
-                rendered.append("SearchView (\(search.rows.count) rows)")
+                write(SearchView(style: console.style, columns: console.columns()).render(search),
+                      as: "SearchView (\(search.rows.count) rows)")
             case .accounts(let accounts):
-                context.write(AccountsView(style: console.style, columns: console.columns()).render(accounts))
-                rendered.append("AccountsView (\(accounts.rows.count) rows)")
+                write(AccountsView(style: console.style, columns: console.columns()).render(accounts),
+                      as: "AccountsView (\(accounts.rows.count) rows)")
             case .lists(let lists):
-                context.write(ListsView(style: console.style).render(lists))
-                rendered.append("ListsView (\(lists.rows.count) lists)")
+                write(ListsView(style: console.style).render(lists), as: "ListsView (\(lists.rows.count) lists)")
             case .edits(let history):
-                context.write(EditHistoryView(style: console.style, columns: console.columns()).render(history))
-                rendered.append("EditHistoryView (\(history.rows.count) versions)")
+                write(EditHistoryView(style: console.style, columns: console.columns()).render(history),
+                      as: "EditHistoryView (\(history.rows.count) versions)")
             case .scheduled(let scheduled):
-                context.write(ScheduledStatusesView(style: console.style, columns: console.columns()).render(scheduled))
-                rendered.append("ScheduledStatusesView (\(scheduled.rows.count) rows)")
+                write(ScheduledStatusesView(style: console.style, columns: console.columns()).render(scheduled),
+                      as: "ScheduledStatusesView (\(scheduled.rows.count) rows)")
             case .notifications(let notifications):
-                context.write(NotificationsView(style: console.style, columns: console.columns()).render(notifications))
-                rendered.append("NotificationsView (\(notifications.rows.count) rows)")
+                write(NotificationsView(style: console.style, columns: console.columns()).render(notifications),
+                      as: "NotificationsView (\(notifications.rows.count) rows)")
             case .conversations(let conversations):
-                context.write(ConversationsView(style: console.style, columns: console.columns()).render(conversations))
-                rendered.append("ConversationsView (\(conversations.rows.count) rows)")
+                write(ConversationsView(style: console.style, columns: console.columns()).render(conversations),
+                      as: "ConversationsView (\(conversations.rows.count) rows)")
             }
         }
         if wanted.contains(.led) {
-            context.write(LEDView(style: console.style).render(session.ledText))
-            rendered.append("LEDView")
+            write(LEDView(style: console.style).render(session.ledText), as: "LEDView")
         }
         return rendered
     }

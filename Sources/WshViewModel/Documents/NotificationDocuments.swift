@@ -1,4 +1,5 @@
 import WshModel
+import WshText
 
 /// `notifications --json`: `{types, has_more, notifications: [{index, id, type, created_at, account, status}]}`.
 public struct NotificationsDocument: Encodable, Sendable, Hashable {
@@ -25,10 +26,10 @@ public struct NotificationDocument: Encodable, Sendable, Hashable {
     public var index: Int
     public var id: String
     public var type: String
-    public var createdAt: String?
+    @JSONNull public var createdAt: String?
     /// The screen name of who did it.
-    public var account: String?
-    public var status: StatusDocument?
+    @JSONNull public var account: String?
+    @JSONNull public var status: StatusDocument?
 
     enum CodingKeys: String, CodingKey {
         case index, id, type, account, status
@@ -43,16 +44,6 @@ public struct NotificationDocument: Encodable, Sendable, Hashable {
         account = notification.account?.screenName.map(StatusDocument.clean)
         status = notification.status.map { StatusDocument($0) }
     }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(index, forKey: .index)
-        try container.encode(id, forKey: .id)
-        try container.encode(type, forKey: .type)
-        try container.encode(createdAt, forKey: .createdAt)
-        try container.encode(account, forKey: .account)
-        try container.encode(status, forKey: .status)
-    }
 }
 
 /// One conversation: `{index, id, unread, accounts, last_status}`.
@@ -62,7 +53,7 @@ public struct ConversationDocument: Encodable, Sendable, Hashable {
     public var unread: Bool
     /// The screen names of who is in it besides you.
     public var accounts: [String]
-    public var lastStatus: StatusDocument?
+    @JSONNull public var lastStatus: StatusDocument?
 
     enum CodingKeys: String, CodingKey {
         case index, id, unread, accounts
@@ -75,14 +66,5 @@ public struct ConversationDocument: Encodable, Sendable, Hashable {
         unread = conversation.unread
         accounts = conversation.accounts.compactMap { $0.screenName.map(StatusDocument.clean) }
         lastStatus = conversation.lastStatus.map { StatusDocument($0) }
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(index, forKey: .index)
-        try container.encode(id, forKey: .id)
-        try container.encode(unread, forKey: .unread)
-        try container.encode(accounts, forKey: .accounts)
-        try container.encode(lastStatus, forKey: .lastStatus)
     }
 }

@@ -8,16 +8,9 @@ public struct AccountsDocument: Encodable, Sendable, Hashable {
         public var index: Int
         public var user: UserDocument
         /// Whether you follow them; null when the server did not say.
-        public var following: Bool?
+        @JSONNull public var following: Bool?
 
         enum CodingKeys: String, CodingKey { case index, user, following }
-
-        public func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(index, forKey: .index)
-            try c.encode(user, forKey: .user)
-            try c.encode(following, forKey: .following)
-        }
     }
 
     public var list: String
@@ -51,16 +44,9 @@ public struct SearchDocument: Encodable, Sendable, Hashable {
     public struct HashtagRow: Encodable, Sendable, Hashable {
         public var index: Int
         public var name: String
-        public var uses: Int?
+        @JSONNull public var uses: Int?
 
         enum CodingKeys: String, CodingKey { case index, name, uses }
-
-        public func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(index, forKey: .index)
-            try c.encode(name, forKey: .name)
-            try c.encode(uses, forKey: .uses)
-        }
     }
 
     public var query: String

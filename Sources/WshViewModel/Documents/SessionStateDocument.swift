@@ -19,7 +19,7 @@ public struct SessionStateDocument: Encodable, Sendable, Hashable {
     /// The `count` `more` and `newer` reuse.
     public var pageSize: Int
     /// Where the next older page starts (`page 2`, `older than 123`); nil when none.
-    public var next: String?
+    @JSONNull public var next: String?
     /// True once a fetch has loaded the timeline.
     public var fetched: Bool
     /// The muted users, in the order they were muted (`@name`, `uid 123`).
@@ -56,28 +56,16 @@ public struct SessionStateDocument: Encodable, Sendable, Hashable {
         calculator = CalculatorDocument(state.calculator)
     }
 
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(screens, forKey: .screens)
-        try container.encode(rows, forKey: .rows)
-        try container.encode(source, forKey: .source)
-        try container.encode(pageSize, forKey: .pageSize)
-        try container.encode(next, forKey: .next)
-        try container.encode(fetched, forKey: .fetched)
-        try container.encode(muted, forKey: .muted)
-        try container.encode(calculator, forKey: .calculator)
-    }
-
     /// One screen over the list: `{kind, status_id, user_id, screen_name}`.
     public struct ScreenDocument: Encodable, Sendable, Hashable, CustomStringConvertible {
         /// `detail`, `comments` or `user`.
         public var kind: String
         /// The status a detail or comments screen shows.
-        public var statusID: String?
+        @JSONNull public var statusID: String? = nil
         /// The user a user screen shows.
-        public var userID: String?
+        @JSONNull public var userID: String? = nil
         /// That user's screen name (the owner of a followers or following list).
-        public var screenName: String?
+        @JSONNull public var screenName: String? = nil
         /// What a search screen searched for; absent for other screens.
         public var query: String?
 
@@ -121,15 +109,6 @@ public struct SessionStateDocument: Encodable, Sendable, Hashable {
             }
         }
 
-        public func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(kind, forKey: .kind)
-            try container.encode(statusID, forKey: .statusID)
-            try container.encode(userID, forKey: .userID)
-            try container.encode(screenName, forKey: .screenName)
-            try container.encodeIfPresent(query, forKey: .query)
-        }
-
         /// `detail of status 123`, `user @alice (uid 42)`.
         public var description: String {
             if let statusID { return "\(kind) of status \(statusID)" }
@@ -143,18 +122,10 @@ public struct SessionStateDocument: Encodable, Sendable, Hashable {
     /// One loaded status: `{index, id, author, muted}`; `index` is its row
     /// number, `null` for a muted author's status, which the list hides.
     public struct RowDocument: Encodable, Sendable, Hashable {
-        public var index: Int?
-        public var id: String?
-        public var author: String?
+        @JSONNull public var index: Int?
+        @JSONNull public var id: String?
+        @JSONNull public var author: String?
         public var muted: Bool
-
-        public func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(index, forKey: .index)
-            try container.encode(id, forKey: .id)
-            try container.encode(author, forKey: .author)
-            try container.encode(muted, forKey: .muted)
-        }
 
         enum CodingKeys: String, CodingKey { case index, id, author, muted }
     }
@@ -164,7 +135,7 @@ public struct SessionStateDocument: Encodable, Sendable, Hashable {
         /// What the LED shows.
         public var led: String
         /// The operation waiting for its second operand, e.g. `+`.
-        public var pending: String?
+        @JSONNull public var pending: String?
         /// The entries of the current calculation as typed.
         public var entries: [String]
         /// True after a division by zero, until `C`.
@@ -175,14 +146,6 @@ public struct SessionStateDocument: Encodable, Sendable, Hashable {
             pending = brain.pendingOperation
             entries = brain.entries
             error = brain.isError
-        }
-
-        public func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(led, forKey: .led)
-            try container.encode(pending, forKey: .pending)
-            try container.encode(entries, forKey: .entries)
-            try container.encode(error, forKey: .error)
         }
 
         enum CodingKeys: String, CodingKey { case led, pending, entries, error }
@@ -205,9 +168,9 @@ public struct SessionStateDiff: Encodable, Sendable, Hashable {
     public var mutedAdded: [String]
     public var mutedRemoved: [String]
     /// The timeline source before and after, when it changed.
-    public var source: Change?
+    @JSONNull public var source: Change?
     /// The LED before and after, when it changed.
-    public var led: Change?
+    @JSONNull public var led: Change?
 
     /// A value before and after.
     public struct Change: Encodable, Sendable, Hashable {
@@ -247,18 +210,5 @@ public struct SessionStateDiff: Encodable, Sendable, Hashable {
     public var isEmpty: Bool {
         rowsAdded.isEmpty && rowsRemoved.isEmpty && screensPushed.isEmpty && screensPopped.isEmpty
             && mutedAdded.isEmpty && mutedRemoved.isEmpty && source == nil && led == nil
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(operation, forKey: .operation)
-        try container.encode(rowsAdded, forKey: .rowsAdded)
-        try container.encode(rowsRemoved, forKey: .rowsRemoved)
-        try container.encode(screensPushed, forKey: .screensPushed)
-        try container.encode(screensPopped, forKey: .screensPopped)
-        try container.encode(mutedAdded, forKey: .mutedAdded)
-        try container.encode(mutedRemoved, forKey: .mutedRemoved)
-        try container.encode(source, forKey: .source)
-        try container.encode(led, forKey: .led)
     }
 }

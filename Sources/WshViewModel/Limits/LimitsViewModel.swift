@@ -45,13 +45,13 @@ public struct LimitsViewModel: Sendable, Hashable {
 /// ip_limit, reset_time, reset_time_in_seconds, limit_time_unit}`. Every key
 /// is always present (null when the server did not say), so the names are stable.
 public struct RateLimitDocument: Encodable, Sendable, Hashable {
-    public var remainingUserHits: Int?
-    public var remainingIPHits: Int?
-    public var userLimit: Int?
-    public var ipLimit: Int?
-    public var resetTime: String?
-    public var resetTimeInSeconds: Int?
-    public var limitTimeUnit: String?
+    @JSONNull public var remainingUserHits: Int?
+    @JSONNull public var remainingIPHits: Int?
+    @JSONNull public var userLimit: Int?
+    @JSONNull public var ipLimit: Int?
+    @JSONNull public var resetTime: String?
+    @JSONNull public var resetTimeInSeconds: Int?
+    @JSONNull public var limitTimeUnit: String?
 
     init(_ status: RateLimitStatus) {
         remainingUserHits = status.remainingUserHits
@@ -71,16 +71,5 @@ public struct RateLimitDocument: Encodable, Sendable, Hashable {
         case resetTime = "reset_time"
         case resetTimeInSeconds = "reset_time_in_seconds"
         case limitTimeUnit = "limit_time_unit"
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(remainingUserHits, forKey: .remainingUserHits)
-        try c.encode(remainingIPHits, forKey: .remainingIPHits)
-        try c.encode(userLimit, forKey: .userLimit)
-        try c.encode(ipLimit, forKey: .ipLimit)
-        try c.encode(resetTime, forKey: .resetTime)
-        try c.encode(resetTimeInSeconds, forKey: .resetTimeInSeconds)
-        try c.encode(limitTimeUnit, forKey: .limitTimeUnit)
     }
 }

@@ -173,21 +173,22 @@ public final class SessionViewModel {
     /// `more`: appends the next page. Returns how many new statuses it added.
     @discardableResult
     public func more() async throws(ViewModelError) -> Int {
-        var loaded = 0
-        try await record(replay: "more") { () async throws(ViewModelError) -> String in
-            loaded = try await timeline.loadMore()
-            return "more → \(DisplayText.plural(loaded, "status", "statuses"))"
-        }
-        return loaded
+        try await loadPage("more") { () async throws(ViewModelError) in try await timeline.loadMore() }
     }
 
     /// `newer`: puts what arrived since the top row on top. Returns how many.
     @discardableResult
     public func newer() async throws(ViewModelError) -> Int {
+        try await loadPage("newer") { () async throws(ViewModelError) in try await timeline.loadNewer() }
+    }
+
+    /// The command `name` (`more`, `newer`), recorded for replay: `load`
+    /// adds a page of statuses and says how many.
+    private func loadPage(_ name: String, _ load: () async throws(ViewModelError) -> Int) async throws(ViewModelError) -> Int {
         var loaded = 0
-        try await record(replay: "newer") { () async throws(ViewModelError) -> String in
-            loaded = try await timeline.loadNewer()
-            return "newer → \(DisplayText.plural(loaded, "status", "statuses"))"
+        try await record(replay: name) { () async throws(ViewModelError) -> String in
+            loaded = try await load()
+            return "\(name) → \(DisplayText.plural(loaded, "status", "statuses"))"
         }
         return loaded
     }

@@ -44,22 +44,13 @@ public struct EditHistoryDocument: Encodable, Sendable, Hashable {
         public var index: Int
         public var text: String
         public var spoilerText: String
-        public var sensitive: Bool?
-        public var createdAt: String?
+        @JSONNull public var sensitive: Bool?
+        @JSONNull public var createdAt: String?
 
         enum CodingKeys: String, CodingKey {
             case index, text, sensitive
             case spoilerText = "spoiler_text"
             case createdAt = "created_at"
-        }
-
-        public func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(index, forKey: .index)
-            try c.encode(text, forKey: .text)
-            try c.encode(spoilerText, forKey: .spoilerText)
-            try c.encode(sensitive, forKey: .sensitive)
-            try c.encode(createdAt, forKey: .createdAt)
         }
     }
 
@@ -115,9 +106,9 @@ public struct ScheduledStatusesViewModel: Sendable, Hashable {
 public struct ScheduledStatusDocument: Encodable, Sendable, Hashable {
     public var index: Int?
     public var id: String
-    public var scheduledAt: String?
+    @JSONNull public var scheduledAt: String?
     public var text: String
-    public var visibility: String?
+    @JSONNull public var visibility: String?
     public var spoilerText: String
 
     enum CodingKeys: String, CodingKey {
@@ -133,15 +124,5 @@ public struct ScheduledStatusDocument: Encodable, Sendable, Hashable {
         text = TerminalText.sanitize(status.text, .multiline)
         visibility = status.visibility.map { TerminalText.sanitize($0) }
         spoilerText = TerminalText.sanitize(status.contentWarning ?? "")
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeIfPresent(index, forKey: .index)
-        try c.encode(id, forKey: .id)
-        try c.encode(scheduledAt, forKey: .scheduledAt)
-        try c.encode(text, forKey: .text)
-        try c.encode(visibility, forKey: .visibility)
-        try c.encode(spoilerText, forKey: .spoilerText)
     }
 }

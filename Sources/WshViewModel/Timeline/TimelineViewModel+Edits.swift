@@ -126,11 +126,7 @@ extension TimelineViewModel {
         let outcome = try await compensate(
             operation, undo: undo, doing: "cancelling scheduled status \(id)", check: "scheduled"
         ) { () async throws(WriteError) in try await dataController.unschedule(id: id) }
-        return switch outcome.resolution {
-        case .answered: "cancelled scheduled status \(id) on the server"
-        case .recovered: "the answer was lost; the server shows scheduled status \(id) cancelled"
-        case .alreadyDone: "scheduled status \(id) was already gone from the server"
-        }
+        return Self.removalNote(outcome, "scheduled status \(id)", "cancelled")
     }
 
     // MARK: Capabilities

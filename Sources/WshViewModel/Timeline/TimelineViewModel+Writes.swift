@@ -165,11 +165,7 @@ extension TimelineViewModel {
             operation, undo: true, doing: "deleting comment \(commentID)",
             check: "api get comments/show.json id=\(statusID)"
         ) { () async throws(WriteError) in try await dataController.deleteComment(statusID: statusID, commentID: commentID) }
-        return switch outcome.resolution {
-        case .answered: "deleted comment \(commentID) on the server"
-        case .recovered: "the answer was lost; the server shows comment \(commentID) deleted"
-        case .alreadyDone: "comment \(commentID) was already gone from the server"
-        }
+        return Self.removalNote(outcome, "comment \(commentID)", "deleted")
     }
 
     /// Comments (or replies to `repliedTo`) `text` again, for redo of `operation`.
@@ -242,17 +238,23 @@ extension TimelineViewModel {
         let outcome = try await compensate(
             operation, undo: false, doing: "deleting status \(id)", check: "api get statuses/show.json id=\(id)"
         ) { () async throws(WriteError) in try await dataController.deleteStatus(id: id) }
-        return switch outcome.resolution {
-        case .answered: "deleted status \(id) on the server"
-        case .recovered: "the answer was lost; the server shows status \(id) deleted"
-        case .alreadyDone: "status \(id) was already gone from the server"
-        }
+        return Self.removalNote(outcome, "status \(id)", "deleted")
     }
 
     // MARK: Helpers
 
     private static func commentCheckAdvice(statusID: String) -> String {
         "the comment may or may not have been made; check with `api get comments/show.json id=\(statusID)` before commenting again"
+    }
+
+    /// The note on taking `thing` (`status 5`) away again by the `verb`
+    /// (`deleted`) write, by how the server answered.
+    static func removalNote<T>(_ outcome: WriteOutcome<T>, _ thing: String, _ verb: String) -> String {
+        switch outcome.resolution {
+        case .answered: "\(verb) \(thing) on the server"
+        case .recovered: "the answer was lost; the server shows \(thing) \(verb)"
+        case .alreadyDone: "\(thing) was already gone from the server"
+        }
     }
 
     static func lostAnswerNote<T>(_ outcome: WriteOutcome<T>, found: String) -> String? {

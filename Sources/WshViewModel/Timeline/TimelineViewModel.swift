@@ -286,23 +286,25 @@ public final class TimelineViewModel {
     /// Hides the rows of the user `name` names. Returns how many rows it hid.
     @discardableResult
     public func mute(_ name: String) throws(ViewModelError) -> Int {
-        guard let reference = UserReference(name) else { throw fail(.noUserGiven) }
-        let before = rowCount
-        var next = state
-        guard next.muted.insert(reference) else { throw fail(.alreadyMuted(reference.description)) }
-        commit(next)
-        return before - rowCount
+        try setMuted(name, true)
     }
 
     /// Shows again the rows of the user `name` names. Returns how many rows came back.
     @discardableResult
     public func unmute(_ name: String) throws(ViewModelError) -> Int {
+        try setMuted(name, false)
+    }
+
+    /// Mutes or unmutes the user `name` names; returns how many rows that hid or showed again.
+    private func setMuted(_ name: String, _ muted: Bool) throws(ViewModelError) -> Int {
         guard let reference = UserReference(name) else { throw fail(.noUserGiven) }
         let before = rowCount
         var next = state
-        guard next.muted.remove(reference) else { throw fail(.notMuted(reference.description)) }
+        guard muted ? next.muted.insert(reference) : next.muted.remove(reference) else {
+            throw fail(muted ? .alreadyMuted(reference.description) : .notMuted(reference.description))
+        }
         commit(next)
-        return rowCount - before
+        return abs(rowCount - before)
     }
 
     /// A status `post` or `postAgain` left on the server.

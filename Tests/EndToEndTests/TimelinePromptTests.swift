@@ -46,16 +46,7 @@ struct StreamPromptTests {
         _ = try await tmux.waitFor { $0.contains("[0]>") }
         try tmux.type("watch public --stream")
         try tmux.send("Enter")
-        // Post until one shows: a status posted before the stream opened never does.
-        let other = sandbox.accounts[1]
-        let poster = Task {
-            var count = 0
-            while !Task.isCancelled {
-                count += 1
-                _ = try? await WshProcess.run(["--api", sandbox.mastodonBaseURL, "-c", "post streamed \(count)"],
-                                              environment: ["WSH_ACCESS_TOKEN": other.token])
-            }
-        }
+        let poster = keepPosting(to: sandbox, as: sandbox.accounts[1])
         _ = try await tmux.waitFor(timeout: 20) { $0.contains("streamed ") }
         poster.cancel()
         try tmux.send("C-c")

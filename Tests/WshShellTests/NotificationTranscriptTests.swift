@@ -117,21 +117,7 @@ struct WatchStreamTranscriptTests {
     func streams() async throws {
         let harness = try await ShellHarness(dialect: .mastodon)
         let account = harness.sandbox.accounts[1]
-        let base = harness.sandbox.mastodonBaseURL
-        // Posts until the watch ends, so one lands after the stream opened whenever that is.
-        let poster = Task {
-            let http = CurlHTTPClient(secrets: [account.token])
-            var count = 0
-            while !Task.isCancelled {
-                count += 1
-                _ = try? await http.send(HTTPRequest(
-                    method: .post, url: base + "api/v1/statuses",
-                    headers: [HTTPHeader("Authorization", "Bearer " + account.token),
-                              HTTPHeader("Content-Type", "application/x-www-form-urlencoded")],
-                    body: Data("status=streamed%20\(count)".utf8)))
-                try? await Task.sleep(for: .milliseconds(200))
-            }
-        }
+        let poster = keepPosting(to: harness.sandbox, as: account)
         let watched = await harness.run("watch public --stream --until 1 --timeout 30\necho $count")
         poster.cancel()
         #expect(watched.status == 0, "\(watched.stderr)")

@@ -159,7 +159,7 @@ struct LoginFlowTests {
     @Test("a wait that times out fails with one line that says to run login again")
     func timedOut() async throws {
         let fixture = try Fixture()
-        let (server, viewModel, host) = (fixture.server, fixture.viewModel!, fixture.host)
+        let (viewModel, host) = (fixture.viewModel!, fixture.host)
         await viewModel.start(LoginOptions(app: app), host: host)
         #expect(viewModel.waitForCode() == .over(.failed(.message("no redirect came within 5 minutes; run login again"))))
     }

@@ -178,29 +178,11 @@ struct NotificationsSessionTests {
 /// `watch --stream` through the session, against the sandbox's streaming API.
 @Suite("SessionViewModel watchStream against the sandbox")
 struct WatchStreamSessionTests {
-    /// Posts a new status as `account` every 200 ms until cancelled, so one
-    /// lands after the stream opened whenever that is.
-    static func keepPosting(_ server: SandboxServer, as account: SandboxAccount) -> Task<Void, Never> {
-        Task {
-            let http = CurlHTTPClient(secrets: [account.token])
-            var count = 0
-            while !Task.isCancelled {
-                count += 1
-                _ = try? await http.send(HTTPRequest(
-                    method: .post, url: server.mastodonBaseURL + "api/v1/statuses",
-                    headers: [HTTPHeader("Authorization", "Bearer " + account.token),
-                              HTTPHeader("Content-Type", "application/x-www-form-urlencoded")],
-                    body: Data("status=streamed%20\(count)".utf8)))
-                try? await Task.sleep(for: .milliseconds(200))
-            }
-        }
-    }
-
     @Test("new statuses arrive from the stream as they are posted, go on top, and the watch is one operation")
     func streams() async throws {
         try await withSandboxClient(SandboxConfiguration(statuses: 100)) { server, _ in
             let me = NotificationsSessionTests().session(server, as: server.accounts[0])
-            let poster = Self.keepPosting(server, as: server.accounts[1])
+            let poster = keepPosting(to: server, as: server.accounts[1])
             var told: [String] = []
             var arrived: [String] = []
             let total = try await me.watchStream(source: .public, pollingEvery: .seconds(60),

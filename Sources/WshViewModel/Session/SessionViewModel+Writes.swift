@@ -175,7 +175,8 @@ extension SessionViewModel {
         case .dismissedNotification(let id):
             notes.append(try await timeline.dismissAgain(id: id, redoing: operation))
         case .voted:
-            preconditionFailure("a vote is never undone (Mastodon cannot take one back), so never redone")
+            // Undo refuses a vote, so it is never on the redo side; should it be, say so rather than vote twice.
+            throw timeline.fail(.redoFailed(operation: operation, reason: "a vote is never undone, so there is nothing to vote again"))
         }
     }
 

@@ -24,18 +24,6 @@ extension TimelineViewModel {
     /// What the connected API can do.
     public var capabilities: Capabilities { dataController.capabilities }
 
-    /// How many rows the screen on top has of its own (search results, an
-    /// account list), which `detail N` numbers; nil when `detail N` means the list's rows.
-    public var rowCountOnTop: Int? {
-        switch screen {
-        case .search(let search): search.rows.count
-        case .accounts(let accounts): accounts.rows.count
-        case .notifications(let notifications): notifications.rows.count
-        case .conversations(let conversations): conversations.rows.count
-        case .list, .detail, .comments, .user, .edits, .scheduled, .lists: nil
-        }
-    }
-
     // MARK: Inputs
 
     /// Searches `query` for `kinds` (all the API finds when empty), at most

@@ -481,6 +481,19 @@ public final class TimelineViewModel {
         case user(User)
     }
 
+    /// How many rows the screen on top has of its own (notifications,
+    /// conversations, search results, an account list), which `detail N`
+    /// numbers; nil when `detail N` means the list's rows.
+    public var rowCountOnTop: Int? {
+        switch screen {
+        case .search(let search): search.rows.count
+        case .accounts(let accounts): accounts.rows.count
+        case .notifications(let notifications): notifications.rows.count
+        case .conversations(let conversations): conversations.rows.count
+        case .list, .detail, .comments, .user, .edits, .scheduled, .lists: nil
+        }
+    }
+
     /// What `detail N` opens: row N of the screen on top when that screen
     /// has numbered rows of its own (one case per such screen); nil when the
     /// list's rows are meant.

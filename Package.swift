@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 // SPDX-License-Identifier: Apache-2.0 (see LICENSE)
 import PackageDescription
 
@@ -13,7 +13,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
+        // No default traits: "FullFoundation" would link all of Foundation (and ICU's
+        // 30 MB of tables) into both binaries; wsh needs FoundationEssentials only.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: []),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
     ],
     targets: [
@@ -65,12 +67,12 @@ let package = Package(
 
         // Executables stay thin.
         .executableTarget(
-            name: "wsh", dependencies: ["WshCommandLine", "WshShell", "WshSandbox", "WshHAR"], exclude: ["exports.map"],
+            name: "wsh", dependencies: ["WshCommandLine", "WshShell", "WshSandbox", "WshHAR", "WshText"], exclude: ["exports.map"],
             linkerSettings: [.unsafeFlags(startupLinkerFlags, .when(platforms: [.linux], configuration: .release))]),
         .executableTarget(
             name: "wsh-sandbox",
             dependencies: [
-                "WshSandbox",
+                "WshSandbox", "WshText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Measures the Request + Model layers alone, for scripts/bench-fetch.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Options {
     /// The options a `--test` run hands on to each test file's own `wsh`:

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import WshText
 
 /// Reading `k=v&k2=v2` back: the inverse of `FormEncoding`, `+` as a space as forms send it.
 public enum FormDecoding {
@@ -12,7 +13,6 @@ public enum FormDecoding {
 
     /// `text` percent-decoded; left as it is if it does not decode.
     public static func decode(_ text: String) -> String {
-        let spaced = text.replacingOccurrences(of: "+", with: " ")
-        return spaced.removingPercentEncoding ?? spaced
+        PercentEncoding.formDecoded(text)
     }
 }

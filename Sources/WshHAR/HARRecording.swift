@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import WshText
 
 /// A HAR file read for `--replay`: its exchanges in recorded order.
 ///
@@ -50,8 +51,7 @@ public struct HARRecording: Sendable {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            let reason = (error as NSError).userInfo[NSUnderlyingErrorKey].map { "\($0)" } ?? ""
-            throw HARError("cannot read '\(path)'\(reason.contains("No such file") || !FileManager.default.fileExists(atPath: path) ? ": no such file" : "")")
+            throw HARError("cannot read '\(path)'\(FileManager.default.fileExists(atPath: path) ? "" : ": no such file")")
         }
         var recording = try parse(data, name: path)
         recording.name = path
@@ -60,10 +60,10 @@ public struct HARRecording: Sendable {
 
     /// Reads a HAR document; `name` is what errors call it.
     public static func parse(_ data: Data, name: String) throws(HARError) -> HARRecording {
-        guard let root = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        guard let root = JSONValue.parse(data), root.object != nil else {
             throw HARError("'\(name)' is not a HAR file: not a JSON object")
         }
-        guard let log = root["log"] as? [String: Any], let entries = log["entries"] as? [Any] else {
+        guard let log = root["log"], let entries = log["entries"]?.array else {
             throw HARError("'\(name)' is not a HAR file: no log.entries")
         }
         var exchanges: [Exchange] = []
@@ -74,34 +74,32 @@ public struct HARRecording: Sendable {
             exchanges.append(exchange)
         }
         guard !exchanges.isEmpty else { throw HARError("'\(name)' holds no exchanges to replay") }
-        let note = log["_wsh"] as? [String: Any]
-        var recording = HARRecording(exchanges: exchanges, apiBase: note?["api"] as? String,
-                                     dialect: note?["dialect"] as? String)
-        if recording.apiBase == nil, let first = entries.first as? [String: Any],
-           let request = first["request"] as? [String: Any], let url = request["url"] as? String,
+        let note = log["_wsh"]
+        var recording = HARRecording(exchanges: exchanges, apiBase: note?["api"]?.string,
+                                     dialect: note?["dialect"]?.string)
+        if recording.apiBase == nil, let url = entries.first?["request"]?["url"]?.string,
            let origin = RecordedURL.origin(url) {
             recording.apiBase = origin + (exchanges[0].path.hasPrefix("/2/") ? "2/" : "")
         }
         return recording
     }
 
-    private static func exchange(_ value: Any) -> Exchange? {
-        guard let entry = value as? [String: Any],
-              let request = entry["request"] as? [String: Any],
-              let method = request["method"] as? String, let url = request["url"] as? String,
-              let response = entry["response"] as? [String: Any],
-              let status = (response["status"] as? NSNumber)?.intValue else { return nil }
+    private static func exchange(_ entry: JSONValue) -> Exchange? {
+        guard let request = entry["request"],
+              let method = request["method"]?.string, let url = request["url"]?.string,
+              let response = entry["response"], response.object != nil,
+              let status = response["status"]?.int else { return nil }
         var headers: [String: String] = [:]
-        for case let header as [String: Any] in response["headers"] as? [Any] ?? [] {
-            guard let name = header["name"] as? String, let value = header["value"] as? String else { continue }
+        for header in response["headers"]?.array ?? [] {
+            guard let name = header["name"]?.string, let value = header["value"]?.string else { continue }
             headers[name.lowercased()] = value
         }
         // A browser saves the body decoded: its transfer encoding and length no longer apply.
         headers["content-encoding"] = nil
         headers["content-length"] = nil
         var body = Data()
-        if let content = response["content"] as? [String: Any], let text = content["text"] as? String {
-            if (content["encoding"] as? String)?.lowercased() == "base64" {
+        if let content = response["content"], let text = content["text"]?.string {
+            if content["encoding"]?.string?.lowercased() == "base64" {
                 body = Data(base64Encoded: text, options: .ignoreUnknownCharacters) ?? Data()
             } else {
                 body = Data(text.utf8)
@@ -113,12 +111,11 @@ public struct HARRecording: Sendable {
     }
 
     /// How a status-0 response failed: wsh's `_transport`, else a browser's `_error`.
-    private static func failure(_ response: [String: Any]) -> Failure {
-        if let transport = response["_transport"] as? [String: Any],
-           let code = (transport["curlCode"] as? NSNumber)?.intValue {
-            return Failure(curlCode: code, message: transport["message"] as? String ?? "")
+    private static func failure(_ response: JSONValue) -> Failure {
+        if let transport = response["_transport"], let code = transport["curlCode"]?.int {
+            return Failure(curlCode: code, message: transport["message"]?.string ?? "")
         }
-        let error = response["_error"] as? String ?? ""
+        let error = response["_error"]?.string ?? ""
         return Failure(curlCode: browserErrorCurlCodes.first { error.contains($0.key) }?.value ?? 56,
                        message: error.isEmpty ? "no response was recorded" : error)
     }
@@ -136,7 +133,7 @@ public struct HARRecording: Sendable {
 public enum RecordedURL {
     /// `https://host:port/` of an absolute URL.
     public static func origin(_ url: String) -> String? {
-        guard let scheme = url.range(of: "://") else { return nil }
+        guard let scheme = url.firstRange(of: "://") else { return nil }
         let rest = url[scheme.upperBound...]
         let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         return host.isEmpty ? nil : String(url[..<scheme.upperBound]) + host + "/"
@@ -145,7 +142,7 @@ public enum RecordedURL {
     /// The path (decoded) and query pairs of an absolute or root-relative URL.
     public static func pathAndQuery(_ url: String) -> (path: String, query: [(String, String)]) {
         var rest = Substring(url)
-        if let scheme = rest.range(of: "://") {
+        if let scheme = rest.firstRange(of: "://") {
             rest = rest[scheme.upperBound...]
             rest = rest[(rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex)...]
         }
@@ -158,7 +155,7 @@ public enum RecordedURL {
         } else {
             rawPath = rest
         }
-        let path = String(rawPath).removingPercentEncoding ?? String(rawPath)
+        let path = PercentEncoding.decoded(rawPath) ?? String(rawPath)
         return (path.isEmpty ? "/" : path, query)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 import WshText
 
@@ -62,7 +62,7 @@ public final class HARReplayer: Sendable {
     /// The path and query of `url`, as the error shows it.
     private static func shown(_ url: String) -> String {
         var rest = Substring(url)
-        if let scheme = rest.range(of: "://") {
+        if let scheme = rest.firstRange(of: "://") {
             rest = rest[scheme.upperBound...]
             rest = rest[(rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex)...]
         }

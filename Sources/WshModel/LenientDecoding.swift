@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import WshText
 
 /// Decoding that survives the shapes real Weibo responses take: a field that
 /// is missing, `null`, a number where a string was expected (or the reverse),
@@ -21,7 +22,7 @@ extension KeyedDecodingContainer {
         if let i = try? decodeIfPresent(Int64.self, forKey: key) { return i }
         guard holdsValue(key) else { return nil }
         if let s = try? decodeIfPresent(String.self, forKey: key) {
-            return Int64(s.trimmingCharacters(in: .whitespaces))
+            return Int64(s.trimmingSpaces)
         }
         if let d = try? decodeIfPresent(Double.self, forKey: key), d.isFinite,
            d >= -9.2e18, d <= 9.2e18 {

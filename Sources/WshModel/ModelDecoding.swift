@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Decodes API bodies into Model values, turning Foundation's errors into a
 /// message that says what was expected and where.
@@ -50,9 +50,8 @@ public struct ModelDecodingError: Error, Hashable, Sendable, CustomStringConvert
     init(type: String, _ error: DecodingError) {
         switch error {
         case .dataCorrupted(let context):
-            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
             self.init(what: type, where: ModelDecoding.path(context.codingPath),
-                      detail: underlying ?? (context.codingPath.isEmpty ? "not valid JSON" : context.debugDescription))
+                      detail: context.codingPath.isEmpty ? "not valid JSON" : context.debugDescription)
         case .keyNotFound(let key, let context):
             self.init(what: type, where: ModelDecoding.path(context.codingPath),
                       detail: "missing '\(key.stringValue)'")

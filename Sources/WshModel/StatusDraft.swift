@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Everything one `post` says beyond nothing: its text and the options an
 /// API may take with it (Mastodon's visibility, content warning, reply,

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import WshText
 
 /// Where the API is and how to authenticate: the Weibo demo's Config layer.

@@ -1,6 +1,7 @@
 import CCurl
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 import WshText
 

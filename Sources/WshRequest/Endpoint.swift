@@ -1,3 +1,5 @@
+import WshText
+
 /// One Weibo API call: method, path under the base URL, and parameters.
 ///
 /// The access token is not a parameter: `WeiboClient` adds it as an
@@ -61,22 +63,5 @@ public enum FormEncoding {
     }
 
     /// Every byte outside `A-Z a-z 0-9 - . _ ~` as `%XX` of its UTF-8 encoding.
-    public static func percentEncode(_ text: String) -> String {
-        var output = [UInt8]()
-        output.reserveCapacity(text.utf8.count)
-        let hex = Array("0123456789ABCDEF".utf8)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                 UInt8(ascii: "_"), UInt8(ascii: "~"):
-                output.append(byte)
-            default:
-                output.append(UInt8(ascii: "%"))
-                output.append(hex[Int(byte >> 4)])
-                output.append(hex[Int(byte & 0x0F)])
-            }
-        }
-        return String(decoding: output, as: UTF8.self)
-    }
+    public static func percentEncode(_ text: String) -> String { PercentEncoding.encoded(text) }
 }

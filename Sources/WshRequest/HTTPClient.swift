@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The HTTP method of a request: Weibo needs GET and POST, Mastodon DELETE too.
 public enum HTTPMethod: String, Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One part of a `multipart/form-data` body (a media upload): a field's
 /// text, or a file streamed from disk as the request goes out.

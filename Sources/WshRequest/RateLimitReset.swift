@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import WshText
 
 /// When a rate limit resets, as an error tells the user: `the rate limit
 /// resets in 12 min (at 18:00:00)`.
@@ -35,11 +36,11 @@ public struct RateLimitReset: Sendable, Hashable, CustomStringConvertible {
     /// HTTP date), else `X-RateLimit-Reset` (epoch seconds, or seconds from
     /// now when small). `headers` are keyed by lower-cased name.
     public static func fromHeaders(_ headers: [String: String], now: Date = Date()) -> RateLimitReset? {
-        if let value = headers["retry-after"]?.trimmingCharacters(in: .whitespaces) {
+        if let value = headers["retry-after"]?.trimmingSpaces {
             if let seconds = Int(value) { return RateLimitReset(seconds: seconds) }
             if let date = httpDate(value) { return RateLimitReset(seconds: Int(date.timeIntervalSince(now).rounded(.up))) }
         }
-        if let text = headers["x-ratelimit-reset"]?.trimmingCharacters(in: .whitespaces) {
+        if let text = headers["x-ratelimit-reset"]?.trimmingSpaces {
             if let value = Double(text) {
                 // Epoch seconds are past 10^9; anything smaller is a delay.
                 let seconds = value > 1e9 ? value - now.timeIntervalSince1970 : value
@@ -54,19 +55,11 @@ public struct RateLimitReset: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func iso8601(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
+        try? Date(text, strategy: .iso8601)
     }
 
     private static func httpDate(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: text)
+        CivilTime.httpDate(text)
     }
 }
 

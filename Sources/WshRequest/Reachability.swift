@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import WshText
 
 /// Whether an API base answers, and how fast: the demo's reachability check.
 public struct Reachability: Sendable, Hashable, CustomStringConvertible {
@@ -32,7 +33,7 @@ public struct Reachability: Sendable, Hashable, CustomStringConvertible {
     /// What was measured: that the server answered (any status counts, the
     /// base URL itself is not an endpoint) and how fast, or why no answer came.
     public var description: String {
-        let ms = String(format: "%.1f ms", seconds * 1000)
+        let ms = Decimals.fixed(seconds * 1000, 1) + " ms"
         if isReachable { return "the server answered in \(ms) (HTTP \(status ?? 0) for GET of the API base)" }
         return "no answer after \(ms): \(failure.map { "\($0)" } ?? "nothing came back")"
     }

@@ -181,7 +181,7 @@ public struct TransportFailure: Sendable, Hashable, CustomStringConvertible {
 
     /// `scheme://host[:port]/` of `url`: where a server is, without the path and query.
     static func origin(of url: String) -> String {
-        guard let scheme = url.range(of: "://") else { return url }
+        guard let scheme = url.firstRange(of: "://") else { return url }
         let rest = url[scheme.upperBound...]
         let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         return String(url[..<scheme.upperBound]) + host + "/"

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An `HTTPClient` that can also hand a body over as it arrives (server-sent events).
 public protocol StreamingHTTPClient: HTTPClient {

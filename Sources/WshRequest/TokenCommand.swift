@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WshText
 
 /// Runs `--token-command`: `sh -c COMMAND`, whose first line of output is the token.
@@ -13,62 +13,31 @@ enum TokenCommand {
     /// The first line `command` printed (possibly blank); throws when it
     /// cannot run or exits with a status other than 0.
     static func firstLine(of command: String) throws(RequestError) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
+        let ending: ChildProcess.Ending
         do {
-            try process.run()
+            ending = try ChildProcess.run("/bin/sh", ["-c", command], captureOutput: true, captureErrors: true)
         } catch {
-            throw .configuration("--token-command could not run: /bin/sh: \(error.localizedDescription)")
+            throw .configuration("--token-command could not run: \(error)")
         }
-        // Both pipes are drained at once: a command that fills one while wsh waits on the other would hang.
-        let diagnostics = DrainedPipe(errors)
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
+        let text = String(decoding: ending.output, as: UTF8.self)
         let line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        passOn(diagnostics.wait(), masking: [line, line.trimmingCharacters(in: .whitespacesAndNewlines)])
-        guard process.terminationReason == .exit else {
-            throw .configuration("--token-command was killed by signal \(process.terminationStatus)")
+        passOn(ending.errors, masking: [line, line.trimmingWhitespace])
+        if let signal = ending.signal {
+            throw .configuration("--token-command was killed by signal \(signal)")
         }
-        guard process.terminationStatus == 0 else {
-            throw .configuration("--token-command failed with exit status \(process.terminationStatus)")
+        guard ending.exitStatus == 0 else {
+            throw .configuration("--token-command failed with exit status \(ending.status)")
         }
         return line
     }
 
     /// Writes what the command said on stderr to wsh's stderr, sanitized
     /// and with `secrets` (the token it printed) masked.
-    private static func passOn(_ diagnostics: Data, masking secrets: [String]) {
+    private static func passOn(_ diagnostics: [UInt8], masking secrets: [String]) {
         guard !diagnostics.isEmpty else { return }
         var text = TerminalText.sanitize(String(decoding: diagnostics, as: UTF8.self), .multiline)
         text = Redaction.redact(text, secrets: secrets.filter { !$0.isEmpty })
         if !text.hasSuffix("\n") { text += "\n" }
-        FileHandle.standardError.write(Data(text.utf8))
-    }
-}
-
-/// Reads a pipe to its end on a thread of its own.
-private final class DrainedPipe: @unchecked Sendable {
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ pipe: Pipe) {
-        let handle = pipe.fileHandleForReading
-        Thread.detachNewThread { [self] in
-            data = handle.readDataToEndOfFile()
-            done.signal()
-        }
-    }
-
-    /// Everything the pipe carried, once its writer closed it.
-    func wait() -> Data {
-        done.wait()
-        return data
+        StandardStreams.writeError(text)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WshText
 
 /// Sends `Endpoint`s to the Weibo API: adds the token, interprets statuses
@@ -176,7 +176,7 @@ private struct ErrorBody: Decodable {
         } else if let number = try? c.decodeIfPresent(Double.self, forKey: .errorCode), let exact = Int(exactly: number.rounded(.towardZero)) {
             code = exact
         } else if let text = try? c.decodeIfPresent(String.self, forKey: .errorCode) {
-            code = Int(text.trimmingCharacters(in: .whitespaces))
+            code = Int(text.trimmingSpaces)
         }
     }
 }

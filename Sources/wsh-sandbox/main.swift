@@ -1,7 +1,8 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import WshHAR
 import WshSandbox
+import WshText
 
 /// `wsh-sandbox`: the sandbox API server on its own, for curl, jq and a
 /// wsh started with `--api`.
@@ -143,7 +144,7 @@ struct WshSandboxCommand: AsyncParsableCommand {
         do {
             recording = try replay.map { (path) throws(HARError) in try HARRecording.load(path: path) }
         } catch {
-            FileHandle.standardError.write(Data("wsh-sandbox: --replay: \(error)\n".utf8))
+            StandardStreams.writeError("wsh-sandbox: --replay: \(error)\n")
             throw ExitCode.failure
         }
         let configuration = SandboxConfiguration(
@@ -165,7 +166,7 @@ struct WshSandboxCommand: AsyncParsableCommand {
                 if server.faults.isActive { line += " faults: \(describe(server.faults))" }
                 if let limit = configuration.rateLimit { line += " rate limit: \(limit) calls per token per hour (Weibo), per 5 minutes (Mastodon)" }
                 // Written at once, unbuffered: a script waits for this line to know the port.
-                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+                StandardStreams.writeOutput(line + "\n")
                 guard recording == nil else { return }
                 var more = server.accounts.enumerated().map { number, account in
                     "  account \(number + 1): @\(account.screenName) uid \(account.uid) token \(account.token)"
@@ -174,10 +175,10 @@ struct WshSandboxCommand: AsyncParsableCommand {
                 more.append("  mastodon: \(server.mastodonBaseURL)api/v1/ (oauth: \(server.mastodonBaseURL)oauth/, "
                     + "same app and tokens; public preview \(configuration.publicPreview ? "on" : "off"); "
                     + "ids as \(configuration.idStyle.software.name): \(configuration.idStyle.rawValue))")
-                FileHandle.standardOutput.write(Data((more.joined(separator: "\n") + "\n").utf8))
+                StandardStreams.writeOutput(more.joined(separator: "\n") + "\n")
             }
         } catch let error as SandboxStartError {
-            FileHandle.standardError.write(Data("wsh-sandbox: \(error.description)\n".utf8))
+            StandardStreams.writeError("wsh-sandbox: \(error.description)\n")
             throw ExitCode.failure
         }
     }
@@ -194,7 +195,7 @@ struct WshSandboxCommand: AsyncParsableCommand {
             lines.append("wsh-sandbox: admin token: \(token) "
                 + "(send it as Authorization: Bearer TOKEN; clients on this machine need none)")
         }
-        FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        StandardStreams.writeError(lines.joined(separator: "\n") + "\n")
     }
 
     private func describe(_ faults: SandboxFaults) -> String {

@@ -1,10 +1,11 @@
 // wsh: parse the command line, wire the shell to the sandbox, run, exit.
-import Foundation
+import FoundationEssentials
 import WshCommandLine
 import WshHAR
 import WshRequest
 import WshSandbox
 import WshShell
+import WshText
 #if canImport(Glibc)
 import Glibc
 
@@ -29,7 +30,7 @@ do {
 } catch {
     let report = Options.report(error)
     if report.isError {
-        FileHandle.standardError.write(Data("wsh: \(report.text)\n".utf8))
+        StandardStreams.writeError("wsh: \(report.text)\n")
     } else {
         print(report.text)
     }
@@ -42,7 +43,7 @@ if options.version {
 
 /// A usage error found after parsing (a file an option names): one line, status 2.
 func usageError(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("wsh: \(message)\n".utf8))
+    StandardStreams.writeError("wsh: \(message)\n")
     exit(2)
 }
 

@@ -5,6 +5,7 @@ import WshModel
 import WshRequest
 import WshSandbox
 import WshTestSupport
+import WshText
 import WshViewModel
 
 /// `edit`, `edits`, `post --at`, `scheduled`, `unschedule` at the ViewModel
@@ -180,7 +181,7 @@ struct EditSessionTests {
 @Suite("post --at TIME")
 struct ScheduleTimeTests {
     let now = Date(timeIntervalSince1970: 1_731_331_800)      // 2024-11-11 13:30:00 UTC
-    let utc = TimeZone(identifier: "UTC")!
+    let utc = ClockZone.utc
 
     @Test("relative, clock and ISO 8601 times; HH:MM already past today is tomorrow")
     func parses() throws {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import WshText
 import WshModel
 import WshRequest
 
@@ -57,17 +58,17 @@ public enum DialectDetector {
     /// or the document links another origin (never followed).
     static func nodeinfo(base: String, http: any HTTPClient) async -> ServerSoftware? {
         guard let index = await json(base + ".well-known/nodeinfo", http: http),
-              let links = index["links"] as? [[String: Any]] else { return nil }
+              let links = index["links"]?.array else { return nil }
         let documents = links.compactMap { link -> (String, String)? in
-            guard let rel = link["rel"] as? String, let href = link["href"] as? String,
+            guard let rel = link["rel"]?.string, let href = link["href"]?.string,
                   rel.hasPrefix("http://nodeinfo.diaspora.software/ns/schema/2."), sameOrigin(href, base) else { return nil }
             return (rel, href)
         }
         guard let href = documents.max(by: { $0.0 < $1.0 })?.1,
               let document = await json(href, http: http),
-              let software = document["software"] as? [String: Any],
-              let name = (software["name"] as? String)?.lowercased(), !name.isEmpty else { return nil }
-        let version = (software["version"] as? String).map { String($0.prefix(40)) }
+              let software = document["software"],
+              let name = software["name"]?.string?.lowercased(), !name.isEmpty else { return nil }
+        let version = software["version"]?.string.map { String($0.prefix(40)) }
         return ServerSoftware(name: String(name.prefix(40)), version: version)
     }
 
@@ -77,10 +78,10 @@ public enum DialectDetector {
         return instance["uri"] != nil || instance["version"] != nil
     }
 
-    private static func json(_ url: String, http: any HTTPClient) async -> [String: Any]? {
+    private static func json(_ url: String, http: any HTTPClient) async -> JSONValue? {
         let request = HTTPRequest(url: url, headers: [HTTPHeader("Accept", "application/json")])
         guard let response = try? await http.send(request), response.status == 200,
-              let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any] else { return nil }
+              let object = JSONValue.parse(response.body), object.object != nil else { return nil }
         return object
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WshModel
 import WshRequest
 
@@ -54,9 +54,6 @@ extension MastodonDialect {
 
     /// `2024-11-11T13:30:00Z`: the time in UTC, as `scheduled_at` takes it.
     static func isoTime(_ time: WeiboTime) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: time.date)
+        time.date.formatted(.iso8601)
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import WshText
 import WshModel
 import WshRequest
 
@@ -274,7 +275,7 @@ enum LinkHeader {
     /// The query of the `next` link, percent-decoded; nil when there is none.
     static func next(in header: String) -> [String: String]? {
         for link in header.split(separator: ",") {
-            let parts = link.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            let parts = link.split(separator: ";").map { $0.trimmingSpaces }
             guard let target = parts.first, target.hasPrefix("<"), target.hasSuffix(">"),
                   parts.dropFirst().contains(where: { relation($0).contains("next") }),
                   let components = URLComponents(string: String(target.dropFirst().dropLast())) else { continue }
@@ -290,7 +291,7 @@ enum LinkHeader {
     /// The relation types of a `rel="…"` parameter (several may be listed).
     private static func relation(_ parameter: String) -> [Substring] {
         guard parameter.lowercased().hasPrefix("rel=") else { return [] }
-        return parameter.dropFirst(4).trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased()
+        return parameter.dropFirst(4).trimming("\"").lowercased()
             .split(separator: " ")
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import WshText
 import WshModel
 import WshRequest
 
@@ -33,12 +34,12 @@ extension StatusDataController {
             guard error.leavesWriteOutcomeUnknown else { throw .rejected(error) }
             lost = error
         }
-        let wanted = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let wanted = text.trimmingWhitespace
         do {
             let source = try await api.run("StatusDataController.source(id: \(id)) (was it edited?)", count: { _ in 1 }) {
                 try await $0.statusSource(id: id, $1)
             }
-            guard source.text.trimmingCharacters(in: .whitespacesAndNewlines) == wanted else { throw WriteError.notApplied(lostAnswer: lost) }
+            guard source.text.trimmingWhitespace == wanted else { throw WriteError.notApplied(lostAnswer: lost) }
             let status = try await api.run("StatusDataController.status(id: \(id)) (after the edit)", count: { _ in 1 }) {
                 try await $0.status(id: id, $1)
             }
@@ -86,9 +87,9 @@ extension StatusDataController {
         } catch {
             throw .unknown(lostAnswer: lost, check: "reading the scheduled statuses failed: \(error.description)")
         }
-        let wanted = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let wanted = text.trimmingWhitespace
         if let found = now.first(where: { scheduled in
-            !known.contains(scheduled.id) && scheduled.text.trimmingCharacters(in: .whitespacesAndNewlines) == wanted
+            !known.contains(scheduled.id) && scheduled.text.trimmingWhitespace == wanted
                 && scheduled.scheduledAt.map { abs($0.date.timeIntervalSince(at.date)) < 1 } ?? false
         }) {
             return WriteOutcome(found, resolution: .recovered(lostAnswer: lost.description))

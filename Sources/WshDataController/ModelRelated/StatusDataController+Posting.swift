@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import WshModel
 import WshRequest
 
@@ -46,14 +47,13 @@ extension StatusDataController {
 
     /// Throws one line unless `file` is a readable regular file within the limit.
     static func check(_ file: MediaFile) throws(RequestError) {
-        let manager = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard manager.fileExists(atPath: file.path, isDirectory: &isDirectory) else {
+        var info = stat()
+        guard stat(file.path, &info) == 0 else {
             throw .configuration("--media \(file.path): no such file")
         }
-        guard !isDirectory.boolValue else { throw .configuration("--media \(file.path): is a directory") }
-        guard manager.isReadableFile(atPath: file.path) else { throw .configuration("--media \(file.path): not readable") }
-        let size = ((try? manager.attributesOfItem(atPath: file.path))?[.size] as? NSNumber)?.intValue ?? 0
+        guard info.st_mode & S_IFMT != S_IFDIR else { throw .configuration("--media \(file.path): is a directory") }
+        guard access(file.path, R_OK) == 0 else { throw .configuration("--media \(file.path): not readable") }
+        let size = Int(info.st_size)
         guard size > 0 else { throw .configuration("--media \(file.path): the file is empty") }
         guard size <= mediaSizeLimit else {
             throw .configuration("--media \(file.path): \(size >> 20) MiB is over wsh's limit of \(mediaSizeLimit >> 20) MiB")

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import WshText
 import WshModel
 import WshRequest
 
@@ -101,9 +102,9 @@ extension StatusDataController {
         } catch {
             throw .unknown(lostAnswer: lost, check: "reading the comments of status \(statusID) failed: \(error.description)")
         }
-        let wanted = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let wanted = text.trimmingWhitespace
         let found = newer.last { comment in
-            let said = (comment.text ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            let said = (comment.text ?? "").trimmingWhitespace
             return said == wanted || said.hasSuffix(":" + wanted) || said.hasSuffix("：" + wanted)
         }
         if let found { return WriteOutcome(found, resolution: .recovered(lostAnswer: lost.description)) }
@@ -142,14 +143,14 @@ extension StatusDataController {
         // Weibo points a repost of a repost at the original, so either id counts.
         let original = cachedStatus(id: statusID)
         let targets = Set([statusID, original?.retweetedStatus?.identifier].compactMap { $0 })
-        let wanted = text?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let wanted = text?.trimmingWhitespace
         return try await createOwnStatus(
             "StatusDataController.repost(id: \(statusID))", unmatched: "none reposting status \(statusID)",
             related: { [$0] + ($0.retweetedStatus.map { [$0] } ?? []) },
             matches: { status in
                 guard let reposted = status.retweetedStatus?.identifier, targets.contains(reposted) else { return false }
                 guard let wanted else { return true }
-                return (status.text ?? "").trimmingCharacters(in: .whitespacesAndNewlines).hasPrefix(wanted)
+                return (status.text ?? "").trimmingWhitespace.hasPrefix(wanted)
             }
         ) { try await $0.repost(id: statusID, text: text, $1) }
     }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import WshText
 import Synchronization
 import WshModel
 import WshRequest
@@ -174,10 +175,10 @@ public final class StatusDataController: Sendable {
         let text = draft.text
         if let refusal = dialect.capabilities.refusal(of: draft, api: dialect.name) { throw .rejected(.configuration(refusal)) }
         let options = draft.optionNames.isEmpty ? "" : ", " + draft.optionNames.joined(separator: " ")
-        let wanted = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let wanted = text.trimmingWhitespace
         return try await createOwnStatus(
             "StatusDataController.post(text: \(text.count) characters\(options))", unmatched: "none with this text",
-            matches: { $0.text?.trimmingCharacters(in: .whitespacesAndNewlines) == wanted }
+            matches: { $0.text?.trimmingWhitespace == wanted }
         ) { try await $0.post(draft, $1) }
     }
 

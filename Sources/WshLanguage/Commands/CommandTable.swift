@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The commands an interpreter knows, built-ins and syntax forms included, by name
 /// and alias. `help`, usage errors and completion all read this table.
@@ -92,7 +92,7 @@ public struct CommandTable {
         let width = all.map(\.name.count).max() ?? 0
         var text = "Commands (help NAME for details):\n"
         for spec in all {
-            text += "  " + spec.name.padding(toLength: width, withPad: " ", startingAt: 0)
+            text += "  " + padded(spec.name, to: width)
             text += "  " + spec.abstract + (spec.unavailable?().map { " [\($0)]" } ?? "") + "\n"
         }
         return text
@@ -113,16 +113,21 @@ public struct CommandTable {
         if !rows.isEmpty {
             text += "\narguments:\n"
             for (label, help) in rows {
-                text += "  " + label.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + help + "\n"
+                text += "  " + padded(label, to: width) + "  " + help + "\n"
             }
         }
         if !spec.options.isEmpty {
             text += "\noptions:\n"
             for (label, option) in zip(optionRows, spec.options) {
-                text += "  " + label.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + option.help + "\n"
+                text += "  " + padded(label, to: width) + "  " + option.help + "\n"
             }
         }
         if !spec.aliases.isEmpty { text += "\naliases: \(spec.aliases.joined(separator: ", "))\n" }
         return text
     }
+}
+
+/// `text` with spaces after it up to `width` characters (never cut).
+private func padded(_ text: String, to width: Int) -> String {
+    text + String(repeating: " ", count: max(0, width - text.count))
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// An embeddable interpreter of the wsh command language.
 ///
@@ -44,7 +45,7 @@ public final class Interpreter {
     /// Where `env NAME` looks a name up; the default reads the process environment.
     public var environment: (String) -> String? = { name in getenv(name).map { String(cString: $0) } }
     /// How `retry` and `wait until` wait between tries, or nil for the default:
-    /// `Thread.sleep` in slices of at most 20 ms that returns early once
+    /// `nanosleep` in slices of at most 20 ms that returns early once
     /// ``interruptRequested`` is true. A replacement need not return early; the
     /// interpreter asks ``interruptRequested`` after every wait. Tests inject a fake
     /// that records the durations.
@@ -341,7 +342,10 @@ extension Interpreter {
                 var remaining = duration
                 while remaining > .zero, !interruptRequested() {
                     let step = min(remaining, slice)
-                    Thread.sleep(forTimeInterval: Double(step.components.seconds) + Double(step.components.attoseconds) * 1e-18)
+                    var left = timespec(tv_sec: Int(step.components.seconds),
+                                        tv_nsec: Int(step.components.attoseconds / 1_000_000_000))
+                    var rest = timespec()
+                    while nanosleep(&left, &rest) == -1, errno == EINTR, !interruptRequested() { left = rest }
                     remaining -= step
                 }
             }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A value in the language: an integer, a decimal or a string.
 ///

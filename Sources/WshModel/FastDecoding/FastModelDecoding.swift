@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WshText
 
 /// The Model's fast decoding: the hot Model types read straight from the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WshText
 
 /// The Model's tolerances (LenientDecoding.swift) over JSON bytes: each
@@ -42,7 +42,7 @@ extension ModelReader {
             return value
         case UInt8(ascii: "\""):
             let text = try string()
-            return Int64(text) ?? Int64(text.trimmingCharacters(in: .whitespaces))
+            return Int64(text) ?? Int64(text.trimmingSpaces)
         case UInt8(ascii: "n"):
             try json.literal("null")
             return nil

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension WeiboTime {
     /// Parses an ISO 8601 / RFC 3339 time as Mastodon writes it

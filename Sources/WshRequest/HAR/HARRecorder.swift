@@ -3,8 +3,9 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
+import FoundationEssentials
 import WshHAR
+import WshText
 import Synchronization
 
 /// The HAR 1.2 file `--record FILE` writes: every exchange of the session,
@@ -22,10 +23,9 @@ public final class HARRecorder: Sendable {
     public let path: String
     private let state: Mutex<State>
 
-    private struct State: @unchecked Sendable {
-        // @unchecked: JSON values (`Any`) only ever touched under the mutex.
-        var log: [String: Any]
-        var entries: [[String: Any]] = []
+    private struct State: Sendable {
+        var log: JSONValue
+        var entries: [JSONValue] = []
     }
 
     /// Starts a recording at `path`, writing an empty HAR there at once, so
@@ -33,10 +33,10 @@ public final class HARRecorder: Sendable {
     /// `creator` names the program, `version` its version.
     public init(path: String, creator: String, version: String) throws(HARError) {
         self.path = path
-        let log: [String: Any] = [
+        let log: JSONValue = [
             "version": "1.2",
-            "creator": ["name": creator, "version": version],
-            "pages": [Any](),
+            "creator": ["name": JSONValue(creator), "version": JSONValue(version)],
+            "pages": [],
         ]
         state = Mutex(State(log: log))
         try state.withLock { state throws(HARError) in try rewrite(state) }
@@ -48,14 +48,14 @@ public final class HARRecorder: Sendable {
     public func noteAPI(base: String, dialect: String?) {
         state.withLock { state in
             guard state.log["_wsh"] == nil else { return }
-            var note: [String: Any] = ["api": base]
-            if let dialect { note["dialect"] = dialect }
+            var note: JSONValue = ["api": JSONValue(base)]
+            if let dialect { note["dialect"] = JSONValue(dialect) }
             state.log["_wsh"] = note
         }
     }
 
     /// Appends one entry (already masked) and rewrites the file.
-    func append(_ entry: [String: Any]) throws(HARError) {
+    func append(_ entry: JSONValue) throws(HARError) {
         try state.withLock { state throws(HARError) in
             state.entries.append(entry)
             try rewrite(state)
@@ -64,14 +64,8 @@ public final class HARRecorder: Sendable {
 
     private func rewrite(_ state: State) throws(HARError) {
         var log = state.log
-        log["entries"] = state.entries
-        let data: Data
-        do {
-            data = try JSONSerialization.data(withJSONObject: ["log": log],
-                                              options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        } catch {
-            throw HARError("cannot encode the recording: \(error)")
-        }
+        log["entries"] = JSONValue(state.entries)
+        let data = JSONValue(["log": log]).encoded(pretty: true)
         let temporary = path + ".tmp\(getpid())"
         // A fresh file, never through a link someone planted at the temporary
         // name: a leftover is removed first, and O_EXCL | O_NOFOLLOW refuses

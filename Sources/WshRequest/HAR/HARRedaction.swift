@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WshHAR
 import WshText
 
@@ -54,24 +54,22 @@ enum HARRedaction {
     /// then every known secret masked as text.
     static func json(_ text: String, secrets: [String]) -> String {
         var result = text
-        if let data = text.data(using: .utf8),
-           let value = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]),
-           case let (masked, changed) = maskJSON(value), changed,
-           let rewritten = try? JSONSerialization.data(withJSONObject: masked, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]) {
+        if let value = JSONValue.parse(Data(text.utf8)), case let (masked, changed) = maskJSON(value), changed {
             // Rewritten only when a credential was found, so other bodies keep their bytes.
-            result = String(decoding: rewritten, as: UTF8.self)
+            result = String(decoding: masked.encoded(), as: UTF8.self)
         }
         return Redaction.redact(result, secrets: secrets)
     }
 
     /// `value` with every string under a credential key masked, and whether anything was.
-    private static func maskJSON(_ value: Any) -> (Any, Bool) {
-        if let object = value as? [String: Any] {
+    private static func maskJSON(_ value: JSONValue) -> (JSONValue, Bool) {
+        switch value {
+        case .object(let object):
             var changed = false
             var copy = object
             for (key, member) in object {
-                if secretParameters.contains(key), member is String {
-                    copy[key] = Redaction.mask
+                if secretParameters.contains(key), case .string = member {
+                    copy[key] = .string(Redaction.mask)
                     changed = true
                 } else {
                     let (masked, memberChanged) = maskJSON(member)
@@ -81,17 +79,17 @@ enum HARRedaction {
                     }
                 }
             }
-            return (copy, changed)
-        }
-        if let array = value as? [Any] {
+            return (.object(copy), changed)
+        case .array(let array):
             var changed = false
-            let masked = array.map { element -> Any in
+            let masked = array.map { element -> JSONValue in
                 let (masked, elementChanged) = maskJSON(element)
                 changed = changed || elementChanged
                 return masked
             }
-            return (masked, changed)
+            return (.array(masked), changed)
+        default:
+            return (value, false)
         }
-        return (value, false)
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import WshText
 
 /// An `HTTPClient` that sends through another one and appends each finished
 /// exchange to a HAR recording (`--record`, `record on`), masked
@@ -35,7 +36,7 @@ public final class RecordingHTTPClient: CancellableHTTPClient, StreamingHTTPClie
         guard let recorder = recorder() else { return try await client.send(request) }
         let started = Date()
         let clock = ContinuousClock.now
-        let entry: [String: Any]
+        let entry: JSONValue
         let outcome: Result<HTTPResponse, RequestError>
         do {
             let response = try await client.send(request)

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import WshText
 
 /// A one-shot HTTP listener on 127.0.0.1 that catches the OAuth redirect.
@@ -44,7 +45,7 @@ public final class LoopbackListener {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard bound == 0, listen(descriptor, 8) == 0 else {
-            Foundation.close(descriptor)
+            Glibc.close(descriptor)
             throw .configuration("cannot listen on 127.0.0.1:\(port) for the login redirect (\(String(cString: strerror(errno))))")
         }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -94,7 +95,7 @@ public final class LoopbackListener {
     /// Stops listening; also done on deinit.
     public func close() {
         guard socketDescriptor >= 0 else { return }
-        Foundation.close(socketDescriptor)
+        Glibc.close(socketDescriptor)
         socketDescriptor = -1
     }
 
@@ -103,7 +104,7 @@ public final class LoopbackListener {
     /// Answers one connection; the outcome when it was this login's redirect.
     private func serve(_ connection: Int32, expectedState: String, shouldStop: () -> Bool,
                        refused: (OAuthRedirect.Failure) -> Void) -> Outcome? {
-        defer { Foundation.close(connection) }
+        defer { Glibc.close(connection) }
         guard let target = Self.requestTarget(connection, shouldStop: shouldStop) else { return nil }
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.first.map(String.init) == path else {
@@ -151,7 +152,7 @@ public final class LoopbackListener {
     private static let headerEnd: [UInt8] = [13, 10, 13, 10]
 
     private static func answer(_ connection: Int32, status: String, text: String) {
-        let escaped = text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        let escaped = text.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
         let body = "<!doctype html><meta charset=utf-8><title>wsh login</title><p>\(escaped)</p>\n"
         let head = "HTTP/1.1 \(status)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
             + "Cache-Control: no-store\r\nConnection: close\r\n\r\n"

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WshText
 
 /// Mastodon's OAuth (Doorkeeper at the server root: `oauth/authorize`,
@@ -39,8 +39,8 @@ public struct MastodonOAuthClient: OAuthAppRegistering {
                                   headers: [HTTPHeader("Accept", "application/json")])
         guard let response = try? await http.send(request), response.status == 200,
               let fields = try? OAuthClient.object(response.body, what: "the authorization server metadata"),
-              let methods = fields["code_challenge_methods_supported"] as? [Any] else { return false }
-        return methods.contains { ($0 as? String) == PKCE.method }
+              let methods = fields["code_challenge_methods_supported"]?.array else { return false }
+        return methods.contains { $0.string == PKCE.method }
     }
 
     /// `oauth/authorize?client_id=…&redirect_uri=…&response_type=code&scope=read+write+follow&state=…`,
@@ -66,7 +66,7 @@ public struct MastodonOAuthClient: OAuthAppRegistering {
         let body = try await OAuthClient.post(apiBase + "oauth/token", form, http: http,
                                               secrets: [app.secret.revealed, code] + (pkce.map { [$0.verifier] } ?? []))
         let fields = try OAuthClient.object(body, what: "the oauth/token answer")
-        guard let raw = fields["access_token"] as? String, !raw.isEmpty else {
+        guard let raw = fields["access_token"]?.string, !raw.isEmpty else {
             throw .decoding(what: "the oauth/token answer", where: "access_token", detail: "missing")
         }
         let token = try OAuthClient.usableToken(raw, what: "the oauth/token answer")
@@ -101,7 +101,7 @@ public struct MastodonOAuthClient: OAuthAppRegistering {
         guard let key = OAuthClient.text(fields["client_id"]) else {
             throw .decoding(what: "the api/v1/apps answer", where: "client_id", detail: "missing")
         }
-        guard let secret = fields["client_secret"] as? String,
+        guard let secret = fields["client_secret"]?.string,
               let checked = try? TokenSource.value(Secret(secret)).resolve() else {
             throw .decoding(what: "the api/v1/apps answer", where: "client_secret", detail: "missing")
         }
@@ -124,7 +124,7 @@ public struct MastodonOAuthClient: OAuthAppRegistering {
             }
             throw error
         }
-        if let token = (try? OAuthClient.object(body, what: "the oauth/token answer"))?["access_token"] as? String,
+        if let token = (try? OAuthClient.object(body, what: "the oauth/token answer"))?["access_token"]?.string,
            !token.isEmpty {
             try? await revoke(Secret(token), app: app)
         }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A registered OAuth application: the key the server gave it and its secret.
 public struct OAuthApp: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WshText
 
 /// Weibo's OAuth2 endpoints (`oauth2/authorize`, `access_token`,
@@ -50,7 +50,7 @@ public struct OAuthClient: OAuthFlow {
             ("code", code), ("redirect_uri", redirectURI),
         ], secrets: [app.secret.revealed, code])
         let fields = try Self.object(body, what: "the access_token answer")
-        guard let token = fields["access_token"] as? String, !token.isEmpty else {
+        guard let token = fields["access_token"]?.string, !token.isEmpty else {
             throw .decoding(what: "the access_token answer", where: "access_token", detail: "missing")
         }
         let checked = try Self.usableToken(token, what: "the access_token answer")
@@ -103,27 +103,26 @@ public struct OAuthClient: OAuthFlow {
         }
     }
 
-    static func object(_ body: Data, what: String) throws(RequestError) -> [String: Any] {
-        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+    static func object(_ body: Data, what: String) throws(RequestError) -> [String: JSONValue] {
+        guard let object = JSONValue.parse(body)?.object else {
             throw .decoding(what: what, where: "", detail: "not a JSON object")
         }
         return object
     }
 
     /// A string or number field as text (Weibo sends uids either way).
-    static func text(_ value: Any?) -> String? {
+    static func text(_ value: JSONValue?) -> String? {
         switch value {
-        case let text as String: return text.isEmpty ? nil : TerminalText.sanitize(text)
-        case let number as NSNumber: return number.stringValue
-        default: return nil
+        case .string(let text)?: return text.isEmpty ? nil : TerminalText.sanitize(text)
+        default: return value?.scalarText
         }
     }
 
-    static func integer(_ value: Any?) -> Int? {
+    static func integer(_ value: JSONValue?) -> Int? {
         switch value {
-        case let number as NSNumber: return number.intValue
-        case let text as String: return Int(text)
-        default: return nil
+        case .string(let text)?: return Int(text)
+        case .number(let number)?: return number.isFinite && abs(number) < 9e18 ? Int(number) : nil
+        default: return value?.int
         }
     }
 }

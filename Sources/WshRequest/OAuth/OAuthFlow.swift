@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One API's OAuth2 authorization-code flow: where the user approves, how a
 /// code becomes a token, who a token is, and how it is revoked.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WshText
 
 /// What comes back from the authorize page: the redirect's `code` and
@@ -47,7 +47,7 @@ public struct OAuthRedirect: Sendable, Hashable {
     /// (`…?code=…&state=…`), a bare query (`code=…&state=…`) or the code alone.
     /// A URL or query must carry `expectedState` (when given), as a caught redirect must.
     public static func parse(pasted text: String, expecting expectedState: String? = nil) throws(Failure) -> OAuthRedirect {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespace
         guard !trimmed.isEmpty else { throw .noCode }
         if trimmed.contains("://") || trimmed.contains("?") || trimmed.contains("code=") || trimmed.contains("error=") {
             let query: Substring
@@ -100,13 +100,13 @@ public struct OAuthRedirect: Sendable, Hashable {
     }
 
     private static func decode(_ text: String) -> String {
-        text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? text
+        PercentEncoding.formDecoded(text)
     }
 
     /// A fresh unguessable `state`: 16 random bytes in hex.
     public static func newState() -> String {
         var generator = SystemRandomNumberGenerator()
-        return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        return (0..<16).map { _ in Decimals.hex(UInt8.random(in: 0...255, using: &generator)) }.joined()
     }
 
     /// The port of a loopback redirect URI (`http://127.0.0.1:PORT/…`,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import NIOCore
 
 /// What only the Mastodon side keeps: the apps registered through

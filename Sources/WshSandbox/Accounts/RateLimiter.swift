@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Counts each token's API calls per window and refuses calls past `limit`
 /// when a limit is set (Weibo answers 403 with error 10023, Mastodon 429).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The time the sandbox reads for what real time governs: when tokens and
 /// authorization codes expire, and the hourly rate-limit window.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WshText
 
 /// The access tokens the API accepts and the OAuth2 authorization codes

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import WshText
 import WshModel
 
 /// The generated users and statuses of one sandbox: a pure function of the
@@ -248,7 +249,7 @@ struct GeneratedStatuses: RandomAccessCollection, Sendable {
         let text: TextGenerator
         let outlines: [StatusOutline]
         let nameIndex: [String: Int]
-        private let lock = NSLock()
+        private let lock = ThreadLock()
         private var made: [SandboxStatus?]
         private var mentions: [[Int]]?
 

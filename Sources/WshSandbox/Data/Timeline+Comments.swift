@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WshModel
 
 /// Comments: the generated ones (made on demand from the seed) plus those

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A direct conversation: the direct statuses among one set of participants.
 struct SandboxConversation: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WshModel
 
 /// One version of an edited status, as `statuses/:id/history` lists it.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Generated quote states and profile extras on the Mastodon side: a pure
 /// function of the ordinal or the user's index (so of the seed), nothing stored.

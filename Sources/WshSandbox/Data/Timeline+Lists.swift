@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WshModel
 
 /// A user's list of accounts (Mastodon's `List`): its timeline is the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WshModel
 
 /// What the Mastodon side reads from the one timeline: boosts, favourite

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WshModel
 
 /// A Mastodon notification before rendering: who did what, to which status

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WshModel
 
 /// A file uploaded through `/api/v2/media`, kept by the sandbox as what it

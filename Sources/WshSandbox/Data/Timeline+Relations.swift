@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Blocks and server-side mutes, and the follow graph read both ways
 /// (followers, following). A blocked or muted account's statuses leave the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WshModel
 
 /// Who follows whom and who favourited what. Accounts start following a few

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WshModel
 
 /// Everything the API serves as it stands: the generated statuses plus those

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import WshText
 
 /// Turns a status's plain text into the HTML Mastodon 4.x puts in `content`:
@@ -63,11 +64,9 @@ struct MastodonHTML {
 
     /// A path segment, percent-encoded (screen names and tags may be CJK).
     static func pathEncoded(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: segmentAllowed) ?? text
+        PercentEncoding.encoded(text)
     }
 
-    private static let segmentAllowed = CharacterSet(
-        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 
     /// `&`, `<`, `>`, `"` and `'` as entities.
     static func escaped(_ text: String) -> String { HTMLText.escaped(text) }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WshModel
 
 /// Mastodon's `StatusEdit`, `StatusSource` and `ScheduledStatus` entities.

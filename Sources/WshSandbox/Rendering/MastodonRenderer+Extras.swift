@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Quotes (Mastodon 4.4+'s `quote`) and the generated profile fields and emojis of an account.
 extension MastodonRenderer {

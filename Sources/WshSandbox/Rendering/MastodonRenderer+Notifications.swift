@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Notifications and conversations, as Mastodon 4.x renders them.
 extension MastodonRenderer {

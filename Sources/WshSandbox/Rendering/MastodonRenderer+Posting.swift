@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WshModel
 
 /// Uploaded media and polls, as Mastodon's `MediaAttachment` and `Poll`.

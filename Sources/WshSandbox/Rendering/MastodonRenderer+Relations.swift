@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Lists of accounts (followers, following, blocks, mutes, account search),
 /// v2 search results and Tags, as Mastodon 4.x renders them.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WshModel
 
 /// Renders the timeline's records as Mastodon 4.x entities: Status, Account,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Hummingbird
 
 /// The admin endpoints, outside `/2/`, which need no token and meet no faults:

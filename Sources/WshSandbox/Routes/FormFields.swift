@@ -1,3 +1,4 @@
+import WshText
 import Hummingbird
 
 /// Decodes `application/x-www-form-urlencoded` text: a query string or a POST body.
@@ -51,32 +52,6 @@ enum FormFields {
     }
 
     private static func decode(_ encoded: some Collection<UInt8>) -> String? {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(encoded.count)
-        var iterator = encoded.makeIterator()
-        while let byte = iterator.next() {
-            switch byte {
-            // Forms write spaces as `+`; a literal plus arrives as %2B.
-            case UInt8(ascii: "+"): bytes.append(UInt8(ascii: " "))
-            case UInt8(ascii: "%"):
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
-                    return nil
-                }
-                bytes.append(high << 4 | low)
-            default: bytes.append(byte)
-            }
-        }
-        // Decoding repairs invalid UTF-8; a repaired string no longer matches its bytes.
-        let text = String(decoding: bytes, as: UTF8.self)
-        return text.utf8.elementsEqual(bytes) ? text : nil
-    }
-
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return digit - UInt8(ascii: "A") + 10
-        default: return nil
-        }
+        PercentEncoding.decode(encoded, plusIsSpace: true)
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import WshText
 import Hummingbird
 import NIOCore
 
@@ -221,7 +222,7 @@ extension MastodonAPI {
     func registerApp(_ call: Call) throws -> Reply {
         _ = try viewer(call, .open)
         let parameters = call.parameters
-        let name = (parameters["client_name"] ?? "").trimmingCharacters(in: .whitespaces)
+        let name = (parameters["client_name"] ?? "").trimmingSpaces
         guard !name.isEmpty else { throw MastodonError.validation("Name can't be blank") }
         var uris = parameters.list("redirect_uris")
         if parameters.all["redirect_uris[]"] == nil {

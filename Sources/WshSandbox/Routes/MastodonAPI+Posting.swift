@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import WshText
 import Hummingbird
 import NIOCore
 import WshModel
@@ -27,9 +28,9 @@ extension MastodonAPI {
     /// The fields of a `multipart/form-data` body: text parts as parameters, file parts as files.
     static func readMultipart(_ body: ByteBuffer, contentType: String, into parameters: inout Parameters) throws {
         guard let boundary = contentType.split(separator: ";").lazy
-            .map({ $0.trimmingCharacters(in: .whitespaces) })
+            .map({ $0.trimmingSpaces })
             .first(where: { $0.lowercased().hasPrefix("boundary=") })
-            .map({ String($0.dropFirst(9)).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }),
+            .map({ String($0.dropFirst(9)).trimming("\"") }),
             !boundary.isEmpty else {
             throw MastodonError.badParameter("multipart/form-data without a boundary")
         }
@@ -54,7 +55,7 @@ extension MastodonAPI {
                     name = Self.dispositionValue("name", in: String(line))
                     filename = Self.dispositionValue("filename", in: String(line))
                 } else if lower.hasPrefix("content-type:") {
-                    type = line.dropFirst("content-type:".count).trimmingCharacters(in: .whitespaces)
+                    type = line.dropFirst("content-type:".count).trimmingSpaces
                 }
             }
             guard let name else { continue }
@@ -71,9 +72,9 @@ extension MastodonAPI {
 
     /// `name="value"` of a Content-Disposition line.
     private static func dispositionValue(_ key: String, in line: String) -> String? {
-        for piece in line.split(separator: ";").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+        for piece in line.split(separator: ";").map({ $0.trimmingSpaces }) {
             guard piece.lowercased().hasPrefix(key + "=") else { continue }
-            return String(piece.dropFirst(key.count + 1)).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            return String(piece.dropFirst(key.count + 1)).trimming("\"")
         }
         return nil
     }

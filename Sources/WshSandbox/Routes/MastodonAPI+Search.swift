@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import WshText
 import Hummingbird
 import NIOCore
 
@@ -13,7 +14,7 @@ extension MastodonAPI {
     /// (default 20, at most 40), `offset`, `resolve`, `following`, `account_id`.
     func search(_ call: Call) throws -> Reply {
         let viewer = try viewer(call, .open)
-        let query = (call.parameters["q"] ?? "").trimmingCharacters(in: .whitespaces)
+        let query = (call.parameters["q"] ?? "").trimmingSpaces
         let type = call.parameters["type"].flatMap { $0.isEmpty ? nil : $0 }
         if let type, !["accounts", "statuses", "hashtags"].contains(type) {
             throw MastodonError.badParameter("type must be accounts, statuses or hashtags, got \(type)")
@@ -36,7 +37,7 @@ extension MastodonAPI {
     func accountSearch(_ call: Call) throws -> Reply {
         let viewer = try viewer(call, .user)
         let timeline = store.timeline
-        let query = (call.parameters["q"] ?? "").trimmingCharacters(in: .whitespaces)
+        let query = (call.parameters["q"] ?? "").trimmingSpaces
         let offset = Int(call.parameters["offset"] ?? "") ?? 0
         let found = matchingAccounts(query, call, timeline, viewer).dropFirst(offset).prefix(limit(call, default: 40, maximum: 80))
         return Self.json(renderer(timeline, viewer: viewer).accounts(found.map { timeline.data.users[$0] }))
@@ -73,7 +74,7 @@ extension MastodonAPI {
             guard let status = timeline.status(ordinal: ordinal), !timeline.isBoost(status),
                   !hidden.contains(status.authorIndex), author.map({ $0 == status.authorIndex }) ?? true else { return false }
             if let visibility = status.mastodon?.visibility, visibility != "public" { return false }
-            return status.text.range(of: query, options: .caseInsensitive) != nil
+            return status.text.lowercased().contains(query.lowercased())
         }
     }
 
@@ -98,7 +99,7 @@ extension MastodonAPI {
     private func resolvedURL(_ query: String, _ timeline: Timeline) -> (user: Int?, status: Int?)? {
         guard query.hasPrefix(state.origin + "/@") else { return nil }
         let parts = query.dropFirst(state.origin.count + 2).split(separator: "/")
-        guard let name = parts.first, let user = timeline.user(screenName: String(name).removingPercentEncoding ?? String(name))
+        guard let name = parts.first, let user = timeline.user(screenName: PercentEncoding.decoded(name) ?? String(name))
         else { return (nil, nil) }
         if parts.count == 2, let id = state.ids.parse(String(parts[1])), let status = timeline.status(id: id) {
             return (nil, status.ordinal)

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import WshText
 import Hummingbird
 import HTTPTypes
 import NIOCore
@@ -148,7 +149,7 @@ struct MastodonAPI: Sendable {
             return try publicTimeline(call, tag: nil)
         case (.get, 4, "v1") where s[1] == "timelines" && s[2] == "tag":
             // The tag arrives percent-encoded (`%E8%AF%9D…` for a CJK topic).
-            return try publicTimeline(call, tag: s[3].removingPercentEncoding ?? s[3])
+            return try publicTimeline(call, tag: PercentEncoding.decoded(s[3]) ?? s[3])
         case (.get, 3, "v1") where s[1] == "timelines" && s[2] == "home":
             return try homeTimeline(call)
         // Notifications and conversations (MastodonAPI+Notifications.swift).
@@ -268,7 +269,7 @@ struct MastodonAPI: Sendable {
         if let header {
             let parts = header.split(separator: " ", maxSplits: 1)
             if parts.count == 2, parts[0].lowercased() == "bearer" {
-                presented = parts[1].trimmingCharacters(in: .whitespaces)
+                presented = parts[1].trimmingSpaces
             }
         }
         guard let presented, !presented.isEmpty else { return .anonymous }
@@ -327,7 +328,7 @@ struct MastodonAPI: Sendable {
         if contentType.lowercased().hasPrefix("multipart/form-data") {
             try readMultipart(body, contentType: contentType, into: &parameters)
         } else if contentType.lowercased().contains("json") {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any] else {
+            guard let object = JSONValue.parse(Data(buffer: body))?.object else {
                 throw MastodonError.badParameter("the body is not a JSON object")
             }
             for (name, value) in object.sorted(by: { $0.key < $1.key }) { addJSON(name, value, to: &parameters) }
@@ -342,10 +343,10 @@ struct MastodonAPI: Sendable {
 
     /// `value` under `name`: an array as `name[]`, an object's members as
     /// `name[key]` (`poll: {options: […]}` is `poll[options][]`, as a form sends it).
-    private static func addJSON(_ name: String, _ value: Any, to parameters: inout Parameters, depth: Int = 0) {
-        if let list = value as? [Any] {
+    private static func addJSON(_ name: String, _ value: JSONValue, to parameters: inout Parameters, depth: Int = 0) {
+        if let list = value.array {
             for element in list { if let text = jsonText(element) { parameters.add(name + "[]", text) } }
-        } else if let object = value as? [String: Any], depth < 2 {
+        } else if let object = value.object, depth < 2 {
             for (key, member) in object.sorted(by: { $0.key < $1.key }) {
                 addJSON("\(name)[\(key)]", member, to: &parameters, depth: depth + 1)
             }
@@ -354,13 +355,12 @@ struct MastodonAPI: Sendable {
         }
     }
 
-    private static func jsonText(_ value: Any) -> String? {
+    private static func jsonText(_ value: JSONValue) -> String? {
         switch value {
-        case let text as String: return text
-        // Booleans may bridge to 1/0, which `flag` reads as true/false all the same.
-        case let number as Int64: return String(number)
-        case let number as Double: return String(number)
-        case let flag as Bool: return flag ? "true" : "false"
+        case .string(let text): return text
+        case .integer(let number): return String(number)
+        case .number(let number): return String(number)
+        case .bool(let flag): return flag ? "true" : "false"
         default: return nil
         }
     }

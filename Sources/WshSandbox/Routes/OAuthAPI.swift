@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Hummingbird
 import WshText
 
@@ -181,7 +181,7 @@ struct OAuthAPI: Sendable {
         if let header {
             let parts = header.split(separator: " ", maxSplits: 1)
             if parts.count == 2, ["oauth2", "bearer"].contains(parts[0].lowercased()) {
-                return parts[1].trimmingCharacters(in: .whitespaces)
+                return parts[1].trimmingSpaces
             }
         }
         throw SandboxError.oauth(21323, "invalid_request", "parameter access_token is required")
@@ -222,10 +222,8 @@ struct OAuthAPI: Sendable {
         return base + separator + query + fragment
     }
 
-    private static let unreserved = CharacterSet(
-        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 
     private static func percentEncoded(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
+        PercentEncoding.encoded(text)
     }
 }

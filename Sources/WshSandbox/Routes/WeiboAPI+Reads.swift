@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Hummingbird
 
 /// The GET endpoints: timelines with Weibo's cursors, single statuses,

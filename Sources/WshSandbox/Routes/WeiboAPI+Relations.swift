@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import WshText
 import Hummingbird
 import NIOCore
 
@@ -11,12 +12,12 @@ extension WeiboAPI {
         let timeline = store.timeline
         switch endpoint {
         case .searchTopics:
-            let query = (fields["q"] ?? "").trimmingCharacters(in: .whitespaces)
+            let query = (fields["q"] ?? "").trimmingSpaces
             guard !query.isEmpty else { throw SandboxError.parameter("parameter (q) is required") }
             let count = try integer(fields, "count", default: 10, in: 1...50)
             let page = try integer(fields, "page", default: 1, in: 1...Int(Int32.max))
             let ordinals = timeline.allOrdinals().filter { ordinal in
-                timeline.status(ordinal: ordinal)?.text.range(of: query, options: .caseInsensitive) != nil
+                timeline.status(ordinal: ordinal)?.text.lowercased().contains(query.lowercased()) == true
             }
             return ByteBuffer(bytes: Renderer(timeline: timeline, viewer: viewer)
                 .cursorPage(ordinals: ordinals, count: count, page: page, total: ordinals.count))

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Hummingbird
 
 /// The POST endpoints. The token's owner is the actor: what they write is

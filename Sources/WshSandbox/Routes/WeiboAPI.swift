@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import WshText
 import Hummingbird
 
 /// The Weibo API v2 endpoints the sandbox serves, under `/2/`.
@@ -92,7 +93,7 @@ struct WeiboAPI: Sendable {
         if presented == nil, let header {
             let parts = header.split(separator: " ", maxSplits: 1)
             if parts.count == 2, ["oauth2", "bearer"].contains(parts[0].lowercased()) {
-                presented = parts[1].trimmingCharacters(in: .whitespaces)
+                presented = parts[1].trimmingSpaces
             }
         }
         guard let presented, !presented.isEmpty else { throw SandboxError.authMissing }

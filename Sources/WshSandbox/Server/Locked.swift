@@ -1,10 +1,11 @@
-import Foundation
+import FoundationEssentials
+import WshText
 
 /// A value guarded by a lock, for state that request handlers on several
 /// event-loop threads share.
 final class Locked<Value>: @unchecked Sendable {
     private var value: Value
-    private let lock = NSLock()
+    private let lock = ThreadLock()
 
     init(_ value: Value) {
         self.value = value

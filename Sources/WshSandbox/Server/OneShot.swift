@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import WshText
 
 /// A value set once and awaited from either world: blocking (`wait`) for a
 /// plain thread, suspending (`value`) for async code.
@@ -9,7 +10,7 @@ final class OneShot<Value: Sendable>: Sendable {
     }
 
     private let state = Locked(State())
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
 
     /// Sets the value unless one is set already; later calls are ignored.
     func fulfil(_ value: Value) {
@@ -33,7 +34,7 @@ final class OneShot<Value: Sendable>: Sendable {
         defer { condition.unlock() }
         while true {
             if let value = state.withLock({ $0.value }) { return value }
-            if !condition.wait(until: deadline) { return state.withLock { $0.value } }
+            if !condition.wait(seconds: deadline.timeIntervalSinceNow) { return state.withLock { $0.value } }
         }
     }
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import WshText
 
 /// One line per request on stderr: method, path and query with the token
 /// redacted, status, body bytes and milliseconds.
@@ -7,7 +8,7 @@ struct RequestLog: Sendable {
     static func line(method: String, path: String, query: String?, status: String, bytes: Int,
                      milliseconds: Double) -> String {
         let shown = query.map { "?" + redacted($0) } ?? ""
-        return "\(method) \(path)\(shown) \(status) \(bytes) B \(String(format: "%.1f", milliseconds)) ms"
+        return "\(method) \(path)\(shown) \(status) \(bytes) B \(Decimals.fixed(milliseconds, 1)) ms"
     }
 
     /// The query with the value of every `access_token` replaced by `***`.
@@ -18,6 +19,6 @@ struct RequestLog: Sendable {
     }
 
     func write(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        StandardStreams.writeError(line + "\n")
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import WshText
 import Hummingbird
 import HummingbirdCore
 import Logging
@@ -52,27 +53,9 @@ struct SandboxHTTPService: Service {
 
     private struct ParseErrorWhileWritingResponse: Error {}
 
-    private static let dayNames = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
-    private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
     /// An HTTP date (RFC 9110's IMF-fixdate), e.g. `Sun, 06 Nov 1994 08:49:37 GMT`,
     /// as Hummingbird writes it, from arithmetic alone.
     static func httpDate(secondsSince1970 seconds: Int) -> String {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = seconds - days * 86_400
-        // Days to a civil date (Howard Hinnant's algorithm; eras of 400 years).
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        let weekday = ((days % 7) + 7) % 7
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : String(n) }
-        return "\(dayNames[weekday]), \(two(day)) \(monthNames[month - 1]) \(year) "
-            + "\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)) GMT"
+        CivilTime.httpDateText(secondsSince1970: seconds)
     }
 }

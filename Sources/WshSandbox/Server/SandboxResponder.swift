@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import WshText
 import Hummingbird
 import HTTPTypes
 import NIOCore
@@ -219,8 +220,8 @@ struct SandboxResponder: HTTPResponder {
         let url = request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")
         guard let exchange = replay.answer(method: method, url: url) else {
             let message = HARReplayer.missing(method: method, url: url)
-            let body = try? JSONSerialization.data(withJSONObject: ["error": message], options: .withoutEscapingSlashes)
-            var reply = Reply(ByteBuffer(bytes: body ?? Data()))
+            let body = JSONValue(["error": JSONValue(message)]).encoded()
+            var reply = Reply(ByteBuffer(bytes: body))
             reply.status = .notFound
             return reply
         }

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import WshText
 import WshViewModel
 
 /// One stored account: which API it is for, who, the token and when it expires.
@@ -373,7 +375,7 @@ public final class AccountStore {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                         attributes: [.posixPermissions: 0o700])
             } catch {
-                throw AccountStoreError(description: "cannot create \(directory): \(error.localizedDescription)")
+                throw AccountStoreError(description: "cannot create \(directory): \(SystemError.reason(error))")
             }
         }
         var info = stat()
@@ -418,7 +420,7 @@ public final class AccountStore {
         data.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
-                let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     failure = errno

@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import WshText
 import WshDataController
 import WshLanguage
 import WshRequest
@@ -210,13 +212,7 @@ extension Shell {
     private func openBrowser(_ url: String) {
         let environment = ProcessInfo.processInfo.environment
         guard environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil else { return }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["xdg-open", url]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try? process.run()
+        ChildProcess.startDetached(["xdg-open", url])
     }
 
     // MARK: accounts, use, whoami, logout
@@ -226,7 +222,7 @@ extension Shell {
         let rows = file.accounts.map { account in
             AccountDocument(api: account.api, uid: account.uid, screenName: account.screenName,
                             active: file.active[account.api] == account.uid,
-                            expiresAt: account.expiresAt.map { ISO8601DateFormatter().string(from: $0) })
+                            expiresAt: account.expiresAt.map { $0.formatted(.iso8601) })
         }
         if wantsJSON(context) {
             context.write(try JSONView.encode(rows))
@@ -272,7 +268,7 @@ extension Shell {
             context.write(try JSONView.encode(WhoAmIDocument(
                 api: connection.accountKey, uid: identity.uid, screenName: identity.screenName,
                 tokenSource: credential.origin.description, appKey: identity.appKey,
-                expiresAt: identity.expiresAt.map { ISO8601DateFormatter().string(from: $0) })))
+                expiresAt: identity.expiresAt.map { $0.formatted(.iso8601) })))
             return
         }
         context.writeLine("@\(identity.screenName) (uid \(identity.uid)) on \(connection.accountKey)")
@@ -346,10 +342,6 @@ extension Shell {
 
     /// `expires 2025-06-01 12:00 UTC (in 29 days)` or `expired …`.
     static func expiry(_ date: Date, now: Date = Date()) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm 'UTC'"
         let seconds = date.timeIntervalSince(now)
         let span: String
         switch abs(seconds) {
@@ -357,8 +349,8 @@ extension Shell {
         case ..<172_800: span = "\(Int(abs(seconds) / 3600)) hours"
         default: span = "\(Int(abs(seconds) / 86_400)) days"
         }
-        return seconds > 0 ? "expires \(formatter.string(from: date)) (in \(span))"
-                           : "expired \(formatter.string(from: date)) (\(span) ago)"
+        return seconds > 0 ? "expires \(CivilTime.minuteText(date)) UTC (in \(span))"
+                           : "expired \(CivilTime.minuteText(date)) UTC (\(span) ago)"
     }
 
     /// Runs `body`, turning its typed error into the command's one-line failure.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WshLanguage
 import WshText
 import WshViewModel
@@ -115,7 +115,7 @@ extension Shell {
         do {
             try script.write(toFile: path, atomically: true, encoding: .utf8)
         } catch {
-            throw .commandFailed("cannot write \(path): \(error.localizedDescription)")
+            throw .commandFailed("cannot write \(path): \(SystemError.reason(error))")
         }
         let kept = records.filter { $0.replay != nil && (includeWrites || !$0.isRemote) }.count
         context.note(console.diagnosticStyle.dim("saved \(kept) operation\(kept == 1 ? "" : "s") to \(path)"))
@@ -149,7 +149,7 @@ struct HistoryEntryDocument: Encodable {
 enum HistoryScript {
     static func text(_ records: [RecordedOperation], includeWrites: Bool, api: Connection.Target, label: String,
                      version: String, path: String, now: Date = Date()) -> String {
-        let when = ISO8601DateFormatter().string(from: now)
+        let when = now.formatted(.iso8601)
         let run: String
         let where_: String
         switch api {

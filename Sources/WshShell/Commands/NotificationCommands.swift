@@ -1,5 +1,6 @@
 import WshDataController
 import WshLanguage
+import WshText
 import WshViewModel
 
 /// `notifications`, `dismiss`, `conversations`: screens opened over the
@@ -92,7 +93,7 @@ extension Shell {
         }
         var types: [String] = []
         if let option = context.arguments.option("types") {
-            types = option.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }.filter { !$0.isEmpty }
+            types = option.split(separator: ",").map { $0.trimmingSpaces.lowercased() }.filter { !$0.isEmpty }
             if let unknown = types.first(where: { !Self.notificationTypes.contains($0) }) {
                 throw .usage("unknown notification type '\(unknown)': \(Self.notificationTypes.joined(separator: ", "))")
             }

@@ -1,6 +1,7 @@
 import WshDataController
 import WshLanguage
 import WshModel
+import WshText
 import WshViewModel
 
 /// `post` (text, and on Mastodon visibility, a content warning, a reply,
@@ -120,7 +121,7 @@ extension Shell {
         }
         if let options = arguments.option("poll") {
             let titles = options.split(separator: "|", omittingEmptySubsequences: false)
-                .map { $0.trimmingCharacters(in: .whitespaces) }
+                .map { $0.trimmingSpaces }
             guard titles.count >= 2, !titles.contains(where: \.isEmpty) else {
                 throw .usage("--poll: give two or more options separated by |, e.g. \"yes|no\"")
             }

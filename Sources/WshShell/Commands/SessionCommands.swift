@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import WshText
 import WshDataController
 import WshLanguage
 import WshRequest
@@ -264,7 +265,7 @@ extension Shell {
         } else {
             let width = facts.map(\.0.count).max() ?? 0
             for (key, value) in facts {
-                context.writeLine(console.style.dim(DisplayWidth.padRight(key.replacingOccurrences(of: "_", with: " "), to: width)) + "  " + value)
+                context.writeLine(console.style.dim(DisplayWidth.padRight(key.replacing("_", with: " "), to: width)) + "  " + value)
             }
         }
     }
@@ -339,7 +340,7 @@ extension Shell {
             do {
                 try text.write(toFile: path, atomically: true, encoding: .utf8)
             } catch {
-                throw .commandFailed("cannot write \(path): \((error as NSError).localizedDescription)")
+                throw .commandFailed("cannot write \(path): \(SystemError.reason(error))")
             }
         }
         let count = min(last, traced.count)

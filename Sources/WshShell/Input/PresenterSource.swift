@@ -1,4 +1,6 @@
-import Foundation
+import FoundationEssentials
+import Glibc
+import WshText
 import WshLanguage
 
 /// `wsh --present LESSON` on a terminal: the lesson's commands, one at a
@@ -138,7 +140,7 @@ public final class PresenterSource: LineSource {
         var pending: [String] = []
         for raw in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
             let line = raw.hasSuffix("\r") ? String(raw.dropLast()) : raw
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmingSpaces
             if pending.isEmpty {
                 if trimmed.isEmpty {
                     narration = []
@@ -151,7 +153,7 @@ public final class PresenterSource: LineSource {
                     continue
                 }
                 if trimmed.hasPrefix("#") {
-                    narration.append(String(trimmed.dropFirst()).trimmingCharacters(in: .whitespaces))
+                    narration.append(String(trimmed.dropFirst()).trimmingSpaces)
                     continue
                 }
             }
@@ -186,7 +188,7 @@ enum TerminalKey {
         defer { if isTerminal { tcsetattr(STDIN_FILENO, TCSANOW, &saved) } }
         var byte: UInt8 = 0
         while true {
-            let count = Foundation.read(STDIN_FILENO, &byte, 1)
+            let count = Glibc.read(STDIN_FILENO, &byte, 1)
             if count == 1 { return byte }
             if count < 0 && errno == EINTR { continue }
             return nil

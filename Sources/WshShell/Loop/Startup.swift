@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import WshLanguage
 
 /// How the process was asked to run: which line source the one loop reads.

@@ -1,4 +1,7 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
+import WshRequest
 import WshText
 
 /// `wsh --test PATH…`: runs every `.wsh` file under the paths as a test
@@ -32,7 +35,7 @@ public final class ScriptTestRunner: @unchecked Sendable {
         if let token = environment["WSH_ACCESS_TOKEN"] { secrets.append(token) }
         if let tokenFile, let text = try? String(contentsOfFile: tokenFile, encoding: .utf8),
            let line = text.split(whereSeparator: \.isNewline).first {
-            secrets.append(line.trimmingCharacters(in: .whitespaces))
+            secrets.append(line.trimmingSpaces)
         }
         // The stored accounts' tokens and apps' secrets too: each child masks what it
         // knows, and the reports are masked again here with all that is known.
@@ -50,7 +53,7 @@ public final class ScriptTestRunner: @unchecked Sendable {
         do {
             files = try Self.testFiles(paths)
         } catch {
-            FileHandle.standardError.write(Data("wsh: \(error)\n".utf8))
+            StandardStreams.writeError("wsh: \(error)\n")
             return 2
         }
         let results = runAll(files)
@@ -59,11 +62,11 @@ public final class ScriptTestRunner: @unchecked Sendable {
             if let junitPath { try TestReport.junit(results, secrets: secrets).write(toFile: junitPath, atomically: true, encoding: .utf8) }
             if let tapPath { try TestReport.tap(results, secrets: secrets).write(toFile: tapPath, atomically: true, encoding: .utf8) }
         } catch {
-            FileHandle.standardError.write(Data("wsh: cannot write the report: \(error.localizedDescription)\n".utf8))
+            StandardStreams.writeError("wsh: cannot write the report: \(SystemError.reason(error))\n")
             status = 2
         }
         let failed = results.filter { !$0.passed }.count
-        FileHandle.standardOutput.write(Data("\(results.count - failed) passed, \(failed) failed\n".utf8))
+        StandardStreams.writeOutput("\(results.count - failed) passed, \(failed) failed\n")
         if status != 0 { return status }
         return failed == 0 ? 0 : 1
     }
@@ -78,20 +81,20 @@ public final class ScriptTestRunner: @unchecked Sendable {
     static func testFiles(_ paths: [String]) throws -> [String] {
         var files: [String] = []
         for path in paths {
-            var isFolder: ObjCBool = false
+            var isFolder = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
                 throw MissingPath(description: "--test: no such file or folder: \(path)")
             }
-            guard isFolder.boolValue else {
+            guard isFolder else {
                 files.append(path)
                 continue
             }
             let base = path.hasSuffix("/") ? String(path.dropLast()) : path
-            let found = (FileManager.default.subpaths(atPath: path) ?? []).filter { $0.hasSuffix(".wsh") }.sorted()
+            let found = ((try? FileManager.default.subpathsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".wsh") }.sorted()
             for relative in found {
-                var isDirectory: ObjCBool = false
+                var isDirectory = false
                 let full = base + "/" + relative
-                if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue {
+                if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory {
                     files.append(full)
                 }
             }
@@ -118,7 +121,7 @@ public final class ScriptTestRunner: @unchecked Sendable {
 
     /// The files handed out and the results in, shared by the workers under a lock.
     private final class Board: @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = ThreadLock()
         private var slots: [TestResult?]
         private var next = 0
         private var shown = 0
@@ -145,7 +148,7 @@ public final class ScriptTestRunner: @unchecked Sendable {
             slots[index] = result
             while shown < slots.count, let done = slots[shown] {
                 if progress {
-                    FileHandle.standardError.write(Data("\(done.passed ? "ok" : "FAIL") \(done.path)\n".utf8))
+                    StandardStreams.writeError("\(done.passed ? "ok" : "FAIL") \(done.path)\n")
                 }
                 shown += 1
             }
@@ -160,25 +163,17 @@ public final class ScriptTestRunner: @unchecked Sendable {
 
     /// Runs one file in a fresh `wsh`.
     private func runOne(_ path: String) -> TestResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = childArguments + [path]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        process.standardError = errors
         let start = ContinuousClock.now
+        let ending: ChildProcess.Ending
         do {
-            try process.run()
+            ending = try ChildProcess.run(binary, childArguments + [path], captureErrors: true)
         } catch {
             return TestResult(path: path, status: -1, stderr: "cannot start \(binary): \(error)", seconds: 0)
         }
-        let data = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let text = Redaction.redact(String(decoding: data, as: UTF8.self), secrets: secrets)
-        return TestResult(path: path, status: process.terminationStatus, stderr: text, seconds: seconds)
+        let text = Redaction.redact(String(decoding: ending.errors, as: UTF8.self), secrets: secrets)
+        return TestResult(path: path, status: ending.status, stderr: text, seconds: seconds)
     }
 }
 
@@ -213,7 +208,7 @@ public struct TestResult: Sendable, Equatable {
     /// What went wrong, in one line: the assert's message, else the last error line, else the status.
     public var message: String {
         if let assertFailure { return assertFailure }
-        if let last = stderr.split(separator: "\n").last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+        if let last = stderr.split(separator: "\n").last(where: { !$0.trimmingSpaces.isEmpty }) {
             return String(last)
         }
         return "exit status \(status)"

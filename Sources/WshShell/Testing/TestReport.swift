@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WshText
 
 /// The reports `wsh --test` writes: JUnit XML and TAP 13.
@@ -33,7 +33,7 @@ public enum TestReport {
         var text = "TAP version 13\n1..\(results.count)\n"
         for (offset, result) in results.enumerated() {
             // '#' would start a directive.
-            let name = clean(result.path, secrets).replacingOccurrences(of: "#", with: "\\#")
+            let name = clean(result.path, secrets).replacing("#", with: "\\#")
             text += "\(result.passed ? "ok" : "not ok") \(offset + 1) - \(name)\n"
             guard !result.passed else { continue }
             text += "  ---\n  message: \(yamlString(clean(result.message, secrets)))\n  severity: fail\n"
@@ -59,10 +59,8 @@ public enum TestReport {
 
     /// A YAML double-quoted scalar (JSON string syntax, which YAML reads).
     static func yamlString(_ text: String) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])) ?? Data("[\"\"]".utf8)
-        let array = String(decoding: data, as: UTF8.self)
-        return String(array.dropFirst().dropLast())
+        String(decoding: JSONValue.string(text).encoded(), as: UTF8.self)
     }
 
-    static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
+    static func seconds(_ value: Double) -> String { Decimals.fixed(value, 3) }
 }

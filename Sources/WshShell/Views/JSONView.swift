@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import WshLanguage
 import WshText
 
@@ -23,7 +23,7 @@ enum JSONView {
     /// A string's escapes are decoded before it is sanitized, so `\u001b[2J`
     /// cannot survive as `[2J` nor reach a `jq -r` as a real ESC.
     static func pretty(_ bytes: Data) -> String? {
-        guard (try? JSONSerialization.jsonObject(with: bytes, options: [.fragmentsAllowed])) != nil else { return nil }
+        guard JSONValue.parse(bytes) != nil else { return nil }
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count * 2)
         var depth = 0

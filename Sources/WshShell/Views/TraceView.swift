@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import WshText
 import WshDataController
 import WshViewModel
 
@@ -11,7 +12,7 @@ struct TraceView {
                 failure: String?, elapsed: Duration) -> String {
         var lines = [style.dim("┌─ trace: ") + style.bold(command)]
         func row(_ layer: String, _ text: String) {
-            lines.append(style.dim("│ ") + style.magenta(layer.padding(toLength: 16, withPad: " ", startingAt: 0)) + text)
+            lines.append(style.dim("│ ") + style.magenta(layer + String(repeating: " ", count: max(0, 16 - layer.count))) + text)
         }
         row("ViewModel", "input  " + input)
         for entry in entries {
@@ -58,10 +59,10 @@ struct TraceView {
     }
 
     static func bytes(_ count: Int) -> String {
-        count < 1024 ? "\(count) B" : String(format: "%.1f KB", Double(count) / 1024)
+        count < 1024 ? "\(count) B" : Decimals.fixed(Double(count) / 1024, 1) + " KB"
     }
 
     static func milliseconds(_ value: Double) -> String {
-        String(format: "%.1f ms", value)
+        Decimals.fixed(value, 1) + " ms"
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import WshText
 import WshRequest
 
 /// What `login` shows, step by step: the outputs of `LoginViewModel`'s flow.
@@ -218,7 +219,7 @@ extension LoginViewModel {
     /// which must carry this login's state.
     @discardableResult
     public func codeReceived(_ text: String) async -> LoginStep {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces
         if !trimmed.isEmpty { flow.host?.mask(trimmed) }
         guard let state = pending?.state else { return end(.failed(.message(LoginError.notStarted.description))) }
         do {

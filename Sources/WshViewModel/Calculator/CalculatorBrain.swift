@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The calculator's fat Model: a pocket calculator with immediate execution
 /// (`12 + 7 * 2 =` is 38, left to right) and decimal arithmetic (`0.1 + 0.2 =`
@@ -134,9 +134,33 @@ public struct CalculatorBrain: Sendable, Hashable {
 
     /// `38`, `0.3`, `0.6666666667`: rounded, without trailing zeros.
     static func format(_ value: Decimal) -> String {
-        var value = value
-        var rounded = Decimal()
-        NSDecimalRound(&rounded, &value, fractionDigits, .plain)
-        return rounded.isZero ? "0" : rounded.description
+        rounded(value.description, fractionDigits)
+    }
+
+    /// A decimal's exact text (`-0.66666…`) rounded half away from zero to
+    /// `digits` decimals, without trailing zeros.
+    static func rounded(_ text: String, _ digits: Int) -> String {
+        let negative = text.hasPrefix("-")
+        let unsigned = negative ? text.dropFirst() : Substring(text)
+        let parts = unsigned.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        var whole = Array(parts[0]).compactMap(\.wholeNumberValue)
+        let fraction = parts.count > 1 ? Array(parts[1]).compactMap(\.wholeNumberValue) : []
+        var kept = Array(fraction.prefix(digits))
+        if fraction.count > digits, fraction[digits] >= 5 {
+            // Carry the one through the kept decimals, then the whole part.
+            var index = kept.count - 1
+            while index >= 0, kept[index] == 9 { kept[index] = 0; index -= 1 }
+            if index >= 0 {
+                kept[index] += 1
+            } else {
+                var place = whole.count - 1
+                while place >= 0, whole[place] == 9 { whole[place] = 0; place -= 1 }
+                if place >= 0 { whole[place] += 1 } else { whole.insert(1, at: 0) }
+            }
+        }
+        while kept.last == 0 { kept.removeLast() }
+        let digitsText = { (values: [Int]) in values.map(String.init).joined() }
+        let body = (whole.isEmpty ? "0" : digitsText(whole)) + (kept.isEmpty ? "" : "." + digitsText(kept))
+        return negative && body != "0" ? "-" + body : body
     }
 }

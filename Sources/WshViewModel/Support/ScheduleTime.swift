@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import WshText
 import WshModel
 
 /// Reads the TIME of `post --at TIME`: ISO 8601 (`2024-11-11T21:30:00+08:00`),
@@ -10,8 +11,8 @@ public enum ScheduleTime {
     public static let minimumLead: TimeInterval = 5 * 60
 
     /// The moment `word` names, seen from `now`.
-    public static func parse(_ word: String, now: Date, timeZone: TimeZone = .current) throws(ViewModelError) -> WeiboTime {
-        let text = word.trimmingCharacters(in: .whitespaces)
+    public static func parse(_ word: String, now: Date, timeZone: ClockZone = .local) throws(ViewModelError) -> WeiboTime {
+        let text = word.trimmingSpaces
         let date: Date
         if let relative = relativeSeconds(text) {
             date = now.addingTimeInterval(relative)
@@ -28,7 +29,7 @@ public enum ScheduleTime {
             let when = lead < 0 ? "\(-minutes) minute\(-minutes == 1 ? "" : "s") ago" : "in \(minutes) minute\(minutes == 1 ? "" : "s")"
             throw .badScheduleTime("--at \(word) is \(when): a status must be scheduled at least 5 minutes ahead")
         }
-        let offset = timeZone.secondsFromGMT(for: date)
+        let offset = timeZone.utcOffset(at: date)
         return WeiboTime(date: Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)), utcOffset: offset)
     }
 
@@ -45,13 +46,10 @@ public enum ScheduleTime {
     }
 
     /// `HH:MM` today in `timeZone`, or tomorrow when that is not ahead of `now`.
-    private static func clockTime(_ text: String, now: Date, timeZone: TimeZone) -> Date? {
+    private static func clockTime(_ text: String, now: Date, timeZone: ClockZone) -> Date? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count <= 2, parts[1].count == 2,
               let hour = Int(parts[0]), let minute = Int(parts[1]), (0...23).contains(hour), (0...59).contains(minute) else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        guard let today = calendar.date(bySettingHour: hour, minute: minute, second: 0, of: now) else { return nil }
-        return today > now ? today : calendar.date(byAdding: .day, value: 1, to: today)
+        return timeZone.next(hour: hour, minute: minute, after: now)
     }
 }

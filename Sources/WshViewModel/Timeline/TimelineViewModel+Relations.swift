@@ -30,7 +30,7 @@ extension TimelineViewModel {
     /// `limit` of each, resolving a remote account (`@user@host`) when `resolve`.
     @discardableResult
     public func search(_ query: String, kinds: Set<SearchKind>, limit: Int, resolve: Bool) async throws(ViewModelError) -> SearchViewModel {
-        let query = query.trimmingCharacters(in: .whitespaces)
+        let query = query.trimmingSpaces
         guard !query.isEmpty else { throw fail(.emptyText("search for")) }
         guard (1...40).contains(limit) else { throw fail(.invalidPaging(name: "N", value: limit, allowed: 1...40)) }
         let offered = capabilities.searchFinds

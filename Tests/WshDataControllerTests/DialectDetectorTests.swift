@@ -56,11 +56,29 @@ struct DialectDetectorTests {
         #expect(asked.requests.isEmpty)
     }
 
+    @Test("without nodeinfo, the instance's version names the software: Mastodon's own, or the one a compatible server names")
+    func instanceVersion() {
+        #expect(DialectDetector.software(fromInstanceVersion: "4.2.0") == ServerSoftware(name: "mastodon", version: "4.2.0"))
+        #expect(DialectDetector.software(fromInstanceVersion: "2.7.2 (compatible; Pleroma 2.5.0)") == ServerSoftware(name: "pleroma", version: "2.5.0"))
+        #expect(DialectDetector.software(fromInstanceVersion: "2.7.2 (compatible; Akkoma 3.13.2)") == ServerSoftware(name: "akkoma", version: "3.13.2"))
+        #expect(DialectDetector.software(fromInstanceVersion: "") == ServerSoftware(name: "mastodon", version: nil))
+        // A hostile version cannot smuggle control characters into `status`.
+        #expect(DialectDetector.software(fromInstanceVersion: "4.2.0\u{1B}[2J").version == "4.2.02J")
+    }
+
+    @Test("a server that cannot be reached is not taken for Weibo: the failure is said, and nothing is decided")
+    func unreachableIsNotWeibo() async {
+        let down = FakeHTTPClient { (_: HTTPRequest) throws(RequestError) -> HTTPResponse in
+            throw .transport(TransportFailure(kind: .refused, curlCode: 7, message: "Connection refused", url: "https://social.example/"))
+        }
+        await #expect(throws: RequestError.self) { _ = try await DialectDetector.detect(base: "https://social.example/", http: down) }
+    }
+
     @Test("a nodeinfo link to another origin is never followed")
     func otherOriginIgnored() async throws {
         let http = server(software: ("misskey", "13"), href: "https://evil.example/nodeinfo/2.0", instance: true)
         let found = try await DialectDetector.detect(base: "https://social.example/", http: http)
-        #expect(found.dialect.name == "mastodon" && found.software == nil)
+        #expect(found.dialect.name == "mastodon" && found.software == ServerSoftware(name: "mastodon", version: "4.3.1"))
         #expect(!http.requests.contains { $0.url.contains("evil.example") })
     }
 }

@@ -43,10 +43,10 @@ struct CapabilityHelpTests {
         #expect(harness.sandbox.stats.requests == before)
     }
 
-    @Test("an --api URL not yet asked says the timelines are found out on the first request")
+    @Test("an --api URL not yet asked says the timelines are found out by connect URL or the first request")
     func unknown() async throws {
         let harness = ShellHarness(api: "http://127.0.0.1:9/", token: nil)
-        #expect(await harness.run("help fetch").stdout.contains("found out on the first request"))
+        #expect(await harness.run("help fetch").stdout.contains("found out by connect URL or the first request"))
     }
 }
 

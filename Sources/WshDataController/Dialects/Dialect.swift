@@ -32,6 +32,8 @@ public protocol Dialect: Sendable {
     /// The API's OAuth flow on `apiBase` (its authorize page, code exchange,
     /// token info, revocation), sent through `http`.
     func oauthFlow(apiBase: String, http: any HTTPClient) -> any OAuthFlow
+    /// How a user reads `what` back on this API (`api get …`), to see whether a lost write took effect.
+    func readBack(_ what: ReadBack) -> ReadBackHint
 
     // MARK: Reads
 
@@ -237,6 +239,28 @@ public struct WeiboDialect: Dialect {
     public func pagesByCursor(_ source: TimelineSource) -> Bool { source != .public && source != .favourites }
 
     public var maxIDIsInclusive: Bool { true }
+
+    public func readBack(_ what: ReadBack) -> ReadBackHint {
+        switch what {
+        case .status(let id), .statusSource(let id): ReadBackHint("api get statuses/show.json id=\(id)")
+        case .favourited(let id): ReadBackHint("api get statuses/show.json id=\(id)", field: "favorited")
+        case .bookmarked(let id): ReadBackHint("api get statuses/show.json id=\(id)")
+        case .comments(let id): ReadBackHint("api get comments/show.json id=\(id)")
+        case .ownRecentStatuses: ReadBackHint("api get statuses/user_timeline.json count=5")
+        case .following(let user): ReadBackHint("api get users/show.json \(Self.parameters(user))", field: "following")
+        case .user(let user): ReadBackHint("api get users/show.json \(Self.parameters(user))")
+        case .relationship(let field, _): ReadBackHint("api get friendships/show.json", field: field)
+        case .listAccounts: ReadBackHint("api get friendships/groups.json")
+        }
+    }
+
+    /// `uid=123` or `screen_name=name`, as Weibo's user calls take them.
+    static func parameters(_ user: UserReference) -> String {
+        switch user {
+        case .uid(let uid): "uid=\(uid)"
+        case .screenName(let name): "screen_name=\(name)"
+        }
+    }
 
     /// Weibo's OAuth2 beside its API (`oauth2/…`), with an app registered at open.weibo.com.
     public func oauthFlow(apiBase: String, http: any HTTPClient) -> any OAuthFlow {

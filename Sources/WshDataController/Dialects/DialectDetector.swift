@@ -50,7 +50,11 @@ public enum DialectDetector {
                     + "not Mastodon's or Weibo's: wsh cannot talk to it")
             }
         }
-        if await answersMastodonInstance(base: base, http: http) { return Found(dialect: MastodonDialect(), software: nil) }
+        if let software = await instanceSoftware(base: base, http: http) {
+            return Found(dialect: MastodonDialect(), software: software)
+        }
+        // Nothing answered at all: the network's failure, not a finding (the next request asks again).
+        if let unreachable = await unreachable(base: base, http: http) { throw unreachable }
         return Found(dialect: WeiboDialect(), software: nil)
     }
 
@@ -72,10 +76,39 @@ public enum DialectDetector {
         return ServerSoftware(name: String(name.prefix(40)), version: version)
     }
 
-    /// True when `base` answers `GET api/v1/instance` with a Mastodon instance.
-    static func answersMastodonInstance(base: String, http: any HTTPClient) async -> Bool {
-        guard let instance = await json(base + "api/v1/instance", http: http) else { return false }
-        return instance["uri"] != nil || instance["version"] != nil
+    /// The software of a server that answers `GET api/v1/instance` with a
+    /// Mastodon instance (nil when it does not), from the instance's
+    /// `version`: Mastodon's own (`4.2.0`), or the one a compatible server
+    /// names in it (`2.7.2 (compatible; Pleroma 2.5.0)` is pleroma 2.5.0).
+    static func instanceSoftware(base: String, http: any HTTPClient) async -> ServerSoftware? {
+        guard let instance = await json(base + "api/v1/instance", http: http),
+              instance["uri"] != nil || instance["version"] != nil else { return nil }
+        return software(fromInstanceVersion: instance["version"]?.string ?? "")
+    }
+
+    /// `4.2.0` is mastodon 4.2.0; `… (compatible; Akkoma 3.13.2)` is akkoma 3.13.2; no version is mastodon.
+    static func software(fromInstanceVersion text: String) -> ServerSoftware {
+        let clean = String(text.prefix(120).filter { $0.isLetter || $0.isNumber || " .-+_();".contains($0) })
+        if let compatible = clean.firstRange(of: "(compatible; ") {
+            let named = clean[compatible.upperBound...].prefix { $0 != ")" }.split(separator: " ")
+            if let name = named.first {
+                return ServerSoftware(name: String(name.lowercased().prefix(40)), version: named.dropFirst().first.map { String($0.prefix(40)) })
+            }
+        }
+        let version = clean.split(separator: " ").first.map { String($0.prefix(40)) }
+        return ServerSoftware(name: "mastodon", version: version)
+    }
+
+    /// The transport failure of a request to `base`, nil when it answered anything (any status).
+    private static func unreachable(base: String, http: any HTTPClient) async -> RequestError? {
+        do {
+            _ = try await http.send(HTTPRequest(url: base + "api/v1/instance", headers: [HTTPHeader("Accept", "application/json")]))
+            return nil
+        } catch {
+            if case .transport = error { return error }
+            if case .cancelled = error { return error }
+            return nil
+        }
     }
 
     private static func json(_ url: String, http: any HTTPClient) async -> JSONValue? {

@@ -3,15 +3,27 @@ import WshModel
 import WshRequest
 
 /// What one operation of a dialect sends, and what the trace shows of it:
-/// the API client to send with, and the last request really sent (its
-/// method, URL and answer; an operation may send two, e.g. a lookup first).
+/// the API client to send with, and every request really sent, in order (an
+/// operation may send several: a lookup, the write, a read of its result).
 public final class DialectExchange: @unchecked Sendable {
+    /// One request of the operation and its answer.
+    public struct Sent: Sendable {
+        public var method: HTTPMethod
+        public var url: String
+        /// nil while in flight, or when it failed.
+        public var response: HTTPResponse?
+        /// From sending to the answer (or the failure).
+        public var milliseconds: Double
+    }
+
     /// The client requests go out through (its base, token and auth scheme).
     public let client: WeiboClient
+    /// Every request sent, oldest first.
+    public private(set) var sent: [Sent] = []
     /// The last request sent, for the trace.
-    public private(set) var method: HTTPMethod?
-    public private(set) var url = ""
-    public private(set) var response: HTTPResponse?
+    public var method: HTTPMethod? { sent.last?.method }
+    public var url: String { sent.last?.url ?? "" }
+    public var response: HTTPResponse? { sent.last?.response }
 
     public init(client: WeiboClient) {
         self.client = client
@@ -19,21 +31,29 @@ public final class DialectExchange: @unchecked Sendable {
 
     /// Sends `endpoint` and checks the answer (an API error body, a non-2xx status).
     public func send(_ endpoint: Endpoint) async throws(RequestError) -> HTTPResponse {
-        method = endpoint.method
-        url = endpoint.url(base: client.configuration.baseURL)
-        response = nil
-        let answer = try await client.send(endpoint)
-        response = answer
-        return answer
+        try await record(endpoint.method, endpoint.url(base: client.configuration.baseURL)) { () throws(RequestError) in
+            try await client.send(endpoint)
+        }
     }
 
     /// Opens the event stream at `url` (see `WeiboClient.stream`), recorded for the trace like a request.
     public func stream(url: String, chunks: @escaping @Sendable (Data) -> Bool) async throws(RequestError) -> HTTPResponse {
-        method = .get
-        self.url = url
-        response = nil
-        let answer = try await client.stream(url: url, chunks: chunks)
-        response = answer
+        try await record(.get, url) { () throws(RequestError) in try await client.stream(url: url, chunks: chunks) }
+    }
+
+    /// Notes the request, runs it, and keeps its answer and how long it took.
+    private func record(_ method: HTTPMethod, _ url: String,
+                        _ request: () async throws(RequestError) -> HTTPResponse) async throws(RequestError) -> HTTPResponse {
+        let clock = ContinuousClock()
+        let start = clock.now
+        sent.append(Sent(method: method, url: url, response: nil, milliseconds: 0))
+        let index = sent.count - 1
+        defer {
+            let elapsed = clock.now - start
+            sent[index].milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        }
+        let answer = try await request()
+        sent[index].response = answer
         return answer
     }
 

@@ -50,6 +50,36 @@ public struct MastodonDialect: Dialect {
     /// `max_id` is exclusive, and each page's `Link` header says where the next starts.
     public var maxIDIsInclusive: Bool { false }
 
+    public func readBack(_ what: ReadBack) -> ReadBackHint {
+        switch what {
+        case .status(let id): ReadBackHint("api get api/v1/statuses/\(id)")
+        case .favourited(let id): ReadBackHint("api get api/v1/statuses/\(id)", field: "favourited")
+        case .bookmarked(let id): ReadBackHint("api get api/v1/statuses/\(id)", field: "bookmarked")
+        case .statusSource(let id): ReadBackHint("api get api/v1/statuses/\(id)/source")
+        case .comments(let id): ReadBackHint("api get api/v1/statuses/\(id)/context")
+        case .ownRecentStatuses: ReadBackHint("api get api/v1/timelines/home limit=5")
+        case .following(let user): ReadBackHint("api get api/v1/accounts/relationships id[]=\(Self.accountHint(user))", field: "following")
+        case .user(let user): ReadBackHint(Self.accountCommand(user))
+        case .relationship(let field, let id): ReadBackHint("api get api/v1/accounts/relationships id[]=\(id ?? "ID")", field: field)
+        case .listAccounts(let id): ReadBackHint("api get api/v1/lists/\(id)/accounts")
+        }
+    }
+
+    /// The account's id for `api` (a name is looked up first: `api get api/v1/accounts/lookup acct=NAME`).
+    private static func accountHint(_ user: UserReference) -> String {
+        switch user {
+        case .uid(let id): id
+        case .screenName: "ID"
+        }
+    }
+
+    private static func accountCommand(_ user: UserReference) -> String {
+        switch user {
+        case .uid(let id): "api get api/v1/accounts/\(id)"
+        case .screenName(let name): "api get api/v1/accounts/lookup acct=\(name)"
+        }
+    }
+
     /// Mastodon's OAuth at the server root, with an app wsh registers itself.
     public func oauthFlow(apiBase: String, http: any HTTPClient) -> any OAuthFlow {
         MastodonOAuthClient(apiBase: apiBase, http: http)

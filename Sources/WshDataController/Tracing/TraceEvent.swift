@@ -33,6 +33,37 @@ public struct TraceEvent: Sendable, Hashable {
     public var itemCount: Int
     /// Network, cache, or failure.
     public var source: Source
+    /// The requests the call sent before its last one (which the fields
+    /// above describe), in order: a lookup before a write, the write before
+    /// the read of its result.
+    public var earlier: [Request] = []
+    /// The time the response lines show: the whole call's when it sent one
+    /// request, the last request's own when it sent several (each earlier
+    /// one shows its own).
+    public var responseMilliseconds: Double {
+        earlier.isEmpty ? milliseconds : lastRequestMilliseconds ?? milliseconds
+    }
+    /// The last request's own time, when the call sent several.
+    public var lastRequestMilliseconds: Double?
+
+    /// One earlier request of a call and its answer.
+    public struct Request: Sendable, Hashable {
+        public var method: String
+        /// With any secret masked.
+        public var url: String
+        /// nil when no answer came.
+        public var status: Int?
+        public var bytes: Int
+        public var milliseconds: Double
+
+        public init(method: String, url: String, status: Int?, bytes: Int, milliseconds: Double) {
+            self.method = method
+            self.url = url
+            self.status = status
+            self.bytes = bytes
+            self.milliseconds = milliseconds
+        }
+    }
 
     /// How the answer arrived: `kept-alive connection`, `new connection`, or `replayed from the recording`.
     public var connectionText: String {

@@ -31,19 +31,29 @@ struct TracedCall: Sendable {
         } catch {
             outcome = .failure(.configuration("\(error)"))
         }
+        let earlier = exchange.sent.dropLast().map { sent in
+            TraceEvent.Request(method: sent.method.rawValue, url: Redaction.redact(sent.url), status: sent.response?.status,
+                               bytes: sent.response?.metrics.bytesReceived ?? 0, milliseconds: sent.milliseconds)
+        }
         switch outcome {
         case .success(let value):
             // The wire the dialect really used: the same operation reads differently on each API.
             let response = exchange.response ?? HTTPResponse(status: 0)
-            trace?(TraceEvent(
+            var event = TraceEvent(
                 call: call, method: exchange.method?.rawValue ?? "", url: Redaction.redact(exchange.url), status: response.status,
                 bytes: response.metrics.bytesReceived, milliseconds: Self.milliseconds(since: start, clock),
-                newConnections: response.metrics.newConnections, itemCount: count(value), replayed: response.metrics.replayed))
+                newConnections: response.metrics.newConnections, itemCount: count(value), replayed: response.metrics.replayed)
+            event.earlier = earlier
+            event.lastRequestMilliseconds = exchange.sent.last?.milliseconds
+            trace?(event)
             return value
         case .failure(let error):
-            trace?(TraceEvent(
+            var event = TraceEvent(
                 call: call, method: exchange.method?.rawValue ?? "", url: Redaction.redact(exchange.url), status: error.httpStatus,
-                milliseconds: Self.milliseconds(since: start, clock), source: .failed(error.description)))
+                milliseconds: Self.milliseconds(since: start, clock), source: .failed(error.description))
+            event.earlier = earlier
+            event.lastRequestMilliseconds = exchange.sent.last?.milliseconds
+            trace?(event)
             throw await withRateLimitReset(error, asking: !call.hasPrefix(Self.rateLimitCall))
         }
     }

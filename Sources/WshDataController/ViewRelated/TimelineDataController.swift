@@ -29,6 +29,11 @@ public final class TimelineDataController: Sendable {
     }
 
     /// The largest page `source` serves on this API; nil when it has no such timeline.
+    /// How a user reads `what` back on this API, for the advice after a lost answer.
+    public func readBack(_ what: ReadBack) -> ReadBackHint {
+        statuses.dialect.readBack(what)
+    }
+
     public func maximumCount(for source: TimelineSource) -> Int? {
         statuses.dialect.maximumCount(for: source)
     }

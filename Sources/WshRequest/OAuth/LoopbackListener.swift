@@ -152,7 +152,7 @@ public final class LoopbackListener {
     private static let headerEnd: [UInt8] = [13, 10, 13, 10]
 
     private static func answer(_ connection: Int32, status: String, text: String) {
-        let escaped = text.replacing("&", with: "&amp;").replacing("<", with: "&lt;")
+        let escaped = HTMLText.escaped(text)
         let body = "<!doctype html><meta charset=utf-8><title>wsh login</title><p>\(escaped)</p>\n"
         let head = "HTTP/1.1 \(status)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n"
             + "Cache-Control: no-store\r\nConnection: close\r\n\r\n"

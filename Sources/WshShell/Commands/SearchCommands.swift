@@ -146,7 +146,7 @@ extension Shell {
     /// `On this API (weibo): no block.`, or nil when `lacking` finds nothing missing.
     func relationNotes(_ lacking: @escaping (Capabilities) -> String?) -> String? {
         guard let dialect = connection.knownDialect else {
-            return "On \(connection.label): what the API offers here is found out on the first request."
+            return "On \(connection.label): what the API offers here is found out by connect URL or the first request."
         }
         return lacking(dialect.capabilities).map { "On this API (\(dialect.name)): \($0)." }
     }

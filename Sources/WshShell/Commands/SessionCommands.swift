@@ -46,9 +46,12 @@ extension Shell {
                     With no argument, shows where the session points. `connect sandbox` uses the
                     embedded sandbox; `connect https://api.weibo.com/2/` the real API with the
                     token from WSH_ACCESS_TOKEN or --token-file; `connect https://mastodon.social`
-                    a Mastodon server. --dialect says which API it is (else: weibo for the sandbox,
-                    found out for a URL): `connect sandbox --dialect mastodon` is the sandbox's
-                    Mastodon side. Switching clears the history.
+                    a Mastodon server. --dialect says which API it is (else: weibo for the sandbox
+                    and a /2/ base; for another URL wsh asks the server at once, its nodeinfo then
+                    api/v1/instance, and says what answers: `mastodon 4.3.1`, `gotosocial 0.17.3`;
+                    software with an API of its own is refused and the session stays where it was):
+                    `connect sandbox --dialect mastodon` is the sandbox's Mastodon side. Switching
+                    clears the history.
                     """,
                 arguments: [ArgumentSpec("TARGET", help: "sandbox or a URL", arity: .optional)],
                 options: [.valued("dialect", valueName: "NAME", help: "weibo or mastodon")],
@@ -239,9 +242,18 @@ extension Shell {
             }
             dialect = choice
         }
-        connection.connect(to: target, dialect: dialect)
+        let unreachable: RequestError?
+        do {
+            unreachable = try connection.connectFindingOut(to: target, dialect: dialect)
+        } catch {
+            throw .commandFailed("not connected to \(target): \(error.description)")
+        }
         resetSession()
-        context.note("connected to \(target)")
+        if let unreachable {
+            context.note("connected to \(target); it does not answer now (\(unreachable.description)): the first request finds out its API")
+        } else {
+            context.note("connected to \(target): \(connection.dialectName)")
+        }
     }
 
     private func status(_ context: CommandContext) throws(LanguageError) {

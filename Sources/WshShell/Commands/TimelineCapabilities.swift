@@ -35,7 +35,7 @@ extension Shell {
     func timelineNotes() -> String {
         guard let dialect = connection.knownDialect else {
             return "On \(connection.label): which timelines and page sizes depends on the API, "
-                + "found out on the first request; help fetch says them then."
+                + "found out by connect URL or the first request; help fetch says them then."
         }
         var byLimit: [(Int, [String])] = []
         var missing: [String] = []

@@ -245,7 +245,7 @@ public final class Connection {
             guard let software else { return foundDialect.name }
             return software.name == foundDialect.name ? software.description : "\(software) (\(foundDialect.name) API)"
         }
-        return knownDialect?.name ?? "(found out on the first request)"
+        return knownDialect?.name ?? "(not asked yet: connect URL or the first request finds out)"
     }
 
     /// A new HTTP client for requests outside the API client (OAuth), which
@@ -373,6 +373,26 @@ public final class Connection {
         current = nil
         foundDialect = nil
         software = nil
+    }
+
+    /// Points the session at `target` and finds out at once what answers
+    /// there when nothing says it (a URL without `/2/` or `--dialect`).
+    /// Software wsh cannot talk to, or Ctrl-C, leaves the session where it
+    /// was and throws; a server that cannot be reached now is connected
+    /// anyway (its failure returned, the first request asks again).
+    @discardableResult
+    public func connectFindingOut(to target: Target, dialect choice: DialectChoice) throws(RequestError) -> RequestError? {
+        let before = (self.target, dialectChoice, current, foundDialect, software)
+        connect(to: target, dialect: choice)
+        guard knownDialect == nil else { return nil }
+        do {
+            _ = try dialect()
+            return nil
+        } catch {
+            if case .transport = error { return error }
+            (self.target, dialectChoice, current, foundDialect, software) = before
+            throw error
+        }
     }
 
     /// Every secret this connection knows, for redacting anything printed or stored.

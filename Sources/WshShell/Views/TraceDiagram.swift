@@ -55,10 +55,15 @@ struct TraceDiagram: Equatable {
         case .cache:
             note(.dataController, "answered from its cache: no request")
         case .network, .failed:
+            for earlier in event.earlier {
+                message(caller, .request, "\(earlier.method) \(earlier.url)")
+                message(.request, caller, "\(earlier.status.map(String.init) ?? "-") · \(TraceView.bytes(earlier.bytes)) · "
+                        + TraceView.milliseconds(earlier.milliseconds), answer: true)
+            }
             let request = [event.method, event.url].compactMap { $0 }.joined(separator: " ")
             message(caller, .request, request)
             let status = event.status.map(String.init) ?? "-"
-            let timing = "\(TraceView.bytes(event.bytes)) · \(TraceView.milliseconds(event.milliseconds))"
+            let timing = "\(TraceView.bytes(event.bytes)) · \(TraceView.milliseconds(event.responseMilliseconds))"
             if case .failed(let reason) = event.source {
                 message(.request, caller, "\(status) ✗ \(reason) · \(timing)", answer: true)
             } else {

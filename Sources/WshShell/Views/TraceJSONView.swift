@@ -49,13 +49,17 @@ struct TraceJSONView {
                 case .cache:
                     add("DataController", "cache", "answered from the cache: no request")
                 case .network, .failed:
+                    for earlier in event.earlier {
+                        add("Request", "request", "\(earlier.method) \(earlier.url) → \(earlier.status.map(String.init) ?? "-") · "
+                            + TraceView.bytes(earlier.bytes), ms: earlier.milliseconds)
+                    }
                     let request = [event.method, event.url].compactMap { $0 }.joined(separator: " ")
                     if case .failed(let reason) = event.source {
                         add("Request", "failed", request + (event.status.map { " → \($0)" } ?? "") + " ✗ " + reason,
-                            ms: event.milliseconds)
+                            ms: event.responseMilliseconds)
                     } else {
                         add("Request", "request", "\(request) → \(event.status.map(String.init) ?? "-") · "
-                            + "\(TraceView.bytes(event.bytes)) · \(event.connectionText)", ms: event.milliseconds)
+                            + "\(TraceView.bytes(event.bytes)) · \(event.connectionText)", ms: event.responseMilliseconds)
                         if input != nil {
                             add("Model", "decoded", "\(event.itemCount) item\(event.itemCount == 1 ? "" : "s")")
                         }

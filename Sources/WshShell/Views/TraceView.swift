@@ -23,6 +23,11 @@ struct TraceView {
                 case .cache:
                     row("", style.green("answered from the cache: no request"))
                 case .network, .failed:
+                    for request in event.earlier {
+                        row("  Request", "\(request.method) \(request.url)")
+                        row("  Response", "\(request.status.map(String.init) ?? "-") · \(Self.bytes(request.bytes)) · "
+                            + Self.milliseconds(request.milliseconds))
+                    }
                     if let method = event.method, let url = event.url {
                         row("  Request", "\(method) \(url)")
                     }
@@ -30,7 +35,7 @@ struct TraceView {
                         row("  Response", style.red("✗ " + reason))
                     } else {
                         row("  Response", "\(event.status.map(String.init) ?? "-") · \(Self.bytes(event.bytes)) · "
-                            + "\(Self.milliseconds(event.milliseconds)) · \(event.connectionText)")
+                            + "\(Self.milliseconds(event.responseMilliseconds)) · \(event.connectionText)")
                         if event.method != nil && event.call.hasPrefix("(none") {
                             row("  Model", style.dim("none: the JSON is shown as it came"))
                         } else {

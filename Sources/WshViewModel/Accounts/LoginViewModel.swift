@@ -109,7 +109,7 @@ public final class LoginViewModel {
     }
 
     /// Finishes the login with what came back: checks the state, exchanges
-    /// the code, and names the account by `users/show.json?uid=`.
+    /// the code, and names the account by reading the user.
     public func complete(_ redirect: OAuthRedirect, app: OAuthApp) async throws -> SignedInAccount {
         guard let pending else { throw LoginError.notStarted }
         guard app.key == pending.appKey else { throw LoginError.appChanged(started: pending.appKey, now: app.key) }

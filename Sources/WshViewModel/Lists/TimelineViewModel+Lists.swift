@@ -34,7 +34,7 @@ extension TimelineViewModel {
         let id = status.identifier ?? ""
         let written = try await write(
             nothing: bookmark ? "the status is not bookmarked" : "the status is still bookmarked",
-            advice: "check with `api get api/v1/statuses/\(id)` (its \"bookmarked\")"
+            advice: dataController.readBack(.bookmarked(statusID: id)).advice
         ) { () async throws(WriteError) in try await dataController.setBookmark(bookmark, statusID: id) }
         commit(state.updatingBookmark(id: id, to: written.value.bookmarked ?? bookmark))
         return Toggled(target: id, note: Self.lostAnswerNote(written, found: "the server shows it done"))
@@ -45,7 +45,7 @@ extension TimelineViewModel {
         async throws(ViewModelError) -> String {
         let outcome = try await compensate(
             operation, undo: undo, doing: "\(bookmark ? "bookmarking" : "unbookmarking") status \(statusID)",
-            check: "api get api/v1/statuses/\(statusID)"
+            check: dataController.readBack(.status(id: statusID)).command
         ) { () async throws(WriteError) in try await dataController.setBookmark(bookmark, statusID: statusID) }
         commit(state.updatingBookmark(id: statusID, to: outcome.value.bookmarked ?? bookmark))
         let verb = bookmark ? "bookmarked" : "unbookmarked"
@@ -98,7 +98,7 @@ extension TimelineViewModel {
         let list = try await list(named: name)
         let written = try await write(
             nothing: member ? "\(reference) is not on the list" : "\(reference) is still on the list",
-            advice: "check with `api get api/v1/lists/\(list.id)/accounts`"
+            advice: dataController.readBack(.listAccounts(listID: list.id)).advice
         ) { () async throws(WriteError) in try await dataController.setListMember(member, listID: list.id, reference) }
         return ListWritten(id: list.id, title: list.title, members: [], user: reference,
                            note: Self.lostAnswerNote(written, found: "the server shows it done"))
@@ -124,7 +124,7 @@ extension TimelineViewModel {
         }.value
         for member in members {
             _ = try await compensate(operation, undo: undo, doing: "adding \(member) to list \"\(title)\" again",
-                                     check: "api get api/v1/lists/\(made.id)/accounts") {
+                                     check: dataController.readBack(.listAccounts(listID: made.id)).command) {
                 () async throws(WriteError) in try await dataController.setListMember(true, listID: made.id, member)
             }
         }
@@ -136,7 +136,7 @@ extension TimelineViewModel {
     public func setListMemberAgain(_ member: Bool, listID: String, title: String, _ reference: UserReference,
                                    for operation: String, undo: Bool) async throws(ViewModelError) -> String {
         _ = try await compensate(operation, undo: undo, doing: "\(member ? "adding" : "removing") \(reference)",
-                                 check: "api get api/v1/lists/\(listID)/accounts") {
+                                 check: dataController.readBack(.listAccounts(listID: listID)).command) {
             () async throws(WriteError) in try await dataController.setListMember(member, listID: listID, reference)
         }
         return "\(member ? "added" : "removed") \(reference) \(member ? "to" : "from") list \"\(title)\" on the server"

@@ -13,32 +13,32 @@ import WshModel
 /// `post` in `SessionViewModel+Writes.swift`), each sent through the
 /// DataControllers.
 public enum RemoteEffect: Sendable, Hashable {
-    /// A status this session posted: undo deletes `id` (`statuses/destroy.json`),
+    /// A status this session posted: undo deletes `id`,
     /// redo posts `text` again, which makes a new status with a new id.
     /// With options (`post --cw …`), `draft` is what was sent (its media as
     /// uploaded ids), and redo posts it again, re-using the media.
     case postedStatus(id: String, text: String, draft: StatusDraft? = nil)
     /// A comment this session wrote on the status `statusID`: undo deletes
-    /// `commentID` (`comments/destroy.json`), redo comments `text` again.
+    /// `commentID`, redo comments `text` again.
     case commented(statusID: String, commentID: String, text: String)
-    /// A reply to the comment `toCommentID`: undo deletes `commentID`
-    /// (`comments/destroy.json`), redo replies `text` again.
+    /// A reply to the comment `toCommentID`: undo deletes `commentID`,
+    /// redo replies `text` again.
     case replied(statusID: String, toCommentID: String, commentID: String, text: String)
     /// A repost of `statusID`: undo takes back the repost `repostID` by the
     /// API's own call (Weibo deletes it, Mastodon unboosts `statusID`), redo
     /// reposts again (a new id).
     case reposted(statusID: String, repostID: String, text: String?)
-    /// A favourite: undo unfavourites (`favorites/destroy.json`), redo favourites again.
+    /// A favourite: undo unfavourites, redo favourites again.
     case favorited(statusID: String)
-    /// An unfavourite: undo favourites again (`favorites/create.json`), redo unfavourites.
+    /// An unfavourite: undo favourites again, redo unfavourites.
     case unfavorited(statusID: String)
     /// A status this session deleted: Weibo has no undelete, so undo posts
     /// `text` again as a new status (and says so); redo deletes `id`, which
     /// is then the new status's.
     case deletedStatus(id: String, text: String)
-    /// A follow: undo unfollows (`friendships/destroy.json`), redo follows again.
+    /// A follow: undo unfollows, redo follows again.
     case followed(UserReference)
-    /// An unfollow: undo follows again (`friendships/create.json`), redo unfollows.
+    /// An unfollow: undo follows again, redo unfollows.
     case unfollowed(UserReference)
     // Blocks and server-side mutes (SessionViewModel+Relations.swift).
     /// A block (`on`) or unblock: undo sends the other, redo the same again.

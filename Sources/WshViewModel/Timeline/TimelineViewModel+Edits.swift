@@ -33,7 +33,7 @@ extension TimelineViewModel {
         let id = status.identifier ?? ""
         let before = try await request { () async throws(RequestError) in try await dataController.source(id: id) }
         let written = try await write(
-            nothing: "the status is unchanged", advice: "check with `api get api/v1/statuses/\(id)/source` before editing again"
+            nothing: "the status is unchanged", advice: dataController.readBack(.statusSource(id: id)).advice + " before editing again"
         ) { () async throws(WriteError) in try await dataController.edit(id: id, text: text) }
         commit(state.replacingStatus(id: id, with: written.value))
         return Edited(statusID: id, previousText: before.text,
@@ -100,7 +100,7 @@ extension TimelineViewModel {
     /// Edits the status `id` to say `text` again, for undo or redo of `operation`; returns a note.
     public func editAgain(id: String, text: String, for operation: String, undo: Bool) async throws(ViewModelError) -> String {
         let outcome = try await compensate(
-            operation, undo: undo, doing: "editing status \(id)", check: "api get api/v1/statuses/\(id)/source"
+            operation, undo: undo, doing: "editing status \(id)", check: dataController.readBack(.statusSource(id: id)).command
         ) { () async throws(WriteError) in try await dataController.edit(id: id, text: text) }
         let line = SessionViewModel.quoted(text)
         return switch outcome.resolution {

@@ -79,7 +79,7 @@ extension TimelineViewModel {
         guard capabilities.blocksAccounts else { throw fail(.notOffered("this API (\(dialectName)) has no block")) }
         let written = try await write(
             nothing: block ? "\(reference) is not blocked" : "\(reference) is still blocked",
-            advice: "check with `api get api/v1/accounts/relationships id[]=ID` (its \"blocking\")"
+            advice: dataController.readBack(.relationship(field: "blocking", accountID: nil)).advice
         ) { () async throws(WriteError) in try await dataController.setBlocking(block, reference) }
         commit(state)
         return Toggled(target: reference.description, note: Self.lostAnswerNote(written, found: "the server shows it done"))
@@ -93,7 +93,7 @@ extension TimelineViewModel {
         if let duration, duration < 0 { throw fail(.invalidPaging(name: "--duration", value: duration, allowed: 0...Int(Int32.max))) }
         let written = try await write(
             nothing: mute ? "\(reference) is not muted" : "\(reference) is still muted",
-            advice: "check with `api get api/v1/accounts/relationships id[]=ID` (its \"muting\")"
+            advice: dataController.readBack(.relationship(field: "muting", accountID: nil)).advice
         ) { () async throws(WriteError) in
             try await dataController.setServerMute(mute, reference, duration: duration, notifications: notifications)
         }
@@ -108,7 +108,7 @@ extension TimelineViewModel {
         async throws(ViewModelError) -> String {
         let outcome = try await compensate(
             operation, undo: undo, doing: "\(block ? "blocking" : "unblocking") \(reference)",
-            check: "api get api/v1/accounts/relationships id[]=ID"
+            check: dataController.readBack(.relationship(field: "blocking", accountID: nil)).command
         ) { () async throws(WriteError) in try await dataController.setBlocking(block, reference) }
         return Self.relationNote(outcome, "\(block ? "blocked" : "unblocked") \(reference)")
     }
@@ -118,7 +118,7 @@ extension TimelineViewModel {
                                    for operation: String, undo: Bool) async throws(ViewModelError) -> String {
         let outcome = try await compensate(
             operation, undo: undo, doing: "\(mute ? "muting" : "unmuting") \(reference) on the server",
-            check: "api get api/v1/accounts/relationships id[]=ID"
+            check: dataController.readBack(.relationship(field: "muting", accountID: nil)).command
         ) { () async throws(WriteError) in
             try await dataController.setServerMute(mute, reference, duration: duration, notifications: notifications)
         }

@@ -54,7 +54,7 @@ extension TimelineViewModel {
         let status = try openStatus(at: index)
         let id = status.identifier ?? ""
         let written = try await write(
-            nothing: "no comment was made", advice: Self.commentCheckAdvice(statusID: id)
+            nothing: "no comment was made", advice: commentCheckAdvice(statusID: id)
         ) { () async throws(WriteError) in try await dataController.comment(statusID: id, text: text) }
         commit(state.adding(comment: written.value, toStatus: id))
         return CommentWritten(statusID: id, commentID: written.value.identifier ?? "", repliedTo: nil,
@@ -79,7 +79,7 @@ extension TimelineViewModel {
         }
         let target = comments[commentIndex - 1].identifier ?? ""
         let written = try await write(
-            nothing: "no reply was made", advice: Self.commentCheckAdvice(statusID: id)
+            nothing: "no reply was made", advice: commentCheckAdvice(statusID: id)
         ) { () async throws(WriteError) in try await dataController.reply(statusID: id, commentID: target, text: text) }
         commit(state.adding(comment: written.value, toStatus: id))
         return CommentWritten(statusID: id, commentID: written.value.identifier ?? "", repliedTo: target,
@@ -106,7 +106,7 @@ extension TimelineViewModel {
         let id = status.identifier ?? ""
         let written = try await write(
             nothing: favorite ? "the status is not favourited" : "the status is still favourited",
-            advice: "check with `api get statuses/show.json id=\(id)` (its \"favorited\")"
+            advice: dataController.readBack(.favourited(statusID: id)).advice
         ) { () async throws(WriteError) in try await dataController.setFavorite(favorite, statusID: id) }
         commit(state.updatingCounts(from: written.value))
         return Toggled(target: id, note: Self.lostAnswerNote(written, found: "the server shows it done"))
@@ -118,7 +118,7 @@ extension TimelineViewModel {
         let status = try openStatus(at: index)
         let id = status.identifier ?? ""
         let written = try await write(
-            nothing: "nothing was deleted", advice: "check with `api get statuses/show.json id=\(id)`"
+            nothing: "nothing was deleted", advice: dataController.readBack(.status(id: id)).advice
         ) { () async throws(WriteError) in try await dataController.deleteStatus(id: id) }
         var next = state
         next.statuses.remove(id: id)
@@ -135,7 +135,7 @@ extension TimelineViewModel {
         guard let reference = UserReference(name) else { throw fail(.noUserGiven) }
         let written = try await write(
             nothing: follow ? "you do not follow \(reference)" : "you still follow \(reference)",
-            advice: "check with `api get users/show.json \(reference.parameterText)` (its \"following\")"
+            advice: dataController.readBack(.following(reference)).advice
         ) { () async throws(WriteError) in try await dataController.setFollowing(follow, reference) }
         var next = state
         if let user = written.value, case .user(let shown)? = state.screens.last, reference.matches(shown) {
@@ -163,7 +163,7 @@ extension TimelineViewModel {
     public func deleteComment(statusID: String, commentID: String, undoing operation: String) async throws(ViewModelError) -> String {
         let outcome = try await compensate(
             operation, undo: true, doing: "deleting comment \(commentID)",
-            check: "api get comments/show.json id=\(statusID)"
+            check: dataController.readBack(.comments(statusID: statusID)).command
         ) { () async throws(WriteError) in try await dataController.deleteComment(statusID: statusID, commentID: commentID) }
         return Self.removalNote(outcome, "comment \(commentID)", "deleted")
     }
@@ -173,7 +173,7 @@ extension TimelineViewModel {
         async throws(ViewModelError) -> CommentWritten {
         let outcome = try await compensate(
             operation, undo: false, doing: repliedTo == nil ? "commenting" : "replying",
-            check: "api get comments/show.json id=\(statusID)"
+            check: dataController.readBack(.comments(statusID: statusID)).command
         ) { () async throws(WriteError) in
             if let repliedTo { return try await dataController.reply(statusID: statusID, commentID: repliedTo, text: text) }
             return try await dataController.comment(statusID: statusID, text: text)
@@ -198,7 +198,7 @@ extension TimelineViewModel {
         let verb = favorite ? "favourit" : "unfavourit"
         let outcome = try await compensate(
             operation, undo: undo, doing: "\(verb)ing status \(statusID)",
-            check: "api get statuses/show.json id=\(statusID)"
+            check: dataController.readBack(.status(id: statusID)).command
         ) { () async throws(WriteError) in try await dataController.setFavorite(favorite, statusID: statusID, alreadyDoneCounts: true) }
         return switch outcome.resolution {
         case .answered: "\(verb)ed status \(statusID) on the server"
@@ -214,7 +214,7 @@ extension TimelineViewModel {
         let verb = follow ? "followed" : "unfollowed"
         let outcome = try await compensate(
             operation, undo: undo, doing: "\(follow ? "following" : "unfollowing") \(reference)",
-            check: "api get users/show.json \(reference.parameterText)"
+            check: dataController.readBack(.user(reference)).command
         ) { () async throws(WriteError) in try await dataController.setFollowing(follow, reference, alreadyDoneCounts: true) }
         return switch outcome.resolution {
         case .answered: "\(verb) \(reference) on the server"
@@ -236,15 +236,15 @@ extension TimelineViewModel {
     /// Deletes the status `id` again, for redo of `operation`; returns a note.
     public func deleteAgain(id: String, redoing operation: String) async throws(ViewModelError) -> String {
         let outcome = try await compensate(
-            operation, undo: false, doing: "deleting status \(id)", check: "api get statuses/show.json id=\(id)"
+            operation, undo: false, doing: "deleting status \(id)", check: dataController.readBack(.status(id: id)).command
         ) { () async throws(WriteError) in try await dataController.deleteStatus(id: id) }
         return Self.removalNote(outcome, "status \(id)", "deleted")
     }
 
     // MARK: Helpers
 
-    private static func commentCheckAdvice(statusID: String) -> String {
-        "the comment may or may not have been made; check with `api get comments/show.json id=\(statusID)` before commenting again"
+    private func commentCheckAdvice(statusID: String) -> String {
+        "the comment may or may not have been made; \(dataController.readBack(.comments(statusID: statusID)).advice) before commenting again"
     }
 
     /// The note on taking `thing` (`status 5`) away again by the `verb`
@@ -265,7 +265,7 @@ extension TimelineViewModel {
     private func sendRepost(statusID: String, text: String?) async throws(ViewModelError) -> Posted {
         let written = try await write(
             nothing: "nothing was reposted",
-            advice: "the repost may or may not have been made; check with `api get statuses/user_timeline.json count=5` before reposting again"
+            advice: "the repost may or may not have been made; \(dataController.readBack(.ownRecentStatuses).advice) before reposting again"
         ) { () async throws(WriteError) in try await dataController.repost(statusID: statusID, text: text) }
         return Posted(status: written.value, id: written.value.identifier ?? "",
                       note: Self.lostAnswerNote(written, found: "found the repost on the server"))

@@ -319,8 +319,9 @@ public final class TimelineViewModel {
     }
 
     /// How to check by hand whether a post landed.
-    static let postCheckAdvice =
-        "the status may or may not have been posted; check with `api get statuses/user_timeline.json count=5` before posting again"
+    var postCheckAdvice: String {
+        "the status may or may not have been posted; \(dataController.readBack(.ownRecentStatuses).advice) before posting again"
+    }
 
     /// Posts `text` as a new status; it becomes the first row, and the list shows.
     ///
@@ -385,7 +386,7 @@ public final class TimelineViewModel {
         case .failure(.unknown(let error, let check)):
             throw fail(.undoFailed(operation: operation, reason: "deleting status \(id) failed: \(error.description); "
                 + "the answer was lost and checking the server failed (\(check)): the status may or may not be deleted; "
-                + "check with `api get statuses/show.json id=\(id)`"))
+                + dataController.readBack(.status(id: id)).advice))
         }
     }
 
@@ -407,7 +408,7 @@ public final class TimelineViewModel {
             if case .recovered = written.resolution { note = "the answer was lost; found the status on the server" }
             return Posted(status: written.value, id: written.value.identifier ?? "", note: note)
         case .failure(.unknown(let lost, let check)):
-            throw fail(.writeOutcomeUnknown(reason: lost.description, check: check, advice: Self.postCheckAdvice))
+            throw fail(.writeOutcomeUnknown(reason: lost.description, check: check, advice: postCheckAdvice))
         case .failure(let error):
             throw fail(.writeNotApplied(reason: error.reason, outcome: "nothing was posted"))
         }

@@ -46,13 +46,8 @@ extension Shell {
                 handler: { [unowned self] context in
                     let index = try integer(context.arguments["N"], name: "N") ?? 0
                     try refuseUnless(\.editsStatuses, "cannot edit a status, so has no edit history")
-                    let asJSON = wantsJSON(context)
-                    try drive(context, input: "SessionViewModel.edits(index: \(index))", show: asJSON ? [] : .screen) {
+                    try driveScreen(context, input: "SessionViewModel.edits(index: \(index))", document: \.editHistory?.document) {
                         try await $0.edits(index: index)
-                    }
-                    if let history = sessionStorage?.editHistory {
-                        leaveResult(context, history.document)
-                        if asJSON { context.write(try JSONView.encode(history.document)) }
                     }
                 }),
             CommandSpec(
@@ -64,13 +59,8 @@ extension Shell {
                 options: [json],
                 handler: { [unowned self] context in
                     try refuseUnless(\.schedulesStatuses, "cannot schedule a status")
-                    let asJSON = wantsJSON(context)
-                    try drive(context, input: "SessionViewModel.scheduled()", show: asJSON ? [] : .screen) {
+                    try driveScreen(context, input: "SessionViewModel.scheduled()", document: \.scheduledStatuses?.document) {
                         try await $0.scheduled()
-                    }
-                    if let scheduled = sessionStorage?.scheduledStatuses {
-                        leaveResult(context, scheduled.document)
-                        if asJSON { context.write(try JSONView.encode(scheduled.document)) }
                     }
                 }),
             CommandSpec(

@@ -61,12 +61,7 @@ extension Shell {
         }
         switch words.first {
         case nil:
-            let asJSON = wantsJSON(context)
-            try drive(context, input: "SessionViewModel.showLists()", show: asJSON ? [] : .screen) { try await $0.showLists() }
-            if let lists = sessionStorage?.lists {
-                leaveResult(context, lists.document)
-                if asJSON { context.write(try JSONView.encode(lists.document)) }
-            }
+            try driveScreen(context, input: "SessionViewModel.showLists()", document: \.lists?.document) { try await $0.showLists() }
         case "create":
             let title = words.dropFirst().joined(separator: " ")
             guard !title.isEmpty else { throw .usage("lists create NAME: the list needs a title") }

@@ -65,15 +65,11 @@ extension Shell {
             options: [json],
             handler: { [unowned self] context in
                 let count = try integer(context.arguments["N"], name: "N") ?? 20
-                let asJSON = wantsJSON(context)
-                let loaded = try drive(context, input: "SessionViewModel.conversations(count: \(count))", show: asJSON ? [] : .screen) {
+                let loaded = try driveScreen(context, input: "SessionViewModel.conversations(count: \(count))",
+                                             document: \.conversations?.document) {
                     try await $0.conversations(count: count)
                 }
                 context.setVariable("count", to: .int(loaded))
-                if let screen = sessionStorage?.conversations {
-                    leaveResult(context, screen.document)
-                    if asJSON { context.write(try JSONView.encode(screen.document)) }
-                }
             })
         return [notifications, dismiss, conversations]
     }
@@ -98,16 +94,11 @@ extension Shell {
                 throw .usage("unknown notification type '\(unknown)': \(Self.notificationTypes.joined(separator: ", "))")
             }
         }
-        let asJSON = wantsJSON(context)
-        let loaded = try drive(context, input: "SessionViewModel.notifications(count: \(count ?? 20), types: \(types), all: \(all))",
-                               show: asJSON ? [] : .screen) {
+        let loaded = try driveScreen(context, input: "SessionViewModel.notifications(count: \(count ?? 20), types: \(types), all: \(all))",
+                                     document: \.notifications?.document) {
             try await $0.notifications(count: count ?? 20, types: types, all: all, limit: limit)
         }
         context.setVariable("count", to: .int(loaded))
-        if let screen = sessionStorage?.notifications {
-            leaveResult(context, screen.document)
-            if asJSON { context.write(try JSONView.encode(screen.document)) }
-        }
     }
 
     /// Notes the operation just recorded.

@@ -35,15 +35,10 @@ extension Shell {
                 if context.arguments.flag("statuses") { kinds.insert(.statuses) }
                 if context.arguments.flag("tags") { kinds.insert(.hashtags) }
                 let resolve = query.dropFirst(query.hasPrefix("@") ? 1 : 0).contains("@")
-                let asJSON = wantsJSON(context)
-                try drive(context, input: "SessionViewModel.search(\"\(query)\", limit: \(limit))", show: asJSON ? [] : .screen) {
+                try driveScreen(context, input: "SessionViewModel.search(\"\(query)\", limit: \(limit))", document: \.search?.document) {
                     try await $0.search(query, kinds: kinds, limit: limit, resolve: resolve)
                 }
-                if let results = sessionStorage?.search {
-                    leaveResult(context, results.document)
-                    context.setVariable("count", to: .int(results.rows.count))
-                    if asJSON { context.write(try JSONView.encode(results.document)) }
-                }
+                if let results = sessionStorage?.search { context.setVariable("count", to: .int(results.rows.count)) }
             })
         search.currentNotes = { [unowned self] in relationNotes { capabilities in
             capabilities.searchFinds.isEmpty ? "no search"
@@ -72,17 +67,12 @@ extension Shell {
             handler: { [unowned self] context in
                 let user = context.arguments["USER"] ?? ""
                 let count = try integer(context.arguments["N"], name: "N") ?? 40
-                let asJSON = wantsJSON(context)
                 let all = context.arguments.flag("all")
-                try drive(context, input: "SessionViewModel.accounts(.\(list.rawValue), name: \"\(user)\", count: \(count), all: \(all))",
-                          show: asJSON ? [] : .screen) {
+                try driveScreen(context, input: "SessionViewModel.accounts(.\(list.rawValue), name: \"\(user)\", count: \(count), all: \(all))",
+                                document: \.accounts?.document) {
                     try await $0.accounts(list, name: user, count: count, all: all)
                 }
-                if let accounts = sessionStorage?.accounts {
-                    leaveResult(context, accounts.document)
-                    context.setVariable("count", to: .int(accounts.rows.count))
-                    if asJSON { context.write(try JSONView.encode(accounts.document)) }
-                }
+                if let accounts = sessionStorage?.accounts { context.setVariable("count", to: .int(accounts.rows.count)) }
             })
     }
 

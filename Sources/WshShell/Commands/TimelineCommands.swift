@@ -96,13 +96,8 @@ extension Shell {
                 completion: { [unowned self] _ in rowNumbers() },
                 handler: { [unowned self] context in
                     let index = try integer(context.arguments["N"], name: "N") ?? 0
-                    let asJSON = wantsJSON(context)
-                    try drive(context, input: "SessionViewModel.detail(index: \(index))", show: asJSON ? [] : .screen) {
+                    try driveScreen(context, input: "SessionViewModel.detail(index: \(index))", document: \.detail?.document) {
                         try await $0.detail(index: index)
-                    }
-                    if let detail = sessionStorage?.detail {
-                        leaveResult(context, detail.document)
-                        if asJSON { context.write(try JSONView.encode(detail.document)) }
                     }
                 }),
             CommandSpec(
@@ -117,14 +112,9 @@ extension Shell {
                 completion: { [unowned self] _ in rowNumbers() },
                 handler: { [unowned self] context in
                     let index = try integer(context.arguments["N"], name: "N")
-                    let asJSON = wantsJSON(context)
-                    try drive(context, input: "SessionViewModel.comments(index: \(index.map(String.init) ?? "nil"))",
-                              show: asJSON ? [] : .screen) {
+                    try driveScreen(context, input: "SessionViewModel.comments(index: \(index.map(String.init) ?? "nil"))",
+                                    document: \.comments?.document) {
                         try await $0.comments(index: index)
-                    }
-                    if let comments = sessionStorage?.comments {
-                        leaveResult(context, comments.document)
-                        if asJSON { context.write(try JSONView.encode(comments.document)) }
                     }
                 }),
             CommandSpec(
@@ -135,14 +125,9 @@ extension Shell {
                 completion: { [unowned self] _ in authorNames() },
                 handler: { [unowned self] context in
                     let name = context.arguments["NAME"]
-                    let asJSON = wantsJSON(context)
-                    try drive(context, input: "SessionViewModel.user(name: \(name.map { "\"\($0)\"" } ?? "nil"))",
-                              show: asJSON ? [] : .screen) {
+                    try driveScreen(context, input: "SessionViewModel.user(name: \(name.map { "\"\($0)\"" } ?? "nil"))",
+                                    document: \.user?.document) {
                         try await $0.user(name: name)
-                    }
-                    if let user = sessionStorage?.user {
-                        leaveResult(context, user.document)
-                        if asJSON { context.write(try JSONView.encode(user.document)) }
                     }
                 }),
             withServerMuteNotes(CommandSpec(

@@ -33,16 +33,10 @@ extension TimelineViewModel {
     }
 
     /// The notifications screen on top, for `dismiss`.
-    public var notifications: NotificationsViewModel? {
-        if case .notifications(let notifications) = screen { return notifications }
-        return nil
-    }
+    public var notifications: NotificationsViewModel? { screen.notifications }
 
     /// The conversations screen on top.
-    public var conversations: ConversationsViewModel? {
-        if case .conversations(let conversations) = screen { return conversations }
-        return nil
-    }
+    public var conversations: ConversationsViewModel? { screen.conversations }
 
     /// A notification dismissed: its id, and a note when the answer was lost or it was already gone.
     public struct Dismissed: Sendable, Hashable {

@@ -64,22 +64,13 @@ public final class TimelineViewModel {
     public var screen: TimelineScreen { TimelineScreen(state.screens.last) }
 
     /// The detail on top, if that is what shows.
-    public var detail: StatusDetailViewModel? {
-        if case .detail(let detail) = screen { return detail }
-        return nil
-    }
+    public var detail: StatusDetailViewModel? { screen.detail }
 
     /// The comments on top, if that is what shows.
-    public var comments: CommentsViewModel? {
-        if case .comments(let comments) = screen { return comments }
-        return nil
-    }
+    public var comments: CommentsViewModel? { screen.comments }
 
     /// The user on top, if that is what shows.
-    public var user: UserViewModel? {
-        if case .user(let user) = screen { return user }
-        return nil
-    }
+    public var user: UserViewModel? { screen.user }
 
     /// The muted users, `@name` or `uid 123`, in the order they were muted.
     public var mutedUsers: [String] { state.muted.references.map(\.description) }

@@ -74,6 +74,15 @@ extension KeyedDecodingContainer {
     }
 }
 
+extension Decoder {
+    /// The whole answer as a bare array (what some endpoints and older
+    /// clients send) with its unreadable elements dropped; nil when it is not an array.
+    func lenientBareArray<T: Decodable>(_ type: T.Type) -> [T]? {
+        guard let wrapped = try? singleValueContainer().decode([Lossy<T>].self) else { return nil }
+        return wrapped.compactMap(\.value)
+    }
+}
+
 /// One element of a lossy array: the value, or nil if it did not decode.
 struct Lossy<T: Decodable>: Decodable {
     let value: T?

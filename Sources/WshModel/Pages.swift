@@ -29,13 +29,7 @@ public struct TimelinePage: Hashable, Sendable, Codable {
     }
 
     public init(from decoder: Decoder) throws {
-        // Some endpoints and older clients answer with the bare array.
-        if var array = try? decoder.unkeyedContainer() {
-            var statuses: [Status] = []
-            while !array.isAtEnd {
-                if let status = try? array.decode(Status.self) { statuses.append(status) }
-                else { _ = try? array.decode(Skip.self) }
-            }
+        if let statuses = decoder.lenientBareArray(Status.self) {
             self.init(statuses: statuses)
             return
         }
@@ -76,12 +70,7 @@ public struct CommentsPage: Hashable, Sendable, Codable {
     }
 
     public init(from decoder: Decoder) throws {
-        if var array = try? decoder.unkeyedContainer() {
-            var comments: [Comment] = []
-            while !array.isAtEnd {
-                if let comment = try? array.decode(Comment.self) { comments.append(comment) }
-                else { _ = try? array.decode(Skip.self) }
-            }
+        if let comments = decoder.lenientBareArray(Comment.self) {
             self.init(comments: comments)
             return
         }
@@ -99,9 +88,4 @@ public struct CommentsPage: Hashable, Sendable, Codable {
         try c.encode(comments, forKey: .comments)
         try c.encodeIfPresent(totalNumber, .totalNumber)
     }
-}
-
-/// Consumes one element of any shape, so a bad element can be skipped.
-struct Skip: Decodable {
-    init(from decoder: Decoder) throws {}
 }

@@ -8,7 +8,6 @@ import WshViewModel
 /// is on `post`): editing and scheduling statuses, on an API that can (Mastodon).
 extension Shell {
     func editCommands() -> [CommandSpec] {
-        let json = OptionSpec.flag("json", help: "as JSON")
         let row = ArgumentSpec("N", help: "the row number from list")
         return [
             CommandSpec(
@@ -41,7 +40,7 @@ extension Shell {
                     sensitive, created_at}]}. back closes it.
                     """,
                 arguments: [row],
-                options: [json],
+                options: [.json],
                 completion: { [unowned self] _ in rowNumbers() },
                 handler: { [unowned self] context in
                     let index = try integer(context.arguments["N"], name: "N") ?? 0
@@ -56,7 +55,7 @@ extension Shell {
                     GET /api/v1/scheduled_statuses: id, when, text. With --json: [{index, id,
                     scheduled_at, text, visibility, spoiler_text}]. back closes it.
                     """,
-                options: [json],
+                options: [.json],
                 handler: { [unowned self] context in
                     try refuseUnless(\.schedulesStatuses, "cannot schedule a status")
                     try driveScreen(context, input: "SessionViewModel.scheduled()", document: \.scheduledStatuses?.document) {

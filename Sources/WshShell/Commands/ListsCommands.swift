@@ -26,7 +26,7 @@ extension Shell {
                 """,
             arguments: [ArgumentSpec("ACTION", help: "create NAME, delete NAME, add NAME USER, remove NAME USER",
                                      arity: .variadic)],
-            options: [.flag("json", help: "as JSON")],
+            options: [.json],
             completion: { request in request.argumentIndex == 0 ? ["create", "delete", "add", "remove"] : [] },
             handler: { [unowned self] context in try self.lists(context) })
         return commands + [lists]

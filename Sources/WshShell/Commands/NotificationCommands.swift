@@ -12,7 +12,6 @@ extension Shell {
                                     "admin.sign_up", "admin.report", "severed_relationships", "moderation_warning"]
 
     func notificationCommands() -> [CommandSpec] {
-        let json = OptionSpec.flag("json", help: "as JSON")
         var notifications = CommandSpec(
             name: "notifications", abstract: "Show your notifications (mentions, favourites, boosts, follows, …).",
             discussion: """
@@ -35,7 +34,7 @@ extension Shell {
                 .flag("all", help: "every page, until there are no more"),
                 .valued("limit", valueName: "N", help: "with --all: stop after N"),
                 .flag("clear", help: "dismiss every notification (undo cannot restore them on the server)"),
-                json,
+                .json,
             ],
             completion: { _ in [] },
             handler: { [unowned self] context in try self.notifications(context) })
@@ -62,7 +61,7 @@ extension Shell {
                 Sets $count to the number shown.
                 """,
             arguments: [ArgumentSpec("N", help: "how many (default 20)", arity: .optional)],
-            options: [json],
+            options: [.json],
             handler: { [unowned self] context in
                 let count = try integer(context.arguments["N"], name: "N") ?? 20
                 let loaded = try driveScreen(context, input: "SessionViewModel.conversations(count: \(count))",

@@ -9,7 +9,6 @@ import WshViewModel
 /// lacks is refused in one line before any request.
 extension Shell {
     func searchCommands() -> [CommandSpec] {
-        let json = OptionSpec.flag("json", help: "as JSON")
         var search = CommandSpec(
             name: "search", abstract: "Search accounts, statuses and hashtags; the results are rows of their own.",
             discussion: """
@@ -26,7 +25,7 @@ extension Shell {
             arguments: [ArgumentSpec("QUERY", help: "a word, \"several words\" quoted, @name, @name@host or #tag"),
                         ArgumentSpec("N", help: "how many of each kind (default 20)", arity: .optional)],
             options: [.flag("accounts", help: "accounts only"), .flag("statuses", help: "statuses only"),
-                      .flag("tags", help: "hashtags only"), json],
+                      .flag("tags", help: "hashtags only"), .json],
             handler: { [unowned self] context in
                 let query = context.arguments["QUERY"] ?? ""
                 let limit = try integer(context.arguments["N"], name: "N") ?? 20
@@ -62,7 +61,7 @@ extension Shell {
                 """,
             arguments: [ArgumentSpec("USER", help: "screen name, @name, or uid"),
                         ArgumentSpec("N", help: "how many accounts (default 40)", arity: .optional)],
-            options: [.flag("all", help: "every page, up to 1000 accounts"), .flag("json", help: "as JSON")],
+            options: [.flag("all", help: "every page, up to 1000 accounts"), .json],
             completion: { [unowned self] _ in sessionStorage?.rowAuthors ?? [] },
             handler: { [unowned self] context in
                 let user = context.arguments["USER"] ?? ""

@@ -7,7 +7,6 @@ import WshViewModel
 /// ViewModel input.
 extension Shell {
     func timelineCommands() -> [CommandSpec] {
-        let json = OptionSpec.flag("json", help: "as JSON")
         var fetch = CommandSpec(
                 name: "fetch", abstract: "Load a timeline (public, home, user NAME, mentions, …) replacing the rows.",
                 discussion: """
@@ -78,7 +77,7 @@ extension Shell {
                 handler: { [unowned self] context in try watch(context) }),
             CommandSpec(
                 name: "list", aliases: ["ls"], abstract: "Show the rows, numbered for detail and comments.",
-                options: [json],
+                options: [.json],
                 handler: { [unowned self] context in
                     let documents = sessionStorage?.rowDocuments ?? []
                     leaveResult(context, documents)
@@ -92,7 +91,7 @@ extension Shell {
                 name: "detail", aliases: ["show"], abstract: "Open row N in full.",
                 discussion: "A content warning (Mastodon) keeps the text collapsed; --expand shows it.",
                 arguments: [ArgumentSpec("N", help: "the row number from list")],
-                options: [json, .flag("expand", help: "show the text behind a content warning")],
+                options: [.json, .flag("expand", help: "show the text behind a content warning")],
                 completion: { [unowned self] _ in rowNumbers() },
                 handler: { [unowned self] context in
                     let index = try integer(context.arguments["N"], name: "N") ?? 0
@@ -108,7 +107,7 @@ extension Shell {
             CommandSpec(
                 name: "comments", abstract: "Show the comments on row N, or on the open status.",
                 arguments: [ArgumentSpec("N", help: "the row number from list", arity: .optional)],
-                options: [json],
+                options: [.json],
                 completion: { [unowned self] _ in rowNumbers() },
                 handler: { [unowned self] context in
                     let index = try integer(context.arguments["N"], name: "N")
@@ -121,7 +120,7 @@ extension Shell {
                 name: "user", abstract: "Show a user's profile by screen name (@name) or uid.",
                 discussion: "With no NAME, shows the author of the status that is open.",
                 arguments: [ArgumentSpec("NAME", help: "screen name, @name, or numeric uid", arity: .optional)],
-                options: [json],
+                options: [.json],
                 completion: { [unowned self] _ in authorNames() },
                 handler: { [unowned self] context in
                     let name = context.arguments["NAME"]

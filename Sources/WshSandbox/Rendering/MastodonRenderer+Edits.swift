@@ -38,11 +38,7 @@ extension MastodonRenderer {
 
     /// `[ScheduledStatus, …]`.
     func scheduledList(_ posts: [ScheduledPost], applicationID: (ScheduledPost) -> String) -> [UInt8] {
-        var json = JSONWriter(capacity: 600 * max(1, posts.count))
-        json.arrayStart()
-        for post in posts { writeScheduled(post, applicationID: applicationID(post), into: &json) }
-        json.arrayEnd()
-        return json.bytes
+        array(posts, itemBytes: 600) { writeScheduled($0, applicationID: applicationID($0), into: &$1) }
     }
 
     /// One `ScheduledStatus`: its id, when, and the parameters it was posted with.

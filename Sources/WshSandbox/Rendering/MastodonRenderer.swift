@@ -27,15 +27,21 @@ struct MastodonRenderer {
 
     // MARK: Lists
 
+    /// `[item, …]` (or, `bare`, the items alone: one object for one item),
+    /// each written by `write`; `itemBytes` is about what one item takes.
+    func array<Item>(_ items: [Item], itemBytes: Int, bare: Bool = false, _ write: (Item, inout JSONWriter) -> Void) -> [UInt8] {
+        var json = JSONWriter(capacity: itemBytes * max(1, items.count))
+        if !bare { json.arrayStart() }
+        for item in items { write(item, &json) }
+        if !bare { json.arrayEnd() }
+        return json.bytes
+    }
+
     /// `[Status, …]` for `ordinals`, in that order.
     func statuses(_ ordinals: [Int]) -> [UInt8] {
-        var json = JSONWriter(capacity: 2500 * max(1, ordinals.count))
-        json.arrayStart()
-        for ordinal in ordinals {
+        array(ordinals, itemBytes: 2500) { ordinal, json in
             if let status = timeline.status(ordinal: ordinal) { writeStatus(status, into: &json) }
         }
-        json.arrayEnd()
-        return json.bytes
     }
 
     // MARK: Status
@@ -408,11 +414,7 @@ struct MastodonRenderer {
 
     /// `[Relationship, …]` between the viewer and each of `users`.
     func relationships(_ users: [SandboxUser]) -> [UInt8] {
-        var json = JSONWriter(capacity: 300 * max(1, users.count))
-        json.arrayStart()
-        for user in users { writeRelationship(user, into: &json) }
-        json.arrayEnd()
-        return json.bytes
+        array(users, itemBytes: 300) { writeRelationship($0, into: &$1) }
     }
 
     func relationshipJSON(_ user: SandboxUser) -> [UInt8] {

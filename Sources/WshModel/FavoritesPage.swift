@@ -59,8 +59,7 @@ public struct FavoritesPage: Hashable, Sendable, Codable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         guard c.contains(.favorites) else {
-            throw DecodingError.keyNotFound(CodingKeys.favorites, .init(
-                codingPath: decoder.codingPath, debugDescription: "a favorites page needs 'favorites'"))
+            throw c.missing(.favorites, "a favorites page needs 'favorites'")
         }
         self.init(favorites: c.lenientArray(Favorite.self, .favorites) ?? [],
                   totalNumber: c.lenientCount(.totalNumber))

@@ -67,6 +67,12 @@ extension KeyedDecodingContainer {
         lenientString(key).flatMap(WeiboTime.init(weiboText:))
     }
 
+    /// The error for an answer without `key`, the field that makes it what
+    /// it is; `what` says so (`a list needs 'id'`).
+    func missing(_ key: Key, _ what: String) -> DecodingError {
+        .keyNotFound(key, .init(codingPath: codingPath, debugDescription: what))
+    }
+
     /// An array whose unreadable elements are dropped rather than failing it.
     func lenientArray<T: Decodable>(_ type: T.Type, _ key: Key) -> [T]? {
         guard let wrapped = try? decodeIfPresent([Lossy<T>].self, forKey: key) else { return nil }

@@ -36,8 +36,7 @@ public struct TimelinePage: Hashable, Sendable, Codable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let key: CodingKeys = c.contains(.statuses) || !c.contains(.reposts) ? .statuses : .reposts
         guard c.contains(key) else {
-            throw DecodingError.keyNotFound(CodingKeys.statuses, .init(
-                codingPath: decoder.codingPath, debugDescription: "a timeline page needs 'statuses'"))
+            throw c.missing(.statuses, "a timeline page needs 'statuses'")
         }
         self.init(
             statuses: c.lenientArray(Status.self, key) ?? [],
@@ -76,8 +75,7 @@ public struct CommentsPage: Hashable, Sendable, Codable {
         }
         let c = try decoder.container(keyedBy: CodingKeys.self)
         guard c.contains(.comments) else {
-            throw DecodingError.keyNotFound(CodingKeys.comments, .init(
-                codingPath: decoder.codingPath, debugDescription: "a comments page needs 'comments'"))
+            throw c.missing(.comments, "a comments page needs 'comments'")
         }
         self.init(comments: c.lenientArray(Comment.self, .comments) ?? [],
                   totalNumber: c.lenientCount(.totalNumber))

@@ -23,7 +23,7 @@ public struct UserList: Hashable, Sendable, Codable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         guard let id = c.lenientString(.id) else {
-            throw DecodingError.keyNotFound(CodingKeys.id, .init(codingPath: decoder.codingPath, debugDescription: "a list needs 'id'"))
+            throw c.missing(.id, "a list needs 'id'")
         }
         self.init(id: id, title: c.lenientString(.title) ?? "", repliesPolicy: c.lenientString(.repliesPolicy),
                   exclusive: c.lenientBool(.exclusive))

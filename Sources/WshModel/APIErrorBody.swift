@@ -25,8 +25,7 @@ public struct APIErrorBody: Hashable, Sendable, Codable, Error {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         // An error body is recognised by its `error` or `error_code` field.
         guard c.contains(.message) || c.contains(.code) else {
-            throw DecodingError.keyNotFound(CodingKeys.message, .init(
-                codingPath: decoder.codingPath, debugDescription: "not a Weibo error body"))
+            throw c.missing(.message, "not a Weibo error body")
         }
         self.init(code: c.lenientCount(.code), message: c.lenientString(.message) ?? "",
                   request: c.lenientString(.request))

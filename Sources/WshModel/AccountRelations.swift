@@ -58,11 +58,6 @@ public struct Relationship: Hashable, Sendable {
 public struct Hashtag: Hashable, Sendable, Codable {
     public var name: String
     public var uses: Int?
-
-    public init(name: String, uses: Int? = nil) {
-        self.name = name
-        self.uses = uses
-    }
 }
 
 /// What a search found, by kind: accounts, statuses, hashtags.

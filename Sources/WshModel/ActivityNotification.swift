@@ -10,14 +10,6 @@ public struct ActivityNotification: Sendable, Hashable {
     /// Who did it.
     public var account: User?
     public var status: Status?
-
-    public init(id: String, type: String, createdAt: WeiboTime? = nil, account: User? = nil, status: Status? = nil) {
-        self.id = id
-        self.type = type
-        self.createdAt = createdAt
-        self.account = account
-        self.status = status
-    }
 }
 
 /// A page of notifications, newest first, with where the next older page starts.

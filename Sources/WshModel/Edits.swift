@@ -24,12 +24,6 @@ public struct StatusSource: Hashable, Sendable {
     public var id: String
     public var text: String
     public var spoilerText: String
-
-    public init(id: String, text: String, spoilerText: String = "") {
-        self.id = id
-        self.text = text
-        self.spoilerText = spoilerText
-    }
 }
 
 /// A status waiting to be published (Mastodon's `ScheduledStatus`): not a

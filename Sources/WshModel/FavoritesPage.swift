@@ -46,29 +46,26 @@ public struct FavoritesPage: Hashable, Sendable, Codable {
     public var favorites: [Favorite]
     public var totalNumber: Int?
 
-    public init(favorites: [Favorite], totalNumber: Int? = nil) {
-        self.favorites = favorites
-        self.totalNumber = totalNumber
-    }
-
     enum CodingKeys: String, CodingKey {
         case favorites
         case totalNumber = "total_number"
-    }
-
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        guard c.contains(.favorites) else {
-            throw DecodingError.keyNotFound(CodingKeys.favorites, .init(
-                codingPath: decoder.codingPath, debugDescription: "a favorites page needs 'favorites'"))
-        }
-        self.init(favorites: c.lenientArray(Favorite.self, .favorites) ?? [],
-                  totalNumber: c.lenientCount(.totalNumber))
     }
 
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(favorites, forKey: .favorites)
         try c.encodeIfPresent(totalNumber, .totalNumber)
+    }
+}
+
+// In an extension, so that Swift still writes the memberwise init.
+extension FavoritesPage {
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        guard c.contains(.favorites) else {
+            throw c.missing(.favorites, "a favorites page needs 'favorites'")
+        }
+        self.init(favorites: c.lenientArray(Favorite.self, .favorites) ?? [],
+                  totalNumber: c.lenientCount(.totalNumber))
     }
 }

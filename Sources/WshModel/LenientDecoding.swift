@@ -67,9 +67,24 @@ extension KeyedDecodingContainer {
         lenientString(key).flatMap(WeiboTime.init(weiboText:))
     }
 
+    /// The error for an answer without `key`, the field that makes it what
+    /// it is; `what` says so (`a list needs 'id'`).
+    func missing(_ key: Key, _ what: String) -> DecodingError {
+        .keyNotFound(key, .init(codingPath: codingPath, debugDescription: what))
+    }
+
     /// An array whose unreadable elements are dropped rather than failing it.
     func lenientArray<T: Decodable>(_ type: T.Type, _ key: Key) -> [T]? {
         guard let wrapped = try? decodeIfPresent([Lossy<T>].self, forKey: key) else { return nil }
+        return wrapped.compactMap(\.value)
+    }
+}
+
+extension Decoder {
+    /// The whole answer as a bare array (what some endpoints and older
+    /// clients send) with its unreadable elements dropped; nil when it is not an array.
+    func lenientBareArray<T: Decodable>(_ type: T.Type) -> [T]? {
+        guard let wrapped = try? singleValueContainer().decode([Lossy<T>].self) else { return nil }
         return wrapped.compactMap(\.value)
     }
 }

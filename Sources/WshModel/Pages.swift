@@ -29,21 +29,14 @@ public struct TimelinePage: Hashable, Sendable, Codable {
     }
 
     public init(from decoder: Decoder) throws {
-        // Some endpoints and older clients answer with the bare array.
-        if var array = try? decoder.unkeyedContainer() {
-            var statuses: [Status] = []
-            while !array.isAtEnd {
-                if let status = try? array.decode(Status.self) { statuses.append(status) }
-                else { _ = try? array.decode(Skip.self) }
-            }
+        if let statuses = decoder.lenientBareArray(Status.self) {
             self.init(statuses: statuses)
             return
         }
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let key: CodingKeys = c.contains(.statuses) || !c.contains(.reposts) ? .statuses : .reposts
         guard c.contains(key) else {
-            throw DecodingError.keyNotFound(CodingKeys.statuses, .init(
-                codingPath: decoder.codingPath, debugDescription: "a timeline page needs 'statuses'"))
+            throw c.missing(.statuses, "a timeline page needs 'statuses'")
         }
         self.init(
             statuses: c.lenientArray(Status.self, key) ?? [],
@@ -76,19 +69,13 @@ public struct CommentsPage: Hashable, Sendable, Codable {
     }
 
     public init(from decoder: Decoder) throws {
-        if var array = try? decoder.unkeyedContainer() {
-            var comments: [Comment] = []
-            while !array.isAtEnd {
-                if let comment = try? array.decode(Comment.self) { comments.append(comment) }
-                else { _ = try? array.decode(Skip.self) }
-            }
+        if let comments = decoder.lenientBareArray(Comment.self) {
             self.init(comments: comments)
             return
         }
         let c = try decoder.container(keyedBy: CodingKeys.self)
         guard c.contains(.comments) else {
-            throw DecodingError.keyNotFound(CodingKeys.comments, .init(
-                codingPath: decoder.codingPath, debugDescription: "a comments page needs 'comments'"))
+            throw c.missing(.comments, "a comments page needs 'comments'")
         }
         self.init(comments: c.lenientArray(Comment.self, .comments) ?? [],
                   totalNumber: c.lenientCount(.totalNumber))
@@ -99,9 +86,4 @@ public struct CommentsPage: Hashable, Sendable, Codable {
         try c.encode(comments, forKey: .comments)
         try c.encodeIfPresent(totalNumber, .totalNumber)
     }
-}
-
-/// Consumes one element of any shape, so a bad element can be skipped.
-struct Skip: Decodable {
-    init(from decoder: Decoder) throws {}
 }

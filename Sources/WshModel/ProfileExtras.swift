@@ -18,12 +18,6 @@ public struct ProfileField: Hashable, Sendable {
     public var value: String
     /// When the server verified the link in the value (a `rel="me"` link back); nil when not.
     public var verifiedAt: WeiboTime?
-
-    public init(name: String, value: String, verifiedAt: WeiboTime?) {
-        self.name = name
-        self.value = value
-        self.verifiedAt = verifiedAt
-    }
 }
 
 /// A status's quote of another (Mastodon 4.4+'s `quote`): whether the quoted

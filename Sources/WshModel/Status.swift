@@ -186,10 +186,6 @@ public struct Poll: Hashable, Sendable {
     public struct Option: Hashable, Sendable {
         public var title: String
         public var votes: Int?
-        public init(title: String, votes: Int?) {
-            self.title = title
-            self.votes = votes
-        }
     }
 
     public var options: [Option]
@@ -207,31 +203,12 @@ public struct Poll: Hashable, Sendable {
     public var ownVotes: [Int] = []
     /// How many accounts voted (with several choices, fewer than the votes).
     public var votersCount: Int?
-
-    public init(options: [Option], votesCount: Int?, expired: Bool, expiresAt: WeiboTime?,
-                multiple: Bool? = nil, voted: Bool? = nil, id: String? = nil, ownVotes: [Int] = [],
-                votersCount: Int? = nil) {
-        self.id = id
-        self.ownVotes = ownVotes
-        self.votersCount = votersCount
-        self.options = options
-        self.votesCount = votesCount
-        self.expired = expired
-        self.expiresAt = expiresAt
-        self.multiple = multiple
-        self.voted = voted
-    }
 }
 
 /// A link preview: what the server read from a page the status links.
 public struct LinkCard: Hashable, Sendable {
     public var title: String
     public var url: String
-
-    public init(title: String, url: String) {
-        self.title = title
-        self.url = url
-    }
 }
 
 /// The API whose field names a Model value came with: `--json` documents

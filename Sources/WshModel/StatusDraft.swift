@@ -122,11 +122,4 @@ public struct MediaAttachment: Sendable, Hashable {
     /// Nil while the server still processes the file.
     public var url: String?
     public var description: String?
-
-    public init(id: String, type: String? = nil, url: String? = nil, description: String? = nil) {
-        self.id = id
-        self.type = type
-        self.url = url
-        self.description = description
-    }
 }

@@ -8,25 +8,9 @@ public struct UserList: Hashable, Sendable, Codable {
     /// True when its members' statuses leave the home timeline.
     public var exclusive: Bool?
 
-    public init(id: String, title: String, repliesPolicy: String? = nil, exclusive: Bool? = nil) {
-        self.id = id
-        self.title = title
-        self.repliesPolicy = repliesPolicy
-        self.exclusive = exclusive
-    }
-
     enum CodingKeys: String, CodingKey {
         case id, title, exclusive
         case repliesPolicy = "replies_policy"
-    }
-
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        guard let id = c.lenientString(.id) else {
-            throw DecodingError.keyNotFound(CodingKeys.id, .init(codingPath: decoder.codingPath, debugDescription: "a list needs 'id'"))
-        }
-        self.init(id: id, title: c.lenientString(.title) ?? "", repliesPolicy: c.lenientString(.repliesPolicy),
-                  exclusive: c.lenientBool(.exclusive))
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -35,6 +19,18 @@ public struct UserList: Hashable, Sendable, Codable {
         try c.encode(title, forKey: .title)
         try c.encodeIfPresent(repliesPolicy, .repliesPolicy)
         try c.encodeIfPresent(exclusive, .exclusive)
+    }
+}
+
+// In an extension, so that Swift still writes the memberwise init.
+extension UserList {
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        guard let id = c.lenientString(.id) else {
+            throw c.missing(.id, "a list needs 'id'")
+        }
+        self.init(id: id, title: c.lenientString(.title) ?? "", repliesPolicy: c.lenientString(.repliesPolicy),
+                  exclusive: c.lenientBool(.exclusive))
     }
 }
 

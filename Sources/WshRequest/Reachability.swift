@@ -12,13 +12,6 @@ public struct Reachability: Sendable, Hashable, CustomStringConvertible {
     /// Why it is not reachable.
     public var failure: RequestError?
 
-    public init(isReachable: Bool, status: Int?, seconds: Double, failure: RequestError?) {
-        self.isReachable = isReachable
-        self.status = status
-        self.seconds = seconds
-        self.failure = failure
-    }
-
     /// Sends one GET to `baseURL` through `client`.
     public static func check(_ baseURL: String, using client: any HTTPClient) async -> Reachability {
         let start = ContinuousClock.now

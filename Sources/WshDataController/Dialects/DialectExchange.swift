@@ -76,11 +76,4 @@ public struct PageQuery: Sendable, Hashable {
     public var page: Int?
     public var maxID: String?
     public var sinceID: String?
-
-    public init(count: Int, page: Int? = nil, maxID: String? = nil, sinceID: String? = nil) {
-        self.count = count
-        self.page = page
-        self.maxID = maxID
-        self.sinceID = sinceID
-    }
 }

@@ -222,14 +222,7 @@ public struct MastodonDialect: Dialect {
         let call = Call(exchange)
         let id = try await call.accountID(user)
         _ = try await call.send(MastodonRelationship.self, .post, "api/v1/accounts/\(Call.segment(id))/\(follow ? "follow" : "unfollow")")
-        // The write's outcome is its own answer: the profile read after it only fills in
-        // the name, and a failure there must not report an accepted follow as failed.
-        do {
-            return try await call.get(MastodonAccount.self, "api/v1/accounts/\(Call.segment(id))").user
-        } catch {
-            if case .screenName(let name) = user { return User(idstr: id, screenName: name) }
-            return User(idstr: id)
-        }
+        return await call.account(id, after: user)
     }
 }
 
@@ -273,12 +266,7 @@ extension MastodonDialect {
         }
         _ = try await call.exchange(member ? .post : .delete, "api/v1/lists/\(Call.segment(listID))/accounts",
                                     [("account_ids[]", id)])
-        do {
-            return try await call.get(MastodonAccount.self, "api/v1/accounts/\(Call.segment(id))").user
-        } catch {
-            if case .screenName(let name) = user { return User(idstr: id, screenName: name) }
-            return User(idstr: id)
-        }
+        return await call.account(id, after: user)
     }
 }
 
@@ -369,6 +357,18 @@ struct Call {
     }
 
     /// The account id of `user`, or of the token's owner for nil.
+    /// Account `id`, read after a write on it that `user` named. The write's
+    /// outcome is its own answer: this read only fills in the name, and a
+    /// failure here must not report an accepted write as failed.
+    func account(_ id: String, after user: UserReference) async -> User {
+        do {
+            return try await get(MastodonAccount.self, "api/v1/accounts/\(Call.segment(id))").user
+        } catch {
+            if case .screenName(let name) = user { return User(idstr: id, screenName: name) }
+            return User(idstr: id)
+        }
+    }
+
     func accountID(_ user: UserReference?) async throws(RequestError) -> String {
         let account: MastodonAccount
         switch user {

@@ -94,14 +94,6 @@ public struct CompletionRequest: Sendable, Equatable {
     public var prefix: String
     /// The index of the positional argument being completed, options not counted.
     public var argumentIndex: Int
-
-    /// Creates a request.
-    public init(command: String, previousWords: [String], prefix: String, argumentIndex: Int) {
-        self.command = command
-        self.previousWords = previousWords
-        self.prefix = prefix
-        self.argumentIndex = argumentIndex
-    }
 }
 
 /// Returns candidate words for a ``CompletionRequest``; the table filters them by

@@ -22,14 +22,6 @@ public struct OptionSpec: Sendable, Equatable {
         OptionSpec(name: name, short: short, valueName: valueName, help: help)
     }
 
-    /// Creates an option; prefer ``flag(_:short:help:)`` and ``valued(_:valueName:short:help:)``.
-    public init(name: String, short: Character? = nil, valueName: String? = nil, help: String = "") {
-        self.name = name
-        self.short = short
-        self.valueName = valueName
-        self.help = help
-    }
-
     /// `--json` or `--page N`.
     var synopsis: String {
         valueName.map { "--\(name) \($0)" } ?? "--\(name)"

@@ -25,23 +25,15 @@ struct JSONScanner {
         values: while true {
             guard index < count else { throw unexpected(index, expected: "a value") }
             switch bytes[index] {
-            case UInt8(ascii: "{"):
-                containers.append(UInt8(ascii: "{"))
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                let open = bytes[index]
                 index = skipSpace(index + 1)
-                if index < count, bytes[index] == UInt8(ascii: "}") {
-                    containers.removeLast()
+                if index < count, bytes[index] == Self.close(of: open) {
+                    // An empty object or array: a whole value.
                     index += 1
                 } else {
-                    index = try memberKey(index)
-                    continue values
-                }
-            case UInt8(ascii: "["):
-                containers.append(UInt8(ascii: "["))
-                index = skipSpace(index + 1)
-                if index < count, bytes[index] == UInt8(ascii: "]") {
-                    containers.removeLast()
-                    index += 1
-                } else {
+                    containers.append(open)
+                    if open == UInt8(ascii: "{") { index = try memberKey(index) }
                     continue values
                 }
             case UInt8(ascii: "\""):
@@ -58,7 +50,7 @@ struct JSONScanner {
             while true {
                 index = skipSpace(index)
                 guard let open = containers.last else { break values }
-                let close = open == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                let close = Self.close(of: open)
                 guard index < count else { throw unexpected(index, expected: "',' or '\(Character(Unicode.Scalar(close)))'") }
                 if bytes[index] == UInt8(ascii: ",") {
                     index = skipSpace(index + 1)
@@ -73,6 +65,11 @@ struct JSONScanner {
             }
         }
         guard index == count else { throw unexpected(index, expected: "the end of the text") }
+    }
+
+    /// The byte that closes the object or array `open` opens.
+    private static func close(of open: UInt8) -> UInt8 {
+        open == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
     }
 
     /// Past `"key" :` and the space after it.

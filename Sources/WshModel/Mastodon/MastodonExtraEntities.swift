@@ -2,7 +2,8 @@ import WshText
 
 // What Mastodon sends beside a status's and an account's text: custom
 // emojis, profile fields and (4.4+) quotes. `FastDecoding/FastExtras.swift`
-// reads the same keys the same way.
+// reads the same keys the same way, and builds them with the memberwise init
+// Swift writes (each `init(from:)` is in an extension, which keeps it).
 
 /// A Mastodon `CustomEmoji`.
 public struct MastodonEmoji: Decodable, Sendable, Hashable {
@@ -15,23 +16,19 @@ public struct MastodonEmoji: Decodable, Sendable, Hashable {
         case staticURL = "static_url"
     }
 
+    /// The Model's emoji; nil without a shortcode or an image.
+    var emoji: CustomEmoji? {
+        guard let shortcode, !shortcode.isEmpty, let image = url ?? staticURL else { return nil }
+        return CustomEmoji(shortcode: shortcode, url: image)
+    }
+}
+
+extension MastodonEmoji {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         shortcode = c.lenientString(.shortcode)
         url = c.lenientString(.url)
         staticURL = c.lenientString(.staticURL)
-    }
-
-    init(shortcode: String?, url: String?, staticURL: String?) {
-        self.shortcode = shortcode
-        self.url = url
-        self.staticURL = staticURL
-    }
-
-    /// The Model's emoji; nil without a shortcode or an image.
-    var emoji: CustomEmoji? {
-        guard let shortcode, !shortcode.isEmpty, let image = url ?? staticURL else { return nil }
-        return CustomEmoji(shortcode: shortcode, url: image)
     }
 }
 
@@ -46,21 +43,17 @@ public struct MastodonField: Decodable, Sendable, Hashable {
         case verifiedAt = "verified_at"
     }
 
+    var field: ProfileField? {
+        name.map { ProfileField(name: $0, value: value ?? "", verifiedAt: verifiedAt) }
+    }
+}
+
+extension MastodonField {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         name = c.lenientString(.name)
         value = c.lenientString(.value)
         verifiedAt = c.lenientString(.verifiedAt).flatMap(WeiboTime.init(iso8601:))
-    }
-
-    init(name: String?, value: String?, verifiedAt: WeiboTime?) {
-        self.name = name
-        self.value = value
-        self.verifiedAt = verifiedAt
-    }
-
-    var field: ProfileField? {
-        name.map { ProfileField(name: $0, value: value ?? "", verifiedAt: verifiedAt) }
     }
 }
 
@@ -78,23 +71,19 @@ public struct MastodonQuote: Decodable, Sendable, Hashable {
         case quotedStatusID = "quoted_status_id"
     }
 
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        state = c.lenientString(.state)
-        quotedStatus = c.lenient(MastodonStatus.self, .quotedStatus).map { [$0] } ?? []
-        quotedStatusID = c.lenientString(.quotedStatusID)
-    }
-
-    init(state: String?, quotedStatus: [MastodonStatus], quotedStatusID: String?) {
-        self.state = state
-        self.quotedStatus = quotedStatus
-        self.quotedStatusID = quotedStatusID
-    }
-
     /// The Model's quote; nil without a state.
     public var quote: QuotePost? {
         guard let state, !state.isEmpty else { return nil }
         let quoted = quotedStatus.first?.status
         return QuotePost(state: state, status: quoted, statusID: quotedStatusID ?? quoted?.identifier)
+    }
+}
+
+extension MastodonQuote {
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        state = c.lenientString(.state)
+        quotedStatus = c.lenient(MastodonStatus.self, .quotedStatus).map { [$0] } ?? []
+        quotedStatusID = c.lenientString(.quotedStatusID)
     }
 }

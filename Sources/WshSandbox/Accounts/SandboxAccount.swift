@@ -9,12 +9,6 @@ public struct SandboxAccount: Sendable, Hashable {
     /// or revoked through the admin API or `revokeoauth2`).
     public var token: String
 
-    public init(uid: Int64, screenName: String, token: String) {
-        self.uid = uid
-        self.screenName = screenName
-        self.token = token
-    }
-
     /// The token of account `number` (1-based): the configured token for
     /// the first, then `TOKEN-2`, `TOKEN-3`, … (`sandbox-token-2` by default).
     public static func token(number: Int, base: String) -> String {

@@ -57,6 +57,8 @@ struct JSONWriter {
     mutating func int<T: BinaryInteger>(_ value: T) { raw(String(value)) }
     mutating func bool(_ value: Bool) { raw(value ? "true" : "false") }
     mutating func null() { raw("null") }
+    /// `"name": null`.
+    mutating func null(_ name: StaticString) { key(name); null() }
 
     mutating func member(_ name: StaticString, _ value: String) { key(name); string(value) }
     mutating func member<T: BinaryInteger>(_ name: StaticString, _ value: T) { key(name); int(value) }

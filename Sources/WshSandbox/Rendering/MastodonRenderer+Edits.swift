@@ -16,14 +16,9 @@ extension MastodonRenderer {
             json.member("created_at", mastodonTime(version.createdAt.date))
             json.key("account")
             writeAccount(author, into: &json)
-            json.key("poll")
-            json.null()
-            json.key("media_attachments")
-            json.arrayStart()
-            json.arrayEnd()
-            json.key("emojis")
-            json.arrayStart()
-            json.arrayEnd()
+            json.null("poll")
+            json.member("media_attachments", [])
+            json.member("emojis", [])
             json.objectEnd()
         }
         json.arrayEnd()
@@ -43,11 +38,7 @@ extension MastodonRenderer {
 
     /// `[ScheduledStatus, …]`.
     func scheduledList(_ posts: [ScheduledPost], applicationID: (ScheduledPost) -> String) -> [UInt8] {
-        var json = JSONWriter(capacity: 600 * max(1, posts.count))
-        json.arrayStart()
-        for post in posts { writeScheduled(post, applicationID: applicationID(post), into: &json) }
-        json.arrayEnd()
-        return json.bytes
+        array(posts, itemBytes: 600) { writeScheduled($0, applicationID: applicationID($0), into: &$1) }
     }
 
     /// One `ScheduledStatus`: its id, when, and the parameters it was posted with.
@@ -64,16 +55,12 @@ extension MastodonRenderer {
         json.key("params")
         json.objectStart()
         json.member("text", post.text)
-        json.key("poll")
-        json.null()
-        json.key("media_ids")
-        json.null()
+        json.null("poll")
+        json.null("media_ids")
         json.member("sensitive", post.extras.sensitive)
         json.member("visibility", post.extras.visibility)
-        json.key("idempotency")
-        json.null()
-        json.key("scheduled_at")
-        json.null()
+        json.null("idempotency")
+        json.null("scheduled_at")
         json.member("spoiler_text", post.extras.spoilerText)
         json.member("application_id", Int(applicationID) ?? 1)
         json.key("in_reply_to_id")
@@ -82,9 +69,7 @@ extension MastodonRenderer {
         if let language = post.extras.language { json.string(language) } else { json.null() }
         json.member("with_rate_limit", false)
         json.objectEnd()
-        json.key("media_attachments")
-        json.arrayStart()
-        json.arrayEnd()
+        json.member("media_attachments", [])
         json.objectEnd()
     }
 }

@@ -40,8 +40,7 @@ extension MastodonRenderer {
         json.objectStart()
         json.member("name", "Mood")
         json.member("value", ":\(Self.emojiShortcode):")
-        json.key("verified_at")
-        json.null()
+        json.null("verified_at")
         json.objectEnd()
     }
 }

@@ -8,11 +8,7 @@ extension MastodonRenderer {
 
     /// `[List, …]`.
     func lists(_ lists: [SandboxList]) -> [UInt8] {
-        var json = JSONWriter(capacity: 120 * max(1, lists.count))
-        json.arrayStart()
-        for list in lists { writeList(list, into: &json) }
-        json.arrayEnd()
-        return json.bytes
+        array(lists, itemBytes: 120) { writeList($0, into: &$1) }
     }
 
     private func writeList(_ list: SandboxList, into json: inout JSONWriter) {

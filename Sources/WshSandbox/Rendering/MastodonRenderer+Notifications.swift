@@ -4,21 +4,12 @@ import FoundationEssentials
 extension MastodonRenderer {
     /// `[Notification, …]`.
     func notifications(_ notifications: [SandboxNotification]) -> [UInt8] {
-        array(notifications, writeNotification)
+        array(notifications, itemBytes: 3000, writeNotification)
     }
 
     /// One `Notification`.
     func notificationJSON(_ notification: SandboxNotification) -> [UInt8] {
-        array([notification], writeNotification, bare: true)
-    }
-
-    /// `[item, …]` (or, `bare`, the items alone: one object for one item), each written by `write`.
-    private func array<Item>(_ items: [Item], _ write: (Item, inout JSONWriter) -> Void, bare: Bool = false) -> [UInt8] {
-        var json = JSONWriter(capacity: 3000 * max(1, items.count))
-        if !bare { json.arrayStart() }
-        for item in items { write(item, &json) }
-        if !bare { json.arrayEnd() }
-        return json.bytes
+        array([notification], itemBytes: 3000, bare: true, writeNotification)
     }
 
     /// `{id, type, created_at, group_key, account, status}`; `status` only where there is one.
@@ -43,12 +34,12 @@ extension MastodonRenderer {
 
     /// `[Conversation, …]`: `{id, unread, accounts, last_status}`.
     func conversations(_ conversations: [SandboxConversation]) -> [UInt8] {
-        array(conversations, writeConversation)
+        array(conversations, itemBytes: 3000, writeConversation)
     }
 
     /// One `Conversation`.
     func conversationJSON(_ conversation: SandboxConversation) -> [UInt8] {
-        array([conversation], writeConversation, bare: true)
+        array([conversation], itemBytes: 3000, bare: true, writeConversation)
     }
 
     private func writeConversation(_ conversation: SandboxConversation, _ json: inout JSONWriter) {

@@ -19,8 +19,7 @@ extension MastodonRenderer {
         if media.processed {
             json.member("url", "\(file)/original/\(id).\(media.fileExtension)")
         } else {
-            json.key("url")
-            json.null()
+            json.null("url")
         }
         json.member("preview_url", "\(file)/small/\(id).\(media.type == "image" ? media.fileExtension : "png")")
         writeLocalMediaURLs(into: &json)
@@ -29,8 +28,7 @@ extension MastodonRenderer {
         json.objectEnd()
         json.key("description")
         if let description = media.description { json.string(description) } else { json.null() }
-        json.key("blurhash")
-        json.null()
+        json.null("blurhash")
         json.objectEnd()
     }
 
@@ -68,9 +66,7 @@ extension MastodonRenderer {
             json.objectEnd()
         }
         json.arrayEnd()
-        json.key("emojis")
-        json.arrayStart()
-        json.arrayEnd()
+        json.member("emojis", [])
         if viewer != nil {
             json.member("voted", poll.own != nil)
             json.key("own_votes")

@@ -5,26 +5,18 @@ import FoundationEssentials
 extension MastodonRenderer {
     /// `[Account, …]` for `users`, in that order.
     func accounts(_ users: [SandboxUser]) -> [UInt8] {
-        var json = JSONWriter(capacity: 1200 * max(1, users.count))
-        json.arrayStart()
-        for user in users { json.json(accountJSON(user)) }
-        json.arrayEnd()
-        return json.bytes
+        array(users, itemBytes: 1200) { $1.json(accountJSON($0)) }
     }
 
     /// `[Account, …]` of muted accounts, each with `mute_expires_at` as `GET /api/v1/mutes` adds it.
     func mutedAccounts(_ mutes: [Timeline.Mute]) -> [UInt8] {
-        var json = JSONWriter(capacity: 1200 * max(1, mutes.count))
-        json.arrayStart()
-        for mute in mutes {
+        array(mutes, itemBytes: 1200) { mute, json in
             var account = accountJSON(timeline.data.users[mute.user])
             // The account object's closing brace makes room for the one member more.
             account.removeLast()
             json.json(account + Array(",\"mute_expires_at\":".utf8)
                       + Array((mute.expiresAt.map { "\"\(mastodonTime($0))\"" } ?? "null").utf8) + [UInt8(ascii: "}")])
         }
-        json.arrayEnd()
-        return json.bytes
     }
 
     /// A v2 Search: `{"accounts": […], "statuses": […], "hashtags": […]}`.

@@ -27,15 +27,21 @@ struct MastodonRenderer {
 
     // MARK: Lists
 
+    /// `[item, …]` (or, `bare`, the items alone: one object for one item),
+    /// each written by `write`; `itemBytes` is about what one item takes.
+    func array<Item>(_ items: [Item], itemBytes: Int, bare: Bool = false, _ write: (Item, inout JSONWriter) -> Void) -> [UInt8] {
+        var json = JSONWriter(capacity: itemBytes * max(1, items.count))
+        if !bare { json.arrayStart() }
+        for item in items { write(item, &json) }
+        if !bare { json.arrayEnd() }
+        return json.bytes
+    }
+
     /// `[Status, …]` for `ordinals`, in that order.
     func statuses(_ ordinals: [Int]) -> [UInt8] {
-        var json = JSONWriter(capacity: 2500 * max(1, ordinals.count))
-        json.arrayStart()
-        for ordinal in ordinals {
+        array(ordinals, itemBytes: 2500) { ordinal, json in
             if let status = timeline.status(ordinal: ordinal) { writeStatus(status, into: &json) }
         }
-        json.arrayEnd()
-        return json.bytes
     }
 
     // MARK: Status
@@ -59,9 +65,7 @@ struct MastodonRenderer {
     func context(of status: SandboxStatus) -> [UInt8] {
         var json = JSONWriter(capacity: 8000)
         json.objectStart()
-        json.key("ancestors")
-        json.arrayStart()
-        json.arrayEnd()
+        json.member("ancestors", [])
         json.key("descendants")
         json.arrayStart()
         writeThread(under: nil, on: status, into: &json)
@@ -118,10 +122,8 @@ struct MastodonRenderer {
         json.objectStart()
         json.member("id", ids.render(status.id))
         json.member("created_at", mastodonTime(status.createdAt.date))
-        json.key("in_reply_to_id")
-        json.null()
-        json.key("in_reply_to_account_id")
-        json.null()
+        json.null("in_reply_to_id")
+        json.null("in_reply_to_account_id")
         json.member("sensitive", boost ? false : extras?.sensitive ?? !spoiler.isEmpty)
         json.member("spoiler_text", boost ? "" : spoiler)
         json.member("visibility", extras?.visibility ?? "public")
@@ -151,9 +153,7 @@ struct MastodonRenderer {
             json.member("content", content)
         }
         if withText { json.member("text", status.text) }
-        json.key("filtered")
-        json.arrayStart()
-        json.arrayEnd()
+        json.member("filtered", [])
         json.key("reblog")
         if boost, let original = timeline.boosted(by: status) {
             writeStatus(original, into: &json, nested: true)
@@ -210,8 +210,7 @@ struct MastodonRenderer {
         json.member("replies_count", timeline.replies(toComment: comment.id, on: status).count)
         json.member("reblogs_count", 0)
         json.member("favourites_count", 0)
-        json.key("edited_at")
-        json.null()
+        json.null("edited_at")
         if viewer != nil {
             json.member("favourited", false)
             json.member("reblogged", false)
@@ -220,23 +219,16 @@ struct MastodonRenderer {
         }
         json.member("content", html.content(comment.text))
         if withText { json.member("text", comment.text) }
-        json.key("filtered")
-        json.arrayStart()
-        json.arrayEnd()
-        json.key("reblog")
-        json.null()
+        json.member("filtered", [])
+        json.null("reblog")
         json.key("application")
         writeApplication(comment.source, into: &json)
         json.key("account")
         writeAccount(author, into: &json)
-        json.key("media_attachments")
-        json.arrayStart()
-        json.arrayEnd()
+        json.member("media_attachments", [])
         writeMentionsTagsEmojis(comment.text, into: &json)
-        json.key("card")
-        json.null()
-        json.key("poll")
-        json.null()
+        json.null("card")
+        json.null("poll")
         json.objectEnd()
     }
 
@@ -269,8 +261,7 @@ struct MastodonRenderer {
         json.objectEnd()
         json.key("description")
         if let alt { json.string(alt) } else { json.null() }
-        json.key("blurhash")
-        json.null()
+        json.null("blurhash")
         json.objectEnd()
     }
 
@@ -321,8 +312,7 @@ struct MastodonRenderer {
         json.member("url", link)
         json.member("title", "\(host) 短链接")
         json.member("description", "A link shortened by \(host)")
-        json.key("language")
-        json.null()
+        json.null("language")
         json.member("type", "link")
         json.member("author_name", "")
         json.member("author_url", "")
@@ -331,14 +321,11 @@ struct MastodonRenderer {
         json.member("html", "")
         json.member("width", 0)
         json.member("height", 0)
-        json.key("image")
-        json.null()
+        json.null("image")
         json.member("image_description", "")
         json.member("embed_url", "")
-        json.key("blurhash")
-        json.null()
-        json.key("published_at")
-        json.null()
+        json.null("blurhash")
+        json.null("published_at")
         json.objectEnd()
     }
 
@@ -393,8 +380,7 @@ struct MastodonRenderer {
         json.objectStart()
         json.member("name", "Location")
         json.member("value", MastodonHTML.escaped(user.location))
-        json.key("verified_at")
-        json.null()
+        json.null("verified_at")
         json.objectEnd()
         if user.verified {
             json.objectStart()
@@ -417,8 +403,7 @@ struct MastodonRenderer {
             json.objectStart()
             json.member("name", "Location")
             json.member("value", user.location)
-            json.key("verified_at")
-            json.null()
+            json.null("verified_at")
             json.objectEnd()
             json.arrayEnd()
             json.member("follow_requests_count", 0)
@@ -429,11 +414,7 @@ struct MastodonRenderer {
 
     /// `[Relationship, …]` between the viewer and each of `users`.
     func relationships(_ users: [SandboxUser]) -> [UInt8] {
-        var json = JSONWriter(capacity: 300 * max(1, users.count))
-        json.arrayStart()
-        for user in users { writeRelationship(user, into: &json) }
-        json.arrayEnd()
-        return json.bytes
+        array(users, itemBytes: 300) { writeRelationship($0, into: &$1) }
     }
 
     func relationshipJSON(_ user: SandboxUser) -> [UInt8] {
@@ -449,8 +430,7 @@ struct MastodonRenderer {
         json.member("following", following)
         json.member("showing_reblogs", following)
         json.member("notifying", false)
-        json.key("languages")
-        json.null()
+        json.null("languages")
         json.member("followed_by", viewer.map { timeline.isFollowing(user.index, $0) } ?? false)
         let mute = viewer.flatMap { timeline.mute(of: user.index, by: $0) }
         json.member("blocking", viewer.map { timeline.isBlocking($0, user.index) } ?? false)

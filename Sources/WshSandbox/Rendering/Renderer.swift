@@ -47,9 +47,7 @@ struct Renderer {
             if let status = timeline.status(ordinal: ordinal) { json.json(statusJSON(status)) }
         }
         json.arrayEnd()
-        json.key("marks")
-        json.arrayStart()
-        json.arrayEnd()
+        json.member("marks", [])
         json.member("hasvisible", false)
         json.member("previous_cursor", 0)
         let next = slice.endIndex < ordinals.count ? timeline.status(ordinal: ordinals[slice.endIndex])?.id ?? 0 : 0
@@ -83,9 +81,7 @@ struct Renderer {
         json.objectStart()
         json.key("status")
         json.json(statusJSON(status))
-        json.key("tags")
-        json.arrayStart()
-        json.arrayEnd()
+        json.member("tags", [])
         json.member("favorited_time", time.weiboText)
         json.objectEnd()
         return json.bytes
@@ -185,8 +181,7 @@ struct Renderer {
             json.objectEnd()
         }
         json.arrayEnd()
-        json.key("geo")
-        json.null()
+        json.null("geo")
         if withUser {
             json.key("user")
             writeUser(timeline.data.users[status.authorIndex], into: &json, latest: nil)

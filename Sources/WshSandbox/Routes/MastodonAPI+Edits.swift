@@ -43,12 +43,11 @@ extension MastodonAPI {
         }
         let spoiler = parameters["spoiler_text"] ?? ""
         let sensitive = parameters.flag("sensitive") || !spoiler.isEmpty
-        let origin = state.origin
-        let ids = state.ids
+        let render = renderer(for: actor)
         let body = try store.write { timeline in
             switch timeline.edit(id: id, by: actor, text: text, spoilerText: spoiler, sensitive: sensitive) {
             case .success(let status):
-                return MastodonRenderer(timeline: timeline, viewer: actor, origin: origin, ids: ids).statusJSON(status)
+                return render(timeline).statusJSON(status)
             case .failure(.notTheAuthor): throw MastodonError.notAllowed
             case .failure(.noSuchStatus): throw MastodonError.notFound
             case .failure(.boost): throw MastodonError.validation("A boost has no text of its own to edit")

@@ -14,6 +14,12 @@ extension MastodonAPI {
     /// (nodeinfo names the same software).
     var version: String { state.ids.instanceVersion }
 
+    /// The languages `instance` says the posts are in.
+    static let languages = ["zh", "en"]
+
+    /// The host (and port) the sandbox answers on, as `instance` names it.
+    var domain: String { String(state.origin.drop { $0 != "/" }.dropFirst(2)) }
+
     /// `/.well-known/nodeinfo` (links to 2.0) or `/nodeinfo/2.0`: what software
     /// this is, as clients (megalodon's `detector`) read it to tell Mastodon from
     /// GoToSocial or Pleroma before they call anything else.
@@ -37,18 +43,11 @@ extension MastodonAPI {
             json.member("name", software.name)
             json.member("version", software.version)
             json.objectEnd()
-            json.key("protocols")
-            json.arrayStart()
-            json.string("activitypub")
-            json.arrayEnd()
+            json.member("protocols", ["activitypub"])
             json.key("services")
             json.objectStart()
-            json.key("outbound")
-            json.arrayStart()
-            json.arrayEnd()
-            json.key("inbound")
-            json.arrayStart()
-            json.arrayEnd()
+            json.member("outbound", [])
+            json.member("inbound", [])
             json.objectEnd()
             json.key("usage")
             json.objectStart()
@@ -73,8 +72,6 @@ extension MastodonAPI {
     func instanceV1(_ call: Call) throws -> Reply {
         _ = try viewer(call, .open)
         let timeline = store.timeline
-        let origin = state.origin
-        let domain = String(origin.drop { $0 != "/" }.dropFirst(2))
         var json = JSONWriter(capacity: 2048)
         json.objectStart()
         json.member("uri", domain)
@@ -93,19 +90,15 @@ extension MastodonAPI {
         json.member("status_count", timeline.count)
         json.member("domain_count", 0)
         json.objectEnd()
-        json.key("thumbnail")
-        json.null()
-        writeLanguages(into: &json)
+        json.null("thumbnail")
+        json.member("languages", Self.languages)
         json.member("registrations", false)
         json.member("approval_required", false)
         json.member("invites_enabled", false)
         json.key("configuration")
         writeConfiguration(into: &json)
-        json.key("contact_account")
-        json.null()
-        json.key("rules")
-        json.arrayStart()
-        json.arrayEnd()
+        json.null("contact_account")
+        json.member("rules", [])
         json.objectEnd()
         return Self.json(json.bytes)
     }
@@ -113,7 +106,6 @@ extension MastodonAPI {
     func instanceV2(_ call: Call) throws -> Reply {
         _ = try viewer(call, .open)
         let origin = state.origin
-        let domain = String(origin.drop { $0 != "/" }.dropFirst(2))
         var json = JSONWriter(capacity: 2048)
         json.objectStart()
         json.member("domain", domain)
@@ -139,42 +131,30 @@ extension MastodonAPI {
         json.objectStart()
         json.member("url", origin + "/packs/media/images/preview.png")
         json.objectEnd()
-        writeLanguages(into: &json)
+        json.member("languages", Self.languages)
         json.key("configuration")
         writeConfiguration(into: &json)
         json.key("registrations")
         json.objectStart()
         json.member("enabled", false)
         json.member("approval_required", false)
-        json.key("message")
-        json.null()
+        json.null("message")
         json.objectEnd()
         json.key("contact")
         json.objectStart()
         json.member("email", "sandbox@wsh.local")
-        json.key("account")
-        json.null()
+        json.null("account")
         json.objectEnd()
-        json.key("rules")
-        json.arrayStart()
-        json.arrayEnd()
+        json.member("rules", [])
         json.objectEnd()
         return Self.json(json.bytes)
-    }
-
-    private func writeLanguages(into json: inout JSONWriter) {
-        json.key("languages")
-        json.arrayStart()
-        json.string("zh")
-        json.string("en")
-        json.arrayEnd()
     }
 
     private func writeConfiguration(into json: inout JSONWriter) {
         json.objectStart()
         json.key("urls")
         json.objectStart()
-        json.member("streaming", "ws://" + String(state.origin.drop { $0 != "/" }.dropFirst(2)))
+        json.member("streaming", "ws://" + domain)
         json.objectEnd()
         json.key("accounts")
         json.objectStart()

@@ -60,8 +60,7 @@ extension MastodonAPI {
     func bookmarkAction(_ call: Call, id: String, bookmark: Bool) throws -> Reply {
         let actor = try viewer(call, .user)!
         let id = try identifier(id)
-        let origin = state.origin
-        let ids = state.ids
+        let render = renderer(for: actor)
         let body = try store.write { timeline in
             guard var status = timeline.status(id: id) else {
                 if timeline.comment(id: id) != nil {
@@ -71,7 +70,7 @@ extension MastodonAPI {
             }
             if timeline.isBoost(status), let original = timeline.boosted(by: status) { status = original }
             if bookmark { timeline.bookmark(status, by: actor) } else { timeline.unbookmark(status, by: actor) }
-            return MastodonRenderer(timeline: timeline, viewer: actor, origin: origin, ids: ids).statusJSON(status)
+            return render(timeline).statusJSON(status)
         }
         return Reply(body: body, effect: .write)
     }
@@ -105,8 +104,7 @@ extension MastodonAPI {
             throw MastodonError.validation("Replies policy is not included in the list")
         }
         let exclusive = parameters["exclusive"].map { _ in parameters.flag("exclusive") }
-        let origin = state.origin
-        let ids = state.ids
+        let render = renderer(for: actor)
         let body = try store.write { timeline in
             let saved: SandboxList
             if let id {
@@ -120,7 +118,7 @@ extension MastodonAPI {
                 saved = timeline.createList(title: title ?? "", repliesPolicy: policy ?? "list",
                                             exclusive: exclusive ?? false, by: actor)
             }
-            return MastodonRenderer(timeline: timeline, viewer: actor, origin: origin, ids: ids).listJSON(saved)
+            return render(timeline).listJSON(saved)
         }
         return Reply(body: body, effect: .write)
     }

@@ -68,14 +68,13 @@ extension MastodonAPI {
     func readConversation(_ call: Call, id: String) throws -> Reply {
         let viewer = try viewer(call, .user)!
         let id = try identifier(id)
-        let origin = state.origin
-        let ids = state.ids
+        let render = renderer(for: viewer)
         let body = try store.write { timeline in
             guard timeline.readConversation(id: id, for: viewer),
                   let conversation = timeline.conversations(for: viewer).first(where: { $0.id == id }) else {
                 throw MastodonError.notFound
             }
-            return MastodonRenderer(timeline: timeline, viewer: viewer, origin: origin, ids: ids).conversationJSON(conversation)
+            return render(timeline).conversationJSON(conversation)
         }
         return Reply(body: body, effect: .write)
     }

@@ -125,12 +125,11 @@ extension MastodonAPI {
         if let description, description.count > 1500 {
             throw MastodonError.validation("Description is too long (maximum is 1500 characters)")
         }
-        let origin = state.origin
-        let ids = state.ids
+        let render = renderer(for: actor)
         let body = store.write { timeline in
             let media = timeline.addMedia(owner: actor, type: kind.type, fileExtension: kind.fileExtension,
                                           description: description, size: file.bytes.count, processed: synchronous)
-            return MastodonRenderer(timeline: timeline, viewer: actor, origin: origin, ids: ids).mediaJSON(media)
+            return render(timeline).mediaJSON(media)
         }
         return Reply(status: synchronous ? .ok : .accepted, body: body, effect: .write)
     }
@@ -140,11 +139,10 @@ extension MastodonAPI {
         let actor = try viewer(call, .user)!
         let id = try identifier(id)
         guard let media = store.timeline.media(id: id), media.owner == actor else { throw MastodonError.notFound }
-        let origin = state.origin
-        let ids = state.ids
+        let render = renderer(for: actor)
         let body = store.write { timeline in
             timeline.processMedia(id: id)
-            return MastodonRenderer(timeline: timeline, viewer: actor, origin: origin, ids: ids).mediaJSON(timeline.media(id: id)!)
+            return render(timeline).mediaJSON(timeline.media(id: id)!)
         }
         return Reply(body: body, effect: media.processed ? nil : .write)
     }
@@ -155,11 +153,10 @@ extension MastodonAPI {
         let id = try identifier(id)
         guard let media = store.timeline.media(id: id), media.owner == actor else { throw MastodonError.notFound }
         let description = call.parameters["description"].flatMap { $0.isEmpty ? nil : $0 }
-        let origin = state.origin
-        let ids = state.ids
+        let render = renderer(for: actor)
         let body = store.write { timeline in
             timeline.describeMedia(id: id, description: description ?? media.description)
-            return MastodonRenderer(timeline: timeline, viewer: actor, origin: origin, ids: ids).mediaJSON(timeline.media(id: id)!)
+            return render(timeline).mediaJSON(timeline.media(id: id)!)
         }
         return Reply(body: body, effect: .write)
     }
@@ -240,8 +237,7 @@ extension MastodonAPI {
     func vote(_ call: Call, id: String) throws -> Reply {
         let actor = try viewer(call, .user)!
         let choiceTexts = call.parameters.list("choices")
-        let origin = state.origin
-        let ids = state.ids
+        let render = renderer(for: actor)
         let body = try store.write { timeline in
             let (status, poll) = try pollStatus(id, in: timeline, viewer: actor)
             guard !poll.expired else { throw MastodonError.validation("The poll has already ended") }
@@ -259,7 +255,7 @@ extension MastodonAPI {
             }
             timeline.vote(in: poll.id, by: actor, choices: choices)
             let after = timeline.poll(of: status, viewer: actor)!
-            return MastodonRenderer(timeline: timeline, viewer: actor, origin: origin, ids: ids).pollJSON(after)
+            return render(timeline).pollJSON(after)
         }
         return Reply(body: body, effect: .write)
     }

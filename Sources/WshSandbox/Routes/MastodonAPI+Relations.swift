@@ -69,8 +69,7 @@ extension MastodonAPI {
             }
             duration = seconds
         }
-        let origin = state.origin
-        let ids = state.ids
+        let render = renderer(for: actor)
         let body = store.write { timeline in
             switch action {
             case "block": _ = timeline.block(target.index, by: actor)
@@ -78,7 +77,7 @@ extension MastodonAPI {
             case "mute": _ = timeline.mute(target.index, by: actor, notifications: notifications, duration: duration)
             default: timeline.unmute(target.index, by: actor)
             }
-            return MastodonRenderer(timeline: timeline, viewer: actor, origin: origin, ids: ids).relationshipJSON(target)
+            return render(timeline).relationshipJSON(target)
         }
         return Reply(body: body, effect: .write)
     }

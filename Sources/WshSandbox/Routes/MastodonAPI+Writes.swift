@@ -35,7 +35,7 @@ extension MastodonAPI {
             return try scheduleStatus(call, at: at, text: text, extras: extras, keptKey: keptKey)
         }
         let source = self.source(of: call.caller)
-        let origin = state.origin
+        let render = renderer(for: actor)
         let ids = state.ids
         var effect = Effect.post
         let body: ByteBuffer
@@ -59,15 +59,14 @@ extension MastodonAPI {
                 }
                 let comment = timeline.addComment(text: text, on: target.status, author: actor, source: source,
                                                   replyTo: target.comment, mastodon: extras)
-                return MastodonRenderer(timeline: timeline, viewer: actor, origin: origin, ids: ids)
-                    .replyJSON(comment, on: target.status)
+                return render(timeline).replyJSON(comment, on: target.status)
             }
         } else {
             body = try store.write { timeline in
                 try Self.checkAttachable(media, by: actor, in: timeline)
                 let status = timeline.post(text: text, source: source, author: actor, mastodon: extras)
                 Self.attach(media, poll: poll, to: status, in: &timeline)
-                return MastodonRenderer(timeline: timeline, viewer: actor, origin: origin, ids: ids).statusJSON(status)
+                return render(timeline).statusJSON(status)
             }
         }
         if let keptKey { state.keepIdempotentAnswer(keptKey, body) }
@@ -78,22 +77,19 @@ extension MastodonAPI {
     func deleteStatus(_ call: Call, id: String) throws -> Reply {
         let actor = try viewer(call, .user)!
         let id = try identifier(id)
-        let origin = state.origin
-        let ids = state.ids
+        let render = renderer(for: actor)
         let body = try store.write { timeline in
             if timeline.status(id: id) != nil {
                 switch timeline.delete(id: id, by: actor) {
                 case .success(let status):
-                    return MastodonRenderer(timeline: timeline, viewer: actor, origin: origin, ids: ids)
-                        .statusJSON(status, withText: true)
+                    return render(timeline).statusJSON(status, withText: true)
                 case .failure(.notTheAuthor): throw MastodonError.notAllowed
                 case .failure: throw MastodonError.notFound
                 }
             }
             switch timeline.deleteComment(id: id, by: actor) {
             case .success(let (comment, status)):
-                return MastodonRenderer(timeline: timeline, viewer: actor, origin: origin, ids: ids)
-                    .replyJSON(comment, on: status, withText: true)
+                return render(timeline).replyJSON(comment, on: status, withText: true)
             case .failure(.notTheCommentAuthor): throw MastodonError.notAllowed
             case .failure: throw MastodonError.notFound
             }
@@ -106,8 +102,7 @@ extension MastodonAPI {
     func statusAction(_ call: Call, id: String, action: String) throws -> Reply {
         let actor = try viewer(call, .user)!
         let id = try identifier(id)
-        let origin = state.origin
-        let ids = state.ids
+        let render = renderer(for: actor)
         let source = self.source(of: call.caller)
         let body = try store.write { timeline in
             guard var status = timeline.status(id: id) else {
@@ -119,17 +114,16 @@ extension MastodonAPI {
             if timeline.isBoost(status), let original = timeline.boosted(by: status) {
                 status = original
             }
-            let renderer = { (timeline: Timeline) in MastodonRenderer(timeline: timeline, viewer: actor, origin: origin, ids: ids) }
             switch action {
             case "reblog":
                 if let visibility = status.mastodon?.visibility, visibility == "private" || visibility == "direct" {
                     throw MastodonError.validation("Reblog of private status not allowed")
                 }
                 if let existing = timeline.boost(of: status.ordinal, by: actor) {
-                    return renderer(timeline).statusJSON(existing)
+                    return render(timeline).statusJSON(existing)
                 }
                 let boost = timeline.post(text: Timeline.boostText, source: source, author: actor, reposting: status)
-                return renderer(timeline).statusJSON(boost)
+                return render(timeline).statusJSON(boost)
             case "unreblog":
                 if let existing = timeline.boost(of: status.ordinal, by: actor) {
                     _ = timeline.delete(id: existing.id, by: actor)
@@ -139,7 +133,7 @@ extension MastodonAPI {
             default:
                 _ = timeline.unfavourite(status, by: actor)
             }
-            return renderer(timeline).statusJSON(status)
+            return render(timeline).statusJSON(status)
         }
         return Reply(body: body, effect: .write)
     }
@@ -149,11 +143,10 @@ extension MastodonAPI {
         let actor = try viewer(call, .user)!
         guard let target = store.timeline.user(id: try identifier(id)) else { throw MastodonError.notFound }
         guard target.index != actor else { throw MastodonError.notAllowed }
-        let origin = state.origin
-        let ids = state.ids
+        let render = renderer(for: actor)
         let body = store.write { timeline in
             _ = follow ? timeline.follow(target.index, by: actor) : timeline.unfollow(target.index, by: actor)
-            return MastodonRenderer(timeline: timeline, viewer: actor, origin: origin, ids: ids).relationshipJSON(target)
+            return render(timeline).relationshipJSON(target)
         }
         return Reply(body: body, effect: .write)
     }

@@ -394,4 +394,12 @@ struct MastodonAPI: Sendable {
     func renderer(_ timeline: Timeline, viewer: Int?) -> MastodonRenderer {
         MastodonRenderer(timeline: timeline, viewer: viewer, origin: state.origin, ids: state.ids)
     }
+
+    /// The renderer for `viewer` to use inside `store.write`: the origin and
+    /// the id style are read now, before the store's lock is taken.
+    func renderer(for viewer: Int?) -> (Timeline) -> MastodonRenderer {
+        let origin = state.origin
+        let ids = state.ids
+        return { MastodonRenderer(timeline: $0, viewer: viewer, origin: origin, ids: ids) }
+    }
 }

@@ -30,18 +30,10 @@ struct MastodonOAuth: Sendable {
                 return metadata(request)
             case (.get, "/oauth/authorize"), (.head, "/oauth/authorize"):
                 let parameters = try await MastodonAPI.parameters(of: request, readingBody: false)
-                do {
-                    return try authorizationPage(parameters)
-                } catch let error as MastodonError {
-                    return Self.htmlError(error)
-                }
+                return try Self.page { try authorizationPage(parameters) }
             case (.post, "/oauth/authorize"):
                 let parameters = try await MastodonAPI.parameters(of: request, readingBody: true)
-                do {
-                    return try approve(parameters)
-                } catch let error as MastodonError {
-                    return Self.htmlError(error)
-                }
+                return try Self.page { try approve(parameters) }
             case (.post, "/oauth/token"):
                 return try token(try await MastodonAPI.parameters(of: request, readingBody: true))
             case (.post, "/oauth/revoke"):
@@ -237,6 +229,15 @@ struct MastodonOAuth: Sendable {
         guard let token = parameters["token"], !token.isEmpty else { throw MastodonError.invalidRequest }
         if !state.revokeAppToken(token) { try? tokens.revoke(token) }
         return OAuthAPI.Reply(body: ByteBuffer(string: "{}"))
+    }
+
+    /// A reply the browser shows: a refusal is an HTML page, not JSON.
+    private static func page(_ reply: () throws -> OAuthAPI.Reply) throws -> OAuthAPI.Reply {
+        do {
+            return try reply()
+        } catch let error as MastodonError {
+            return htmlError(error)
+        }
     }
 
     private static func htmlError(_ error: MastodonError) -> OAuthAPI.Reply {

@@ -168,8 +168,7 @@ struct OAuthAPI: Sendable {
         return Self.json { json in
             json.member("uid", uid)
             json.member("appkey", grant.appKey)
-            json.key("scope")
-            json.null()
+            json.null("scope")
             json.member("create_at", Int64(grant.created.timeIntervalSince1970))
             json.member("expire_in", left)
         }

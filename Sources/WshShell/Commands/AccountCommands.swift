@@ -11,7 +11,6 @@ import WshViewModel
 /// Mastodon: the connection's dialect picks the OAuth flow, the commands are the same.
 extension Shell {
     func accountCommands() -> [CommandSpec] {
-        let json = OptionSpec.flag("json", help: "as JSON")
         return [
             CommandSpec(
                 name: "login", abstract: "Sign in with OAuth2 (Weibo or Mastodon) and keep the account (becomes the active one).",
@@ -44,7 +43,7 @@ extension Shell {
             CommandSpec(
                 name: "accounts", abstract: "List the stored accounts; * marks the active one of each API.",
                 discussion: "Tokens are never shown. With --json: [{api, uid, screen_name, active, expires_at}].",
-                options: [json],
+                options: [.json],
                 handler: { [unowned self] context in try listAccounts(context) }),
             CommandSpec(
                 name: "use", abstract: "Make a stored account the active one for its API.",
@@ -54,7 +53,7 @@ extension Shell {
             CommandSpec(
                 name: "whoami", abstract: "Show whose token the session sends and when it expires.",
                 discussion: "Asks oauth2/get_token_info and users/show (Mastodon: accounts/verify_credentials; its tokens do not expire). With --json: {api, uid, screen_name, token_source, app_key, expires_at}.",
-                options: [json],
+                options: [.json],
                 handler: { [unowned self] context in try whoami(context) }),
             CommandSpec(
                 name: "logout", abstract: "Revoke an account's token and forget the account.",

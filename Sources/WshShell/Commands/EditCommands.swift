@@ -8,7 +8,6 @@ import WshViewModel
 /// is on `post`): editing and scheduling statuses, on an API that can (Mastodon).
 extension Shell {
     func editCommands() -> [CommandSpec] {
-        let json = OptionSpec.flag("json", help: "as JSON")
         let row = ArgumentSpec("N", help: "the row number from list")
         return [
             CommandSpec(
@@ -41,18 +40,13 @@ extension Shell {
                     sensitive, created_at}]}. back closes it.
                     """,
                 arguments: [row],
-                options: [json],
+                options: [.json],
                 completion: { [unowned self] _ in rowNumbers() },
                 handler: { [unowned self] context in
                     let index = try integer(context.arguments["N"], name: "N") ?? 0
                     try refuseUnless(\.editsStatuses, "cannot edit a status, so has no edit history")
-                    let asJSON = wantsJSON(context)
-                    try drive(context, input: "SessionViewModel.edits(index: \(index))", show: asJSON ? [] : .screen) {
+                    try driveScreen(context, input: "SessionViewModel.edits(index: \(index))", document: \.editHistory?.document) {
                         try await $0.edits(index: index)
-                    }
-                    if let history = sessionStorage?.editHistory {
-                        leaveResult(context, history.document)
-                        if asJSON { context.write(try JSONView.encode(history.document)) }
                     }
                 }),
             CommandSpec(
@@ -61,16 +55,11 @@ extension Shell {
                     GET /api/v1/scheduled_statuses: id, when, text. With --json: [{index, id,
                     scheduled_at, text, visibility, spoiler_text}]. back closes it.
                     """,
-                options: [json],
+                options: [.json],
                 handler: { [unowned self] context in
                     try refuseUnless(\.schedulesStatuses, "cannot schedule a status")
-                    let asJSON = wantsJSON(context)
-                    try drive(context, input: "SessionViewModel.scheduled()", show: asJSON ? [] : .screen) {
+                    try driveScreen(context, input: "SessionViewModel.scheduled()", document: \.scheduledStatuses?.document) {
                         try await $0.scheduled()
-                    }
-                    if let scheduled = sessionStorage?.scheduledStatuses {
-                        leaveResult(context, scheduled.document)
-                        if asJSON { context.write(try JSONView.encode(scheduled.document)) }
                     }
                 }),
             CommandSpec(

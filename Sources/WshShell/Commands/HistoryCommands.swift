@@ -42,7 +42,7 @@ extension Shell {
                       history --save session.wsh
                     """,
                 options: [
-                    .flag("json", help: "as JSON"),
+                    .json,
                     .valued("save", valueName: "FILE", help: "write the operations as a runnable .wsh script"),
                     .flag("force", help: "with --save: overwrite FILE"),
                     .flag("include-writes", help: "with --save: keep the operations that wrote to the server"),

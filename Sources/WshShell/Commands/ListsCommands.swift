@@ -26,7 +26,7 @@ extension Shell {
                 """,
             arguments: [ArgumentSpec("ACTION", help: "create NAME, delete NAME, add NAME USER, remove NAME USER",
                                      arity: .variadic)],
-            options: [.flag("json", help: "as JSON")],
+            options: [.json],
             completion: { request in request.argumentIndex == 0 ? ["create", "delete", "add", "remove"] : [] },
             handler: { [unowned self] context in try self.lists(context) })
         return commands + [lists]
@@ -61,12 +61,7 @@ extension Shell {
         }
         switch words.first {
         case nil:
-            let asJSON = wantsJSON(context)
-            try drive(context, input: "SessionViewModel.showLists()", show: asJSON ? [] : .screen) { try await $0.showLists() }
-            if let lists = sessionStorage?.lists {
-                leaveResult(context, lists.document)
-                if asJSON { context.write(try JSONView.encode(lists.document)) }
-            }
+            try driveScreen(context, input: "SessionViewModel.showLists()", document: \.lists?.document) { try await $0.showLists() }
         case "create":
             let title = words.dropFirst().joined(separator: " ")
             guard !title.isEmpty else { throw .usage("lists create NAME: the list needs a title") }

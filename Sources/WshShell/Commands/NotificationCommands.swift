@@ -12,7 +12,6 @@ extension Shell {
                                     "admin.sign_up", "admin.report", "severed_relationships", "moderation_warning"]
 
     func notificationCommands() -> [CommandSpec] {
-        let json = OptionSpec.flag("json", help: "as JSON")
         var notifications = CommandSpec(
             name: "notifications", abstract: "Show your notifications (mentions, favourites, boosts, follows, …).",
             discussion: """
@@ -35,7 +34,7 @@ extension Shell {
                 .flag("all", help: "every page, until there are no more"),
                 .valued("limit", valueName: "N", help: "with --all: stop after N"),
                 .flag("clear", help: "dismiss every notification (undo cannot restore them on the server)"),
-                json,
+                .json,
             ],
             completion: { _ in [] },
             handler: { [unowned self] context in try self.notifications(context) })
@@ -62,18 +61,14 @@ extension Shell {
                 Sets $count to the number shown.
                 """,
             arguments: [ArgumentSpec("N", help: "how many (default 20)", arity: .optional)],
-            options: [json],
+            options: [.json],
             handler: { [unowned self] context in
                 let count = try integer(context.arguments["N"], name: "N") ?? 20
-                let asJSON = wantsJSON(context)
-                let loaded = try drive(context, input: "SessionViewModel.conversations(count: \(count))", show: asJSON ? [] : .screen) {
+                let loaded = try driveScreen(context, input: "SessionViewModel.conversations(count: \(count))",
+                                             document: \.conversations?.document) {
                     try await $0.conversations(count: count)
                 }
                 context.setVariable("count", to: .int(loaded))
-                if let screen = sessionStorage?.conversations {
-                    leaveResult(context, screen.document)
-                    if asJSON { context.write(try JSONView.encode(screen.document)) }
-                }
             })
         return [notifications, dismiss, conversations]
     }
@@ -98,16 +93,11 @@ extension Shell {
                 throw .usage("unknown notification type '\(unknown)': \(Self.notificationTypes.joined(separator: ", "))")
             }
         }
-        let asJSON = wantsJSON(context)
-        let loaded = try drive(context, input: "SessionViewModel.notifications(count: \(count ?? 20), types: \(types), all: \(all))",
-                               show: asJSON ? [] : .screen) {
+        let loaded = try driveScreen(context, input: "SessionViewModel.notifications(count: \(count ?? 20), types: \(types), all: \(all))",
+                                     document: \.notifications?.document) {
             try await $0.notifications(count: count ?? 20, types: types, all: all, limit: limit)
         }
         context.setVariable("count", to: .int(loaded))
-        if let screen = sessionStorage?.notifications {
-            leaveResult(context, screen.document)
-            if asJSON { context.write(try JSONView.encode(screen.document)) }
-        }
     }
 
     /// Notes the operation just recorded.

@@ -9,7 +9,6 @@ import WshViewModel
 /// lacks is refused in one line before any request.
 extension Shell {
     func searchCommands() -> [CommandSpec] {
-        let json = OptionSpec.flag("json", help: "as JSON")
         var search = CommandSpec(
             name: "search", abstract: "Search accounts, statuses and hashtags; the results are rows of their own.",
             discussion: """
@@ -26,7 +25,7 @@ extension Shell {
             arguments: [ArgumentSpec("QUERY", help: "a word, \"several words\" quoted, @name, @name@host or #tag"),
                         ArgumentSpec("N", help: "how many of each kind (default 20)", arity: .optional)],
             options: [.flag("accounts", help: "accounts only"), .flag("statuses", help: "statuses only"),
-                      .flag("tags", help: "hashtags only"), json],
+                      .flag("tags", help: "hashtags only"), .json],
             handler: { [unowned self] context in
                 let query = context.arguments["QUERY"] ?? ""
                 let limit = try integer(context.arguments["N"], name: "N") ?? 20
@@ -35,15 +34,10 @@ extension Shell {
                 if context.arguments.flag("statuses") { kinds.insert(.statuses) }
                 if context.arguments.flag("tags") { kinds.insert(.hashtags) }
                 let resolve = query.dropFirst(query.hasPrefix("@") ? 1 : 0).contains("@")
-                let asJSON = wantsJSON(context)
-                try drive(context, input: "SessionViewModel.search(\"\(query)\", limit: \(limit))", show: asJSON ? [] : .screen) {
+                try driveScreen(context, input: "SessionViewModel.search(\"\(query)\", limit: \(limit))", document: \.search?.document) {
                     try await $0.search(query, kinds: kinds, limit: limit, resolve: resolve)
                 }
-                if let results = sessionStorage?.search {
-                    leaveResult(context, results.document)
-                    context.setVariable("count", to: .int(results.rows.count))
-                    if asJSON { context.write(try JSONView.encode(results.document)) }
-                }
+                if let results = sessionStorage?.search { context.setVariable("count", to: .int(results.rows.count)) }
             })
         search.currentNotes = { [unowned self] in relationNotes { capabilities in
             capabilities.searchFinds.isEmpty ? "no search"
@@ -67,22 +61,17 @@ extension Shell {
                 """,
             arguments: [ArgumentSpec("USER", help: "screen name, @name, or uid"),
                         ArgumentSpec("N", help: "how many accounts (default 40)", arity: .optional)],
-            options: [.flag("all", help: "every page, up to 1000 accounts"), .flag("json", help: "as JSON")],
+            options: [.flag("all", help: "every page, up to 1000 accounts"), .json],
             completion: { [unowned self] _ in sessionStorage?.rowAuthors ?? [] },
             handler: { [unowned self] context in
                 let user = context.arguments["USER"] ?? ""
                 let count = try integer(context.arguments["N"], name: "N") ?? 40
-                let asJSON = wantsJSON(context)
                 let all = context.arguments.flag("all")
-                try drive(context, input: "SessionViewModel.accounts(.\(list.rawValue), name: \"\(user)\", count: \(count), all: \(all))",
-                          show: asJSON ? [] : .screen) {
+                try driveScreen(context, input: "SessionViewModel.accounts(.\(list.rawValue), name: \"\(user)\", count: \(count), all: \(all))",
+                                document: \.accounts?.document) {
                     try await $0.accounts(list, name: user, count: count, all: all)
                 }
-                if let accounts = sessionStorage?.accounts {
-                    leaveResult(context, accounts.document)
-                    context.setVariable("count", to: .int(accounts.rows.count))
-                    if asJSON { context.write(try JSONView.encode(accounts.document)) }
-                }
+                if let accounts = sessionStorage?.accounts { context.setVariable("count", to: .int(accounts.rows.count)) }
             })
     }
 

@@ -59,7 +59,7 @@ extension Shell {
                 handler: { [unowned self] context in try connect(context) }),
             CommandSpec(
                 name: "status", abstract: "Show the connection, rows, history and settings.",
-                options: [.flag("json", help: "as JSON")],
+                options: [.json],
                 handler: { [unowned self] context in try status(context) }),
             CommandSpec(
                 name: "record", abstract: "Record the session's HTTP exchanges to a HAR file, or stop.",
@@ -363,6 +363,11 @@ extension Shell {
     func wantsJSON(_ context: CommandContext) -> Bool {
         configuration.json || context.arguments.flag("json")
     }
+}
+
+extension OptionSpec {
+    /// `--json`, the option of every command that can answer as JSON (`wantsJSON` reads it).
+    static let json = OptionSpec.flag("json", help: "as JSON")
 }
 
 /// `status --json`: where the session points and what it holds. `token`

@@ -26,7 +26,7 @@ extension Shell {
                       fetch 5; state --diff
                       set before "$(state --json)"; mute alice; undo; assert "$(state --json)" == "$before"
                     """,
-                options: [.flag("json", help: "as JSON"), .flag("diff", help: "what the last operation changed")],
+                options: [.json, .flag("diff", help: "what the last operation changed")],
                 handler: { [unowned self] context in try state(context) }),
         ]
     }

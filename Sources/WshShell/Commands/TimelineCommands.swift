@@ -7,7 +7,6 @@ import WshViewModel
 /// ViewModel input.
 extension Shell {
     func timelineCommands() -> [CommandSpec] {
-        let json = OptionSpec.flag("json", help: "as JSON")
         var fetch = CommandSpec(
                 name: "fetch", abstract: "Load a timeline (public, home, user NAME, mentions, …) replacing the rows.",
                 discussion: """
@@ -78,7 +77,7 @@ extension Shell {
                 handler: { [unowned self] context in try watch(context) }),
             CommandSpec(
                 name: "list", aliases: ["ls"], abstract: "Show the rows, numbered for detail and comments.",
-                options: [json],
+                options: [.json],
                 handler: { [unowned self] context in
                     let documents = sessionStorage?.rowDocuments ?? []
                     leaveResult(context, documents)
@@ -92,17 +91,12 @@ extension Shell {
                 name: "detail", aliases: ["show"], abstract: "Open row N in full.",
                 discussion: "A content warning (Mastodon) keeps the text collapsed; --expand shows it.",
                 arguments: [ArgumentSpec("N", help: "the row number from list")],
-                options: [json, .flag("expand", help: "show the text behind a content warning")],
+                options: [.json, .flag("expand", help: "show the text behind a content warning")],
                 completion: { [unowned self] _ in rowNumbers() },
                 handler: { [unowned self] context in
                     let index = try integer(context.arguments["N"], name: "N") ?? 0
-                    let asJSON = wantsJSON(context)
-                    try drive(context, input: "SessionViewModel.detail(index: \(index))", show: asJSON ? [] : .screen) {
+                    try driveScreen(context, input: "SessionViewModel.detail(index: \(index))", document: \.detail?.document) {
                         try await $0.detail(index: index)
-                    }
-                    if let detail = sessionStorage?.detail {
-                        leaveResult(context, detail.document)
-                        if asJSON { context.write(try JSONView.encode(detail.document)) }
                     }
                 }),
             CommandSpec(
@@ -113,36 +107,26 @@ extension Shell {
             CommandSpec(
                 name: "comments", abstract: "Show the comments on row N, or on the open status.",
                 arguments: [ArgumentSpec("N", help: "the row number from list", arity: .optional)],
-                options: [json],
+                options: [.json],
                 completion: { [unowned self] _ in rowNumbers() },
                 handler: { [unowned self] context in
                     let index = try integer(context.arguments["N"], name: "N")
-                    let asJSON = wantsJSON(context)
-                    try drive(context, input: "SessionViewModel.comments(index: \(index.map(String.init) ?? "nil"))",
-                              show: asJSON ? [] : .screen) {
+                    try driveScreen(context, input: "SessionViewModel.comments(index: \(index.map(String.init) ?? "nil"))",
+                                    document: \.comments?.document) {
                         try await $0.comments(index: index)
-                    }
-                    if let comments = sessionStorage?.comments {
-                        leaveResult(context, comments.document)
-                        if asJSON { context.write(try JSONView.encode(comments.document)) }
                     }
                 }),
             CommandSpec(
                 name: "user", abstract: "Show a user's profile by screen name (@name) or uid.",
                 discussion: "With no NAME, shows the author of the status that is open.",
                 arguments: [ArgumentSpec("NAME", help: "screen name, @name, or numeric uid", arity: .optional)],
-                options: [json],
+                options: [.json],
                 completion: { [unowned self] _ in authorNames() },
                 handler: { [unowned self] context in
                     let name = context.arguments["NAME"]
-                    let asJSON = wantsJSON(context)
-                    try drive(context, input: "SessionViewModel.user(name: \(name.map { "\"\($0)\"" } ?? "nil"))",
-                              show: asJSON ? [] : .screen) {
+                    try driveScreen(context, input: "SessionViewModel.user(name: \(name.map { "\"\($0)\"" } ?? "nil"))",
+                                    document: \.user?.document) {
                         try await $0.user(name: name)
-                    }
-                    if let user = sessionStorage?.user {
-                        leaveResult(context, user.document)
-                        if asJSON { context.write(try JSONView.encode(user.document)) }
                     }
                 }),
             withServerMuteNotes(CommandSpec(

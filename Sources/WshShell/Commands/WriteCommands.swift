@@ -100,7 +100,7 @@ extension Shell {
                     did not say. A rate-limited command (API error 10022, 10023, 10024) says
                     when the limit resets; $errcode holds the API's code.
                     """,
-                options: [.flag("json", help: "as JSON")],
+                options: [.json],
                 handler: { [unowned self] context in
                     let limits = try drive(context, input: "SessionViewModel.limits()") { try await $0.limits() }
                     if wantsJSON(context) {

@@ -71,6 +71,24 @@ extension Shell {
         return output
     }
 
+    /// Drives an input that opens a screen: shows it, or with `--json` prints
+    /// the screen's document instead, and leaves the document in `$result`.
+    ///
+    /// - Parameter document: the opened screen's JSON form, read from the session afterwards.
+    @discardableResult
+    func driveScreen<Output, Document: Encodable>(
+        _ context: CommandContext, input: String, document: (SessionViewModel) -> Document?,
+        _ body: sending @escaping (SessionViewModel) async throws -> Output
+    ) throws(LanguageError) -> Output {
+        let asJSON = wantsJSON(context)
+        let output = try drive(context, input: input, show: asJSON ? [] : .screen, body)
+        if let document = sessionStorage.flatMap(document) {
+            leaveResult(context, document)
+            if asJSON { context.write(try JSONView.encode(document)) }
+        }
+        return output
+    }
+
     /// Renders the Views a change asks for. Interactive sessions re-render
     /// whatever changed; scripts print only what the command was asked to
     /// show, so their stdout holds results only. Returns the Views rendered.

@@ -189,16 +189,6 @@ public struct PendingLogin: Codable, Sendable, Equatable {
     /// The PKCE verifier, when the login began with a proof key.
     public var codeVerifier: String?
 
-    public init(apiBase: String, redirectURI: String, state: String, appKey: String, createdAt: Date,
-                codeVerifier: String? = nil) {
-        self.apiBase = apiBase
-        self.redirectURI = redirectURI
-        self.state = state
-        self.appKey = appKey
-        self.createdAt = createdAt
-        self.codeVerifier = codeVerifier
-    }
-
     /// The proof key the login began with, if any.
     public var proofKey: PKCE? { codeVerifier.map(PKCE.init(verifier:)) }
 

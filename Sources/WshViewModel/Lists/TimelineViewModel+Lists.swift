@@ -20,10 +20,7 @@ extension TimelineViewModel {
     }
 
     /// The lists screen on top, if that is what shows.
-    public var lists: ListsViewModel? {
-        if case .lists(let lists) = screen { return lists }
-        return nil
-    }
+    public var lists: ListsViewModel? { screen.lists }
 
     // MARK: Bookmarks
 

@@ -109,14 +109,8 @@ extension SessionViewModel {
 
 extension SessionViewModel {
     /// The edit history on top, if that is what shows.
-    public var editHistory: EditHistoryViewModel? {
-        if case .edits(let history) = screen { return history }
-        return nil
-    }
+    public var editHistory: EditHistoryViewModel? { screen.edits }
 
     /// The scheduled statuses on top, if that is what shows.
-    public var scheduledStatuses: ScheduledStatusesViewModel? {
-        if case .scheduled(let scheduled) = screen { return scheduled }
-        return nil
-    }
+    public var scheduledStatuses: ScheduledStatusesViewModel? { screen.scheduled }
 }

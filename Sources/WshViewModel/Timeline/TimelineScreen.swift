@@ -41,3 +41,57 @@ public enum TimelineScreen: Sendable, Hashable {
         }
     }
 }
+
+/// Each screen's ViewModel, nil when another screen shows: what the
+/// ViewModels' outputs (`detail`, `comments`, `lists`…) read.
+extension TimelineScreen {
+    public var detail: StatusDetailViewModel? {
+        guard case .detail(let detail) = self else { return nil }
+        return detail
+    }
+
+    public var comments: CommentsViewModel? {
+        guard case .comments(let comments) = self else { return nil }
+        return comments
+    }
+
+    public var user: UserViewModel? {
+        guard case .user(let user) = self else { return nil }
+        return user
+    }
+
+    public var search: SearchViewModel? {
+        guard case .search(let search) = self else { return nil }
+        return search
+    }
+
+    public var accounts: AccountsViewModel? {
+        guard case .accounts(let accounts) = self else { return nil }
+        return accounts
+    }
+
+    public var lists: ListsViewModel? {
+        guard case .lists(let lists) = self else { return nil }
+        return lists
+    }
+
+    public var edits: EditHistoryViewModel? {
+        guard case .edits(let history) = self else { return nil }
+        return history
+    }
+
+    public var scheduled: ScheduledStatusesViewModel? {
+        guard case .scheduled(let scheduled) = self else { return nil }
+        return scheduled
+    }
+
+    public var notifications: NotificationsViewModel? {
+        guard case .notifications(let notifications) = self else { return nil }
+        return notifications
+    }
+
+    public var conversations: ConversationsViewModel? {
+        guard case .conversations(let conversations) = self else { return nil }
+        return conversations
+    }
+}

@@ -33,16 +33,10 @@ extension TimelineViewModel {
     }
 
     /// The notifications screen on top, for `dismiss`.
-    public var notifications: NotificationsViewModel? {
-        if case .notifications(let notifications) = screen { return notifications }
-        return nil
-    }
+    public var notifications: NotificationsViewModel? { screen.notifications }
 
     /// The conversations screen on top.
-    public var conversations: ConversationsViewModel? {
-        if case .conversations(let conversations) = screen { return conversations }
-        return nil
-    }
+    public var conversations: ConversationsViewModel? { screen.conversations }
 
     /// A notification dismissed: its id, and a note when the answer was lost or it was already gone.
     public struct Dismissed: Sendable, Hashable {
@@ -127,25 +121,9 @@ extension TimelineViewModel {
         }
     }
 
-    /// Runs a write with `isLoading` on: a refusal is a request failure, a lost answer what the server showed.
-    private func write<T>(_ call: () async throws(WriteError) -> WriteOutcome<T>) async throws(ViewModelError) -> WriteOutcome<T> {
-        let outcome = try await request { () async throws(RequestError) -> Result<WriteOutcome<T>, WriteError> in
-            do throws(WriteError) {
-                return .success(try await call())
-            } catch {
-                if case .rejected(let refusal) = error { throw refusal }
-                return .failure(error)
-            }
-        }
-        switch outcome {
-        case .success(let written):
-            return written
-        case .failure(.unknown(let lost, let check)):
-            throw fail(.writeOutcomeUnknown(reason: lost.description, check: check,
-                                            advice: "check with `notifications` whether it is still there"))
-        case .failure(let error):
-            throw fail(.writeNotApplied(reason: error.reason, outcome: "nothing was dismissed"))
-        }
+    /// Sends a dismissal (`write(nothing:advice:)`): what is left to say when it fails or its answer is lost.
+    private func write<T: Sendable>(_ call: () async throws(WriteError) -> WriteOutcome<T>) async throws(ViewModelError) -> WriteOutcome<T> {
+        try await write(nothing: "nothing was dismissed", advice: "check with `notifications` whether it is still there", call)
     }
 
     /// Ends the loading a write started when no state is committed after it.

@@ -10,16 +10,10 @@ extension TimelineViewModel {
     // MARK: Outputs
 
     /// The search results on top, nil when another screen shows.
-    public var search: SearchViewModel? {
-        if case .search(let search) = screen { return search }
-        return nil
-    }
+    public var search: SearchViewModel? { screen.search }
 
     /// The account list on top, nil when another screen shows.
-    public var accounts: AccountsViewModel? {
-        if case .accounts(let accounts) = screen { return accounts }
-        return nil
-    }
+    public var accounts: AccountsViewModel? { screen.accounts }
 
     /// What the connected API can do.
     public var capabilities: Capabilities { dataController.capabilities }

@@ -276,14 +276,7 @@ extension TimelineViewModel {
     func write<T: Sendable>(
         nothing outcome: String, advice: String, _ call: () async throws(WriteError) -> WriteOutcome<T>
     ) async throws(ViewModelError) -> WriteOutcome<T> {
-        let result = try await request { () async throws(RequestError) -> Result<WriteOutcome<T>, WriteError> in
-            do throws(WriteError) {
-                return .success(try await call())
-            } catch {
-                if case .rejected(let refusal) = error { throw refusal }
-                return .failure(error)
-            }
-        }
+        let result = try await send(refusalFails: true, call)
         switch result {
         case .success(let written):
             return written
@@ -300,13 +293,7 @@ extension TimelineViewModel {
         _ operation: String, undo: Bool, doing what: String, check: String,
         _ call: () async throws(WriteError) -> WriteOutcome<T>
     ) async throws(ViewModelError) -> WriteOutcome<T> {
-        let result = try await request { () async throws(RequestError) -> Result<WriteOutcome<T>, WriteError> in
-            do throws(WriteError) {
-                return .success(try await call())
-            } catch {
-                return .failure(error)
-            }
-        }
+        let result = try await send(refusalFails: false, call)
         let reason: String
         switch result {
         case .success(let written):
@@ -320,6 +307,21 @@ extension TimelineViewModel {
                 + "it may or may not have happened; check with `\(check)`"
         }
         throw fail(undo ? .undoFailed(operation: operation, reason: reason) : .redoFailed(operation: operation, reason: reason))
+    }
+
+    /// Runs a write's call as a request (`isLoading` on) and returns how it
+    /// went; a refusal fails as a request does when `refusalFails`.
+    func send<T: Sendable>(
+        refusalFails: Bool, _ call: () async throws(WriteError) -> WriteOutcome<T>
+    ) async throws(ViewModelError) -> Result<WriteOutcome<T>, WriteError> {
+        try await request { () async throws(RequestError) -> Result<WriteOutcome<T>, WriteError> in
+            do throws(WriteError) {
+                return .success(try await call())
+            } catch {
+                if refusalFails, case .rejected(let refusal) = error { throw refusal }
+                return .failure(error)
+            }
+        }
     }
 }
 

@@ -64,22 +64,13 @@ public final class TimelineViewModel {
     public var screen: TimelineScreen { TimelineScreen(state.screens.last) }
 
     /// The detail on top, if that is what shows.
-    public var detail: StatusDetailViewModel? {
-        if case .detail(let detail) = screen { return detail }
-        return nil
-    }
+    public var detail: StatusDetailViewModel? { screen.detail }
 
     /// The comments on top, if that is what shows.
-    public var comments: CommentsViewModel? {
-        if case .comments(let comments) = screen { return comments }
-        return nil
-    }
+    public var comments: CommentsViewModel? { screen.comments }
 
     /// The user on top, if that is what shows.
-    public var user: UserViewModel? {
-        if case .user(let user) = screen { return user }
-        return nil
-    }
+    public var user: UserViewModel? { screen.user }
 
     /// The muted users, `@name` or `uid 123`, in the order they were muted.
     public var mutedUsers: [String] { state.muted.references.map(\.description) }
@@ -363,12 +354,8 @@ public final class TimelineViewModel {
     /// before the post, which ends the loading. A failure is `.undoFailed`.
     /// With `repostOf`, `id` is a repost of that status: the API's own call takes it back.
     public func deletePost(id: String, repostOf original: String? = nil, undoing operation: String) async throws(ViewModelError) -> String {
-        let outcome = try await request { () async throws(RequestError) -> Result<WriteOutcome<Status?>, WriteError> in
-            do throws(WriteError) {
-                return .success(try await dataController.deleteStatus(id: id, repostOf: original))
-            } catch {
-                return .failure(error)
-            }
+        let outcome = try await send(refusalFails: false) { () async throws(WriteError) in
+            try await dataController.deleteStatus(id: id, repostOf: original)
         }
         switch outcome {
         case .success(let deleted):
@@ -390,28 +377,15 @@ public final class TimelineViewModel {
         }
     }
 
-    /// Sends the post; `request` shows a refusal as any request failure,
-    /// and a lost answer becomes what the server showed.
+    /// Sends the post as a write: a refusal is any request failure, and a
+    /// lost answer becomes what the server showed.
     func publish(_ draft: StatusDraft) async throws(ViewModelError) -> Posted {
-        let outcome = try await request { () async throws(RequestError) -> Result<WriteOutcome<Status>, WriteError> in
-            do throws(WriteError) {
-                return .success(try await dataController.post(draft))
-            } catch {
-                // The server said no, or never got the request: an ordinary failure.
-                if case .rejected(let refusal) = error { throw refusal }
-                return .failure(error)
-            }
+        let written = try await write(nothing: "nothing was posted", advice: postCheckAdvice) { () async throws(WriteError) in
+            try await dataController.post(draft)
         }
-        switch outcome {
-        case .success(let written):
-            var note: String?
-            if case .recovered = written.resolution { note = "the answer was lost; found the status on the server" }
-            return Posted(status: written.value, id: written.value.identifier ?? "", note: note)
-        case .failure(.unknown(let lost, let check)):
-            throw fail(.writeOutcomeUnknown(reason: lost.description, check: check, advice: postCheckAdvice))
-        case .failure(let error):
-            throw fail(.writeNotApplied(reason: error.reason, outcome: "nothing was posted"))
-        }
+        var note: String?
+        if case .recovered = written.resolution { note = "the answer was lost; found the status on the server" }
+        return Posted(status: written.value, id: written.value.identifier ?? "", note: note)
     }
 
     /// The largest page `source` serves, for `fetch --all`; nil when the API has no such timeline.

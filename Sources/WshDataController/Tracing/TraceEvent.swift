@@ -55,14 +55,6 @@ public struct TraceEvent: Sendable, Hashable {
         public var status: Int?
         public var bytes: Int
         public var milliseconds: Double
-
-        public init(method: String, url: String, status: Int?, bytes: Int, milliseconds: Double) {
-            self.method = method
-            self.url = url
-            self.status = status
-            self.bytes = bytes
-            self.milliseconds = milliseconds
-        }
     }
 
     /// How the answer arrived: `kept-alive connection`, `new connection`, or `replayed from the recording`.

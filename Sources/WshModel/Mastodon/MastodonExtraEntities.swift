@@ -66,7 +66,8 @@ public struct MastodonField: Decodable, Sendable, Hashable {
 
 /// A Mastodon `Quote` (`{state, quoted_status}`) or `ShallowQuote`
 /// (`{state, quoted_status_id}`, what a quote nested in a quote is).
-/// Akkoma's older `quote` (the quoted status itself, no `state`) maps to none.
+/// Akkoma's and Pleroma's older `quote` is the quoted status itself, with no
+/// `state`: it reads as an accepted quote of that status.
 public struct MastodonQuote: Decodable, Sendable, Hashable {
     public var state: String?
     public var quotedStatus: [MastodonStatus]
@@ -83,6 +84,17 @@ public struct MastodonQuote: Decodable, Sendable, Hashable {
         state = c.lenientString(.state)
         quotedStatus = c.lenient(MastodonStatus.self, .quotedStatus).map { [$0] } ?? []
         quotedStatusID = c.lenientString(.quotedStatusID)
+        if isBare { acceptBare(try MastodonStatus(from: decoder)) }
+    }
+
+    /// Nothing of a `Quote` read: the object may be the quoted status itself.
+    var isBare: Bool { state == nil && quotedStatus.isEmpty && quotedStatusID == nil }
+
+    /// Takes `status`, the object read again as a status, as the quoted one when it has an id.
+    mutating func acceptBare(_ status: MastodonStatus) {
+        guard status.id != nil else { return }
+        state = "accepted"
+        quotedStatus = [status]
     }
 
     init(state: String?, quotedStatus: [MastodonStatus], quotedStatusID: String?) {

@@ -107,7 +107,8 @@ let package = Package(
         .testTarget(name: "WshLanguageTests", dependencies: ["WshLanguage"]),
         .testTarget(
             name: "WshShellTests",
-            dependencies: ["WshShell", "WshViewModel", "WshModel", "WshText", "WshLanguage", "WshSandbox", "WshTestSupport"]),
+            dependencies: ["WshShell", "WshViewModel", "WshModel", "WshText", "WshLanguage", "WshSandbox", "WshTestSupport",
+                           "WshRequest", "WshHAR"]),
         .testTarget(name: "WshCommandLineTests", dependencies: ["WshCommandLine"]),
         .testTarget(name: "EndToEndTests", dependencies: ["WshSandbox", "WshHAR", "WshTestSupport"]),
     ]

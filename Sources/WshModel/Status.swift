@@ -53,7 +53,7 @@ public struct Status: Hashable, Sendable, Codable {
     public var reposted: Bool?
     /// Whether the token's owner bookmarked it (Mastodon's `bookmarked`); nil on Weibo.
     public var bookmarked: Bool?
-    /// The link preview the server made (Mastodon's `card`): its title and URL.
+    /// The link preview the server made (Mastodon's `card`).
     public var card: LinkCard?
     /// The hashtags it carries, without `#` (Mastodon's `tags`).
     public var tags: [String] = []
@@ -205,10 +205,37 @@ public struct Poll: Hashable, Sendable {
     public var votersCount: Int?
 }
 
-/// A link preview: what the server read from a page the status links.
+/// A link preview: what the server read from a page the status links
+/// (Mastodon's `PreviewCard`). Each text is as the server sent it, "" kept;
+/// nil where it sent none.
 public struct LinkCard: Hashable, Sendable {
     public var title: String
     public var url: String
+    public var description: String?
+    /// `link`, `photo`, `video` or `rich`.
+    public var type: String?
+    public var authorName: String?
+    public var authorURL: String?
+    public var providerName: String?
+    public var providerURL: String?
+    /// An embed for `video` and `rich` cards, as HTML.
+    public var html: String?
+    /// The preview picture's URL, and its description (alt text).
+    public var image: String?
+    public var imageDescription: String?
+    public var embedURL: String?
+    public var blurhash: String?
+    public var language: String?
+    /// When the page was published, as the server wrote it.
+    public var publishedAt: String?
+    /// The size of the embed or the picture, in pixels.
+    public var width: Int?
+    public var height: Int?
+
+    public init(title: String, url: String) {
+        self.title = title
+        self.url = url
+    }
 }
 
 /// The API whose field names a Model value came with: `--json` documents

@@ -38,7 +38,7 @@ struct MastodonExtrasResponsesTests {
         #expect(status.user?.fields.allSatisfy { $0.verifiedAt == nil } == true)
     }
 
-    @Test("Mastodon's Quote entity: accepted, with the quoted status; Akkoma's older bare-status quote is none")
+    @Test("Mastodon's Quote entity: accepted, with the quoted status; Akkoma's older bare-status quote is accepted too")
     func quote() throws {
         let quote = try #require(try decode(MastodonQuote.self, "quote_doc_accepted").quote)
         #expect(quote.state == "accepted")
@@ -47,7 +47,12 @@ struct MastodonExtrasResponsesTests {
         #expect(quoted.identifier == "103270115826048975")
         #expect(quoted.user?.screenName == "Gargron")
         #expect(quoted.text == "\"I lost my inheritance with one wrong digit on my sort code\"\ntheguardian.com/money/2019/dec…")
-        #expect(try decode(MastodonStatus.self, "akkoma_status_quote_card").status.quote == nil)
+        // Akkoma 3.13's `quote` is the quoted status itself: the same Model quote, accepted.
+        let akkoma = try #require(try decode(MastodonStatus.self, "akkoma_status_quote_card").status.quote)
+        #expect(akkoma.state == "accepted")
+        #expect(akkoma.hiddenReason.isEmpty)
+        #expect(akkoma.statusID == "Al2KABLN3tuRoeE0A4")
+        #expect(akkoma.status?.user?.screenName == "technicat@universeodon.com")
         // Mastodon 4.6's timeline statuses quote nothing.
         #expect(try decode([MastodonStatus].self, "public_timeline").allSatisfy { $0.status.quote == nil })
     }
@@ -64,5 +69,12 @@ struct MastodonExtrasResponsesTests {
         #expect(shallow.statusID == "42")
         #expect(shallow.status == nil)
         #expect(try quote("null") == nil)
+        // Neither a Quote nor a status (no id): no quote.
+        #expect(try quote("{}") == nil)
+        // Pleroma's `pleroma.quote`, a bare status, when there is no `quote`.
+        let pleroma = try ModelDecoding.decode(MastodonStatus.self, from: Data(
+            #"{"id":"1","content":"<p>x</p>","pleroma":{"quote":{"id":"9","content":"<p>quoted</p>"}}}"#.utf8)).status.quote
+        #expect(pleroma?.state == "accepted")
+        #expect(pleroma?.status?.text == "quoted")
     }
 }

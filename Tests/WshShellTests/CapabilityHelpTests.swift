@@ -48,6 +48,20 @@ struct CapabilityHelpTests {
         let harness = ShellHarness(api: "http://127.0.0.1:9/", token: nil)
         #expect(await harness.run("help fetch").stdout.contains("found out by connect URL or the first request"))
     }
+
+    @Test("the manual page, which knows no API, lists each API's timelines and page sizes under fetch; help does not")
+    func manualListsEveryAPI() async throws {
+        let harness = ShellHarness(api: "http://127.0.0.1:9/", token: nil)
+        let fetch = try #require(harness.shell.interpreter.commands.all.first { $0.name == "fetch" })
+        #expect(fetch.manualNotes == """
+            On weibo: public: 1 to 200 statuses a page; home, user NAME, mentions, reposts N: 1 to 100 statuses a page; \
+            favourites: 1 to 50 statuses a page. Not offered here: local, tag NAME, list NAME, bookmarks.
+
+            On mastodon: public, local, home, tag NAME, user NAME, mentions, list NAME, bookmarks, favourites: \
+            1 to 40 statuses a page. Not offered here: reposts N.
+            """)
+        #expect(!(await harness.run("help fetch").stdout.contains("On weibo:")))
+    }
 }
 
 /// Writes an API cannot do as asked are refused before any request.

@@ -54,6 +54,16 @@ struct MastodonExtrasTranscriptTests {
         #expect(listed.stdout.contains(" ❝"))
     }
 
+    @Test("a content warning posted on two lines keeps them in --json, as the server does; the row folds it to one")
+    func contentWarningLines() async throws {
+        let harness = try await ShellHarness(dialect: .mastodon)
+        let posted = await harness.run(#"post --cw "first line\nsecond line" body one"#)
+        #expect(posted.status == 0, "\(posted.stderr)")
+        let rows = try await harness.rows(after: "fetch home 1")
+        #expect(rows.first?["spoiler_text"] as? String == "first line\nsecond line", "\(rows)")
+        #expect(await harness.run("list").stdout.contains("CW: first line second line"))
+    }
+
     @Test("detail lists the custom emojis; Weibo has no fields, emojis or quotes")
     func emojiAndWeibo() async throws {
         let harness = try await ShellHarness(dialect: .mastodon)

@@ -54,6 +54,12 @@ final class ShellHarness: @unchecked Sendable {
         shell = Shell(configuration: configuration, console: Self.console(capturingInto: output))
     }
 
+    /// A shell made from `configuration` as it stands (a replayed API, say).
+    init(configuration: Shell.Configuration) {
+        sandboxStorage = nil
+        shell = Shell(configuration: configuration, console: Self.console(capturingInto: output))
+    }
+
     private static func console(capturingInto capture: CapturedOutput) -> Console {
         Console(
             result: { text in

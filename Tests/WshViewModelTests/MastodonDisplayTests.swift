@@ -141,4 +141,89 @@ struct MastodonMoreFieldsTests {
         // The fast path reads the same values as JSONDecoder.
         #expect(try ModelDecoding.decode(MastodonStatus.self, from: Data(json.utf8)) == JSONDecoder().decode(MastodonStatus.self, from: Data(json.utf8)))
     }
+
+    @Test("the detail says what you did to the status (reposted here), the profile the account's lock and bot marks")
+    func yoursAndAccountMarks() throws {
+        let status = try JSONDecoder().decode(MastodonStatus.self, from: Data(json.utf8)).status
+        #expect(StatusDetailViewModel(status: status).yoursNote == "you reposted")
+        var all = status
+        all.favorited = true
+        all.bookmarked = true
+        #expect(StatusDetailViewModel(status: all).yoursNote == "you favourited · reposted · bookmarked")
+        all.favorited = nil
+        all.reposted = false
+        all.bookmarked = nil
+        #expect(StatusDetailViewModel(status: all).yoursNote == "")
+        let user = try #require(status.user)
+        #expect(UserViewModel(user: user).accountNote == "🔒 locked (approves each follower) · bot (automated)")
+        var plain = user
+        plain.locked = false
+        plain.bot = nil
+        #expect(UserViewModel(user: plain).accountNote == "")
+    }
+
+    @Test("--json keeps line breaks in every text the server sent; the detail folds the warning to one line")
+    func lineBreaksKept() throws {
+        let multiline = #"""
+            {"id":"9","content":"<p>x</p>","spoiler_text":"first line\nsecond\tline\u001b[2J",
+             "account":{"id":"7","username":"ann","acct":"ann","display_name":"Ann\nSmith","note":"<p>n</p>",
+                        "fields":[{"name":"Two\nlines","value":"a\nb"}]},
+             "media_attachments":[{"id":"1","type":"image","url":"https://m.example/1.png","description":"alt\ntext"}],
+             "poll":{"id":"1","expired":false,"options":[{"title":"yes\nreally","votes_count":1}]},
+             "card":{"url":"https://x.example/a","title":"A\npage","description":"one\ntwo"}}
+            """#
+        let status = try JSONDecoder().decode(MastodonStatus.self, from: Data(multiline.utf8)).status
+        #expect(StatusDetailViewModel(status: status).contentWarning == "first line second line")
+        let document = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(StatusDocument(status))) as? [String: Any])
+        // The escape sequence goes, the line break and the tab stay.
+        #expect(document["spoiler_text"] as? String == "first line\nsecond\tline")
+        let account = try #require(document["account"] as? [String: Any])
+        #expect(account["display_name"] as? String == "Ann\nSmith")
+        #expect((account["fields"] as? [[String: Any]])?.first?["name"] as? String == "Two\nlines")
+        #expect((account["fields"] as? [[String: Any]])?.first?["value"] as? String == "a\nb")
+        #expect((document["media_attachments"] as? [[String: Any]])?.first?["description"] as? String == "alt\ntext")
+        let options = (document["poll"] as? [String: Any])?["options"] as? [[String: Any]]
+        #expect(options?.first?["title"] as? String == "yes\nreally")
+        let card = try #require(document["card"] as? [String: Any])
+        #expect(card["title"] as? String == "A\npage" && card["description"] as? String == "one\ntwo")
+    }
+
+    @Test("--json keeps every field of the link preview the server sent; the detail still shows title and URL")
+    func wholeCard() throws {
+        let json = #"""
+            {"id":"9","content":"<p>x</p>","card":{"url":"https://x.example/a","title":"A page","description":"",
+             "type":"video","author_name":"Ann","author_url":"https://x.example/ann","provider_name":"X",
+             "provider_url":"https://x.example/","html":"<iframe></iframe>","width":640,"height":360,
+             "image":"https://x.example/a.jpg","image_description":"a still","embed_url":"","blurhash":"UeKUpF",
+             "language":"en","published_at":"2024-11-06T07:08:38.000Z"}}
+            """#
+        let status = try JSONDecoder().decode(MastodonStatus.self, from: Data(json.utf8)).status
+        #expect(try ModelDecoding.decode(MastodonStatus.self, from: Data(json.utf8)).status == status)
+        #expect(StatusDetailViewModel(status: status).cardLine == "A page — https://x.example/a")
+        let document = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(StatusDocument(status))) as? [String: Any])
+        let card = try #require(document["card"] as? [String: Any])
+        let sent = try #require((try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?["card"] as? [String: Any])
+        #expect(Set(card.keys) == Set(sent.keys))
+        #expect(card["description"] as? String == "" && card["type"] as? String == "video")
+        #expect(card["provider_name"] as? String == "X" && card["image"] as? String == "https://x.example/a.jpg")
+        #expect(card["width"] as? Int == 640 && card["height"] as? Int == 360)
+        #expect(card["published_at"] as? String == "2024-11-06T07:08:38.000Z")
+    }
+
+    @Test("Akkoma's bare-status quote is shown like Mastodon's accepted one and kept in --json")
+    func bareQuote() throws {
+        let json = #"""
+            {"id":"9","content":"<p>look</p>","account":{"id":"7","username":"ann","acct":"ann"},
+             "quote":{"id":"5","content":"<p>quoted words</p>","account":{"id":"8","username":"bob","acct":"bob@other.example"}}}
+            """#
+        let status = try JSONDecoder().decode(MastodonStatus.self, from: Data(json.utf8)).status
+        #expect(try ModelDecoding.decode(MastodonStatus.self, from: Data(json.utf8)).status == status)
+        let detail = StatusDetailViewModel(status: status)
+        #expect(detail.quoted?.text == "quoted words" && detail.quoted?.author == "@bob@other.example")
+        #expect(detail.quoteNote.isEmpty)
+        let document = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(StatusDocument(status))) as? [String: Any])
+        let quote = try #require(document["quote"] as? [String: Any])
+        #expect(quote["state"] as? String == "accepted")
+        #expect((quote["quoted_status"] as? [String: Any])?["id"] as? String == "5")
+    }
 }

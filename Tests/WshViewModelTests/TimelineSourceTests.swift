@@ -86,7 +86,7 @@ struct TimelineSourceTests {
         await #expect(throws: ViewModelError.pageNeedsPublicTimeline(source: "home")) {
             try await fixture.session.fetch(source: .home, count: 5, page: 2)
         }
-        await #expect(throws: ViewModelError.invalidPaging(name: "count", value: 101, allowed: 1...100)) {
+        await #expect(throws: ViewModelError.pageTooLarge(count: 101, maximum: 100, api: "weibo")) {
             try await fixture.session.fetch(source: .home, count: 101)
         }
         #expect(fixture.http.requests.isEmpty)

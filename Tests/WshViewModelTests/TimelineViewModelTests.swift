@@ -209,10 +209,15 @@ struct TimelineViewModelTests {
     func refresh_badCount_isError() async {
         let fixture = TimelineFixture()
 
-        await #expect(throws: ViewModelError.invalidPaging(name: "count", value: 500, allowed: 1...200)) {
+        await #expect(throws: ViewModelError.invalidPaging(name: "count", value: 0, allowed: 1...200)) {
+            try await fixture.timeline.refresh(count: 0)
+        }
+        #expect(fixture.timeline.errorMessage == "count must be 1 to 200, not 0")
+        // Past the page the API serves: the refusal names the API, as its other refusals do.
+        await #expect(throws: ViewModelError.pageTooLarge(count: 500, maximum: 200, api: "weibo")) {
             try await fixture.timeline.refresh(count: 500)
         }
-        #expect(fixture.timeline.errorMessage == "count must be 1 to 200, not 500")
+        #expect(fixture.timeline.errorMessage == "count must be 1 to 200, not 500: this API (weibo) serves at most 200 statuses a page")
         #expect(fixture.http.requests.isEmpty)
     }
 }

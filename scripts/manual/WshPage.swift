@@ -105,12 +105,14 @@ enum WshPage {
         for spec in builtIns { command(&page, spec) }
     }
 
-    /// One command: its synopsis as the tag, then abstract, discussion,
-    /// arguments, options and aliases.
+    /// One command: its synopsis as the tag, then abstract, discussion, the
+    /// notes for the manual (what help says once the API is known), arguments,
+    /// options and aliases.
     private static func command(_ page: inout Roff, _ spec: CommandSpec) {
         let rest = spec.synopsis.hasPrefix(spec.name) ? String(spec.synopsis.dropFirst(spec.name.count)) : ""
         var description = spec.abstract
         if !spec.discussion.isEmpty { description += "\n\n" + spec.discussion }
+        if let notes = spec.manualNotes { description += "\n\n" + notes }
         if !spec.aliases.isEmpty { description += "\n\nAlso called " + spec.aliases.map { "`\($0)`" }.joined(separator: ", ") + "." }
         page.tagged(Roff.bold(spec.name) + Roff.escape(rest), description)
         let details = spec.arguments.map { (Roff.italic($0.name), $0.help) }

@@ -207,6 +207,9 @@ public struct Capabilities: Sendable, Hashable {
 
 /// The dialects by the names accounts record them under.
 public enum Dialects {
+    /// Every dialect wsh speaks, for help that lists each API's.
+    public static let all: [any Dialect] = [WeiboDialect(), MastodonDialect()]
+
     /// The dialect called `name` (`weibo`, `mastodon`); Weibo for nil
     /// (accounts stored before Mastodon) or a name this wsh does not know.
     public static func named(_ name: String?) -> any Dialect {

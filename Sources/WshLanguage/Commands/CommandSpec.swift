@@ -29,6 +29,9 @@ public struct CommandSpec {
     /// Help that depends on the host's state now (wsh: what the connected API
     /// offers), shown by `help NAME` after the discussion; nil or "" for none.
     public var currentNotes: (() -> String?)?
+    /// What `currentNotes` would say in each case, for the manual page, which
+    /// knows no host state (wsh: each API's limits); nil when there is nothing.
+    public var manualNotes: String?
     /// Why the command cannot be used now, in a few words the `help` list
     /// shows after its abstract (wsh: `not on weibo`); nil when it can.
     public var unavailable: (() -> String?)?

@@ -28,12 +28,18 @@ extension MastodonQuote {
 
     static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> MastodonQuote {
         var quote = MastodonQuote(state: nil, quotedStatus: [], quotedStatusID: nil)
+        var again = r
         try r.object(fastKeys) { r, field throws(JSONBytes.Declined) in
             switch field {
             case 0: quote.state = try r.lenientString()
             case 1: quote.quotedStatus = try r.lenientObject(MastodonStatus.fast).map { [$0] } ?? []
             default: quote.quotedStatusID = try r.lenientString()
             }
+        }
+        if quote.isBare {
+            // Read once more, as a status, to where the first reading ended.
+            quote.acceptBare(try MastodonStatus.fast(&again))
+            r = again
         }
         return quote
     }

@@ -287,7 +287,7 @@ extension MastodonStatus {
         "id", "created_at", "account", "content", "text", "spoiler_text", "visibility", "sensitive", "url",
         "in_reply_to_id", "replies_count", "reblogs_count", "favourites_count", "favourited", "reblogged",
         "application", "media_attachments", "poll", "reblog", "edited_at", "card", "tags", "mentions",
-        "bookmarked", "emojis", "quote",
+        "bookmarked", "emojis", "quote", "pleroma",
     ])
 
     /// A status object, as `init(from:)` reads it.
@@ -349,7 +349,12 @@ extension MastodonStatus {
             case 22: mentions = try r.lenientArray(Named.fast) ?? []
             case 23: bookmarked = try r.lenientBool()
             case 24: emojis = try r.lenientArray(MastodonEmoji.fast) ?? []
-            default: quote = try r.lenientObject(MastodonQuote.fast)
+            case 25: quote = try r.lenientObject(MastodonQuote.fast) ?? quote
+            default:
+                let pleroma = try r.lenientObject { r throws(JSONBytes.Declined) in
+                    try r.singleField("quote") { r throws(JSONBytes.Declined) in try r.lenientObject(MastodonQuote.fast) }
+                } ?? nil
+                if quote == nil { quote = pleroma }
             }
         }
     }
@@ -377,17 +382,22 @@ extension MastodonStatus.Media {
 }
 
 extension MastodonStatus.Card {
-    private static let fastKeys = JSONKeys(["title", "url"])
+    // `CodingKeys.allCases`, in order.
+    private static let fastKeys = JSONKeys([
+        "title", "url", "description", "type", "html", "image", "blurhash", "language", "width", "height",
+        "author_name", "author_url", "provider_name", "provider_url", "image_description", "embed_url", "published_at",
+    ])
 
     static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> MastodonStatus.Card {
-        try MastodonStatus.Card(fast: &r)
-    }
-
-    private init(fast r: inout ModelReader) throws(JSONBytes.Declined) {
-        let keys = Self.fastKeys
-        try r.object(keys) { r, field throws(JSONBytes.Declined) in
-            if field == 0 { title = try r.lenientString() } else { url = try r.lenientString() }
+        var card = MastodonStatus.Card()
+        try r.object(fastKeys) { r, field throws(JSONBytes.Declined) in
+            switch CodingKeys.allCases[field] {
+            case .width: card.width = try r.lenientCount()
+            case .height: card.height = try r.lenientCount()
+            default: card.texts[field] = try r.lenientString()
+            }
         }
+        return card
     }
 }
 

@@ -104,19 +104,67 @@ public struct MastodonStatus: Decodable, Sendable, Hashable {
     public var tags: [Named]
     public var mentions: [Named]
     public var emojis: [MastodonEmoji] = []
+    /// The quote: Mastodon's `quote`, else Pleroma's `pleroma.quote`.
     public var quote: MastodonQuote?
 
-    /// A link preview (`card`): only what is shown is kept.
+    /// A link preview (`card`): every field the Model's `LinkCard` holds.
     public struct Card: Decodable, Sendable, Hashable {
-        public var title: String?
-        public var url: String?
+        /// The text fields, in the order of `CodingKeys.allCases` (nil at `width`
+        /// and `height`, and where the server sent none or null).
+        public var texts = [String?](repeating: nil, count: CodingKeys.allCases.count)
+        public var width: Int?
+        public var height: Int?
 
-        enum CodingKeys: String, CodingKey { case title, url }
+        public enum CodingKeys: String, CodingKey, CaseIterable, Sendable {
+            // In the fast path's order (`FastModelDecoding.swift`).
+            case title, url, description, type, html, image, blurhash, language, width, height
+            case authorName = "author_name"
+            case authorURL = "author_url"
+            case providerName = "provider_name"
+            case providerURL = "provider_url"
+            case imageDescription = "image_description"
+            case embedURL = "embed_url"
+            case publishedAt = "published_at"
+        }
+
+        init() {}
 
         public init(from decoder: Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
-            title = c.lenientString(.title)
-            url = c.lenientString(.url)
+            for (index, key) in CodingKeys.allCases.enumerated() {
+                switch key {
+                case .width: width = c.lenientCount(key)
+                case .height: height = c.lenientCount(key)
+                default: texts[index] = c.lenientString(key)
+                }
+            }
+        }
+
+        /// The text field `key`.
+        subscript(key: CodingKeys) -> String? {
+            texts[CodingKeys.allCases.firstIndex(of: key)!]
+        }
+
+        /// The Model's card; nil without a URL.
+        var linkCard: LinkCard? {
+            guard let url = self[.url] else { return nil }
+            var card = LinkCard(title: self[.title] ?? "", url: url)
+            card.description = self[.description]
+            card.type = self[.type]
+            card.authorName = self[.authorName]
+            card.authorURL = self[.authorURL]
+            card.providerName = self[.providerName]
+            card.providerURL = self[.providerURL]
+            card.html = self[.html]
+            card.image = self[.image]
+            card.imageDescription = self[.imageDescription]
+            card.embedURL = self[.embedURL]
+            card.blurhash = self[.blurhash]
+            card.language = self[.language]
+            card.publishedAt = self[.publishedAt]
+            card.width = width
+            card.height = height
+            return card
         }
     }
 
@@ -168,10 +216,21 @@ public struct MastodonStatus: Decodable, Sendable, Hashable {
         var name: String?
     }
 
+    /// Pleroma's extensions, of which only its `quote` (the quoted status itself).
+    struct Pleroma: Decodable {
+        var quote: MastodonQuote?
+
+        enum CodingKeys: String, CodingKey { case quote }
+
+        init(from decoder: Decoder) throws {
+            quote = try decoder.container(keyedBy: CodingKeys.self).lenient(MastodonQuote.self, .quote)
+        }
+    }
+
     enum CodingKeys: String, CodingKey {
         case id, account, content, visibility, sensitive, url, favourited, reblogged, application, poll, reblog, card, tags, mentions
         case bookmarked
-        case emojis, quote
+        case emojis, quote, pleroma
         case editedAt = "edited_at"
         case sourceText = "text"
         case createdAt = "created_at"
@@ -210,7 +269,7 @@ public struct MastodonStatus: Decodable, Sendable, Hashable {
         tags = c.lenientArray(Named.self, .tags) ?? []
         mentions = c.lenientArray(Named.self, .mentions) ?? []
         emojis = c.lenientArray(MastodonEmoji.self, .emojis) ?? []
-        quote = c.lenient(MastodonQuote.self, .quote)
+        quote = c.lenient(MastodonQuote.self, .quote) ?? c.lenient(Pleroma.self, .pleroma)?.quote
     }
 
     /// The status as a `Status`. The HTML content becomes text (paragraphs
@@ -238,7 +297,7 @@ public struct MastodonStatus: Decodable, Sendable, Hashable {
         status.editedAt = editedAt
         status.reposted = reblogged
         status.bookmarked = bookmarked
-        status.card = card.flatMap { card in card.url.map { LinkCard(title: card.title ?? "", url: $0) } }
+        status.card = card?.linkCard
         status.tags = tags.compactMap(\.name)
         status.mentions = mentions.compactMap(\.name)
         status.poll = poll?.poll

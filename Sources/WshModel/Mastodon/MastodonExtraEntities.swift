@@ -59,7 +59,8 @@ extension MastodonField {
 
 /// A Mastodon `Quote` (`{state, quoted_status}`) or `ShallowQuote`
 /// (`{state, quoted_status_id}`, what a quote nested in a quote is).
-/// Akkoma's older `quote` (the quoted status itself, no `state`) maps to none.
+/// Akkoma's and Pleroma's older `quote` is the quoted status itself, with no
+/// `state`: it reads as an accepted quote of that status.
 public struct MastodonQuote: Decodable, Sendable, Hashable {
     public var state: String?
     public var quotedStatus: [MastodonStatus]
@@ -69,6 +70,16 @@ public struct MastodonQuote: Decodable, Sendable, Hashable {
         case state
         case quotedStatus = "quoted_status"
         case quotedStatusID = "quoted_status_id"
+    }
+
+    /// Nothing of a `Quote` read: the object may be the quoted status itself.
+    var isBare: Bool { state == nil && quotedStatus.isEmpty && quotedStatusID == nil }
+
+    /// Takes `status`, the object read again as a status, as the quoted one when it has an id.
+    mutating func acceptBare(_ status: MastodonStatus) {
+        guard status.id != nil else { return }
+        state = "accepted"
+        quotedStatus = [status]
     }
 
     /// The Model's quote; nil without a state.
@@ -85,5 +96,6 @@ extension MastodonQuote {
         state = c.lenientString(.state)
         quotedStatus = c.lenient(MastodonStatus.self, .quotedStatus).map { [$0] } ?? []
         quotedStatusID = c.lenientString(.quotedStatusID)
+        if isBare { acceptBare(try MastodonStatus(from: decoder)) }
     }
 }

@@ -37,9 +37,19 @@ extension Shell {
             return "On \(connection.label): which timelines and page sizes depends on the API, "
                 + "found out by connect URL or the first request; help fetch says them then."
         }
+        return "On this API (\(dialect.name)): " + Self.timelineLimits(dialect)
+    }
+
+    /// What the manual page says for `fetch`, where the API is not known: each API's timelines.
+    static var everyAPITimelineNotes: String {
+        Dialects.all.map { "On \($0.name): " + timelineLimits($0) }.joined(separator: "\n\n")
+    }
+
+    /// `public, local, …: 1 to 40 statuses a page. Not offered here: reposts N.`
+    private static func timelineLimits(_ dialect: any Dialect) -> String {
         var byLimit: [(Int, [String])] = []
         var missing: [String] = []
-        for word in Self.timelineWords {
+        for word in timelineWords {
             guard let limit = dialect.maximumCount(for: word.source) else {
                 missing.append(word.synopsis)
                 continue
@@ -48,7 +58,7 @@ extension Shell {
             else { byLimit.append((limit, [word.synopsis])) }
         }
         let offered = byLimit.map { limit, words in "\(words.joined(separator: ", ")): 1 to \(limit) statuses a page" }
-        return "On this API (\(dialect.name)): " + offered.joined(separator: "; ") + "."
+        return offered.joined(separator: "; ") + "."
             + (missing.isEmpty ? "" : " Not offered here: \(missing.joined(separator: ", ")).")
     }
 

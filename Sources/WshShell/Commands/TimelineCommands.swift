@@ -34,6 +34,7 @@ extension Shell {
                 completion: { [unowned self] request in request.argumentIndex == 0 ? offeredTimelines().map(\.word) : [] },
                 handler: { [unowned self] context in try self.fetch(context) })
         fetch.currentNotes = { [unowned self] in timelineNotes() }
+        fetch.manualNotes = Self.everyAPITimelineNotes
         return [
             fetch,
             CommandSpec(

@@ -36,6 +36,7 @@ struct StatusDetailView {
             lines += detail.pollLines.map { "  " + $0 }
         }
         lines.append(style.dim(detail.countsText))
+        if !detail.yoursNote.isEmpty { lines.append(style.dim(detail.yoursNote)) }
         if !detail.editedNote.isEmpty { lines.append(style.dim(detail.editedNote)) }
         if !detail.cardLine.isEmpty { lines.append(style.dim("link: ") + detail.cardLine) }
         if !detail.tagsLine.isEmpty { lines.append(style.dim("tags: ") + detail.tagsLine) }

@@ -9,6 +9,7 @@ struct UserView {
             + (user.name.isEmpty ? "" : " (\(user.name))")
             + (user.uid.isEmpty ? "" : style.dim(" · uid \(user.uid)"))]
         if !user.verifiedText.isEmpty { lines.append(style.green(user.verifiedText)) }
+        if !user.accountNote.isEmpty { lines.append(style.dim(user.accountNote)) }
         if !user.location.isEmpty { lines.append(user.location) }
         if !user.bio.isEmpty { lines.append(user.bio) }
         lines += user.fieldLines

@@ -38,7 +38,7 @@ public struct StatusDocument: Encodable, Sendable, Hashable {
         var isBoost: Bool
         var sensitive: Bool?
         var editedAt: String?
-        var card: [String: String]?
+        var card: CardDocument?
         var tags: [[String: String]]
         var mentions: [[String: String]]
         var favourited: Bool?
@@ -125,22 +125,22 @@ public struct StatusDocument: Encodable, Sendable, Hashable {
             createdAt = status.createdAt?.iso8601Text
             mastodon = MastodonFields(
                 content: status.contentHTML.map { TerminalText.sanitize($0, .multiline) },
-                spoilerText: TerminalText.sanitize(status.contentWarning ?? ""),
+                spoilerText: Self.kept(status.contentWarning ?? ""),
                 visibility: status.visibility.map(Self.clean), url: status.url.map(Self.clean),
                 inReplyToID: status.inReplyToStatusID.map(Self.clean),
                 media: status.picURLs.enumerated().map { offset, url in
                     MediaDocument(type: offset < status.mediaTypes.count ? status.mediaTypes[offset].map(Self.clean) : nil,
                                   url: Self.clean(url),
-                                  description: offset < status.mediaDescriptions.count ? status.mediaDescriptions[offset].map(Self.clean) : nil)
+                                  description: offset < status.mediaDescriptions.count ? status.mediaDescriptions[offset].map(Self.kept) : nil)
                 },
                 poll: status.poll.map { poll in
-                    PollDocument(options: poll.options.map { .init(title: Self.clean($0.title), votesCount: $0.votes) },
+                    PollDocument(options: poll.options.map { .init(title: Self.kept($0.title), votesCount: $0.votes) },
                                  votesCount: poll.votesCount, expired: poll.expired, expiresAt: poll.expiresAt?.iso8601Text,
                                  multiple: poll.multiple, voted: poll.voted, id: poll.id.map(Self.clean),
                                  ownVotes: poll.voted == nil ? nil : poll.ownVotes, votersCount: poll.votersCount)
                 },
                 isBoost: status.isBoost, sensitive: status.sensitive, editedAt: status.editedAt?.iso8601Text,
-                card: status.card.map { ["title": Self.clean($0.title), "url": Self.clean($0.url)] },
+                card: status.card.map(CardDocument.init),
                 tags: status.tags.map { ["name": Self.clean($0)] }, mentions: status.mentions.map { ["acct": Self.clean($0)] },
                 favourited: status.favorited, reblogged: status.reposted, bookmarked: status.bookmarked)
             mastodon?.emojis = status.emojis.map(EmojiDocument.init)
@@ -200,6 +200,10 @@ public struct StatusDocument: Encodable, Sendable, Hashable {
 
     static func clean(_ text: String) -> String { TerminalText.sanitize(text) }
 
+    /// A server's text as `--json` keeps it: line breaks and tabs stay (JSON
+    /// escapes them), as in `text`; only what would drive a terminal goes.
+    static func kept(_ text: String) -> String { TerminalText.sanitize(text, .multiline) }
+
     /// The reposted status, boxed: a struct cannot hold itself.
     public final class Reposted: Encodable, Sendable, Hashable {
         public let status: StatusDocument
@@ -253,8 +257,8 @@ public struct UserDocument: Encodable, Sendable, Hashable {
         id = user.id
         idstr = user.identifier.map(StatusDocument.clean)
         screenName = user.screenName.map(StatusDocument.clean)
-        name = user.name.map(StatusDocument.clean)
-        location = user.location.map(StatusDocument.clean)
+        name = user.name.map(StatusDocument.kept)
+        location = user.location.map(StatusDocument.kept)
         description = user.description.map { TerminalText.sanitize($0, .multiline) }
         followersCount = user.followersCount
         friendsCount = user.friendsCount
@@ -262,7 +266,7 @@ public struct UserDocument: Encodable, Sendable, Hashable {
         verified = user.verified
         username = user.username.map(StatusDocument.clean)
         isMastodon = user.shape == .mastodon
-        displayName = user.displayName.map(StatusDocument.clean)
+        displayName = user.displayName.map(StatusDocument.kept)
         locked = user.locked
         bot = user.bot
         emojis = user.emojis.map(EmojiDocument.init)

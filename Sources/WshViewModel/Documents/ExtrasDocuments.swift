@@ -1,7 +1,7 @@
 import WshModel
 import WshText
 
-// `--json` forms of Mastodon's custom emojis, profile fields and quotes,
+// `--json` forms of Mastodon's custom emojis, profile fields, quotes and link cards,
 // under Mastodon's own names; every string sanitized like the rest.
 
 /// One of `emojis`: `{shortcode, url}`.
@@ -27,8 +27,8 @@ struct FieldDocument: Encodable, Sendable, Hashable {
     }
 
     init(_ field: ProfileField) {
-        name = StatusDocument.clean(field.name)
-        value = StatusDocument.clean(field.value)
+        name = StatusDocument.kept(field.name)
+        value = StatusDocument.kept(field.value)
         verifiedAt = field.verifiedAt?.iso8601Text
     }
 
@@ -65,5 +65,39 @@ struct QuoteDocument: Encodable, Sendable, Hashable {
         try c.encode(state, forKey: .state)
         try c.encode(quotedStatus, forKey: .quotedStatus)
         try c.encodeIfPresent(quotedStatusID, forKey: .quotedStatusID)
+    }
+}
+
+/// A status's `card`: every field of the link preview the server sent, under
+/// its names (`title`, `url`, `description`, `type`, `image`, `provider_name`…).
+struct CardDocument: Encodable, Sendable, Hashable {
+    let card: LinkCard
+
+    init(_ card: LinkCard) {
+        self.card = card
+    }
+
+    /// A key by its name: the card's are listed once, in `encode(to:)`.
+    private struct Name: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: Name.self)
+        try c.encode(StatusDocument.kept(card.title), forKey: Name(stringValue: "title"))
+        try c.encode(StatusDocument.clean(card.url), forKey: Name(stringValue: "url"))
+        let texts = [
+            ("description", card.description), ("type", card.type), ("author_name", card.authorName),
+            ("author_url", card.authorURL), ("provider_name", card.providerName), ("provider_url", card.providerURL),
+            ("html", card.html), ("image", card.image), ("image_description", card.imageDescription),
+            ("embed_url", card.embedURL), ("blurhash", card.blurhash), ("language", card.language),
+            ("published_at", card.publishedAt),
+        ]
+        for (name, text) in texts { try c.encodeIfPresent(text.map(StatusDocument.kept), forKey: Name(stringValue: name)) }
+        try c.encodeIfPresent(card.width, forKey: Name(stringValue: "width"))
+        try c.encodeIfPresent(card.height, forKey: Name(stringValue: "height"))
     }
 }

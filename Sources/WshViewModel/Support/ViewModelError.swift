@@ -14,6 +14,8 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
     case noRow(index: Int, count: Int)
     /// `count` or `page` outside what the API accepts.
     case invalidPaging(name: String, value: Int, allowed: ClosedRange<Int>)
+    /// A page larger than the API serves (`fetch 41` on Mastodon), with the API's name.
+    case pageTooLarge(count: Int, maximum: Int, api: String)
     /// `more` before anything was fetched.
     case nothingFetched
     /// A timeline this API does not have (`fetch local` on Weibo, `fetch reposts` on Mastodon).
@@ -82,7 +84,7 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
     /// error, status 2 in a script), rather than failing while it ran.
     public var isUsageError: Bool {
         switch self {
-        case .invalidPaging, .pageNeedsPublicTimeline, .timelineNotOffered, .noUserGiven, .emptyPost, .emptyText, .unknownKey, .noKeys, .invalidInput: true
+        case .invalidPaging, .pageTooLarge, .pageNeedsPublicTimeline, .timelineNotOffered, .noUserGiven, .emptyPost, .emptyText, .unknownKey, .noKeys, .invalidInput: true
         case .notOffered, .badScheduleTime: true
         default: false
         }
@@ -98,6 +100,8 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
             return "no row \(index): the list has \(count) row\(count == 1 ? "" : "s")"
         case .invalidPaging(let name, let value, let allowed):
             return "\(name) must be \(allowed.lowerBound) to \(allowed.upperBound), not \(value)"
+        case .pageTooLarge(let count, let maximum, let api):
+            return "count must be 1 to \(maximum), not \(count): this API (\(api)) serves at most \(maximum) statuses a page"
         case .nothingFetched:
             return "nothing to continue: fetch first"
         case .timelineNotOffered(let source):

@@ -66,7 +66,7 @@ public struct EditHistoryDocument: Encodable, Sendable, Hashable {
         statusID = TerminalText.sanitize(status.identifier)
         self.versions = versions.enumerated().map { offset, version in
             Version(index: offset + 1, text: TerminalText.sanitize(version.text, .multiline),
-                    spoilerText: TerminalText.sanitize(version.contentWarning ?? ""), sensitive: version.sensitive,
+                    spoilerText: TerminalText.sanitize(version.contentWarning ?? "", .multiline), sensitive: version.sensitive,
                     createdAt: version.createdAt?.iso8601Text)
         }
     }
@@ -123,6 +123,6 @@ public struct ScheduledStatusDocument: Encodable, Sendable, Hashable {
         scheduledAt = status.scheduledAt?.iso8601Text
         text = TerminalText.sanitize(status.text, .multiline)
         visibility = status.visibility.map { TerminalText.sanitize($0) }
-        spoilerText = TerminalText.sanitize(status.contentWarning ?? "")
+        spoilerText = TerminalText.sanitize(status.contentWarning ?? "", .multiline)
     }
 }

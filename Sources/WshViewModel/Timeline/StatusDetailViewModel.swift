@@ -31,6 +31,9 @@ public struct StatusDetailViewModel: Sendable, Hashable {
     public let mediaHeading: String
     /// `sensitive media (marked by the author)`, "" when not so marked.
     public let sensitiveNote: String
+    /// What the token's owner did to it, as the server says: `you favourited · reposted · bookmarked`
+    /// (those that hold); "" when none does or the server does not say.
+    public let yoursNote: String
     /// `edited 2024-11-06 07:08:38 +0000`, "" when never edited.
     public let editedNote: String
     /// The link preview: `title — url`, "" when there is none.
@@ -83,6 +86,9 @@ public struct StatusDetailViewModel: Sendable, Hashable {
         mediaKinds = pictureURLs.indices.map { MediaKind(apiType: $0 < status.mediaTypes.count ? status.mediaTypes[$0] : nil) }
         mediaHeading = mediaKinds.allSatisfy { $0 == .picture } ? "pictures:" : "media:"
         sensitiveNote = status.sensitive == true && !pictureURLs.isEmpty ? "sensitive media (marked by the author)" : ""
+        let yours = [(status.favorited, "favourited"), (status.reposted, "reposted"), (status.bookmarked, "bookmarked")]
+            .filter { $0.0 == true }.map(\.1)
+        yoursNote = yours.isEmpty ? "" : "you " + yours.joined(separator: " · ")
         editedNote = status.editedAt.map { "edited " + DisplayText.fullTime($0) } ?? ""
         cardLine = status.card.map { card in
             TerminalText.sanitize(card.title.isEmpty ? card.url : card.title + " — " + card.url)

@@ -403,8 +403,8 @@ public final class TimelineViewModel {
         guard let maximum = dataController.maximumCount(for: source) else {
             throw fail(.timelineNotOffered(source: source.description))
         }
-        let sizes = 1...maximum
-        guard sizes.contains(count) else { throw fail(.invalidPaging(name: "count", value: count, allowed: sizes)) }
+        guard count <= maximum else { throw fail(.pageTooLarge(count: count, maximum: maximum, api: dataController.dialectName)) }
+        guard count >= 1 else { throw fail(.invalidPaging(name: "count", value: count, allowed: 1...maximum)) }
         if let page {
             guard !dataController.pagesByCursor(source) else { throw fail(.pageNeedsPublicTimeline(source: source.description)) }
             guard page >= 1 else { throw fail(.invalidPaging(name: "page", value: page, allowed: 1...Int(Int32.max))) }

@@ -19,6 +19,8 @@ public struct UserViewModel: Sendable, Hashable {
     public let countsText: String
     /// `verified: reason`, empty for unverified users.
     public let verifiedText: String
+    /// `🔒 locked (approves each follower) · bot (automated)`, those that hold; "" when neither.
+    public let accountNote: String
     /// The user's latest status on one line, empty when the API sent none.
     public let latestStatus: String
 
@@ -49,6 +51,8 @@ public struct UserViewModel: Sendable, Hashable {
         } else {
             verifiedText = ""
         }
+        accountNote = [(user.locked, "🔒 locked (approves each follower)"), (user.bot, "bot (automated)")]
+            .filter { $0.0 == true }.map(\.1).joined(separator: " · ")
         latestStatus = TerminalText.sanitize(user.status?.text)
         fieldLines = user.fields.map { field in
             TerminalText.sanitize(field.name) + ": " + TerminalText.sanitize(HTMLText.plainText(field.value))

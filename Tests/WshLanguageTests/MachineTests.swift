@@ -32,9 +32,10 @@ struct MachineTests {
         let code = Array(unit.frozenCode)
         let back = try #require(code.firstIndex { $0.opcode == .loopCompareJump })
         let body = code[code[back].target..<back].map(\.opcode)
-        #expect(body == [.binaryIntoNext, .binary, .binary])
+        // `$s + $i % 7` in one step, and `let i = $i + 1` runs the back edge itself.
+        #expect(body == [.binaryIntoNext, .binary, .binaryThenLoopJump])
         // The compiled code stays as it was; only what the machine reads changes.
-        #expect(unit.instructions.allSatisfy { $0.opcode != .binaryIntoNext })
+        #expect(!unit.instructions.contains { $0.opcode == .binaryIntoNext || $0.opcode == .binaryThenLoopJump })
     }
 
     @Test("given if with a comparison when compiled then the comparison jumps itself")
@@ -187,6 +188,13 @@ struct MachineTests {
         #expect(outputOf("set t 0; set i 0; while $i < 5 { let t = $t + $i * $i; let i = $i + 1 }; echo $t") == "30\n")
         #expect(outputOf("def f { let x = $1 - $2 * 3; echo $x }; f 10 2") == "4\n")
         #expect(outputOf("set a 0; set b 4; let x = $b - ($a || $b * 2); echo $x") == "3\n")
+        // An assignment that runs the loop's back edge: its errors and the check's are their own.
+        #expect(
+            outputOf("set i 0\nwhile $i > -1 {\n  let i = $i + 4611686018427387904\n}")
+                == "!test.wsh:3: let: integer overflow in 4611686018427387904 + 4611686018427387904")
+        #expect(outputOf("set i 0\nwhile $i < $n {\n  let i = $i + 1\n}") == "!test.wsh:2: while: no such variable: $n")
+        #expect(outputOf("set i 0; while $i < 2.5 { let i = $i + 0.5 }; echo $i") == "2.5\n")
+        #expect(outputOf("set i 0; set n 0; while $i < 10 { let i = $i + 1; if $i > 5 { continue }; let n = $n + 1 }; echo $i $n") == "10 5\n")
     }
 
     // MARK: Values that change type

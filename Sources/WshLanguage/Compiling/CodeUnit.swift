@@ -111,6 +111,10 @@ final class CodeUnit {
                 next.b == Operand.stack, next.a != Operand.stack
             {
                 frozenCode[index].opcode = .binaryIntoNext
+            } else if frozenCode[index].opcode == .binary, frozenCode[index].c != Destination.push,
+                next.opcode == .loopCompareJump
+            {
+                frozenCode[index].opcode = .binaryThenLoopJump
             }
         }
         frozenConstants = .allocate(capacity: Swift.max(constants.count, 1))

@@ -22,7 +22,7 @@ struct Instruction: Sendable {
 
     /// The jump target (`c`) of the opcodes that jump.
     var target: Int {
-        get { Int(c) }
+        @inline(__always) get { Int(c) }
         set { c = Int32(truncatingIfNeeded: newValue) }
     }
 }
@@ -67,6 +67,11 @@ enum Opcode: UInt8, Sendable {
     /// second is reached by a jump, each runs as a `binary`. Made by
     /// ``CodeUnit/freeze()`` in the code the machine reads.
     case binaryIntoNext
+    /// A `binary` into a variable, put where the next instruction is a loop's
+    /// `loopCompareJump` (`let i = $i + 1` at the end of a `while` body): the
+    /// machine runs the back edge right after it, without dispatching it. A jump
+    /// to the back edge (`continue`) runs it alone. Made by ``CodeUnit/freeze()``.
+    case binaryThenLoopJump
     /// Compare ``Operand``s `a` and `b` with `op` (a comparison) and jump to `c` when
     /// the result is false.
     case compareJumpIfFalse

@@ -26,8 +26,8 @@ if getenv("MALLOC_ARENA_MAX") == nil, let mallopt = dlsym(UnsafeMutableRawPointe
 
 // The words after the program's name, decoded as `CommandLine.arguments` decodes
 // them (invalid UTF-8 repaired), but read from argv here: the standard library's
-// array looks its element type up by name on first use, a fifth of what
-// `wsh -c 'echo hi'` does after the loader (scripts/bench-startup).
+// array looks its element type up by name on first use, about a sixth of the
+// time `wsh -c 'echo hi'` spent in main (scripts/bench-startup).
 let arguments = (1..<Int(CommandLine.argc)).map { String(cString: CommandLine.unsafeArgv[$0]!) }
 let options: Options
 do {

@@ -67,7 +67,7 @@ let package = Package(
 
         // Executables stay thin.
         .executableTarget(
-            name: "wsh", dependencies: ["WshCommandLine", "WshShell", "WshSandbox", "WshHAR", "WshText"], exclude: ["exports.map"],
+            name: "wsh", dependencies: ["WshCommandLine", "WshShell", "WshSandbox", "WshHAR", "WshText"], exclude: ["exports.map", "static-cxx"],
             linkerSettings: [.unsafeFlags(startupLinkerFlags, .when(platforms: [.linux], configuration: .release))]),
         .executableTarget(
             name: "wsh-sandbox",
@@ -122,8 +122,17 @@ let package = Package(
 /// way. The version script exports only `main`, so the dynamic loader and
 /// `dladdr` search 500 symbols, not 23 000, and no dynamic symbol table of
 /// 3.5 MB is shipped.
+///
+/// The Swift runtime's C++ half needs libstdc++ and libgcc's unwinder, which the
+/// driver links as shared libraries: loading, relocating (5 000 relocations,
+/// each a symbol lookup) and initialising them was a third of `wsh -c 'echo
+/// hi'`. They are linked in statically: `-static-libgcc` for the unwinder, and
+/// for libstdc++ the folder `Sources/wsh/static-cxx` goes first on the search
+/// path, where `libstdc++.so` is a linker script naming `libstdc++.a`. libcurl
+/// and libedit (C libraries, loaded later with dlopen) do not use either.
 var startupLinkerFlags: [String] {
-    ["-Xclang-linker", "-no-pie", "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/wsh/exports.map"]
+    ["-Xclang-linker", "-no-pie", "-Xlinker", "--version-script=\(Context.packageDirectory)/Sources/wsh/exports.map",
+     "-Xclang-linker", "-static-libgcc", "-L", "\(Context.packageDirectory)/Sources/wsh/static-cxx"]
 }
 
 /// Release code generation that makes start-up cheaper (scripts/bench-startup).

@@ -24,9 +24,14 @@ if getenv("MALLOC_ARENA_MAX") == nil, let mallopt = dlsym(UnsafeMutableRawPointe
 }
 #endif
 
+// The words after the program's name, decoded as `CommandLine.arguments` decodes
+// them (invalid UTF-8 repaired), but read from argv here: the standard library's
+// array looks its element type up by name on first use, about a sixth of the
+// time `wsh -c 'echo hi'` spent in main (scripts/bench-startup).
+let arguments = (1..<Int(CommandLine.argc)).map { String(cString: CommandLine.unsafeArgv[$0]!) }
 let options: Options
 do {
-    options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
+    options = try Options.parse(arguments)
 } catch {
     let report = Options.report(error)
     if report.isError {

@@ -31,6 +31,32 @@ struct EmbeddingTests {
         #expect(seen?.option("times") == "2")
     }
 
+    @Test("given commands registered lazily when a script calls none then they are never declared, and when one is called they all work")
+    func lazilyRegisteredCommands() {
+        let harness = Harness()
+        var declared = 0
+        harness.interpreter.register(lazily: {
+            declared += 1
+            return [greetCommand(), CommandSpec(name: "wave", abstract: "Wave.") { $0.writeLine("waves") }]
+        })
+        #expect(harness.run("set x 1; echo $x; def f { echo in f }; f") == nil)
+        #expect(declared == 0)
+        #expect(harness.run("hi -s ann; wave; greet bob") == nil)
+        #expect(harness.output == "1\nin f\nHELLO ANN\nwaves\nhello bob\n")
+        #expect(declared == 1)
+        #expect(harness.interpreter.commands.lookup("wave")?.abstract == "Wave.")
+        #expect(harness.interpreter.commands.lookup("if") != nil)
+    }
+
+    @Test("given a lazily registered command when the same name is registered later then the later one is called")
+    func laterRegistrationWins() {
+        let harness = Harness()
+        harness.interpreter.register(lazily: { [CommandSpec(name: "wave", abstract: "Wave.") { $0.writeLine("first") }] })
+        harness.interpreter.register(CommandSpec(name: "wave", abstract: "Wave.") { $0.writeLine("second") })
+        #expect(harness.run("wave") == nil)
+        #expect(harness.output == "second\n")
+    }
+
     @Test("given an alias, = values and -- when called then options bind the same way")
     func optionSpellings() {
         let harness = Harness()

@@ -26,6 +26,18 @@ struct MachineTests {
         #expect(!code.contains { $0.opcode == .loadGlobal || $0.opcode == .loopCheck || $0.opcode == .jumpIfFalse })
     }
 
+    @Test("given an operation whose result the next one takes when frozen then the machine runs the two as one step")
+    func pairedOperationsShape() throws {
+        let unit = try compiled("set s 0; set i 0; while $i < 1000000 { let s = $s + $i % 7; let i = $i + 1 }")
+        let code = Array(unit.frozenCode)
+        let back = try #require(code.firstIndex { $0.opcode == .loopCompareJump })
+        let body = code[code[back].target..<back].map(\.opcode)
+        // `$s + $i % 7` in one step, and `let i = $i + 1` runs the back edge itself.
+        #expect(body == [.binaryIntoNext, .binary, .binaryThenLoopJump])
+        // The compiled code stays as it was; only what the machine reads changes.
+        #expect(!unit.instructions.contains { $0.opcode == .binaryIntoNext || $0.opcode == .binaryThenLoopJump })
+    }
+
     @Test("given if with a comparison when compiled then the comparison jumps itself")
     func ifShape() throws {
         let unit = try compiled("set x 1; if $x < 2 { echo a } else { echo b }")
@@ -157,6 +169,35 @@ struct MachineTests {
         #expect(outputOf("set i 5; let j = $i - 100000000000; echo $j") == "-99999999995\n")
     }
 
+    @Test("given an operation whose result the next one takes when either fails or is no integer then it behaves as two")
+    func pairedOperations() {
+        #expect(
+            outputOf("set s 9223372036854775807; set i 1; let s = $s + $i % 7")
+                == "!test.wsh:1: let: integer overflow in 9223372036854775807 + 1")
+        #expect(
+            outputOf("set s 9223372036854775807; set i 1; try { let s = $s + $i % 7 } catch { }; echo $s")
+                == "9223372036854775807\n")
+        #expect(
+            outputOf("set i 9223372036854775807; let s = 1 + $i * 2")
+                == "!test.wsh:1: let: integer overflow in 9223372036854775807 * 2")
+        #expect(outputOf("set s 1; set i 7; let s = $s + $i % 0") == "!test.wsh:1: let: division by zero")
+        #expect(outputOf("set s 1.5; set i 9; let s = $s + $i % 7; echo $s") == "3.5\n")
+        #expect(outputOf("set s 1; set i 2.5; let s = $s + $i * 2; echo $s") == "6.0\n")
+        #expect(outputOf("set s x; set i 3; let s = $s + $i % 7") == "!test.wsh:1: let: expected a number for + but got \"x\"")
+        #expect(outputOf("set i 3; let x = $i * 2 - 1 * 3; echo $x") == "3\n")
+        #expect(outputOf("set t 0; set i 0; while $i < 5 { let t = $t + $i * $i; let i = $i + 1 }; echo $t") == "30\n")
+        #expect(outputOf("def f { let x = $1 - $2 * 3; echo $x }; f 10 2") == "4\n")
+        #expect(outputOf("set a 0; set b 4; let x = $b - ($a || $b * 2); echo $x") == "3\n")
+        // An assignment that runs the loop's back edge: its errors and the check's are their own.
+        #expect(
+            outputOf("set i 0\nwhile $i > -1 {\n  let i = $i + 4611686018427387904\n}")
+                == "!test.wsh:3: let: integer overflow in 4611686018427387904 + 4611686018427387904")
+        #expect(outputOf("set i 0\nwhile $i < $n {\n  let i = $i + 1\n}") == "!test.wsh:2: while: no such variable: $n")
+        #expect(outputOf("set i 0; while $i < 2.5 { let i = $i + 0.5 }; echo $i") == "2.5\n")
+        #expect(outputOf("set i 0; set n 0; while $i < 10 { let i = $i + 1; if $i > 5 { continue }; let n = $n + 1 }; echo $i $n") == "10 5\n")
+    }
+
+    // MARK: Values that change type
     // MARK: Values that change type
 
     @Test("given a loop variable that becomes a string or decimal mid-loop then it computes the same")

@@ -28,6 +28,22 @@ struct ResultDocumentTests {
             """), "\(transcript.stdout)")
     }
 
+    @Test("given list when a later command hides rows then json get still reads the rows list showed")
+    func listDocumentIsWhatListSaw() async throws {
+        let harness = try await ShellHarness(seed: 1)
+        let transcript = await harness.run("""
+            fetch 5; set shown $(list)
+            set who $(json get '.[0].user.screen_name')
+            mute @$who
+            assert $(json get '. | length') == 5
+            assert $(json get '.[0].user.screen_name') == $who
+            set shown $(list)
+            assert $(json get '. | length') == 4
+            """)
+        #expect(transcript.status == 0, "\(transcript.stderr)")
+        #expect(transcript.stderr.contains("→ 1 row hidden"), "\(transcript.stderr)")
+    }
+
     @Test("given a path the document lacks when read then the script fails naming it")
     func missingPath() async throws {
         let harness = try await ShellHarness(seed: 1)

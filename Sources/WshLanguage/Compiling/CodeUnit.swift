@@ -105,6 +105,18 @@ final class CodeUnit {
     func freeze() {
         frozenCode = .allocate(capacity: instructions.count)
         _ = frozenCode.initialize(from: instructions)
+        for index in frozenCode.indices.dropLast() {
+            let next = frozenCode[index + 1]
+            if frozenCode[index].opcode == .binary, frozenCode[index].c == Destination.push, next.opcode == .binary,
+                next.b == Operand.stack, next.a != Operand.stack
+            {
+                frozenCode[index].opcode = .binaryIntoNext
+            } else if frozenCode[index].opcode == .binary, frozenCode[index].c != Destination.push,
+                next.opcode == .loopCompareJump
+            {
+                frozenCode[index].opcode = .binaryThenLoopJump
+            }
+        }
         frozenConstants = .allocate(capacity: Swift.max(constants.count, 1))
         _ = frozenConstants.initialize(from: constants)
         frozenConstants = UnsafeMutableBufferPointer(rebasing: frozenConstants[..<constants.count])

@@ -22,7 +22,7 @@ struct Instruction: Sendable {
 
     /// The jump target (`c`) of the opcodes that jump.
     var target: Int {
-        get { Int(c) }
+        @inline(__always) get { Int(c) }
         set { c = Int32(truncatingIfNeeded: newValue) }
     }
 }
@@ -60,6 +60,18 @@ enum Opcode: UInt8, Sendable {
     /// `left op right` with ``Operand``s `a` and `b`, the result to ``Destination`` `c`
     /// (a variable destination sets `$?` to 0, as `let` does).
     case binary
+    /// A `binary` that pushes its result, put where the next instruction is a
+    /// `binary` taking the stack's top as its right operand (`$s + $i % 7`): when
+    /// the operands are integers the machine does both in one step, without the
+    /// push and the pop, and goes on after the second. Otherwise, and when the
+    /// second is reached by a jump, each runs as a `binary`. Made by
+    /// ``CodeUnit/freeze()`` in the code the machine reads.
+    case binaryIntoNext
+    /// A `binary` into a variable, put where the next instruction is a loop's
+    /// `loopCompareJump` (`let i = $i + 1` at the end of a `while` body): the
+    /// machine runs the back edge right after it, without dispatching it. A jump
+    /// to the back edge (`continue`) runs it alone. Made by ``CodeUnit/freeze()``.
+    case binaryThenLoopJump
     /// Compare ``Operand``s `a` and `b` with `op` (a comparison) and jump to `c` when
     /// the result is false.
     case compareJumpIfFalse

@@ -72,6 +72,47 @@ extension Interpreter {
                         result = try slowBinary(instruction, &r, cursor)
                     }
                     r.put(result, instruction.c, localsBase: cursor.localsBase)
+                case .binaryIntoNext:
+                    let localsBase = cursor.localsBase
+                    if let b = r.integer(instruction.b, depth: 0, localsBase: localsBase, constants: cursor.constants),
+                        let a = r.integer(
+                            instruction.a, depth: instruction.b == Operand.stack ? 1 : 0, localsBase: localsBase,
+                            constants: cursor.constants)
+                    {
+                        r.dropIntegerOperands(instruction.a, instruction.b)
+                        let result = try instruction.op.applyInts(a, b)
+                        let next = cursor.code[pc]
+                        if case .int(let right) = result,
+                            let left = r.integer(next.a, depth: 0, localsBase: localsBase, constants: cursor.constants)
+                        {
+                            // The next instruction's errors are its own.
+                            pc &+= 1
+                            r.put(try next.op.applyInts(left, right), next.c, localsBase: localsBase)
+                        } else {
+                            r.stack.append(result)
+                        }
+                    } else {
+                        r.stack.append(try slowBinary(instruction, &r, cursor))
+                    }
+                case .binaryThenLoopJump:
+                    let localsBase = cursor.localsBase
+                    let result: Value
+                    if let b = r.integer(instruction.b, depth: 0, localsBase: localsBase, constants: cursor.constants),
+                        let a = r.integer(
+                            instruction.a, depth: instruction.b == Operand.stack ? 1 : 0, localsBase: localsBase,
+                            constants: cursor.constants)
+                    {
+                        r.dropIntegerOperands(instruction.a, instruction.b)
+                        result = try instruction.op.applyInts(a, b)
+                    } else {
+                        result = try slowBinary(instruction, &r, cursor)
+                    }
+                    r.put(result, instruction.c, localsBase: localsBase)
+                    // The back edge, whose errors are its own.
+                    let next = cursor.code[pc]
+                    pc &+= 1
+                    try r.countLoopStep(limits)
+                    if try compare(next, &r, cursor) { pc = next.target }
                 case .compareJumpIfFalse:
                     if try !compare(instruction, &r, cursor) { pc = instruction.target }
                 case .compareJumpIfTrue:
@@ -580,7 +621,7 @@ extension Interpreter {
     private func echoBeforeFailure(at index: Int, _ cursor: Cursor) {
         guard commandWillRun != nil, index >= 0, let end = cursor.unit.origin(at: index)?.end else { return }
         switch cursor.code[index].opcode {
-        case .binary, .not, .negate, .toBool, .andJump, .orJump: break
+        case .binary, .binaryIntoNext, .binaryThenLoopJump, .not, .negate, .toBool, .andJump, .orJump: break
         default: return
         }
         // The command's echo point is the next of its own instructions that echoes

@@ -91,7 +91,19 @@ public final class Interpreter {
     public var lastStatus: Int32 = 0
 
     /// The commands this interpreter knows, built-ins and language forms included.
-    public private(set) var commands = CommandTable()
+    ///
+    /// The table is filled when it is first read (a call of a command that is not
+    /// a function, `help`, completion): a script that calls none, such as
+    /// `echo hi`, never builds the declarations (see ``register(lazily:)``).
+    public var commands: CommandTable {
+        if builtinsPending || !pendingCommands.isEmpty { registerPendingCommands() }
+        return table
+    }
+    private var table = CommandTable()
+    /// The built-ins are registered before anything else, when the table is first read.
+    private var builtinsPending = true
+    /// What ``register(lazily:)`` was given and has not made yet, in order.
+    private var pendingCommands: [() -> [CommandSpec]] = []
 
     let globals = GlobalVariables()
     @exclusivity(unchecked) var functions: [String: CodeUnit] = [:]
@@ -124,7 +136,6 @@ public final class Interpreter {
     public init(output: @escaping (String) -> Void = { _ in }, diagnostics: @escaping (String) -> Void = { _ in }) {
         self.output = output
         self.diagnostics = diagnostics
-        for spec in Builtins.specs { commands.register(spec) }
     }
 
     deinit {
@@ -139,12 +150,37 @@ public final class Interpreter {
     /// `source`) cannot be replaced; registering one of their names is a programming
     /// error.
     public func register(_ command: CommandSpec) {
+        // What was registered earlier goes in first, so a later command still replaces it.
+        registerPendingCommands()
+        registerChecked(command)
+    }
+
+    /// Adds host commands that `make` declares when the table is first read
+    /// (``commands``), in the order of the calls to this and ``register(_:)``.
+    /// A host with many commands passes them here, so that a script that calls
+    /// none of them does not pay for declaring them.
+    public func register(lazily make: @escaping () -> [CommandSpec]) {
+        pendingCommands.append(make)
+    }
+
+    private func registerPendingCommands() {
+        if builtinsPending {
+            builtinsPending = false
+            for spec in Builtins.specs { table.register(spec) }
+        }
+        while !pendingCommands.isEmpty {
+            let make = pendingCommands.removeFirst()
+            for command in make() { registerChecked(command) }
+        }
+    }
+
+    private func registerChecked(_ command: CommandSpec) {
         for name in [command.name] + command.aliases {
             precondition(
                 Compiler.inlineForms.contains(name) == false && !Builtins.commandNames.contains(name),
                 "\(name) is a built-in of the language")
         }
-        commands.register(command)
+        table.register(command)
     }
 
     /// Parses, compiles and runs one complete chunk of source.

@@ -121,12 +121,14 @@ extension Shell {
         context.note(console.diagnosticStyle.dim("saved \(kept) operation\(kept == 1 ? "" : "s") to \(path)"))
     }
 
-    /// Registers every shell command in the interpreter's table.
+    /// Registers every shell command in the interpreter's table, declared when
+    /// the table is first read: `wsh -c 'echo hi'` never declares them.
     func registerCommands() {
-        for command in timelineCommands() + postCommands() + writeCommands() + editCommands() + historyCommands() + stateCommands() + sessionCommands() + accountCommands()
-            + notificationCommands() + searchCommands() + listsCommands() {
-            interpreter.register(gatedByCapability(command))
-        }
+        interpreter.register(lazily: { [unowned self] in
+            (timelineCommands() + postCommands() + writeCommands() + editCommands() + historyCommands() + stateCommands()
+                + sessionCommands() + accountCommands() + notificationCommands() + searchCommands() + listsCommands())
+                .map(gatedByCapability)
+        })
     }
 }
 

@@ -80,10 +80,11 @@ extension Shell {
                 name: "list", aliases: ["ls"], abstract: "Show the rows, numbered for detail and comments.",
                 options: [.json],
                 handler: { [unowned self] context in
-                    let documents = sessionStorage?.rowDocuments ?? []
-                    leaveResult(context, documents)
+                    // Made only for --json or a script that reads $result.
+                    let documents = sessionStorage?.rowDocumentsOfNow ?? { [] }
+                    leaveResult(context, later: documents)
                     if wantsJSON(context) {
-                        context.write(try JSONView.encode(documents))
+                        context.write(try JSONView.encode(documents()))
                     } else if let session = sessionStorage {
                         context.write(TimelineListView(style: console.style, columns: console.columns()).render(session.rows))
                     }

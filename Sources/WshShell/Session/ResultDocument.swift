@@ -6,4 +6,9 @@ extension Shell {
     func leaveResult<Document: Encodable>(_ context: CommandContext, _ document: Document) {
         context.setResultDocument(lazy: { try? JSONView.encode(document) })
     }
+
+    /// Leaves the document `make` returns in `$result`, made only if a script reads it.
+    func leaveResult<Document: Encodable>(_ context: CommandContext, later make: @escaping () -> Document) {
+        context.setResultDocument(lazy: { try? JSONView.encode(make()) })
+    }
 }

@@ -98,6 +98,8 @@ public final class SessionViewModel {
     public var loadedCount: Int { timeline.loadedCount }
     /// The rows as `list --json` shows them.
     public var rowDocuments: [StatusDocument] { timeline.rowDocuments }
+    /// ``rowDocuments`` as they are now, made when called.
+    public var rowDocumentsOfNow: () -> [StatusDocument] { timeline.rowDocumentsOfNow }
     /// The rows' authors' screen names, sorted, each once.
     public var rowAuthors: [String] { timeline.rowAuthors }
     /// What shows on top of the list.

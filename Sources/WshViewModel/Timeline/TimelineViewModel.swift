@@ -76,8 +76,13 @@ public final class TimelineViewModel {
     public var mutedUsers: [String] { state.muted.references.map(\.description) }
 
     /// The rows as `list --json` shows them.
-    public var rowDocuments: [StatusDocument] {
-        openStatuses.enumerated().map { StatusDocument($1, index: $0 + 1) }
+    public var rowDocuments: [StatusDocument] { rowDocumentsOfNow() }
+
+    /// The rows as they are now, as `list --json` shows them, made when called:
+    /// `list` leaves them in `$result`, which most scripts never read.
+    public var rowDocumentsOfNow: () -> [StatusDocument] {
+        let statuses = openStatuses
+        return { statuses.enumerated().map { StatusDocument($1, index: $0 + 1) } }
     }
 
     /// The screen names of the rows' authors, sorted, each once: what `user`

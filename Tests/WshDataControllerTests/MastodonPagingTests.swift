@@ -127,6 +127,34 @@ struct MastodonPagingTests {
                                               "https://m.example/api/v1/notifications?max_id=9001&types[]=mention"])
     }
 
+    @Test("notifications and followers page by their next links as sent, extra parameters and all")
+    func notificationsAndFollowersFollowLinks() async throws {
+        let notifications = "https://m.example/api/v1/notifications"
+        let followers = "https://m.example/api/v1/accounts/7/followers"
+        let fake = FakeHTTPClient { request in
+            let (body, link): (String, String?) = switch request.url {
+            case notifications + "?limit=1&types%5B%5D=mention":
+                (#"[{"id":"n2","type":"mention","status":\#(Self.status("s2"))}]"#,
+                 #"<\#(notifications)?types%5B%5D=mention&max_id=n2&limit=1&grouped=false>; rel="next""#)
+            case followers + "?limit=1":
+                (#"[{"id":"8","username":"b","acct":"b"}]"#, #"<\#(followers)?limit=1&max_id=f-99&v=2>; rel="next""#)
+            default: ("[]", nil)     // relationships, and the end of each list
+            }
+            return HTTPResponse(status: 200, headers: link.map { ["link": $0] } ?? [:], body: Data(body.utf8),
+                                metrics: TransferMetrics(totalSeconds: 0.001, bytesReceived: body.utf8.count))
+        }
+        let client = WeiboClient(configuration: APIConfiguration(baseURL: "https://m.example/", token: .value(Secret("t0ken"))), http: fake)
+        let timeline = TimelineDataController(client: client, dialect: MastodonDialect())
+        let first = try await timeline.notifications(NotificationQuery(count: 1, types: ["mention"]))
+        let older = try await timeline.notifications(NotificationQuery(count: 1, types: ["mention"], from: first.next))
+        #expect(older.next == nil)
+        let page = try await timeline.accounts(.followers, of: .uid("7"), count: 1)
+        _ = try await timeline.accounts(.followers, of: .uid("7"), count: 1, cursor: page.next)
+        let asked = fake.requests.map(\.url).filter { !$0.contains("relationships") }
+        #expect(asked == [notifications + "?limit=1&types%5B%5D=mention", notifications + "?types%5B%5D=mention&max_id=n2&limit=1&grouped=false",
+                          followers + "?limit=1", followers + "?limit=1&max_id=f-99&v=2"])
+    }
+
     @Test("Weibo still pages by its inclusive max_id: one more asked, the boundary dropped")
     func weiboUnchanged() async throws {
         let backend = FakeBackend()

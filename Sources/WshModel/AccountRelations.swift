@@ -1,6 +1,6 @@
 /// One page of accounts (followers, following): the users, and where the
-/// next page starts (Weibo's `next_cursor`, Mastodon's `Link` `max_id`),
-/// nil at the end.
+/// next page starts (Weibo's `next_cursor`; on Mastodon the query of the
+/// `Link` header's `next`, as sent), nil at the end.
 public struct UserPage: Hashable, Sendable, Decodable {
     public var users: [User]
     /// The cursor of the next page, as the API gave it; nil when there is none.

@@ -15,12 +15,13 @@ public struct ActivityNotification: Sendable, Hashable {
 /// A page of notifications, newest first, with where the next older page starts.
 public struct NotificationsPage: Sendable, Hashable {
     public var notifications: [ActivityNotification]
-    /// The `max_id` of the server's `next` link; nil when there is no older page.
-    public var nextMaxID: String?
+    /// Where the next older page starts, opaque (on Mastodon the query of the
+    /// server's `next` link, as sent); nil when there is no older page.
+    public var next: String?
 
-    public init(notifications: [ActivityNotification], nextMaxID: String? = nil) {
+    public init(notifications: [ActivityNotification], next: String? = nil) {
         self.notifications = notifications
-        self.nextMaxID = nextMaxID
+        self.next = next
     }
 }
 
@@ -32,13 +33,14 @@ public struct NotificationQuery: Sendable, Hashable {
     public var count: Int
     /// Only these types; empty: every type.
     public var types: [String]
-    /// Older than this notification id (the server's `next` cursor).
-    public var maxID: String?
+    /// The older page a previous page's `next` names (opaque; it then says
+    /// everything, `count` and `types` included).
+    public var from: String?
 
-    public init(count: Int = 20, types: [String] = [], maxID: String? = nil) {
+    public init(count: Int = 20, types: [String] = [], from: String? = nil) {
         self.count = count
         self.types = types
-        self.maxID = maxID
+        self.from = from
     }
 }
 

@@ -4,13 +4,15 @@ public struct TimelinePage: Hashable, Sendable, Codable {
     public var totalNumber: Int?
     public var previousCursor: Int64?
     public var nextCursor: Int64?
-    /// True when the API pages by its own cursors (Mastodon's `Link` header):
-    /// then `serverNextMaxID` is where the next older page starts, exactly as
-    /// the server wrote it, and nil means there is none. Not part of the body.
+    /// True when the API pages by its own links (Mastodon's `Link` header):
+    /// then `serverNext` is where the next older page starts, exactly as the
+    /// server wrote it, and nil means there is none. Not part of the body.
     public var pagedByServer = false
-    /// The `max_id` of the server's `next` link: an opaque cursor (a status id
-    /// on a timeline, a notification or favourite id elsewhere), never rebuilt from a row.
-    public var serverNextMaxID: String?
+    /// The query of the server's `next` link, exactly as sent (every parameter,
+    /// in its order, percent-encoding kept): an opaque cursor, never rebuilt from a row.
+    public var serverNext: String?
+    /// The query of the server's `prev` link, as sent: where statuses newer than this page start.
+    public var serverPrevious: String?
 
     public init(statuses: [Status], totalNumber: Int? = nil, previousCursor: Int64? = nil, nextCursor: Int64? = nil) {
         self.statuses = statuses

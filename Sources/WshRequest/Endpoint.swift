@@ -15,34 +15,44 @@ public struct Endpoint: Sendable, Hashable {
     public var jsonBody: [UInt8]?
     /// A `multipart/form-data` body (a POST uploading a file); parameters then go in the query.
     public var multipart: [MultipartPart]?
+    /// A query sent exactly as given, already percent-encoded, before any `parameters`
+    /// (a server's own link to its next page, e.g. Mastodon's `Link` header).
+    public var rawQuery: String?
 
     public init(_ method: HTTPMethod = .get, _ path: String, parameters: [(String, String)] = [], jsonBody: [UInt8]? = nil,
-                multipart: [MultipartPart]? = nil) {
+                multipart: [MultipartPart]? = nil, rawQuery: String? = nil) {
         self.method = method
         self.path = path
         self.parameters = parameters
         self.jsonBody = jsonBody
         self.multipart = multipart
+        self.rawQuery = rawQuery
     }
 
     public static func == (lhs: Endpoint, rhs: Endpoint) -> Bool {
         lhs.method == rhs.method && lhs.path == rhs.path && lhs.jsonBody == rhs.jsonBody && lhs.multipart == rhs.multipart
+            && lhs.rawQuery == rhs.rawQuery
             && lhs.parameters.elementsEqual(rhs.parameters, by: { $0 == $1 })
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(method)
         hasher.combine(path)
+        hasher.combine(rawQuery)
         for (key, value) in parameters {
             hasher.combine(key)
             hasher.combine(value)
         }
     }
 
-    /// The URL of this call under `baseURL`, with the query for a GET or DELETE.
+    /// The URL of this call under `baseURL`, with the query for a GET or DELETE
+    /// (`rawQuery` as given, then the parameters).
     public func url(base baseURL: String) -> String {
         var url = baseURL.hasSuffix("/") ? baseURL : baseURL + "/"
         url += path.hasPrefix("/") ? String(path.dropFirst()) : path
+        if let rawQuery, !rawQuery.isEmpty {
+            url += (url.contains("?") ? "&" : "?") + rawQuery
+        }
         if !method.sendsBody || jsonBody != nil || multipart != nil, !parameters.isEmpty {
             url += (url.contains("?") ? "&" : "?") + FormEncoding.encode(parameters)
         }

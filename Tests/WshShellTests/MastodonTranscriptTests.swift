@@ -91,6 +91,31 @@ struct MastodonTranscriptTests {
         #expect(await Self.favourited(first, on: sandbox) == false, "\(style)")
     }
 
+    @Test("more sends the sandbox's next link and newer its prev link, byte for byte, in every id style",
+          arguments: MastodonIDStyle.allCases)
+    func linkFollowedAsSent(style: MastodonIDStyle) async throws {
+        let harness = try await ShellHarness(dialect: .mastodon, idStyle: style)
+        let sandbox = harness.sandbox
+        let first = sandbox.mastodonBaseURL + "api/v1/timelines/public?limit=2&local=true"
+        let response = try await CurlHTTPClient(secrets: [sandbox.token]).send(
+            HTTPRequest(url: first, headers: [HTTPHeader("Authorization", "Bearer " + sandbox.token)]))
+        let links = try #require(response.headers["link"], "\(style)")
+        let next = try #require(Self.target("next", in: links)), prev = try #require(Self.target("prev", in: links))
+        // The server's own order (its cursor after the request's parameters), not the one wsh would build.
+        #expect(next.hasSuffix("?limit=2&local=true&max_id=" + (next.components(separatedBy: "max_id=").last ?? "")), "\(next)")
+        let traced = await harness.run("trace on\nfetch local 2\nmore\nnewer")
+        #expect(traced.status == 0, "\(style): \(traced.stderr)")
+        let sent = (traced.stdout + traced.stderr).split(separator: "\n").filter { $0.contains("Request") && $0.contains("GET ") }
+            .compactMap { $0.components(separatedBy: "GET ").last?.trimmingCharacters(in: .whitespaces) }
+        #expect(sent == [first, next, prev], "\(style)")
+    }
+
+    /// The target of the `rel` link of a `Link` header.
+    private static func target(_ rel: String, in header: String) -> String? {
+        header.components(separatedBy: ",").first { $0.contains("rel=\"\(rel)\"") }
+            .flatMap { $0.split(separator: "<").last?.split(separator: ">").first.map(String.init) }
+    }
+
     @Test("limits on Mastodon shows the 300-call window and its reset, and claims no per-minute unit")
     func limitsWindow() async throws {
         let harness = try await ShellHarness(dialect: .mastodon)

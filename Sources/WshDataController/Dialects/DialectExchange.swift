@@ -70,10 +70,13 @@ public final class DialectExchange: @unchecked Sendable {
 
 /// How much of a timeline one request asks for, and from where: `count`
 /// statuses, page `page` (a timeline paged by number), or older than `maxID`
-/// / newer than `sinceID` (a cursor timeline; the cursor as the API gave it).
+/// / newer than `sinceID` (a cursor timeline; the cursor as the API gave it),
+/// or the page a server's own link names (`link`: its query as sent, which
+/// then says everything: the API sends it to the timeline's path unchanged).
 public struct PageQuery: Sendable, Hashable {
     public var count: Int
     public var page: Int?
     public var maxID: String?
     public var sinceID: String?
+    public var link: String?
 }

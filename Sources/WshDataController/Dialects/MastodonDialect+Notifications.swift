@@ -7,13 +7,12 @@ import WshRequest
 extension MastodonDialect {
     public func notifications(_ query: NotificationQuery, _ exchange: DialectExchange) async throws(RequestError) -> NotificationsPage {
         let call = Call(exchange)
-        var parameters = [("limit", String(min(max(query.count, 1), NotificationQuery.maximumCount)))]
-        parameters += query.types.map { ("types[]", $0) }
-        if let maxID = query.maxID { parameters.append(("max_id", maxID)) }
-        let notifications = try await call.get([MastodonNotification].self, "api/v1/notifications", parameters)
-        // The next page starts where the server's Link header says, never at a rebuilt id.
-        let next = exchange.response?.headers["link"].flatMap { LinkHeader.next(in: $0)?["max_id"] }
-        return NotificationsPage(notifications: notifications.map(\.notification), nextMaxID: next)
+        let limit = [("limit", String(min(max(query.count, 1), NotificationQuery.maximumCount)))]
+        let notifications = try await call.page([MastodonNotification].self, "api/v1/notifications",
+                                                PageQuery(count: query.count, link: query.from),
+                                                limit + query.types.map { ("types[]", $0) }, limited: false)
+        // The next page is the server's Link header's, followed as sent, never a rebuilt id.
+        return NotificationsPage(notifications: notifications.map(\.notification), next: call.link("next"))
     }
 
     public func notification(id: String, _ exchange: DialectExchange) async throws(RequestError) -> ActivityNotification {

@@ -26,12 +26,11 @@ extension MastodonDialect {
         async throws(RequestError) -> UserPage {
         let call = Call(exchange)
         let id = try await call.accountID(user)
-        var parameters = [("limit", String(min(max(count, 1), Self.accountPageLimit)))]
-        if let cursor { parameters.append(("max_id", cursor)) }
-        let accounts = try await call.get([MastodonAccount].self, "api/v1/accounts/\(Call.segment(id))/\(list.rawValue)", parameters)
-        // The next page starts at an id only the Link header knows (a follow's, not an account's).
-        let next = exchange.response?.headers["link"].flatMap { LinkHeader.next(in: $0)?["max_id"] }
-        var page = UserPage(users: accounts.map(\.user), next: next)
+        let limit = [("limit", String(min(max(count, 1), Self.accountPageLimit)))]
+        let accounts = try await call.page([MastodonAccount].self, "api/v1/accounts/\(Call.segment(id))/\(list.rawValue)",
+                                           PageQuery(count: count, link: cursor), limit, limited: false)
+        // The next page starts where only the Link header knows (a follow's id, not an account's): followed as sent.
+        var page = UserPage(users: accounts.map(\.user), next: call.link("next"))
         // Whether you follow each is the relationships' to say; a visitor has none, and the list stands without.
         let ids = accounts.compactMap(\.id)
         if !ids.isEmpty, let relationships = try? await call.get([MastodonRelationship].self, "api/v1/accounts/relationships",

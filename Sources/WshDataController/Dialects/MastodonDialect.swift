@@ -91,24 +91,24 @@ public struct MastodonDialect: Dialect {
         async throws(RequestError) -> TimelinePage {
         let call = Call(exchange)
         switch source {
-        case .public: return try await call.timeline("api/v1/timelines/public", Call.paging(query))
-        case .local: return try await call.timeline("api/v1/timelines/public", Call.paging(query) + [("local", "true")])
-        case .home: return try await call.timeline("api/v1/timelines/home", Call.paging(query))
-        case .tag(let tag): return try await call.timeline("api/v1/timelines/tag/\(Call.segment(tag))", Call.paging(query))
+        case .public: return try await call.timeline("api/v1/timelines/public", query)
+        case .local: return try await call.timeline("api/v1/timelines/public", query, [("local", "true")])
+        case .home: return try await call.timeline("api/v1/timelines/home", query)
+        case .tag(let tag): return try await call.timeline("api/v1/timelines/tag/\(Call.segment(tag))", query)
         case .user(let user):
             let id = try await call.accountID(user)
-            return try await call.timeline("api/v1/accounts/\(Call.segment(id))/statuses", Call.paging(query))
+            return try await call.timeline("api/v1/accounts/\(Call.segment(id))/statuses", query)
         case .mentions:
-            let notifications = try await call.get([MastodonNotification].self, "api/v1/notifications",
-                                                   [("types[]", "mention")] + Call.paging(query))
+            let notifications = try await call.page([MastodonNotification].self, "api/v1/notifications", query,
+                                                    [("types[]", "mention")] + Call.paging(query), limited: false)
             // The next page starts at a notification id, which only the Link header knows.
             return call.pagedByLink(TimelinePage(statuses: notifications.compactMap { $0.status?.status }))
         case .list(let name):
             let list = try await call.list(named: name)
-            return try await call.timeline("api/v1/timelines/list/\(Call.segment(list.id))", Call.paging(query))
+            return try await call.timeline("api/v1/timelines/list/\(Call.segment(list.id))", query)
         // Paged by the bookmark's or favourite's own id, which only the Link header knows.
-        case .bookmarks: return try await call.timeline("api/v1/bookmarks", Call.paging(query))
-        case .favourites: return try await call.timeline("api/v1/favourites", Call.paging(query))
+        case .bookmarks: return try await call.timeline("api/v1/bookmarks", query)
+        case .favourites: return try await call.timeline("api/v1/favourites", query)
         case .reposts: throw .configuration("Mastodon has no timeline of a status's boosts")
         }
     }
@@ -116,7 +116,7 @@ public struct MastodonDialect: Dialect {
     public func ownStatuses(_ query: PageQuery, _ exchange: DialectExchange) async throws(RequestError) -> TimelinePage {
         let call = Call(exchange)
         let id = try await call.accountID(nil)
-        return try await call.timeline("api/v1/accounts/\(Call.segment(id))/statuses", Call.paging(query))
+        return try await call.timeline("api/v1/accounts/\(Call.segment(id))/statuses", query)
     }
 
     public func status(id: String, _ exchange: DialectExchange) async throws(RequestError) -> Status {
@@ -286,31 +286,87 @@ enum MastodonErrorKinds {
     }
 }
 
-/// Mastodon's `Link` header (RFC 8288): `<https://host/api/v1/timelines/home?max_id=X>; rel="next",
-/// <…?min_id=Y>; rel="prev"`. Only the paging parameters of a link are
-/// taken, never its host or path: a server cannot send wsh elsewhere.
+/// Mastodon's `Link` header (RFC 8288): `<https://host/api/v1/timelines/home?limit=20&max_id=X>; rel="next",
+/// <…?limit=20&min_id=Y>; rel="prev"`. A link is followed as the server
+/// sent it, but only its query: its scheme, host and port are never used (a
+/// server must not send wsh, or its token, elsewhere). The query is taken
+/// only when the link's origin is the request's own and its path the one
+/// wsh asked for; any other link is ignored without a word, and then there
+/// is no such page.
 enum LinkHeader {
-    /// The query of the `next` link, percent-decoded; nil when there is none.
-    static func next(in header: String) -> [String: String]? {
-        for link in header.split(separator: ",") {
-            let parts = link.split(separator: ";").map { $0.trimmingSpaces }
-            guard let target = parts.first, target.hasPrefix("<"), target.hasSuffix(">"),
-                  parts.dropFirst().contains(where: { relation($0).contains("next") }),
-                  let components = URLComponents(string: String(target.dropFirst().dropLast())) else { continue }
-            var query: [String: String] = [:]
-            for item in components.queryItems ?? [] where ["max_id", "min_id", "since_id"].contains(item.name) {
-                if let value = item.value, !value.isEmpty { query[item.name] = value }
-            }
-            return query.isEmpty ? nil : query
+    /// The query of the `rel` link (`next`, `prev`) of `header`, exactly as
+    /// sent (percent-encoding kept), for the request that was sent to
+    /// `requestURL`; nil when there is none, or it points elsewhere.
+    static func query(_ rel: String, in header: String, for requestURL: String) -> String? {
+        guard let request = Target(requestURL) else { return nil }
+        for (target, relations) in links(in: header) where relations.contains(rel) {
+            guard let link = Target(target, relativeTo: request), link.origin == request.origin,
+                  link.samePath(as: request), let query = link.query, !query.isEmpty else { return nil }
+            return query
         }
         return nil
     }
 
+    /// Each `<target>; params` of `header`, with the relation types its `rel` lists.
+    private static func links(in header: String) -> [(target: String, relations: [String])] {
+        var links: [(String, [String])] = []
+        var rest = Substring(header)
+        while let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") {
+            let target = String(rest[rest.index(after: open)..<close])
+            rest = rest[rest.index(after: close)...]
+            let parameters = rest[..<(rest.firstIndex(of: "<") ?? rest.endIndex)]
+            let relations = parameters.split(separator: ";").flatMap { relation(String($0).trimmingSpaces) }
+            links.append((target, relations))
+        }
+        return links
+    }
+
     /// The relation types of a `rel="…"` parameter (several may be listed).
-    private static func relation(_ parameter: String) -> [Substring] {
+    private static func relation(_ parameter: String) -> [String] {
         guard parameter.lowercased().hasPrefix("rel=") else { return [] }
-        return parameter.dropFirst(4).trimming("\"").lowercased()
-            .split(separator: " ")
+        let value = parameter.dropFirst(4).trimmingSpaces.trimming(where: { $0 == "\"" || $0 == "," || $0 == " " })
+        return value.lowercased().split(separator: " ").map(String.init)
+    }
+
+    /// A URL cut where paging needs it: origin, path, query (the fragment dropped).
+    private struct Target {
+        var origin: String
+        var path: String
+        var query: String?
+
+        init?(_ url: String) {
+            let url = url[..<(url.firstIndex(of: "#") ?? url.endIndex)]
+            let beforeQuery = url[..<(url.firstIndex(of: "?") ?? url.endIndex)]
+            query = beforeQuery.endIndex < url.endIndex ? String(url[url.index(after: beforeQuery.endIndex)...]) : nil
+            guard let schemeEnd = beforeQuery.firstRange(of: "://") else { return nil }
+            let scheme = beforeQuery[..<schemeEnd.lowerBound].lowercased()
+            let rest = beforeQuery[schemeEnd.upperBound...]
+            let authority = rest[..<(rest.firstIndex(of: "/") ?? rest.endIndex)]
+            guard ["http", "https"].contains(scheme), !authority.isEmpty, !authority.contains("@") else { return nil }
+            path = authority.endIndex < rest.endIndex ? String(rest[authority.endIndex...]) : "/"
+            // The port, when the authority names one after the host (an IPv6 host is bracketed).
+            let hostEnd = authority.lastIndex(of: ":").flatMap { colon in
+                authority[colon...].contains("]") ? nil : colon
+            } ?? authority.endIndex
+            var port = hostEnd < authority.endIndex ? String(authority[authority.index(after: hostEnd)...]) : ""
+            if port.isEmpty { port = scheme == "https" ? "443" : "80" }
+            origin = "\(scheme)://\(authority[..<hostEnd].lowercased()):\(port)"
+        }
+
+        /// `reference` read against `base`: an absolute URL, a path from the root, or a query only.
+        init?(_ reference: String, relativeTo base: Target) {
+            if reference.hasPrefix("/") && !reference.hasPrefix("//") {
+                self.init(base.origin + reference)
+            } else if reference.hasPrefix("?") {
+                self.init(base.origin + base.path + reference)
+            } else {
+                self.init(reference)
+            }
+        }
+
+        func samePath(as other: Target) -> Bool {
+            path == other.path || PercentEncoding.decoded(path).map { $0 == PercentEncoding.decoded(other.path) } ?? false
+        }
     }
 }
 
@@ -390,17 +446,38 @@ struct Call {
         return list
     }
 
-    /// A timeline page of statuses, with the server's cursor for the next one.
-    func timeline(_ path: String, _ query: [(String, String)]) async throws(RequestError) -> TimelinePage {
-        let statuses = try await get([MastodonStatus].self, path, query)
+    /// A timeline page of statuses at `path`, asked with `query`'s paging and
+    /// `extra` or, when `query` follows a server's link, with that link's
+    /// query as sent; with the server's links to the next and newer pages.
+    func timeline(_ path: String, _ query: PageQuery, _ extra: [(String, String)] = []) async throws(RequestError) -> TimelinePage {
+        let statuses = try await page([MastodonStatus].self, path, query, extra)
         return pagedByLink(TimelinePage(statuses: statuses.map(\.status)))
     }
 
-    /// `page` with the `max_id` of the last answer's `Link: <…>; rel="next"`.
+    /// The GET of one page at `path`: `query.link` as sent when there is one
+    /// (the path stays wsh's own), else `query`'s paging (`limited`: its
+    /// `limit` of `count`) and `extra`.
+    func page<V: Decodable & Sendable>(_ type: V.Type, _ path: String, _ query: PageQuery, _ extra: [(String, String)] = [],
+                                       limited: Bool = true) async throws(RequestError) -> V {
+        guard let link = query.link else { return try await get(type, path, (limited ? Self.paging(query) : []) + extra) }
+        do {
+            return try await exchange.fetch(type, Endpoint(.get, path, rawQuery: link))
+        } catch {
+            throw error.classified(by: MastodonErrorKinds.kind)
+        }
+    }
+
+    /// The query of the last answer's `Link: <…>; rel="next"` (or `prev`), as sent; see `LinkHeader`.
+    func link(_ rel: String) -> String? {
+        exchange.response?.headers["link"].flatMap { LinkHeader.query(rel, in: $0, for: exchange.url) }
+    }
+
+    /// `page` with the server's links to the next (older) and newer pages.
     func pagedByLink(_ page: TimelinePage) -> TimelinePage {
         var page = page
         page.pagedByServer = true
-        page.serverNextMaxID = exchange.response?.headers["link"].flatMap { LinkHeader.next(in: $0)?["max_id"] }
+        page.serverNext = link("next")
+        page.serverPrevious = link("prev")
         return page
     }
 

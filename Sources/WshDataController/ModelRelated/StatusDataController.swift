@@ -61,6 +61,9 @@ public final class StatusDataController: Sendable {
         case .olderThan(let id)?:
             // An exclusive cursor, as the server gave it: ask exactly `count`.
             query.maxID = id
+        case .link(let link)?:
+            // The server's own link, sent as it wrote it.
+            query.link = link.query
         case nil:
             if !dialect.pagesByCursor(source) { query.page = 1 }
         }
@@ -78,36 +81,38 @@ public final class StatusDataController: Sendable {
         case .page(let page)?: next = .page(page + 1)
         case nil where !dialect.pagesByCursor(source): next = .page(2)
         // The server's own cursor, exactly as sent: never rebuilt from the last row.
-        case _ where page.pagedByServer: next = page.serverNextMaxID.map { .olderThan(id: $0) }
+        case _ where page.pagedByServer: next = page.serverNext.map { .link(PageLink(query: $0)) }
         default: next = statuses.last?.identifier.map { .olderThan(id: $0) }
         }
-        return TimelineSlice(statuses: statuses, next: next)
+        // Only a first page's `prev` link says where newer statuses start.
+        let newer = cursor == nil ? page.serverPrevious.map { TimelineCursor.link(PageLink(query: $0)) } : nil
+        return TimelineSlice(statuses: statuses, next: next, newer: newer)
     }
 
     /// Statuses of `source` newer than the one with `newestID`, newest first,
-    /// at most `count`: `since_id` on a cursor timeline; on the public one
-    /// (which has no cursor) its first page, keeping the newer ones.
-    public func newer(_ source: TimelineSource, count: Int, than newestID: String) async throws(RequestError) -> [Status] {
-        guard source.ordersByStatusID else { return try await newerSaved(source, count: count, than: newestID) }
-        let query = dialect.pagesByCursor(source) ? PageQuery(count: count, sinceID: newestID) : PageQuery(count: count, page: 1)
-        let page = try await api.run(
-            "StatusDataController.newer(\(source), count: \(count), than: \(newestID))", count: \.statuses.count) {
-            try await $0.timeline(source, query, $1)
+    /// at most `count`: from `link` when the server said where they start
+    /// (the first page's `prev` link, followed as sent); else `since_id` on a
+    /// cursor timeline, and on the public one (which has no cursor) its first
+    /// page, keeping the newer ones. The slice's `newer` is the answer's own
+    /// `prev` link, where the next call starts; nil when it sent none.
+    public func newer(_ source: TimelineSource, count: Int, than newestID: String, from link: TimelineCursor? = nil)
+        async throws(RequestError) -> TimelineSlice {
+        let call = "StatusDataController.newer(\(source), count: \(count), than: \(newestID))"
+        var query = dialect.pagesByCursor(source) ? PageQuery(count: count) : PageQuery(count: count, page: 1)
+        if case .link(let link)? = link {
+            query.link = link.query
+        } else if source.ordersByStatusID, dialect.pagesByCursor(source) {
+            query.sinceID = newestID
         }
-        let newer = page.statuses.filter { status in status.identifier.map { StatusID.isOlder(newestID, than: $0) } ?? false }
+        let page = try await api.run(call, count: \.statuses.count) { [query] in try await $0.timeline(source, query, $1) }
+        // The server's link brings only newer ones; bookmarks and favourites are
+        // those above the top row (their cursors are not status ids); else by id.
+        let newer = query.link != nil || !source.ordersByStatusID
+            ? Array(page.statuses.prefix { $0.identifier != newestID })
+            : page.statuses.filter { status in status.identifier.map { StatusID.isOlder(newestID, than: $0) } ?? false }
         remember(newer)
-        return newer
-    }
-
-    /// Bookmarks or favourites saved since the one with `newestID`: those
-    /// above it on the first page (their cursors are not status ids).
-    private func newerSaved(_ source: TimelineSource, count: Int, than newestID: String) async throws(RequestError) -> [Status] {
-        let query = dialect.pagesByCursor(source) ? PageQuery(count: count) : PageQuery(count: count, page: 1)
-        let page = try await api.run("StatusDataController.newer(\(source), count: \(count), than: \(newestID))",
-                                     count: \.statuses.count) { try await $0.timeline(source, query, $1) }
-        let newer = Array(page.statuses.prefix { $0.identifier != newestID })
-        remember(newer)
-        return newer
+        return TimelineSlice(statuses: newer, next: nil,
+                             newer: page.serverPrevious.map { .link(PageLink(query: $0)) })
     }
 
     /// The status with `id`: from the cache when a page brought it, otherwise

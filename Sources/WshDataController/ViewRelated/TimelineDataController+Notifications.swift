@@ -10,7 +10,7 @@ extension TimelineDataController {
     /// A page of notifications; their accounts and statuses are remembered on the way.
     public func notifications(_ query: NotificationQuery) async throws(RequestError) -> NotificationsPage {
         let types = query.types.isEmpty ? "" : ", types: \(query.types.joined(separator: ","))"
-        let page = try await api.run("TimelineDataController.notifications(count: \(query.count)\(types)\(query.maxID.map { ", maxID: \($0)" } ?? ""))",
+        let page = try await api.run("TimelineDataController.notifications(count: \(query.count)\(types)\(query.from.map { ", from: \($0)" } ?? ""))",
                                      count: { $0.notifications.count }) {
             try await $0.notifications(query, $1)
         }

@@ -54,10 +54,13 @@ public final class TimelineDataController: Sendable {
         return slice
     }
 
-    /// Statuses of `source` newer than `newestID`, newest first.
-    public func newer(_ source: TimelineSource, count: Int, than newestID: String) async throws(RequestError) -> [Status] {
-        let loaded = try await statuses.newer(source, count: count, than: newestID)
-        users.remember(authorsOf: loaded)
+    /// Statuses of `source` newer than `newestID`, newest first, from `link`
+    /// (a slice's `newer`) when the server gave one; with where the next
+    /// `newer` starts.
+    public func newer(_ source: TimelineSource, count: Int, than newestID: String, from link: TimelineCursor? = nil)
+        async throws(RequestError) -> TimelineSlice {
+        let loaded = try await statuses.newer(source, count: count, than: newestID, from: link)
+        users.remember(authorsOf: loaded.statuses)
         return loaded
     }
 

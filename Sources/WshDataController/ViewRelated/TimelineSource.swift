@@ -1,4 +1,5 @@
 import WshModel
+import WshText
 
 /// Which timeline the list shows. Chosen by the user (`fetch home`), kept in
 /// the ViewModel's state, and turned into endpoints and paging only here in
@@ -57,6 +58,28 @@ public enum TimelineCursor: Sendable, Hashable {
     case page(Int)
     /// Statuses older than this id (a cursor timeline).
     case olderThan(id: String)
+    /// The page a server's own link names (Mastodon's `Link` header), followed as sent.
+    case link(PageLink)
+}
+
+/// A server's link to a page of a timeline: the query of its `Link`
+/// header's `next` or `prev` URL, exactly as sent. Only the API that made
+/// it reads it; above the DataControllers it is handed back unopened.
+public struct PageLink: Sendable, Hashable, CustomStringConvertible {
+    /// The link's query, percent-encoding kept.
+    let query: String
+
+    init(query: String) {
+        self.query = query
+    }
+
+    /// `older than X` for a link with a `max_id` (how a row-built cursor reads), else the query.
+    public var description: String {
+        for parameter in query.split(separator: "&") where parameter.hasPrefix("max_id=") {
+            return "older than " + (PercentEncoding.decoded(parameter.dropFirst(7)) ?? String(parameter.dropFirst(7)))
+        }
+        return "the server's link ?" + query
+    }
 }
 
 /// What one load of a timeline brought.
@@ -65,9 +88,13 @@ public struct TimelineSlice: Sendable, Hashable {
     public var statuses: [Status]
     /// Where the next older page starts; nil when the timeline has no more.
     public var next: TimelineCursor?
+    /// Where statuses newer than these start, when the server said (its
+    /// `prev` link); nil: `newer` asks for those newer than the top row.
+    public var newer: TimelineCursor?
 
-    public init(statuses: [Status], next: TimelineCursor?) {
+    public init(statuses: [Status], next: TimelineCursor?, newer: TimelineCursor? = nil) {
         self.statuses = statuses
         self.next = next
+        self.newer = newer
     }
 }

@@ -54,16 +54,36 @@ struct SandboxResponder: HTTPResponder {
             body = ByteBuffer(bytes: error.body(request: path))
         }
 
-        /// A recorded answer as it was served: its status, headers and body.
-        init(_ exchange: HARRecording.Exchange) {
+        /// A recorded answer as it was served: its status, headers and body;
+        /// its `Link` header's URLs name `origin` (this server) instead of the
+        /// recorded one, as a server's links name itself.
+        init(_ exchange: HARRecording.Exchange, origin: String) {
             dropsConnection = exchange.failure != nil
             status = exchange.failure == nil ? HTTPResponse.Status(code: exchange.status) : .badGateway
             contentType = exchange.headers["content-type"] ?? SandboxResponder.jsonType
             body = ByteBuffer(bytes: exchange.body)
             for (name, value) in exchange.headers.sorted(by: { $0.key < $1.key })
             where !Self.notReplayed.contains(name) {
+                let value = name.lowercased() == "link" ? Self.relinked(value, to: origin) : value
                 if let field = HTTPField.Name(name) { headers.append(HTTPField(name: field, value: value)) }
             }
+        }
+
+        /// `header` with each `<scheme://authority/…>` link re-rooted at `origin`.
+        static func relinked(_ header: String, to origin: String) -> String {
+            var result = ""
+            var rest = Substring(header)
+            while let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") {
+                result += rest[...open]
+                var target = rest[rest.index(after: open)..<close]
+                if let scheme = target.firstRange(of: "://") {
+                    let path = target[scheme.upperBound...].firstIndex(of: "/") ?? target.endIndex
+                    target = Substring(origin) + target[path...]
+                }
+                result += target
+                rest = rest[close...]
+            }
+            return result + rest
         }
 
         /// Headers a replayed answer does not repeat: the type is set on its
@@ -109,7 +129,7 @@ struct SandboxResponder: HTTPResponder {
             let weibo = path.hasPrefix("/2/")
             sent = await serveAPI(request, context: context,
                                   failure: { weibo ? Reply($0, path: path) : Reply(mastodon: $0, path: path) }) {
-                Self.replayed(request, from: replay)
+                Self.replayed(request, from: replay, origin: mastodon.state.origin)
             }
         } else if path.hasPrefix("/2/") {
             sent = await serveAPI(request, context: context, failure: { Reply($0, path: path) }) {
@@ -215,7 +235,7 @@ struct SandboxResponder: HTTPResponder {
     }
 
     /// The recorded answer to `request`, or a 404 naming what the recording lacks.
-    private static func replayed(_ request: Request, from replay: HARReplayer) -> Reply {
+    private static func replayed(_ request: Request, from replay: HARReplayer, origin: String) -> Reply {
         let method = request.method == .head ? "GET" : request.method.rawValue
         let url = request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")
         guard let exchange = replay.answer(method: method, url: url) else {
@@ -225,7 +245,7 @@ struct SandboxResponder: HTTPResponder {
             reply.status = .notFound
             return reply
         }
-        return Reply(exchange)
+        return Reply(exchange, origin: origin)
     }
 
     /// The Weibo API's answer, counted in the statistics.

@@ -16,7 +16,7 @@ public struct NotificationsDocument: Encodable, Sendable, Hashable {
 
     init(page: NotificationsPage, types: [String]) {
         self.types = types
-        hasMore = page.nextMaxID != nil
+        hasMore = page.next != nil
         notifications = page.notifications.enumerated().map { NotificationDocument($1, index: $0 + 1) }
     }
 }

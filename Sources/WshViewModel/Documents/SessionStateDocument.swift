@@ -50,6 +50,7 @@ public struct SessionStateDocument: Encodable, Sendable, Hashable {
         case nil: nil
         case .page(let page): "page \(page)"
         case .olderThan(let id): "older than \(StatusDocument.clean(id))"
+        case .link(let link): StatusDocument.clean(link.description)
         }
         fetched = timeline.hasFetched
         muted = timeline.muted.references.map { StatusDocument.clean($0.description) }

@@ -39,7 +39,7 @@ public struct NotificationsViewModel: Sendable, Hashable {
     init(page: NotificationsPage, types: [String]) {
         rows = page.notifications.enumerated().map { NotificationCellViewModel($1, index: $0 + 1) }
         self.types = types
-        hasMore = page.nextMaxID != nil
+        hasMore = page.next != nil
         document = NotificationsDocument(page: page, types: types)
     }
 

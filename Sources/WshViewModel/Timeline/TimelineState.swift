@@ -48,6 +48,9 @@ public struct TimelineState: Sendable, Hashable {
     /// Where the next older page starts (an opaque DataController cursor);
     /// nil before any fetch and once the timeline has no more.
     public internal(set) var next: TimelineCursor?
+    /// Where statuses newer than the top row start when the server said so
+    /// (an opaque DataController cursor); nil: `newer` asks by the top row.
+    public internal(set) var newer: TimelineCursor?
     /// True once a fetch has loaded the timeline.
     public internal(set) var hasFetched = false
     /// The screens open over the list; empty when the list shows.

@@ -17,10 +17,10 @@ extension TimelineViewModel {
         if let limit, limit < 1 { throw fail(.invalidPaging(name: "limit", value: limit, allowed: 1...Int(Int32.max))) }
         let page = try await request { () async throws(RequestError) -> NotificationsPage in
             var page = try await dataController.notifications(NotificationQuery(count: count, types: types))
-            while all, let next = page.nextMaxID, limit.map({ page.notifications.count < $0 }) ?? true, !Task.isCancelled {
-                let older = try await dataController.notifications(NotificationQuery(count: count, types: types, maxID: next))
+            while all, let next = page.next, limit.map({ page.notifications.count < $0 }) ?? true, !Task.isCancelled {
+                let older = try await dataController.notifications(NotificationQuery(count: count, types: types, from: next))
                 page.notifications += older.notifications
-                page.nextMaxID = older.nextMaxID
+                page.next = older.next
             }
             if let limit, page.notifications.count > limit { page.notifications.removeLast(page.notifications.count - limit) }
             return page

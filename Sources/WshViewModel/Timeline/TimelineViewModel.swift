@@ -136,12 +136,13 @@ public final class TimelineViewModel {
         guard let newest = state.statuses.first?.identifier else {
             return try await refresh(source: state.source, count: state.pageSize)
         }
-        let (source, count) = (state.source, state.pageSize)
+        let (source, count, link) = (state.source, state.pageSize, state.newer)
         let arrived = try await request { () async throws(RequestError) in
-            try await dataController.newer(source, count: count, than: newest)
+            try await dataController.newer(source, count: count, than: newest, from: link)
         }
         var next = state
-        let fresh = next.prependUnseen(arrived)
+        let fresh = next.prependUnseen(arrived.statuses)
+        if let newer = arrived.newer { next.newer = newer }
         next.screens = []
         commit(next)
         return fresh.count
@@ -176,6 +177,7 @@ public final class TimelineViewModel {
         // Stay inside the remaining rate-limit budget: slow down as it runs low.
         var budget = await dataController.requestBudget()
         var cursor: TimelineCursor?
+        var newer: TimelineCursor?
         var end = LoadAllEnd.end
         isLoading = true
         onChange?(.loading)
@@ -185,6 +187,7 @@ public final class TimelineViewModel {
             do {
                 let slice = try await dataController.load(source, count: count, from: cursor)
                 added = arrived.appendUnseen(slice.statuses, seen: &seen)
+                if cursor == nil { newer = slice.newer }
                 cursor = slice.next
             } catch .cancelled {
                 end = .interrupted
@@ -209,7 +212,7 @@ public final class TimelineViewModel {
             // `more` goes on after the last status kept, not after the last one fetched.
             if dataController.pagesByCursor(source), let last = statuses.last?.identifier { cursor = .olderThan(id: last) }
         }
-        commit(loaded: TimelineSlice(statuses: statuses, next: cursor), source: source, count: count)
+        commit(loaded: TimelineSlice(statuses: statuses, next: cursor, newer: newer), source: source, count: count)
         return (statuses.count, end)
     }
 
@@ -423,6 +426,7 @@ public final class TimelineViewModel {
         next.source = source
         next.pageSize = count
         next.next = slice.next
+        next.newer = slice.newer
         next.hasFetched = true
         next.screens = []
         commit(next)

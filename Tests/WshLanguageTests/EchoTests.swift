@@ -222,4 +222,15 @@ struct EchoTests {
         harness.run("f 2")
         #expect(harness.output == "f 1\nf 2\n")
     }
+
+    @Test("given an operator that fails before the command's later words are computed when it is echoed then those show as … (a fuzzer's crash)")
+    func failureBeforeLaterWords() {
+        // The failing `-` is echoed with the words computed so far; the message,
+        // not yet pushed, is never read from past the top of the stack.
+        let lines = echoed("assert 02 -f$$$$$$$$ == 1 \"msg\";; set $--timeout $x")
+        #expect(lines.first?.hasPrefix("+ assert 2 - ") == true, "\(lines)")
+        #expect(lines.first?.hasSuffix(" …") == true, "\(lines)")
+        #expect(lines.last?.contains("expected a number for -") == true, "\(lines)")
+        #expect(echoed("set a 1; expr $a + x + 2") .last?.contains("expected a number") == true)
+    }
 }

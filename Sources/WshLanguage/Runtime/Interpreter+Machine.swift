@@ -661,7 +661,12 @@ extension Interpreter {
             switch piece {
             case .value(let text): words.append(.value(text))
             case .syntax(let text): words.append(.syntax(text))
-            case .stack(let depth): words.append(.value(stack[stack.count - 1 - depth].description))
+            case .stack(let depth):
+                // Before a failure inside the command's expression the words
+                // above it are not all pushed yet: those show as `…`, never
+                // read from past the top of the stack.
+                let index = stack.count - 1 - depth
+                words.append(index >= 0 && index < stack.count ? .value(stack[index].description) : .syntax("…"))
             case .kept(let slot, let source):
                 if let value = locals[cursor.localsBase + cursor.unit.echoSlotBase + slot] {
                     words.append(.value(value.description))

@@ -27,6 +27,17 @@ struct ListsTranscriptTests {
         #expect(left.compactMap { $0["id"] as? String } == [ids[2]])
     }
 
+    @Test("a status bookmarked in this session opens in detail as bookmarked, in its own-state line and in --json")
+    func detailAfterBookmark() async throws {
+        let harness = try await ShellHarness(dialect: .mastodon)
+        #expect(await harness.run("fetch 3\nbookmark 2").status == 0)
+        let shown = await harness.run("detail 2")
+        #expect(shown.stdout.contains("you bookmarked"), "\(shown.stdout)")
+        let json = await harness.run("back\ndetail 2 --json")
+        let detail = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(detail["bookmarked"] as? Bool == true)
+    }
+
     @Test("unbookmark takes a bookmark away on the server; undo bookmarks it again, redo takes it away again")
     func unbookmark() async throws {
         let harness = try await ShellHarness(dialect: .mastodon)

@@ -13,12 +13,15 @@ extension StatusDataController {
                                            count: { _ in 1 }) {
                 try await $0.setBookmark(bookmark, id: statusID, $1)
             }
+            // The cached status is what `detail` opens: it must say bookmarked now.
+            remember([status])
             return WriteOutcome(status)
         } catch {
             guard error.leavesWriteOutcomeUnknown else { throw .rejected(error) }
             lost = error
         }
         let status = try await resolveLostToggle(lost, statusID: statusID, \.bookmarked, wanted: bookmark, named: "bookmarked")
+        remember([status])
         return WriteOutcome(status, resolution: .recovered(lostAnswer: lost.description))
     }
 

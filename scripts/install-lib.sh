@@ -66,7 +66,7 @@ wsh_split_debug() {
 # .build-id/ab/cdef….debug from FILE's GNU build ID. Fails without one.
 wsh_build_id_path() {
     local id
-    id=$(readelf -n "$1" | awk '/Build ID:/ { print $3; exit }')
+    id=$(readelf -n "$1" | awk '/Build ID:/ && !found { print $3; found = 1 }')
     if [[ -z "$id" ]]; then
         echo "$1 has no GNU build ID: its debug file cannot be found by it" >&2
         return 1
@@ -78,7 +78,7 @@ wsh_build_id_path() {
 # the first of --version's lines (the second names the licence).
 wsh_version() {
     local line
-    line=$("$1/wsh" --version | head -n1)
+    line=$("$1/wsh" --version | sed -n 1p)
     line=${line#wsh }
     printf '%s\n' "${line%% *}"
 }

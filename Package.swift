@@ -24,7 +24,9 @@ let package = Package(
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CEditLine", linkerSettings: [.linkedLibrary("dl")]),
 
-        // Untrusted text: the one sanitizer and the one redaction, below everything.
+        // Below everything: untrusted text (the one sanitizer, the one redaction, the
+        // escapers), and what wsh took from full Foundation (JSON values, percent-coding,
+        // civil time and the local zone, locks, the standard streams).
         .target(name: "WshText"),
 
         // Request and Model: the bottom of the stack.

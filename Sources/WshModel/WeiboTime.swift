@@ -40,7 +40,7 @@ public struct WeiboTime: Hashable, Sendable, Comparable, Codable, CustomStringCo
               let mm = Int(String(fields[4].suffix(2)))
         else { return nil }
         let offset = (hh * 3600 + mm * 60) * (zone[0] == UInt8(ascii: "-") ? -1 : 1)
-        let days = Self.daysFromCivil(year: year, month: month, day: day)
+        let days = CivilTime.days(year: year, month: month, day: day)
         let local = days * 86_400 + hour * 3600 + minute * 60 + second
         self.init(date: Date(timeIntervalSince1970: TimeInterval(local - offset)), utcOffset: offset)
     }
@@ -74,7 +74,7 @@ public struct WeiboTime: Hashable, Sendable, Comparable, Codable, CustomStringCo
               let year = number(26, 4), (1...9999).contains(year)
         else { return nil }
         let offset = (hh * 3600 + mm * 60) * (b[20] == UInt8(ascii: "-") ? -1 : 1)
-        let days = Self.daysFromCivil(year: year, month: month, day: day)
+        let days = CivilTime.days(year: year, month: month, day: day)
         let local = days * 86_400 + hour * 3600 + minute * 60 + second
         self.init(date: Date(timeIntervalSince1970: TimeInterval(local - offset)), utcOffset: offset)
     }
@@ -100,13 +100,9 @@ public struct WeiboTime: Hashable, Sendable, Comparable, Codable, CustomStringCo
 
     /// The wall-clock fields of this time in its own offset.
     public var components: (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, weekday: Int) {
-        let local = Int(date.timeIntervalSince1970.rounded(.down)) + utcOffset
-        let days = Int((Double(local) / 86_400).rounded(.down))
-        let secondsOfDay = local - days * 86_400
-        let (y, m, d) = Self.civilFromDays(days)
-        // 1970-01-01 was a Thursday (index 4 with Sunday as 0).
-        let weekday = ((days % 7) + 7 + 4) % 7
-        return (y, m, d, secondsOfDay / 3600, secondsOfDay % 3600 / 60, secondsOfDay % 60, weekday)
+        let (days, secondsOfDay) = CivilTime.split(Int(date.timeIntervalSince1970.rounded(.down)) + utcOffset)
+        let (y, m, d) = CivilTime.date(days: days)
+        return (y, m, d, secondsOfDay / 3600, secondsOfDay % 3600 / 60, secondsOfDay % 60, CivilTime.weekday(days: days))
     }
 
     /// The time in Weibo's text form, e.g. `Tue May 31 17:46:55 +0800 2011`.
@@ -140,15 +136,6 @@ public struct WeiboTime: Hashable, Sendable, Comparable, Codable, CustomStringCo
 
     static let months = CivilTime.monthNames
     static let weekdays = CivilTime.weekdayNames
-
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        CivilTime.days(year: year, month: month, day: day)
-    }
-
-    static func civilFromDays(_ days: Int) -> (Int, Int, Int) {
-        let date = CivilTime.date(days: days)
-        return (date.year, date.month, date.day)
-    }
 }
 
 private func pad(_ n: Int) -> String { n < 10 ? "0\(n)" : String(n) }

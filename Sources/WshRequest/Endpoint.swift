@@ -69,9 +69,7 @@ public struct Endpoint: Sendable, Hashable {
 public enum FormEncoding {
     /// `k=v&k2=v2`, each part percent-encoded.
     public static func encode(_ parameters: [(String, String)]) -> String {
-        parameters.map { "\(percentEncode($0.0))=\(percentEncode($0.1))" }.joined(separator: "&")
+        parameters.map { "\(PercentEncoding.encoded($0.0))=\(PercentEncoding.encoded($0.1))" }.joined(separator: "&")
     }
 
-    /// Every byte outside `A-Z a-z 0-9 - . _ ~` as `%XX` of its UTF-8 encoding.
-    public static func percentEncode(_ text: String) -> String { PercentEncoding.encoded(text) }
 }

@@ -34,23 +34,30 @@ public enum CivilTime {
         return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
+    /// `seconds` since 1970 as whole days since then and the second of that day (0 to 86 399).
+    public static func split(_ seconds: Int) -> (days: Int, secondOfDay: Int) {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        return (days, seconds - days * 86_400)
+    }
+
+    /// The weekday of a day since 1970, 0 for Sunday (1970-01-01 was a Thursday).
+    public static func weekday(days: Int) -> Int {
+        ((days % 7) + 11) % 7
+    }
+
     /// `2025-06-01 12:00` of `date` in UTC.
     public static func minuteText(_ moment: Date) -> String {
-        let seconds = Int(moment.timeIntervalSince1970.rounded(.down))
-        let (days, rest) = seconds.quotientAndRemainder(dividingBy: 86_400)
-        let (dayCount, second) = rest < 0 ? (days - 1, rest + 86_400) : (days, rest)
-        let (year, month, day) = date(days: dayCount)
+        let (days, second) = split(Int(moment.timeIntervalSince1970.rounded(.down)))
+        let (year, month, day) = date(days: days)
         return "\(year)-\(two(month))-\(two(day)) \(two(second / 3600)):\(two(second % 3600 / 60))"
     }
 
     /// `seconds` since 1970 as an HTTP date (RFC 9110's IMF-fixdate), e.g.
     /// `Sun, 06 Nov 1994 08:49:37 GMT`.
     public static func httpDateText(secondsSince1970 seconds: Int) -> String {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = seconds - days * 86_400
+        let (days, secondOfDay) = split(seconds)
         let (year, month, day) = date(days: days)
-        let weekday = ((days % 7) + 11) % 7  // 1970-01-01 was a Thursday
-        return "\(weekdayNames[weekday]), \(two(day)) \(monthNames[month - 1]) \(year) "
+        return "\(weekdayNames[weekday(days: days)]), \(two(day)) \(monthNames[month - 1]) \(year) "
             + "\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)) GMT"
     }
 

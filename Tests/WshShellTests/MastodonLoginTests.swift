@@ -3,6 +3,7 @@ import Testing
 import WshRequest
 @testable import WshShell
 import WshTestSupport
+import WshText
 
 /// `login`, `whoami`, `post`, `logout` on the sandbox's Mastodon side: wsh
 /// registers its app (`api/v1/apps`), the test plays the browser.
@@ -88,7 +89,7 @@ struct MastodonLoginTests {
         let again = await harness.run("login --url-only --oob")
         #expect(again.status == 0, "\(again.stderr)")
         async let full = harness.run("login --no-browser")
-        let second = await harness.line(containing: "redirect_uri=" + FormEncoding.percentEncode(loopback))
+        let second = await harness.line(containing: "redirect_uri=" + PercentEncoding.encoded(loopback))
         _ = try await CurlHTTPClient().send(HTTPRequest(url: try SandboxOAuth.approve(second)))
         let relogged = await full
         #expect(relogged.status == 0, "\(relogged.stderr)")

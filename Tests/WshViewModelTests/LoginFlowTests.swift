@@ -3,6 +3,7 @@ import Testing
 import WshDataController
 import WshRequest
 import WshTestSupport
+import WshText
 @testable import WshViewModel
 
 /// `login`'s whole flow in `LoginViewModel`: the steps it shows, against a
@@ -100,7 +101,7 @@ struct LoginFlowTests {
         let listening = try #require(host.listeners.first?.redirectURI)
         let url = try #require(viewModel.authorizeURL)
         #expect(started == .waitingForCode(listeningAt: listening, pasteAccepted: false))
-        #expect(url.contains("redirect_uri=" + FormEncoding.percentEncode(listening)))
+        #expect(url.contains("redirect_uri=" + PercentEncoding.encoded(listening)))
 
         let redirect = try approved(fixture, as: "2001")
         host.listeners[0].answer = { _, _ in .redirect(redirect) }

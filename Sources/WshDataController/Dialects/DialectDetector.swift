@@ -43,25 +43,26 @@ public enum DialectDetector {
     /// Detects the API at `base` with `http` (the requests carry no token).
     public static func detect(base: String, http: any HTTPClient) async throws(RequestError) -> Found {
         if base.hasSuffix("/2/") { return Found(dialect: WeiboDialect(), software: ServerSoftware(name: "weibo", version: nil)) }
-        if let software = await nodeinfo(base: base, http: http) {
+        let probe = Probe(http)
+        if let software = await nodeinfo(base: base, probe) {
             if mastodonFamily.contains(software.name) { return Found(dialect: MastodonDialect(), software: software) }
             if otherAPIs.contains(software.name) {
                 throw .configuration("\(base) runs \(software) (its nodeinfo says so), whose API is its own, "
                     + "not Mastodon's or Weibo's: wsh cannot talk to it")
             }
         }
-        if let software = await instanceSoftware(base: base, http: http) {
+        if let software = await instanceSoftware(base: base, probe) {
             return Found(dialect: MastodonDialect(), software: software)
         }
         // Nothing answered at all: the network's failure, not a finding (the next request asks again).
-        if let unreachable = await unreachable(base: base, http: http) { throw unreachable }
+        if !probe.answered, let failure = probe.failure { throw failure }
         return Found(dialect: WeiboDialect(), software: nil)
     }
 
     /// The software of `base`'s nodeinfo 2.x document; nil when it has none
     /// or the document links another origin (never followed).
-    static func nodeinfo(base: String, http: any HTTPClient) async -> ServerSoftware? {
-        guard let index = await json(base + ".well-known/nodeinfo", http: http),
+    static func nodeinfo(base: String, _ probe: Probe) async -> ServerSoftware? {
+        guard let index = await probe.json(base + ".well-known/nodeinfo"),
               let links = index["links"]?.array else { return nil }
         let documents = links.compactMap { link -> (String, String)? in
             guard let rel = link["rel"]?.string, let href = link["href"]?.string,
@@ -69,7 +70,7 @@ public enum DialectDetector {
             return (rel, href)
         }
         guard let href = documents.max(by: { $0.0 < $1.0 })?.1,
-              let document = await json(href, http: http),
+              let document = await probe.json(href),
               let software = document["software"],
               let name = software["name"]?.string?.lowercased(), !name.isEmpty else { return nil }
         let version = software["version"]?.string.map { String($0.prefix(40)) }
@@ -80,8 +81,8 @@ public enum DialectDetector {
     /// Mastodon instance (nil when it does not), from the instance's
     /// `version`: Mastodon's own (`4.2.0`), or the one a compatible server
     /// names in it (`2.7.2 (compatible; Pleroma 2.5.0)` is pleroma 2.5.0).
-    static func instanceSoftware(base: String, http: any HTTPClient) async -> ServerSoftware? {
-        guard let instance = await json(base + "api/v1/instance", http: http),
+    static func instanceSoftware(base: String, _ probe: Probe) async -> ServerSoftware? {
+        guard let instance = await probe.json(base + "api/v1/instance"),
               instance["uri"] != nil || instance["version"] != nil else { return nil }
         return software(fromInstanceVersion: instance["version"]?.string ?? "")
     }
@@ -99,23 +100,34 @@ public enum DialectDetector {
         return ServerSoftware(name: "mastodon", version: version)
     }
 
-    /// The transport failure of a request to `base`, nil when it answered anything (any status).
-    private static func unreachable(base: String, http: any HTTPClient) async -> RequestError? {
-        do {
-            _ = try await http.send(HTTPRequest(url: base + "api/v1/instance", headers: [HTTPHeader("Accept", "application/json")]))
-            return nil
-        } catch {
-            if case .transport = error { return error }
-            if case .cancelled = error { return error }
-            return nil
-        }
-    }
+    /// The requests of one detection: each answer's JSON object, and whether
+    /// the server answered any request at all (any status) or only failed.
+    final class Probe: @unchecked Sendable {
+        private let http: any HTTPClient
+        private(set) var answered = false
+        /// The last transport failure or cancellation, when nothing answered.
+        private(set) var failure: RequestError?
 
-    private static func json(_ url: String, http: any HTTPClient) async -> JSONValue? {
-        let request = HTTPRequest(url: url, headers: [HTTPHeader("Accept", "application/json")])
-        guard let response = try? await http.send(request), response.status == 200,
-              let object = JSONValue.parse(response.body), object.object != nil else { return nil }
-        return object
+        init(_ http: any HTTPClient) {
+            self.http = http
+        }
+
+        /// The JSON object at `url` (a 200 answer), else nil.
+        func json(_ url: String) async -> JSONValue? {
+            let response: HTTPResponse
+            do {
+                response = try await http.send(HTTPRequest(url: url, headers: [HTTPHeader("Accept", "application/json")]))
+            } catch {
+                switch error {
+                case .transport, .cancelled: failure = error
+                default: answered = true
+                }
+                return nil
+            }
+            answered = true
+            guard response.status == 200, let object = JSONValue.parse(response.body), object.object != nil else { return nil }
+            return object
+        }
     }
 
     private static func sameOrigin(_ a: String, _ b: String) -> Bool {

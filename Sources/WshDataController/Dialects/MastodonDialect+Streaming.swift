@@ -2,6 +2,7 @@ import FoundationEssentials
 import Synchronization
 import WshModel
 import WshRequest
+import WshText
 
 /// Mastodon's streaming API: server-sent events on `/api/v1/streaming/…`,
 /// at the URL `/api/v1/instance` names (`urls.streaming_api`; v2:
@@ -17,7 +18,7 @@ extension MastodonDialect {
         case .local: stream = "public/local"
         case .home: stream = "user"
         case .mentions: stream = "user/notification"
-        case .tag(let tag): stream = "hashtag?tag=" + FormEncoding.percentEncode(tag)
+        case .tag(let tag): stream = "hashtag?tag=" + PercentEncoding.encoded(tag)
         case .user, .reposts, .list, .bookmarks, .favourites: throw .configuration("Mastodon has no stream of \(source)")
         }
         let base = try await streamingBase(exchange)

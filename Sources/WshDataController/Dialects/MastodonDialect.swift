@@ -504,6 +504,6 @@ struct Call {
 
     /// `text` as one URL path segment.
     static func segment(_ text: String) -> String {
-        FormEncoding.percentEncode(text)
+        PercentEncoding.encoded(text)
     }
 }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import WshText
 
 extension WeiboTime {
     /// Parses an ISO 8601 / RFC 3339 time as Mastodon writes it
@@ -67,7 +68,7 @@ extension WeiboTime {
             }
         }
         guard index == bytes.count else { return nil }
-        let days = Self.daysFromCivil(year: year, month: month, day: day)
+        let days = CivilTime.days(year: year, month: month, day: day)
         let local = Double(days * 86_400 + hour * 3600 + minute * 60 + second) + fraction
         self.init(date: Date(timeIntervalSince1970: local - Double(offset)), utcOffset: offset)
     }

@@ -38,7 +38,7 @@ enum HARRedaction {
             return secretParameters.contains(name) ? "\(pair[..<equals])=\(Redaction.mask)" : String(pair)
         }.joined(separator: "&")
         // A secret percent-encoded in a value is masked in its encoded form too.
-        return Redaction.redact(masked, secrets: secrets + secrets.map(FormEncoding.percentEncode))
+        return Redaction.redact(masked, secrets: secrets + secrets.map(PercentEncoding.encoded))
     }
 
     /// A URL with its query's credential values masked.

@@ -48,7 +48,7 @@ public struct MastodonOAuthClient: OAuthAppRegistering {
     public func authorizeURL(app: OAuthApp, redirectURI: String, state: String, pkce: PKCE?) -> String {
         var url = apiBase + "oauth/authorize?"
             + FormEncoding.encode([("client_id", app.key), ("redirect_uri", redirectURI), ("response_type", "code")])
-            + "&scope=" + Self.scopes.split(separator: " ").map { FormEncoding.percentEncode(String($0)) }.joined(separator: "+")
+            + "&scope=" + Self.scopes.split(separator: " ").map { PercentEncoding.encoded(String($0)) }.joined(separator: "+")
             + "&" + FormEncoding.encode([("state", state)])
         if let pkce {
             url += "&" + FormEncoding.encode([("code_challenge", pkce.challenge), ("code_challenge_method", PKCE.method)])

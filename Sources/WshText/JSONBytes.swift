@@ -388,19 +388,6 @@ public struct JSONBytes {
     /// Where the reader is, in bytes from the start.
     @inlinable public var position: Int { index }
 
-    /// How many bytes the reader reads, from the start.
-    @inlinable public var count: Int { end }
-
-    /// The reader moved to `position`, at the same depth: a place this
-    /// reader's own stepping found (such as where an element of the array
-    /// it is in starts), so that two readers can read its two parts.
-    @inlinable
-    public func resumed(at position: Int) -> JSONBytes {
-        var reader = self
-        reader.index = position
-        return reader
-    }
-
     /// Moves eight bytes at a time to the next quote or backslash, or to the
     /// last eight bytes of the body, whichever comes first.
     @inlinable @inline(__always)

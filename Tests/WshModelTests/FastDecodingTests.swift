@@ -150,23 +150,6 @@ struct FastDecodingTests {
 
     // MARK: - Generated bodies
 
-    @Test("long pages, read in two halves at once: JSONDecoder's values in its order, and its errors", arguments: 0..<2)
-    func longPages(batch: Int) {
-        var generator = BodyGenerator(seed: 0x4A1F_0000 + UInt64(batch))
-        var long = 0
-        for i in 0..<12 {
-            let (schema, type) = i % 3 == 2 ? (BodyGenerator.tootArray, "Array<MastodonStatus>") : (BodyGenerator.timelinePage, "TimelinePage")
-            let body = generator.longDocument(schema, count: 160)
-            if body.bytes.count >= 2 * ModelReader.halvesThreshold { long += 1 }
-            let label = "long \(type) \(batch).\(i) (\(body.bytes.count) bytes)"
-            let (fast, _) = Self.check(Data(body.bytes), as: Self.types.first { $0.name == type }!, label)
-            if !body.mayDecline { #expect(fast, "the fast path declined an ordinary long body: \(label)") }
-        }
-        // Long enough that the reader splits them.
-        #expect(long >= 10)
-    }
-
-
     @Test("generated bodies: every tolerance, unknown fields, escapes, duplicates, invalid elements and invalid JSON",
           arguments: 0..<8)
     func generated(batch: Int) {
@@ -329,35 +312,6 @@ struct BodyGenerator {
             object(schema, &body, depth: 0, top: true)
         }
         space(&body)
-        if wildness > 0, chance(0.3) { mutate(&body) }
-        return body
-    }
-
-    /// A page long enough to be read in two halves at once (ArrayHalves.swift):
-    /// `count` elements in the list it leads with, a Weibo page (in its
-    /// envelope or bare, elements that are not objects dropped) or a
-    /// Mastodon timeline (any element not an object fails it), broken now
-    /// and then anywhere, in either half.
-    mutating func longDocument(_ schema: Schema, count: Int) -> Body {
-        _ = Self.documents  // the schemas' fields
-        var body = Body()
-        wildness = pick([0, 0, 0.003, 0.03])
-        written = [:]
-        let toots = schema === Self.tootArray
-        let (open, close) = toots || chance(0.3) ? ("[", "]") : (#"{"total_number": 7, "statuses": ["#, "]}")
-        body.bytes += Array(open.utf8)
-        for i in 0..<count {
-            if i > 0 { body.bytes += Array(",".utf8) }
-            space(&body)
-            if chance(toots ? (wild ? 0.05 : 0) : 0.05) {
-                junk(&body, depth: 2, read: !toots)
-                if toots { body.mayDecline = true }
-            } else {
-                object(toots ? Self.toot : Self.status, &body, depth: 1)
-            }
-            space(&body)
-        }
-        body.bytes += Array(close.utf8)
         if wildness > 0, chance(0.3) { mutate(&body) }
         return body
     }

@@ -48,7 +48,7 @@ extension TimelinePage {
         // Some endpoints and older clients answer with the bare array; its
         // elements that are not objects are dropped.
         if r.peek() == UInt8(ascii: "[") {
-            return TimelinePage(statuses: try r.lenientArray(inHalves: true, Status.fast) ?? [])
+            return TimelinePage(statuses: try r.lenientArray(Status.fast) ?? [])
         }
         var statuses: [Status]??
         var reposts: [Status]??
@@ -56,8 +56,8 @@ extension TimelinePage {
         let keys = Self.fastKeys
         try r.object(keys) { r, field throws(JSONBytes.Declined) in
             switch field {
-            case 0: statuses = .some(try r.lenientArray(inHalves: true, Status.fast))
-            case 1: reposts = .some(try r.lenientArray(inHalves: true, Status.fast))
+            case 0: statuses = .some(try r.lenientArray(Status.fast))
+            case 1: reposts = .some(try r.lenientArray(Status.fast))
             case 2: page.totalNumber = try r.lenientCount()
             case 3: page.previousCursor = try r.lenientInt()
             default: page.nextCursor = try r.lenientInt()
@@ -299,7 +299,10 @@ extension MastodonStatus {
     /// array in JSONDecoder, so declines here).
     static func fastArray(_ r: inout ModelReader) throws(JSONBytes.Declined) -> [MastodonStatus] {
         try r.enterArray()
-        return try r.elementsInHalves { r throws(JSONBytes.Declined) in try MastodonStatus(fast: &r) }
+        var statuses: [MastodonStatus] = []
+        var first = true
+        while try r.nextElement(&first) { statuses.append(try MastodonStatus(fast: &r)) }
+        return statuses
     }
 
     private init(fast r: inout ModelReader) throws(JSONBytes.Declined) {

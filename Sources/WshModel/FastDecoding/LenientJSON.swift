@@ -119,25 +119,15 @@ extension ModelReader {
     }
 
     /// `lenientArray`: nil unless an array; its objects read by `read`,
-    /// other elements dropped. A document's own long list (`inHalves`) is
-    /// read in two halves at once (ArrayHalves.swift).
+    /// other elements dropped.
     mutating func lenientArray<T>(
-        inHalves: Bool = false, _ read: (inout ModelReader) throws(Declined) -> T
+        _ read: (inout ModelReader) throws(Declined) -> T
     ) throws(Declined) -> [T]? {
         guard peek() == UInt8(ascii: "[") else {
             try skipValue()
             return nil
         }
         try json.enterArray()
-        if inHalves {
-            return try elementsInHalves { r throws(Declined) in
-                guard r.peek() == UInt8(ascii: "{") else {
-                    try r.skipValue()
-                    return nil
-                }
-                return try read(&r)
-            }
-        }
         var values: [T] = []
         var first = true
         while try nextElement(&first) {

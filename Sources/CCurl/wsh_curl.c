@@ -150,6 +150,16 @@ typedef struct buffer {
     size_t capacity;
 } buffer;
 
+// Makes room for `capacity` bytes (the body's announced length, so that it
+// arrives without being moved as it grows).
+static void buffer_reserve(buffer *b, size_t capacity) {
+    if (capacity <= b->capacity) return;
+    char *grown = realloc(b->data, capacity);
+    if (grown == NULL) return;  // it grows as it arrives instead
+    b->data = grown;
+    b->capacity = capacity;
+}
+
 static int buffer_append(buffer *b, const char *bytes, size_t n) {
     if (b->length + n + 1 > b->capacity) {
         size_t capacity = b->capacity ? b->capacity : 16384;
@@ -194,6 +204,14 @@ static size_t on_body(char *bytes, size_t size, size_t count, void *context) {
     if (h->max_body_bytes && h->body.length + n > h->max_body_bytes) {
         h->body_too_large = 1;
         return 0;
+    }
+    if (h->body.length == 0) {
+        // Room for the whole body at once, when it says how long it is; a
+        // length past the limit (or past 64 MiB) is not taken at its word.
+        curl_off_t announced = -1;
+        api.easy_getinfo(h->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &announced);
+        size_t most = h->max_body_bytes ? h->max_body_bytes : (size_t)64 << 20;
+        if (announced > 0 && (size_t)announced <= most) buffer_reserve(&h->body, (size_t)announced + 1);
     }
     return buffer_append(&h->body, bytes, n) ? n : 0;
 }
@@ -243,6 +261,14 @@ wsh_curl *wsh_curl_new(void) {
     set_long(e, CURLOPT_TCP_KEEPALIVE, 1L);
     set_long(e, CURLOPT_TCP_NODELAY, 1L);
     return h;
+}
+
+char *wsh_curl_take_body(wsh_curl *h) {
+    char *body = h->body.data;
+    h->body.data = NULL;
+    h->body.length = 0;
+    h->body.capacity = 0;
+    return body;
 }
 
 void wsh_curl_free(wsh_curl *h) {

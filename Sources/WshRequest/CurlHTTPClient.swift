@@ -227,7 +227,11 @@ public final class CurlHTTPClient: CancellableHTTPClient, StreamingHTTPClient, @
                 curlCode: Int(response.curl_code), message: message, url: redact(request.url),
                 inHeaders: response.in_headers != 0, authorities: options.authorities)))
         }
-        let bodyData = response.body_length > 0 ? Data(bytes: response.body, count: response.body_length) : Data()
+        // The handle's buffer becomes the response's, not copied: a page of a
+        // timeline is hundreds of kilobytes.
+        let bodyData = response.body_length > 0
+            ? wsh_curl_take_body(handle).map { Data(bytesNoCopy: $0, count: response.body_length, deallocator: .free) } ?? Data()
+            : Data()
         let headerText = String(decoding: UnsafeRawBufferPointer(start: response.headers, count: response.headers_length), as: UTF8.self)
         return .success(HTTPResponse(
             status: response.status,

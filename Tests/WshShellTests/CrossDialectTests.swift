@@ -58,13 +58,16 @@ struct CrossDialectTests {
 
     @Test("trace on shows the different wire under the same command")
     func traceShowsTheWire() async throws {
-        let weibo = try await ShellHarness(dialect: .weibo).run("trace on\nfetch 5")
-        let mastodon = try await ShellHarness(dialect: .mastodon).run("trace on\nfetch 5")
+        let weibo = try await ShellHarness(dialect: .weibo).run("trace on\nfetch 5\nmore")
+        let mastodon = try await ShellHarness(dialect: .mastodon).run("trace on\nfetch 5\nmore")
         #expect(weibo.stderr.contains("/2/statuses/public_timeline.json?count=5&page=1"))
         #expect(mastodon.stderr.contains("/api/v1/timelines/public?limit=5"))
         for trace in [weibo.stderr, mastodon.stderr] {
             #expect(trace.contains("StatusDataController.timeline(public, count: 5)"))
         }
+        // `more` names where it starts: a page number, or the server's own link.
+        #expect(weibo.stderr.contains("StatusDataController.timeline(public, count: 5, from: page(2))"), "\(weibo.stderr)")
+        #expect(mastodon.stderr.contains("StatusDataController.timeline(public, count: 5, from: link(older than "), "\(mastodon.stderr)")
     }
 
     @Test("a timeline one API lacks is a usage error naming it")

@@ -82,6 +82,10 @@ void wsh_curl_finish_preload(void);
 /// A new handle, or NULL if libcurl cannot be loaded or initialised.
 wsh_curl *wsh_curl_new(void);
 void wsh_curl_free(wsh_curl *handle);
+/// The body `wsh_curl_perform` received (`body_length` bytes, then a NUL),
+/// now the caller's to `free`: the handle starts its next body afresh, so
+/// the response need not be copied out of it. NULL when nothing arrived.
+char *wsh_curl_take_body(wsh_curl *handle);
 
 /// Trusts the CA certificates in the PEM file at `path` in place of
 /// libcurl's default bundle (its default CA directory, if it has one, still

@@ -53,13 +53,23 @@ public enum TimelineSource: Sendable, Hashable, CustomStringConvertible {
 /// Where the next older page of a timeline starts. Opaque above the
 /// DataControllers: the ViewModel keeps the one a load returned and hands it
 /// back for `more`.
-public enum TimelineCursor: Sendable, Hashable {
+public enum TimelineCursor: Sendable, Hashable, CustomStringConvertible {
     /// A page number (the public timeline).
     case page(Int)
     /// Statuses older than this id (a cursor timeline).
     case olderThan(id: String)
     /// The page a server's own link names (Mastodon's `Link` header), followed as sent.
     case link(PageLink)
+
+    /// How the trace names it, as Swift would print the case (`page(2)`,
+    /// `olderThan(id: "5")`), without reflection on every page loaded.
+    public var description: String {
+        switch self {
+        case .page(let page): "page(\(page))"
+        case .olderThan(let id): "olderThan(id: \(String(reflecting: id)))"
+        case .link(let link): "link(\(link))"
+        }
+    }
 }
 
 /// A server's link to a page of a timeline: the query of its `Link`

@@ -1,4 +1,5 @@
 import Dispatch
+import WshText
 
 /// Runs async ViewModel inputs from the shell's synchronous main thread.
 ///
@@ -6,6 +7,12 @@ import Dispatch
 /// each async input runs in a Task while the main thread waits, polling for
 /// Ctrl-C every 10 ms; an interrupt cancels the Task, which cancels the
 /// request within milliseconds.
+///
+/// The waiting thread runs the Task's own work (`WaitingThreadExecutor`):
+/// it is idle until the Task ends anyway, and a request then costs two
+/// hand-overs between threads (to the curl thread and back) instead of
+/// four (to the concurrency pool, to the curl thread, back to the pool,
+/// back to the main thread).
 enum Bridge {
     /// The outcome of `operation`, or `BridgeInterrupted` after Ctrl-C.
     static func run<T>(
@@ -13,33 +20,75 @@ enum Bridge {
         onInterrupt: () -> Void = {}
     ) throws -> T {
         let box = ResultBox<T>()
-        let done = DispatchSemaphore(value: 0)
-        let task = Task {
+        let executor = WaitingThreadExecutor()
+        let task = Task(executorPreference: executor) {
             do { box.result = .success(try await operation()) } catch { box.result = .failure(error) }
-            done.signal()
+            executor.finish()
         }
         var interrupted = false
-        while done.wait(timeout: .now() + .milliseconds(10)) == .timedOut {
+        while !executor.runJobs(waitingAtMost: .milliseconds(10)) {
             if !interrupted && Interrupts.pending {
                 interrupted = true
                 task.cancel()
                 onInterrupt()
             }
         }
-        // The semaphore orders the Task's write before this read. An input
-        // that finished despite Ctrl-C (watch, fetch --all keep what arrived)
-        // returns its result; the pending interrupt still stops a script.
+        // `finish` (under the executor's lock) orders the Task's write before
+        // this read. An input that finished despite Ctrl-C (watch, fetch --all
+        // keep what arrived) returns its result; the pending interrupt still
+        // stops a script.
         let result = box.result!
         if interrupted || Interrupts.pending, case .failure = result { throw BridgeInterrupted() }
         return try result.get()
     }
 }
 
+/// The executor of `Bridge.run`'s Task: its jobs wait in a queue that the
+/// thread running `Bridge.run` works through. Once the Task has finished,
+/// any job still sent here (work the Task left behind) goes to the global
+/// concurrent executor, since nobody runs this queue any more.
+final class WaitingThreadExecutor: TaskExecutor, @unchecked Sendable {
+    private let lock = ThreadLock()
+    private var jobs: [UnownedJob] = []
+    private var finished = false
+    private let ready = DispatchSemaphore(value: 0)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let forward = lock.withLock { () -> Bool in
+            if finished { return true }
+            jobs.append(job)
+            return false
+        }
+        if forward {
+            globalConcurrentExecutor.enqueue(job)
+        } else {
+            ready.signal()
+        }
+    }
+
+    /// Marks the Task finished (the last thing it does).
+    func finish() {
+        lock.withLock { finished = true }
+        ready.signal()
+    }
+
+    /// Runs the jobs that arrive within `timeout` until none is queued; true
+    /// once the Task has finished.
+    func runJobs(waitingAtMost timeout: DispatchTimeInterval) -> Bool {
+        _ = ready.wait(timeout: .now() + timeout)
+        while let job = lock.withLock({ jobs.isEmpty ? nil : jobs.removeFirst() }) {
+            job.runSynchronously(on: asUnownedTaskExecutor())
+        }
+        return lock.withLock { finished && jobs.isEmpty }
+    }
+}
+
 /// Ctrl-C stopped an async input.
 struct BridgeInterrupted: Error {}
 
-/// Carries a result from the Task to the waiting thread; the semaphore
-/// makes the hand-over safe.
+/// Carries a result from the Task to the waiting thread; the executor's
+/// lock makes the hand-over safe.
 private final class ResultBox<T>: @unchecked Sendable {
     var result: Result<T, Error>?
 }

@@ -17,20 +17,19 @@ public struct StoredAccount: Codable, Sendable, Equatable {
     /// Fields this wsh does not know, kept as they were.
     public var unknownFields: [String: JSONValue] = [:]
 
-    public init(api: String, uid: String, screenName: String, accessToken: String, expiresAt: Date?,
-                dialect: String? = nil) {
-        self.api = api
-        self.uid = uid
-        self.screenName = screenName
-        self.accessToken = accessToken
-        self.expiresAt = expiresAt
-        self.dialect = dialect
-    }
-
     enum CodingKeys: String, CodingKey, CaseIterable {
         case api, uid, dialect, screenName = "screen_name", accessToken = "access_token", expiresAt = "expires_at"
     }
 
+    /// Whether NAME (`alice`, `@alice` or a uid) names this account.
+    func isNamed(_ name: String) -> Bool {
+        let bare = name.hasPrefix("@") ? String(name.dropFirst()) : name
+        return bare == uid || bare == screenName
+    }
+}
+
+// The coding in an extension, so that the module keeps Swift's memberwise initializer.
+extension StoredAccount {
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         api = try container.decode(String.self, forKey: .api)
@@ -54,12 +53,6 @@ public struct StoredAccount: Codable, Sendable, Equatable {
         var unknown = encoder.container(keyedBy: AnyCodingKey.self)
         try unknown.encodeUnknown(unknownFields)
     }
-
-    /// Whether NAME (`alice`, `@alice` or a uid) names this account.
-    func isNamed(_ name: String) -> Bool {
-        let bare = name.hasPrefix("@") ? String(name.dropFirst()) : name
-        return bare == uid || bare == screenName
-    }
 }
 
 /// An app wsh registered on a server (Mastodon's `POST api/v1/apps`), kept
@@ -76,17 +69,13 @@ public struct StoredApp: Codable, Sendable, Equatable {
     /// Fields this wsh does not know, kept as they were.
     public var unknownFields: [String: JSONValue] = [:]
 
-    public init(api: String, clientID: String, clientSecret: String, redirectURIs: [String]) {
-        self.api = api
-        self.clientID = clientID
-        self.clientSecret = clientSecret
-        self.redirectURIs = redirectURIs
-    }
-
     enum CodingKeys: String, CodingKey, CaseIterable {
         case api, clientID = "client_id", clientSecret = "client_secret", redirectURIs = "redirect_uris"
     }
+}
 
+// The coding in an extension, so that the module keeps Swift's memberwise initializer.
+extension StoredApp {
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         api = try container.decode(String.self, forKey: .api)

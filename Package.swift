@@ -20,9 +20,11 @@ let package = Package(
     ],
     targets: [
         // C: libcurl is loaded on the first request and libedit when the prompt
-        // starts (dlopen), so `wsh -c` and scripts load neither.
-        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "CEditLine", linkerSettings: [.linkedLibrary("dl")]),
+        // starts (dlopen), so `wsh -c` and scripts load neither; CDynamicLoad
+        // is how both shims load their library.
+        .target(name: "CDynamicLoad", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CCurl", dependencies: ["CDynamicLoad"], linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CEditLine", dependencies: ["CDynamicLoad"]),
 
         // Below everything: untrusted text (the one sanitizer, the one redaction, the
         // escapers), and what wsh took from full Foundation (JSON values, percent-coding,
@@ -144,7 +146,7 @@ var startupLinkerFlags: [String] {
 /// `String: Hashable` by scanning every protocol conformance in the binary,
 /// 8 000 of them, touching pages all over it. With direct accessors the
 /// witness tables are passed in, and `wsh -c 'echo hi'` does no such scan.
-for target in package.targets where target.type != .test && !["CCurl", "CEditLine"].contains(target.name) {
+for target in package.targets where target.type != .test && !["CDynamicLoad", "CCurl", "CEditLine"].contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + [
         .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"],
                      .when(platforms: [.linux], configuration: .release)),

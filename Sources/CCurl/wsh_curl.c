@@ -1,4 +1,5 @@
 #include "wsh_curl.h"
+#include "wsh_dynamic_load.h"
 
 #include <curl/curl.h>
 #include <dlfcn.h>
@@ -50,18 +51,13 @@ static const char *load_error = "libcurl was not loaded";
     } while (0)
 
 static void load_library(void) {
-    static const char *const names[] = {"libcurl.so.4", "libcurl.so", "libcurl.4.dylib", "libcurl.dylib"};
-    void *library = NULL;
+    static const char *const names[] = {"libcurl.so.4", "libcurl.so", "libcurl.4.dylib", "libcurl.dylib", NULL};
+    void *library;
     // Lazy binding: the ~30 libraries libcurl brings are not all bound up
     // front (those built with BIND_NOW still are); every entry point wsh
     // calls is looked up below, so a missing one is still found at once.
-    for (size_t i = 0; i < sizeof names / sizeof names[0] && library == NULL; i++) {
-        library = dlopen(names[i], RTLD_LAZY | RTLD_LOCAL);
-    }
-    if (library == NULL) {
-        load_error = "cannot load libcurl (install libcurl4)";
-        return;
-    }
+    load_error = wsh_open_first(&library, names, RTLD_LAZY | RTLD_LOCAL, "cannot load libcurl (install libcurl4)");
+    if (load_error != NULL) return;
     RESOLVE(global_init, "curl_global_init");
     RESOLVE(easy_init, "curl_easy_init");
     RESOLVE(easy_cleanup, "curl_easy_cleanup");

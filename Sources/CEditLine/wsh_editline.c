@@ -1,4 +1,5 @@
 #include "wsh_editline.h"
+#include "wsh_dynamic_load.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -50,15 +51,10 @@ static const char *load_error = "libedit was not loaded";
 static char missing_symbol[96];
 
 static void load_library(void) {
-    static const char *const names[] = {"libedit.so.2", "libedit.so", "libedit.3.dylib", "libedit.dylib"};
-    void *library = NULL;
-    for (size_t i = 0; i < sizeof names / sizeof names[0] && library == NULL; i++) {
-        library = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-    }
-    if (library == NULL) {
-        load_error = "cannot load libedit (install libedit2)";
-        return;
-    }
+    static const char *const names[] = {"libedit.so.2", "libedit.so", "libedit.3.dylib", "libedit.dylib", NULL};
+    void *library;
+    load_error = wsh_open_first(&library, names, RTLD_NOW | RTLD_LOCAL, "cannot load libedit (install libedit2)");
+    if (load_error != NULL) return;
     for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
         *symbols[i].slot = dlsym(library, symbols[i].name);
         if (*symbols[i].slot == NULL) {

@@ -132,27 +132,9 @@ struct Arguments: ParsableCommand {
 
     /// The parsed values.
     var options: Options {
-        var options = Options()
-        options.api = api
-        options.dialect = dialect
-        options.tokenFile = tokenFile
-        options.tokenCommand = tokenCommand
-        options.cacert = cacert
-        options.record = record
-        options.replay = replay
-        options.json = json
-        options.noColor = noColor
-        options.command = command
-        options.present = present
-        options.timeout = timeout
-        options.version = version
-        options.script = script
-        options.echo = echo
-        options.keepGoing = keepGoing
-        options.test = test
-        options.jobs = jobs
-        options.reportJUnit = reportJUnit
-        options.reportTAP = reportTAP
-        return options
+        Options(api: api, dialect: dialect, tokenFile: tokenFile, tokenCommand: tokenCommand, cacert: cacert,
+                record: record, replay: replay, json: json, noColor: noColor, command: command, present: present,
+                timeout: timeout, version: version, script: script, echo: echo, keepGoing: keepGoing, test: test,
+                jobs: jobs, reportJUnit: reportJUnit, reportTAP: reportTAP)
     }
 }

@@ -65,8 +65,6 @@ public struct Options: Equatable, Sendable {
         seconds > 0 && seconds <= maximumTimeout
     }
 
-    public init() {}
-
     /// Parses `arguments` (without the program name).
     ///
     /// Throws argument-parser's errors, help and `--version` requests

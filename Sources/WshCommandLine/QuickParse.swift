@@ -30,34 +30,23 @@ enum QuickParse {
                 index += 1
                 guard index < arguments.endIndex, !arguments[index].hasPrefix("-") else { return nil }
                 let value = arguments[index]
+                guard !excludesOne(of: seen, word) else { return nil }
                 switch word {
-                case "-c":
-                    guard options.present == nil else { return nil }
-                    options.command = value
-                case "--present":
-                    guard options.command == nil else { return nil }
-                    options.present = value
+                case "-c": options.command = value
+                case "--present": options.present = value
                 case "--api":
                     guard Options.isAPIBase(value) else { return nil }
                     options.api = value
                 case "--dialect":
                     guard Options.dialects.contains(value) else { return nil }
                     options.dialect = value
-                case "--token-file":
-                    guard options.tokenCommand == nil else { return nil }
-                    options.tokenFile = value
-                case "--token-command":
-                    guard options.tokenFile == nil else { return nil }
-                    options.tokenCommand = value
+                case "--token-file": options.tokenFile = value
+                case "--token-command": options.tokenCommand = value
                 case "--cacert":
                     guard CABundleFile.problem(value) == nil else { return nil }
                     options.cacert = value
-                case "--record":
-                    guard options.replay == nil else { return nil }
-                    options.record = value
-                case "--replay":
-                    guard options.record == nil else { return nil }
-                    options.replay = value
+                case "--record": options.record = value
+                case "--replay": options.replay = value
                 default:
                     guard let seconds = Double(value), Options.isTimeout(seconds) else { return nil }
                     options.timeout = seconds
@@ -68,5 +57,13 @@ enum QuickParse {
             index += 1
         }
         return options
+    }
+
+    /// The options `Arguments` refuses together ("give -c or --present, not both").
+    private static let exclusive = [("-c", "--present"), ("--token-file", "--token-command"), ("--record", "--replay")]
+
+    /// Whether `word` and an option among `seen` are one of the `exclusive` pairs.
+    private static func excludesOne(of seen: [String], _ word: String) -> Bool {
+        exclusive.contains { ($0.0 == word && seen.contains($0.1)) || ($0.1 == word && seen.contains($0.0)) }
     }
 }

@@ -65,13 +65,12 @@ public struct APIFailure: Sendable, Hashable, CustomStringConvertible {
     /// not classify it (then `RequestError.kind` reads the HTTP status).
     public var kind: ErrorKind?
 
-    public init(code: Int?, message: String, request: String?, httpStatus: Int, rateLimitReset: RateLimitReset? = nil,
-                kind: ErrorKind? = nil) {
+    /// A failure as the answer said it; `rateLimitReset` is added once known.
+    public init(code: Int?, message: String, request: String?, httpStatus: Int, kind: ErrorKind? = nil) {
         self.code = code
         self.message = message
         self.request = request
         self.httpStatus = httpStatus
-        self.rateLimitReset = rateLimitReset
         self.kind = kind
     }
 

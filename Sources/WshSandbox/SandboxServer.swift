@@ -34,12 +34,8 @@ public final class SandboxServer: Sendable {
         let listening: OneShot<Result<Int, SandboxStartError>>
         let finished: OneShot<Bool>
         let stopRequested: Locked<Bool>
-        let faults: FaultInjector
-        let store: SandboxStore
-        let stats: StatsRecorder
+        /// The routes of `/admin/`, which hold the state every route reads.
         let admin: AdminAPI
-        let tokens: TokenStore
-        let mastodon: MastodonState
         let adminToken: String?
     }
 
@@ -145,23 +141,23 @@ public final class SandboxServer: Sendable {
     /// call with it then fails with 21327. False when there is no such token.
     @discardableResult
     public func expireToken(_ token: String) -> Bool {
-        parts.tokens.expire(token)
+        parts.admin.tokens.expire(token)
     }
 
     /// How many user tokens issued through OAuth (either API) are still live:
     /// neither revoked nor expired.
-    public var liveIssuedTokenCount: Int { parts.tokens.liveIssuedTokens }
+    public var liveIssuedTokenCount: Int { parts.admin.tokens.liveIssuedTokens }
 
     /// The Mastodon API's base, e.g. `http://127.0.0.1:49152/`: a client
     /// appends `api/v1/…` and `oauth/…` (Mastodon's paths start at the root).
     public var mastodonBaseURL: String { "http://\(hostInURL):\(port)/" }
 
     /// Whether the Mastodon public and tag timelines answer without a token now.
-    public var publicPreview: Bool { parts.mastodon.publicPreview }
+    public var publicPreview: Bool { parts.admin.mastodon.publicPreview }
 
     /// Turns public preview on or off, as `POST /admin/mastodon` does (a reset restores the configured value).
     public func setPublicPreview(_ on: Bool) {
-        parts.mastodon.setPublicPreview(on)
+        parts.admin.mastodon.setPublicPreview(on)
     }
 
     private var hostInURL: String { urlHost(configuration.host) }
@@ -169,11 +165,11 @@ public final class SandboxServer: Sendable {
     // MARK: Faults and state
 
     /// The faults in force.
-    public var faults: SandboxFaults { parts.faults.faults }
+    public var faults: SandboxFaults { parts.admin.faults.faults }
 
     /// Replaces the faults, restarting the rate-limit count and the failure sequence.
     public func setFaults(_ faults: SandboxFaults) {
-        parts.faults.set(faults)
+        parts.admin.faults.set(faults)
     }
 
     /// What `POST /admin/reset` does: no faults, the generated data as it was
@@ -183,7 +179,7 @@ public final class SandboxServer: Sendable {
     }
 
     /// Requests, connections and posts since the start or the last reset.
-    public var stats: SandboxStats { parts.stats.stats }
+    public var stats: SandboxStats { parts.admin.stats.stats }
 
     // MARK: Launching
 
@@ -204,12 +200,8 @@ public final class SandboxServer: Sendable {
         let adminToken = configuration.adminToken
             ?? (configuration.listensBeyondLoopback ? AdminAccess.generatedToken() : nil)
         let responder = SandboxResponder(
-            api: WeiboAPI(store: store, tokens: tokens, rateLimiter: rateLimiter),
-            oauth: OAuthAPI(tokens: tokens, store: store),
-            mastodon: MastodonAPI(store: store, tokens: tokens, state: mastodon),
-            mastodonOAuth: MastodonOAuth(tokens: tokens, store: store, state: mastodon), admin: admin,
-            adminAccess: AdminAccess(token: adminToken), faults: faults,
-            stats: stats, log: configuration.logRequests ? RequestLog() : nil,
+            admin: admin, adminAccess: AdminAccess(token: adminToken),
+            log: configuration.logRequests ? RequestLog() : nil,
             replay: configuration.replay.map(HARReplayer.init(recording:)))
 
         // Hummingbird's own messages would interleave with a shell's output.
@@ -249,8 +241,7 @@ public final class SandboxServer: Sendable {
             finished.fulfil(true)
         }
         return Parts(group: group, task: task, listening: listening, finished: finished,
-                     stopRequested: Locked(false), faults: faults, store: store, stats: stats, admin: admin,
-                     tokens: tokens, mastodon: mastodon, adminToken: adminToken)
+                     stopRequested: Locked(false), admin: admin, adminToken: adminToken)
     }
 
     private static func validationProblem(_ configuration: SandboxConfiguration) -> String? {

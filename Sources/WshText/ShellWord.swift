@@ -9,17 +9,9 @@ public enum ShellWord {
             return word
         }
         if !word.contains("'"), !word.contains(where: \.isNewline) { return "'\(word)'" }
-        var escaped = ""
-        for character in word {
-            switch character {
-            case "\\": escaped += "\\\\"
-            case "\"": escaped += "\\\""
-            case "$": escaped += "\\$"
-            case "\n": escaped += "\\n"
-            case "\t": escaped += "\\t"
-            default: escaped.append(character)
-            }
-        }
-        return "\"\(escaped)\""
+        return "\"" + word.escaped(with: Self.escapes) + "\""
     }
+
+    /// What the language reads back inside double quotes.
+    static let escapes: [Character: String] = ["\\": "\\\\", "\"": "\\\"", "$": "\\$", "\n": "\\n", "\t": "\\t"]
 }

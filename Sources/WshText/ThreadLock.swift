@@ -5,17 +5,11 @@ import Glibc
 /// A mutex for state shared between threads (curl's, the sandbox's event
 /// loops, `wsh --test`'s workers): what Foundation's `NSLock` was here.
 public final class ThreadLock: @unchecked Sendable {
-    fileprivate let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    fileprivate let mutex = UnsafeMutablePointer.pthreadObject(pthread_mutex_t()) { pthread_mutex_init($0, nil) }
 
-    public init() {
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
+    public init() {}
 
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
+    deinit { mutex.release(pthread_mutex_destroy) }
 
     public func lock() { pthread_mutex_lock(mutex) }
     public func unlock() { pthread_mutex_unlock(mutex) }
@@ -30,17 +24,11 @@ public final class ThreadLock: @unchecked Sendable {
 /// A condition variable with its own lock: `NSCondition`'s part wsh uses.
 public final class ThreadCondition: @unchecked Sendable {
     private let lockCell = ThreadLock()
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer.pthreadObject(pthread_cond_t()) { pthread_cond_init($0, nil) }
 
-    public init() {
-        condition.initialize(to: pthread_cond_t())
-        pthread_cond_init(condition, nil)
-    }
+    public init() {}
 
-    deinit {
-        pthread_cond_destroy(condition)
-        condition.deallocate()
-    }
+    deinit { condition.release(pthread_cond_destroy) }
 
     public func lock() { lockCell.lock() }
     public func unlock() { lockCell.unlock() }
@@ -57,5 +45,22 @@ public final class ThreadCondition: @unchecked Sendable {
         nanoseconds %= 1_000_000_000
         deadline.tv_nsec = nanoseconds
         return pthread_cond_timedwait(condition, lockCell.mutex, &deadline) == 0
+    }
+}
+
+extension UnsafeMutablePointer {
+    /// Room for one pthread object, set up by `initialise`: pthread objects
+    /// must not move, so they live here rather than in a stored property.
+    fileprivate static func pthreadObject(_ empty: Pointee, _ initialise: (Self) -> Int32) -> Self {
+        let pointer = allocate(capacity: 1)
+        pointer.initialize(to: empty)
+        _ = initialise(pointer)
+        return pointer
+    }
+
+    /// Ends a pthread object made by `pthreadObject` with `destroy`, and frees its room.
+    fileprivate func release(_ destroy: (Self) -> Int32) {
+        _ = destroy(self)
+        deallocate()
     }
 }

@@ -79,7 +79,7 @@ struct LifecycleTests {
                     "GET", "/2/statuses/public_timeline.json?page=\(page)&access_token=\(server.token)")
                 #expect(result.status == 200)
             }
-            #expect(server.stats == SandboxStats(requests: 10, connections: 1, posts: 0))
+            #expect(server.stats == SandboxStats(requests: 10, connections: 1, posts: 0, deletions: 0, writes: 0))
             server.reset()
             #expect(server.stats == SandboxStats())
         }

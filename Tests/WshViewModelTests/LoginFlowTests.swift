@@ -126,7 +126,9 @@ struct LoginFlowTests {
     func forgedStateRefused() async throws {
         let fixture = try Fixture()
         let (server, viewModel, host) = (fixture.server, fixture.viewModel!, fixture.host)
-        await viewModel.start(LoginOptions(app: app, pasteAccepted: true), host: host)
+        var options = LoginOptions(app: app)
+        options.pasteAccepted = true
+        await viewModel.start(options, host: host)
         let listening = try #require(host.listeners.first?.redirectURI)
         let redirect = try approved(fixture, as: "2002")
         host.listeners[0].answer = { refused, _ in

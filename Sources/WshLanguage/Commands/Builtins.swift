@@ -38,7 +38,7 @@ enum Builtins {
                     .valued("times", valueName: "N", help: "tries in all (default 3)"),
                     .valued("every", valueName: "SECONDS", help: "wait between tries, decimals allowed (default 1)"),
                 ],
-                synopsis: "retry [--times N] [--every SECONDS] { … }", action: .syntax),
+                action: .syntax, customSynopsis: "retry [--times N] [--every SECONDS] { … }"),
             CommandSpec(
                 name: "wait", abstract: "Wait until a condition holds.",
                 discussion: """
@@ -51,7 +51,7 @@ enum Builtins {
                     .valued("every", valueName: "SECONDS", help: "between checks, decimals allowed (default 1)"),
                     .valued("timeout", valueName: "SECONDS", help: "give up after this long (default 60)"),
                 ],
-                synopsis: "wait until COND [--every SECONDS] [--timeout SECONDS]", action: .syntax),
+                action: .syntax, customSynopsis: "wait until COND [--every SECONDS] [--timeout SECONDS]"),
             syntax(
                 "global", "Use script-scope variables inside a function.", "global NAME…",
                 "For the rest of the function, NAME reads and sets the script-scope variable, so a helper can keep a counter: def bump { global n; let n = $n + 1 }. Outside functions it does nothing."
@@ -94,6 +94,6 @@ enum Builtins {
     private static func syntax(
         _ name: String, _ abstract: String, _ synopsis: String, _ discussion: String = ""
     ) -> CommandSpec {
-        CommandSpec(name: name, abstract: abstract, discussion: discussion, synopsis: synopsis, action: .syntax)
+        CommandSpec(name: name, abstract: abstract, discussion: discussion, action: .syntax, customSynopsis: synopsis)
     }
 }

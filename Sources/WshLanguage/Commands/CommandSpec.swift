@@ -15,15 +15,15 @@ public struct CommandSpec {
     /// The name the command is called by.
     public var name: String
     /// Other names for the same command.
-    public var aliases: [String]
+    public var aliases: [String] = []
     /// One line saying what the command does, shown by `help`.
     public var abstract: String
     /// Longer help shown by `help NAME`; may span lines.
-    public var discussion: String
+    public var discussion = ""
     /// Positional arguments in order.
-    public var arguments: [ArgumentSpec]
+    public var arguments: [ArgumentSpec] = []
     /// Options and flags.
-    public var options: [OptionSpec]
+    public var options: [OptionSpec] = []
     /// Suggests words for an argument being completed; options complete by themselves.
     public var completion: CompletionProvider?
     /// Help that depends on the host's state now (wsh: what the connected API
@@ -36,8 +36,26 @@ public struct CommandSpec {
     /// shows after its abstract (wsh: `not on weibo`); nil when it can.
     public var unavailable: (() -> String?)?
     var action: Action
-    private var customSynopsis: String?
+    /// Overrides the generated synopsis (see ``synopsis``).
+    var customSynopsis: String?
 
+    /// The usage line: `name ARG [OPTIONAL] [REST…] [--flag] [--page N]`.
+    public var synopsis: String {
+        if let customSynopsis { return customSynopsis }
+        let parts = [name] + arguments.map(\.synopsis) + options.map { "[\($0.synopsis)]" }
+        return parts.joined(separator: " ")
+    }
+
+    /// Whether this entry is a language form (`if`, `while`, …) rather than a command.
+    public var isSyntax: Bool {
+        if case .syntax = action { return true }
+        return false
+    }
+}
+
+// In an extension, so that the module keeps Swift's memberwise initializer,
+// which the language's own entries use (`action: .syntax`, `.help`, `.source`).
+extension CommandSpec {
     /// Declares a host command.
     ///
     /// - Parameters:
@@ -52,37 +70,8 @@ public struct CommandSpec {
     ) {
         self.init(
             name: name, aliases: aliases, abstract: abstract, discussion: discussion,
-            arguments: arguments, options: options, synopsis: synopsis, completion: completion,
-            action: .host(handler))
-    }
-
-    init(
-        name: String, aliases: [String] = [], abstract: String, discussion: String = "",
-        arguments: [ArgumentSpec] = [], options: [OptionSpec] = [], synopsis: String? = nil,
-        completion: CompletionProvider? = nil, action: Action
-    ) {
-        self.name = name
-        self.aliases = aliases
-        self.abstract = abstract
-        self.discussion = discussion
-        self.arguments = arguments
-        self.options = options
-        self.completion = completion
-        self.action = action
-        self.customSynopsis = synopsis
-    }
-
-    /// The usage line: `name ARG [OPTIONAL] [REST…] [--flag] [--page N]`.
-    public var synopsis: String {
-        if let customSynopsis { return customSynopsis }
-        let parts = [name] + arguments.map(\.synopsis) + options.map { "[\($0.synopsis)]" }
-        return parts.joined(separator: " ")
-    }
-
-    /// Whether this entry is a language form (`if`, `while`, …) rather than a command.
-    public var isSyntax: Bool {
-        if case .syntax = action { return true }
-        return false
+            arguments: arguments, options: options, completion: completion,
+            action: .host(handler), customSynopsis: synopsis)
     }
 }
 

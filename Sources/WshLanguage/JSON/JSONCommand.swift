@@ -21,9 +21,8 @@ enum JSONCommand {
                 ArgumentSpec("ACTION", help: "get or valid"),
                 ArgumentSpec("ARGS", help: "PATH and TEXT for get, TEXT for valid", arity: .variadic),
             ],
-            synopsis: synopsis,
             completion: { request in request.argumentIndex == 0 ? ["get", "valid"] : [] },
-            action: .host { context in try run(context) })
+            action: .host { context in try run(context) }, customSynopsis: synopsis)
     }
 
     private static func run(_ context: CommandContext) throws(LanguageError) {

@@ -70,6 +70,14 @@ struct JSONWriter {
         arrayEnd()
     }
 
+    /// `"name":{…}`, its members written by `members`.
+    mutating func object(_ name: StaticString, _ members: (inout JSONWriter) -> Void) {
+        key(name)
+        objectStart()
+        members(&self)
+        objectEnd()
+    }
+
     /// Bytes that are already JSON (a cached fragment).
     mutating func json(_ fragment: [UInt8]) {
         separator()

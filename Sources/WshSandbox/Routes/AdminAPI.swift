@@ -6,7 +6,8 @@ import Hummingbird
 /// `GET /admin/accounts`, `POST /admin/tokens/expire`, `GET|POST /admin/mastodon`.
 ///
 /// They exist for tests and teaching on loopback; the sandbox is never a
-/// public service.
+/// public service. Since they reset and inspect everything, they hold the
+/// state every route reads: the server and its responder reach it here.
 struct AdminAPI: Sendable {
     let faults: FaultInjector
     let store: SandboxStore

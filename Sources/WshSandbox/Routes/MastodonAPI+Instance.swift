@@ -24,174 +24,131 @@ extension MastodonAPI {
     /// this is, as clients (megalodon's `detector`) read it to tell Mastodon from
     /// GoToSocial or Pleroma before they call anything else.
     func nodeInfo(path: String) -> Reply {
-        var json = JSONWriter(capacity: 512)
-        json.objectStart()
-        if path == Self.nodeInfoDiscoveryPath {
-            json.key("links")
-            json.arrayStart()
-            json.objectStart()
-            json.member("rel", "http://nodeinfo.diaspora.software/ns/schema/2.0")
-            json.member("href", state.origin + Self.nodeInfoPath)
-            json.objectEnd()
-            json.arrayEnd()
-        } else {
-            let timeline = store.timeline
-            let software = state.ids.software
-            json.member("version", "2.0")
-            json.key("software")
-            json.objectStart()
-            json.member("name", software.name)
-            json.member("version", software.version)
-            json.objectEnd()
-            json.member("protocols", ["activitypub"])
-            json.key("services")
-            json.objectStart()
-            json.member("outbound", [])
-            json.member("inbound", [])
-            json.objectEnd()
-            json.key("usage")
-            json.objectStart()
-            json.key("users")
-            json.objectStart()
-            json.member("total", timeline.data.users.count)
-            json.member("activeMonth", timeline.data.users.count)
-            json.member("activeHalfyear", timeline.data.users.count)
-            json.objectEnd()
-            json.member("localPosts", timeline.count)
-            json.objectEnd()
-            json.member("openRegistrations", false)
-            json.key("metadata")
-            json.objectStart()
-            json.member("nodeName", "wsh sandbox")
-            json.objectEnd()
+        Self.object(capacity: 512) { json in
+            if path == Self.nodeInfoDiscoveryPath {
+                json.key("links")
+                json.arrayStart()
+                json.objectStart()
+                json.member("rel", "http://nodeinfo.diaspora.software/ns/schema/2.0")
+                json.member("href", state.origin + Self.nodeInfoPath)
+                json.objectEnd()
+                json.arrayEnd()
+            } else {
+                let timeline = store.timeline
+                let software = state.ids.software
+                json.member("version", "2.0")
+                json.object("software") {
+                    $0.member("name", software.name)
+                    $0.member("version", software.version)
+                }
+                json.member("protocols", ["activitypub"])
+                json.object("services") {
+                    $0.member("outbound", [])
+                    $0.member("inbound", [])
+                }
+                json.object("usage") { usage in
+                    usage.object("users") {
+                        $0.member("total", timeline.data.users.count)
+                        $0.member("activeMonth", timeline.data.users.count)
+                        $0.member("activeHalfyear", timeline.data.users.count)
+                    }
+                    usage.member("localPosts", timeline.count)
+                }
+                json.member("openRegistrations", false)
+                json.object("metadata") { $0.member("nodeName", "wsh sandbox") }
+            }
         }
-        json.objectEnd()
-        return Self.json(json.bytes)
+    }
+
+    /// `instance`, either version: open to anyone; the server's address under
+    /// `addressKey` (v1's `uri`, v2's `domain`), its title, then `members`.
+    private func instance(_ call: Call, addressKey: StaticString,
+                          _ members: (inout JSONWriter) -> Void) throws -> Reply {
+        _ = try viewer(call, .open)
+        return Self.object(capacity: 2048) { json in
+            json.member(addressKey, domain)
+            json.member("title", "wsh sandbox")
+            members(&json)
+        }
     }
 
     func instanceV1(_ call: Call) throws -> Reply {
-        _ = try viewer(call, .open)
-        let timeline = store.timeline
-        var json = JSONWriter(capacity: 2048)
-        json.objectStart()
-        json.member("uri", domain)
-        json.member("title", "wsh sandbox")
-        json.member("short_description", "A Weibo and Mastodon API sandbox with generated data")
-        json.member("description", "wsh-sandbox serves the Weibo API v2 under /2/ and the Mastodon API under /api/v1/ over one generated data set.")
-        json.member("email", "sandbox@wsh.local")
-        json.member("version", version)
-        json.key("urls")
-        json.objectStart()
-        json.member("streaming_api", "ws://" + domain)
-        json.objectEnd()
-        json.key("stats")
-        json.objectStart()
-        json.member("user_count", timeline.data.users.count)
-        json.member("status_count", timeline.count)
-        json.member("domain_count", 0)
-        json.objectEnd()
-        json.null("thumbnail")
-        json.member("languages", Self.languages)
-        json.member("registrations", false)
-        json.member("approval_required", false)
-        json.member("invites_enabled", false)
-        json.key("configuration")
-        writeConfiguration(into: &json)
-        json.null("contact_account")
-        json.member("rules", [])
-        json.objectEnd()
-        return Self.json(json.bytes)
+        try instance(call, addressKey: "uri") { json in
+            let timeline = store.timeline
+            json.member("short_description", "A Weibo and Mastodon API sandbox with generated data")
+            json.member("description", "wsh-sandbox serves the Weibo API v2 under /2/ and the Mastodon API under /api/v1/ over one generated data set.")
+            json.member("email", "sandbox@wsh.local")
+            json.member("version", version)
+            json.object("urls") { $0.member("streaming_api", "ws://" + domain) }
+            json.object("stats") {
+                $0.member("user_count", timeline.data.users.count)
+                $0.member("status_count", timeline.count)
+                $0.member("domain_count", 0)
+            }
+            json.null("thumbnail")
+            json.member("languages", Self.languages)
+            json.member("registrations", false)
+            json.member("approval_required", false)
+            json.member("invites_enabled", false)
+            json.object("configuration", writeConfiguration)
+            json.null("contact_account")
+            json.member("rules", [])
+        }
     }
 
     func instanceV2(_ call: Call) throws -> Reply {
-        _ = try viewer(call, .open)
-        let origin = state.origin
-        var json = JSONWriter(capacity: 2048)
-        json.objectStart()
-        json.member("domain", domain)
-        json.member("title", "wsh sandbox")
-        json.member("version", version)
-        json.member("source_url", "https://github.com/wsh")
-        if state.ids == .snowflake {
-            // Mastodon 4.3 names its API version; clients (Mastodon.py) warn when a 4.3 does not.
-            json.key("api_versions")
-            json.objectStart()
-            json.member("mastodon", 2)
-            json.objectEnd()
+        try instance(call, addressKey: "domain") { json in
+            json.member("version", version)
+            json.member("source_url", "https://github.com/wsh")
+            if state.ids == .snowflake {
+                // Mastodon 4.3 names its API version; clients (Mastodon.py) warn when a 4.3 does not.
+                json.object("api_versions") { $0.member("mastodon", 2) }
+            }
+            json.member("description", "A Weibo and Mastodon API sandbox with generated data")
+            json.object("usage") { usage in
+                usage.object("users") { $0.member("active_month", store.timeline.data.users.count) }
+            }
+            json.object("thumbnail") { $0.member("url", state.origin + "/packs/media/images/preview.png") }
+            json.member("languages", Self.languages)
+            json.object("configuration", writeConfiguration)
+            json.object("registrations") {
+                $0.member("enabled", false)
+                $0.member("approval_required", false)
+                $0.null("message")
+            }
+            json.object("contact") {
+                $0.member("email", "sandbox@wsh.local")
+                $0.null("account")
+            }
+            json.member("rules", [])
         }
-        json.member("description", "A Weibo and Mastodon API sandbox with generated data")
-        json.key("usage")
-        json.objectStart()
-        json.key("users")
-        json.objectStart()
-        json.member("active_month", store.timeline.data.users.count)
-        json.objectEnd()
-        json.objectEnd()
-        json.key("thumbnail")
-        json.objectStart()
-        json.member("url", origin + "/packs/media/images/preview.png")
-        json.objectEnd()
-        json.member("languages", Self.languages)
-        json.key("configuration")
-        writeConfiguration(into: &json)
-        json.key("registrations")
-        json.objectStart()
-        json.member("enabled", false)
-        json.member("approval_required", false)
-        json.null("message")
-        json.objectEnd()
-        json.key("contact")
-        json.objectStart()
-        json.member("email", "sandbox@wsh.local")
-        json.null("account")
-        json.objectEnd()
-        json.member("rules", [])
-        json.objectEnd()
-        return Self.json(json.bytes)
     }
 
+    /// The members of `configuration`: the limits clients read before posting.
     private func writeConfiguration(into json: inout JSONWriter) {
-        json.objectStart()
-        json.key("urls")
-        json.objectStart()
-        json.member("streaming", "ws://" + domain)
-        json.objectEnd()
-        json.key("accounts")
-        json.objectStart()
-        json.member("max_featured_tags", 10)
-        json.objectEnd()
-        json.key("statuses")
-        json.objectStart()
-        json.member("max_characters", Self.maximumCharacters)
-        json.member("max_media_attachments", 4)
-        json.member("characters_reserved_per_url", 23)
-        json.objectEnd()
-        json.key("media_attachments")
-        json.objectStart()
-        json.key("supported_mime_types")
-        json.arrayStart()
-        for type in ["image/jpeg", "image/png", "image/gif", "image/webp", "video/mp4", "video/webm", "audio/ogg", "audio/mpeg"] {
-            json.string(type)
+        json.object("urls") { $0.member("streaming", "ws://" + domain) }
+        json.object("accounts") { $0.member("max_featured_tags", 10) }
+        json.object("statuses") {
+            $0.member("max_characters", Self.maximumCharacters)
+            $0.member("max_media_attachments", 4)
+            $0.member("characters_reserved_per_url", 23)
         }
-        json.arrayEnd()
-        json.member("image_size_limit", Self.maximumMediaBytes)
-        json.member("image_matrix_limit", 33_177_600)
-        json.member("video_size_limit", Self.maximumMediaBytes)
-        json.member("video_frame_rate_limit", 120)
-        json.member("video_matrix_limit", 8_294_400)
-        json.objectEnd()
-        json.key("polls")
-        json.objectStart()
-        json.member("max_options", 4)
-        json.member("max_characters_per_option", 50)
-        json.member("min_expiration", 300)
-        json.member("max_expiration", 2_629_746)
-        json.objectEnd()
-        json.key("translation")
-        json.objectStart()
-        json.member("enabled", false)
-        json.objectEnd()
-        json.objectEnd()
+        json.object("media_attachments") {
+            $0.member("supported_mime_types", ["image/jpeg", "image/png", "image/gif", "image/webp", "video/mp4",
+                                               "video/webm", "audio/ogg", "audio/mpeg"])
+            $0.member("image_size_limit", Self.maximumMediaBytes)
+            $0.member("image_matrix_limit", 33_177_600)
+            $0.member("video_size_limit", Self.maximumMediaBytes)
+            $0.member("video_frame_rate_limit", 120)
+            $0.member("video_matrix_limit", 8_294_400)
+        }
+        json.object("polls") {
+            $0.member("max_options", 4)
+            $0.member("max_characters_per_option", 50)
+            $0.member("min_expiration", 300)
+            $0.member("max_expiration", 2_629_746)
+        }
+        json.object("translation") { $0.member("enabled", false) }
     }
 
     // MARK: Apps
@@ -220,26 +177,18 @@ extension MastodonAPI {
         let app = state.register(name: name, website: website, redirectURIs: uris, scopes: scopes) {
             (tokens.randomSecret(), tokens.randomSecret())
         }
-        var json = JSONWriter(capacity: 512)
-        json.objectStart()
-        json.member("id", app.id)
-        json.member("name", app.name)
-        json.key("website")
-        if let website { json.string(website) } else { json.null() }
-        json.key("scopes")
-        json.arrayStart()
-        for scope in scopes.split(separator: " ") { json.string(String(scope)) }
-        json.arrayEnd()
-        json.member("redirect_uri", uris.joined(separator: "\n"))
-        json.key("redirect_uris")
-        json.arrayStart()
-        for uri in uris { json.string(uri) }
-        json.arrayEnd()
-        json.member("client_id", app.clientID)
-        json.member("client_secret", app.clientSecret)
-        json.member("vapid_key", MastodonState.vapidKey)
-        json.objectEnd()
-        return Self.json(json.bytes)
+        return Self.object(capacity: 512) { json in
+            json.member("id", app.id)
+            json.member("name", app.name)
+            json.key("website")
+            if let website { json.string(website) } else { json.null() }
+            json.member("scopes", scopes.split(separator: " ").map(String.init))
+            json.member("redirect_uri", uris.joined(separator: "\n"))
+            json.member("redirect_uris", uris)
+            json.member("client_id", app.clientID)
+            json.member("client_secret", app.clientSecret)
+            json.member("vapid_key", MastodonState.vapidKey)
+        }
     }
 
     /// `GET /api/v1/apps/verify_credentials`: the app behind the token.
@@ -252,13 +201,11 @@ extension MastodonAPI {
             guard let owner = state.app(clientID: appKey) else { throw MastodonError.tokenInvalid }
             app = owner
         }
-        var json = JSONWriter(capacity: 256)
-        json.objectStart()
-        json.member("name", app.name)
-        json.key("website")
-        if let website = app.website { json.string(website) } else { json.null() }
-        json.member("vapid_key", MastodonState.vapidKey)
-        json.objectEnd()
-        return Self.json(json.bytes)
+        return Self.object(capacity: 256) { json in
+            json.member("name", app.name)
+            json.key("website")
+            if let website = app.website { json.string(website) } else { json.null() }
+            json.member("vapid_key", MastodonState.vapidKey)
+        }
     }
 }

@@ -391,6 +391,15 @@ struct MastodonAPI: Sendable {
         Reply(body: ByteBuffer(bytes: bytes), effect: effect)
     }
 
+    /// A JSON object with status 200, its members written by `members`.
+    static func object(capacity: Int, _ members: (inout JSONWriter) -> Void) -> Reply {
+        var json = JSONWriter(capacity: capacity)
+        json.objectStart()
+        members(&json)
+        json.objectEnd()
+        return Self.json(json.bytes)
+    }
+
     func renderer(_ timeline: Timeline, viewer: Int?) -> MastodonRenderer {
         MastodonRenderer(timeline: timeline, viewer: viewer, origin: state.origin, ids: state.ids)
     }

@@ -19,17 +19,20 @@ import WshHAR
 struct SandboxResponder: HTTPResponder {
     typealias Context = SandboxRequestContext
 
-    let api: WeiboAPI
-    let oauth: OAuthAPI
-    let mastodon: MastodonAPI
-    let mastodonOAuth: MastodonOAuth
+    /// The routes of `/admin/`, which hold the state every route reads.
     let admin: AdminAPI
     let adminAccess: AdminAccess
-    let faults: FaultInjector
-    let stats: StatsRecorder
     let log: RequestLog?
     /// The recording served instead of the generated data, if any.
     let replay: HARReplayer?
+
+    // The API routes are views of that state, as cheap to make as to keep.
+    private var api: WeiboAPI { WeiboAPI(store: admin.store, tokens: admin.tokens, rateLimiter: admin.rateLimiter) }
+    private var oauth: OAuthAPI { OAuthAPI(tokens: admin.tokens, store: admin.store) }
+    private var mastodon: MastodonAPI { MastodonAPI(store: admin.store, tokens: admin.tokens, state: admin.mastodon) }
+    private var mastodonOAuth: MastodonOAuth {
+        MastodonOAuth(tokens: admin.tokens, store: admin.store, state: admin.mastodon)
+    }
 
     /// An answer before faults shape how it is sent.
     private struct Reply {
@@ -178,8 +181,8 @@ struct SandboxResponder: HTTPResponder {
     /// `failure` renders an injected error, `serve` the real answer.
     private func serveAPI(_ request: Request, context: Context, failure: (SandboxError) -> Reply,
                           serve: () async -> Reply) async -> (Response, String, Int) {
-        stats.recordRequest(fromPort: context.channel.remoteAddress?.port ?? 0)
-        let plan = faults.plan(path: request.uri.path)
+        admin.stats.recordRequest(fromPort: context.channel.remoteAddress?.port ?? 0)
+        let plan = admin.faults.plan(path: request.uri.path)
         if plan.latencyMilliseconds > 0 {
             try? await Task.sleep(for: .milliseconds(plan.latencyMilliseconds))
         }
@@ -253,9 +256,9 @@ struct SandboxResponder: HTTPResponder {
         let path = request.uri.path
         return await answer(path: path) {
             let body = try await api.respond(to: request)
-            if path == WeiboAPI.Endpoint.update.rawValue { stats.recordPost() }
-            if path == WeiboAPI.Endpoint.destroy.rawValue { stats.recordDeletion() }
-            if WeiboAPI.Endpoint(rawValue: path)?.isWrite == true { stats.recordWrite() }
+            if path == WeiboAPI.Endpoint.update.rawValue { admin.stats.recordPost() }
+            if path == WeiboAPI.Endpoint.destroy.rawValue { admin.stats.recordDeletion() }
+            if WeiboAPI.Endpoint(rawValue: path)?.isWrite == true { admin.stats.recordWrite() }
             return body
         }
     }
@@ -265,9 +268,9 @@ struct SandboxResponder: HTTPResponder {
         do {
             let reply = try await mastodon.respond(to: request)
             switch reply.effect {
-            case .post: stats.recordPost(); stats.recordWrite()
-            case .deletion: stats.recordDeletion(); stats.recordWrite()
-            case .write: stats.recordWrite()
+            case .post: admin.stats.recordPost(); admin.stats.recordWrite()
+            case .deletion: admin.stats.recordDeletion(); admin.stats.recordWrite()
+            case .write: admin.stats.recordWrite()
             case nil: break
             }
             return Reply(reply)

@@ -11,52 +11,47 @@ public struct SandboxStats: Sendable, Hashable, Codable {
     public var deletions: Int
     /// Successful writes of any kind (posts, deletions, reposts, comments, favourites, follows).
     public var writes: Int
+}
 
-    public init(requests: Int = 0, connections: Int = 0, posts: Int = 0, deletions: Int = 0, writes: Int = 0) {
-        self.requests = requests
-        self.connections = connections
-        self.posts = posts
-        self.deletions = deletions
-        self.writes = writes
+extension SandboxStats {
+    /// Nothing seen yet.
+    public init() {
+        self.init(requests: 0, connections: 0, posts: 0, deletions: 0, writes: 0)
     }
 }
 
 /// Counts requests and connections for `SandboxStats`.
 final class StatsRecorder: Sendable {
     private struct State {
-        var requests = 0
+        var stats = SandboxStats()
+        /// The client ports seen: `stats.connections` counts them.
         var remotes: Set<Int> = []
-        var posts = 0
-        var deletions = 0
-        var writes = 0
     }
 
     private let state = Locked(State())
 
     func recordRequest(fromPort remote: Int) {
         state.withLock {
-            $0.requests += 1
+            $0.stats.requests += 1
             $0.remotes.insert(remote)
+            $0.stats.connections = $0.remotes.count
         }
     }
 
     func recordPost() {
-        state.withLock { $0.posts += 1 }
+        state.withLock { $0.stats.posts += 1 }
     }
 
     func recordDeletion() {
-        state.withLock { $0.deletions += 1 }
+        state.withLock { $0.stats.deletions += 1 }
     }
 
     func recordWrite() {
-        state.withLock { $0.writes += 1 }
+        state.withLock { $0.stats.writes += 1 }
     }
 
     var stats: SandboxStats {
-        state.withLock {
-            SandboxStats(requests: $0.requests, connections: $0.remotes.count, posts: $0.posts,
-                         deletions: $0.deletions, writes: $0.writes)
-        }
+        state.withLock { $0.stats }
     }
 
     func reset() {

@@ -4,7 +4,7 @@ import WshText
 import WshViewModel
 
 /// One stored account: which API it is for, who, the token and when it expires.
-public struct StoredAccount: Codable, Sendable, Equatable {
+public struct StoredAccount: Codable, Sendable, Equatable, KeepsUnknownFields {
     /// The API base it belongs to, or `sandbox` for the embedded sandbox
     /// (whose port changes from run to run).
     public var api: String
@@ -17,42 +17,8 @@ public struct StoredAccount: Codable, Sendable, Equatable {
     /// Fields this wsh does not know, kept as they were.
     public var unknownFields: [String: JSONValue] = [:]
 
-    public init(api: String, uid: String, screenName: String, accessToken: String, expiresAt: Date?,
-                dialect: String? = nil) {
-        self.api = api
-        self.uid = uid
-        self.screenName = screenName
-        self.accessToken = accessToken
-        self.expiresAt = expiresAt
-        self.dialect = dialect
-    }
-
     enum CodingKeys: String, CodingKey, CaseIterable {
         case api, uid, dialect, screenName = "screen_name", accessToken = "access_token", expiresAt = "expires_at"
-    }
-
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        api = try container.decode(String.self, forKey: .api)
-        uid = try container.decode(String.self, forKey: .uid)
-        screenName = try container.decode(String.self, forKey: .screenName)
-        accessToken = try container.decode(String.self, forKey: .accessToken)
-        expiresAt = try container.decodeIfPresent(Date.self, forKey: .expiresAt)
-        dialect = try container.decodeIfPresent(String.self, forKey: .dialect)
-        unknownFields = try decoder.container(keyedBy: AnyCodingKey.self)
-            .unknownFields(besides: Set(CodingKeys.allCases.map(\.rawValue)))
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(api, forKey: .api)
-        try container.encode(uid, forKey: .uid)
-        try container.encode(screenName, forKey: .screenName)
-        try container.encode(accessToken, forKey: .accessToken)
-        try container.encodeIfPresent(expiresAt, forKey: .expiresAt)
-        try container.encodeIfPresent(dialect, forKey: .dialect)
-        var unknown = encoder.container(keyedBy: AnyCodingKey.self)
-        try unknown.encodeUnknown(unknownFields)
     }
 
     /// Whether NAME (`alice`, `@alice` or a uid) names this account.
@@ -66,7 +32,7 @@ public struct StoredAccount: Codable, Sendable, Equatable {
 /// so the next login on that server reuses it. It belongs to that server
 /// alone: it is looked up by the server's base and never sent elsewhere.
 /// The secret is a secret: the file is 0600 and the session masks it like a token.
-public struct StoredApp: Codable, Sendable, Equatable {
+public struct StoredApp: Codable, Sendable, Equatable, KeepsUnknownFields {
     /// The server it is registered on (`sandbox` or a base URL), as accounts name it.
     public var api: String
     public var clientID: String
@@ -76,35 +42,8 @@ public struct StoredApp: Codable, Sendable, Equatable {
     /// Fields this wsh does not know, kept as they were.
     public var unknownFields: [String: JSONValue] = [:]
 
-    public init(api: String, clientID: String, clientSecret: String, redirectURIs: [String]) {
-        self.api = api
-        self.clientID = clientID
-        self.clientSecret = clientSecret
-        self.redirectURIs = redirectURIs
-    }
-
     enum CodingKeys: String, CodingKey, CaseIterable {
         case api, clientID = "client_id", clientSecret = "client_secret", redirectURIs = "redirect_uris"
-    }
-
-    public init(from decoder: Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        api = try container.decode(String.self, forKey: .api)
-        clientID = try container.decode(String.self, forKey: .clientID)
-        clientSecret = try container.decode(String.self, forKey: .clientSecret)
-        redirectURIs = try container.decode([String].self, forKey: .redirectURIs)
-        unknownFields = try decoder.container(keyedBy: AnyCodingKey.self)
-            .unknownFields(besides: Set(CodingKeys.allCases.map(\.rawValue)))
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(api, forKey: .api)
-        try container.encode(clientID, forKey: .clientID)
-        try container.encode(clientSecret, forKey: .clientSecret)
-        try container.encode(redirectURIs, forKey: .redirectURIs)
-        var unknown = encoder.container(keyedBy: AnyCodingKey.self)
-        try unknown.encodeUnknown(unknownFields)
     }
 }
 
@@ -132,9 +71,9 @@ public struct AccountsFile: Codable, Sendable, Equatable {
     public init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         version = try container.decode(Int.self, forKey: .version)
-        accounts = try container.decode([StoredAccount].self, forKey: .accounts)
+        accounts = try container.decode([KeepingUnknownFields<StoredAccount>].self, forKey: .accounts).map(\.record)
         active = try container.decode([String: String].self, forKey: .active)
-        apps = try container.decodeIfPresent([StoredApp].self, forKey: .apps) ?? []
+        apps = try container.decodeIfPresent([KeepingUnknownFields<StoredApp>].self, forKey: .apps)?.map(\.record) ?? []
         unknownFields = try decoder.container(keyedBy: AnyCodingKey.self)
             .unknownFields(besides: Set(CodingKeys.allCases.map(\.rawValue)))
     }
@@ -142,9 +81,9 @@ public struct AccountsFile: Codable, Sendable, Equatable {
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(version, forKey: .version)
-        try container.encode(accounts, forKey: .accounts)
+        try container.encode(accounts.map(KeepingUnknownFields.init), forKey: .accounts)
         try container.encode(active, forKey: .active)
-        if !apps.isEmpty { try container.encode(apps, forKey: .apps) }
+        if !apps.isEmpty { try container.encode(apps.map(KeepingUnknownFields.init), forKey: .apps) }
         var unknown = encoder.container(keyedBy: AnyCodingKey.self)
         try unknown.encodeUnknown(unknownFields)
     }

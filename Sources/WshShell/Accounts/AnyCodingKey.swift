@@ -27,3 +27,33 @@ extension KeyedEncodingContainer where Key == AnyCodingKey {
         for (key, value) in fields { try encode(value, forKey: AnyCodingKey(key)) }
     }
 }
+
+/// A record of the accounts file that keeps the fields this wsh does not
+/// know. Its own coding (Swift's, by `CodingKeys`) reads and writes the
+/// fields it names; coded as `KeepingUnknownFields`, the others come along.
+protocol KeepsUnknownFields: Codable {
+    associatedtype CodingKeys: CodingKey & CaseIterable & RawRepresentable<String>
+    /// Fields this wsh does not know, kept as they were.
+    var unknownFields: [String: JSONValue] { get set }
+}
+
+/// Codes a record together with the fields of it this wsh does not know.
+struct KeepingUnknownFields<Record: KeepsUnknownFields>: Codable {
+    var record: Record
+
+    init(_ record: Record) {
+        self.record = record
+    }
+
+    init(from decoder: Decoder) throws {
+        record = try Record(from: decoder)
+        record.unknownFields = try decoder.container(keyedBy: AnyCodingKey.self)
+            .unknownFields(besides: Set(Record.CodingKeys.allCases.map(\.rawValue)))
+    }
+
+    func encode(to encoder: Encoder) throws {
+        try record.encode(to: encoder)
+        var unknown = encoder.container(keyedBy: AnyCodingKey.self)
+        try unknown.encodeUnknown(record.unknownFields)
+    }
+}

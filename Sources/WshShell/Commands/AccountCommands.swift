@@ -120,8 +120,8 @@ extension Shell {
                                     secretFile: context.arguments.option("app-secret-file"), environment: [:])
         }
         var options = LoginOptions(urlOnly: context.arguments.flag("url-only"), outOfBand: context.arguments.flag("oob"),
-                                   redirectURI: context.arguments.option("redirect-uri"), app: given,
-                                   pasteAccepted: pasteAccepted)
+                                   redirectURI: context.arguments.option("redirect-uri"), app: given)
+        options.pasteAccepted = pasteAccepted
         if viewModel.registersApps {
             let file = try attempt { () throws(AccountStoreError) in try connection.storedAccounts(fresh: true) }
             options.keptApp = file.app(for: connection.accountKey).map {

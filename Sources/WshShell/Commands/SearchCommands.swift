@@ -77,22 +77,15 @@ extension Shell {
 
     /// `block USER` / `unblock USER`.
     private func block(name: String, block: Bool) -> CommandSpec {
-        var spec = CommandSpec(
-            name: name, abstract: block ? "Block a user on the server (Mastodon)." : "Unblock a user on the server (Mastodon).",
+        var spec = relationCommand(
+            name, abstract: block ? "Block a user on the server (Mastodon)." : "Unblock a user on the server (Mastodon).",
             discussion: """
                 POST /api/v1/accounts/:id/\(name). undo \(block ? "unblocks" : "blocks again"); redo sends it again.
                 Blocking also ends the follows between you (the server's doing; undo does not
                 restore them). If the answer is lost, wsh reads /api/v1/accounts/relationships
                 ("blocking") before it reports. Weibo has no block.
                 """,
-            arguments: [ArgumentSpec("USER", help: "screen name, @name, or uid")],
-            completion: { [unowned self] _ in sessionStorage?.rowAuthors ?? [] },
-            handler: { [unowned self] context in
-                let user = context.arguments["USER"] ?? ""
-                try drive(context, input: "SessionViewModel.setBlocking(\(block), name: \"\(user)\")") {
-                    try await $0.setBlocking(block, name: user)
-                }
-            })
+            input: "setBlocking", to: block) { try await $0.setBlocking($1, name: $2) }
         spec.currentNotes = { [unowned self] in relationNotes { $0.blocksAccounts ? nil : "no block" } }
         return spec
     }

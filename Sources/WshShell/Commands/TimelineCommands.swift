@@ -37,20 +37,13 @@ extension Shell {
         fetch.manualNotes = Self.everyAPITimelineNotes
         return [
             fetch,
-            CommandSpec(
-                name: "more", abstract: "Append the next older page to the rows.",
+            pageCommand(
+                "more", abstract: "Append the next older page to the rows.",
                 discussion: "Sets $count to the number of new statuses (0 once the timeline has no more).",
-                handler: { [unowned self] context in
-                    let loaded = try drive(context, input: "SessionViewModel.more()") { try await $0.more() }
-                    announceLoaded(context, verb: "loaded", loaded: loaded)
-                }),
-            CommandSpec(
-                name: "newer", abstract: "Put the statuses that arrived since the top row on top.",
-                discussion: "Sets $count to the number of new statuses.",
-                handler: { [unowned self] context in
-                    let loaded = try drive(context, input: "SessionViewModel.newer()") { try await $0.newer() }
-                    announceLoaded(context, verb: "loaded", loaded: loaded)
-                }),
+                { try await $0.more() }),
+            pageCommand(
+                "newer", abstract: "Put the statuses that arrived since the top row on top.",
+                discussion: "Sets $count to the number of new statuses.", { try await $0.newer() }),
             CommandSpec(
                 name: "watch", abstract: "Poll a timeline and print each new status as it arrives.",
                 discussion: """
@@ -300,6 +293,18 @@ extension Shell {
         guard let word else { return nil }
         guard let value = Int(word) else { throw .usage("\(name) must be a whole number, not '\(word)'") }
         return value
+    }
+
+    /// `more` and `newer`: the session input of the same name loads a page beside
+    /// the rows; the command says how many statuses came.
+    private func pageCommand(
+        _ name: String, abstract: String, discussion: String,
+        _ load: @escaping @Sendable (SessionViewModel) async throws -> Int
+    ) -> CommandSpec {
+        CommandSpec(name: name, abstract: abstract, discussion: discussion, handler: { [unowned self] context in
+            let loaded = try drive(context, input: "SessionViewModel.\(name)()", load)
+            announceLoaded(context, verb: "loaded", loaded: loaded)
+        })
     }
 
     /// After fetch or more: sets `$count` and notes what arrived on stderr.

@@ -131,19 +131,30 @@ extension Shell {
     }
 
     private func follow(name: String, abstract: String, endpoint: String, undo: String, follow: Bool) -> CommandSpec {
-        CommandSpec(
-            name: name, abstract: abstract,
+        relationCommand(
+            name, abstract: abstract,
             discussion: """
                 POST \(endpoint) (uid or screen_name). undo \(undo); redo sends it again.
                 For undo and redo, a user already so counts as done, and the note says so.
                 If the answer is lost, wsh reads users/show.json ("following") before it reports.
                 """,
+            input: "setFollowing", to: follow) { try await $0.setFollowing($1, name: $2) }
+    }
+
+    /// A command that sets one relation to USER on or off (`follow`, `block`…)
+    /// through the session input named `input`; completion offers the rows' authors.
+    func relationCommand(
+        _ name: String, abstract: String, discussion: String, input: String, to on: Bool,
+        _ set: @escaping @Sendable (SessionViewModel, Bool, String) async throws -> Void
+    ) -> CommandSpec {
+        CommandSpec(
+            name: name, abstract: abstract, discussion: discussion,
             arguments: [ArgumentSpec("USER", help: "screen name, @name, or uid")],
             completion: { [unowned self] _ in sessionStorage?.rowAuthors ?? [] },
             handler: { [unowned self] context in
                 let user = context.arguments["USER"] ?? ""
-                try drive(context, input: "SessionViewModel.setFollowing(\(follow), name: \"\(user)\")") {
-                    try await $0.setFollowing(follow, name: user)
+                try drive(context, input: "SessionViewModel.\(input)(\(on), name: \"\(user)\")") {
+                    try await set($0, on, user)
                 }
             })
     }

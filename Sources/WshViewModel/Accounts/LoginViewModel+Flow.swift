@@ -70,15 +70,12 @@ public struct LoginOptions: Sendable {
     /// Whether a pasted code can be read (stdin is a terminal).
     public var pasteAccepted = false
 
-    public init(urlOnly: Bool = false, outOfBand: Bool = false, redirectURI: String? = nil, app: OAuthApp? = nil,
-                fallbackApp: OAuthApp? = nil, keptApp: OAuthApp? = nil, pasteAccepted: Bool = false) {
+    /// The options as the user gave them; the host then sets what it found.
+    public init(urlOnly: Bool = false, outOfBand: Bool = false, redirectURI: String? = nil, app: OAuthApp? = nil) {
         self.urlOnly = urlOnly
         self.outOfBand = outOfBand
         self.redirectURI = redirectURI
         self.app = app
-        self.fallbackApp = fallbackApp
-        self.keptApp = keptApp
-        self.pasteAccepted = pasteAccepted
     }
 }
 

@@ -19,7 +19,8 @@ struct EmojiDocument: Encodable, Sendable, Hashable {
 struct FieldDocument: Encodable, Sendable, Hashable {
     var name: String
     var value: String
-    var verifiedAt: String?
+    /// null when not verified, as Mastodon writes it.
+    @JSONNull var verifiedAt: String?
 
     enum CodingKeys: String, CodingKey {
         case name, value
@@ -31,21 +32,13 @@ struct FieldDocument: Encodable, Sendable, Hashable {
         value = StatusDocument.kept(field.value)
         verifiedAt = field.verifiedAt?.iso8601Text
     }
-
-    func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(name, forKey: .name)
-        try c.encode(value, forKey: .value)
-        // null when not verified, as Mastodon writes it.
-        try c.encode(verifiedAt, forKey: .verifiedAt)
-    }
 }
 
 /// A status's `quote`: `{state, quoted_status}` (null unless the server sent the status),
 /// with `quoted_status_id` when only the id came (a quote inside a quote).
 struct QuoteDocument: Encodable, Sendable, Hashable {
     var state: String
-    var quotedStatus: StatusDocument.Reposted?
+    @JSONNull var quotedStatus: StatusDocument.Reposted?
     var quotedStatusID: String?
 
     enum CodingKeys: String, CodingKey {
@@ -58,13 +51,6 @@ struct QuoteDocument: Encodable, Sendable, Hashable {
         state = StatusDocument.clean(quote.state)
         quotedStatus = quote.status.map { StatusDocument.Reposted(StatusDocument($0)) }
         quotedStatusID = quote.status == nil ? quote.statusID.map(StatusDocument.clean) : nil
-    }
-
-    func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(state, forKey: .state)
-        try c.encode(quotedStatus, forKey: .quotedStatus)
-        try c.encodeIfPresent(quotedStatusID, forKey: .quotedStatusID)
     }
 }
 

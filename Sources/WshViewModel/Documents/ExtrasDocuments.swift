@@ -63,27 +63,15 @@ struct CardDocument: Encodable, Sendable, Hashable {
         self.card = card
     }
 
-    /// A key by its name: the card's are listed once, in `encode(to:)`.
-    private struct Name: CodingKey {
-        let stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: Name.self)
-        try c.encode(StatusDocument.kept(card.title), forKey: Name(stringValue: "title"))
-        try c.encode(StatusDocument.clean(card.url), forKey: Name(stringValue: "url"))
-        let texts = [
-            ("description", card.description), ("type", card.type), ("author_name", card.authorName),
-            ("author_url", card.authorURL), ("provider_name", card.providerName), ("provider_url", card.providerURL),
-            ("html", card.html), ("image", card.image), ("image_description", card.imageDescription),
-            ("embed_url", card.embedURL), ("blurhash", card.blurhash), ("language", card.language),
-            ("published_at", card.publishedAt),
-        ]
-        for (name, text) in texts { try c.encodeIfPresent(text.map(StatusDocument.kept), forKey: Name(stringValue: name)) }
-        try c.encodeIfPresent(card.width, forKey: Name(stringValue: "width"))
-        try c.encodeIfPresent(card.height, forKey: Name(stringValue: "height"))
+        let kept = { (text: String?) in text.map(StatusDocument.kept) }
+        try encoder.encodeFields([
+            "title": StatusDocument.kept(card.title), "url": StatusDocument.clean(card.url),
+            "description": kept(card.description), "type": kept(card.type), "author_name": kept(card.authorName),
+            "author_url": kept(card.authorURL), "provider_name": kept(card.providerName), "provider_url": kept(card.providerURL),
+            "html": kept(card.html), "image": kept(card.image), "image_description": kept(card.imageDescription),
+            "embed_url": kept(card.embedURL), "blurhash": kept(card.blurhash), "language": kept(card.language),
+            "published_at": kept(card.publishedAt), "width": card.width, "height": card.height,
+        ])
     }
 }

@@ -127,8 +127,6 @@ public struct SessionStateDocument: Encodable, Sendable, Hashable {
         @JSONNull public var id: String?
         @JSONNull public var author: String?
         public var muted: Bool
-
-        enum CodingKeys: String, CodingKey { case index, id, author, muted }
     }
 
     /// The calculator brain: `{led, pending, entries, error}`.
@@ -148,8 +146,6 @@ public struct SessionStateDocument: Encodable, Sendable, Hashable {
             entries = brain.entries
             error = brain.isError
         }
-
-        enum CodingKeys: String, CodingKey { case led, pending, entries, error }
     }
 }
 

@@ -190,6 +190,13 @@ public struct Capabilities: Sendable, Hashable {
         self.restoresDeletedStatus = restoresDeletedStatus
     }
 
+    /// Every flag above of what only some APIs do (all false by default):
+    /// what an API that does all of it (the Mastodon family) turns on.
+    static var features: [WritableKeyPath<Capabilities, Bool>] {
+        [\.blocksAccounts, \.mutesOnServer, \.bookmarks, \.lists, \.editsStatuses, \.schedulesStatuses,
+         \.notifications, \.conversations, \.streaming, \.postOptions, \.uploadsMedia, \.polls]
+    }
+
     /// One line saying why this API cannot post `draft` (naming the first
     /// option it lacks), or nil when it can. `api` names the API.
     public func refusal(of draft: StatusDraft, api: String) -> String? {

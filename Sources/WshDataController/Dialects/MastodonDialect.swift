@@ -23,17 +23,8 @@ public struct MastodonDialect: Dialect {
     public var authScheme: String { "Bearer" }
     public var capabilities: Capabilities {
         var capabilities = Capabilities(repostTakesText: false)
-        (capabilities.searchFinds, capabilities.blocksAccounts, capabilities.mutesOnServer) = (Set(SearchKind.allCases), true, true)
-        capabilities.bookmarks = true
-        capabilities.lists = true
-        capabilities.editsStatuses = true
-        capabilities.schedulesStatuses = true
-        capabilities.notifications = true
-        capabilities.conversations = true
-        capabilities.streaming = true
-        capabilities.postOptions = true
-        capabilities.uploadsMedia = true
-        capabilities.polls = true
+        capabilities.searchFinds = Set(SearchKind.allCases)
+        for feature in Capabilities.features { capabilities[keyPath: feature] = true }
         return capabilities
     }
 

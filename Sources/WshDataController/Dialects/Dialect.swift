@@ -257,18 +257,10 @@ public struct WeiboDialect: Dialect {
         case .bookmarked(let id): ReadBackHint("api get statuses/show.json id=\(id)")
         case .comments(let id): ReadBackHint("api get comments/show.json id=\(id)")
         case .ownRecentStatuses: ReadBackHint("api get statuses/user_timeline.json count=5")
-        case .following(let user): ReadBackHint("api get users/show.json \(Self.parameters(user))", field: "following")
-        case .user(let user): ReadBackHint("api get users/show.json \(Self.parameters(user))")
+        case .following(let user): ReadBackHint("api get users/show.json \(user.weiboArgument)", field: "following")
+        case .user(let user): ReadBackHint("api get users/show.json \(user.weiboArgument)")
         case .relationship(let field, _): ReadBackHint("api get friendships/show.json", field: field)
         case .listAccounts: ReadBackHint("api get friendships/groups.json")
-        }
-    }
-
-    /// `uid=123` or `screen_name=name`, as Weibo's user calls take them.
-    static func parameters(_ user: UserReference) -> String {
-        switch user {
-        case .uid(let uid): "uid=\(uid)"
-        case .screenName(let name): "screen_name=\(name)"
         }
     }
 
@@ -496,4 +488,7 @@ extension UserReference {
         case .screenName(let name): ("screen_name", name)
         }
     }
+
+    /// The same as an `api` argument: `uid=123` or `screen_name=name`.
+    var weiboArgument: String { "\(weiboParameter.0)=\(weiboParameter.1)" }
 }

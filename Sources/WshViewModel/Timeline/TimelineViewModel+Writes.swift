@@ -338,16 +338,6 @@ extension TimelineViewModel {
     }
 }
 
-extension UserReference {
-    /// The reference as `api` arguments: `uid=123` or `screen_name=name`.
-    var parameterText: String {
-        switch self {
-        case .uid(let uid): "uid=\(uid)"
-        case .screenName(let name): "screen_name=\(name)"
-        }
-    }
-}
-
 extension TimelineState.Screen {
     /// True when this screen shows the status `id` (its detail or comments).
     func shows(statusID id: String) -> Bool {

@@ -185,13 +185,17 @@ public struct Capabilities: Sendable, Hashable {
     /// Whether a post can carry a poll, and polls take votes.
     public var polls = false
 
-    public init(repostTakesText: Bool, restoresDeletedStatus: Bool = false) {
+    /// An API's capabilities: the `features` it offers turned on, every other flag off.
+    public init(repostTakesText: Bool, restoresDeletedStatus: Bool = false, searchFinds: Set<SearchKind> = [],
+                offering features: [WritableKeyPath<Capabilities, Bool>] = []) {
         self.repostTakesText = repostTakesText
         self.restoresDeletedStatus = restoresDeletedStatus
+        self.searchFinds = searchFinds
+        for feature in features { self[keyPath: feature] = true }
     }
 
     /// Every flag above of what only some APIs do (all false by default):
-    /// what an API that does all of it (the Mastodon family) turns on.
+    /// what an API that does all of it (the Mastodon family) offers.
     static var features: [WritableKeyPath<Capabilities, Bool>] {
         [\.blocksAccounts, \.mutesOnServer, \.bookmarks, \.lists, \.editsStatuses, \.schedulesStatuses,
          \.notifications, \.conversations, \.streaming, \.postOptions, \.uploadsMedia, \.polls]
@@ -231,11 +235,7 @@ public struct WeiboDialect: Dialect {
 
     public var name: String { "weibo" }
     public var authScheme: String { "OAuth2" }
-    public var capabilities: Capabilities {
-        var capabilities = Capabilities(repostTakesText: true)
-        capabilities.searchFinds = [.statuses]
-        return capabilities
-    }
+    public var capabilities: Capabilities { Capabilities(repostTakesText: true, searchFinds: [.statuses]) }
 
     public func maximumCount(for source: TimelineSource) -> Int? {
         switch source {

@@ -22,10 +22,7 @@ public struct MastodonDialect: Dialect {
     public var name: String { "mastodon" }
     public var authScheme: String { "Bearer" }
     public var capabilities: Capabilities {
-        var capabilities = Capabilities(repostTakesText: false)
-        capabilities.searchFinds = Set(SearchKind.allCases)
-        for feature in Capabilities.features { capabilities[keyPath: feature] = true }
-        return capabilities
+        Capabilities(repostTakesText: false, searchFinds: Set(SearchKind.allCases), offering: Capabilities.features)
     }
 
     /// Mastodon serves at most 40 statuses a page.

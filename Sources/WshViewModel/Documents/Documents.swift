@@ -155,62 +155,53 @@ public struct StatusDocument: Encodable, Sendable, Hashable {
     }
 }
 
-/// A user: in statuses and comments, and `user NAME --json`.
+/// A user: in statuses and comments, and `user NAME --json`. Its fields
+/// read as the user's (`document.screenName`): only those `--json` writes,
+/// every text from the server sanitized.
+@dynamicMemberLookup
 public struct UserDocument: Encodable, Sendable, Hashable {
-    public var id: Int64?
-    public var idstr: String?
-    public var screenName: String?
-    public var name: String?
-    public var location: String?
-    public var description: String?
-    public var followersCount: Int?
-    public var friendsCount: Int?
-    public var statusesCount: Int?
-    public var verified: Bool?
-    /// Mastodon's `username`, for an account from Mastodon (nil on Weibo).
-    public var username: String?
-    /// Mastodon's `display_name` as sent ("" for about half of real accounts).
-    public var displayName: String?
-    public var locked: Bool?
-    public var bot: Bool?
-    var emojis: [EmojiDocument] = []
-    var fields: [FieldDocument] = []
-    var isMastodon = false
+    /// The user as `--json` writes it, `idstr` its identifier.
+    let user: User
+    /// Mastodon's custom emojis and profile fields (empty on Weibo).
+    let emojis: [EmojiDocument]
+    let fields: [FieldDocument]
 
     public init(_ user: User) {
-        id = user.id
-        idstr = user.identifier.map(StatusDocument.clean)
-        screenName = user.screenName.map(StatusDocument.clean)
-        name = user.name.map(StatusDocument.kept)
-        location = user.location.map(StatusDocument.kept)
-        description = user.description.map { TerminalText.sanitize($0, .multiline) }
-        followersCount = user.followersCount
-        friendsCount = user.friendsCount
-        statusesCount = user.statusesCount
-        verified = user.verified
-        username = user.username.map(StatusDocument.clean)
-        isMastodon = user.shape == .mastodon
-        displayName = user.displayName.map(StatusDocument.kept)
-        locked = user.locked
-        bot = user.bot
+        var clean = User(
+            id: user.id, idstr: user.identifier.map(StatusDocument.clean), screenName: user.screenName.map(StatusDocument.clean),
+            name: user.name.map(StatusDocument.kept), location: user.location.map(StatusDocument.kept),
+            description: user.description.map { TerminalText.sanitize($0, .multiline) },
+            followersCount: user.followersCount, friendsCount: user.friendsCount, statusesCount: user.statusesCount,
+            verified: user.verified)
+        clean.shape = user.shape
+        clean.username = user.username.map(StatusDocument.clean)
+        clean.displayName = user.displayName.map(StatusDocument.kept)
+        clean.locked = user.locked
+        clean.bot = user.bot
+        self.user = clean
         emojis = user.emojis.map(EmojiDocument.init)
         fields = user.fields.map(FieldDocument.init)
     }
 
+    /// One field of the user, e.g. `screenName`.
+    public subscript<Value>(dynamicMember field: KeyPath<User, Value>) -> Value {
+        user[keyPath: field]
+    }
+
     /// Weibo's names, or Mastodon's (`acct`, `display_name`, `note`…) for an account from Mastodon.
     public func encode(to encoder: Encoder) throws {
-        guard isMastodon else {
+        guard user.shape == .mastodon else {
             return try encoder.encodeFields([
-                "id": id, "idstr": idstr, "screen_name": screenName, "name": name, "location": location,
-                "description": description, "followers_count": followersCount, "friends_count": friendsCount,
-                "statuses_count": statusesCount, "verified": verified,
+                "id": user.id, "idstr": user.idstr, "screen_name": user.screenName, "name": user.name,
+                "location": user.location, "description": user.description, "followers_count": user.followersCount,
+                "friends_count": user.friendsCount, "statuses_count": user.statusesCount, "verified": user.verified,
             ])
         }
         // `display_name` as the server sent it, "" included: only Views fall back to the username.
         try encoder.encodeFields([
-            "id": idstr, "username": username, "acct": screenName, "display_name": displayName, "note": description,
-            "followers_count": followersCount, "following_count": friendsCount, "statuses_count": statusesCount,
-            "locked": locked, "bot": bot, "emojis": emojis, "fields": fields,
+            "id": user.idstr, "username": user.username, "acct": user.screenName, "display_name": user.displayName,
+            "note": user.description, "followers_count": user.followersCount, "following_count": user.friendsCount,
+            "statuses_count": user.statusesCount, "locked": user.locked, "bot": user.bot, "emojis": emojis, "fields": fields,
         ])
     }
 }

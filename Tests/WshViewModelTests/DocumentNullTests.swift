@@ -42,3 +42,22 @@ struct DocumentNullTests {
         #expect(limits["reset_time"] is NSNull)
     }
 }
+
+/// `lists --json` passes the server's texts through the one sanitizer, as every document does.
+@Suite("lists --json sanitizes the server's texts")
+struct ListsDocumentTests {
+    @Test("a list's id, title and replies policy reach lists --json without escape sequences or control characters")
+    func lists_sanitized() throws {
+        let body = #"[{"id":"7\u001b[2J","title":"friends\u001b]0;owned\u0007 \u202etxt","replies_policy":"list\u001b[31m","exclusive":false}]"#
+        let lists = try JSONDecoder().decode([UserList].self, from: Data(body.utf8))
+        let data = try JSONEncoder().encode(ListsDocument(lists: lists))
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let entry = try #require((object["lists"] as? [[String: Any]])?.first)
+        for key in ["id", "title", "replies_policy"] {
+            let text = try #require(entry[key] as? String, "\(key)")
+            #expect(!text.unicodeScalars.contains { $0.value < 0x20 || $0 == "\u{202e}" }, "\(key): \(text.debugDescription)")
+        }
+        #expect(entry["title"] as? String == "friends txt")
+        #expect(entry["exclusive"] as? Bool == false)
+    }
+}

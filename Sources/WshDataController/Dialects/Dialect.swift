@@ -185,9 +185,20 @@ public struct Capabilities: Sendable, Hashable {
     /// Whether a post can carry a poll, and polls take votes.
     public var polls = false
 
-    public init(repostTakesText: Bool, restoresDeletedStatus: Bool = false) {
+    /// An API's capabilities: the `features` it offers turned on, every other flag off.
+    public init(repostTakesText: Bool, restoresDeletedStatus: Bool = false, searchFinds: Set<SearchKind> = [],
+                offering features: [WritableKeyPath<Capabilities, Bool>] = []) {
         self.repostTakesText = repostTakesText
         self.restoresDeletedStatus = restoresDeletedStatus
+        self.searchFinds = searchFinds
+        for feature in features { self[keyPath: feature] = true }
+    }
+
+    /// Every flag above of what only some APIs do (all false by default):
+    /// what an API that does all of it (the Mastodon family) offers.
+    static var features: [WritableKeyPath<Capabilities, Bool>] {
+        [\.blocksAccounts, \.mutesOnServer, \.bookmarks, \.lists, \.editsStatuses, \.schedulesStatuses,
+         \.notifications, \.conversations, \.streaming, \.postOptions, \.uploadsMedia, \.polls]
     }
 
     /// One line saying why this API cannot post `draft` (naming the first
@@ -224,11 +235,7 @@ public struct WeiboDialect: Dialect {
 
     public var name: String { "weibo" }
     public var authScheme: String { "OAuth2" }
-    public var capabilities: Capabilities {
-        var capabilities = Capabilities(repostTakesText: true)
-        capabilities.searchFinds = [.statuses]
-        return capabilities
-    }
+    public var capabilities: Capabilities { Capabilities(repostTakesText: true, searchFinds: [.statuses]) }
 
     public func maximumCount(for source: TimelineSource) -> Int? {
         switch source {
@@ -250,18 +257,10 @@ public struct WeiboDialect: Dialect {
         case .bookmarked(let id): ReadBackHint("api get statuses/show.json id=\(id)")
         case .comments(let id): ReadBackHint("api get comments/show.json id=\(id)")
         case .ownRecentStatuses: ReadBackHint("api get statuses/user_timeline.json count=5")
-        case .following(let user): ReadBackHint("api get users/show.json \(Self.parameters(user))", field: "following")
-        case .user(let user): ReadBackHint("api get users/show.json \(Self.parameters(user))")
+        case .following(let user): ReadBackHint("api get users/show.json \(user.weiboArgument)", field: "following")
+        case .user(let user): ReadBackHint("api get users/show.json \(user.weiboArgument)")
         case .relationship(let field, _): ReadBackHint("api get friendships/show.json", field: field)
         case .listAccounts: ReadBackHint("api get friendships/groups.json")
-        }
-    }
-
-    /// `uid=123` or `screen_name=name`, as Weibo's user calls take them.
-    static func parameters(_ user: UserReference) -> String {
-        switch user {
-        case .uid(let uid): "uid=\(uid)"
-        case .screenName(let name): "screen_name=\(name)"
         }
     }
 
@@ -489,4 +488,7 @@ extension UserReference {
         case .screenName(let name): ("screen_name", name)
         }
     }
+
+    /// The same as an `api` argument: `uid=123` or `screen_name=name`.
+    var weiboArgument: String { "\(weiboParameter.0)=\(weiboParameter.1)" }
 }

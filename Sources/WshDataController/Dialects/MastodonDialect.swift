@@ -22,19 +22,7 @@ public struct MastodonDialect: Dialect {
     public var name: String { "mastodon" }
     public var authScheme: String { "Bearer" }
     public var capabilities: Capabilities {
-        var capabilities = Capabilities(repostTakesText: false)
-        (capabilities.searchFinds, capabilities.blocksAccounts, capabilities.mutesOnServer) = (Set(SearchKind.allCases), true, true)
-        capabilities.bookmarks = true
-        capabilities.lists = true
-        capabilities.editsStatuses = true
-        capabilities.schedulesStatuses = true
-        capabilities.notifications = true
-        capabilities.conversations = true
-        capabilities.streaming = true
-        capabilities.postOptions = true
-        capabilities.uploadsMedia = true
-        capabilities.polls = true
-        return capabilities
+        Capabilities(repostTakesText: false, searchFinds: Set(SearchKind.allCases), offering: Capabilities.features)
     }
 
     /// Mastodon serves at most 40 statuses a page.

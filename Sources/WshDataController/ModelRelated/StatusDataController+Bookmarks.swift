@@ -30,18 +30,9 @@ extension StatusDataController {
     /// `.notApplied` when it is the other way, `.unknown` when it cannot tell.
     func resolveLostToggle(_ lost: RequestError, statusID: String, _ flag: KeyPath<Status, Bool?>, wanted: Bool,
                            named name: String) async throws(WriteError) -> Status {
-        let status: Status
-        do {
-            status = try await api.run("StatusDataController.status(id: \(statusID)) (is it \(name)?)", count: { _ in 1 }) {
-                try await $0.status(id: statusID, $1)
-            }
-        } catch {
-            throw .unknown(lostAnswer: lost, check: "reading status \(statusID) failed: \(error.description)")
-        }
-        guard let state = status[keyPath: flag] else {
-            throw .unknown(lostAnswer: lost, check: "the server's status \(statusID) does not say whether it is \(name)")
-        }
-        guard state == wanted else { throw .notApplied(lostAnswer: lost) }
-        return status
+        try await api.resolveLostAnswer(
+            lost, reading: "status \(statusID)", call: "StatusDataController.status(id: \(statusID)) (is it \(name)?)",
+            silence: "the server's status \(statusID) does not say whether it is \(name)",
+            { try await $0.status(id: statusID, $1) }, landed: { $0[keyPath: flag].map { $0 == wanted } })
     }
 }

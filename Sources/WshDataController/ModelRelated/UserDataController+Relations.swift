@@ -56,18 +56,11 @@ extension UserDataController {
             guard error.leavesWriteOutcomeUnknown else { throw .rejected(error) }
             lost = error
         }
-        let relationship: Relationship
-        do {
-            relationship = try await api.run("UserDataController.relationship(\(reference)) (\(name) done?)", count: { _ in 1 }) {
-                try await $0.relationship(reference, $1)
-            }
-        } catch {
-            throw .unknown(lostAnswer: lost, check: "reading the relationship to \(reference) failed: \(error.description)")
-        }
-        guard let done = wanted(relationship) else {
-            throw .unknown(lostAnswer: lost, check: "the server's relationship to \(reference) does not say")
-        }
-        guard done else { throw .notApplied(lostAnswer: lost) }
+        _ = try await api.resolveLostAnswer(
+            lost, reading: "the relationship to \(reference)",
+            call: "UserDataController.relationship(\(reference)) (\(name) done?)",
+            silence: "the server's relationship to \(reference) does not say", { try await $0.relationship(reference, $1) },
+            landed: wanted)
         return WriteOutcome(nil, resolution: .recovered(lostAnswer: lost.description))
     }
 }

@@ -29,18 +29,10 @@ extension UserDataController {
             guard error.leavesWriteOutcomeUnknown else { throw .rejected(error) }
             lost = error
         }
-        let state: FollowingState
-        do {
-            state = try await api.run("UserDataController.user(\(reference)) (followed?)", count: { _ in 1 }) {
-                try await $0.followingState(reference, $1)
-            }
-        } catch {
-            throw .unknown(lostAnswer: lost, check: "reading \(reference) failed: \(error.description)")
-        }
-        guard let following = state.following else {
-            throw .unknown(lostAnswer: lost, check: "the server's profile of \(reference) does not say whether you follow them")
-        }
-        guard following == follow else { throw .notApplied(lostAnswer: lost) }
+        _ = try await api.resolveLostAnswer(
+            lost, reading: "\(reference)", call: "UserDataController.user(\(reference)) (followed?)",
+            silence: "the server's profile of \(reference) does not say whether you follow them",
+            { try await $0.followingState(reference, $1) }, landed: { $0.following.map { $0 == follow } })
         return WriteOutcome(nil, resolution: .recovered(lostAnswer: lost.description))
     }
 

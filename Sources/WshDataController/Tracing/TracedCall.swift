@@ -88,6 +88,26 @@ struct TracedCall: Sendable {
         throw .notApplied(lostAnswer: lost)
     }
 
+    /// After a write's answer was lost (`lost`): reads the server (`read`,
+    /// traced as `call`) and returns what it read when `landed` says the write
+    /// took effect; throws `.notApplied` when it says not, and `.unknown` when
+    /// the read fails (naming `what` it read) or `landed` is nil (`silence`
+    /// says what the server left unsaid).
+    func resolveLostAnswer<Read: Sendable>(
+        _ lost: RequestError, reading what: String, call: String, silence: String,
+        _ read: (any Dialect, DialectExchange) async throws -> Read, landed: (Read) -> Bool?
+    ) async throws(WriteError) -> Read {
+        let answer: Read
+        do {
+            answer = try await run(call, count: { _ in 1 }, read)
+        } catch {
+            throw .unknown(lostAnswer: lost, check: "reading \(what) failed: \(error.description)")
+        }
+        guard let landed = landed(answer) else { throw .unknown(lostAnswer: lost, check: silence) }
+        guard landed else { throw .notApplied(lostAnswer: lost) }
+        return answer
+    }
+
     /// A rate-limit error whose headers did not say when the limit resets,
     /// with the reset the API's rate-limit status gives (one small request,
     /// which Weibo does not count against the limit); unchanged when that

@@ -1,13 +1,9 @@
-/// What a calculator change asks its View to re-render (the demo's
-/// `callBackAction:` bit mask).
-public struct CalculatorChange: OptionSet, Sendable, Hashable {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
-
+/// What a calculator change asks its View to re-render.
+extension ViewChange where Subject == CalculatorTopViewModel {
     /// `ledText` changed.
-    public static let led = CalculatorChange(rawValue: 1 << 0)
+    public static var led: Self { Self(bit: 0) }
     /// The operation list (`operationCount`, `operationText(at:)`) changed.
-    public static let operations = CalculatorChange(rawValue: 1 << 1)
+    public static var operations: Self { Self(bit: 1) }
     /// `errorMessage` was set or cleared.
-    public static let error = CalculatorChange(rawValue: 1 << 2)
+    public static var error: Self { Self(bit: 2) }
 }

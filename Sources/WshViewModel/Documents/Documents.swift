@@ -55,55 +55,27 @@ public struct StatusDocument: Encodable, Sendable, Hashable {
         var description: String?
     }
 
+    /// A status's `poll`: every field under Mastodon's names, its texts sanitized.
     struct PollDocument: Encodable, Sendable, Hashable {
-        struct Option: Encodable, Sendable, Hashable {
-            var title: String
-            var votesCount: Int?
-            enum CodingKeys: String, CodingKey {
-                case title
-                case votesCount = "votes_count"
+        let poll: Poll
+
+        func encode(to encoder: Encoder) throws {
+            try encoder.encodeFields([
+                "options": poll.options.map(Option.init), "votes_count": poll.votesCount, "expired": poll.expired,
+                "expires_at": poll.expiresAt?.iso8601Text, "multiple": poll.multiple, "voted": poll.voted,
+                "id": poll.id.map(StatusDocument.clean), "own_votes": poll.voted == nil ? nil : poll.ownVotes,
+                "voters_count": poll.votersCount,
+            ])
+        }
+
+        /// One of `options`: `{title, votes_count}`.
+        private struct Option: Encodable {
+            let option: Poll.Option
+
+            func encode(to encoder: Encoder) throws {
+                try encoder.encodeFields(["title": StatusDocument.kept(option.title), "votes_count": option.votes])
             }
         }
-        var options: [Option]
-        var votesCount: Int?
-        var expired: Bool
-        var expiresAt: String?
-        var multiple: Bool?
-        var voted: Bool?
-        var id: String?
-        var ownVotes: [Int]?
-        var votersCount: Int?
-        enum CodingKeys: String, CodingKey {
-            case options, expired, multiple, voted, id
-            case votesCount = "votes_count"
-            case votersCount = "voters_count"
-            case expiresAt = "expires_at"
-            case ownVotes = "own_votes"
-        }
-    }
-
-    enum MastodonKeys: String, CodingKey {
-        case index, id, content, text, account, visibility, url, reblog, poll, bookmarked
-        case createdAt = "created_at"
-        case spoilerText = "spoiler_text"
-        case inReplyToID = "in_reply_to_id"
-        case repliesCount = "replies_count"
-        case reblogsCount = "reblogs_count"
-        case favouritesCount = "favourites_count"
-        case mediaAttachments = "media_attachments"
-        case application, sensitive, card, tags, mentions, favourited, reblogged
-        case editedAt = "edited_at"
-        case emojis, quote
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case index, id, idstr, mid, text, source, user
-        case createdAt = "created_at"
-        case repostsCount = "reposts_count"
-        case commentsCount = "comments_count"
-        case attitudesCount = "attitudes_count"
-        case picURLs = "pic_urls"
-        case retweetedStatus = "retweeted_status"
     }
 
     /// The document of `status`, numbered `index` when it is a row.
@@ -133,12 +105,7 @@ public struct StatusDocument: Encodable, Sendable, Hashable {
                                   url: Self.clean(url),
                                   description: offset < status.mediaDescriptions.count ? status.mediaDescriptions[offset].map(Self.kept) : nil)
                 },
-                poll: status.poll.map { poll in
-                    PollDocument(options: poll.options.map { .init(title: Self.kept($0.title), votesCount: $0.votes) },
-                                 votesCount: poll.votesCount, expired: poll.expired, expiresAt: poll.expiresAt?.iso8601Text,
-                                 multiple: poll.multiple, voted: poll.voted, id: poll.id.map(Self.clean),
-                                 ownVotes: poll.voted == nil ? nil : poll.ownVotes, votersCount: poll.votersCount)
-                },
+                poll: status.poll.map(PollDocument.init),
                 isBoost: status.isBoost, sensitive: status.sensitive, editedAt: status.editedAt?.iso8601Text,
                 card: status.card.map(CardDocument.init),
                 tags: status.tags.map { ["name": Self.clean($0)] }, mentions: status.mentions.map { ["acct": Self.clean($0)] },
@@ -152,50 +119,24 @@ public struct StatusDocument: Encodable, Sendable, Hashable {
     /// that came from Mastodon: `--json` keeps the API's own names.
     public func encode(to encoder: Encoder) throws {
         guard let mastodon else {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encodeIfPresent(index, forKey: .index)
-            try c.encodeIfPresent(id, forKey: .id)
-            try c.encodeIfPresent(idstr, forKey: .idstr)
-            try c.encodeIfPresent(mid, forKey: .mid)
-            try c.encodeIfPresent(createdAt, forKey: .createdAt)
-            try c.encodeIfPresent(text, forKey: .text)
-            try c.encodeIfPresent(source, forKey: .source)
-            try c.encode(repostsCount, forKey: .repostsCount)
-            try c.encode(commentsCount, forKey: .commentsCount)
-            try c.encode(attitudesCount, forKey: .attitudesCount)
-            try c.encode(picURLs, forKey: .picURLs)
-            try c.encodeIfPresent(user, forKey: .user)
-            try c.encodeIfPresent(retweetedStatus, forKey: .retweetedStatus)
-            return
+            return try encoder.encodeFields([
+                "index": index, "id": id, "idstr": idstr, "mid": mid, "created_at": createdAt, "text": text,
+                "source": source, "reposts_count": repostsCount, "comments_count": commentsCount,
+                "attitudes_count": attitudesCount, "pic_urls": picURLs, "user": user, "retweeted_status": retweetedStatus,
+            ])
         }
-        var c = encoder.container(keyedBy: MastodonKeys.self)
-        try c.encodeIfPresent(index, forKey: .index)
-        try c.encodeIfPresent(idstr, forKey: .id)
-        try c.encodeIfPresent(createdAt, forKey: .createdAt)
-        try c.encode(mastodon.isBoost ? "" : mastodon.content ?? "", forKey: .content)
-        try c.encodeIfPresent(mastodon.isBoost ? nil : text, forKey: .text)
-        try c.encode(mastodon.spoilerText, forKey: .spoilerText)
-        try c.encodeIfPresent(mastodon.visibility, forKey: .visibility)
-        try c.encodeIfPresent(mastodon.url, forKey: .url)
-        try c.encodeIfPresent(mastodon.inReplyToID, forKey: .inReplyToID)
-        try c.encode(commentsCount, forKey: .repliesCount)
-        try c.encode(repostsCount, forKey: .reblogsCount)
-        try c.encode(attitudesCount, forKey: .favouritesCount)
-        try c.encode(mastodon.media, forKey: .mediaAttachments)
-        try c.encodeIfPresent(mastodon.sensitive, forKey: .sensitive)
-        try c.encodeIfPresent(mastodon.editedAt, forKey: .editedAt)
-        try c.encodeIfPresent(mastodon.card, forKey: .card)
-        try c.encode(mastodon.tags, forKey: .tags)
-        try c.encode(mastodon.mentions, forKey: .mentions)
-        try c.encodeIfPresent(mastodon.favourited, forKey: .favourited)
-        try c.encodeIfPresent(mastodon.reblogged, forKey: .reblogged)
-        try c.encodeIfPresent(mastodon.bookmarked, forKey: .bookmarked)
-        try c.encodeIfPresent(mastodon.poll, forKey: .poll)
-        try c.encode(mastodon.emojis, forKey: .emojis)
-        try c.encodeIfPresent(mastodon.quote, forKey: .quote)
-        try c.encodeIfPresent(source.map { ["name": $0] }, forKey: .application)
-        try c.encodeIfPresent(user, forKey: .account)
-        try c.encodeIfPresent(mastodon.isBoost ? retweetedStatus : nil, forKey: .reblog)
+        try encoder.encodeFields([
+            "index": index, "id": idstr, "created_at": createdAt,
+            "content": mastodon.isBoost ? "" : mastodon.content ?? "", "text": mastodon.isBoost ? nil : text,
+            "spoiler_text": mastodon.spoilerText, "visibility": mastodon.visibility, "url": mastodon.url,
+            "in_reply_to_id": mastodon.inReplyToID, "replies_count": commentsCount, "reblogs_count": repostsCount,
+            "favourites_count": attitudesCount, "media_attachments": mastodon.media, "sensitive": mastodon.sensitive,
+            "edited_at": mastodon.editedAt, "card": mastodon.card, "tags": mastodon.tags, "mentions": mastodon.mentions,
+            "favourited": mastodon.favourited, "reblogged": mastodon.reblogged, "bookmarked": mastodon.bookmarked,
+            "poll": mastodon.poll, "emojis": mastodon.emojis, "quote": mastodon.quote,
+            "application": source.map { ["name": $0] }, "account": user,
+            "reblog": mastodon.isBoost ? retweetedStatus : nil,
+        ])
     }
 
     static func clean(_ text: String) -> String { TerminalText.sanitize(text) }
@@ -214,95 +155,54 @@ public struct StatusDocument: Encodable, Sendable, Hashable {
     }
 }
 
-/// A user: in statuses and comments, and `user NAME --json`.
+/// A user: in statuses and comments, and `user NAME --json`. Its fields
+/// read as the user's (`document.screenName`): only those `--json` writes,
+/// every text from the server sanitized.
+@dynamicMemberLookup
 public struct UserDocument: Encodable, Sendable, Hashable {
-    public var id: Int64?
-    public var idstr: String?
-    public var screenName: String?
-    public var name: String?
-    public var location: String?
-    public var description: String?
-    public var followersCount: Int?
-    public var friendsCount: Int?
-    public var statusesCount: Int?
-    public var verified: Bool?
-    /// Mastodon's `username`, for an account from Mastodon (nil on Weibo).
-    public var username: String?
-    /// Mastodon's `display_name` as sent ("" for about half of real accounts).
-    public var displayName: String?
-    public var locked: Bool?
-    public var bot: Bool?
-    var emojis: [EmojiDocument] = []
-    var fields: [FieldDocument] = []
-    var isMastodon = false
-
-    enum MastodonKeys: String, CodingKey {
-        case id, username, acct, note, locked, bot
-        case emojis, fields
-        case displayName = "display_name"
-        case followersCount = "followers_count"
-        case followingCount = "following_count"
-        case statusesCount = "statuses_count"
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case id, idstr, name, location, description, verified
-        case screenName = "screen_name"
-        case followersCount = "followers_count"
-        case friendsCount = "friends_count"
-        case statusesCount = "statuses_count"
-    }
+    /// The user as `--json` writes it, `idstr` its identifier.
+    let user: User
+    /// Mastodon's custom emojis and profile fields (empty on Weibo).
+    let emojis: [EmojiDocument]
+    let fields: [FieldDocument]
 
     public init(_ user: User) {
-        id = user.id
-        idstr = user.identifier.map(StatusDocument.clean)
-        screenName = user.screenName.map(StatusDocument.clean)
-        name = user.name.map(StatusDocument.kept)
-        location = user.location.map(StatusDocument.kept)
-        description = user.description.map { TerminalText.sanitize($0, .multiline) }
-        followersCount = user.followersCount
-        friendsCount = user.friendsCount
-        statusesCount = user.statusesCount
-        verified = user.verified
-        username = user.username.map(StatusDocument.clean)
-        isMastodon = user.shape == .mastodon
-        displayName = user.displayName.map(StatusDocument.kept)
-        locked = user.locked
-        bot = user.bot
+        var clean = User(
+            id: user.id, idstr: user.identifier.map(StatusDocument.clean), screenName: user.screenName.map(StatusDocument.clean),
+            name: user.name.map(StatusDocument.kept), location: user.location.map(StatusDocument.kept),
+            description: user.description.map { TerminalText.sanitize($0, .multiline) },
+            followersCount: user.followersCount, friendsCount: user.friendsCount, statusesCount: user.statusesCount,
+            verified: user.verified)
+        clean.shape = user.shape
+        clean.username = user.username.map(StatusDocument.clean)
+        clean.displayName = user.displayName.map(StatusDocument.kept)
+        clean.locked = user.locked
+        clean.bot = user.bot
+        self.user = clean
         emojis = user.emojis.map(EmojiDocument.init)
         fields = user.fields.map(FieldDocument.init)
     }
 
+    /// One field of the user, e.g. `screenName`.
+    public subscript<Value>(dynamicMember field: KeyPath<User, Value>) -> Value {
+        user[keyPath: field]
+    }
+
     /// Weibo's names, or Mastodon's (`acct`, `display_name`, `note`…) for an account from Mastodon.
     public func encode(to encoder: Encoder) throws {
-        guard isMastodon else {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encodeIfPresent(id, forKey: .id)
-            try c.encodeIfPresent(idstr, forKey: .idstr)
-            try c.encodeIfPresent(screenName, forKey: .screenName)
-            try c.encodeIfPresent(name, forKey: .name)
-            try c.encodeIfPresent(location, forKey: .location)
-            try c.encodeIfPresent(description, forKey: .description)
-            try c.encodeIfPresent(followersCount, forKey: .followersCount)
-            try c.encodeIfPresent(friendsCount, forKey: .friendsCount)
-            try c.encodeIfPresent(statusesCount, forKey: .statusesCount)
-            try c.encodeIfPresent(verified, forKey: .verified)
-            return
+        guard user.shape == .mastodon else {
+            return try encoder.encodeFields([
+                "id": user.id, "idstr": user.idstr, "screen_name": user.screenName, "name": user.name,
+                "location": user.location, "description": user.description, "followers_count": user.followersCount,
+                "friends_count": user.friendsCount, "statuses_count": user.statusesCount, "verified": user.verified,
+            ])
         }
-        var c = encoder.container(keyedBy: MastodonKeys.self)
-        try c.encodeIfPresent(idstr, forKey: .id)
-        try c.encodeIfPresent(username, forKey: .username)
-        try c.encodeIfPresent(screenName, forKey: .acct)
-        // As the server sent it, "" included: only Views fall back to the username.
-        try c.encodeIfPresent(isMastodon ? displayName : name, forKey: .displayName)
-        try c.encodeIfPresent(description, forKey: .note)
-        try c.encodeIfPresent(followersCount, forKey: .followersCount)
-        try c.encodeIfPresent(friendsCount, forKey: .followingCount)
-        try c.encodeIfPresent(statusesCount, forKey: .statusesCount)
-        try c.encodeIfPresent(locked, forKey: .locked)
-        try c.encodeIfPresent(bot, forKey: .bot)
-        try c.encode(emojis, forKey: .emojis)
-        try c.encode(fields, forKey: .fields)
+        // `display_name` as the server sent it, "" included: only Views fall back to the username.
+        try encoder.encodeFields([
+            "id": user.idstr, "username": user.username, "acct": user.screenName, "display_name": user.displayName,
+            "note": user.description, "followers_count": user.followersCount, "following_count": user.friendsCount,
+            "statuses_count": user.statusesCount, "locked": user.locked, "bot": user.bot, "emojis": emojis, "fields": fields,
+        ])
     }
 }
 
@@ -316,16 +216,6 @@ public struct CommentDocument: Encodable, Sendable, Hashable {
     public var user: UserDocument?
     /// A reply in a Mastodon thread: how deep, and Mastodon's own names in `--json`.
     var mastodonDepth: Int?
-
-    enum CodingKeys: String, CodingKey {
-        case index, id, idstr, text, user
-        case createdAt = "created_at"
-    }
-
-    enum MastodonKeys: String, CodingKey {
-        case index, id, text, account, depth
-        case createdAt = "created_at"
-    }
 
     public init(_ comment: Comment, index: Int) {
         self.index = index
@@ -345,22 +235,13 @@ public struct CommentDocument: Encodable, Sendable, Hashable {
     /// 2^53 in jq and JavaScript), ISO 8601 times, `account`.
     public func encode(to encoder: Encoder) throws {
         guard let mastodonDepth else {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(index, forKey: .index)
-            try c.encodeIfPresent(id, forKey: .id)
-            try c.encodeIfPresent(idstr, forKey: .idstr)
-            try c.encodeIfPresent(createdAt, forKey: .createdAt)
-            try c.encodeIfPresent(text, forKey: .text)
-            try c.encodeIfPresent(user, forKey: .user)
-            return
+            return try encoder.encodeFields([
+                "index": index, "id": id, "idstr": idstr, "created_at": createdAt, "text": text, "user": user,
+            ])
         }
-        var c = encoder.container(keyedBy: MastodonKeys.self)
-        try c.encode(index, forKey: .index)
-        try c.encodeIfPresent(idstr, forKey: .id)
-        try c.encodeIfPresent(createdAt, forKey: .createdAt)
-        try c.encodeIfPresent(text, forKey: .text)
-        try c.encodeIfPresent(user, forKey: .account)
-        try c.encode(mastodonDepth, forKey: .depth)
+        try encoder.encodeFields([
+            "index": index, "id": idstr, "created_at": createdAt, "text": text, "account": user, "depth": mastodonDepth,
+        ])
     }
 }
 

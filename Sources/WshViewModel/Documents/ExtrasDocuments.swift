@@ -19,7 +19,8 @@ struct EmojiDocument: Encodable, Sendable, Hashable {
 struct FieldDocument: Encodable, Sendable, Hashable {
     var name: String
     var value: String
-    var verifiedAt: String?
+    /// null when not verified, as Mastodon writes it.
+    @JSONNull var verifiedAt: String?
 
     enum CodingKeys: String, CodingKey {
         case name, value
@@ -31,21 +32,13 @@ struct FieldDocument: Encodable, Sendable, Hashable {
         value = StatusDocument.kept(field.value)
         verifiedAt = field.verifiedAt?.iso8601Text
     }
-
-    func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(name, forKey: .name)
-        try c.encode(value, forKey: .value)
-        // null when not verified, as Mastodon writes it.
-        try c.encode(verifiedAt, forKey: .verifiedAt)
-    }
 }
 
 /// A status's `quote`: `{state, quoted_status}` (null unless the server sent the status),
 /// with `quoted_status_id` when only the id came (a quote inside a quote).
 struct QuoteDocument: Encodable, Sendable, Hashable {
     var state: String
-    var quotedStatus: StatusDocument.Reposted?
+    @JSONNull var quotedStatus: StatusDocument.Reposted?
     var quotedStatusID: String?
 
     enum CodingKeys: String, CodingKey {
@@ -59,13 +52,6 @@ struct QuoteDocument: Encodable, Sendable, Hashable {
         quotedStatus = quote.status.map { StatusDocument.Reposted(StatusDocument($0)) }
         quotedStatusID = quote.status == nil ? quote.statusID.map(StatusDocument.clean) : nil
     }
-
-    func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(state, forKey: .state)
-        try c.encode(quotedStatus, forKey: .quotedStatus)
-        try c.encodeIfPresent(quotedStatusID, forKey: .quotedStatusID)
-    }
 }
 
 /// A status's `card`: every field of the link preview the server sent, under
@@ -77,27 +63,15 @@ struct CardDocument: Encodable, Sendable, Hashable {
         self.card = card
     }
 
-    /// A key by its name: the card's are listed once, in `encode(to:)`.
-    private struct Name: CodingKey {
-        let stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: Name.self)
-        try c.encode(StatusDocument.kept(card.title), forKey: Name(stringValue: "title"))
-        try c.encode(StatusDocument.clean(card.url), forKey: Name(stringValue: "url"))
-        let texts = [
-            ("description", card.description), ("type", card.type), ("author_name", card.authorName),
-            ("author_url", card.authorURL), ("provider_name", card.providerName), ("provider_url", card.providerURL),
-            ("html", card.html), ("image", card.image), ("image_description", card.imageDescription),
-            ("embed_url", card.embedURL), ("blurhash", card.blurhash), ("language", card.language),
-            ("published_at", card.publishedAt),
-        ]
-        for (name, text) in texts { try c.encodeIfPresent(text.map(StatusDocument.kept), forKey: Name(stringValue: name)) }
-        try c.encodeIfPresent(card.width, forKey: Name(stringValue: "width"))
-        try c.encodeIfPresent(card.height, forKey: Name(stringValue: "height"))
+        let kept = { (text: String?) in text.map(StatusDocument.kept) }
+        try encoder.encodeFields([
+            "title": StatusDocument.kept(card.title), "url": StatusDocument.clean(card.url),
+            "description": kept(card.description), "type": kept(card.type), "author_name": kept(card.authorName),
+            "author_url": kept(card.authorURL), "provider_name": kept(card.providerName), "provider_url": kept(card.providerURL),
+            "html": kept(card.html), "image": kept(card.image), "image_description": kept(card.imageDescription),
+            "embed_url": kept(card.embedURL), "blurhash": kept(card.blurhash), "language": kept(card.language),
+            "published_at": kept(card.publishedAt), "width": card.width, "height": card.height,
+        ])
     }
 }

@@ -19,7 +19,8 @@ public struct ListsDocument: Sendable, Hashable, Encodable {
 
     init(lists: [UserList]) {
         self.lists = lists.enumerated().map { offset, list in
-            Entry(index: offset + 1, id: list.id, title: list.title, repliesPolicy: list.repliesPolicy, exclusive: list.exclusive)
+            Entry(index: offset + 1, id: StatusDocument.clean(list.id), title: StatusDocument.kept(list.title),
+                  repliesPolicy: list.repliesPolicy.map(StatusDocument.clean), exclusive: list.exclusive)
         }
     }
 }

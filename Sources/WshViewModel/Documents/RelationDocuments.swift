@@ -9,8 +9,6 @@ public struct AccountsDocument: Encodable, Sendable, Hashable {
         public var user: UserDocument
         /// Whether you follow them; null when the server did not say.
         @JSONNull public var following: Bool?
-
-        enum CodingKeys: String, CodingKey { case index, user, following }
     }
 
     public var list: String
@@ -45,8 +43,6 @@ public struct SearchDocument: Encodable, Sendable, Hashable {
         public var index: Int
         public var name: String
         @JSONNull public var uses: Int?
-
-        enum CodingKeys: String, CodingKey { case index, name, uses }
     }
 
     public var query: String

@@ -127,8 +127,6 @@ public struct SessionStateDocument: Encodable, Sendable, Hashable {
         @JSONNull public var id: String?
         @JSONNull public var author: String?
         public var muted: Bool
-
-        enum CodingKeys: String, CodingKey { case index, id, author, muted }
     }
 
     /// The calculator brain: `{led, pending, entries, error}`.
@@ -148,8 +146,6 @@ public struct SessionStateDocument: Encodable, Sendable, Hashable {
             entries = brain.entries
             error = brain.isError
         }
-
-        enum CodingKeys: String, CodingKey { case led, pending, entries, error }
     }
 }
 
@@ -169,9 +165,9 @@ public struct SessionStateDiff: Encodable, Sendable, Hashable {
     public var mutedAdded: [String]
     public var mutedRemoved: [String]
     /// The timeline source before and after, when it changed.
-    @JSONNull public var source: Change?
+    public var source: Change?
     /// The LED before and after, when it changed.
-    @JSONNull public var led: Change?
+    public var led: Change?
 
     /// A value before and after.
     public struct Change: Encodable, Sendable, Hashable {
@@ -179,14 +175,12 @@ public struct SessionStateDiff: Encodable, Sendable, Hashable {
         public var after: String
     }
 
-    enum CodingKeys: String, CodingKey {
-        case operation, source, led
-        case rowsAdded = "rows_added"
-        case rowsRemoved = "rows_removed"
-        case screensPushed = "screens_pushed"
-        case screensPopped = "screens_popped"
-        case mutedAdded = "muted_added"
-        case mutedRemoved = "muted_removed"
+    public func encode(to encoder: Encoder) throws {
+        try encoder.encodeFields([
+            "operation": operation, "rows_added": rowsAdded, "rows_removed": rowsRemoved,
+            "screens_pushed": screensPushed, "screens_popped": screensPopped,
+            "muted_added": mutedAdded, "muted_removed": mutedRemoved, "source": source, "led": led,
+        ], absent: .null)
     }
 
     /// What changed from `before` to `after` in `operation`.

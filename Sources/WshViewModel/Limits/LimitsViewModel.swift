@@ -44,32 +44,29 @@ public struct LimitsViewModel: Sendable, Hashable {
 /// `limits --json`: `{remaining_user_hits, remaining_ip_hits, user_limit,
 /// ip_limit, reset_time, reset_time_in_seconds, limit_time_unit}`. Every key
 /// is always present (null when the server did not say), so the names are stable.
+/// Its fields read as the status's (`document.remainingUserHits`).
+@dynamicMemberLookup
 public struct RateLimitDocument: Encodable, Sendable, Hashable {
-    @JSONNull public var remainingUserHits: Int?
-    @JSONNull public var remainingIPHits: Int?
-    @JSONNull public var userLimit: Int?
-    @JSONNull public var ipLimit: Int?
-    @JSONNull public var resetTime: String?
-    @JSONNull public var resetTimeInSeconds: Int?
-    @JSONNull public var limitTimeUnit: String?
+    /// The status, its texts from the server sanitized.
+    let status: RateLimitStatus
 
     init(_ status: RateLimitStatus) {
-        remainingUserHits = status.remainingUserHits
-        remainingIPHits = status.remainingIPHits
-        userLimit = status.userLimit
-        ipLimit = status.ipLimit
-        resetTime = status.resetTime.map { TerminalText.sanitize($0) }
-        resetTimeInSeconds = status.resetTimeInSeconds
-        limitTimeUnit = status.limitTimeUnit.map { TerminalText.sanitize($0) }
+        var clean = status
+        clean.resetTime = status.resetTime.map { TerminalText.sanitize($0) }
+        clean.limitTimeUnit = status.limitTimeUnit.map { TerminalText.sanitize($0) }
+        self.status = clean
     }
 
-    enum CodingKeys: String, CodingKey {
-        case remainingUserHits = "remaining_user_hits"
-        case remainingIPHits = "remaining_ip_hits"
-        case userLimit = "user_limit"
-        case ipLimit = "ip_limit"
-        case resetTime = "reset_time"
-        case resetTimeInSeconds = "reset_time_in_seconds"
-        case limitTimeUnit = "limit_time_unit"
+    /// One field of the status, e.g. `remainingUserHits`.
+    public subscript<Value>(dynamicMember field: KeyPath<RateLimitStatus, Value>) -> Value {
+        status[keyPath: field]
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        try encoder.encodeFields([
+            "remaining_user_hits": status.remainingUserHits, "remaining_ip_hits": status.remainingIPHits,
+            "user_limit": status.userLimit, "ip_limit": status.ipLimit, "reset_time": status.resetTime,
+            "reset_time_in_seconds": status.resetTimeInSeconds, "limit_time_unit": status.limitTimeUnit,
+        ], absent: .null)
     }
 }

@@ -27,14 +27,9 @@ extension TimelineViewModel {
     /// Bookmarks (`true`) or unbookmarks row `index`; the row shows the server's `bookmarked`.
     public func setBookmark(_ bookmark: Bool, index: Int) async throws(ViewModelError) -> Toggled {
         try offered(\.bookmarks, "bookmarks")
-        let status = try openStatus(at: index)
-        let id = status.identifier ?? ""
-        let written = try await write(
-            nothing: bookmark ? "the status is not bookmarked" : "the status is still bookmarked",
-            advice: dataController.readBack(.bookmarked(statusID: id)).advice
-        ) { () async throws(WriteError) in try await dataController.setBookmark(bookmark, statusID: id) }
-        commit(state.updatingBookmark(id: id, to: written.value.bookmarked ?? bookmark))
-        return Toggled(target: id, note: Self.lostAnswerNote(written, found: "the server shows it done"))
+        return try await toggleStatus(at: index, bookmark, "bookmarked", readBack: { .bookmarked(statusID: $0) }) {
+            (id: String) async throws(WriteError) in try await dataController.setBookmark(bookmark, statusID: id)
+        } next: { id, status in state.updatingBookmark(id: id, to: status.bookmarked ?? bookmark) }
     }
 
     /// Sets the bookmark of `statusID` back or again, for undo or redo of `operation`. Returns a note.

@@ -1,21 +1,18 @@
 /// What a `SessionViewModel` change asks the shell's Views to re-render:
-/// one bit mask per notification, as the calculator demo's `callBackAction:`.
-public struct SessionChange: OptionSet, Sendable, Hashable {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
-
+/// one bit mask per notification.
+extension ViewChange where Subject == SessionViewModel {
     /// `rows` changed.
-    public static let rows = SessionChange(rawValue: 1 << 0)
+    public static var rows: Self { Self(bit: 0) }
     /// `screen` changed: detail, comments or user opened or closed.
-    public static let screen = SessionChange(rawValue: 1 << 1)
+    public static var screen: Self { Self(bit: 1) }
     /// `ledText` or the calculator's entries changed.
-    public static let led = SessionChange(rawValue: 1 << 2)
+    public static var led: Self { Self(bit: 2) }
     /// `operations`, `canUndo` or `canRedo` changed.
-    public static let history = SessionChange(rawValue: 1 << 3)
+    public static var history: Self { Self(bit: 3) }
     /// `errorMessage` was set or cleared.
-    public static let error = SessionChange(rawValue: 1 << 4)
+    public static var error: Self { Self(bit: 4) }
     /// `isLoading` turned on or off.
-    public static let loading = SessionChange(rawValue: 1 << 5)
+    public static var loading: Self { Self(bit: 5) }
 
     /// The session bits for a timeline change.
     init(_ change: TimelineChange) {

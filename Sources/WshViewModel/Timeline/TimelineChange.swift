@@ -1,15 +1,11 @@
-/// What a `TimelineViewModel` change asks its View to re-render: the
-/// calculator demo's `callBackAction:` bit mask, one notification per change.
-public struct TimelineChange: OptionSet, Sendable, Hashable {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
-
+/// What a `TimelineViewModel` change asks its View to re-render.
+extension ViewChange where Subject == TimelineViewModel {
     /// `rows` changed: statuses loaded, appended, posted, muted or unmuted.
-    public static let rows = TimelineChange(rawValue: 1 << 0)
+    public static var rows: Self { Self(bit: 0) }
     /// `screen` changed: a detail, comments or user screen opened or closed.
-    public static let screen = TimelineChange(rawValue: 1 << 1)
+    public static var screen: Self { Self(bit: 1) }
     /// `errorMessage` was set or cleared.
-    public static let error = TimelineChange(rawValue: 1 << 2)
+    public static var error: Self { Self(bit: 2) }
     /// `isLoading` turned on or off.
-    public static let loading = TimelineChange(rawValue: 1 << 3)
+    public static var loading: Self { Self(bit: 3) }
 }

@@ -45,53 +45,21 @@ public enum TimelineScreen: Sendable, Hashable {
 /// Each screen's ViewModel, nil when another screen shows: what the
 /// ViewModels' outputs (`detail`, `comments`, `lists`…) read.
 extension TimelineScreen {
-    public var detail: StatusDetailViewModel? {
-        guard case .detail(let detail) = self else { return nil }
-        return detail
-    }
+    public var detail: StatusDetailViewModel? { shown() }
+    public var comments: CommentsViewModel? { shown() }
+    public var user: UserViewModel? { shown() }
+    public var search: SearchViewModel? { shown() }
+    public var accounts: AccountsViewModel? { shown() }
+    public var lists: ListsViewModel? { shown() }
+    public var edits: EditHistoryViewModel? { shown() }
+    public var scheduled: ScheduledStatusesViewModel? { shown() }
+    public var notifications: NotificationsViewModel? { shown() }
+    public var conversations: ConversationsViewModel? { shown() }
 
-    public var comments: CommentsViewModel? {
-        guard case .comments(let comments) = self else { return nil }
-        return comments
-    }
-
-    public var user: UserViewModel? {
-        guard case .user(let user) = self else { return nil }
-        return user
-    }
-
-    public var search: SearchViewModel? {
-        guard case .search(let search) = self else { return nil }
-        return search
-    }
-
-    public var accounts: AccountsViewModel? {
-        guard case .accounts(let accounts) = self else { return nil }
-        return accounts
-    }
-
-    public var lists: ListsViewModel? {
-        guard case .lists(let lists) = self else { return nil }
-        return lists
-    }
-
-    public var edits: EditHistoryViewModel? {
-        guard case .edits(let history) = self else { return nil }
-        return history
-    }
-
-    public var scheduled: ScheduledStatusesViewModel? {
-        guard case .scheduled(let scheduled) = self else { return nil }
-        return scheduled
-    }
-
-    public var notifications: NotificationsViewModel? {
-        guard case .notifications(let notifications) = self else { return nil }
-        return notifications
-    }
-
-    public var conversations: ConversationsViewModel? {
-        guard case .conversations(let conversations) = self else { return nil }
-        return conversations
+    /// The ViewModel this screen carries when it is a `ViewModel`, else nil
+    /// (always nil for `.list`). Every case carries a ViewModel type of its
+    /// own, so the type alone names the case.
+    private func shown<ViewModel>() -> ViewModel? {
+        Mirror(reflecting: self).children.first?.value as? ViewModel
     }
 }

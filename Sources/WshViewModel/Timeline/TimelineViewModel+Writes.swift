@@ -102,13 +102,26 @@ extension TimelineViewModel {
     /// Favourites (`true`) or unfavourites row `index`. The row's counts
     /// follow the status the server sends back.
     public func setFavorite(_ favorite: Bool, index: Int) async throws(ViewModelError) -> Toggled {
+        try await toggleStatus(at: index, favorite, "favourited", readBack: { .favourited(statusID: $0) }) {
+            (id: String) async throws(WriteError) in try await dataController.setFavorite(favorite, statusID: id)
+        } next: { _, status in state.updatingCounts(from: status) }
+    }
+
+    /// Sets a flag of row `index`'s status (`on`, named `flag`: favourited,
+    /// bookmarked) with `send`, commits the state `next` makes of the server's
+    /// answer (the status it sends back), and returns it toggled; a lost answer is
+    /// resolved as `write` does, checked the way `readBack` of the id says.
+    func toggleStatus<Answer: Sendable>(
+        at index: Int, _ on: Bool, _ flag: String, readBack: (String) -> ReadBack,
+        _ send: (String) async throws(WriteError) -> WriteOutcome<Answer>, next: (String, Answer) -> TimelineState
+    ) async throws(ViewModelError) -> Toggled {
         let status = try openStatus(at: index)
         let id = status.identifier ?? ""
         let written = try await write(
-            nothing: favorite ? "the status is not favourited" : "the status is still favourited",
-            advice: dataController.readBack(.favourited(statusID: id)).advice
-        ) { () async throws(WriteError) in try await dataController.setFavorite(favorite, statusID: id) }
-        commit(state.updatingCounts(from: written.value))
+            nothing: on ? "the status is not \(flag)" : "the status is still \(flag)",
+            advice: dataController.readBack(readBack(id)).advice
+        ) { () async throws(WriteError) in try await send(id) }
+        commit(next(id, written.value))
         return Toggled(target: id, note: Self.lostAnswerNote(written, found: "the server shows it done"))
     }
 
@@ -321,16 +334,6 @@ extension TimelineViewModel {
                 if refusalFails, case .rejected(let refusal) = error { throw refusal }
                 return .failure(error)
             }
-        }
-    }
-}
-
-extension UserReference {
-    /// The reference as `api` arguments: `uid=123` or `screen_name=name`.
-    var parameterText: String {
-        switch self {
-        case .uid(let uid): "uid=\(uid)"
-        case .screenName(let name): "screen_name=\(name)"
         }
     }
 }

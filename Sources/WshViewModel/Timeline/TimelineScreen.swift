@@ -60,6 +60,19 @@ extension TimelineScreen {
     /// (always nil for `.list`). Every case carries a ViewModel type of its
     /// own, so the type alone names the case.
     private func shown<ViewModel>() -> ViewModel? {
-        Mirror(reflecting: self).children.first?.value as? ViewModel
+        carried as? ViewModel
+    }
+
+    /// The ViewModel this screen carries; nil for the list.
+    private var carried: (any Sendable)? {
+        switch self {
+        case .list: nil
+        case .detail(let viewModel as any Sendable), .comments(let viewModel as any Sendable),
+             .user(let viewModel as any Sendable), .search(let viewModel as any Sendable),
+             .accounts(let viewModel as any Sendable), .lists(let viewModel as any Sendable),
+             .edits(let viewModel as any Sendable), .scheduled(let viewModel as any Sendable),
+             .notifications(let viewModel as any Sendable), .conversations(let viewModel as any Sendable):
+            viewModel
+        }
     }
 }

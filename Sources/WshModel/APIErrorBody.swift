@@ -27,8 +27,8 @@ public struct APIErrorBody: Hashable, Sendable, Codable, Error {
         guard c.contains(.message) || c.contains(.code) else {
             throw c.missing(.message, "not a Weibo error body")
         }
-        self.init(code: c.lenientCount(.code), message: c.lenientString(.message) ?? "",
-                  request: c.lenientString(.request))
+        self.init(code: c.lenient(Int.self, .code), message: c.lenient(String.self, .message) ?? "",
+                  request: c.lenient(String.self, .request))
     }
 
     public func encode(to encoder: Encoder) throws {

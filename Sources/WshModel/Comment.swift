@@ -1,5 +1,5 @@
 /// A comment on a status, as `comments/show.json` gives it.
-public struct Comment: Hashable, Sendable, Codable {
+public struct Comment: Hashable, Sendable, Codable, LenientValue {
     public var id: Int64?
     public var idstr: String?
     public var mid: String?
@@ -50,9 +50,9 @@ public struct Comment: Hashable, Sendable, Codable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
-            id: c.lenientInt(.id), idstr: c.lenientString(.idstr), mid: c.lenientString(.mid),
-            createdAt: c.lenientTime(.createdAt), text: c.lenientString(.text),
-            source: c.lenientString(.source), user: c.lenient(User.self, .user),
+            id: c.lenient(Int64.self, .id), idstr: c.lenient(String.self, .idstr), mid: c.lenient(String.self, .mid),
+            createdAt: c.lenientTime(.createdAt), text: c.lenient(String.self, .text),
+            source: c.lenient(String.self, .source), user: c.lenient(User.self, .user),
             status: c.lenient(Status.self, .status), replyComment: c.lenient(Comment.self, .replyComment))
     }
 

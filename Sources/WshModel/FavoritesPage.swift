@@ -22,7 +22,7 @@ public struct Favorite: Hashable, Sendable, Codable {
         enum CodingKeys: String, CodingKey { case tag }
         init(tag: String?) { self.tag = tag }
         init(from decoder: Decoder) throws {
-            tag = try decoder.container(keyedBy: CodingKeys.self).lenientString(.tag)
+            tag = try decoder.container(keyedBy: CodingKeys.self).lenient(String.self, .tag)
         }
     }
 
@@ -66,6 +66,6 @@ extension FavoritesPage {
             throw c.missing(.favorites, "a favorites page needs 'favorites'")
         }
         self.init(favorites: c.lenientArray(Favorite.self, .favorites) ?? [],
-                  totalNumber: c.lenientCount(.totalNumber))
+                  totalNumber: c.lenient(Int.self, .totalNumber))
     }
 }

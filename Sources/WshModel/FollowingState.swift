@@ -11,6 +11,6 @@ public struct FollowingState: Hashable, Sendable, Decodable {
     enum CodingKeys: String, CodingKey { case following }
 
     public init(from decoder: Decoder) throws {
-        following = try decoder.container(keyedBy: CodingKeys.self).lenientBool(.following)
+        following = try decoder.container(keyedBy: CodingKeys.self).lenient(Bool.self, .following)
     }
 }

@@ -42,8 +42,8 @@ public struct TimelinePage: Hashable, Sendable, Codable {
         }
         self.init(
             statuses: c.lenientArray(Status.self, key) ?? [],
-            totalNumber: c.lenientCount(.totalNumber),
-            previousCursor: c.lenientInt(.previousCursor), nextCursor: c.lenientInt(.nextCursor))
+            totalNumber: c.lenient(Int.self, .totalNumber),
+            previousCursor: c.lenient(Int64.self, .previousCursor), nextCursor: c.lenient(Int64.self, .nextCursor))
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -80,7 +80,7 @@ public struct CommentsPage: Hashable, Sendable, Codable {
             throw c.missing(.comments, "a comments page needs 'comments'")
         }
         self.init(comments: c.lenientArray(Comment.self, .comments) ?? [],
-                  totalNumber: c.lenientCount(.totalNumber))
+                  totalNumber: c.lenient(Int.self, .totalNumber))
     }
 
     public func encode(to encoder: Encoder) throws {

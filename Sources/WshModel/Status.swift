@@ -1,6 +1,6 @@
 /// A Weibo status (a post), as the timeline, `statuses/show.json` and
 /// `statuses/update.json` give it.
-public struct Status: Hashable, Sendable, Codable {
+public struct Status: Hashable, Sendable, Codable, LenientValue {
     /// The numeric id; may exceed 2^53, so it is never a Double.
     public var id: Int64?
     public var idstr: String?
@@ -132,27 +132,27 @@ public struct Status: Hashable, Sendable, Codable {
         enum CodingKeys: String, CodingKey { case thumbnailPic = "thumbnail_pic" }
         init(thumbnailPic: String?) { self.thumbnailPic = thumbnailPic }
         init(from decoder: Decoder) throws {
-            thumbnailPic = try decoder.container(keyedBy: CodingKeys.self).lenientString(.thumbnailPic)
+            thumbnailPic = try decoder.container(keyedBy: CodingKeys.self).lenient(String.self, .thumbnailPic)
         }
     }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
-            id: c.lenientInt(.id), idstr: c.lenientString(.idstr), mid: c.lenientString(.mid),
-            createdAt: c.lenientTime(.createdAt), text: c.lenientString(.text),
-            source: c.lenientString(.source), favorited: c.lenientBool(.favorited),
-            truncated: c.lenientBool(.truncated),
-            inReplyToStatusID: c.lenientString(.inReplyToStatusID),
-            inReplyToUserID: c.lenientString(.inReplyToUserID),
-            inReplyToScreenName: c.lenientString(.inReplyToScreenName),
-            thumbnailPic: c.lenientString(.thumbnailPic), bmiddlePic: c.lenientString(.bmiddlePic),
-            originalPic: c.lenientString(.originalPic),
+            id: c.lenient(Int64.self, .id), idstr: c.lenient(String.self, .idstr), mid: c.lenient(String.self, .mid),
+            createdAt: c.lenientTime(.createdAt), text: c.lenient(String.self, .text),
+            source: c.lenient(String.self, .source), favorited: c.lenient(Bool.self, .favorited),
+            truncated: c.lenient(Bool.self, .truncated),
+            inReplyToStatusID: c.lenient(String.self, .inReplyToStatusID),
+            inReplyToUserID: c.lenient(String.self, .inReplyToUserID),
+            inReplyToScreenName: c.lenient(String.self, .inReplyToScreenName),
+            thumbnailPic: c.lenient(String.self, .thumbnailPic), bmiddlePic: c.lenient(String.self, .bmiddlePic),
+            originalPic: c.lenient(String.self, .originalPic),
             picURLs: (c.lenientArray(Picture.self, .picURLs) ?? []).compactMap(\.thumbnailPic),
-            user: c.lenient(User.self, .user), repostsCount: c.lenientCount(.repostsCount),
-            commentsCount: c.lenientCount(.commentsCount),
-            attitudesCount: c.lenientCount(.attitudesCount),
-            retweetedStatus: c.lenient(Status.self, .retweetedStatus), deleted: c.lenientBool(.deleted))
+            user: c.lenient(User.self, .user), repostsCount: c.lenient(Int.self, .repostsCount),
+            commentsCount: c.lenient(Int.self, .commentsCount),
+            attitudesCount: c.lenient(Int.self, .attitudesCount),
+            retweetedStatus: c.lenient(Status.self, .retweetedStatus), deleted: c.lenient(Bool.self, .deleted))
     }
 
     public func encode(to encoder: Encoder) throws {

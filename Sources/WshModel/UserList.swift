@@ -26,11 +26,11 @@ public struct UserList: Hashable, Sendable, Codable {
 extension UserList {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        guard let id = c.lenientString(.id) else {
+        guard let id = c.lenient(String.self, .id) else {
             throw c.missing(.id, "a list needs 'id'")
         }
-        self.init(id: id, title: c.lenientString(.title) ?? "", repliesPolicy: c.lenientString(.repliesPolicy),
-                  exclusive: c.lenientBool(.exclusive))
+        self.init(id: id, title: c.lenient(String.self, .title) ?? "", repliesPolicy: c.lenient(String.self, .repliesPolicy),
+                  exclusive: c.lenient(Bool.self, .exclusive))
     }
 }
 

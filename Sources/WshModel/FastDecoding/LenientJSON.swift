@@ -2,11 +2,11 @@ import FoundationEssentials
 import WshText
 
 /// The Model's tolerances (LenientDecoding.swift) over JSON bytes: each
-/// reads the value the reader is at as the `KeyedDecodingContainer`
-/// method of the same name reads it with JSONDecoder, to the same value,
-/// or declines where JSONDecoder's answer takes a subtler path.
+/// reads the value the reader is at as `KeyedDecodingContainer.lenient`
+/// reads it with JSONDecoder (for `lenientString`, `lenient(String.self, key)`),
+/// to the same value, or declines where JSONDecoder's answer takes a subtler path.
 extension ModelReader {
-    /// `KeyedDecodingContainer.lenientString`: a string; an integer as its
+    /// `String.lenientValue`: a string; an integer as its
     /// digits; `true`/`false`; nil for null, objects and arrays.
     mutating func lenientString() throws(Declined) -> String? {
         switch peek() {
@@ -33,7 +33,7 @@ extension ModelReader {
         }
     }
 
-    /// `lenientInt`: an integer, also from a numeric string; nil for `""`,
+    /// `Int64.lenientValue`: an integer, also from a numeric string; nil for `""`,
     /// other text, bools, null, objects and arrays.
     mutating func lenientInt() throws(Declined) -> Int64? {
         switch peek() {
@@ -52,12 +52,12 @@ extension ModelReader {
         }
     }
 
-    /// `lenientCount`.
+    /// `Int.lenientValue`.
     mutating func lenientCount() throws(Declined) -> Int? {
         try lenientInt().flatMap { Int(exactly: $0) }
     }
 
-    /// `lenientBool`: a bool, also from 0/1 and "true"/"false" (any case), "1"/"0".
+    /// `Bool.lenientValue`: a bool, also from 0/1 and "true"/"false" (any case), "1"/"0".
     mutating func lenientBool() throws(Declined) -> Bool? {
         switch peek() {
         case UInt8(ascii: "t"):

@@ -10,12 +10,7 @@ public struct Comment: Hashable, Sendable, Codable, LenientValue {
     /// The status commented on, when the API includes it.
     public var status: Status?
     /// The comment this one answers (`reply_comment`), when the API includes it.
-    public var replyComment: Comment? {
-        get { replied.first }
-        set { replied = newValue.map { [$0] } ?? [] }
-    }
-    // An array gives the recursion through Comment the indirection it needs.
-    private var replied: [Comment] = []
+    @Indirect public var replyComment: Comment? = nil
     /// How deep in a thread the comment is: 0 answers the status, 1 answers a
     /// comment of depth 0… (Mastodon's context is a tree; Weibo's comments are flat.)
     public var depth = 0

@@ -18,12 +18,7 @@ public struct Favorite: Hashable, Sendable, Codable {
     }
 
     struct Tag: Codable {
-        var tag: String?
-        enum CodingKeys: String, CodingKey { case tag }
-        init(tag: String?) { self.tag = tag }
-        init(from decoder: Decoder) throws {
-            tag = try decoder.container(keyedBy: CodingKeys.self).lenient(String.self, .tag)
-        }
+        @Lenient var tag: String? = nil
     }
 
     public init(from decoder: Decoder) throws {
@@ -62,10 +57,7 @@ public struct FavoritesPage: Hashable, Sendable, Codable {
 extension FavoritesPage {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        guard c.contains(.favorites) else {
-            throw c.missing(.favorites, "a favorites page needs 'favorites'")
-        }
-        self.init(favorites: c.lenientArray(Favorite.self, .favorites) ?? [],
+        self.init(favorites: try c.pageList(Favorite.self, .favorites, "a favorites page needs 'favorites'"),
                   totalNumber: c.lenient(Int.self, .totalNumber))
     }
 }

@@ -30,6 +30,14 @@ extension KeyedDecodingContainer {
         .keyNotFound(key, .init(codingPath: codingPath, debugDescription: what))
     }
 
+    /// A page's list (`statuses`, `comments`…), its unreadable elements
+    /// dropped, nil or not an array as empty; an answer without `key` is not
+    /// such a page (`what` says so: `a comments page needs 'comments'`).
+    func pageList<T: Decodable>(_ type: T.Type, _ key: Key, _ what: String) throws -> [T] {
+        guard contains(key) else { throw missing(key, what) }
+        return lenientArray(T.self, key) ?? []
+    }
+
     /// An array whose unreadable elements are dropped rather than failing it.
     func lenientArray<T: Decodable>(_ type: T.Type, _ key: Key) -> [T]? {
         guard let wrapped = try? decodeIfPresent([Lossy<T>].self, forKey: key) else { return nil }
@@ -193,6 +201,22 @@ public struct Lenient<Value: LenientDecodable>: LenientField {
     /// Outside an object (never in the Model): the value only if it is one.
     public init(from decoder: Decoder) throws {
         wrappedValue = (try? decoder.singleValueContainer().decode(Value.self)) ?? Value.absent
+    }
+}
+
+/// Encoded as its value.
+extension Lenient: Encodable where Value: Encodable {
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(wrappedValue)
+    }
+}
+
+extension KeyedEncodingContainer {
+    /// A lenient optional field, for the synthesized `encode(to:)`: left out
+    /// when nil, as a plain optional field is.
+    mutating func encode<V: LenientValue & Encodable>(_ field: Lenient<V?>, forKey key: Key) throws {
+        try encodeIfPresent(field.wrappedValue, key)
     }
 }
 

@@ -37,11 +37,8 @@ public struct TimelinePage: Hashable, Sendable, Codable {
         }
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let key: CodingKeys = c.contains(.statuses) || !c.contains(.reposts) ? .statuses : .reposts
-        guard c.contains(key) else {
-            throw c.missing(.statuses, "a timeline page needs 'statuses'")
-        }
         self.init(
-            statuses: c.lenientArray(Status.self, key) ?? [],
+            statuses: try c.pageList(Status.self, key, "a timeline page needs 'statuses'"),
             totalNumber: c.lenient(Int.self, .totalNumber),
             previousCursor: c.lenient(Int64.self, .previousCursor), nextCursor: c.lenient(Int64.self, .nextCursor))
     }
@@ -76,10 +73,7 @@ public struct CommentsPage: Hashable, Sendable, Codable {
             return
         }
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        guard c.contains(.comments) else {
-            throw c.missing(.comments, "a comments page needs 'comments'")
-        }
-        self.init(comments: c.lenientArray(Comment.self, .comments) ?? [],
+        self.init(comments: try c.pageList(Comment.self, .comments, "a comments page needs 'comments'"),
                   totalNumber: c.lenient(Int.self, .totalNumber))
     }
 

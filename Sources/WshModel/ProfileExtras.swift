@@ -27,12 +27,7 @@ public struct QuotePost: Hashable, Sendable {
     /// `blocked_account`, `blocked_domain`, `muted_account`, or what a newer server adds.
     public var state: String
     /// The quoted status (a `Quote`'s `quoted_status`); nil unless the server sent it.
-    public var status: Status? {
-        get { quoted.first }
-        set { quoted = newValue.map { [$0] } ?? [] }
-    }
-    // An array gives the recursion through Status the indirection it needs.
-    private var quoted: [Status] = []
+    @Indirect public var status: Status? = nil
     /// The quoted status's id alone (a `ShallowQuote`'s `quoted_status_id`).
     public var statusID: String?
 

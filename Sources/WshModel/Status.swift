@@ -31,11 +31,7 @@ public struct Status: Hashable, Sendable, Codable, LenientValue {
     /// ("抱歉，此微博已被作者删除。…") and has no `user`.
     public var deleted: Bool?
     /// The reposted status, which may itself repost another.
-    public var retweetedStatus: Status? {
-        get { retweeted.first }
-        set { retweeted = newValue.map { [$0] } ?? [] }
-    }
-    private var retweeted: [Status] = []
+    @Indirect public var retweetedStatus: Status? = nil
     /// A content warning (Mastodon's `spoiler_text`): the text stays collapsed behind it. Nil on Weibo.
     public var contentWarning: String?
     /// Who may see it: `public`, `unlisted`, `private`, `direct` (Mastodon). Nil on Weibo.
@@ -128,12 +124,8 @@ public struct Status: Hashable, Sendable, Codable, LenientValue {
 
     /// One entry of `pic_urls`.
     struct Picture: Codable {
-        var thumbnailPic: String?
+        @Lenient var thumbnailPic: String? = nil
         enum CodingKeys: String, CodingKey { case thumbnailPic = "thumbnail_pic" }
-        init(thumbnailPic: String?) { self.thumbnailPic = thumbnailPic }
-        init(from decoder: Decoder) throws {
-            thumbnailPic = try decoder.container(keyedBy: CodingKeys.self).lenient(String.self, .thumbnailPic)
-        }
     }
 
     public init(from decoder: Decoder) throws {

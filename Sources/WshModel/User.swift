@@ -19,12 +19,7 @@ public struct User: Hashable, Sendable, Codable, LenientValue {
     public var verifiedReason: String?
     public var createdAt: WeiboTime?
     /// The user's latest status, when the API nests it (it then has no `user`).
-    public var status: Status? {
-        get { latest.first }
-        set { latest = newValue.map { [$0] } ?? [] }
-    }
-    // An array gives the recursion through Status the indirection it needs.
-    private var latest: [Status] = []
+    @Indirect public var status: Status? = nil
     /// Which API's names the user came with.
     public var shape = APIShape.weibo
     /// The local user name (Mastodon's `username`; `screenName` holds `acct`).

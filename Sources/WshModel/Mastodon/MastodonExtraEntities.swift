@@ -45,7 +45,7 @@ public struct MastodonField: Decodable, Sendable, Hashable {
 /// `state`: it reads as an accepted quote of that status.
 public struct MastodonQuote: Decodable, Sendable, Hashable, LenientValue {
     public var state: String?
-    public var quotedStatus: [MastodonStatus]
+    @Indirect public var quotedStatus: MastodonStatus? = nil
     public var quotedStatusID: String?
 
     enum CodingKeys: String, CodingKey {
@@ -55,19 +55,19 @@ public struct MastodonQuote: Decodable, Sendable, Hashable, LenientValue {
     }
 
     /// Nothing of a `Quote` read: the object may be the quoted status itself.
-    var isBare: Bool { state == nil && quotedStatus.isEmpty && quotedStatusID == nil }
+    var isBare: Bool { state == nil && quotedStatus == nil && quotedStatusID == nil }
 
     /// Takes `status`, the object read again as a status, as the quoted one when it has an id.
     mutating func acceptBare(_ status: MastodonStatus) {
         guard status.id != nil else { return }
         state = "accepted"
-        quotedStatus = [status]
+        quotedStatus = status
     }
 
     /// The Model's quote; nil without a state.
     public var quote: QuotePost? {
         guard let state, !state.isEmpty else { return nil }
-        let quoted = quotedStatus.first?.status
+        let quoted = quotedStatus?.status
         return QuotePost(state: state, status: quoted, statusID: quotedStatusID ?? quoted?.identifier)
     }
 }
@@ -76,7 +76,7 @@ extension MastodonQuote {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         state = c.lenient(String.self, .state)
-        quotedStatus = c.lenient(MastodonStatus.self, .quotedStatus).map { [$0] } ?? []
+        quotedStatus = c.lenient(MastodonStatus.self, .quotedStatus)
         quotedStatusID = c.lenient(String.self, .quotedStatusID)
         if isBare { acceptBare(try MastodonStatus(from: decoder)) }
     }

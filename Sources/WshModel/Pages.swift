@@ -76,10 +76,4 @@ public struct CommentsPage: Hashable, Sendable, Codable {
         self.init(comments: try c.pageList(Comment.self, .comments, "a comments page needs 'comments'"),
                   totalNumber: c.lenient(Int.self, .totalNumber))
     }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(comments, forKey: .comments)
-        try c.encodeIfPresent(totalNumber, .totalNumber)
-    }
 }

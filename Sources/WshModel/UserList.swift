@@ -12,14 +12,6 @@ public struct UserList: Hashable, Sendable, Codable {
         case id, title, exclusive
         case repliesPolicy = "replies_policy"
     }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(title, forKey: .title)
-        try c.encodeIfPresent(repliesPolicy, .repliesPolicy)
-        try c.encodeIfPresent(exclusive, .exclusive)
-    }
 }
 
 // In an extension, so that Swift still writes the memberwise init.

@@ -46,7 +46,7 @@ public struct Comment: Hashable, Sendable, Codable, LenientValue {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             id: c.lenient(Int64.self, .id), idstr: c.lenient(String.self, .idstr), mid: c.lenient(String.self, .mid),
-            createdAt: c.lenientTime(.createdAt), text: c.lenient(String.self, .text),
+            createdAt: c.lenient(WeiboTime.self, .createdAt), text: c.lenient(String.self, .text),
             source: c.lenient(String.self, .source), user: c.lenient(User.self, .user),
             status: c.lenient(Status.self, .status), replyComment: c.lenient(Comment.self, .replyComment))
     }

@@ -24,7 +24,7 @@ public struct Favorite: Hashable, Sendable, Codable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
-            status: c.lenient(Status.self, .status), favoritedTime: c.lenientTime(.favoritedTime),
+            status: c.lenient(Status.self, .status), favoritedTime: c.lenient(WeiboTime.self, .favoritedTime),
             tags: (c.lenientArray(Tag.self, .tags) ?? []).compactMap(\.tag))
     }
 
@@ -44,12 +44,6 @@ public struct FavoritesPage: Hashable, Sendable, Codable {
     enum CodingKeys: String, CodingKey {
         case favorites
         case totalNumber = "total_number"
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(favorites, forKey: .favorites)
-        try c.encodeIfPresent(totalNumber, .totalNumber)
     }
 }
 

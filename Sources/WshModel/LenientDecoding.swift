@@ -19,11 +19,6 @@ extension KeyedDecodingContainer {
         contains(key) && (try? decodeNil(forKey: key)) == false
     }
 
-    /// A Weibo time, nil when absent or unparseable.
-    func lenientTime(_ key: Key) -> WeiboTime? {
-        lenient(String.self, key).flatMap(WeiboTime.init(weiboText:))
-    }
-
     /// The error for an answer without `key`, the field that makes it what
     /// it is; `what` says so (`a list needs 'id'`).
     func missing(_ key: Key, _ what: String) -> DecodingError {
@@ -138,6 +133,10 @@ extension Bool: LenientValue {
 }
 
 // MARK: - Lenient fields the synthesized `init(from:)` reads
+
+/// A Weibo time: nil when absent, not text or not in Weibo's form (its text
+/// alone can be one: a number or a bool never is).
+extension WeiboTime: LenientValue {}
 
 /// An optional array as a whole, by `lenient(_:_:)`: nil unless every element
 /// reads (a non-optional array field drops the unreadable elements instead).

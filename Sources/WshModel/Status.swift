@@ -132,7 +132,7 @@ public struct Status: Hashable, Sendable, Codable, LenientValue {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             id: c.lenient(Int64.self, .id), idstr: c.lenient(String.self, .idstr), mid: c.lenient(String.self, .mid),
-            createdAt: c.lenientTime(.createdAt), text: c.lenient(String.self, .text),
+            createdAt: c.lenient(WeiboTime.self, .createdAt), text: c.lenient(String.self, .text),
             source: c.lenient(String.self, .source), favorited: c.lenient(Bool.self, .favorited),
             truncated: c.lenient(Bool.self, .truncated),
             inReplyToStatusID: c.lenient(String.self, .inReplyToStatusID),

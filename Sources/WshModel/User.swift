@@ -88,7 +88,7 @@ public struct User: Hashable, Sendable, Codable, LenientValue {
             gender: c.lenient(String.self, .gender), followersCount: c.lenient(Int.self, .followersCount),
             friendsCount: c.lenient(Int.self, .friendsCount), statusesCount: c.lenient(Int.self, .statusesCount),
             favouritesCount: c.lenient(Int.self, .favouritesCount), verified: c.lenient(Bool.self, .verified),
-            verifiedReason: c.lenient(String.self, .verifiedReason), createdAt: c.lenientTime(.createdAt),
+            verifiedReason: c.lenient(String.self, .verifiedReason), createdAt: c.lenient(WeiboTime.self, .createdAt),
             status: c.lenient(Status.self, .status))
     }
 

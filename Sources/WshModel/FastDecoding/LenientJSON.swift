@@ -81,7 +81,7 @@ extension ModelReader {
         }
     }
 
-    /// `lenientTime`: a Weibo time, nil when absent or unparseable.
+    /// `WeiboTime.lenientValue`: a Weibo time, nil when absent or unparseable.
     mutating func lenientTime() throws(Declined) -> WeiboTime? {
         guard peek() == UInt8(ascii: "\"") else { return try lenientString().flatMap(WeiboTime.init(weiboText:)) }
         // The form Weibo always writes is read from the bytes; any other text as `WeiboTime(weiboText:)` reads it.

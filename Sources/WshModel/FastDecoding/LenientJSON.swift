@@ -24,10 +24,8 @@ extension ModelReader {
         case UInt8(ascii: "f"):
             try json.literal("false")
             return "false"
-        case UInt8(ascii: "n"):
-            try json.literal("null")
-            return nil
         default:
+            // null (checked as `skipValue` checks it), an object or an array.
             try skipValue()
             return nil
         }
@@ -43,9 +41,6 @@ extension ModelReader {
         case UInt8(ascii: "\""):
             let text = try string()
             return Int64(text) ?? Int64(text.trimmingSpaces)
-        case UInt8(ascii: "n"):
-            try json.literal("null")
-            return nil
         default:
             try skipValue()
             return nil

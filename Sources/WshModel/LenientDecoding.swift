@@ -132,8 +132,6 @@ extension Bool: LenientValue {
     }
 }
 
-// MARK: - Lenient fields the synthesized `init(from:)` reads
-
 /// A Weibo time: nil when absent, not text or not in Weibo's form (its text
 /// alone can be one: a number or a bool never is).
 extension WeiboTime: LenientValue {}
@@ -141,6 +139,8 @@ extension WeiboTime: LenientValue {}
 /// An optional array as a whole, by `lenient(_:_:)`: nil unless every element
 /// reads (a non-optional array field drops the unreadable elements instead).
 extension Array: LenientValue where Element: Decodable {}
+
+// MARK: - Lenient fields the synthesized `init(from:)` reads
 
 /// What a `@Lenient` field can hold: an optional `LenientValue` (nil when the
 /// field is absent, null or unreadable), or an array read as `lenientArray`

@@ -74,28 +74,20 @@ public struct MastodonEditableStatus: Decodable, Sendable {
     @Lenient public var spoilerText: String? = nil
     @Lenient public var sensitive: Bool? = nil
     @Lenient public var language: String? = nil
-    @Lenient var media: [Media] = []
+    @Lenient var media: [MastodonStatus.Media] = []
     @Lenient public var poll: Poll? = nil
 
     /// The ids of its media, in order.
     public var mediaIDs: [String] { media.compactMap(\.id) }
 
-    public struct Media: Decodable, Sendable {
-        @Lenient public var id: String? = nil
-    }
-
     public struct Poll: Decodable, Sendable, LenientValue {
-        @Lenient var choices: [Option] = []
+        @Lenient var choices: [MastodonPoll.Option] = []
         @LenientISO8601 public var expiresAt: WeiboTime? = nil
         @Lenient public var expired: Bool? = nil
         @Lenient public var multiple: Bool? = nil
 
         /// Its options' titles, in order.
         public var options: [String] { choices.compactMap(\.title) }
-
-        struct Option: Decodable, Sendable {
-            @Lenient var title: String? = nil
-        }
 
         enum CodingKeys: String, CodingKey {
             case expired, multiple

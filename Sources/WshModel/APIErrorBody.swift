@@ -9,33 +9,23 @@ public struct APIErrorBody: Hashable, Sendable, Codable, Error {
     /// The request path the service names, e.g. `/2/statuses/show.json`.
     public var request: String?
 
-    public init(code: Int?, message: String, request: String? = nil) {
-        self.code = code
-        self.message = message
-        self.request = request
-    }
-
     enum CodingKeys: String, CodingKey {
         case message = "error"
         case code = "error_code"
         case request
     }
+}
 
+// In an extension, so that Swift still writes the memberwise init.
+extension APIErrorBody {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         // An error body is recognised by its `error` or `error_code` field.
         guard c.contains(.message) || c.contains(.code) else {
             throw c.missing(.message, "not a Weibo error body")
         }
-        self.init(code: c.lenientCount(.code), message: c.lenientString(.message) ?? "",
-                  request: c.lenientString(.request))
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(message, forKey: .message)
-        try c.encodeIfPresent(code, .code)
-        try c.encodeIfPresent(request, .request)
+        self.init(code: c.lenient(Int.self, .code), message: c.lenient(String.self, .message) ?? "",
+                  request: c.lenient(String.self, .request))
     }
 }
 

@@ -27,9 +27,9 @@ public struct UserPage: Hashable, Sendable, Decodable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         users = try c.decode([User].self, forKey: .users)
-        let cursor = c.lenientInt(.nextCursor)
+        let cursor = c.lenient(Int64.self, .nextCursor)
         next = cursor.flatMap { $0 == 0 ? nil : String($0) }
-        totalNumber = c.lenientCount(.totalNumber)
+        totalNumber = c.lenient(Int.self, .totalNumber)
         // Weibo's users carry the asking account's `following`.
         let states = (try? c.decode([FollowingState].self, forKey: .users)) ?? []
         for (user, state) in zip(users, states) {

@@ -50,13 +50,6 @@ public struct Conversation: Sendable, Hashable {
     public var unread: Bool
     public var accounts: [User]
     public var lastStatus: Status?
-
-    public init(id: String, unread: Bool, accounts: [User], lastStatus: Status?) {
-        self.id = id
-        self.unread = unread
-        self.accounts = accounts
-        self.lastStatus = lastStatus
-    }
 }
 
 /// What a timeline's stream (server-sent events) delivers.

@@ -1,5 +1,5 @@
 /// A comment on a status, as `comments/show.json` gives it.
-public struct Comment: Hashable, Sendable, Codable {
+public struct Comment: Hashable, Sendable, Codable, LenientValue {
     public var id: Int64?
     public var idstr: String?
     public var mid: String?
@@ -10,12 +10,7 @@ public struct Comment: Hashable, Sendable, Codable {
     /// The status commented on, when the API includes it.
     public var status: Status?
     /// The comment this one answers (`reply_comment`), when the API includes it.
-    public var replyComment: Comment? {
-        get { replied.first }
-        set { replied = newValue.map { [$0] } ?? [] }
-    }
-    // An array gives the recursion through Comment the indirection it needs.
-    private var replied: [Comment] = []
+    @Indirect public var replyComment: Comment? = nil
     /// How deep in a thread the comment is: 0 answers the status, 1 answers a
     /// comment of depth 0… (Mastodon's context is a tree; Weibo's comments are flat.)
     public var depth = 0
@@ -50,9 +45,9 @@ public struct Comment: Hashable, Sendable, Codable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
-            id: c.lenientInt(.id), idstr: c.lenientString(.idstr), mid: c.lenientString(.mid),
-            createdAt: c.lenientTime(.createdAt), text: c.lenientString(.text),
-            source: c.lenientString(.source), user: c.lenient(User.self, .user),
+            id: c.lenient(Int64.self, .id), idstr: c.lenient(String.self, .idstr), mid: c.lenient(String.self, .mid),
+            createdAt: c.lenient(WeiboTime.self, .createdAt), text: c.lenient(String.self, .text),
+            source: c.lenient(String.self, .source), user: c.lenient(User.self, .user),
             status: c.lenient(Status.self, .status), replyComment: c.lenient(Comment.self, .replyComment))
     }
 

@@ -18,18 +18,13 @@ public struct Favorite: Hashable, Sendable, Codable {
     }
 
     struct Tag: Codable {
-        var tag: String?
-        enum CodingKeys: String, CodingKey { case tag }
-        init(tag: String?) { self.tag = tag }
-        init(from decoder: Decoder) throws {
-            tag = try decoder.container(keyedBy: CodingKeys.self).lenientString(.tag)
-        }
+        @Lenient var tag: String? = nil
     }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
-            status: c.lenient(Status.self, .status), favoritedTime: c.lenientTime(.favoritedTime),
+            status: c.lenient(Status.self, .status), favoritedTime: c.lenient(WeiboTime.self, .favoritedTime),
             tags: (c.lenientArray(Tag.self, .tags) ?? []).compactMap(\.tag))
     }
 
@@ -50,22 +45,13 @@ public struct FavoritesPage: Hashable, Sendable, Codable {
         case favorites
         case totalNumber = "total_number"
     }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(favorites, forKey: .favorites)
-        try c.encodeIfPresent(totalNumber, .totalNumber)
-    }
 }
 
 // In an extension, so that Swift still writes the memberwise init.
 extension FavoritesPage {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        guard c.contains(.favorites) else {
-            throw c.missing(.favorites, "a favorites page needs 'favorites'")
-        }
-        self.init(favorites: c.lenientArray(Favorite.self, .favorites) ?? [],
-                  totalNumber: c.lenientCount(.totalNumber))
+        self.init(favorites: try c.pageList(Favorite.self, .favorites, "a favorites page needs 'favorites'"),
+                  totalNumber: c.lenient(Int.self, .totalNumber))
     }
 }

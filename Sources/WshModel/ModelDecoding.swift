@@ -33,20 +33,17 @@ public enum ModelDecoding {
 }
 
 /// A body that is not the shape a Model expects: what, where, and why.
-public struct ModelDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct ModelDecodingError: Error, Hashable, Sendable {
     /// The type being decoded, e.g. `TimelinePage`.
     public var what: String
     /// The JSON path, e.g. `.statuses[3].user`, empty for the top level.
     public var `where`: String
     /// What went wrong there.
     public var detail: String
+}
 
-    public init(what: String, where: String, detail: String) {
-        self.what = what
-        self.where = `where`
-        self.detail = detail
-    }
-
+// In an extension, so that Swift still writes the memberwise init.
+extension ModelDecodingError {
     init(type: String, _ error: DecodingError) {
         switch error {
         case .dataCorrupted(let context):
@@ -65,7 +62,9 @@ public struct ModelDecodingError: Error, Hashable, Sendable, CustomStringConvert
             self.init(what: type, where: "", detail: "\(error)")
         }
     }
+}
 
+extension ModelDecodingError: CustomStringConvertible {
     public var description: String {
         "cannot decode \(what)\(`where`.isEmpty ? "" : " at \(`where`)"): \(detail)"
     }

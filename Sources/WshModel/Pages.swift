@@ -37,13 +37,10 @@ public struct TimelinePage: Hashable, Sendable, Codable {
         }
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let key: CodingKeys = c.contains(.statuses) || !c.contains(.reposts) ? .statuses : .reposts
-        guard c.contains(key) else {
-            throw c.missing(.statuses, "a timeline page needs 'statuses'")
-        }
         self.init(
-            statuses: c.lenientArray(Status.self, key) ?? [],
-            totalNumber: c.lenientCount(.totalNumber),
-            previousCursor: c.lenientInt(.previousCursor), nextCursor: c.lenientInt(.nextCursor))
+            statuses: try c.pageList(Status.self, key, "a timeline page needs 'statuses'"),
+            totalNumber: c.lenient(Int.self, .totalNumber),
+            previousCursor: c.lenient(Int64.self, .previousCursor), nextCursor: c.lenient(Int64.self, .nextCursor))
     }
 
     public func encode(to encoder: Encoder) throws {
@@ -76,16 +73,7 @@ public struct CommentsPage: Hashable, Sendable, Codable {
             return
         }
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        guard c.contains(.comments) else {
-            throw c.missing(.comments, "a comments page needs 'comments'")
-        }
-        self.init(comments: c.lenientArray(Comment.self, .comments) ?? [],
-                  totalNumber: c.lenientCount(.totalNumber))
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(comments, forKey: .comments)
-        try c.encodeIfPresent(totalNumber, .totalNumber)
+        self.init(comments: try c.pageList(Comment.self, .comments, "a comments page needs 'comments'"),
+                  totalNumber: c.lenient(Int.self, .totalNumber))
     }
 }

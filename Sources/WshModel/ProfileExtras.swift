@@ -4,11 +4,6 @@ public struct CustomEmoji: Hashable, Sendable {
     public var shortcode: String
     /// The image (`url`, else `static_url`).
     public var url: String
-
-    public init(shortcode: String, url: String) {
-        self.shortcode = shortcode
-        self.url = url
-    }
 }
 
 /// One of an account's profile fields (Mastodon's `fields`).
@@ -27,20 +22,9 @@ public struct QuotePost: Hashable, Sendable {
     /// `blocked_account`, `blocked_domain`, `muted_account`, or what a newer server adds.
     public var state: String
     /// The quoted status (a `Quote`'s `quoted_status`); nil unless the server sent it.
-    public var status: Status? {
-        get { quoted.first }
-        set { quoted = newValue.map { [$0] } ?? [] }
-    }
-    // An array gives the recursion through Status the indirection it needs.
-    private var quoted: [Status] = []
+    @Indirect public var status: Status? = nil
     /// The quoted status's id alone (a `ShallowQuote`'s `quoted_status_id`).
     public var statusID: String?
-
-    public init(state: String, status: Status?, statusID: String?) {
-        self.state = state
-        self.statusID = statusID
-        self.status = status
-    }
 
     /// Why the quoted status is not shown, "" when it is (accepted, and sent).
     public var hiddenReason: String {

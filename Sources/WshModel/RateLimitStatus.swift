@@ -46,10 +46,10 @@ public struct RateLimitStatus: Hashable, Sendable, Codable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
-            remainingUserHits: c.lenientCount(.remainingUserHits), remainingIPHits: c.lenientCount(.remainingIPHits),
-            userLimit: c.lenientCount(.userLimit), ipLimit: c.lenientCount(.ipLimit),
-            resetTime: c.lenientString(.resetTime), resetTimeInSeconds: c.lenientCount(.resetTimeInSeconds),
-            limitTimeUnit: c.lenientString(.limitTimeUnit))
+            remainingUserHits: c.lenient(Int.self, .remainingUserHits), remainingIPHits: c.lenient(Int.self, .remainingIPHits),
+            userLimit: c.lenient(Int.self, .userLimit), ipLimit: c.lenient(Int.self, .ipLimit),
+            resetTime: c.lenient(String.self, .resetTime), resetTimeInSeconds: c.lenient(Int.self, .resetTimeInSeconds),
+            limitTimeUnit: c.lenient(String.self, .limitTimeUnit))
     }
 
     public func encode(to encoder: Encoder) throws {

@@ -1,6 +1,6 @@
 /// A Weibo status (a post), as the timeline, `statuses/show.json` and
 /// `statuses/update.json` give it.
-public struct Status: Hashable, Sendable, Codable {
+public struct Status: Hashable, Sendable, Codable, LenientValue {
     /// The numeric id; may exceed 2^53, so it is never a Double.
     public var id: Int64?
     public var idstr: String?
@@ -31,11 +31,7 @@ public struct Status: Hashable, Sendable, Codable {
     /// ("抱歉，此微博已被作者删除。…") and has no `user`.
     public var deleted: Bool?
     /// The reposted status, which may itself repost another.
-    public var retweetedStatus: Status? {
-        get { retweeted.first }
-        set { retweeted = newValue.map { [$0] } ?? [] }
-    }
-    private var retweeted: [Status] = []
+    @Indirect public var retweetedStatus: Status? = nil
     /// A content warning (Mastodon's `spoiler_text`): the text stays collapsed behind it. Nil on Weibo.
     public var contentWarning: String?
     /// Who may see it: `public`, `unlisted`, `private`, `direct` (Mastodon). Nil on Weibo.
@@ -128,31 +124,27 @@ public struct Status: Hashable, Sendable, Codable {
 
     /// One entry of `pic_urls`.
     struct Picture: Codable {
-        var thumbnailPic: String?
+        @Lenient var thumbnailPic: String? = nil
         enum CodingKeys: String, CodingKey { case thumbnailPic = "thumbnail_pic" }
-        init(thumbnailPic: String?) { self.thumbnailPic = thumbnailPic }
-        init(from decoder: Decoder) throws {
-            thumbnailPic = try decoder.container(keyedBy: CodingKeys.self).lenientString(.thumbnailPic)
-        }
     }
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
-            id: c.lenientInt(.id), idstr: c.lenientString(.idstr), mid: c.lenientString(.mid),
-            createdAt: c.lenientTime(.createdAt), text: c.lenientString(.text),
-            source: c.lenientString(.source), favorited: c.lenientBool(.favorited),
-            truncated: c.lenientBool(.truncated),
-            inReplyToStatusID: c.lenientString(.inReplyToStatusID),
-            inReplyToUserID: c.lenientString(.inReplyToUserID),
-            inReplyToScreenName: c.lenientString(.inReplyToScreenName),
-            thumbnailPic: c.lenientString(.thumbnailPic), bmiddlePic: c.lenientString(.bmiddlePic),
-            originalPic: c.lenientString(.originalPic),
+            id: c.lenient(Int64.self, .id), idstr: c.lenient(String.self, .idstr), mid: c.lenient(String.self, .mid),
+            createdAt: c.lenient(WeiboTime.self, .createdAt), text: c.lenient(String.self, .text),
+            source: c.lenient(String.self, .source), favorited: c.lenient(Bool.self, .favorited),
+            truncated: c.lenient(Bool.self, .truncated),
+            inReplyToStatusID: c.lenient(String.self, .inReplyToStatusID),
+            inReplyToUserID: c.lenient(String.self, .inReplyToUserID),
+            inReplyToScreenName: c.lenient(String.self, .inReplyToScreenName),
+            thumbnailPic: c.lenient(String.self, .thumbnailPic), bmiddlePic: c.lenient(String.self, .bmiddlePic),
+            originalPic: c.lenient(String.self, .originalPic),
             picURLs: (c.lenientArray(Picture.self, .picURLs) ?? []).compactMap(\.thumbnailPic),
-            user: c.lenient(User.self, .user), repostsCount: c.lenientCount(.repostsCount),
-            commentsCount: c.lenientCount(.commentsCount),
-            attitudesCount: c.lenientCount(.attitudesCount),
-            retweetedStatus: c.lenient(Status.self, .retweetedStatus), deleted: c.lenientBool(.deleted))
+            user: c.lenient(User.self, .user), repostsCount: c.lenient(Int.self, .repostsCount),
+            commentsCount: c.lenient(Int.self, .commentsCount),
+            attitudesCount: c.lenient(Int.self, .attitudesCount),
+            retweetedStatus: c.lenient(Status.self, .retweetedStatus), deleted: c.lenient(Bool.self, .deleted))
     }
 
     public func encode(to encoder: Encoder) throws {

@@ -1,7 +1,7 @@
 /// A Weibo user, as `users/show.json` and every status's `user` give it.
 ///
 /// Nearly every field is optional: responses differ by year and client.
-public struct User: Hashable, Sendable, Codable {
+public struct User: Hashable, Sendable, Codable, LenientValue {
     public var id: Int64?
     public var idstr: String?
     public var screenName: String?
@@ -19,12 +19,7 @@ public struct User: Hashable, Sendable, Codable {
     public var verifiedReason: String?
     public var createdAt: WeiboTime?
     /// The user's latest status, when the API nests it (it then has no `user`).
-    public var status: Status? {
-        get { latest.first }
-        set { latest = newValue.map { [$0] } ?? [] }
-    }
-    // An array gives the recursion through Status the indirection it needs.
-    private var latest: [Status] = []
+    @Indirect public var status: Status? = nil
     /// Which API's names the user came with.
     public var shape = APIShape.weibo
     /// The local user name (Mastodon's `username`; `screenName` holds `acct`).
@@ -86,14 +81,14 @@ public struct User: Hashable, Sendable, Codable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
-            id: c.lenientInt(.id), idstr: c.lenientString(.idstr),
-            screenName: c.lenientString(.screenName), name: c.lenientString(.name),
-            location: c.lenientString(.location), description: c.lenientString(.description),
-            url: c.lenientString(.url), profileImageURL: c.lenientString(.profileImageURL),
-            gender: c.lenientString(.gender), followersCount: c.lenientCount(.followersCount),
-            friendsCount: c.lenientCount(.friendsCount), statusesCount: c.lenientCount(.statusesCount),
-            favouritesCount: c.lenientCount(.favouritesCount), verified: c.lenientBool(.verified),
-            verifiedReason: c.lenientString(.verifiedReason), createdAt: c.lenientTime(.createdAt),
+            id: c.lenient(Int64.self, .id), idstr: c.lenient(String.self, .idstr),
+            screenName: c.lenient(String.self, .screenName), name: c.lenient(String.self, .name),
+            location: c.lenient(String.self, .location), description: c.lenient(String.self, .description),
+            url: c.lenient(String.self, .url), profileImageURL: c.lenient(String.self, .profileImageURL),
+            gender: c.lenient(String.self, .gender), followersCount: c.lenient(Int.self, .followersCount),
+            friendsCount: c.lenient(Int.self, .friendsCount), statusesCount: c.lenient(Int.self, .statusesCount),
+            favouritesCount: c.lenient(Int.self, .favouritesCount), verified: c.lenient(Bool.self, .verified),
+            verifiedReason: c.lenient(String.self, .verifiedReason), createdAt: c.lenient(WeiboTime.self, .createdAt),
             status: c.lenient(Status.self, .status))
     }
 

@@ -12,25 +12,17 @@ public struct UserList: Hashable, Sendable, Codable {
         case id, title, exclusive
         case repliesPolicy = "replies_policy"
     }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(title, forKey: .title)
-        try c.encodeIfPresent(repliesPolicy, .repliesPolicy)
-        try c.encodeIfPresent(exclusive, .exclusive)
-    }
 }
 
 // In an extension, so that Swift still writes the memberwise init.
 extension UserList {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        guard let id = c.lenientString(.id) else {
+        guard let id = c.lenient(String.self, .id) else {
             throw c.missing(.id, "a list needs 'id'")
         }
-        self.init(id: id, title: c.lenientString(.title) ?? "", repliesPolicy: c.lenientString(.repliesPolicy),
-                  exclusive: c.lenientBool(.exclusive))
+        self.init(id: id, title: c.lenient(String.self, .title) ?? "", repliesPolicy: c.lenient(String.self, .repliesPolicy),
+                  exclusive: c.lenient(Bool.self, .exclusive))
     }
 }
 

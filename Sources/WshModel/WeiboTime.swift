@@ -81,21 +81,18 @@ public struct WeiboTime: Hashable, Sendable, Comparable, Codable, CustomStringCo
 
     /// The month (1…12) whose English abbreviation is these three bytes, 0 for none.
     private static func month(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> Int {
-        switch (a, b, c) {
-        case (0x4A, 0x61, 0x6E): 1   // Jan
-        case (0x46, 0x65, 0x62): 2   // Feb
-        case (0x4D, 0x61, 0x72): 3   // Mar
-        case (0x41, 0x70, 0x72): 4   // Apr
-        case (0x4D, 0x61, 0x79): 5   // May
-        case (0x4A, 0x75, 0x6E): 6   // Jun
-        case (0x4A, 0x75, 0x6C): 7   // Jul
-        case (0x41, 0x75, 0x67): 8   // Aug
-        case (0x53, 0x65, 0x70): 9   // Sep
-        case (0x4F, 0x63, 0x74): 10  // Oct
-        case (0x4E, 0x6F, 0x76): 11  // Nov
-        case (0x44, 0x65, 0x63): 12  // Dec
-        default: 0
-        }
+        monthKeys.firstIndex(of: monthKey(a, b, c)).map { $0 + 1 } ?? 0
+    }
+
+    /// Three bytes as one number, to compare at once.
+    private static func monthKey(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt32 {
+        UInt32(a) << 16 | UInt32(b) << 8 | UInt32(c)
+    }
+
+    /// `months`' abbreviations as `monthKey`s, in order.
+    private static let monthKeys: [UInt32] = months.map { name in
+        let bytes = Array(name.utf8)
+        return monthKey(bytes[0], bytes[1], bytes[2])
     }
 
     /// The wall-clock fields of this time in its own offset.

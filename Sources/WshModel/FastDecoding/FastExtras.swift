@@ -27,12 +27,12 @@ extension MastodonQuote {
     private static let fastKeys = JSONKeys(["state", "quoted_status", "quoted_status_id"])
 
     static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> MastodonQuote {
-        var quote = MastodonQuote(state: nil, quotedStatus: [], quotedStatusID: nil)
+        var quote = MastodonQuote(state: nil, quotedStatus: nil, quotedStatusID: nil)
         var again = r
         try r.object(fastKeys) { r, field throws(JSONBytes.Declined) in
             switch field {
             case 0: quote.state = try r.lenientString()
-            case 1: quote.quotedStatus = try r.lenientObject(MastodonStatus.fast).map { [$0] } ?? []
+            case 1: quote.quotedStatus = try r.lenientObject(MastodonStatus.fast)
             default: quote.quotedStatusID = try r.lenientString()
             }
         }

@@ -306,10 +306,6 @@ extension MastodonStatus {
     }
 
     private init(fast r: inout ModelReader) throws(JSONBytes.Declined) {
-        media = []
-        reblog = []
-        tags = []
-        mentions = []
         let keys = Self.fastKeys
         try r.object(keys) { r, field throws(JSONBytes.Declined) in
             switch field {
@@ -328,35 +324,44 @@ extension MastodonStatus {
             case 12: favouritesCount = try r.lenientCount()
             case 13: favourited = try r.lenientBool()
             case 14: reblogged = try r.lenientBool()
-            case 15:
-                // `Application`'s synthesized decoding: a `name` that is not a
-                // string fails it, which leaves the name nil all the same.
-                applicationName = try r.lenientObject { r throws(JSONBytes.Declined) in
-                    try r.singleField("name") { r throws(JSONBytes.Declined) -> String? in
-                        guard r.peek() == UInt8(ascii: "\"") else {
-                            try r.skipValue()
-                            return nil
-                        }
-                        return try r.string()
-                    }
-                } ?? nil
+            case 15: application = try r.lenientObject(Application.fast) ?? nil
             case 16: media = try r.lenientArray(Media.fast) ?? []
             case 17: poll = try r.lenientObject(MastodonPoll.fast)
-            case 18: reblog = try r.lenientObject(MastodonStatus.fast).map { [$0] } ?? []
+            case 18: reblog = try r.lenientObject(MastodonStatus.fast)
             case 19: editedAt = try r.lenientString().flatMap(WeiboTime.init(iso8601:))
             case 20: card = try r.lenientObject(Card.fast)
             case 21: tags = try r.lenientArray(Named.fast) ?? []
             case 22: mentions = try r.lenientArray(Named.fast) ?? []
             case 23: bookmarked = try r.lenientBool()
             case 24: emojis = try r.lenientArray(MastodonEmoji.fast) ?? []
-            case 25: quote = try r.lenientObject(MastodonQuote.fast) ?? quote
+            case 25: mastodonQuote = try r.lenientObject(MastodonQuote.fast)
             default:
-                let pleroma = try r.lenientObject { r throws(JSONBytes.Declined) in
-                    try r.singleField("quote") { r throws(JSONBytes.Declined) in try r.lenientObject(MastodonQuote.fast) }
-                } ?? nil
-                if quote == nil { quote = pleroma }
+                pleroma = try r.lenientObject { r throws(JSONBytes.Declined) in
+                    Pleroma(quote: try r.singleField("quote") { r throws(JSONBytes.Declined) in try r.lenientObject(MastodonQuote.fast) } ?? nil)
+                }
             }
         }
+    }
+}
+
+extension MastodonStatus.Application {
+    /// `Application`'s synthesized decoding: a `name` that is neither a
+    /// string nor null fails it (nil).
+    static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> MastodonStatus.Application? {
+        var readable = true
+        let name = try r.singleField("name") { r throws(JSONBytes.Declined) -> String? in
+            switch r.peek() {
+            case UInt8(ascii: "\""): return try r.string()
+            case UInt8(ascii: "n"):
+                try r.json.literal("null")
+                return nil
+            default:
+                readable = false
+                try r.skipValue()
+                return nil
+            }
+        }
+        return readable ? MastodonStatus.Application(name: name) : nil
     }
 }
 
@@ -424,8 +429,6 @@ extension MastodonPoll {
     }
 
     private init(fast r: inout ModelReader) throws(JSONBytes.Declined) {
-        options = []
-        ownVotes = []
         let keys = Self.fastKeys
         try r.object(keys) { r, field throws(JSONBytes.Declined) in
             switch field {
@@ -488,8 +491,6 @@ extension MastodonContext {
     }
 
     private init(fast r: inout ModelReader) throws(JSONBytes.Declined) {
-        ancestors = []
-        descendants = []
         var seen = 0
         try r.enterObject()
         var first = true

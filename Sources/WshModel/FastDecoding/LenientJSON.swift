@@ -2,11 +2,11 @@ import FoundationEssentials
 import WshText
 
 /// The Model's tolerances (LenientDecoding.swift) over JSON bytes: each
-/// reads the value the reader is at as the `KeyedDecodingContainer`
-/// method of the same name reads it with JSONDecoder, to the same value,
-/// or declines where JSONDecoder's answer takes a subtler path.
+/// reads the value the reader is at as `KeyedDecodingContainer.lenient`
+/// reads it with JSONDecoder (for `lenientString`, `lenient(String.self, key)`),
+/// to the same value, or declines where JSONDecoder's answer takes a subtler path.
 extension ModelReader {
-    /// `KeyedDecodingContainer.lenientString`: a string; an integer as its
+    /// `String.lenientValue`: a string; an integer as its
     /// digits; `true`/`false`; nil for null, objects and arrays.
     mutating func lenientString() throws(Declined) -> String? {
         switch peek() {
@@ -24,16 +24,14 @@ extension ModelReader {
         case UInt8(ascii: "f"):
             try json.literal("false")
             return "false"
-        case UInt8(ascii: "n"):
-            try json.literal("null")
-            return nil
         default:
+            // null (checked as `skipValue` checks it), an object or an array.
             try skipValue()
             return nil
         }
     }
 
-    /// `lenientInt`: an integer, also from a numeric string; nil for `""`,
+    /// `Int64.lenientValue`: an integer, also from a numeric string; nil for `""`,
     /// other text, bools, null, objects and arrays.
     mutating func lenientInt() throws(Declined) -> Int64? {
         switch peek() {
@@ -43,21 +41,18 @@ extension ModelReader {
         case UInt8(ascii: "\""):
             let text = try string()
             return Int64(text) ?? Int64(text.trimmingSpaces)
-        case UInt8(ascii: "n"):
-            try json.literal("null")
-            return nil
         default:
             try skipValue()
             return nil
         }
     }
 
-    /// `lenientCount`.
+    /// `Int.lenientValue`.
     mutating func lenientCount() throws(Declined) -> Int? {
         try lenientInt().flatMap { Int(exactly: $0) }
     }
 
-    /// `lenientBool`: a bool, also from 0/1 and "true"/"false" (any case), "1"/"0".
+    /// `Bool.lenientValue`: a bool, also from 0/1 and "true"/"false" (any case), "1"/"0".
     mutating func lenientBool() throws(Declined) -> Bool? {
         switch peek() {
         case UInt8(ascii: "t"):
@@ -81,7 +76,7 @@ extension ModelReader {
         }
     }
 
-    /// `lenientTime`: a Weibo time, nil when absent or unparseable.
+    /// `WeiboTime.lenientValue`: a Weibo time, nil when absent or unparseable.
     mutating func lenientTime() throws(Declined) -> WeiboTime? {
         guard peek() == UInt8(ascii: "\"") else { return try lenientString().flatMap(WeiboTime.init(weiboText:)) }
         // The form Weibo always writes is read from the bytes; any other text as `WeiboTime(weiboText:)` reads it.

@@ -88,3 +88,23 @@ extension WeiboTime {
             + ".\(pad((milliseconds + 1000) % 1000, 3))Z"
     }
 }
+
+/// A Mastodon time field: its text read by `WeiboTime(iso8601:)`; nil when
+/// the field is absent, null, not text or not in that form.
+@propertyWrapper
+public struct LenientISO8601: LenientField, Sendable, Hashable {
+    public var wrappedValue: WeiboTime?
+
+    public init(wrappedValue: WeiboTime?) {
+        self.wrappedValue = wrappedValue
+    }
+
+    public init<K>(_ container: KeyedDecodingContainer<K>, _ key: K) {
+        wrappedValue = container.lenient(String.self, key).flatMap(WeiboTime.init(iso8601:))
+    }
+
+    /// Outside an object (never in the Model): the text, if it is one.
+    public init(from decoder: Decoder) throws {
+        wrappedValue = (try? decoder.singleValueContainer().decode(String.self)).flatMap(WeiboTime.init(iso8601:))
+    }
+}

@@ -1,30 +1,30 @@
 import WshText
 
 // Mastodon's entities (Status, Account, Context, Notification, Relationship),
-// decoded leniently — Pleroma, Akkoma and GoToSocial omit many optional
-// fields — and mapped onto the Model wsh's ViewModels already show: a
+// decoded leniently (`@Lenient` fields, read by the `init(from:)` Swift
+// writes) — Pleroma, Akkoma and GoToSocial omit many optional fields — and mapped onto the Model wsh's ViewModels already show: a
 // Mastodon status is a `Status`, an account a `User`, a reply in a thread a
 // `Comment`. Only the Mastodon dialect (in the DataControllers) uses them.
 
 /// A Mastodon `Account`.
-public struct MastodonAccount: Decodable, Sendable, Hashable {
-    public var id: String?
-    public var username: String?
+public struct MastodonAccount: Decodable, Sendable, Hashable, LenientValue {
+    @Lenient public var id: String? = nil
+    @Lenient public var username: String? = nil
     /// `name` on the local server, `name@host` for a remote account.
-    public var acct: String?
-    public var displayName: String?
+    @Lenient public var acct: String? = nil
+    @Lenient public var displayName: String? = nil
     /// The profile text, as HTML.
-    public var note: String?
-    public var url: String?
-    public var avatar: String?
-    public var followersCount: Int?
-    public var followingCount: Int?
-    public var statusesCount: Int?
-    public var bot: Bool?
-    public var locked: Bool?
-    public var createdAt: WeiboTime?
-    public var emojis: [MastodonEmoji] = []
-    public var fields: [MastodonField] = []
+    @Lenient public var note: String? = nil
+    @Lenient public var url: String? = nil
+    @Lenient public var avatar: String? = nil
+    @Lenient public var followersCount: Int? = nil
+    @Lenient public var followingCount: Int? = nil
+    @Lenient public var statusesCount: Int? = nil
+    @Lenient public var bot: Bool? = nil
+    @Lenient public var locked: Bool? = nil
+    @LenientISO8601 public var createdAt: WeiboTime? = nil
+    @Lenient public var emojis: [MastodonEmoji] = []
+    @Lenient public var fields: [MastodonField] = []
 
     enum CodingKeys: String, CodingKey {
         case id, username, acct, note, url, avatar, bot, locked
@@ -34,25 +34,6 @@ public struct MastodonAccount: Decodable, Sendable, Hashable {
         case followingCount = "following_count"
         case statusesCount = "statuses_count"
         case createdAt = "created_at"
-    }
-
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = c.lenientString(.id)
-        username = c.lenientString(.username)
-        acct = c.lenientString(.acct)
-        displayName = c.lenientString(.displayName)
-        note = c.lenientString(.note)
-        url = c.lenientString(.url)
-        avatar = c.lenientString(.avatar)
-        followersCount = c.lenientCount(.followersCount)
-        followingCount = c.lenientCount(.followingCount)
-        statusesCount = c.lenientCount(.statusesCount)
-        bot = c.lenientBool(.bot)
-        locked = c.lenientBool(.locked)
-        createdAt = c.lenientString(.createdAt).flatMap(WeiboTime.init(iso8601:))
-        emojis = c.lenientArray(MastodonEmoji.self, .emojis) ?? []
-        fields = c.lenientArray(MastodonField.self, .fields) ?? []
     }
 
     /// The account as a `User`: `acct` is the screen name (what `user NAME`
@@ -74,41 +55,49 @@ public struct MastodonAccount: Decodable, Sendable, Hashable {
 }
 
 /// A Mastodon `Status` (a "toot").
-public struct MastodonStatus: Decodable, Sendable, Hashable {
-    public var id: String?
-    public var createdAt: WeiboTime?
-    public var account: MastodonAccount?
+public struct MastodonStatus: Decodable, Sendable, Hashable, LenientValue {
+    @Lenient public var id: String? = nil
+    @LenientISO8601 public var createdAt: WeiboTime? = nil
+    @Lenient public var account: MastodonAccount? = nil
     /// The text, as HTML.
-    public var content: String?
+    @Lenient public var content: String? = nil
     /// The text as its author wrote it (`text`): what `DELETE` answers with
     /// in place of `content`, so a client can offer to redraft it.
-    public var sourceText: String?
-    public var spoilerText: String?
-    public var visibility: String?
-    public var sensitive: Bool?
-    public var url: String?
-    public var inReplyToID: String?
-    public var repliesCount: Int?
-    public var reblogsCount: Int?
-    public var favouritesCount: Int?
-    public var favourited: Bool?
-    public var reblogged: Bool?
-    public var bookmarked: Bool?
-    public var applicationName: String?
-    public var media: [Media]
-    public var poll: MastodonPoll?
+    @Lenient public var sourceText: String? = nil
+    @Lenient public var spoilerText: String? = nil
+    @Lenient public var visibility: String? = nil
+    @Lenient public var sensitive: Bool? = nil
+    @Lenient public var url: String? = nil
+    @Lenient public var inReplyToID: String? = nil
+    @Lenient public var repliesCount: Int? = nil
+    @Lenient public var reblogsCount: Int? = nil
+    @Lenient public var favouritesCount: Int? = nil
+    @Lenient public var favourited: Bool? = nil
+    @Lenient public var reblogged: Bool? = nil
+    @Lenient public var bookmarked: Bool? = nil
+    @Lenient var application: Application? = nil
+    @Lenient public var media: [Media] = []
+    @Lenient public var poll: MastodonPoll? = nil
     /// The status boosted, for a boost.
-    public var reblog: [MastodonStatus]
-    public var editedAt: WeiboTime?
-    public var card: Card?
-    public var tags: [Named]
-    public var mentions: [Named]
-    public var emojis: [MastodonEmoji] = []
+    @Indirect public var reblog: MastodonStatus? = nil
+    @LenientISO8601 public var editedAt: WeiboTime? = nil
+    @Lenient public var card: Card? = nil
+    @Lenient public var tags: [Named] = []
+    @Lenient public var mentions: [Named] = []
+    @Lenient public var emojis: [MastodonEmoji] = []
+    /// Mastodon's quote (`quote`).
+    @Lenient var mastodonQuote: MastodonQuote? = nil
+    /// Pleroma's extensions (`pleroma`).
+    @Lenient var pleroma: Pleroma? = nil
+
+    /// The name of the app it was posted with.
+    public var applicationName: String? { application?.name }
+
     /// The quote: Mastodon's `quote`, else Pleroma's `pleroma.quote`.
-    public var quote: MastodonQuote?
+    public var quote: MastodonQuote? { mastodonQuote ?? pleroma?.quote }
 
     /// A link preview (`card`): every field the Model's `LinkCard` holds.
-    public struct Card: Decodable, Sendable, Hashable {
+    public struct Card: Decodable, Sendable, Hashable, LenientValue {
         /// The text fields, in the order of `CodingKeys.allCases` (nil at `width`
         /// and `height`, and where the server sent none or null).
         public var texts = [String?](repeating: nil, count: CodingKeys.allCases.count)
@@ -133,9 +122,9 @@ public struct MastodonStatus: Decodable, Sendable, Hashable {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             for (index, key) in CodingKeys.allCases.enumerated() {
                 switch key {
-                case .width: width = c.lenientCount(key)
-                case .height: height = c.lenientCount(key)
-                default: texts[index] = c.lenientString(key)
+                case .width: width = c.lenient(Int.self, key)
+                case .height: height = c.lenient(Int.self, key)
+                default: texts[index] = c.lenient(String.self, key)
                 }
             }
         }
@@ -169,7 +158,7 @@ public struct MastodonStatus: Decodable, Sendable, Hashable {
     }
 
     /// A tag (`name`) or a mention (`acct`).
-    public struct Named: Decodable, Sendable, Hashable {
+    public struct Named: Decodable, Sendable, Hashable, LenientValue {
         public var name: String?
 
         init(name: String?) {
@@ -180,30 +169,21 @@ public struct MastodonStatus: Decodable, Sendable, Hashable {
 
         public init(from decoder: Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
-            name = c.lenientString(.name) ?? c.lenientString(.acct)
+            name = c.lenient(String.self, .name) ?? c.lenient(String.self, .acct)
         }
     }
 
     /// One media attachment.
     public struct Media: Decodable, Sendable, Hashable {
-        public var id: String?
-        public var type: String?
-        public var url: String?
-        public var previewURL: String?
-        public var description: String?
+        @Lenient public var id: String? = nil
+        @Lenient public var type: String? = nil
+        @Lenient public var url: String? = nil
+        @Lenient public var previewURL: String? = nil
+        @Lenient public var description: String? = nil
 
         enum CodingKeys: String, CodingKey {
             case id, type, url, description
             case previewURL = "preview_url"
-        }
-
-        public init(from decoder: Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            id = c.lenientString(.id)
-            type = c.lenientString(.type)
-            url = c.lenientString(.url)
-            previewURL = c.lenientString(.previewURL)
-            description = c.lenientString(.description)
         }
 
         /// The attachment as the Model has it.
@@ -212,25 +192,21 @@ public struct MastodonStatus: Decodable, Sendable, Hashable {
         }
     }
 
-    struct Application: Decodable {
+    /// The app it was posted with: a `name` that is not a string (nor null) fails it.
+    struct Application: Decodable, Sendable, Hashable, LenientValue {
         var name: String?
     }
 
     /// Pleroma's extensions, of which only its `quote` (the quoted status itself).
-    struct Pleroma: Decodable {
-        var quote: MastodonQuote?
-
-        enum CodingKeys: String, CodingKey { case quote }
-
-        init(from decoder: Decoder) throws {
-            quote = try decoder.container(keyedBy: CodingKeys.self).lenient(MastodonQuote.self, .quote)
-        }
+    struct Pleroma: Decodable, Sendable, Hashable, LenientValue {
+        @Lenient var quote: MastodonQuote? = nil
     }
 
     enum CodingKeys: String, CodingKey {
         case id, account, content, visibility, sensitive, url, favourited, reblogged, application, poll, reblog, card, tags, mentions
         case bookmarked
-        case emojis, quote, pleroma
+        case emojis, pleroma
+        case mastodonQuote = "quote"
         case editedAt = "edited_at"
         case sourceText = "text"
         case createdAt = "created_at"
@@ -242,36 +218,6 @@ public struct MastodonStatus: Decodable, Sendable, Hashable {
         case media = "media_attachments"
     }
 
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = c.lenientString(.id)
-        createdAt = c.lenientString(.createdAt).flatMap(WeiboTime.init(iso8601:))
-        account = c.lenient(MastodonAccount.self, .account)
-        content = c.lenientString(.content)
-        sourceText = c.lenientString(.sourceText)
-        spoilerText = c.lenientString(.spoilerText)
-        visibility = c.lenientString(.visibility)
-        sensitive = c.lenientBool(.sensitive)
-        url = c.lenientString(.url)
-        inReplyToID = c.lenientString(.inReplyToID)
-        repliesCount = c.lenientCount(.repliesCount)
-        reblogsCount = c.lenientCount(.reblogsCount)
-        favouritesCount = c.lenientCount(.favouritesCount)
-        favourited = c.lenientBool(.favourited)
-        reblogged = c.lenientBool(.reblogged)
-        bookmarked = c.lenientBool(.bookmarked)
-        applicationName = c.lenient(Application.self, .application)?.name
-        media = c.lenientArray(Media.self, .media) ?? []
-        poll = c.lenient(MastodonPoll.self, .poll)
-        reblog = c.lenient(MastodonStatus.self, .reblog).map { [$0] } ?? []
-        editedAt = c.lenientString(.editedAt).flatMap(WeiboTime.init(iso8601:))
-        card = c.lenient(Card.self, .card)
-        tags = c.lenientArray(Named.self, .tags) ?? []
-        mentions = c.lenientArray(Named.self, .mentions) ?? []
-        emojis = c.lenientArray(MastodonEmoji.self, .emojis) ?? []
-        quote = c.lenient(MastodonQuote.self, .quote) ?? c.lenient(Pleroma.self, .pleroma)?.quote
-    }
-
     /// The status as a `Status`. The HTML content becomes text (paragraphs
     /// and `<br>` line breaks, links their text, hidden link parts dropped,
     /// entities decoded), or the source text when there is no content (a
@@ -279,7 +225,7 @@ public struct MastodonStatus: Decodable, Sendable, Hashable {
     /// shares the boosted one; the replies, boosts and favourites counts take
     /// the places of comments, reposts and likes.
     public var status: Status {
-        let boosted = reblog.first?.status
+        let boosted = reblog?.status
         var status = Status(
             id: id.flatMap { Int64($0) }, idstr: id, createdAt: createdAt,
             text: boosted == nil ? plainText ?? "" : "",
@@ -326,30 +272,26 @@ public struct MastodonStatus: Decodable, Sendable, Hashable {
 }
 
 /// A Mastodon `Poll`.
-public struct MastodonPoll: Decodable, Sendable, Hashable {
-    struct Option: Decodable, Hashable {
-        var title: String?
-        var votesCount: Int?
+public struct MastodonPoll: Decodable, Sendable, Hashable, LenientValue {
+    struct Option: Decodable, Sendable, Hashable {
+        @Lenient var title: String? = nil
+        @Lenient var votesCount: Int? = nil
         enum CodingKeys: String, CodingKey {
             case title
             case votesCount = "votes_count"
         }
-        init(from decoder: Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            title = c.lenientString(.title)
-            votesCount = c.lenientCount(.votesCount)
-        }
     }
 
-    var options: [Option]
-    var votesCount: Int?
-    var expired: Bool?
-    var expiresAt: WeiboTime?
-    var multiple: Bool?
-    var voted: Bool?
-    var id: String?
-    var ownVotes: [Int]
-    var votersCount: Int?
+    @Lenient var options: [Option] = []
+    @Lenient var votesCount: Int? = nil
+    @Lenient var expired: Bool? = nil
+    @LenientISO8601 var expiresAt: WeiboTime? = nil
+    @Lenient var multiple: Bool? = nil
+    @Lenient var voted: Bool? = nil
+    @Lenient var id: String? = nil
+    /// Nil unless an array of integers, every one.
+    @Lenient var ownVotes: [Int]? = nil
+    @Lenient var votersCount: Int? = nil
 
     enum CodingKeys: String, CodingKey {
         case options, expired, multiple, voted, id
@@ -359,38 +301,17 @@ public struct MastodonPoll: Decodable, Sendable, Hashable {
         case ownVotes = "own_votes"
     }
 
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        options = c.lenientArray(Option.self, .options) ?? []
-        votesCount = c.lenientCount(.votesCount)
-        expired = c.lenientBool(.expired)
-        expiresAt = c.lenientString(.expiresAt).flatMap(WeiboTime.init(iso8601:))
-        multiple = c.lenientBool(.multiple)
-        voted = c.lenientBool(.voted)
-        id = c.lenientString(.id)
-        ownVotes = (try? c.decodeIfPresent([Int].self, forKey: .ownVotes)) ?? []
-        votersCount = c.lenientCount(.votersCount)
-    }
-
     public var poll: Poll {
         Poll(options: options.map { Poll.Option(title: $0.title ?? "", votes: $0.votesCount) },
              votesCount: votesCount, expired: expired ?? false, expiresAt: expiresAt,
-             multiple: multiple, voted: voted, id: id, ownVotes: ownVotes, votersCount: votersCount)
+             multiple: multiple, voted: voted, id: id, ownVotes: ownVotes ?? [], votersCount: votersCount)
     }
 }
 
 /// A Mastodon `Context`: the thread around a status.
 public struct MastodonContext: Decodable, Sendable {
-    public var ancestors: [MastodonStatus]
-    public var descendants: [MastodonStatus]
-
-    enum CodingKeys: String, CodingKey { case ancestors, descendants }
-
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        ancestors = c.lenientArray(MastodonStatus.self, .ancestors) ?? []
-        descendants = c.lenientArray(MastodonStatus.self, .descendants) ?? []
-    }
+    @Lenient public var ancestors: [MastodonStatus] = []
+    @Lenient public var descendants: [MastodonStatus] = []
 
     /// The replies under the status with `rootID` as a comments page, in
     /// thread order (each reply after the one it answers), with their depth.
@@ -415,24 +336,15 @@ public struct MastodonContext: Decodable, Sendable {
 
 /// A Mastodon `Notification`; `mentions` keeps those of type `mention`.
 public struct MastodonNotification: Decodable, Sendable {
-    public var id: String?
-    public var type: String?
-    public var createdAt: WeiboTime?
-    public var account: MastodonAccount?
-    public var status: MastodonStatus?
+    @Lenient public var id: String? = nil
+    @Lenient public var type: String? = nil
+    @LenientISO8601 public var createdAt: WeiboTime? = nil
+    @Lenient public var account: MastodonAccount? = nil
+    @Lenient public var status: MastodonStatus? = nil
 
     enum CodingKeys: String, CodingKey {
         case id, type, account, status
         case createdAt = "created_at"
-    }
-
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = c.lenientString(.id)
-        type = c.lenientString(.type)
-        createdAt = c.lenientString(.createdAt).flatMap(WeiboTime.init(iso8601:))
-        account = c.lenient(MastodonAccount.self, .account)
-        status = c.lenient(MastodonStatus.self, .status)
     }
 
     /// The notification in the Model.
@@ -443,22 +355,14 @@ public struct MastodonNotification: Decodable, Sendable {
 
 /// A Mastodon `Conversation` (direct messages).
 public struct MastodonConversation: Decodable, Sendable {
-    public var id: String?
-    public var unread: Bool?
-    public var accounts: [MastodonAccount]
-    public var lastStatus: MastodonStatus?
+    @Lenient public var id: String? = nil
+    @Lenient public var unread: Bool? = nil
+    @Lenient public var accounts: [MastodonAccount] = []
+    @Lenient public var lastStatus: MastodonStatus? = nil
 
     enum CodingKeys: String, CodingKey {
         case id, unread, accounts
         case lastStatus = "last_status"
-    }
-
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = c.lenientString(.id)
-        unread = c.lenientBool(.unread)
-        accounts = c.lenientArray(MastodonAccount.self, .accounts) ?? []
-        lastStatus = c.lenient(MastodonStatus.self, .lastStatus)
     }
 
     /// The conversation in the Model.
@@ -469,24 +373,15 @@ public struct MastodonConversation: Decodable, Sendable {
 
 /// A Mastodon `Relationship` (after follow, unfollow, block, mute and their undoing).
 public struct MastodonRelationship: Decodable, Sendable {
-    public var id: String?
-    public var following: Bool?
-    public var blocking: Bool?
-    public var muting: Bool?
-    public var mutingNotifications: Bool?
+    @Lenient public var id: String? = nil
+    @Lenient public var following: Bool? = nil
+    @Lenient public var blocking: Bool? = nil
+    @Lenient public var muting: Bool? = nil
+    @Lenient public var mutingNotifications: Bool? = nil
 
     enum CodingKeys: String, CodingKey {
         case id, following, blocking, muting
         case mutingNotifications = "muting_notifications"
-    }
-
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        id = c.lenientString(.id)
-        following = c.lenientBool(.following)
-        blocking = c.lenientBool(.blocking)
-        muting = c.lenientBool(.muting)
-        mutingNotifications = c.lenientBool(.mutingNotifications)
     }
 
     /// The Model's `Relationship`.
@@ -497,38 +392,17 @@ public struct MastodonRelationship: Decodable, Sendable {
 
 /// A Mastodon v2 `Search`: accounts, statuses and hashtags (`Tag`, with its `history`).
 public struct MastodonSearch: Decodable, Sendable {
-    public var accounts: [MastodonAccount]
-    public var statuses: [MastodonStatus]
-    public var hashtags: [Tag]
+    @Lenient public var accounts: [MastodonAccount] = []
+    @Lenient public var statuses: [MastodonStatus] = []
+    @Lenient public var hashtags: [Tag] = []
 
     public struct Tag: Decodable, Sendable {
-        public var name: String?
-        public var history: [History]
+        @Lenient public var name: String? = nil
+        @Lenient public var history: [History] = []
 
         public struct History: Decodable, Sendable {
-            public var uses: Int?
-            enum CodingKeys: String, CodingKey { case uses }
-            public init(from decoder: Decoder) throws {
-                uses = try decoder.container(keyedBy: CodingKeys.self).lenientCount(.uses)
-            }
+            @Lenient public var uses: Int? = nil
         }
-
-        enum CodingKeys: String, CodingKey { case name, history }
-
-        public init(from decoder: Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            name = c.lenientString(.name)
-            history = c.lenientArray(History.self, .history) ?? []
-        }
-    }
-
-    enum CodingKeys: String, CodingKey { case accounts, statuses, hashtags }
-
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        accounts = c.lenientArray(MastodonAccount.self, .accounts) ?? []
-        statuses = c.lenientArray(MastodonStatus.self, .statuses) ?? []
-        hashtags = c.lenientArray(Tag.self, .hashtags) ?? []
     }
 
     /// The Model's `SearchResults`; a tag's uses are its history's, summed.

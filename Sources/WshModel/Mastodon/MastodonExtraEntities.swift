@@ -1,15 +1,15 @@
 import WshText
 
 // What Mastodon sends beside a status's and an account's text: custom
-// emojis, profile fields and (4.4+) quotes. `FastDecoding/FastExtras.swift`
-// reads the same keys the same way, and builds them with the memberwise init
-// Swift writes (each `init(from:)` is in an extension, which keeps it).
+// emojis, profile fields and (4.4+) quotes, read leniently by the
+// `init(from:)` Swift writes. `FastDecoding/FastExtras.swift` reads the same
+// keys the same way, and builds them with the memberwise init Swift writes.
 
 /// A Mastodon `CustomEmoji`.
 public struct MastodonEmoji: Decodable, Sendable, Hashable {
-    public var shortcode: String?
-    public var url: String?
-    public var staticURL: String?
+    @Lenient public var shortcode: String? = nil
+    @Lenient public var url: String? = nil
+    @Lenient public var staticURL: String? = nil
 
     enum CodingKeys: String, CodingKey {
         case shortcode, url
@@ -23,20 +23,11 @@ public struct MastodonEmoji: Decodable, Sendable, Hashable {
     }
 }
 
-extension MastodonEmoji {
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        shortcode = c.lenientString(.shortcode)
-        url = c.lenientString(.url)
-        staticURL = c.lenientString(.staticURL)
-    }
-}
-
 /// A Mastodon account `Field`.
 public struct MastodonField: Decodable, Sendable, Hashable {
-    public var name: String?
-    public var value: String?
-    public var verifiedAt: WeiboTime?
+    @Lenient public var name: String? = nil
+    @Lenient public var value: String? = nil
+    @LenientISO8601 public var verifiedAt: WeiboTime? = nil
 
     enum CodingKeys: String, CodingKey {
         case name, value
@@ -48,22 +39,13 @@ public struct MastodonField: Decodable, Sendable, Hashable {
     }
 }
 
-extension MastodonField {
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        name = c.lenientString(.name)
-        value = c.lenientString(.value)
-        verifiedAt = c.lenientString(.verifiedAt).flatMap(WeiboTime.init(iso8601:))
-    }
-}
-
 /// A Mastodon `Quote` (`{state, quoted_status}`) or `ShallowQuote`
 /// (`{state, quoted_status_id}`, what a quote nested in a quote is).
 /// Akkoma's and Pleroma's older `quote` is the quoted status itself, with no
 /// `state`: it reads as an accepted quote of that status.
-public struct MastodonQuote: Decodable, Sendable, Hashable {
+public struct MastodonQuote: Decodable, Sendable, Hashable, LenientValue {
     public var state: String?
-    public var quotedStatus: [MastodonStatus]
+    @Indirect public var quotedStatus: MastodonStatus? = nil
     public var quotedStatusID: String?
 
     enum CodingKeys: String, CodingKey {
@@ -73,19 +55,19 @@ public struct MastodonQuote: Decodable, Sendable, Hashable {
     }
 
     /// Nothing of a `Quote` read: the object may be the quoted status itself.
-    var isBare: Bool { state == nil && quotedStatus.isEmpty && quotedStatusID == nil }
+    var isBare: Bool { state == nil && quotedStatus == nil && quotedStatusID == nil }
 
     /// Takes `status`, the object read again as a status, as the quoted one when it has an id.
     mutating func acceptBare(_ status: MastodonStatus) {
         guard status.id != nil else { return }
         state = "accepted"
-        quotedStatus = [status]
+        quotedStatus = status
     }
 
     /// The Model's quote; nil without a state.
     public var quote: QuotePost? {
         guard let state, !state.isEmpty else { return nil }
-        let quoted = quotedStatus.first?.status
+        let quoted = quotedStatus?.status
         return QuotePost(state: state, status: quoted, statusID: quotedStatusID ?? quoted?.identifier)
     }
 }
@@ -93,9 +75,9 @@ public struct MastodonQuote: Decodable, Sendable, Hashable {
 extension MastodonQuote {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        state = c.lenientString(.state)
-        quotedStatus = c.lenient(MastodonStatus.self, .quotedStatus).map { [$0] } ?? []
-        quotedStatusID = c.lenientString(.quotedStatusID)
+        state = c.lenient(String.self, .state)
+        quotedStatus = c.lenient(MastodonStatus.self, .quotedStatus)
+        quotedStatusID = c.lenient(String.self, .quotedStatusID)
         if isBare { acceptBare(try MastodonStatus(from: decoder)) }
     }
 }

@@ -2,9 +2,10 @@ import WshText
 
 // Mastodon's entities (Status, Account, Context, Notification, Relationship),
 // decoded leniently (`@Lenient` fields, read by the `init(from:)` Swift
-// writes) — Pleroma, Akkoma and GoToSocial omit many optional fields — and mapped onto the Model wsh's ViewModels already show: a
-// Mastodon status is a `Status`, an account a `User`, a reply in a thread a
-// `Comment`. Only the Mastodon dialect (in the DataControllers) uses them.
+// writes), since Pleroma, Akkoma and GoToSocial omit many optional fields,
+// and mapped onto the Model wsh's ViewModels already show: a Mastodon status
+// is a `Status`, an account a `User`, a reply in a thread a `Comment`. Only
+// the Mastodon dialect (in the DataControllers) uses them.
 
 /// A Mastodon `Account`.
 public struct MastodonAccount: Decodable, Sendable, Hashable, LenientValue {

@@ -15,13 +15,7 @@ import WshRequest
 /// `post(text:)` for the rule.
 public final class StatusDataController: Sendable {
     let api: TracedCall
-    /// Boxed: a status is a large value, and the cache grows by the page.
-    private let cache = Mutex<[String: Cached]>([:])
-
-    private final class Cached: Sendable {
-        let status: Status
-        init(_ status: Status) { self.status = status }
-    }
+    private let cache = Mutex<[String: Status]>([:])
 
     /// A controller that calls the API through `client` in `dialect` and reports each call to `trace`.
     public init(client: WeiboClient, dialect: any Dialect = WeiboDialect(), trace: TraceSink? = nil) {
@@ -305,13 +299,13 @@ public final class StatusDataController: Sendable {
 
     /// The cached status with `id`, without any request.
     public func cachedStatus(id: String) -> Status? {
-        cache.withLock { $0[id]?.status }
+        cache.withLock { $0[id] }
     }
 
     func remember(_ statuses: [Status]) {
         cache.withLock { cache in
             for status in statuses {
-                if let id = status.identifier { cache[id] = Cached(status) }
+                if let id = status.identifier { cache[id] = status }
             }
         }
     }

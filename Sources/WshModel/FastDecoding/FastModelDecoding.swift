@@ -124,7 +124,7 @@ extension Status {
 
     /// A status object, as `init(from:)` reads it.
     static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> Status {
-        var s = Status()
+        var s = Storage()
         let keys = Self.fastKeys
         try r.object(keys) { r, field throws(JSONBytes.Declined) in
             switch field {
@@ -151,7 +151,7 @@ extension Status {
             default: s.deleted = try r.lenientBool()
             }
         }
-        return s
+        return Status(s)
     }
 
     /// One `pic_urls[]` element: its `thumbnail_pic`.
@@ -169,7 +169,7 @@ extension User {
 
     /// A user object, as `init(from:)` reads it.
     static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> User {
-        var u = User()
+        var u = Storage()
         let keys = Self.fastKeys
         try r.object(keys) { r, field throws(JSONBytes.Declined) in
             switch field {
@@ -192,7 +192,7 @@ extension User {
             default: u.status = try r.lenientObject(Status.fast)
             }
         }
-        return u
+        return User(u)
     }
 }
 

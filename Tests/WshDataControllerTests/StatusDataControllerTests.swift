@@ -30,6 +30,39 @@ struct StatusDataControllerTests {
         #expect(backend.requestedPaths == ["/2/statuses/public_timeline.json"])
     }
 
+    @Test("given more pages than a session keeps when a status of the first is asked then it is requested again, one of the newest is not")
+    func cache_keepsTheNewestPages() async throws {
+        let pages = seenPageLimit + 1
+        let backend = FakeBackend(api: FakeWeiboAPI(statusCount: pages))
+        let controller = StatusDataController(client: backend.client)
+        for page in 1...pages { _ = try await controller.publicTimeline(count: 1, page: page) }
+
+        let newest = try await controller.status(id: String(FakeWeiboAPI.statusID(pages)))
+        #expect(backend.requestedPaths.count == pages)
+        let oldest = try await controller.status(id: String(FakeWeiboAPI.statusID(1)))
+
+        #expect(newest.identifier == String(FakeWeiboAPI.statusID(pages)))
+        #expect(oldest.identifier == String(FakeWeiboAPI.statusID(1)))
+        #expect(backend.requestedPaths.count == pages + 1)
+        #expect(backend.requestedPaths.last == "/2/statuses/show.json")
+    }
+
+    @Test("given a page was loaded when a status is posted then it is found without a request, as are the page's")
+    func cache_holdsPostedStatus() async throws {
+        let backend = FakeBackend()
+        let controller = StatusDataController(client: backend.client)
+        _ = try await controller.publicTimeline(count: 5)
+        let posted = try await controller.post(text: "fresh").value
+        let requests = backend.requestedPaths.count
+
+        let again = try await controller.status(id: try #require(posted.identifier))
+        let fromPage = try await controller.status(id: String(FakeWeiboAPI.statusID(2)))
+
+        #expect(again.text == "fresh")
+        #expect(fromPage.text == "status 2 by @bob")
+        #expect(backend.requestedPaths.count == requests)
+    }
+
     @Test("given an empty cache when a status is asked then statuses/show.json is requested once")
     func status_notCached_isFetchedOnce() async throws {
         let backend = FakeBackend()

@@ -81,6 +81,10 @@ public struct JSONBytes {
     @usableFromInline let end: Int
     @usableFromInline var index = 0
     @usableFromInline var depth = 0
+    /// Keys the document's own object must not have: meeting one there
+    /// declines, as a reader that must not take such a body for its value
+    /// wants (an API error body, `WeiboClient.errorFieldKeys`).
+    public var declinedTopLevelKeys: JSONKeys?
     /// Deeper documents are left to JSONDecoder (whose limit is 512).
     @inlinable public static var maxDepth: Int { 100 }
 
@@ -207,6 +211,7 @@ public struct JSONBytes {
         if high & 0x8080_8080_8080_8080 != 0, !Self.isValidUTF8(base + start, key.count) { throw Declined() }
         guard peek() == UInt8(ascii: ":") else { throw Declined() }
         index += 1
+        if depth == 1, let declined = declinedTopLevelKeys, match(key, declined) != nil { throw Declined() }
         return key
     }
 
@@ -317,8 +322,6 @@ public struct JSONBytes {
         guard open == UInt8(ascii: "{") || open == UInt8(ascii: "[") else { throw Declined() }
         var level = 0
         while index < end {
-            skipToQuoteOrBracket()
-            guard index < end else { break }
             switch base[index] {
             case UInt8(ascii: "\""):
                 try skipStringLoosely()
@@ -397,25 +400,6 @@ public struct JSONBytes {
         while index + 8 <= end {
             let word = self.word(at: index)
             let hits = Self.zeroByte(word ^ Self.quotes) | Self.zeroByte(word ^ Self.backslashes)
-            if hits != 0 {
-                index += hits.trailingZeroBitCount >> 3
-                return
-            }
-            index += 8
-        }
-    }
-
-    /// Moves eight bytes at a time to the next quote or bracket (`{`, `[`,
-    /// `}`, `]`), or to the last eight bytes of the body: for skipping
-    /// outside strings, where numbers, literals and punctuation are passed over.
-    @inlinable @inline(__always)
-    mutating func skipToQuoteOrBracket() {
-        while index + 8 <= end {
-            let word = self.word(at: index)
-            // With bit 0x20 set, `[` reads as `{` and `]` as `}`; no other byte does.
-            let folded = word | 0x2020_2020_2020_2020
-            let hits = Self.zeroByte(word ^ Self.quotes)
-                | Self.zeroByte(folded ^ 0x7B7B_7B7B_7B7B_7B7B) | Self.zeroByte(folded ^ 0x7D7D_7D7D_7D7D_7D7D)
             if hits != 0 {
                 index += hits.trailingZeroBitCount >> 3
                 return

@@ -101,6 +101,41 @@ struct StatusDataControllerTests {
         #expect(request.path == "/2/statuses/update.json")
     }
 
+    @Test("given a 200 whose top-level object has Weibo's error fields, anywhere among the type's own, when a page, a status or comments are read then it is the API error")
+    func okStatusErrorBody_isAPIError() async throws {
+        let errorFields = [#""error":"expired_token","error_code":21327"#, #""error_code":"21327""#, #""error":"expired_token""#]
+        let reads: [(own: String, read: @Sendable (StatusDataController) async throws(RequestError) -> Void)] = [
+            (#""statuses":[],"total_number":0"#, { c throws(RequestError) in _ = try await c.publicTimeline(count: 5) }),
+            (#""id":1,"idstr":"1","text":"x""#, { c throws(RequestError) in _ = try await c.status(id: "1") }),
+            (#""comments":[],"total_number":0"#, { c throws(RequestError) in _ = try await c.comments(statusID: "1") }),
+        ]
+        for (own, read) in reads {
+            for fields in errorFields {
+                for body in ["{\(fields),\(own)}", "{\(own),\(fields)}"] {
+                    let backend = FakeBackend()
+                    backend.http.answer { _ in .json(body) }
+                    let controller = StatusDataController(client: backend.client)
+                    do throws(RequestError) {
+                        try await read(controller)
+                        Issue.record("\(body) was read as a value")
+                    } catch {
+                        guard case .api(let failure) = error else {
+                            Issue.record("\(body): \(error)")
+                            continue
+                        }
+                        #expect(failure.message == (fields.contains("expired_token") ? "expired_token" : ""), "\(body)")
+                        #expect(failure.code == (fields.contains("21327") ? 21327 : nil), "\(body)")
+                    }
+                }
+            }
+        }
+        // The same fields inside a status are not the body's: the page is read.
+        let backend = FakeBackend()
+        backend.http.answer { _ in .json(#"{"statuses":[{"id":7,"idstr":"7","text":"x","error":"e","error_code":1}],"total_number":1}"#) }
+        let page = try await StatusDataController(client: backend.client).publicTimeline(count: 5)
+        #expect(page.statuses.map(\.identifier) == ["7"])
+    }
+
     @Test("given a body that is not a timeline when a page is asked then the error is .decoding naming the type")
     func malformedBody_isDecodingError() async {
         let backend = FakeBackend()

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import WshText
 
 /// Decodes API bodies into Model values, turning Foundation's errors into a
 /// message that says what was expected and where.
@@ -13,6 +14,13 @@ public enum ModelDecoding {
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(ModelDecodingError) -> T {
         if let value = FastModelDecoding.decode(T.self, from: data) { return value }
         return try decodeWithFoundation(T.self, from: data)
+    }
+
+    /// `T` from JSON bytes when the fast path reads them whole and the
+    /// body's own object has none of `declined` (an error body's fields);
+    /// otherwise nil, and the caller checks the body and uses `decode`.
+    public static func decodeQuickly<T: Decodable>(_ type: T.Type, from data: Data, declining declined: JSONKeys) -> T? {
+        FastModelDecoding.decode(T.self, from: data, declining: declined)
     }
 
     /// Decodes `T` with JSONDecoder alone: the reference the fast path is tested against.

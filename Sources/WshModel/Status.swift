@@ -1,78 +1,90 @@
 /// A Weibo status (a post), as the timeline, `statuses/show.json` and
 /// `statuses/update.json` give it.
-public struct Status: Hashable, Sendable, Codable, LenientValue {
-    /// The numeric id; may exceed 2^53, so it is never a Double.
-    public var id: Int64?
-    public var idstr: String?
-    /// Always text here: the API sends it as a number or a string.
-    public var mid: String?
-    public var createdAt: WeiboTime?
-    public var text: String?
-    /// The posting app, as an HTML anchor (`<a href="…">Weibo Web</a>`).
-    public var source: String?
-    public var favorited: Bool?
-    public var truncated: Bool?
-    /// `""` in many responses; kept as text.
-    public var inReplyToStatusID: String?
-    public var inReplyToUserID: String?
-    public var inReplyToScreenName: String?
-    public var thumbnailPic: String?
-    public var bmiddlePic: String?
-    public var originalPic: String?
-    /// Thumbnail URLs of every picture (`pic_urls[].thumbnail_pic`).
-    public var picURLs: [String]
-    /// The author; absent when the status is nested in a user.
-    public var user: User?
-    public var repostsCount: Int?
-    public var commentsCount: Int?
-    public var attitudesCount: Int?
-    /// Whether the service marks this status deleted (`"deleted": "1"`): a
-    /// retweet of a deleted post keeps its id and a notice as `text`
-    /// ("抱歉，此微博已被作者删除。…") and has no `user`.
-    public var deleted: Bool?
-    /// The reposted status, which may itself repost another.
-    @Indirect public var retweetedStatus: Status? = nil
-    /// A content warning (Mastodon's `spoiler_text`): the text stays collapsed behind it. Nil on Weibo.
-    public var contentWarning: String?
-    /// Who may see it: `public`, `unlisted`, `private`, `direct` (Mastodon). Nil on Weibo.
-    public var visibility: String?
-    /// The descriptions (alt text) of the pictures in `picURLs`, in order; nil where there is none.
-    public var mediaDescriptions: [String?] = []
-    /// The kind of each attachment in `picURLs`, as the API names it (Mastodon's
-    /// `image`, `gifv`, `video`, `audio`, `unknown`); empty on Weibo (pictures).
-    public var mediaTypes: [String?] = []
-    /// True when the author marked the media sensitive (Mastodon); nil on Weibo.
-    public var sensitive: Bool?
-    /// When the author last edited it (Mastodon); nil when never, or on Weibo.
-    public var editedAt: WeiboTime?
-    /// Whether the token's owner boosted it (Mastodon's `reblogged`).
-    public var reposted: Bool?
-    /// Whether the token's owner bookmarked it (Mastodon's `bookmarked`); nil on Weibo.
-    public var bookmarked: Bool?
-    /// The link preview the server made (Mastodon's `card`).
-    public var card: LinkCard?
-    /// The hashtags it carries, without `#` (Mastodon's `tags`).
-    public var tags: [String] = []
-    /// The accounts it mentions, by `acct` (Mastodon's `mentions`).
-    public var mentions: [String] = []
-    /// A poll attached to the status.
-    public var poll: Poll?
-    /// True when the status only shares `retweetedStatus`, with no text of its
-    /// own: a Mastodon boost. A Weibo repost has its own text.
-    public var isBoost = false
-    /// The status's own page on the web, when the API gives one.
-    public var url: String?
-    /// Which API's names the status came with, so `--json` can keep them.
-    public var shape = APIShape.weibo
-    /// The text as the API's HTML (Mastodon's `content`); nil on Weibo.
-    public var contentHTML: String?
-    /// The custom emojis its text names by `:shortcode:` (Mastodon's `emojis`); empty on Weibo.
-    public var emojis: [CustomEmoji] = []
-    /// The status it quotes (Mastodon 4.4+), or why that is not shown; nil when it quotes none.
-    public var quote: QuotePost?
+public struct Status: CopyOnWrite, Codable, LenientValue {
+    public var box: CopyOnWriteBox<Storage>
+
+    /// A status of these fields.
+    public init(_ storage: Storage) {
+        box = CopyOnWriteBox(storage)
+    }
+
+    /// A status's fields: `status.text` is `Storage`'s `text`.
+    public struct Storage: Hashable, Sendable {
+        /// The numeric id; may exceed 2^53, so it is never a Double.
+        public var id: Int64?
+        public var idstr: String?
+        /// Always text here: the API sends it as a number or a string.
+        public var mid: String?
+        public var createdAt: WeiboTime?
+        public var text: String?
+        /// The posting app, as an HTML anchor (`<a href="…">Weibo Web</a>`).
+        public var source: String?
+        public var favorited: Bool?
+        public var truncated: Bool?
+        /// `""` in many responses; kept as text.
+        public var inReplyToStatusID: String?
+        public var inReplyToUserID: String?
+        public var inReplyToScreenName: String?
+        public var thumbnailPic: String?
+        public var bmiddlePic: String?
+        public var originalPic: String?
+        /// Thumbnail URLs of every picture (`pic_urls[].thumbnail_pic`).
+        public var picURLs: [String] = []
+        /// The author; absent when the status is nested in a user.
+        public var user: User?
+        public var repostsCount: Int?
+        public var commentsCount: Int?
+        public var attitudesCount: Int?
+        /// Whether the service marks this status deleted (`"deleted": "1"`): a
+        /// retweet of a deleted post keeps its id and a notice as `text`
+        /// ("抱歉，此微博已被作者删除。…") and has no `user`.
+        public var deleted: Bool?
+        /// The reposted status, which may itself repost another.
+        public var retweetedStatus: Status?
+        /// A content warning (Mastodon's `spoiler_text`): the text stays collapsed behind it. Nil on Weibo.
+        public var contentWarning: String?
+        /// Who may see it: `public`, `unlisted`, `private`, `direct` (Mastodon). Nil on Weibo.
+        public var visibility: String?
+        /// The descriptions (alt text) of the pictures in `picURLs`, in order; nil where there is none.
+        public var mediaDescriptions: [String?] = []
+        /// The kind of each attachment in `picURLs`, as the API names it (Mastodon's
+        /// `image`, `gifv`, `video`, `audio`, `unknown`); empty on Weibo (pictures).
+        public var mediaTypes: [String?] = []
+        /// True when the author marked the media sensitive (Mastodon); nil on Weibo.
+        public var sensitive: Bool?
+        /// When the author last edited it (Mastodon); nil when never, or on Weibo.
+        public var editedAt: WeiboTime?
+        /// Whether the token's owner boosted it (Mastodon's `reblogged`).
+        public var reposted: Bool?
+        /// Whether the token's owner bookmarked it (Mastodon's `bookmarked`); nil on Weibo.
+        public var bookmarked: Bool?
+        /// The link preview the server made (Mastodon's `card`).
+        public var card: LinkCard?
+        /// The hashtags it carries, without `#` (Mastodon's `tags`).
+        public var tags: [String] = []
+        /// The accounts it mentions, by `acct` (Mastodon's `mentions`).
+        public var mentions: [String] = []
+        /// A poll attached to the status.
+        public var poll: Poll?
+        /// True when the status only shares `retweetedStatus`, with no text of its
+        /// own: a Mastodon boost. A Weibo repost has its own text.
+        public var isBoost = false
+        /// The status's own page on the web, when the API gives one.
+        public var url: String?
+        /// Which API's names the status came with, so `--json` can keep them.
+        public var shape = APIShape.weibo
+        /// The text as the API's HTML (Mastodon's `content`); nil on Weibo.
+        public var contentHTML: String?
+        /// The custom emojis its text names by `:shortcode:` (Mastodon's `emojis`); empty on Weibo.
+        public var emojis: [CustomEmoji] = []
+        /// The status it quotes (Mastodon 4.4+), or why that is not shown; nil when it quotes none.
+        public var quote: QuotePost?
+
+        public init() {}
+    }
 
     /// The id as text: `idstr` when present, otherwise `id`, otherwise `mid`.
-    public var identifier: String? { idstr ?? id.map(String.init) ?? mid }
+    public var identifier: String? { self.idstr ?? self.id.map(String.init) ?? self.mid }
 
     public init(
         id: Int64? = nil, idstr: String? = nil, mid: String? = nil, createdAt: WeiboTime? = nil,
@@ -83,6 +95,7 @@ public struct Status: Hashable, Sendable, Codable, LenientValue {
         repostsCount: Int? = nil, commentsCount: Int? = nil, attitudesCount: Int? = nil,
         retweetedStatus: Status? = nil, deleted: Bool? = nil
     ) {
+        self.init(Storage())
         self.id = id
         self.idstr = idstr
         self.mid = mid
@@ -149,27 +162,27 @@ public struct Status: Hashable, Sendable, Codable, LenientValue {
 
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeIfPresent(createdAt, .createdAt)
-        try c.encodeIfPresent(id, .id)
-        try c.encodeIfPresent(idstr, .idstr)
-        try c.encodeIfPresent(mid, .mid)
-        try c.encodeIfPresent(text, .text)
-        try c.encodeIfPresent(source, .source)
-        try c.encodeIfPresent(favorited, .favorited)
-        try c.encodeIfPresent(truncated, .truncated)
-        try c.encodeIfPresent(inReplyToStatusID, .inReplyToStatusID)
-        try c.encodeIfPresent(inReplyToUserID, .inReplyToUserID)
-        try c.encodeIfPresent(inReplyToScreenName, .inReplyToScreenName)
-        try c.encodeIfPresent(thumbnailPic, .thumbnailPic)
-        try c.encodeIfPresent(bmiddlePic, .bmiddlePic)
-        try c.encodeIfPresent(originalPic, .originalPic)
-        try c.encode(picURLs.map(Picture.init(thumbnailPic:)), forKey: .picURLs)
-        try c.encodeIfPresent(user, .user)
-        try c.encodeIfPresent(retweetedStatus, .retweetedStatus)
-        try c.encodeIfPresent(repostsCount, .repostsCount)
-        try c.encodeIfPresent(commentsCount, .commentsCount)
-        try c.encodeIfPresent(attitudesCount, .attitudesCount)
-        try c.encodeIfPresent(deleted, .deleted)
+        try c.encodeIfPresent(self.createdAt, .createdAt)
+        try c.encodeIfPresent(self.id, .id)
+        try c.encodeIfPresent(self.idstr, .idstr)
+        try c.encodeIfPresent(self.mid, .mid)
+        try c.encodeIfPresent(self.text, .text)
+        try c.encodeIfPresent(self.source, .source)
+        try c.encodeIfPresent(self.favorited, .favorited)
+        try c.encodeIfPresent(self.truncated, .truncated)
+        try c.encodeIfPresent(self.inReplyToStatusID, .inReplyToStatusID)
+        try c.encodeIfPresent(self.inReplyToUserID, .inReplyToUserID)
+        try c.encodeIfPresent(self.inReplyToScreenName, .inReplyToScreenName)
+        try c.encodeIfPresent(self.thumbnailPic, .thumbnailPic)
+        try c.encodeIfPresent(self.bmiddlePic, .bmiddlePic)
+        try c.encodeIfPresent(self.originalPic, .originalPic)
+        try c.encode(self.picURLs.map(Picture.init(thumbnailPic:)), forKey: .picURLs)
+        try c.encodeIfPresent(self.user, .user)
+        try c.encodeIfPresent(self.retweetedStatus, .retweetedStatus)
+        try c.encodeIfPresent(self.repostsCount, .repostsCount)
+        try c.encodeIfPresent(self.commentsCount, .commentsCount)
+        try c.encodeIfPresent(self.attitudesCount, .attitudesCount)
+        try c.encodeIfPresent(self.deleted, .deleted)
     }
 }
 

@@ -1,43 +1,55 @@
 /// A Weibo user, as `users/show.json` and every status's `user` give it.
 ///
 /// Nearly every field is optional: responses differ by year and client.
-public struct User: Hashable, Sendable, Codable, LenientValue {
-    public var id: Int64?
-    public var idstr: String?
-    public var screenName: String?
-    public var name: String?
-    public var location: String?
-    public var description: String?
-    public var url: String?
-    public var profileImageURL: String?
-    public var gender: String?
-    public var followersCount: Int?
-    public var friendsCount: Int?
-    public var statusesCount: Int?
-    public var favouritesCount: Int?
-    public var verified: Bool?
-    public var verifiedReason: String?
-    public var createdAt: WeiboTime?
-    /// The user's latest status, when the API nests it (it then has no `user`).
-    @Indirect public var status: Status? = nil
-    /// Which API's names the user came with.
-    public var shape = APIShape.weibo
-    /// The local user name (Mastodon's `username`; `screenName` holds `acct`).
-    public var username: String?
-    /// The display name exactly as the server sent it (Mastodon's
-    /// `display_name`, often empty); `name` falls back to the username for Views.
-    public var displayName: String?
-    /// Whether the account approves its followers (Mastodon's `locked`).
-    public var locked: Bool?
-    /// Whether the account says it is automated (Mastodon's `bot`).
-    public var bot: Bool?
-    /// The custom emojis its display name and note name (Mastodon's `emojis`).
-    public var emojis: [CustomEmoji] = []
-    /// Its profile fields (Mastodon's `fields`); empty on Weibo.
-    public var fields: [ProfileField] = []
+public struct User: CopyOnWrite, Codable, LenientValue {
+    public var box: CopyOnWriteBox<Storage>
+
+    /// A user of these fields.
+    public init(_ storage: Storage) {
+        box = CopyOnWriteBox(storage)
+    }
+
+    /// A user's fields: `user.name` is `Storage`'s `name`.
+    public struct Storage: Hashable, Sendable {
+        public var id: Int64?
+        public var idstr: String?
+        public var screenName: String?
+        public var name: String?
+        public var location: String?
+        public var description: String?
+        public var url: String?
+        public var profileImageURL: String?
+        public var gender: String?
+        public var followersCount: Int?
+        public var friendsCount: Int?
+        public var statusesCount: Int?
+        public var favouritesCount: Int?
+        public var verified: Bool?
+        public var verifiedReason: String?
+        public var createdAt: WeiboTime?
+        /// The user's latest status, when the API nests it (it then has no `user`).
+        public var status: Status?
+        /// Which API's names the user came with.
+        public var shape = APIShape.weibo
+        /// The local user name (Mastodon's `username`; `screenName` holds `acct`).
+        public var username: String?
+        /// The display name exactly as the server sent it (Mastodon's
+        /// `display_name`, often empty); `name` falls back to the username for Views.
+        public var displayName: String?
+        /// Whether the account approves its followers (Mastodon's `locked`).
+        public var locked: Bool?
+        /// Whether the account says it is automated (Mastodon's `bot`).
+        public var bot: Bool?
+        /// The custom emojis its display name and note name (Mastodon's `emojis`).
+        public var emojis: [CustomEmoji] = []
+        /// Its profile fields (Mastodon's `fields`); empty on Weibo.
+        public var fields: [ProfileField] = []
+
+        public init() {}
+    }
 
     /// The id as text: `idstr` when present, otherwise `id`.
-    public var identifier: String? { idstr ?? id.map(String.init) }
+    public var identifier: String? { self.idstr ?? self.id.map(String.init) }
 
     public init(
         id: Int64? = nil, idstr: String? = nil, screenName: String? = nil, name: String? = nil,
@@ -47,6 +59,7 @@ public struct User: Hashable, Sendable, Codable, LenientValue {
         verified: Bool? = nil, verifiedReason: String? = nil, createdAt: WeiboTime? = nil,
         status: Status? = nil
     ) {
+        self.init(Storage())
         self.id = id
         self.idstr = idstr
         self.screenName = screenName
@@ -94,22 +107,22 @@ public struct User: Hashable, Sendable, Codable, LenientValue {
 
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeIfPresent(id, .id)
-        try c.encodeIfPresent(idstr, .idstr)
-        try c.encodeIfPresent(screenName, .screenName)
-        try c.encodeIfPresent(name, .name)
-        try c.encodeIfPresent(location, .location)
-        try c.encodeIfPresent(description, .description)
-        try c.encodeIfPresent(url, .url)
-        try c.encodeIfPresent(profileImageURL, .profileImageURL)
-        try c.encodeIfPresent(gender, .gender)
-        try c.encodeIfPresent(followersCount, .followersCount)
-        try c.encodeIfPresent(friendsCount, .friendsCount)
-        try c.encodeIfPresent(statusesCount, .statusesCount)
-        try c.encodeIfPresent(favouritesCount, .favouritesCount)
-        try c.encodeIfPresent(verified, .verified)
-        try c.encodeIfPresent(verifiedReason, .verifiedReason)
-        try c.encodeIfPresent(createdAt, .createdAt)
-        try c.encodeIfPresent(status, .status)
+        try c.encodeIfPresent(self.id, .id)
+        try c.encodeIfPresent(self.idstr, .idstr)
+        try c.encodeIfPresent(self.screenName, .screenName)
+        try c.encodeIfPresent(self.name, .name)
+        try c.encodeIfPresent(self.location, .location)
+        try c.encodeIfPresent(self.description, .description)
+        try c.encodeIfPresent(self.url, .url)
+        try c.encodeIfPresent(self.profileImageURL, .profileImageURL)
+        try c.encodeIfPresent(self.gender, .gender)
+        try c.encodeIfPresent(self.followersCount, .followersCount)
+        try c.encodeIfPresent(self.friendsCount, .friendsCount)
+        try c.encodeIfPresent(self.statusesCount, .statusesCount)
+        try c.encodeIfPresent(self.favouritesCount, .favouritesCount)
+        try c.encodeIfPresent(self.verified, .verified)
+        try c.encodeIfPresent(self.verifiedReason, .verifiedReason)
+        try c.encodeIfPresent(self.createdAt, .createdAt)
+        try c.encodeIfPresent(self.status, .status)
     }
 }

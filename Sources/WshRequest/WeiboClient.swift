@@ -41,11 +41,25 @@ public struct WeiboClient: Sendable {
 
     /// Sends `endpoint`; returns the response when its status is 2xx.
     public func send(_ endpoint: Endpoint) async throws(RequestError) -> HTTPResponse {
-        let request = try request(for: endpoint)
-        let response = try await http.send(request)
-        try Self.check(response, url: Redaction.redact(request.url, secrets: secrets), secrets: secrets)
+        let response = try await sendUnchecked(endpoint)
+        try check(response, of: endpoint)
         return response
     }
+
+    /// Sends `endpoint` and returns whatever answers: the caller then `check`s it.
+    public func sendUnchecked(_ endpoint: Endpoint) async throws(RequestError) -> HTTPResponse {
+        try await http.send(try request(for: endpoint))
+    }
+
+    /// Throws unless `response`, the answer to `endpoint`, is a success (see `check(_:url:secrets:)`).
+    public func check(_ response: HTTPResponse, of endpoint: Endpoint) throws(RequestError) {
+        try Self.check(response, url: Redaction.redact(endpoint.url(base: configuration.baseURL), secrets: secrets), secrets: secrets)
+    }
+
+    /// The fields that make a body an API error body, whatever its status
+    /// (see `check`): a reader that finds none of them among the body's
+    /// top-level keys, reading it whole, knows `check` finds no error in it.
+    public static let errorFieldKeys = JSONKeys(["error", "error_code"])
 
     /// Sends `endpoint` and decodes its body with `decode`, which names what
     /// did not fit (see `RequestError.decoding`).

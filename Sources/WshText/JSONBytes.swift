@@ -81,6 +81,10 @@ public struct JSONBytes {
     @usableFromInline let end: Int
     @usableFromInline var index = 0
     @usableFromInline var depth = 0
+    /// Keys the document's own object must not have: meeting one there
+    /// declines, as a reader that must not take such a body for its value
+    /// wants (an API error body, `WeiboClient.errorFieldKeys`).
+    public var declinedTopLevelKeys: JSONKeys?
     /// Deeper documents are left to JSONDecoder (whose limit is 512).
     @inlinable public static var maxDepth: Int { 100 }
 
@@ -207,6 +211,7 @@ public struct JSONBytes {
         if high & 0x8080_8080_8080_8080 != 0, !Self.isValidUTF8(base + start, key.count) { throw Declined() }
         guard peek() == UInt8(ascii: ":") else { throw Declined() }
         index += 1
+        if depth == 1, let declined = declinedTopLevelKeys, match(key, declined) != nil { throw Declined() }
         return key
     }
 

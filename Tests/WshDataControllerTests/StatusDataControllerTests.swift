@@ -30,6 +30,39 @@ struct StatusDataControllerTests {
         #expect(backend.requestedPaths == ["/2/statuses/public_timeline.json"])
     }
 
+    @Test("given more pages than a session keeps when a status of the first is asked then it is requested again, one of the newest is not")
+    func cache_keepsTheNewestPages() async throws {
+        let pages = seenPageLimit + 1
+        let backend = FakeBackend(api: FakeWeiboAPI(statusCount: pages))
+        let controller = StatusDataController(client: backend.client)
+        for page in 1...pages { _ = try await controller.publicTimeline(count: 1, page: page) }
+
+        let newest = try await controller.status(id: String(FakeWeiboAPI.statusID(pages)))
+        #expect(backend.requestedPaths.count == pages)
+        let oldest = try await controller.status(id: String(FakeWeiboAPI.statusID(1)))
+
+        #expect(newest.identifier == String(FakeWeiboAPI.statusID(pages)))
+        #expect(oldest.identifier == String(FakeWeiboAPI.statusID(1)))
+        #expect(backend.requestedPaths.count == pages + 1)
+        #expect(backend.requestedPaths.last == "/2/statuses/show.json")
+    }
+
+    @Test("given a page was loaded when a status is posted then it is found without a request, as are the page's")
+    func cache_holdsPostedStatus() async throws {
+        let backend = FakeBackend()
+        let controller = StatusDataController(client: backend.client)
+        _ = try await controller.publicTimeline(count: 5)
+        let posted = try await controller.post(text: "fresh").value
+        let requests = backend.requestedPaths.count
+
+        let again = try await controller.status(id: try #require(posted.identifier))
+        let fromPage = try await controller.status(id: String(FakeWeiboAPI.statusID(2)))
+
+        #expect(again.text == "fresh")
+        #expect(fromPage.text == "status 2 by @bob")
+        #expect(backend.requestedPaths.count == requests)
+    }
+
     @Test("given an empty cache when a status is asked then statuses/show.json is requested once")
     func status_notCached_isFetchedOnce() async throws {
         let backend = FakeBackend()
@@ -66,6 +99,41 @@ struct StatusDataControllerTests {
         let request = try #require(backend.http.requests.last)
         #expect(request.method == .post)
         #expect(request.path == "/2/statuses/update.json")
+    }
+
+    @Test("given a 200 whose top-level object has Weibo's error fields, anywhere among the type's own, when a page, a status or comments are read then it is the API error")
+    func okStatusErrorBody_isAPIError() async throws {
+        let errorFields = [#""error":"expired_token","error_code":21327"#, #""error_code":"21327""#, #""error":"expired_token""#]
+        let reads: [(own: String, read: @Sendable (StatusDataController) async throws(RequestError) -> Void)] = [
+            (#""statuses":[],"total_number":0"#, { c throws(RequestError) in _ = try await c.publicTimeline(count: 5) }),
+            (#""id":1,"idstr":"1","text":"x""#, { c throws(RequestError) in _ = try await c.status(id: "1") }),
+            (#""comments":[],"total_number":0"#, { c throws(RequestError) in _ = try await c.comments(statusID: "1") }),
+        ]
+        for (own, read) in reads {
+            for fields in errorFields {
+                for body in ["{\(fields),\(own)}", "{\(own),\(fields)}"] {
+                    let backend = FakeBackend()
+                    backend.http.answer { _ in .json(body) }
+                    let controller = StatusDataController(client: backend.client)
+                    do throws(RequestError) {
+                        try await read(controller)
+                        Issue.record("\(body) was read as a value")
+                    } catch {
+                        guard case .api(let failure) = error else {
+                            Issue.record("\(body): \(error)")
+                            continue
+                        }
+                        #expect(failure.message == (fields.contains("expired_token") ? "expired_token" : ""), "\(body)")
+                        #expect(failure.code == (fields.contains("21327") ? 21327 : nil), "\(body)")
+                    }
+                }
+            }
+        }
+        // The same fields inside a status are not the body's: the page is read.
+        let backend = FakeBackend()
+        backend.http.answer { _ in .json(#"{"statuses":[{"id":7,"idstr":"7","text":"x","error":"e","error_code":1}],"total_number":1}"#) }
+        let page = try await StatusDataController(client: backend.client).publicTimeline(count: 5)
+        #expect(page.statuses.map(\.identifier) == ["7"])
     }
 
     @Test("given a body that is not a timeline when a page is asked then the error is .decoding naming the type")

@@ -29,6 +29,28 @@ struct UserDataControllerTests {
         #expect(backend.http.requests.map(\.queryItems) == [["uid": "1003"]])
     }
 
+    @Test("given a page's statuses when their authors are asked by uid or by name in any case then the newest copy answers, no request")
+    func authorsOfPage_areCached() async throws {
+        let backend = FakeBackend()
+        let statuses = StatusDataController(client: backend.client)
+        let controller = UserDataController(client: backend.client)
+        var older = try await statuses.publicTimeline(count: 8).statuses
+        older[1].user?.name = "Bob, before"
+        controller.remember(authorsOf: older)
+        let newer = try await statuses.publicTimeline(count: 8).statuses
+        controller.remember(authorsOf: newer)
+        let requests = backend.requestedPaths.count
+
+        let bob = try await controller.user(.screenName("BOB"))
+        let byUID = try await controller.user(.uid(try #require(newer[1].user?.identifier)))
+
+        #expect(bob.screenName == "bob")
+        #expect(bob.name == newer[1].user?.name)
+        #expect(bob.name != "Bob, before")
+        #expect(byUID == bob)
+        #expect(backend.requestedPaths.count == requests)
+    }
+
     @Test("given typed text when read as a user reference then digits are a uid and @ is dropped")
     func userReference_parsing() {
         #expect(UserReference("@alice") == .screenName("alice"))

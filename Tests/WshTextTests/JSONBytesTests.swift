@@ -84,6 +84,36 @@ struct JSONBytesTests {
         #expect(fields(#"{"\u0069d":1}"#) == nil)
     }
 
+    @Test("loose skipping ends where strict skipping does, wherever the brackets, quotes and escapes fall in eight-byte words")
+    func looseSkipAtEveryAlignment() {
+        let pieces = [#"[1, 22, 333]"#, #""a]b}c{d[""#, #""\\""#, #""x\"]\"y""#, #"{"k": [true, null, -1.5e3]}"#,
+                      #""键]""#, "{}", "[]", #""""#, "12345678901234567890"]
+        for padding in 0..<17 {
+            // Brackets after runs of every length up to two words.
+            let digits = String(repeating: "7", count: padding)
+            let pieces = pieces + ["[" + digits + "]", "[[" + (digits.isEmpty ? "0" : digits) + ", [" + digits + "]]]"]
+            for count in 1...pieces.count {
+                let inner = (0..<count).map { pieces[($0 * 7 + padding) % pieces.count] }
+                let text = "{" + #""p": ""# + String(repeating: "x", count: padding) + #"", "a": ["#
+                    + inner.joined(separator: ", ") + #"], "b": {"c": "#  + inner.joined(separator: #", "d": "#)
+                    + "}, " + #""z": 1}"#
+                let names: [StaticString] = ["p", "a", "b", "z"]
+                let keys = read(text) { r throws(JSONBytes.Declined) -> [Int?] in
+                    try r.enterObject()
+                    var first = true
+                    var keys: [Int?] = []
+                    while let key = try r.nextKey(&first) {
+                        keys.append(names.firstIndex { r.key(key, is: $0) })
+                        let next = r.peek()
+                        if next == UInt8(ascii: "[") || next == UInt8(ascii: "{") { try r.skipContainerLoosely() } else { try r.skipValue() }
+                    }
+                    return keys
+                }
+                #expect(keys == [0, 1, 2, 3], "\(text)")
+            }
+        }
+    }
+
     @Test("loose skipping finds a container's end by its brackets and strings; a repeat is found by its bytes")
     func looseAndRepeats() {
         let text = #"{"a": [1, "]}\"", {"b": "{"}], "user": {"id": 1}, "again": {"id": 1}, "other": {"id": 2}}"#

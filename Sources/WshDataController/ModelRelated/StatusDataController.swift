@@ -8,20 +8,16 @@ import WshRequest
 /// status by id, the comments of a status, the account's own statuses,
 /// posting and deleting.
 ///
-/// Every status it has seen is cached by id, so showing the detail of a row
-/// a page already brought sends no request.
+/// The statuses of the pages it brought (the last `seenPageLimit` of them)
+/// are cached, so showing the detail of a row a page already brought sends
+/// no request.
 ///
 /// Writes (`post`, `destroy`) resolve a lost answer before they report: see
 /// `post(text:)` for the rule.
 public final class StatusDataController: Sendable {
     let api: TracedCall
-    /// Boxed: a status is a large value, and the cache grows by the page.
-    private let cache = Mutex<[String: Cached]>([:])
-
-    private final class Cached: Sendable {
-        let status: Status
-        init(_ status: Status) { self.status = status }
-    }
+    /// The pages it brought, to find a status by id without a request.
+    private let seen = Mutex(SeenPages<[Status]>(limit: seenPageLimit))
 
     /// A controller that calls the API through `client` in `dialect` and reports each call to `trace`.
     public init(client: WeiboClient, dialect: any Dialect = WeiboDialect(), trace: TraceSink? = nil) {
@@ -300,19 +296,20 @@ public final class StatusDataController: Sendable {
     }
 
     func forget(id: String) {
-        _ = cache.withLock { $0.removeValue(forKey: id) }
+        seen.withLock { seen in
+            seen.update { page in
+                if page.contains(where: { $0.identifier == id }) { page.removeAll { $0.identifier == id } }
+            }
+        }
     }
 
     /// The cached status with `id`, without any request.
     public func cachedStatus(id: String) -> Status? {
-        cache.withLock { $0[id]?.status }
+        seen.withLock { seen in seen.newest { page in page.last { $0.identifier == id } } }
     }
 
     func remember(_ statuses: [Status]) {
-        cache.withLock { cache in
-            for status in statuses {
-                if let id = status.identifier { cache[id] = Cached(status) }
-            }
-        }
+        guard !statuses.isEmpty else { return }
+        seen.withLock { $0.append(statuses) }
     }
 }

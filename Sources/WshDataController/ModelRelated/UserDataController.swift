@@ -9,7 +9,8 @@ import WshRequest
 /// no request.
 public final class UserDataController: Sendable {
     let api: TracedCall
-    private let cache = Mutex<[UserReference: User]>([:])
+    /// The users and statuses it was given, to find a user without a request.
+    private let seen = Mutex(SeenPages<SeenUsers>(limit: seenPageLimit))
 
     /// A controller that calls the API through `client` in `dialect` and reports each call to `trace`.
     public init(client: WeiboClient, dialect: any Dialect = WeiboDialect(), trace: TraceSink? = nil) {
@@ -33,37 +34,46 @@ public final class UserDataController: Sendable {
 
     /// The cached user `reference` names, without any request.
     public func cachedUser(_ reference: UserReference) -> User? {
-        cache.withLock { $0[reference.cacheKey] }
+        let matches: (User) -> Bool
+        switch reference {
+        case .uid(let uid): matches = { $0.identifier == uid }
+        case .screenName(let name):
+            // Screen names are looked up without case, as the API does.
+            let lowered = name.lowercased()
+            matches = { $0.screenName?.lowercased() == lowered }
+        }
+        return seen.withLock { seen in seen.newest { $0.newest(where: matches) } }
     }
 
     /// Caches the authors of `statuses` (and of the statuses they repost).
     public func remember(authorsOf statuses: [Status]) {
-        cache.withLock { cache in
-            for status in statuses {
-                if let user = status.user { Self.insert(user, into: &cache) }
-                if let user = status.retweetedStatus?.user { Self.insert(user, into: &cache) }
-            }
-        }
+        guard !statuses.isEmpty else { return }
+        seen.withLock { $0.append(.authors(statuses)) }
     }
 
     func remember(_ users: [User]) {
-        cache.withLock { cache in
-            for user in users { Self.insert(user, into: &cache) }
-        }
-    }
-
-    private static func insert(_ user: User, into cache: inout [UserReference: User]) {
-        if let uid = user.identifier { cache[.uid(uid)] = user }
-        if let name = user.screenName { cache[UserReference.screenName(name).cacheKey] = user }
+        guard !users.isEmpty else { return }
+        seen.withLock { $0.append(.users(users)) }
     }
 }
 
-extension UserReference {
-    /// Screen names are looked up without case, as the API does.
-    fileprivate var cacheKey: UserReference {
+/// A page of users as `UserDataController` was given it.
+enum SeenUsers: Sendable {
+    /// The authors of statuses, and of the statuses they repost.
+    case authors([Status])
+    case users([User])
+
+    /// The last user on the page that `matches`.
+    func newest(where matches: (User) -> Bool) -> User? {
         switch self {
-        case .uid: self
-        case .screenName(let name): .screenName(name.lowercased())
+        case .users(let users):
+            return users.last(where: matches)
+        case .authors(let statuses):
+            for status in statuses.reversed() {
+                if let user = status.retweetedStatus?.user, matches(user) { return user }
+                if let user = status.user, matches(user) { return user }
+            }
+            return nil
         }
     }
 }

@@ -10,24 +10,30 @@ import WshText
 /// JSONDecoder, so results and error messages stay exactly its.
 /// Where JSONDecoder meets a key twice, the first one counts: so here.
 enum FastModelDecoding {
-    static func decode<T>(_ type: T.Type, from data: Data) -> T? {
-        if T.self == TimelinePage.self { return run(data, TimelinePage.fastDocument) as! T? }
-        if T.self == CommentsPage.self { return run(data, CommentsPage.fastDocument) as! T? }
-        if T.self == Status.self { return run(data, Status.fast) as! T? }
-        if T.self == User.self { return run(data, User.fast) as! T? }
-        if T.self == Comment.self { return run(data, Comment.fast) as! T? }
-        if T.self == FavoritesPage.self { return run(data, FavoritesPage.fast) as! T? }
-        if T.self == [MastodonStatus].self { return run(data, MastodonStatus.fastArray) as! T? }
-        if T.self == MastodonStatus.self { return run(data, MastodonStatus.fast) as! T? }
-        if T.self == MastodonAccount.self { return run(data, MastodonAccount.fast) as! T? }
-        if T.self == MastodonContext.self { return run(data, MastodonContext.fast) as! T? }
+    /// `declining`: keys the body's own object must not have (see `JSONBytes.declinedTopLevelKeys`).
+    static func decode<T>(_ type: T.Type, from data: Data, declining: JSONKeys? = nil) -> T? {
+        func run<Value>(_ read: (inout ModelReader) throws(JSONBytes.Declined) -> Value) -> T? {
+            Self.run(data, declining, read) as! T?
+        }
+        if T.self == TimelinePage.self { return run(TimelinePage.fastDocument) }
+        if T.self == CommentsPage.self { return run(CommentsPage.fastDocument) }
+        if T.self == Status.self { return run(Status.fast) }
+        if T.self == User.self { return run(User.fast) }
+        if T.self == Comment.self { return run(Comment.fast) }
+        if T.self == FavoritesPage.self { return run(FavoritesPage.fast) }
+        if T.self == [MastodonStatus].self { return run(MastodonStatus.fastArray) }
+        if T.self == MastodonStatus.self { return run(MastodonStatus.fast) }
+        if T.self == MastodonAccount.self { return run(MastodonAccount.fast) }
+        if T.self == MastodonContext.self { return run(MastodonContext.fast) }
         return nil
     }
 
     /// Reads the whole body with `read`: nil when it declines or leaves more than whitespace.
-    private static func run<T>(_ data: Data, _ read: (inout ModelReader) throws(JSONBytes.Declined) -> T) -> T? {
+    private static func run<T>(_ data: Data, _ declining: JSONKeys?,
+                               _ read: (inout ModelReader) throws(JSONBytes.Declined) -> T) -> T? {
         data.withUnsafeBytes { bytes in
             JSONBytes.read(bytes) { json throws(JSONBytes.Declined) in
+                json.declinedTopLevelKeys = declining
                 // A BOM, UTF-16, or anything but an object or an array: JSONDecoder's.
                 let first = json.peek()
                 guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { throw JSONBytes.Declined() }
@@ -124,7 +130,7 @@ extension Status {
 
     /// A status object, as `init(from:)` reads it.
     static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> Status {
-        var s = Status()
+        var s = Storage()
         let keys = Self.fastKeys
         try r.object(keys) { r, field throws(JSONBytes.Declined) in
             switch field {
@@ -151,7 +157,7 @@ extension Status {
             default: s.deleted = try r.lenientBool()
             }
         }
-        return s
+        return Status(s)
     }
 
     /// One `pic_urls[]` element: its `thumbnail_pic`.
@@ -169,7 +175,7 @@ extension User {
 
     /// A user object, as `init(from:)` reads it.
     static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> User {
-        var u = User()
+        var u = Storage()
         let keys = Self.fastKeys
         try r.object(keys) { r, field throws(JSONBytes.Declined) in
             switch field {
@@ -192,7 +198,7 @@ extension User {
             default: u.status = try r.lenientObject(Status.fast)
             }
         }
-        return u
+        return User(u)
     }
 }
 

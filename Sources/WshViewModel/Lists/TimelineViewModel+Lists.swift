@@ -181,7 +181,7 @@ extension TimelineState {
 extension User {
     /// How a list's member is named again: `@name`, else the uid.
     var reference: UserReference {
-        if let name = screenName, !name.isEmpty { return .screenName(name) }
+        if let name = self.screenName, !name.isEmpty { return .screenName(name) }
         return .uid(identifier ?? "")
     }
 }

@@ -390,6 +390,18 @@ public struct JSONBytes {
         index += span.end - span.start
     }
 
+    /// Whether the bytes at the reader (after `prefixHash`, at the value)
+    /// are `bytes`, a whole object or array read before in another body:
+    /// then the value here is that one, and `skip(count:)` steps over it.
+    public func repeats(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.count <= end - index && memcmp(base + index, bytes.baseAddress!, bytes.count) == 0
+    }
+
+    /// Steps over a repeat of `count` bytes (see `repeats(_:)`).
+    public mutating func skip(count: Int) {
+        index += count
+    }
+
     /// Where the reader is, in bytes from the start.
     @inlinable public var position: Int { index }
 

@@ -106,6 +106,25 @@ struct FastDecodingTests {
         #expect(FastModelDecoding.decode(RateLimitStatus.self, from: Data("{}".utf8)) == nil)
     }
 
+    @Test("an author read in an earlier body: the same bytes are the same user, changed bytes are read anew, in any body")
+    func authorsAcrossBodies() throws {
+        func page(_ user: String, text: String) -> Data {
+            Data(#"{"statuses": [{"id": 1, "text": "\#(text)", "user": \#(user)}], "total_number": 1}"#.utf8)
+        }
+        let before = #"{"id": 77, "screen_name": "kiwi", "followers_count": 10, "name": "Kiwi"}"#
+        let after = #"{"id": 77, "screen_name": "kiwi", "followers_count": 11, "name": "Kiwi"}"#
+        let bodies = [page(before, text: "a"), page(before, text: "b"), page(after, text: "c"),
+                      page(#"{"id": 77, "screen_name": "kiwi", "followers_count": 10, "name": "Kiwi", "verified": true}"#, text: "d"),
+                      page(before, text: "e")]
+        var counts: [Int?] = []
+        for body in bodies {
+            let fast = try #require(FastModelDecoding.decode(TimelinePage.self, from: body))
+            #expect(fast == (try ModelDecoding.decodeWithFoundation(TimelinePage.self, from: body)))
+            counts.append(fast.statuses.first?.user?.followersCount)
+        }
+        #expect(counts == [10, 10, 11, 10, 10])
+    }
+
     @Test("errors are JSONDecoder's, word for word")
     func sameErrors() {
         for body in ["", "nul", "{", #"{"reposts_count": 1}"#, "[1, 2", #""text""#, "42", "null", #"{"comments": 5"#] {

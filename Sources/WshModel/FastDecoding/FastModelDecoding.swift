@@ -37,8 +37,11 @@ enum FastModelDecoding {
                 // A BOM, UTF-16, or anything but an object or an array: JSONDecoder's.
                 let first = json.peek()
                 guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { throw JSONBytes.Declined() }
-                var reader = ModelReader(json)
-                defer { json = reader.json }
+                var reader = ModelReader(json, earlier: RecentUsers.lastBody)
+                defer {
+                    json = reader.json
+                    RecentUsers.publish(RecentUsers.Body(data: data, users: reader.users))
+                }
                 return try read(&reader)
             }
         }

@@ -1,7 +1,9 @@
+import FoundationEssentials
+import Synchronization
 import WshText
 
 /// What the Model's fast decoding reads with: the JSON bytes, and the users
-/// already decoded in this body.
+/// already decoded in this body and in the body read before it.
 ///
 /// A timeline names the same authors again and again, each time with the
 /// same bytes (`{"id": 1404376560, …}`), and decoding is a function of the
@@ -12,10 +14,14 @@ struct ModelReader {
     typealias Declined = JSONBytes.Declined
 
     var json: JSONBytes
-    private let users = Memo<User>()
+    /// The users of this body, by a hash of their first bytes.
+    let users = UserMemo()
+    /// Those of the body read before (see `RecentUsers`).
+    private let earlier: RecentUsers.Body?
 
-    init(_ json: JSONBytes) {
+    init(_ json: JSONBytes, earlier: RecentUsers.Body? = nil) {
         self.json = json
+        self.earlier = earlier
     }
 
     // The reader's structure, forwarded.
@@ -49,7 +55,8 @@ struct ModelReader {
     }
 
     /// A user object (the reader is at `{`): one with the bytes of a user
-    /// read before in this body is that user; any other is read by `User.fast`.
+    /// read before, in this body or the one read before it, is that user;
+    /// any other is read by `User.fast`.
     ///
     /// The user read before passed the reader's checks where it was. Here it
     /// may reach deeper than `JSONBytes.maxDepth` (at most twice as deep),
@@ -63,13 +70,60 @@ struct ModelReader {
             }
         }
         let start = json.position
-        let user = try User.fast(&self)
+        let user: User
+        if let (count, earlierUser) = earlier?.user(hash: hash, at: json) {
+            json.skip(count: count)
+            user = earlierUser
+        } else {
+            user = try User.fast(&self)
+        }
         users.entries[hash, default: []].append((JSONBytes.Span(start: start, end: json.position), user))
         return user
     }
+}
 
-    /// Values read before, by a hash of their first bytes.
-    private final class Memo<Value> {
-        var entries: [UInt64: [(JSONBytes.Span, Value)]] = [:]
+/// Users read in a body, by a hash of their first bytes (`JSONBytes.prefixHash`).
+final class UserMemo {
+    var entries: [UInt64: [(JSONBytes.Span, User)]] = [:]
+}
+
+/// The users of the body read last: the next page of a timeline names many
+/// of the same authors, with the same bytes while nothing about them changed
+/// (a changed count is other bytes, read anew). The body is kept, not copied,
+/// until the next one replaces it.
+enum RecentUsers {
+    /// A body and the users read in it; never changed once published.
+    final class Body: @unchecked Sendable {
+        let data: Data
+        let users: UserMemo
+
+        init(data: Data, users: UserMemo) {
+            self.data = data
+            self.users = users
+        }
+
+        /// The user of this body whose bytes are at `json` (after its
+        /// `prefixHash`, `hash`), and how many bytes it has.
+        func user(hash: UInt64, at json: JSONBytes) -> (count: Int, user: User)? {
+            guard let candidates = users.entries[hash] else { return nil }
+            return data.withUnsafeBytes { bytes in
+                for (span, user) in candidates
+                where json.repeats(UnsafeRawBufferPointer(rebasing: bytes[span.start..<span.end])) {
+                    return (span.end - span.start, user)
+                }
+                return nil
+            }
+        }
+    }
+
+    private static let last = Mutex<Body?>(nil)
+
+    /// The body read last, if its users may be met again.
+    static var lastBody: Body? { last.withLock { $0 } }
+
+    /// Keeps `body` as the one read last, when it had users.
+    static func publish(_ body: Body) {
+        guard !body.users.entries.isEmpty else { return }
+        last.withLock { $0 = body }
     }
 }

@@ -59,13 +59,13 @@ public struct Status: CopyOnWrite, Codable, LenientValue {
         /// Whether the token's owner bookmarked it (Mastodon's `bookmarked`); nil on Weibo.
         public var bookmarked: Bool?
         /// The link preview the server made (Mastodon's `card`).
-        public var card: LinkCard?
+        @Indirect public var card: LinkCard? = nil
         /// The hashtags it carries, without `#` (Mastodon's `tags`).
         public var tags: [String] = []
         /// The accounts it mentions, by `acct` (Mastodon's `mentions`).
         public var mentions: [String] = []
         /// A poll attached to the status.
-        public var poll: Poll?
+        @Indirect public var poll: Poll? = nil
         /// True when the status only shares `retweetedStatus`, with no text of its
         /// own: a Mastodon boost. A Weibo repost has its own text.
         public var isBoost = false
@@ -78,7 +78,7 @@ public struct Status: CopyOnWrite, Codable, LenientValue {
         /// The custom emojis its text names by `:shortcode:` (Mastodon's `emojis`); empty on Weibo.
         public var emojis: [CustomEmoji] = []
         /// The status it quotes (Mastodon 4.4+), or why that is not shown; nil when it quotes none.
-        public var quote: QuotePost?
+        @Indirect public var quote: QuotePost? = nil
 
         public init() {}
     }

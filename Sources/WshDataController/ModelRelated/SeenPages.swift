@@ -6,8 +6,8 @@
 /// reads back from the newest value, so the latest copy of a value wins. A
 /// lookup is interactive (one `detail`, one `user`), a walk over what is
 /// kept. At most `limit` pages are kept, the oldest dropped first: a session
-/// that fetches for hours keeps the same memory, as its history does (the
-/// pages kept are mostly the ones the history keeps: values are shared).
+/// that fetches for hours keeps the same memory, as its history does. A
+/// value older than that is asked for again.
 struct SeenPages<Page: Sendable>: Sendable {
     private var pages: [Page] = []
     /// Where the kept pages start in `pages` (dropped ones are removed in bulk).
@@ -47,6 +47,8 @@ extension SeenPages {
     }
 }
 
-/// How many pages (or single values) a DataController keeps seen: as many
-/// operations as the history keeps.
-public let seenPageLimit = 1000
+/// How many pages (or single values) a DataController keeps seen. A page
+/// fetched again is kept again (a value is not looked up to be replaced), so
+/// this bounds what a session that fetches the same page for hours keeps
+/// beyond its history: at most 100 pages, 20 000 statuses of 200 a page.
+public let seenPageLimit = 100

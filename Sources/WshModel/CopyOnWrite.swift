@@ -36,10 +36,6 @@ extension CopyOnWrite {
         }
     }
 
-    /// The fields, all at once.
-    @inlinable
-    public var storage: Storage { box.storage }
-
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.box === rhs.box || lhs.box.storage == rhs.box.storage
     }

@@ -41,24 +41,26 @@ public struct WeiboClient: Sendable {
 
     /// Sends `endpoint`; returns the response when its status is 2xx.
     public func send(_ endpoint: Endpoint) async throws(RequestError) -> HTTPResponse {
-        let response = try await sendUnchecked(endpoint)
-        try check(response, of: endpoint)
-        return response
+        try await send(endpoint, readingQuickly: { _ -> Never? in nil }).response
     }
 
-    /// Sends `endpoint` and returns whatever answers: the caller then `check`s it.
-    public func sendUnchecked(_ endpoint: Endpoint) async throws(RequestError) -> HTTPResponse {
-        try await http.send(try request(for: endpoint))
-    }
-
-    /// Throws unless `response`, the answer to `endpoint`, is a success (see `check(_:url:secrets:)`).
-    public func check(_ response: HTTPResponse, of endpoint: Endpoint) throws(RequestError) {
+    /// Sends `endpoint`; returns the response when its status is 2xx, and
+    /// what `quickly` read of its body, if anything.
+    ///
+    /// `quickly` reads a 2xx body in one pass and must give nil for one with
+    /// any of `errorFieldKeys` among its top-level keys: a body it reads is
+    /// then no API error body, and the separate check for one is skipped.
+    /// Any other answer is checked as always.
+    public func send<T>(_ endpoint: Endpoint, readingQuickly quickly: (Data) -> T?)
+        async throws(RequestError) -> (response: HTTPResponse, value: T?) {
+        let response = try await http.send(try request(for: endpoint))
+        if (200..<300).contains(response.status), let value = quickly(response.body) { return (response, value) }
         try Self.check(response, url: Redaction.redact(endpoint.url(base: configuration.baseURL), secrets: secrets), secrets: secrets)
+        return (response, nil)
     }
 
     /// The fields that make a body an API error body, whatever its status
-    /// (see `check`): a reader that finds none of them among the body's
-    /// top-level keys, reading it whole, knows `check` finds no error in it.
+    /// (see `check`): what a `readingQuickly` reader must decline.
     public static let errorFieldKeys = JSONKeys(["error", "error_code"])
 
     /// Sends `endpoint` and decodes its body with `decode`, which names what

@@ -29,17 +29,11 @@ Task.detached {
             let endpoint = Endpoint(.get, "statuses/public_timeline.json",
                                     parameters: [("count", String(count)), ("page", String(page))])
             // As the DataController's exchange reads a page (DialectExchange.fetch):
-            // the fast path, declining a body with error fields at its top, else
-            // the error check and then the decoding.
-            let response = try await client.sendUnchecked(endpoint)
-            let timeline: TimelinePage
-            if (200..<300).contains(response.status),
-               let page = ModelDecoding.decodeQuickly(TimelinePage.self, from: response.body, declining: WeiboClient.errorFieldKeys) {
-                timeline = page
-            } else {
-                try client.check(response, of: endpoint)
-                timeline = try ModelDecoding.decode(TimelinePage.self, from: response.body)
-            }
+            // the fast path first, the error check and the decoding for a body it declines.
+            let (response, quick) = try await client.send(endpoint, readingQuickly: { data in
+                ModelDecoding.decodeQuickly(TimelinePage.self, from: data, declining: WeiboClient.errorFieldKeys)
+            })
+            let timeline = try quick ?? ModelDecoding.decode(TimelinePage.self, from: response.body)
             decoded += timeline.statuses.count
             connections += response.metrics.newConnections
         }

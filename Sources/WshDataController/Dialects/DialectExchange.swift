@@ -60,20 +60,17 @@ public final class DialectExchange: @unchecked Sendable {
     /// Sends `endpoint` and decodes its body as `T` through the Model's decoding.
     ///
     /// The common answer, a 2xx body the Model's fast path reads whole
-    /// without meeting an error field at its top, is read once: the error
-    /// check (`WeiboClient.check`) would find nothing in it. Any other is
-    /// checked first and then decoded, as `send` does.
+    /// without meeting an error field at its top, is read once (see
+    /// `WeiboClient.send(_:readingQuickly:)`); any other is checked first and
+    /// then decoded.
     public func fetch<T: Decodable & Sendable>(_ type: T.Type, _ endpoint: Endpoint) async throws(RequestError) -> T {
         var quick: T?
         let answer = try await record(endpoint.method, endpoint.url(base: client.configuration.baseURL)) { () throws(RequestError) in
-            let response = try await client.sendUnchecked(endpoint)
-            if (200..<300).contains(response.status),
-               let value = ModelDecoding.decodeQuickly(T.self, from: response.body, declining: WeiboClient.errorFieldKeys) {
-                quick = value
-            } else {
-                try client.check(response, of: endpoint)
-            }
-            return response
+            let sent = try await client.send(endpoint, readingQuickly: { body in
+                ModelDecoding.decodeQuickly(T.self, from: body, declining: WeiboClient.errorFieldKeys)
+            })
+            quick = sent.value
+            return sent.response
         }
         if let quick { return quick }
         do throws(ModelDecodingError) {

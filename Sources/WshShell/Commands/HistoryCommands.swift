@@ -126,7 +126,7 @@ extension Shell {
     func registerCommands() {
         interpreter.register(lazily: { [unowned self] in
             (timelineCommands() + postCommands() + writeCommands() + editCommands() + historyCommands() + stateCommands()
-                + sessionCommands() + accountCommands() + notificationCommands() + searchCommands() + listsCommands())
+                + sessionCommands() + webCommands() + accountCommands() + notificationCommands() + searchCommands() + listsCommands())
                 .map(gatedByCapability)
         })
     }

@@ -34,6 +34,7 @@ extension Shell {
                 throw LanguageError.commandFailed(String(describing: error))
             }
         }
+        if case .present = invocation {} else if let failure = startWebIfAsked() { return failure }
         switch invocation {
         case .command(let text, let arguments):
             interpreter.scriptArguments = arguments
@@ -42,8 +43,8 @@ extension Shell {
         case .script(path: "-", let arguments):
             interpreter.scriptArguments = arguments
             return run(source: StreamLineSource())
-        case .present(let path, let arguments) where !stdinIsTerminal:
-            // No terminal (CI, a pipe): the lesson runs straight through, as a script.
+        case .present(let path, let arguments) where !stdinIsTerminal && configuration.webPort == nil:
+            // No terminal (CI, a pipe) and no page to step it: the lesson runs straight through, as a script.
             return start(.script(path: path, arguments: arguments), stdinIsTerminal: false)
         case .present(let path, let arguments):
             let text: String
@@ -54,10 +55,19 @@ extension Shell {
                 return 2
             }
             interpreter.scriptArguments = arguments
-            console.note(console.diagnosticStyle.dim("presenting \(path): Enter or Space runs, b steps back, s skips, q ends"))
+            presenting = true
+            if let failure = startWebIfAsked() { return failure }
+            console.note(console.diagnosticStyle.dim(stdinIsTerminal
+                ? "presenting \(path): Enter or Space runs, b steps back, s skips, q ends"
+                : "presenting \(path) from the page: Next runs, Back steps back"))
             return run(source: PresenterSource(
-                name: path, text: text, style: console.diagnosticStyle, readKey: TerminalKey.read,
-                show: { [unowned self] in console.diagnostic($0) }))
+                name: path, text: text, style: console.diagnosticStyle,
+                readKey: { [unowned self] in TerminalKey.read(terminal: stdinIsTerminal, page: { web?.keys.readEnd }) },
+                show: { [unowned self] in console.diagnostic($0) },
+                stopShown: { [unowned self] stop in
+                    presenterStop = stop
+                    stream.publish(.lesson(stop))
+                }))
         case .script(let path, let arguments):
             let bytes: [UInt8]
             do {
@@ -85,6 +95,19 @@ extension Shell {
             return run(source: prompt)
         case .standardInput:
             return run(source: StreamLineSource())
+        }
+    }
+
+    /// `--web [PORT]`: serves the classroom page before anything runs; the
+    /// status to exit with when it cannot (a port in use), nil once it serves.
+    private func startWebIfAsked() -> Int32? {
+        guard let port = configuration.webPort, web == nil else { return nil }
+        do {
+            try startWeb(port: port)
+            return nil
+        } catch {
+            console.note("wsh: --web: \(error)")
+            return 1
         }
     }
 

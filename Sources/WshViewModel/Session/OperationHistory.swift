@@ -58,6 +58,9 @@ public struct OperationHistory<State: Sendable>: Sendable {
     /// Every applied operation, oldest first, with what it changed on the server.
     public var records: [RecordedOperation] { Array(entries[..<applied]) }
 
+    /// The undone operations `redo` would apply again, next first.
+    public var undone: [RecordedOperation] { Array(entries[applied...]) }
+
     /// The operation `undo` would take back.
     public var lastApplied: RecordedOperation? { applied > 0 ? entries[applied - 1] : nil }
 

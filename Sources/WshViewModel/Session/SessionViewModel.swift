@@ -126,6 +126,8 @@ public final class SessionViewModel {
     public var operations: [String] { history.operations }
     /// The recorded operations with what each changed on the server, oldest first.
     public var operationRecords: [RecordedOperation] { history.records }
+    /// The undone operations `redo` would apply again, next first.
+    public var redoableRecords: [RecordedOperation] { history.undone }
     /// How many operations are recorded (undone ones excluded).
     public var operationCount: Int { history.operationCount }
     /// Operation `index`, from 0.

@@ -56,7 +56,7 @@ public enum ClassroomPage {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta http-equiv="Content-Security-Policy" content="\(XMLText.escaped(policy))">
-        <title>\(XMLText.escaped(title)) · classroom</title>
+        <title>wsh \(XMLText.escaped(title)) · classroom</title>
         <style nonce="\(nonce)">\(PageStyle.css)</style>
         </head>
         <body>

@@ -31,10 +31,10 @@ public final class ClassroomServer: Sendable {
         public var port: Int
         /// Whether the teacher's page shows Next and Back (a lesson is presented).
         public var presenting: Bool
-        /// What the page's header names: `wsh sandbox`, `wsh mastodon.social`.
+        /// What the page's header names after `wsh`: `sandbox`, `mastodon.social`.
         public var title: String
 
-        public init(host: String = "127.0.0.1", port: Int = 0, presenting: Bool = false, title: String = "wsh") {
+        public init(host: String = "127.0.0.1", port: Int = 0, presenting: Bool = false, title: String = "sandbox") {
             self.host = host
             self.port = port
             self.presenting = presenting

@@ -111,7 +111,7 @@ extension Shell {
         let keys = try PresenterKeyPipe()
         let server = try ClassroomServer.start(
             ClassroomServer.Configuration(host: host, port: port, presenting: presenting,
-                                          title: "wsh \(connection.label)"),
+                                          title: connection.label),
             log: log, control: { keys.send($0) })
         let view = WebView(log: log)
         view.secrets = connection.secrets

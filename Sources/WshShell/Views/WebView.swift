@@ -26,7 +26,7 @@ import WshWeb
 /// - `output` `{text, stream}`: what the terminal printed, `stdout` or `stderr`.
 /// - `state` `{state, diff}`: `state --json` and what the line changed.
 /// - `history` `{operations: [{text, remote, applied}], position}`.
-/// - `done` `{status, ms}`: the line ended.
+/// - `done` `{status, ms, t}`: the line ended (`t` in milliseconds since 1970).
 /// - `lesson` `{file, step, steps, narration, command}`: the presenter's next stop.
 ///
 /// Texts arrive sanitized (the one sanitizer) and with secrets masked: the
@@ -100,7 +100,9 @@ final class WebView: SessionSubscriber {
                 append(position, ["type": "history", "operations": Self.value(history.operations),
                                   "position": .integer(Int64(history.position))])
             case .lineEnded(let status, let elapsed):
-                append(position, ["type": "done", "status": .integer(Int64(status)), "ms": .number(Self.milliseconds(elapsed))])
+                // `t`: when the line ended, in milliseconds since 1970, so a page can tell how long the event took to reach it.
+                append(position, ["type": "done", "status": .integer(Int64(status)), "ms": .number(Self.milliseconds(elapsed)),
+                                  "t": .number((Date().timeIntervalSince1970 * 1000).rounded())])
             case .lesson(let stop):
                 position.narration = stop.narration
                 var object = Self.value(stop).object ?? [:]

@@ -131,7 +131,8 @@ public struct ScheduleEffect: RemoteEffect {
 
     public func redo(in session: SessionViewModel, redoing operation: String) async throws(ViewModelError) {
         guard scheduling else {
-            return session.notes.append(try await session.timeline.unscheduleAgain(id: scheduled.id, for: operation, undo: false))
+            session.notes.append(try await session.timeline.unscheduleAgain(id: scheduled.id, for: operation, undo: false))
+            return
         }
         let again = try await session.timeline.scheduleAgain(scheduled, for: operation, undo: false)
         session.reviseScheduled(scheduled, as: again.scheduled)

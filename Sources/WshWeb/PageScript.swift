@@ -108,22 +108,39 @@ enum PageScript {
     document.body.dataset.selected = selected === null ? "" : String(selected);
   }
 
+  // The timeline's items stay in place (keyed by line), so a page that follows a long session redraws only what changed.
+  const items = new Map();
   function renderTimeline() {
     const list = $("timeline");
-    list.textContent = "";
     const numbers = [...lines.keys()].sort((a, b) => a - b);
+    for (const [number, item] of items) if (!lines.has(number)) { item.remove(); items.delete(number); }
+    let previous = null;
     for (const number of numbers) {
       const line = lines.get(number);
-      const item = el("li", "line", line.text === null ? (number === 0 ? "(session start)" : "(earlier)") : line.text);
-      item.dataset.line = String(number);
-      item.tabIndex = 0;
-      if (number === selected) item.classList.add("selected");
-      if (line.status !== null && line.status !== 0) item.classList.add("failed");
-      item.appendChild(el("span", "where", [line.location, line.at, line.ms === null ? "running…" : line.ms.toFixed(1) + " ms"]
-        .filter(Boolean).join(" · ")));
-      item.addEventListener("click", () => choose(number));
-      item.addEventListener("keydown", (e) => { if (e.key === "Enter") choose(number); });
-      list.appendChild(item);
+      let item = items.get(number);
+      if (!item) {
+        item = el("li", "line");
+        item.dataset.line = String(number);
+        item.tabIndex = 0;
+        item.addEventListener("click", () => choose(number));
+        item.addEventListener("keydown", (e) => { if (e.key === "Enter") choose(number); });
+        items.set(number, item);
+      }
+      const text = line.text === null ? (number === 0 ? "(session start)" : "(earlier)") : line.text;
+      const when = number === 0 ? "before the first command" : line.ms === null ? "running…" : line.ms.toFixed(1) + " ms";
+      const where = [line.location, line.at, when].filter(Boolean).join(" · ");
+      const signature = text + "\u0000" + where;
+      if (item.dataset.signature !== signature) {
+        item.textContent = text;
+        item.appendChild(el("span", "where", where));
+        item.dataset.signature = signature;
+        item.dataset.done = String(line.ms !== null);
+      }
+      item.classList.toggle("selected", number === selected);
+      item.classList.toggle("failed", line.status !== null && line.status !== 0);
+      const expected = previous ? previous.nextSibling : list.firstChild;
+      if (expected !== item) list.insertBefore(item, expected);
+      previous = item;
     }
     const first = events.length ? events[0].id : null;
     const more = settings.role !== "saved" && first !== null && oldestAvailable !== null && first > oldestAvailable;
@@ -155,9 +172,11 @@ enum PageScript {
     $("output").textContent = "";
     if (!line) { title.textContent = "Waiting for the first command…"; $("command-meta").textContent = ""; return; }
     title.appendChild(el("span", "prompt", "wsh> "));
-    title.appendChild(document.createTextNode(line.text === null ? "(began before the page's window)" : line.text));
+    title.appendChild(document.createTextNode(line.text === null
+      ? (line.number === 0 ? "(the session, before its first command)" : "(began before the page's window)") : line.text));
     const meta = [line.location, line.at];
-    if (line.status !== null) meta.push(line.status === 0 ? "done in " + line.ms.toFixed(1) + " ms" : "failed (status " + line.status + ")");
+    if (line.number === 0) meta.push("what the session showed as the page started");
+    else if (line.status !== null) meta.push(line.status === 0 ? "done in " + line.ms.toFixed(1) + " ms" : "failed (status " + line.status + ")");
     else meta.push("running…");
     if (line.lesson && line.lesson.length) meta.push(line.lesson.join(" "));
     $("command-meta").textContent = meta.filter(Boolean).join(" · ");

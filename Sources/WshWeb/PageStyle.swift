@@ -69,7 +69,7 @@ h3 { font-size: 1em; margin: 1em 0 0.4em; color: var(--muted); text-transform: u
 #lanes .cell { min-height: 1.6em; border-left: 1px dashed var(--line); min-width: 0; }
 #lanes .cell:nth-child(6n+1) { border-left: none; }
 #lanes .ev { margin: 0.25em; padding: 0.3em 0.45em; border-radius: 6px; border: 2px solid currentColor; background: var(--bg);
-  overflow-wrap: anywhere; word-break: break-word; min-width: 0; }
+  overflow-wrap: break-word; word-break: break-word; min-width: 0; }
 #lanes .ev .what { font-weight: 700; display: block; }
 #lanes .ev .ms { color: var(--muted); font-size: 0.85em; }
 #lanes .step-head { grid-column: 1 / -1; padding: 0.3em 0.6em; background: var(--panel); border-top: 2px solid var(--line);

@@ -13,10 +13,10 @@ chromium-driver and python3-selenium (scripts/install-deps --browser).
 import json
 import os
 import re
-import select
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 import urllib.error
@@ -24,6 +24,7 @@ import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -38,32 +39,38 @@ class Wsh:
 
     def __init__(self, *arguments):
         self.stderr_lines = []
+        self.changed = threading.Condition()
         self.process = subprocess.Popen(
             [WSH, "--web", "0", *arguments], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True, bufsize=1, env={**os.environ, "NO_COLOR": "1"})
+        # stdout is drained too, so wsh never blocks on a full pipe.
+        for stream, keep in ((self.process.stderr, True), (self.process.stdout, False)):
+            threading.Thread(target=self.drain, args=(stream, keep), daemon=True).start()
         self.teacher = self.wait_for_line(r"web: (http://127\.0\.0\.1:\d+/)")
         self.student = self.wait_for_line(r"students join at (http://\S+/join/[0-9a-f]+/)")
+
+    def drain(self, stream, keep):
+        for line in stream:
+            if keep:
+                with self.changed:
+                    self.stderr_lines.append(line)
+                    self.changed.notify_all()
+        with self.changed:
+            self.changed.notify_all()
 
     def wait_for_line(self, pattern):
         """The first group of `pattern` in a stderr line, waiting for it."""
         deadline = time.monotonic() + WAIT
-        for line in self.stderr_lines:
-            match = re.search(pattern, line)
-            if match:
-                return match.group(1)
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([self.process.stderr], [], [], 0.5)
-            if not ready:
-                if self.process.poll() is not None:
+        with self.changed:
+            while True:
+                for line in self.stderr_lines:
+                    match = re.search(pattern, line)
+                    if match:
+                        return match.group(1)
+                left = deadline - time.monotonic()
+                if left <= 0 or self.process.poll() is not None:
                     break
-                continue
-            line = self.process.stderr.readline()
-            if not line:
-                break
-            self.stderr_lines.append(line)
-            match = re.search(pattern, line)
-            if match:
-                return match.group(1)
+                self.changed.wait(min(left, 0.5))
         raise AssertionError("wsh never printed %r; stderr: %s" % (pattern, "".join(self.stderr_lines)))
 
     def type(self, line):
@@ -82,8 +89,7 @@ class Wsh:
                 # A lesson stepped from the page waits for the page, not for stdin.
                 self.process.terminate()
                 self.process.wait()
-        self.process.stdout.close()
-        self.process.stderr.close()
+
 
 
 def browser(width=1920, height=1080, theme=None):
@@ -111,20 +117,29 @@ def line_count(driver):
     return int(driver.find_element(By.TAG_NAME, "body").get_attribute("data-lines") or 0)
 
 
+def line_number(driver, command):
+    """The number of the timeline's last line `command` once it is done, else None."""
+    return driver.execute_script("""
+        const items = [...document.querySelectorAll('#timeline li')].reverse();
+        const item = items.find(li => li.firstChild && li.firstChild.textContent === arguments[0] && li.dataset.done === 'true');
+        return item ? item.dataset.line : null;""", command)
+
+
 def wait_for_done(driver, command):
-    """Waits until the timeline shows `command` finished (its time shown)."""
-    def finished(d):
-        for item in d.find_elements(By.CSS_SELECTOR, "#timeline li"):
-            if item.text.split("\n")[0] == command and " ms" in item.text:
-                return item
-        return False
-    return wait(driver, finished, "the page never showed %r done" % command)
+    """Waits until the timeline shows `command` finished; its line's number."""
+    return wait(driver, lambda d: line_number(d, command), "the page never showed %r done" % command)
 
 
 def select_line(driver, command):
-    item = wait_for_done(driver, command)
-    item.click()
-    wait(driver, lambda d: command in d.find_element(By.ID, "command-title").text, "could not select %r" % command)
+    """Clicks `command` in the timeline, as a student would, and waits for it to show."""
+    number = wait_for_done(driver, command)
+    def clicked(d):
+        try:
+            d.find_element(By.CSS_SELECTOR, '#timeline li[data-line="%s"]' % number).click()
+        except StaleElementReferenceException:
+            return False
+        return d.find_element(By.TAG_NAME, "body").get_attribute("data-selected") == number
+    wait(driver, clicked, "could not select %r" % command)
 
 
 class ClassroomTests(unittest.TestCase):

@@ -63,7 +63,9 @@ public final class PresenterSource: LineSource {
     private let style: Style
     /// Hears each stop as it is shown (the classroom page shows its narration).
     private let stopShown: (LessonStop) -> Void
-    private var announcedEnd = false
+    /// Whether the last stop waits for a key (a page follows the lesson):
+    /// Back can still step back, and the page sees the end before wsh does.
+    var waitsAtEnd = false
 
     /// The lesson `text` named `name`; `readKey` waits for one key press,
     /// `show` writes to the terminal, `stopShown` hears each stop shown.
@@ -117,11 +119,13 @@ public final class PresenterSource: LineSource {
                 }
             }
         }
-        if !announcedEnd {
-            announcedEnd = true
-            stopShown(LessonStop(file: name, step: steps.count + 1, steps: steps.count, narration: [], command: nil))
-        }
-        return .end
+        stopShown(LessonStop(file: name, step: steps.count + 1, steps: steps.count, narration: [], command: nil))
+        guard waitsAtEnd else { return .end }
+        show(style.dim("(the lesson is over: Enter ends, b steps back)"))
+        let key = nextKey()
+        show("\n")
+        if key == .back, let back = stepBack() { return back }
+        return key == .back ? readLine(prompt: prompt) : .end
     }
 
     /// The key pressed, asking again for one that means nothing here.

@@ -22,10 +22,10 @@ extension HistoryDocument {
     /// The history `session` keeps: its applied operations, then the undone ones redo would apply.
     init(_ session: SessionViewModel) {
         let applied = session.operationRecords.map {
-            Operation(text: $0.description, remote: $0.remote.map { String(describing: $0) }, applied: true)
+            Operation(text: $0.description, remote: $0.remote?.summary, applied: true)
         }
         let undone = session.redoableRecords.map {
-            Operation(text: $0.description, remote: $0.remote.map { String(describing: $0) }, applied: false)
+            Operation(text: $0.description, remote: $0.remote?.summary, applied: false)
         }
         self.init(operations: applied + undone, position: applied.count)
     }

@@ -124,7 +124,7 @@ let package = Package(
             dependencies: ["WshShell", "WshViewModel", "WshModel", "WshText", "WshLanguage", "WshSandbox", "WshTestSupport",
                            "WshRequest", "WshHAR"]),
         .testTarget(name: "WshCommandLineTests", dependencies: ["WshCommandLine"]),
-        .testTarget(name: "WshWebTests", dependencies: ["WshWeb", "WshTestSupport"]),
+        .testTarget(name: "WshWebTests", dependencies: ["WshWeb", "WshRequest", "WshTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["WshSandbox", "WshHAR", "WshTestSupport"]),
     ]
 )

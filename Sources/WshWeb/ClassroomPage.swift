@@ -55,13 +55,13 @@ public enum ClassroomPage {
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta http-equiv="Content-Security-Policy" content="\(XMLText.escaped(policy))">
-        <title>wsh \(XMLText.escaped(title)) · classroom</title>
+        <meta http-equiv="Content-Security-Policy" content="\(XMLText.escaped(policy, apostrophe: "&#39;"))">
+        <title>wsh \(XMLText.escaped(title, apostrophe: "&#39;")) · classroom</title>
         <style nonce="\(nonce)">\(PageStyle.css)</style>
         </head>
         <body>
         <header id="bar">
-          <h1><span class="brand">wsh</span> <span id="title">\(XMLText.escaped(title))</span></h1>
+          <h1><span class="brand">wsh</span> <span id="title">\(XMLText.escaped(title, apostrophe: "&#39;"))</span></h1>
           <span id="connection" class="pill" role="status">connecting…</span>
           <span id="role" class="pill"></span>
           <span class="spacer"></span>

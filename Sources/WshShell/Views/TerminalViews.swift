@@ -67,7 +67,8 @@ final class TerminalViews: SessionSubscriber, @unchecked Sendable {
             shell.interpreter.write(text)
             stream.publish(.rendered(view: "LEDView", text: TerminalText.sanitize(text, .multiline), onTerminal: true))
         }
-        if !screenShown && stream.isWatchedClosely && !changes.isDisjoint(with: [.rows, .screen]) {
+        // Any recorded input (a re-fetch that changed no row too) shows the page the screen it left.
+        if !screenShown && stream.isWatchedClosely && !changes.isDisjoint(with: [.rows, .screen, .history]) {
             let (name, text) = Self.screen(session, style: .plain, columns: 100, expand: end.expand)
             stream.publish(.rendered(view: name, text: text, onTerminal: false))
         }

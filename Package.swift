@@ -55,13 +55,23 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
 
+        // The classroom page's server (`web on`): the page and its assets inside the
+        // binary, a window of the session's events, Server-Sent Events with ids.
+        .target(
+            name: "WshWeb",
+            dependencies: [
+                "WshText",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
+
         // View / ViewController: the loop, the commands, the Views. No WshModel:
         // commands and Views read ViewModel outputs, never Model values.
         .target(
             name: "WshShell",
             dependencies: [
                 "CEditLine", "WshText", "WshRequest", "WshDataController",
-                "WshViewModel", "WshLanguage",
+                "WshViewModel", "WshLanguage", "WshWeb",
             ]),
 
         // The command line: argument-parser's declaration, and a quick path for start-up.
@@ -114,6 +124,7 @@ let package = Package(
             dependencies: ["WshShell", "WshViewModel", "WshModel", "WshText", "WshLanguage", "WshSandbox", "WshTestSupport",
                            "WshRequest", "WshHAR"]),
         .testTarget(name: "WshCommandLineTests", dependencies: ["WshCommandLine"]),
+        .testTarget(name: "WshWebTests", dependencies: ["WshWeb", "WshRequest", "WshTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["WshSandbox", "WshHAR", "WshTestSupport"]),
     ]
 )

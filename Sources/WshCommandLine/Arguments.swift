@@ -73,6 +73,19 @@ struct Arguments: ParsableCommand {
     @Option(name: .customLong("report-tap"), help: ArgumentHelp("With --test: write a TAP 13 report.", valueName: "file"))
     var reportTAP: String?
 
+    @Flag(name: .long, help: ArgumentHelp(
+        "Serve the classroom page at http://127.0.0.1:PORT/ (--web PORT picks the port, else a free one): every layer of the session, live, in a browser; with --present, its Next and Back step the lesson.",
+        valueName: "port"))
+    var web = false
+
+    @Option(name: .customLong("web-port"), help: .hidden)
+    var webPort: Int?
+
+    @Option(name: .customLong("web-host"), help: ArgumentHelp(
+        "Where the classroom page listens (default 127.0.0.1): the only way it is served beyond this machine; students join read-only with the key in the link wsh prints.",
+        valueName: "addr"))
+    var webHost: String?
+
     @Flag(name: .long, help: "Print the version and exit.")
     var version = false
 
@@ -125,6 +138,18 @@ struct Arguments: ParsableCommand {
             }
             guard jobs >= 1 && jobs <= 64 else { throw ValidationError("--jobs must be 1 to 64") }
         }
+        if let webPort, !(0...65_535).contains(webPort) {
+            throw ValidationError("--web takes a port from 0 to 65535, not \(webPort)")
+        }
+        if webPort != nil, !web {
+            throw ValidationError("--web-port goes with --web: wsh --web PORT")
+        }
+        if let webHost, webHost.isEmpty || webHost.contains(where: { $0.isWhitespace || $0 == "/" }) {
+            throw ValidationError("--web-host takes an address such as 0.0.0.0 or 192.168.1.20, not '\(webHost)'")
+        }
+        if web, test {
+            throw ValidationError("--web does not go with --test (each test file runs in a wsh of its own)")
+        }
         guard Options.isTimeout(timeout) else {
             throw ValidationError("--timeout must be more than 0 and at most \(Int(Options.maximumTimeout)) seconds")
         }
@@ -135,6 +160,6 @@ struct Arguments: ParsableCommand {
         Options(api: api, dialect: dialect, tokenFile: tokenFile, tokenCommand: tokenCommand, cacert: cacert,
                 record: record, replay: replay, json: json, noColor: noColor, command: command, present: present,
                 timeout: timeout, version: version, script: script, echo: echo, keepGoing: keepGoing, test: test,
-                jobs: jobs, reportJUnit: reportJUnit, reportTAP: reportTAP)
+                jobs: jobs, reportJUnit: reportJUnit, reportTAP: reportTAP, web: web ? (webPort ?? 0) : nil, webHost: webHost)
     }
 }

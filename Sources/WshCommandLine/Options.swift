@@ -47,6 +47,10 @@ public struct Options: Equatable, Sendable {
     public var reportJUnit: String?
     /// `--report-tap FILE` (with `--test`).
     public var reportTAP: String?
+    /// `--web [PORT]`: serve the classroom page from the start; 0 picks a free port. Nil: not served.
+    public var web: Int?
+    /// `--web-host ADDR`: where the classroom page listens; nil is loopback.
+    public var webHost: String?
 
     public static let defaultTimeout: Double = 30
     /// A day: longer is a mistake, and would overflow the milliseconds.
@@ -71,8 +75,45 @@ public struct Options: Equatable, Sendable {
     /// included: `Options.report(_:)` turns them into text and a status.
     public static func parse(_ arguments: [String]) throws -> Options {
         if let options = QuickParse.options(arguments) { return options }
-        return try Arguments.parse(arguments).options
+        return try Arguments.parse(webPortSpelledOut(arguments)).options
     }
+
+    /// `--web PORT` and `--web=PORT` as `--web --web-port PORT`: argument-parser
+    /// has no option whose value may be left out. A word after `--web` is its
+    /// port only when it is a number; anything else is left as it was.
+    static func webPortSpelledOut(_ arguments: [String]) -> [String] {
+        var result: [String] = []
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let word = arguments[index]
+            // The script's own arguments and -c's text are not wsh's options.
+            if !word.hasPrefix("-") || word == "--" {
+                result += arguments[index...]
+                break
+            }
+            if word == "-c" || Self.valuedOptions.contains(word) {
+                result.append(word)
+                if index + 1 < arguments.endIndex { result.append(arguments[index + 1]) }
+                index += 2
+                continue
+            }
+            if word.hasPrefix("--web=") {
+                result += ["--web", "--web-port", String(word.dropFirst("--web=".count))]
+            } else if word == "--web", index + 1 < arguments.endIndex, !arguments[index + 1].isEmpty,
+                      arguments[index + 1].allSatisfy(\.isNumber) {
+                result += ["--web", "--web-port", arguments[index + 1]]
+                index += 1
+            } else {
+                result.append(word)
+            }
+            index += 1
+        }
+        return result
+    }
+
+    /// The options that take a value as the next word.
+    static let valuedOptions = ["--api", "--dialect", "--token-file", "--token-command", "--cacert", "--record", "--replay",
+                                "--timeout", "--present", "--jobs", "--report-junit", "--report-tap", "--web-port", "--web-host"]
 
     /// What to print for an error `parse` threw, and the exit status.
     public struct Report: Sendable {

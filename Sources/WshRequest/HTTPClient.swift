@@ -1,4 +1,5 @@
 import FoundationEssentials
+import WshText
 
 /// The HTTP method of a request: Weibo needs GET and POST, Mastodon DELETE too.
 public enum HTTPMethod: String, Sendable, Hashable {
@@ -58,6 +59,11 @@ public struct HTTPResponse: Sendable, Hashable {
         self.headers = headers
         self.body = body
         self.metrics = metrics
+    }
+
+    /// The sandbox route that answered (its `x-wsh-sandbox-route` header), sanitized; nil from other servers.
+    public var sandboxRoute: String? {
+        headers[SandboxRouteHeader.name].map { TerminalText.sanitize($0) }
     }
 }
 

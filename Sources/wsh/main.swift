@@ -89,6 +89,8 @@ var configuration = Shell.Configuration(
 configuration.dialect = (options.dialect ?? (options.api == nil ? replay?.dialect : nil))
     .flatMap(Connection.DialectChoice.init(rawValue:)) ?? .detect
 configuration.echo = options.echo
+configuration.webPort = options.web
+if let host = options.webHost { configuration.webHost = host }
 configuration.keepGoing = options.keepGoing
 // curl's tools' order: --cacert, else $CURL_CA_BUNDLE, else $SSL_CERT_FILE, else the system's.
 configuration.certificateAuthorities = options.cacert.map { CertificateAuthorities(bundle: $0, origin: "--cacert") }

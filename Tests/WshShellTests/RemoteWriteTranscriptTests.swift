@@ -91,6 +91,27 @@ struct RemoteWriteTranscriptTests {
         #expect(try await harness.rows().first?["text"] as? String == "keep me")
     }
 
+    @Test("history --effects says under a write what it changed on the server and what undo sends; history alone does not")
+    func historyEffects_sayWhatUndoSends() async throws {
+        let harness = try await ShellHarness()
+        #expect(await harness.run("fetch 2\nfavorite 1").status == 0)
+        let id = try #require(try await harness.rows().first?["idstr"] as? String)
+
+        let shown = await harness.run("history --effects")
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout == "1  fetch 2 → 2 statuses\n2  ⇅ favorite 1\n     favourited status \(id) · undo unfavourites\n")
+        #expect(await harness.run("history").stdout == "1  fetch 2 → 2 statuses\n2  ⇅ favorite 1\n")
+        let json = await harness.run("history --effects --json")
+        let entries = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+        #expect(entries?.map { $0["effect"] as? String } == [nil, "favourited status \(id) · undo unfavourites"])
+
+        // What it said undo sends is what undo sends.
+        let undone = await harness.run("undo\nhistory --effects")
+        #expect(undone.status == 0, "\(undone.stderr)")
+        #expect(undone.stderr.contains("unfavourited status \(id)"), "\(undone.stderr)")
+        #expect(undone.stdout == "1  fetch 2 → 2 statuses\n")
+    }
+
     @Test("redo posts again, and clear leaves the server alone")
     func redoAndClear() async throws {
         let harness = try await ShellHarness()

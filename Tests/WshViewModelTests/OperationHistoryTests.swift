@@ -102,14 +102,14 @@ struct OperationHistoryBoundTests {
     @Test("given undone operations when a redo is revised then the remote effect and later states change")
     func reviseRedo() {
         var history = OperationHistory(initial: "a")
-        history.record("post", leaving: "b", remote: .postedStatus(id: "1", text: "t"))
+        history.record("post", leaving: "b", remote: PostedStatusEffect(id: "1", text: "t"))
         history.record("detail", leaving: "b+")
         _ = history.undo()
         _ = history.undo()
 
-        history.reviseRedo(remote: .postedStatus(id: "2", text: "t")) { $0.replacingOccurrences(of: "b", with: "B") }
+        history.reviseRedo(remote: PostedStatusEffect(id: "2", text: "t")) { $0.replacingOccurrences(of: "b", with: "B") }
 
-        #expect(history.nextRedo?.remote == .postedStatus(id: "2", text: "t"))
+        #expect((history.nextRedo?.remote as? PostedStatusEffect) == PostedStatusEffect(id: "2", text: "t"))
         #expect(history.redo() == "B")
         #expect(history.redo() == "B+")
     }

@@ -43,10 +43,11 @@ struct PostingSessionTests {
                 #expect(calls.contains { $0.hasPrefix("POST") && $0.hasSuffix("/api/v2/media") })
                 #expect(calls.contains { $0.hasPrefix("GET") && $0.contains("/api/v1/media/") })
                 #expect(calls.last?.hasSuffix("/api/v1/statuses") == true && calls.last?.hasPrefix("POST") == true)
-                guard case .postedStatus(let firstID, _, let sent)? = session.operationRecords.last?.remote else {
+                guard let first = session.operationRecords.last?.remote as? PostedStatusEffect else {
                     Issue.record("post recorded no postedStatus")
                     return
                 }
+                let (firstID, sent) = (first.id, first.draft)
                 let mediaID = try #require(sent?.mediaIDs.first)
                 #expect(sent?.media.isEmpty == true)
 
@@ -65,10 +66,11 @@ struct PostingSessionTests {
                 try await session.redo()
                 let redone = traces.values.dropFirst(beforeRedo).compactMap(\.url)
                 #expect(!redone.contains { $0.contains("/media") }, "redo uploaded again: \(redone)")
-                guard case .postedStatus(let newID, _, let again)? = session.operationRecords.compactMap(\.remote).last else {
+                guard let redone = session.operationRecords.compactMap(\.remote).last as? PostedStatusEffect else {
                     Issue.record("redo lost the postedStatus")
                     return
                 }
+                let (newID, again) = (redone.id, redone.draft)
                 #expect(newID != firstID && again?.mediaIDs == [mediaID])
                 try await session.detail(index: 1)
                 #expect(session.detail?.pictureDescriptions == ["a cat asleep"])

@@ -138,7 +138,7 @@ struct RelationsSessionTests {
 
             try await session.setBlocking(true, name: author)
             #expect(try await listed("api/v1/blocks", client) == [id])
-            #expect(session.operationRecords.last?.remote == .blocking(.screenName(String(author.dropFirst())), on: true))
+            #expect((session.operationRecords.last?.remote as? BlockEffect) == BlockEffect(.screenName(String(author.dropFirst())), on: true))
             try await session.undo()
             #expect(try await listed("api/v1/blocks", client).isEmpty)
             try await session.redo()

@@ -363,7 +363,7 @@ struct RemoteWriteTests {
         try fixture.session.calc(keys: ["1"])
 
         #expect(fixture.session.operationRecords.map(\.isRemote) == [false, true, false])
-        #expect(fixture.session.operationRecords[1].remote == .postedStatus(id: fixture.account.own[0].idstr ?? "", text: "marked"))
+        #expect((fixture.session.operationRecords[1].remote as? PostedStatusEffect) == PostedStatusEffect(id: fixture.account.own[0].idstr ?? "", text: "marked"))
 
         let sent = fixture.http.requests.count
         fixture.session.clear()

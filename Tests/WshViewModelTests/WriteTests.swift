@@ -61,7 +61,7 @@ struct WriteTests {
         #expect(fixture.lastForm(Self.createComment) == ["id": id, "comment": "nice one"])
         let cid = try #require(fixture.server.comments(on: id).first?.idstr)
         #expect(fixture.session.operations.last == "comment 2 \"nice one\"")
-        #expect(fixture.session.operationRecords.last?.remote == .commented(statusID: id, commentID: cid, text: "nice one"))
+        #expect((fixture.session.operationRecords.last?.remote as? CommentEffect) == CommentEffect(statusID: id, commentID: cid, text: "nice one"))
         #expect(fixture.session.rows[1].comments == 4)
         #expect(fixture.session.notes == ["commented on status \(id) (comment \(cid))"])
     }
@@ -127,7 +127,7 @@ struct WriteTests {
         #expect(fixture.requests(to: Self.createComment).count == 1)
         #expect(fixture.session.notes == ["the answer was lost; found the comment on the server"])
         let cid = try #require(fixture.server.comments(on: id).first?.idstr)
-        #expect(fixture.session.operationRecords.last?.remote == .commented(statusID: id, commentID: cid, text: "landed"))
+        #expect((fixture.session.operationRecords.last?.remote as? CommentEffect) == CommentEffect(statusID: id, commentID: cid, text: "landed"))
         // The read before writing names the newest comment, the read after asks for those newer.
         #expect(fixture.requests(to: Self.showComments).last?.queryItems["since_id"] == "102")
     }
@@ -284,7 +284,7 @@ struct WriteTests {
         try await fixture.session.setFavorite(true, index: 1)
         #expect(fixture.lastForm(Self.favorite) == ["id": id])
         #expect(fixture.server.favorites == [id])
-        #expect(fixture.session.operationRecords.last?.remote == .favorited(statusID: id))
+        #expect((fixture.session.operationRecords.last?.remote as? FavoriteEffect) == FavoriteEffect(statusID: id))
         #expect(fixture.session.operations.last == "favorite 1")
 
         try await fixture.session.undo()
@@ -367,7 +367,7 @@ struct WriteTests {
         #expect(fixture.server.own.isEmpty)
         #expect(fixture.session.rowCount == 3)
         #expect(fixture.session.operations.last == "delete 1 \"short-lived\" (undo posts the text again)")
-        #expect(fixture.session.operationRecords.last?.remote == .deletedStatus(id: id, text: "short-lived"))
+        #expect((fixture.session.operationRecords.last?.remote as? DeletedStatusEffect) == DeletedStatusEffect(id: id, text: "short-lived"))
 
         try await fixture.session.undo()
         let newID = try #require(fixture.server.own.first?.idstr)
@@ -376,7 +376,7 @@ struct WriteTests {
         #expect(fixture.session.notes == ["the server cannot restore a deleted status; posted its text again as a new status (\(newID))"])
         #expect(fixture.rowID(1) == newID)
         // The post before names the new status now: undoing it deletes the new one.
-        #expect(fixture.session.operationRecords.last?.remote == .postedStatus(id: newID, text: "short-lived"))
+        #expect((fixture.session.operationRecords.last?.remote as? PostedStatusEffect) == PostedStatusEffect(id: newID, text: "short-lived"))
 
         try await fixture.session.redo()
         #expect(fixture.lastForm(Self.destroy) == ["id": newID])

@@ -33,6 +33,9 @@ public struct TraceEvent: Sendable, Hashable {
     public var itemCount: Int
     /// Network, cache, or failure.
     public var source: Source
+    /// The sandbox route that answered the last request (`MastodonAPI GET
+    /// /api/v1/timelines/public`), when the server is the sandbox.
+    public var route: String?
     /// The requests the call sent before its last one (which the fields
     /// above describe), in order: a lookup before a write, the write before
     /// the read of its result.
@@ -55,6 +58,8 @@ public struct TraceEvent: Sendable, Hashable {
         public var status: Int?
         public var bytes: Int
         public var milliseconds: Double
+        /// The sandbox route that answered, when the server is the sandbox.
+        public var route: String? = nil
     }
 
     /// How the answer arrived: `kept-alive connection`, `new connection`, or `replayed from the recording`.
@@ -65,9 +70,10 @@ public struct TraceEvent: Sendable, Hashable {
     public init(
         call: String, method: String? = nil, url: String? = nil, status: Int? = nil, bytes: Int = 0,
         milliseconds: Double = 0, newConnections: Int = 0, itemCount: Int = 0, source: Source = .network,
-        replayed: Bool = false
+        replayed: Bool = false, route: String? = nil
     ) {
         self.replayed = replayed
+        self.route = route
         self.call = call
         self.method = method
         self.url = url

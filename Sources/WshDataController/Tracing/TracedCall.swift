@@ -33,7 +33,8 @@ struct TracedCall: Sendable {
         }
         let earlier = exchange.sent.dropLast().map { sent in
             TraceEvent.Request(method: sent.method.rawValue, url: Redaction.redact(sent.url), status: sent.response?.status,
-                               bytes: sent.response?.metrics.bytesReceived ?? 0, milliseconds: sent.milliseconds)
+                               bytes: sent.response?.metrics.bytesReceived ?? 0, milliseconds: sent.milliseconds,
+                               route: sent.response?.sandboxRoute)
         }
         switch outcome {
         case .success(let value):
@@ -42,7 +43,8 @@ struct TracedCall: Sendable {
             var event = TraceEvent(
                 call: call, method: exchange.method?.rawValue ?? "", url: Redaction.redact(exchange.url), status: response.status,
                 bytes: response.metrics.bytesReceived, milliseconds: Self.milliseconds(since: start, clock),
-                newConnections: response.metrics.newConnections, itemCount: count(value), replayed: response.metrics.replayed)
+                newConnections: response.metrics.newConnections, itemCount: count(value), replayed: response.metrics.replayed,
+                route: response.sandboxRoute)
             event.earlier = earlier
             event.lastRequestMilliseconds = exchange.sent.last?.milliseconds
             trace?(event)

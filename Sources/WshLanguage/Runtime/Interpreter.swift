@@ -289,7 +289,10 @@ public final class Interpreter {
 
     // MARK: Used by commands
 
-    func write(_ text: String) {
+    /// Writes `text` as a command's result: to ``output``, or into the `$(…)`
+    /// being captured. A host's Views write through it so that what they
+    /// render can be captured like any command's output.
+    public func write(_ text: String) {
         if captures.isEmpty {
             output(text)
         } else {

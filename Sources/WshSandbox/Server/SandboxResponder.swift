@@ -168,13 +168,23 @@ struct SandboxResponder: HTTPResponder {
             let reply = Reply(.apiNotFound, path: path)
             sent = (reply.response, String(reply.status.code), reply.body.readableBytes)
         }
+        // Which face of the sandbox answered, for a trace or the classroom page to show.
+        let face = if replay != nil && !path.hasPrefix("/admin/") { "HARReplayer" }
+            else if path.hasPrefix("/2/") { "WeiboAPI" } else if path.hasPrefix("/api/") { "MastodonAPI" }
+            else if path.hasPrefix("/oauth2/") { "OAuthAPI" } else if path.hasPrefix("/oauth/") { "MastodonOAuth" }
+            else if path.hasPrefix("/admin/") { "AdminAPI" } else if path.hasPrefix("/.well-known/") || path.hasPrefix("/nodeinfo") { "MastodonAPI" }
+            else { "SandboxResponder" }
+        var answered = sent.response
+        if let field = HTTPField.Name(SandboxRouteHeader.name) {
+            answered.headers[field] = "\(face) \(request.method.rawValue) \(SandboxRouteHeader.pattern(of: path))"
+        }
         if let log {
             let elapsed = started.duration(to: .now)
             let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
             log.write(RequestLog.line(method: request.method.rawValue, path: path, query: request.uri.query,
                                       status: sent.note, bytes: sent.bytes, milliseconds: ms))
         }
-        return request.method == .head ? sent.response.createHeadResponse() : sent.response
+        return request.method == .head ? answered.createHeadResponse() : answered
     }
 
     /// Serves an API request (Weibo's or Mastodon's) through the faults:

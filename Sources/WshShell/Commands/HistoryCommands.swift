@@ -33,7 +33,10 @@ extension Shell {
                 discussion: """
                     An operation marked ⇅ changed something on the server (post, comment, reply,
                     repost, favorite, unfavorite, delete, follow, unfollow, edit, post --at,
-                    unschedule): undoing it sends a request. With --json: [{index, operation, remote}].
+                    unschedule): undoing it sends a request. --effects adds, under each such
+                    operation, what it changed on the server and what undo will send
+                    (favourited status 123 · undo unfavourites). With --json: [{index, operation,
+                    remote}], and with --effects each remote one's "effect" too.
                     The history keeps the last \(OperationHistory<SessionState>.defaultLimit) operations; older ones are dropped.
                     --save FILE writes the operations as a script that reproduces this state
                     (wsh FILE, then history, lists the same operations); undone operations are
@@ -43,6 +46,7 @@ extension Shell {
                     """,
                 options: [
                     .json,
+                    .flag("effects", help: "under each operation marked ⇅, what it changed on the server and what undo sends"),
                     .valued("save", valueName: "FILE", help: "write the operations as a runnable .wsh script"),
                     .flag("force", help: "with --save: overwrite FILE"),
                     .flag("include-writes", help: "with --save: keep the operations that wrote to the server"),
@@ -56,12 +60,13 @@ extension Shell {
                         throw LanguageError.usage("--force and --include-writes go with --save FILE")
                     }
                     let records = sessionStorage?.operationRecords ?? []
-                    let documents = HistoryEntryDocument.entries(records)
+                    let effects = context.arguments.flag("effects")
+                    let documents = HistoryEntryDocument.entries(records, effects: effects)
                     leaveResult(context, documents)
                     if wantsJSON(context) {
                         context.write(try JSONView.encode(documents))
                     } else {
-                        context.write(HistoryView(style: console.style).render(records))
+                        context.write(HistoryView(style: console.style).render(records, effects: effects))
                     }
                 }),
             CommandSpec(
@@ -126,23 +131,27 @@ extension Shell {
     func registerCommands() {
         interpreter.register(lazily: { [unowned self] in
             (timelineCommands() + postCommands() + writeCommands() + editCommands() + historyCommands() + stateCommands()
-                + sessionCommands() + accountCommands() + notificationCommands() + searchCommands() + listsCommands())
+                + sessionCommands() + webCommands() + accountCommands() + notificationCommands() + searchCommands() + listsCommands())
                 .map(gatedByCapability)
         })
     }
 }
 
 /// One operation in `history --json`: `{index, operation, remote}`, where
-/// `remote` says whether it changed something on the server.
+/// `remote` says whether it changed something on the server; with
+/// `--effects`, a remote one's `effect` says what (`RemoteEffect.summary`).
 struct HistoryEntryDocument: Encodable {
     let index: Int
     let operation: String
     let remote: Bool
+    /// Left out unless asked for, and for an operation that changed nothing on the server.
+    let effect: String?
 
-    /// The entries of `records`, numbered from 1.
-    static func entries(_ records: [RecordedOperation]) -> [HistoryEntryDocument] {
+    /// The entries of `records`, numbered from 1, with their effects when `effects`.
+    static func entries(_ records: [RecordedOperation], effects: Bool = false) -> [HistoryEntryDocument] {
         records.enumerated().map { offset, record in
-            HistoryEntryDocument(index: offset + 1, operation: record.description, remote: record.isRemote)
+            HistoryEntryDocument(index: offset + 1, operation: record.description, remote: record.isRemote,
+                                 effect: effects ? record.remote?.summary : nil)
         }
     }
 }

@@ -161,18 +161,21 @@ extension Shell {
         let endpoint = Endpoint(method, context.arguments["PATH"] ?? "", parameters: parameters, jsonBody: jsonBody)
         let client = try client()
         let request = try requestOrFail(client, endpoint)
+        let command = ([context.name] + context.words).joined(separator: " ")
+        stream.publish(.inputStarted(command: command, input: nil))
         let started = ContinuousClock.now
         let response: HTTPResponse
         do {
             response = try wait { try await client.http.send(request) }
         } catch {
-            traceRaw(context, request, response: nil, failure: error, started: started)
+            publishRaw(command, request, response: nil, failure: error, started: started)
             throw error
         }
-        traceRaw(context, request, response: response, failure: nil, started: started)
         // What came is shown either way: pretty when it is JSON, as it came (sanitized) when not.
         let pretty = response.body.isEmpty ? "" : JSONView.pretty(response.body)
-        context.write(pretty ?? JSONView.raw(response.body))
+        let shown = pretty ?? JSONView.raw(response.body)
+        publishRaw(command, request, response: response, failure: nil, started: started, shown: shown)
+        context.write(shown)
         // The sanitized form, so `json get` never prints a control character the server sent.
         if let pretty, !pretty.isEmpty { context.setResultDocument(pretty) }
         do {
@@ -186,23 +189,43 @@ extension Shell {
         }
     }
 
-    /// `trace on` for `api`: no ViewModel or DataController, the Request layer alone.
-    private func traceRaw(_ context: CommandContext, _ request: HTTPRequest, response: HTTPResponse?,
-                          failure: LanguageError?, started: ContinuousClock.Instant) {
-        guard tracing else { return }
-        let elapsed = ContinuousClock.now - started
-        let command = ([context.name] + context.words).joined(separator: " ")
+    /// `api` on the session's stream: no ViewModel or DataController, the
+    /// Request layer alone, and the answer shown as it came (`JSONView`).
+    private func publishRaw(_ command: String, _ request: HTTPRequest, response: HTTPResponse?,
+                            failure: LanguageError?, started: ContinuousClock.Instant, shown: String = "") {
         let event = TraceEvent(
             call: "(none: api goes straight to the Request layer)", method: request.method.rawValue,
             url: redact(request.url), status: response?.status, bytes: response?.body.count ?? 0,
             milliseconds: (response?.metrics.totalSeconds ?? 0) * 1000,
             newConnections: response?.metrics.newConnections ?? 0, itemCount: 0,
-            source: failure.map { .failed($0.message) } ?? .network)
-        let record = TraceRecord(
-            command: command, input: nil, entries: [.dataController(event)],
-            rendered: failure == nil ? ["JSONView"] : [], failure: failure?.message, elapsed: elapsed)
-        traced.keep(record)
-        showTrace(record)
+            source: failure.map { .failed($0.message) } ?? .network, route: response?.sandboxRoute)
+        stream.publish(.dataController(event))
+        if failure == nil {
+            stream.publish(.rendered(view: "JSONView", text: TerminalText.sanitize(shown, .multiline), onTerminal: true))
+        }
+        stream.publish(.inputEnded(InputEnded(
+            command: command, show: [], expand: false, notes: [], failure: failure?.message,
+            elapsed: ContinuousClock.now - started)))
+    }
+
+    /// Subscribes the trace to the session's stream (once): each input's
+    /// record is kept for `trace diagram` and drawn on stderr.
+    func traceOn() {
+        guard traceSubscriber == nil else { return }
+        let shell = MainThreadOwned(self)
+        let subscriber = TraceSubscriber(finished: { record in
+            shell.value.traced.keep(record)
+            shell.value.showTrace(record)
+        })
+        traceSubscriber = subscriber
+        stream.subscribe(subscriber)
+    }
+
+    /// Stops the trace.
+    func traceOff() {
+        if let traceSubscriber { stream.unsubscribe(traceSubscriber) }
+        traceSubscriber = nil
+        tracingJSON = false
     }
 
     /// Writes one traced command's path on stderr, drawn or as JSON Lines.
@@ -319,12 +342,11 @@ extension Shell {
         case nil where json: throw .usage("--json goes with on: trace on --json")
         case nil: context.writeLine(tracing ? (tracingJSON ? "on --json" : "on") : "off")
         case "on":
-            tracing = true
             tracingJSON = json
+            traceOn()
         case "off" where json: throw .usage("--json goes with on: trace on --json")
         case "off":
-            tracing = false
-            tracingJSON = false
+            traceOff()
         case "diagram" where json: throw .usage("--json goes with on: trace on --json")
         case "diagram": try traceDiagram(context)
         case let other?: throw .usage("trace takes on, off or diagram, not '\(other)'")

@@ -61,15 +61,22 @@ public final class PresenterSource: LineSource {
     private let readKey: () -> UInt8?
     private let show: (String) -> Void
     private let style: Style
+    /// Hears each stop as it is shown (the classroom page shows its narration).
+    private let stopShown: (LessonStop) -> Void
+    /// Whether the last stop waits for a key (a page follows the lesson):
+    /// Back can still step back, and the page sees the end before wsh does.
+    var waitsAtEnd = false
 
     /// The lesson `text` named `name`; `readKey` waits for one key press,
-    /// `show` writes to the terminal.
-    init(name: String, text: String, style: Style, readKey: @escaping () -> UInt8?, show: @escaping (String) -> Void) {
+    /// `show` writes to the terminal, `stopShown` hears each stop shown.
+    init(name: String, text: String, style: Style, readKey: @escaping () -> UInt8?, show: @escaping (String) -> Void,
+         stopShown: @escaping (LessonStop) -> Void = { _ in }) {
         self.name = name
         self.steps = Self.steps(in: text)
         self.style = style
         self.readKey = readKey
         self.show = show
+        self.stopShown = stopShown
     }
 
     public func readLine(prompt: String) -> LineRead {
@@ -77,6 +84,9 @@ public final class PresenterSource: LineSource {
         while position < steps.count {
             let step = steps[position]
             for line in step.narration { show(style.dim("# " + line) + "\n") }
+            var command: String?
+            if case .command(let lines) = step.kind { command = lines.joined(separator: "\n") }
+            stopShown(LessonStop(file: name, step: position + 1, steps: steps.count, narration: step.narration, command: command))
             switch step.kind {
             case .pause:
                 show(style.dim("(paused: press a key)"))
@@ -109,7 +119,13 @@ public final class PresenterSource: LineSource {
                 }
             }
         }
-        return .end
+        stopShown(LessonStop(file: name, step: steps.count + 1, steps: steps.count, narration: [], command: nil))
+        guard waitsAtEnd else { return .end }
+        show(style.dim("(the lesson is over: Enter ends, b steps back)"))
+        let key = nextKey()
+        show("\n")
+        if key == .back, let back = stepBack() { return back }
+        return key == .back ? readLine(prompt: prompt) : .end
     }
 
     /// The key pressed, asking again for one that means nothing here.
@@ -169,12 +185,17 @@ public final class PresenterSource: LineSource {
     }
 }
 
-/// One key from the terminal on stdin, without echo or waiting for Enter.
+/// One key from the terminal on stdin, without echo or waiting for Enter,
+/// or from the classroom page's Next and Back (a pipe that carries them as keys).
 enum TerminalKey {
-    /// Waits for a key; nil at the end of input or when stdin cannot be read.
-    static func read() -> UInt8? {
+    /// Waits for a key; nil at the end of input or when nothing can be read.
+    ///
+    /// - Parameters:
+    ///   - terminal: whether to read stdin (false when it is no terminal and the page drives the lesson).
+    ///   - page: the read end of the page's key pipe, if a page is served.
+    static func read(terminal: Bool = true, page: () -> Int32? = { nil }) -> UInt8? {
         var saved = termios()
-        let isTerminal = tcgetattr(STDIN_FILENO, &saved) == 0
+        let isTerminal = terminal && tcgetattr(STDIN_FILENO, &saved) == 0
         if isTerminal {
             var raw = saved
             // No line buffering, no echo, and Ctrl-C arrives as a byte: it ends the lesson.
@@ -188,10 +209,21 @@ enum TerminalKey {
         defer { if isTerminal { tcsetattr(STDIN_FILENO, TCSANOW, &saved) } }
         var byte: UInt8 = 0
         while true {
-            let count = Glibc.read(STDIN_FILENO, &byte, 1)
-            if count == 1 { return byte }
-            if count < 0 && errno == EINTR { continue }
-            return nil
+            // The page's pipe is looked up again on each turn: `web on` may start it while the lesson waits.
+            var fds: [pollfd] = []
+            if terminal { fds.append(pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)) }
+            if let pipe = page() { fds.append(pollfd(fd: pipe, events: Int16(POLLIN), revents: 0)) }
+            if fds.isEmpty { return nil }
+            let ready = poll(&fds, nfds_t(fds.count), 250)
+            if ready < 0 && errno != EINTR { return nil }
+            if ready <= 0 { continue }
+            for entry in fds where entry.revents != 0 {
+                let count = Glibc.read(entry.fd, &byte, 1)
+                if count == 1 { return byte }
+                if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+                // The end of stdin ends the lesson; a closed pipe (web off) only stops listening to it.
+                if entry.fd == STDIN_FILENO { return nil }
+            }
         }
     }
 }

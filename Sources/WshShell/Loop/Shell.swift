@@ -2,6 +2,7 @@ import WshLanguage
 import WshRequest
 import WshText
 import WshViewModel
+import WshWeb
 
 /// The shell: one read–eval loop for every way in, the commands that bind
 /// the language to the ViewModels, and the Views that render them.
@@ -29,6 +30,10 @@ public final class Shell {
         public var certificateAuthorities = CertificateAuthorities.system
         /// `--record FILE` or `--replay FILE`: every HTTP exchange recorded to, or answered from, a HAR file.
         public var tape = Connection.Tape.live
+        /// `--web-host ADDR`: where the classroom page listens (`web on`, `--web`); loopback unless told.
+        public var webHost = "127.0.0.1"
+        /// `--web [PORT]`: serve the classroom page from the start (0: a free port); nil: not unless `web on`.
+        public var webPort: Int?
 
         public init(target: Connection.Target = .sandbox, tokenSource: TokenSource = .environment("WSH_ACCESS_TOKEN"),
                     launchSandbox: Connection.SandboxLauncher? = nil, json: Bool = false,
@@ -49,17 +54,30 @@ public final class Shell {
     let connection: Connection
     let configuration: Configuration
     /// `trace on`: print each command's path through the layers.
-    var tracing = false
+    var tracing: Bool { traceSubscriber != nil }
+    /// The trace's subscription to the stream while `trace` is on.
+    var traceSubscriber: TraceSubscriber?
     /// `trace on --json`: the trace as JSON Lines rather than drawn.
     var tracingJSON = false
     /// The last commands traced while `trace` was on, newest last, for `trace diagram`.
     var traced: [TraceRecord] = []
     /// The session's ViewModels, built on first use (see `session()`).
     var sessionStorage: SessionViewModel?
-    /// Collects what one command did in the layers below, for `trace on`.
-    let recorder = TraceRecorder()
+    /// What happens in the session, as every View hears it: the terminal
+    /// Views, `trace` and the web page subscribe.
+    public let stream = SessionStream()
     /// Whether the current source is interactive (errors keep the session).
     private(set) var interactive = false
+    /// The classroom page while it is served (`web on`, `--web`).
+    var web: WebSession?
+    /// The page served last, after `web off`: `web save` still writes what it kept.
+    var lastWebServer: ClassroomServer?
+    /// True while a lesson is presented (`--present` on a terminal, or driven by the page).
+    var presenting = false
+    /// The lesson's stop on screen now, for a page that starts mid-lesson.
+    var presenterStop: LessonStop?
+    /// The state and history last published on the stream, to publish only changes.
+    var published: (state: SessionStateDocument, history: HistoryDocument)?
     /// `--keep-going`: the status of the first failure the current run went on past.
     private var firstFailure: Int32?
 
@@ -83,6 +101,7 @@ public final class Shell {
             }
         }
         registerCommands()
+        stream.subscribe(TerminalViews(shell: self))
     }
 
     /// Runs `source` to its end; returns the exit status.
@@ -191,6 +210,21 @@ public final class Shell {
 
     private func execute(_ chunk: String, file: String, firstLine: Int) -> Outcome {
         defer { if interactive { Interrupts.take() } }
+        let started = ContinuousClock.now
+        web?.view.secrets = connection.secrets
+        stream.publish(.line(LineStarted(text: chunk, location: interactive ? "prompt" : "\(file):\(firstLine)")))
+        let outcome = run(chunk, file: file, firstLine: firstLine)
+        let status: Int32 = switch outcome {
+        case .succeeded: 0
+        case .failed(let status), .exited(let status): status
+        }
+        publishStateIfWatched(after: chunk)
+        stream.publish(.lineEnded(status: status, elapsed: ContinuousClock.now - started))
+        return outcome
+    }
+
+    /// Runs one chunk; how it ended.
+    private func run(_ chunk: String, file: String, firstLine: Int) -> Outcome {
         let outcome: Outcome
         do {
             try interpreter.execute(chunk, file: file, firstLine: firstLine)

@@ -34,16 +34,17 @@ extension Shell {
                 throw LanguageError.commandFailed(String(describing: error))
             }
         }
+        if case .present = invocation {} else if let failure = startWebIfAsked() { return failure }
         switch invocation {
         case .command(let text, let arguments):
             interpreter.scriptArguments = arguments
             // The argument's own bytes, so invalid UTF-8 is refused rather than run as U+FFFD.
-            return run(source: TextLineSource(name: "-c", bytes: CommandLineBytes.argument(decodingTo: text)))
+            return finishing(run(source: TextLineSource(name: "-c", bytes: CommandLineBytes.argument(decodingTo: text))))
         case .script(path: "-", let arguments):
             interpreter.scriptArguments = arguments
-            return run(source: StreamLineSource())
-        case .present(let path, let arguments) where !stdinIsTerminal:
-            // No terminal (CI, a pipe): the lesson runs straight through, as a script.
+            return finishing(run(source: StreamLineSource()))
+        case .present(let path, let arguments) where !stdinIsTerminal && configuration.webPort == nil:
+            // No terminal (CI, a pipe) and no page to step it: the lesson runs straight through, as a script.
             return start(.script(path: path, arguments: arguments), stdinIsTerminal: false)
         case .present(let path, let arguments):
             let text: String
@@ -54,10 +55,21 @@ extension Shell {
                 return 2
             }
             interpreter.scriptArguments = arguments
-            console.note(console.diagnosticStyle.dim("presenting \(path): Enter or Space runs, b steps back, s skips, q ends"))
-            return run(source: PresenterSource(
-                name: path, text: text, style: console.diagnosticStyle, readKey: TerminalKey.read,
-                show: { [unowned self] in console.diagnostic($0) }))
+            presenting = true
+            if let failure = startWebIfAsked() { return failure }
+            console.note(console.diagnosticStyle.dim(stdinIsTerminal
+                ? "presenting \(path): Enter or Space runs, b steps back, s skips, q ends"
+                : "presenting \(path) from the page: Next runs, Back steps back"))
+            let presenter = PresenterSource(
+                name: path, text: text, style: console.diagnosticStyle,
+                readKey: { [unowned self] in TerminalKey.read(terminal: stdinIsTerminal, page: { web?.keys.readEnd }) },
+                show: { [unowned self] in console.diagnostic($0) },
+                stopShown: { [unowned self] stop in
+                    presenterStop = stop
+                    stream.publish(.lesson(stop))
+                })
+            presenter.waitsAtEnd = web != nil
+            return finishing(run(source: presenter))
         case .script(let path, let arguments):
             let bytes: [UInt8]
             do {
@@ -67,7 +79,7 @@ extension Shell {
                 return 2
             }
             interpreter.scriptArguments = arguments
-            return run(source: TextLineSource(name: path, bytes: bytes))
+            return finishing(run(source: TextLineSource(name: path, bytes: bytes)))
         case .standardInput where stdinIsTerminal:
             if let rc = ShellPaths.startupFile() { runStartupFile(at: rc) }
             let prompt: LineSource
@@ -82,9 +94,29 @@ extension Shell {
                 prompt = StreamLineSource(isInteractive: true)
             }
             console.note(console.diagnosticStyle.dim("wsh \(Shell.version) — type help, or Ctrl-D to leave"))
-            return run(source: prompt)
+            return finishing(run(source: prompt))
         case .standardInput:
-            return run(source: StreamLineSource())
+            return finishing(run(source: StreamLineSource()))
+        }
+    }
+
+    /// `status`, once the page (if served) has been sent the session's end:
+    /// its streams close after their last events instead of being cut.
+    private func finishing(_ status: Int32) -> Int32 {
+        stopWeb()
+        return status
+    }
+
+    /// `--web [PORT]`: serves the classroom page before anything runs; the
+    /// status to exit with when it cannot (a port in use), nil once it serves.
+    private func startWebIfAsked() -> Int32? {
+        guard let port = configuration.webPort, web == nil else { return nil }
+        do {
+            try startWeb(port: port)
+            return nil
+        } catch {
+            console.note("wsh: --web: \(error)")
+            return 1
         }
     }
 

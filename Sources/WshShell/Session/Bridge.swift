@@ -101,3 +101,11 @@ struct WaitingHandOver<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
 }
+
+/// A value of the shell's main thread captured by a closure that must be
+/// `Sendable` (a stream subscriber's callback) but is only ever called on
+/// that thread: the session publishes an input's end there, after its task.
+struct MainThreadOwned<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -17,9 +17,13 @@ import Synchronization
 /// themselves (through their ViewModels): this is the net under them.
 public final class Console {
     /// Writes results.
-    public var result: (String) -> Void { { [unowned self] in writeResult(outgoing($0)) } }
+    public var result: (String) -> Void { { [unowned self] in write(outgoing($0), isError: false) } }
     /// Writes notes, progress, traces and errors.
-    public var diagnostic: (String) -> Void { { [unowned self] in writeDiagnostic(outgoing($0)) } }
+    public var diagnostic: (String) -> Void { { [unowned self] in write(outgoing($0), isError: true) } }
+    /// Hears everything written, as it left the process (masked and
+    /// sanitized), and whether it went to stderr: the web page's copy of the
+    /// terminal. Nil unless a page is served.
+    public var tee: ((String, Bool) -> Void)?
     /// Styling for results (off unless stdout is a terminal without NO_COLOR).
     public let style: Style
     /// Styling for diagnostics (off unless stderr is a terminal without NO_COLOR).
@@ -43,6 +47,11 @@ public final class Console {
         self.style = style
         self.diagnosticStyle = diagnosticStyle
         self.columns = columns
+    }
+
+    private func write(_ text: String, isError: Bool) {
+        if isError { writeDiagnostic(text) } else { writeResult(text) }
+        tee?(text, isError)
     }
 
     /// `text` as it may leave the process.

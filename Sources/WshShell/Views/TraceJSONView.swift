@@ -31,52 +31,72 @@ struct TraceJSONView {
         enum CodingKeys: String, CodingKey { case command, layer, event, detail, ms }
     }
 
-    /// The lines of one command. `input` is the ViewModel input, nil for a
-    /// command that goes straight to the Request layer (`api`), whose
-    /// entries then hold its one request and nothing else.
-    func render(command: String, input: String?, entries: [TraceRecorder.Entry], rendered: [String],
+    /// The lines of one command.
+    func render(command: String, input: String?, entries: [TraceRecord.Entry], rendered: [String],
                 failure: String?, elapsed: Duration) -> String {
         var lines = [Line(command: command, layer: "Shell", event: "command", detail: command)]
-        func add(_ layer: String, _ event: String, _ detail: String, ms: Double? = nil) {
-            lines.append(Line(command: command, layer: layer, event: event, detail: detail, ms: ms))
-        }
-        if let input { add("ViewModel", "input", input) }
-        for entry in entries {
-            switch entry {
-            case .dataController(let event):
-                if input != nil { add("DataController", "call", event.call, ms: event.milliseconds) }
-                switch event.source {
-                case .cache:
-                    add("DataController", "cache", "answered from the cache: no request")
-                case .network, .failed:
-                    for earlier in event.earlier {
-                        add("Request", "request", "\(earlier.method) \(earlier.url) → \(earlier.status.map(String.init) ?? "-") · "
-                            + TraceView.bytes(earlier.bytes), ms: earlier.milliseconds)
-                    }
-                    let request = [event.method, event.url].compactMap { $0 }.joined(separator: " ")
-                    if case .failed(let reason) = event.source {
-                        add("Request", "failed", request + (event.status.map { " → \($0)" } ?? "") + " ✗ " + reason,
-                            ms: event.responseMilliseconds)
-                    } else {
-                        add("Request", "request", "\(request) → \(event.status.map(String.init) ?? "-") · "
-                            + "\(TraceView.bytes(event.bytes)) · \(event.connectionText)", ms: event.responseMilliseconds)
-                        if input != nil {
-                            add("Model", "decoded", "\(event.itemCount) item\(event.itemCount == 1 ? "" : "s")")
-                        }
-                    }
-                }
-            case .change(let change):
-                add("ViewModel", "change", TraceView.describe(change))
-            }
-        }
-        if rendered.isEmpty {
-            add("View", "none", failure == nil ? "nothing to render (not asked to show)" : "not rendered")
-        }
-        for view in rendered { add("View", "rendered", view) }
-        let total = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        add("Shell", failure == nil ? "done" : "failed", failure ?? "", ms: total)
+        if let input { lines.append(Line(command: command, layer: "ViewModel", event: "input", detail: input)) }
+        for entry in entries { lines += Self.lines(for: entry, command: command, viaViewModel: input != nil) }
+        lines += Self.ending(command: command, rendered: rendered, failure: failure, elapsed: elapsed)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return lines.compactMap { line in (try? encoder.encode(line)).map { String(decoding: $0, as: UTF8.self) + "\n" } }.joined()
+    }
+
+    /// The lines of one entry: a DataController call (with each request it
+    /// sent, or its cache hit, and the Model's count) or a change notification.
+    /// For `api` (`viaViewModel` false) the entry is its one request alone.
+    /// `server` adds, under each request the sandbox answered, the route that did.
+    static func lines(for entry: TraceRecord.Entry, command: String, viaViewModel: Bool, server: Bool = false) -> [Line] {
+        var lines: [Line] = []
+        func add(_ layer: String, _ event: String, _ detail: String, ms: Double? = nil) {
+            lines.append(Line(command: command, layer: layer, event: event, detail: detail, ms: ms))
+        }
+        func route(_ route: String?) {
+            if server, let route { add("Server", "route", route) }
+        }
+        switch entry {
+        case .dataController(let event):
+            if viaViewModel { add("DataController", "call", event.call, ms: event.milliseconds) }
+            switch event.source {
+            case .cache:
+                add("DataController", "cache", "answered from the cache: no request")
+            case .network, .failed:
+                for earlier in event.earlier {
+                    add("Request", "request", "\(earlier.method) \(earlier.url) → \(earlier.status.map(String.init) ?? "-") · "
+                        + TraceView.bytes(earlier.bytes), ms: earlier.milliseconds)
+                    route(earlier.route)
+                }
+                let request = [event.method, event.url].compactMap { $0 }.joined(separator: " ")
+                if case .failed(let reason) = event.source {
+                    add("Request", "failed", request + (event.status.map { " → \($0)" } ?? "") + " ✗ " + reason,
+                        ms: event.responseMilliseconds)
+                    route(event.route)
+                } else {
+                    add("Request", "request", "\(request) → \(event.status.map(String.init) ?? "-") · "
+                        + "\(TraceView.bytes(event.bytes)) · \(event.connectionText)", ms: event.responseMilliseconds)
+                    route(event.route)
+                    if viaViewModel {
+                        add("Model", "decoded", "\(event.itemCount) item\(event.itemCount == 1 ? "" : "s")")
+                    }
+                }
+            }
+        case .change(let change):
+            add("ViewModel", "change", TraceView.describe(change))
+        }
+        return lines
+    }
+
+    /// The closing lines: the Views rendered (or why none), then how it ended.
+    static func ending(command: String, rendered: [String], failure: String?, elapsed: Duration) -> [Line] {
+        var lines: [Line] = []
+        if rendered.isEmpty {
+            lines.append(Line(command: command, layer: "View", event: "none",
+                              detail: failure == nil ? "nothing to render (not asked to show)" : "not rendered"))
+        }
+        for view in rendered { lines.append(Line(command: command, layer: "View", event: "rendered", detail: view)) }
+        let total = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        lines.append(Line(command: command, layer: "Shell", event: failure == nil ? "done" : "failed", detail: failure ?? "", ms: total))
+        return lines
     }
 }

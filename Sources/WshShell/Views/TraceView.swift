@@ -8,7 +8,7 @@ import WshViewModel
 struct TraceView {
     let style: Style
 
-    func render(command: String, input: String, entries: [TraceRecorder.Entry], rendered: [String],
+    func render(command: String, input: String, entries: [TraceRecord.Entry], rendered: [String],
                 failure: String?, elapsed: Duration) -> String {
         var lines = [style.dim("┌─ trace: ") + style.bold(command)]
         func row(_ layer: String, _ text: String) {

@@ -58,6 +58,9 @@ public struct OperationHistory<State: Sendable>: Sendable {
     /// Every applied operation, oldest first, with what it changed on the server.
     public var records: [RecordedOperation] { Array(entries[..<applied]) }
 
+    /// The undone operations `redo` would apply again, next first.
+    public var undone: [RecordedOperation] { Array(entries[applied...]) }
+
     /// The operation `undo` would take back.
     public var lastApplied: RecordedOperation? { applied > 0 ? entries[applied - 1] : nil }
 
@@ -74,7 +77,7 @@ public struct OperationHistory<State: Sendable>: Sendable {
     /// with what it changed on the server, if anything, and the command that
     /// reproduces it (`replay`, nil when none does). Operations undone
     /// before it can no longer be redone; beyond `limit`, the oldest is dropped.
-    public mutating func record(_ description: String, replay: String? = nil, leaving state: State, remote: RemoteEffect? = nil) {
+    public mutating func record(_ description: String, replay: String? = nil, leaving state: State, remote: (any RemoteEffect)? = nil) {
         if canRedo {
             entries.removeSubrange(applied...)
             states.removeSubrange((applied + 1)...)
@@ -108,7 +111,7 @@ public struct OperationHistory<State: Sendable>: Sendable {
     /// Before redoing a remote operation whose write made something new (a
     /// new status id): gives the next operation `remote`, and passes the
     /// state it left, and every state after it, through `revise`.
-    public mutating func reviseRedo(remote: RemoteEffect?, _ revise: (State) -> State) {
+    public mutating func reviseRedo(remote: (any RemoteEffect)?, _ revise: (State) -> State) {
         guard canRedo else { return }
         entries[applied].remote = remote
         for index in (applied + 1)..<states.count {
@@ -120,7 +123,8 @@ public struct OperationHistory<State: Sendable>: Sendable {
     /// every kept state through `reviseState`: when undo re-creates
     /// something under a new id (a deleted status posted again), the
     /// operations before and after it must name the new one.
-    public mutating func reviseAll(remote revise: (RemoteEffect) -> RemoteEffect, states reviseState: (State) -> State) {
+    public mutating func reviseAll(remote revise: (any RemoteEffect) -> any RemoteEffect,
+                                   states reviseState: (State) -> State) {
         for index in entries.indices {
             entries[index].remote = entries[index].remote.map(revise)
         }
@@ -137,12 +141,15 @@ public struct OperationHistory<State: Sendable>: Sendable {
 }
 
 /// One recorded operation: how `history` describes it and what it changed on the server.
+///
+/// Equal when the descriptions, replays and effects are (effects compared
+/// by type and inputs, `RemoteEffect.isSame(as:)`).
 public struct RecordedOperation: Sendable, Hashable {
     /// E.g. `fetch 20 → 20 statuses`, `post "hello"`.
     public let description: String
     /// What the operation changed on the server; nil for one that changed
     /// only what wsh shows (a fetch reads, it changes nothing there).
-    public internal(set) var remote: RemoteEffect?
+    public internal(set) var remote: (any RemoteEffect)?
     /// The command that reproduces the operation in a fresh session, e.g.
     /// `fetch home 20`, `mute @bob`, `calc 12 + 7 =`; nil when none can
     /// (`watch`, `fetch reposts N`, whose row is gone).
@@ -150,4 +157,18 @@ public struct RecordedOperation: Sendable, Hashable {
 
     /// True when undoing or redoing this operation sends a request.
     public var isRemote: Bool { remote != nil }
+
+    /// True when both describe the same operation with the same effect.
+    public static func == (lhs: RecordedOperation, rhs: RecordedOperation) -> Bool {
+        guard lhs.description == rhs.description, lhs.replay == rhs.replay else { return false }
+        guard let effect = lhs.remote else { return rhs.remote == nil }
+        return effect.isSame(as: rhs.remote)
+    }
+
+    /// Hashes what `==` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(description)
+        hasher.combine(replay)
+        hasher.combine(remote.map { AnyHashable($0) })
+    }
 }

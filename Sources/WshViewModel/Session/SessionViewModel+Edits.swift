@@ -3,23 +3,23 @@ import WshModel
 import WshText
 
 /// `edit`, `edits`, `post --at`, `scheduled`, `unschedule`: the session's
-/// inputs for editing and scheduling, and the undo and redo requests of
-/// their `RemoteEffect`s.
+/// inputs for editing and scheduling, and their `RemoteEffect`s
+/// (`EditEffect`, `ScheduleEffect`) with their undo and redo requests.
 extension SessionViewModel {
     // MARK: Inputs recorded in the history
 
     /// `edit N TEXT`: edits row `index`; undo edits it back to its previous text (its source).
     public func edit(index: Int, text: String) async throws(ViewModelError) {
-        try await recordRemote(replay: "edit \(index) \(Self.replayWord(text))") { () async throws(ViewModelError) -> (String, RemoteEffect?) in
+        try await recordRemote(replay: "edit \(index) \(Self.replayWord(text))") { () async throws(ViewModelError) -> (String, (any RemoteEffect)?) in
             let edited = try await timeline.edit(index: index, text: text)
             notes.append(edited.note ?? "edited status \(edited.statusID) on the server")
-            return ("edit \(index) \(Self.quoted(text))", .edited(id: edited.statusID, previousText: edited.previousText, text: text))
+            return ("edit \(index) \(Self.quoted(text))", EditEffect(id: edited.statusID, previousText: edited.previousText, text: text))
         }
     }
 
     /// `edits N`: opens the edit history of row `index`.
     public func edits(index: Int) async throws(ViewModelError) {
-        try await recordRemote(replay: "edits \(index)") { () async throws(ViewModelError) -> (String, RemoteEffect?) in
+        try await recordRemote(replay: "edits \(index)") { () async throws(ViewModelError) -> (String, (any RemoteEffect)?) in
             let count = try await timeline.showEditHistory(index: index)
             return ("edits \(index) → \(DisplayText.plural(count, "version"))", nil)
         }
@@ -29,18 +29,18 @@ extension SessionViewModel {
     @discardableResult
     public func schedule(_ text: String, at: WeiboTime) async throws(ViewModelError) -> ScheduledStatus {
         var made: ScheduledStatus?
-        try await recordRemote(replay: nil) { () async throws(ViewModelError) -> (String, RemoteEffect?) in
+        try await recordRemote(replay: nil) { () async throws(ViewModelError) -> (String, (any RemoteEffect)?) in
             let scheduled = try await timeline.schedule(text, at: at)
             made = scheduled.scheduled
             notes.append(scheduled.note ?? "scheduled status \(scheduled.scheduled.id) for \(DisplayText.fullTime(at))")
-            return ("post \(Self.quoted(text)) --at \(DisplayText.fullTime(at))", .scheduled(scheduled.scheduled))
+            return ("post \(Self.quoted(text)) --at \(DisplayText.fullTime(at))", ScheduleEffect(scheduled.scheduled, scheduling: true))
         }
         return made!
     }
 
     /// `scheduled`: opens the scheduled statuses.
     public func scheduled() async throws(ViewModelError) {
-        try await recordRemote(replay: "scheduled") { () async throws(ViewModelError) -> (String, RemoteEffect?) in
+        try await recordRemote(replay: "scheduled") { () async throws(ViewModelError) -> (String, (any RemoteEffect)?) in
             let count = try await timeline.showScheduled()
             return ("scheduled → \(DisplayText.plural(count, "scheduled status", "scheduled statuses"))", nil)
         }
@@ -48,62 +48,102 @@ extension SessionViewModel {
 
     /// `unschedule N`: cancels scheduled status `index`; undo schedules it again (a new id).
     public func unschedule(index: Int) async throws(ViewModelError) {
-        try await recordRemote(replay: nil) { () async throws(ViewModelError) -> (String, RemoteEffect?) in
+        try await recordRemote(replay: nil) { () async throws(ViewModelError) -> (String, (any RemoteEffect)?) in
             let cancelled = try await timeline.unschedule(index: index)
             notes.append(cancelled.note ?? "cancelled scheduled status \(cancelled.scheduled.id) on the server")
             return ("unschedule \(index) \(Self.quoted(cancelled.scheduled.text)) (undo schedules it again)",
-                    .unscheduled(cancelled.scheduled))
-        }
-    }
-
-    // MARK: Remote effects
-
-    /// Undo of an edit, a scheduling or an unscheduling; returns a note.
-    func takeBackEdit(_ effect: RemoteEffect, undoing operation: String) async throws(ViewModelError) -> String {
-        switch effect {
-        case .edited(let id, let previousText, _):
-            return try await timeline.editAgain(id: id, text: previousText, for: operation, undo: true)
-        case .scheduled(let scheduled):
-            return try await timeline.unscheduleAgain(id: scheduled.id, for: operation, undo: true)
-        case .unscheduled(let old):
-            let again = try await timeline.scheduleAgain(old, for: operation, undo: true)
-            reviseScheduled(old, as: again.scheduled)
-            let lost = again.note.map { "\($0); " } ?? ""
-            return "\(lost)scheduled it again as a new scheduled status (\(again.scheduled.id); it was \(old.id))"
-        default:
-            preconditionFailure("takeBackEdit takes edits and scheduled statuses only")
-        }
-    }
-
-    /// Redo of an edit, a scheduling or an unscheduling.
-    func reapplyEdit(_ effect: RemoteEffect, redoing operation: String) async throws(ViewModelError) {
-        switch effect {
-        case .edited(let id, _, let text):
-            notes.append(try await timeline.editAgain(id: id, text: text, for: operation, undo: false))
-        case .scheduled(let old):
-            let again = try await timeline.scheduleAgain(old, for: operation, undo: false)
-            reviseScheduled(old, as: again.scheduled)
-            notes.append(again.note ?? "scheduled again as scheduled status \(again.scheduled.id) (it was \(old.id))")
-        case .unscheduled(let scheduled):
-            notes.append(try await timeline.unscheduleAgain(id: scheduled.id, for: operation, undo: false))
-        default:
-            preconditionFailure("reapplyEdit takes edits and scheduled statuses only")
+                    ScheduleEffect(cancelled.scheduled, scheduling: false))
         }
     }
 
     /// Every operation and state naming the scheduled status `old` names `new` instead.
-    private func reviseScheduled(_ old: ScheduledStatus, as new: ScheduledStatus) {
-        history.reviseAll(remote: { effect in
-            switch effect {
-            case .scheduled(let shown) where shown.id == old.id: .scheduled(new)
-            case .unscheduled(let shown) where shown.id == old.id: .unscheduled(new)
-            default: effect
-            }
-        }) { state in
+    func reviseScheduled(_ old: ScheduledStatus, as new: ScheduledStatus) {
+        history.reviseAll(remote: { ($0 as? ScheduleEffect)?.replacingScheduled(old.id, with: new) ?? $0 }) { state in
             var revised = state
             revised.timeline = state.timeline.replacingScheduled(id: old.id, with: new)
             return revised
         }
+    }
+}
+
+/// An edit of the status `id` from `previousText` (its source before) to
+/// `text`: undo edits it back, redo edits it again.
+public struct EditEffect: RemoteEffect {
+    /// The status edited.
+    public var id: String
+    /// Its text (source) before the edit.
+    public var previousText: String
+    /// Its text after.
+    public var text: String
+
+    /// The edit of the status `id` from `previousText` to `text`.
+    public init(id: String, previousText: String, text: String) {
+        self.id = id
+        self.previousText = previousText
+        self.text = text
+    }
+
+    public var summary: String { "edited status \(TerminalText.sanitize(id)) · undo edits it back to its previous text" }
+
+    public func undo(in session: SessionViewModel, undoing operation: String) async throws(ViewModelError) -> String {
+        try await session.timeline.editAgain(id: id, text: previousText, for: operation, undo: true)
+    }
+
+    public func redo(in session: SessionViewModel, redoing operation: String) async throws(ViewModelError) {
+        session.notes.append(try await session.timeline.editAgain(id: id, text: text, for: operation, undo: false))
+    }
+
+    public func replacingStatusID(_ oldID: String, with newID: String) -> EditEffect {
+        EditEffect(id: id == oldID ? newID : id, previousText: previousText, text: text)
+    }
+}
+
+/// A status scheduled (`scheduling`) or a scheduled status cancelled.
+/// Scheduling: undo cancels it, redo schedules it again (a new id).
+/// Cancelling: undo schedules it again (a new id), redo cancels that.
+public struct ScheduleEffect: RemoteEffect {
+    /// The scheduled status, as made or as cancelled.
+    public var scheduled: ScheduledStatus
+    /// True when it was scheduled, false when cancelled.
+    public var scheduling: Bool
+
+    /// `scheduled` made (`scheduling`) or cancelled.
+    public init(_ scheduled: ScheduledStatus, scheduling: Bool) {
+        self.scheduled = scheduled
+        self.scheduling = scheduling
+    }
+
+    public var summary: String {
+        let id = TerminalText.sanitize(scheduled.id)
+        return scheduling ? "scheduled status \(id) for \(DisplayText.fullTime(scheduled.scheduledAt)) · undo cancels it"
+            : "cancelled scheduled status \(id) · undo schedules it again (a new id)"
+    }
+
+    public func undo(in session: SessionViewModel, undoing operation: String) async throws(ViewModelError) -> String {
+        guard !scheduling else {
+            return try await session.timeline.unscheduleAgain(id: scheduled.id, for: operation, undo: true)
+        }
+        let again = try await session.timeline.scheduleAgain(scheduled, for: operation, undo: true)
+        session.reviseScheduled(scheduled, as: again.scheduled)
+        let lost = again.note.map { "\($0); " } ?? ""
+        return "\(lost)scheduled it again as a new scheduled status (\(again.scheduled.id); it was \(scheduled.id))"
+    }
+
+    public func redo(in session: SessionViewModel, redoing operation: String) async throws(ViewModelError) {
+        guard scheduling else {
+            session.notes.append(try await session.timeline.unscheduleAgain(id: scheduled.id, for: operation, undo: false))
+            return
+        }
+        let again = try await session.timeline.scheduleAgain(scheduled, for: operation, undo: false)
+        session.reviseScheduled(scheduled, as: again.scheduled)
+        session.notes.append(again.note ?? "scheduled again as scheduled status \(again.scheduled.id) (it was \(scheduled.id))")
+    }
+
+    public func replacingStatusID(_ oldID: String, with newID: String) -> ScheduleEffect { self }
+
+    /// This effect naming `new` where it named the scheduled status `oldID`.
+    func replacingScheduled(_ oldID: String, with new: ScheduledStatus) -> ScheduleEffect {
+        scheduled.id == oldID ? ScheduleEffect(new, scheduling: scheduling) : self
     }
 }
 

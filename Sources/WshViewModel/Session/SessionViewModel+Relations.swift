@@ -3,7 +3,8 @@ import WshModel
 
 /// `search`, `followers`, `following` (screens, recorded like `user`: undo
 /// closes them) and `block`, `unblock`, `mute --server`, `unmute --server`
-/// (writes marked remote: undo sends the compensating call, redo the write again).
+/// (writes marked remote, their effects `BlockEffect` and `ServerMuteEffect`:
+/// undo sends the compensating call, redo the write again).
 extension SessionViewModel {
     // MARK: Screens
 
@@ -11,7 +12,7 @@ extension SessionViewModel {
     public func search(_ query: String, kinds: Set<SearchKind> = [], limit: Int = 20, resolve: Bool = false)
         async throws(ViewModelError) {
         let options = kinds.map { " --\($0 == .hashtags ? "tags" : $0.rawValue)" }.sorted().joined()
-        try await recordRemote(replay: "search \(Self.replayWord(query))\(options) \(limit)") { () async throws(ViewModelError) -> (String, RemoteEffect?) in
+        try await recordRemote(replay: "search \(Self.replayWord(query))\(options) \(limit)") { () async throws(ViewModelError) -> (String, (any RemoteEffect)?) in
             let shown = try await timeline.search(query, kinds: kinds, limit: limit, resolve: resolve)
             return ("search \(Self.quoted(query))\(options) → \(shown.summary)", nil)
         }
@@ -19,7 +20,7 @@ extension SessionViewModel {
 
     /// `followers USER [N] [--all]` / `following USER [N] [--all]`: opens the list (with `all`, every page).
     public func accounts(_ list: AccountList, name: String, count: Int = 40, all: Bool = false) async throws(ViewModelError) {
-        try await recordRemote(replay: "\(list.rawValue) \(Self.replayWord(name)) \(count)\(all ? " --all" : "")") { () async throws(ViewModelError) -> (String, RemoteEffect?) in
+        try await recordRemote(replay: "\(list.rawValue) \(Self.replayWord(name)) \(count)\(all ? " --all" : "")") { () async throws(ViewModelError) -> (String, (any RemoteEffect)?) in
             let shown = try await timeline.showAccounts(list, name: name, count: count, all: all)
             return ("\(list.rawValue) \(Self.describeUser(name)) → \(DisplayText.plural(shown.rows.count, "account"))", nil)
         }
@@ -29,11 +30,11 @@ extension SessionViewModel {
 
     /// `block USER` / `unblock USER`: undo does the other.
     public func setBlocking(_ block: Bool, name: String) async throws(ViewModelError) {
-        try await recordRemote(replay: "\(block ? "block" : "unblock") \(Self.replayWord(name))") { () async throws(ViewModelError) -> (String, RemoteEffect?) in
+        try await recordRemote(replay: "\(block ? "block" : "unblock") \(Self.replayWord(name))") { () async throws(ViewModelError) -> (String, (any RemoteEffect)?) in
             let toggled = try await timeline.setBlocking(block, name: name)
             notes.append(toggled.note ?? "\(block ? "blocked" : "unblocked") \(toggled.target) on the server")
             let reference = UserReference(name) ?? .screenName(name)
-            return ("\(block ? "block" : "unblock") \(reference)", .blocking(reference, on: block))
+            return ("\(block ? "block" : "unblock") \(reference)", BlockEffect(reference, on: block))
         }
     }
 
@@ -42,40 +43,76 @@ extension SessionViewModel {
         var options = " --server"
         if mute, let duration { options += " --duration \(duration)" }
         if mute, notifications { options += " --notifications" }
-        try await recordRemote(replay: "\(mute ? "mute" : "unmute") \(Self.replayWord(name))\(options)") { () async throws(ViewModelError) -> (String, RemoteEffect?) in
+        try await recordRemote(replay: "\(mute ? "mute" : "unmute") \(Self.replayWord(name))\(options)") { () async throws(ViewModelError) -> (String, (any RemoteEffect)?) in
             let toggled = try await timeline.setServerMute(mute, name: name, duration: duration, notifications: notifications)
             notes.append(toggled.note ?? "\(mute ? "muted" : "unmuted") \(toggled.target) on the server")
             let reference = UserReference(name) ?? .screenName(name)
             return ("\(mute ? "mute" : "unmute") \(reference)\(options)",
-                    .serverMute(reference, on: mute, duration: duration, notifications: notifications))
+                    ServerMuteEffect(reference, on: mute, duration: duration, notifications: notifications))
         }
     }
 
-    // MARK: Remote effects
+}
 
-    /// Undo of a block or server mute: the other call.
-    func takeBackRelation(_ effect: RemoteEffect, undoing operation: String) async throws(ViewModelError) -> String {
-        switch effect {
-        case .blocking(let reference, let on):
-            return try await timeline.setBlockingAgain(!on, reference, for: operation, undo: true)
-        case .serverMute(let reference, let on, let duration, let notifications):
-            return try await timeline.setServerMuteAgain(!on, reference, duration: duration, notifications: notifications,
-                                                         for: operation, undo: true)
-        default:
-            preconditionFailure("takeBackRelation is for blocks and server mutes")
-        }
+/// A block (`on`) or unblock of `user`: undo sends the other, redo the same again.
+public struct BlockEffect: RemoteEffect {
+    /// The user blocked or unblocked.
+    public var user: UserReference
+    /// True for a block, false for an unblock.
+    public var on: Bool
+
+    /// The block (or, with `on` false, the unblock) of `user`.
+    public init(_ user: UserReference, on: Bool) {
+        self.user = user
+        self.on = on
     }
 
-    /// Redo of a block or server mute: the same call again.
-    func reapplyRelation(_ effect: RemoteEffect, redoing operation: String) async throws(ViewModelError) -> String {
-        switch effect {
-        case .blocking(let reference, let on):
-            return try await timeline.setBlockingAgain(on, reference, for: operation, undo: false)
-        case .serverMute(let reference, let on, let duration, let notifications):
-            return try await timeline.setServerMuteAgain(on, reference, duration: duration, notifications: notifications,
-                                                         for: operation, undo: false)
-        default:
-            preconditionFailure("reapplyRelation is for blocks and server mutes")
-        }
+    public var summary: String { "\(on ? "blocked" : "unblocked") \(user) · undo \(on ? "unblocks" : "blocks again")" }
+
+    public func undo(in session: SessionViewModel, undoing operation: String) async throws(ViewModelError) -> String {
+        try await session.timeline.setBlockingAgain(!on, user, for: operation, undo: true)
     }
+
+    public func redo(in session: SessionViewModel, redoing operation: String) async throws(ViewModelError) {
+        session.notes.append(try await session.timeline.setBlockingAgain(on, user, for: operation, undo: false))
+    }
+
+    public func replacingStatusID(_ oldID: String, with newID: String) -> BlockEffect { self }
+}
+
+/// A server-side mute (`on`, with its options) or unmute of `user`: undo
+/// sends the other, redo the same again.
+public struct ServerMuteEffect: RemoteEffect {
+    /// The user muted or unmuted.
+    public var user: UserReference
+    /// True for a mute, false for an unmute.
+    public var on: Bool
+    /// How long the mute lasts, in seconds; nil: until undone.
+    public var duration: Int?
+    /// Whether the mute hides the user's notifications too.
+    public var notifications: Bool
+
+    /// The mute (or, with `on` false, the unmute) of `user` on the server.
+    public init(_ user: UserReference, on: Bool, duration: Int? = nil, notifications: Bool = false) {
+        self.user = user
+        self.on = on
+        self.duration = duration
+        self.notifications = notifications
+    }
+
+    public var summary: String {
+        "\(on ? "muted" : "unmuted") \(user) on the server · undo \(on ? "unmutes" : "mutes again")"
+    }
+
+    public func undo(in session: SessionViewModel, undoing operation: String) async throws(ViewModelError) -> String {
+        try await session.timeline.setServerMuteAgain(!on, user, duration: duration, notifications: notifications,
+                                                      for: operation, undo: true)
+    }
+
+    public func redo(in session: SessionViewModel, redoing operation: String) async throws(ViewModelError) {
+        session.notes.append(try await session.timeline.setServerMuteAgain(on, user, duration: duration, notifications: notifications,
+                                                                           for: operation, undo: false))
+    }
+
+    public func replacingStatusID(_ oldID: String, with newID: String) -> ServerMuteEffect { self }
 }

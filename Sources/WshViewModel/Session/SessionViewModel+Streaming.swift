@@ -13,7 +13,7 @@ extension SessionViewModel {
                             told: (String) -> Void, arrived: ([StatusCellViewModel]) -> Void) async throws(ViewModelError) -> Int {
         var total = 0
         var how = "stream"
-        try await recordRemote(replay: nil) { () async throws(ViewModelError) -> (String, RemoteEffect?) in
+        try await recordRemote(replay: nil) { () async throws(ViewModelError) -> (String, (any RemoteEffect)?) in
             if !timeline.state.hasFetched || timeline.source != source {
                 try await timeline.refresh(source: source, count: 20)
             }

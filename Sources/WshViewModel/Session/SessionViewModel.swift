@@ -126,6 +126,8 @@ public final class SessionViewModel {
     public var operations: [String] { history.operations }
     /// The recorded operations with what each changed on the server, oldest first.
     public var operationRecords: [RecordedOperation] { history.records }
+    /// The undone operations `redo` would apply again, next first.
+    public var redoableRecords: [RecordedOperation] { history.undone }
     /// How many operations are recorded (undone ones excluded).
     public var operationCount: Int { history.operationCount }
     /// Operation `index`, from 0.
@@ -305,11 +307,11 @@ public final class SessionViewModel {
     /// `post TEXT`: posts a status, which becomes the first row. Recorded
     /// with its `RemoteEffect`, so undo deletes it on the server.
     public func post(_ text: String) async throws(ViewModelError) {
-        try await recordRemote(replay: "post \(Self.replayWord(text))") { () async throws(ViewModelError) -> (String, RemoteEffect?) in
+        try await recordRemote(replay: "post \(Self.replayWord(text))") { () async throws(ViewModelError) -> (String, (any RemoteEffect)?) in
             let posted = try await timeline.post(text)
             if let note = posted.note { notes.append(note) }
             let line = TerminalText.sanitize(text)
-            return ("post \"\(line.count > 40 ? line.prefix(39) + "…" : line)\"", .postedStatus(id: posted.id, text: text))
+            return ("post \"\(line.count > 40 ? line.prefix(39) + "…" : line)\"", PostedStatusEffect(id: posted.id, text: text))
         }
     }
 
@@ -331,7 +333,7 @@ public final class SessionViewModel {
         guard let last = history.lastApplied else { throw failed(.nothingToUndo) }
         if let effect = last.remote {
             do {
-                notes.append(try await takeBack(effect, undoing: last.description))
+                notes.append(try await effect.undo(in: self, undoing: last.description))
             } catch {
                 throw failed(error)
             }
@@ -349,7 +351,7 @@ public final class SessionViewModel {
         guard let next = history.nextRedo else { throw failed(.nothingToRedo) }
         if let effect = next.remote {
             do {
-                try await reapply(effect, redoing: next.description)
+                try await effect.redo(in: self, redoing: next.description)
             } catch {
                 throw failed(error)
             }
@@ -370,42 +372,13 @@ public final class SessionViewModel {
         finish(.history)
     }
 
-    // MARK: Remote effects
-
-    /// Sends the request that takes `effect` back; returns a note on what the server did.
-    private func takeBack(_ effect: RemoteEffect, undoing operation: String) async throws(ViewModelError) -> String {
-        switch effect {
-        case .postedStatus(let id, _, _):
-            return try await timeline.deletePost(id: id, undoing: operation)
-        default:
-            return try await takeBackWrite(effect, undoing: operation)
-        }
-    }
-
-    /// Sends `effect`'s write again and makes the recorded states show what
-    /// it made (the new status in place of the old).
-    private func reapply(_ effect: RemoteEffect, redoing operation: String) async throws(ViewModelError) {
-        switch effect {
-        case .postedStatus(let oldID, let text, let draft):
-            let posted = try await timeline.postAgain(draft ?? StatusDraft(text: text), redoing: operation)
-            history.reviseRedo(remote: .postedStatus(id: posted.id, text: text, draft: draft)) { state in
-                var revised = state
-                revised.timeline = state.timeline.replacingStatus(id: oldID, with: posted.status)
-                return revised
-            }
-            notes.append(posted.note ?? "posted again as status \(posted.id)")
-        default:
-            try await reapplyWrite(effect, redoing: operation)
-        }
-    }
-
     // MARK: Recording
 
     private func record(replay: String?, _ input: () async throws(ViewModelError) -> String) async throws(ViewModelError) {
-        try await recordRemote(replay: replay) { () async throws(ViewModelError) -> (String, RemoteEffect?) in (try await input(), nil) }
+        try await recordRemote(replay: replay) { () async throws(ViewModelError) -> (String, (any RemoteEffect)?) in (try await input(), nil) }
     }
 
-    func recordRemote(replay: String?, _ input: () async throws(ViewModelError) -> (String, RemoteEffect?)) async throws(ViewModelError) {
+    func recordRemote(replay: String?, _ input: () async throws(ViewModelError) -> (String, (any RemoteEffect)?)) async throws(ViewModelError) {
         notes = []
         do {
             let (description, remote) = try await input()
@@ -424,7 +397,7 @@ public final class SessionViewModel {
         }
     }
 
-    private func succeeded(_ description: String, replay: String?, remote: RemoteEffect? = nil) {
+    private func succeeded(_ description: String, replay: String?, remote: (any RemoteEffect)? = nil) {
         history.record(description, replay: replay, leaving: state, remote: remote)
         if history.droppedCount > 0 && !announcedDrop {
             announcedDrop = true

@@ -1,0 +1,180 @@
+import FoundationEssentials
+import Glibc
+import WshLanguage
+import WshText
+import WshWeb
+
+/// The classroom page while it is served: the server, its View on the
+/// session's stream, and the pipe that carries Next and Back from the
+/// teacher's page to the presenter, as keys.
+final class WebSession {
+    let server: ClassroomServer
+    let view: WebView
+    let keys: PresenterKeyPipe
+
+    init(server: ClassroomServer, view: WebView, keys: PresenterKeyPipe) {
+        self.server = server
+        self.view = view
+        self.keys = keys
+    }
+}
+
+/// `web`: the classroom page, a View of the session in a browser.
+extension Shell {
+    func webCommands() -> [CommandSpec] {
+        [
+            CommandSpec(
+                name: "web", abstract: "Serve the classroom page: every layer of the session, live, in a browser.",
+                discussion: """
+                    `web on [PORT]` serves a page at http://127.0.0.1:PORT/ (no PORT or 0: a free
+                    one) and prints its URL and the read-only link students join with
+                    (/join/KEY/). The page shows, live, each command as typed, its path through the
+                    layers as lanes (View, ViewModel, DataController, Request, Model and, on the
+                    sandbox, the Server route that answered), the View it produced, what the
+                    terminal printed, the ViewModel state with what the command changed, and the
+                    history with the position undo and redo move. Click a command to see it as it
+                    was. Everything the page needs is inside wsh: it works offline. The page
+                    listens beyond this machine only with wsh --web-host ADDR; a student's page
+                    never has controls, and a wrong join key gets 403. While a lesson is
+                    presented (wsh --present LESSON --web), the teacher's page has Next and Back.
+                    `web off` stops serving; `web` alone says where it is served.
+                    `web save FILE.html` writes the session so far as one self-contained HTML file
+                    (the same page, its events inside) that any browser opens offline.
+                      web on 8080
+                      web save lesson-1.html
+                    """,
+                arguments: [
+                    ArgumentSpec("on|off|save", help: "serve the page, stop, or save it as one file", arity: .optional),
+                    ArgumentSpec("PORT|FILE", help: "with on: the port (0: a free one); with save: the HTML file",
+                                 arity: .optional),
+                ],
+                completion: { request in request.argumentIndex == 0 ? ["on", "off", "save"] : [] },
+                handler: { [unowned self] context in try web(context) }),
+        ]
+    }
+
+    private func web(_ context: CommandContext) throws(LanguageError) {
+        let value = context.arguments["PORT|FILE"]
+        switch context.arguments["on|off|save"] {
+        case nil:
+            if value != nil { throw .usage("web takes on PORT, off or save FILE") }
+            if let web {
+                context.writeLine("on: \(web.server.teacherURL) · students: \(web.server.studentURL) · "
+                                  + "\(web.server.log.listenerCount) page(s) open · \(web.server.log.events.count) events kept")
+            } else {
+                context.writeLine("off")
+            }
+        case "on":
+            var port = 0
+            if let value {
+                guard let number = Int(value), (0...65_535).contains(number) else {
+                    throw .usage("web on takes a port from 0 to 65535, not '\(value)'")
+                }
+                port = number
+            }
+            if let web {
+                throw .commandFailed("the page is served already at \(web.server.teacherURL) (web off first)")
+            }
+            do {
+                try startWeb(port: port)
+            } catch {
+                throw .commandFailed("web: \(error)")
+            }
+        case "off":
+            if value != nil { throw .usage("web off takes nothing more") }
+            guard web != nil else { throw .commandFailed("the page is not served (web on starts it)") }
+            stopWeb()
+            context.note("web: stopped")
+        case "save":
+            guard let path = value, !path.isEmpty else { throw .usage("web save needs a FILE: web save lesson.html") }
+            guard let log = web?.server ?? lastWebServer else {
+                throw .commandFailed("nothing to save: the page keeps the session from `web on` (or wsh --web) on")
+            }
+            let html = log.savedPage()
+            do {
+                try Data(html.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            } catch {
+                throw .commandFailed("web save: cannot write \(path): \(SystemError.reason(error))")
+            }
+            context.note("web: saved \(log.log.events.count) events to \(path)")
+        case let other?:
+            throw .usage("web takes on, off or save, not '\(other)'")
+        }
+    }
+
+    /// Serves the classroom page on `port` and subscribes it to the session's
+    /// stream; says where on stderr. The address is `--web-host`'s (loopback
+    /// by default); beyond loopback it warns, once.
+    public func startWeb(port: Int) throws {
+        let host = configuration.webHost
+        let log = ClassroomLog()
+        let keys = try PresenterKeyPipe()
+        let server = try ClassroomServer.start(
+            ClassroomServer.Configuration(host: host, port: port, presenting: presenting,
+                                          title: connection.label),
+            log: log, control: { keys.send($0) })
+        let view = WebView(log: log)
+        view.secrets = connection.secrets
+        web = WebSession(server: server, view: view, keys: keys)
+        lastWebServer = nil
+        stream.subscribe(view)
+        stream.watchClosely(true)
+        let stream = self.stream
+        console.tee = { text, isError in stream.publish(.output(text: text, isError: isError)) }
+        // The page starts from the state as it is now.
+        published = nil
+        publishStateIfWatched(after: "web on")
+        if let stop = presenterStop { stream.publish(.lesson(stop)) }
+        let style = console.diagnosticStyle
+        console.note("web: " + style.bold(server.teacherURL) + style.dim(" (this machine)"))
+        console.note("web: students join at " + server.studentURL + style.dim(" (read-only)"))
+        if server.configuration.listensBeyondLoopback {
+            console.note(style.yellow("wsh: the classroom page listens on \(host), beyond this machine: anyone who can reach "
+                                      + "it and has the join link sees the session (read-only)"))
+        }
+    }
+
+    /// Stops serving the page; `web save` still writes what it had.
+    public func stopWeb() {
+        guard let web else { return }
+        stream.unsubscribe(web.view)
+        stream.watchClosely(false)
+        console.tee = nil
+        web.server.stop()
+        web.keys.close()
+        lastWebServer = web.server
+        self.web = nil
+    }
+}
+
+/// Next and Back from the teacher's page, as the keys the presenter reads:
+/// a pipe the server writes one byte to (Enter or `b`) and the presenter
+/// polls beside the terminal, so they go through the same door as a key press.
+final class PresenterKeyPipe: Sendable {
+    let readEnd: Int32
+    private let writeEnd: Int32
+
+    init() throws {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else {
+            throw LanguageError.commandFailed("web: cannot make a pipe: \(String(cString: strerror(errno)))")
+        }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        }
+        readEnd = fds[0]
+        writeEnd = fds[1]
+    }
+
+    /// Hands `control` to the presenter as its key.
+    func send(_ control: ClassroomServer.Control) {
+        var byte: UInt8 = control == .next ? UInt8(ascii: "\n") : UInt8(ascii: "b")
+        _ = Glibc.write(writeEnd, &byte, 1)
+    }
+
+    func close() {
+        Glibc.close(writeEnd)
+        Glibc.close(readEnd)
+    }
+}

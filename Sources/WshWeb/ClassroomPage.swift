@@ -1,0 +1,123 @@
+import WshText
+
+/// The classroom page: one HTML document with its style and script inside,
+/// nothing loaded from anywhere else, so it works offline and `web save`
+/// can write it as one file.
+///
+/// The same page serves three roles: the teacher's (live, with Next and Back
+/// while a lesson is presented), a student's (live, read-only) and a saved
+/// handout (its events inside the file, no connection). The page builds
+/// every text node with `textContent`: nothing from the session is ever read
+/// as HTML.
+public enum ClassroomPage {
+    /// Whose page it is.
+    public enum Role: Sendable {
+        /// The teacher's page on this machine; the control key when a lesson is presented.
+        case teacher(controlKey: String?)
+        /// A student's read-only copy.
+        case student
+    }
+
+    /// The live page for `role`, whose stream and older events are under `base` (`/` or `/join/KEY/`).
+    static func live(title: String, role: Role, base: String, nonce: String) -> String {
+        let roleName: String
+        var controlKey = "null"
+        switch role {
+        case .teacher(let key):
+            roleName = "teacher"
+            if let key { controlKey = quoted(key) }
+        case .student:
+            roleName = "student"
+        }
+        let settings = "{\"role\":\"\(roleName)\",\"base\":\(quoted(base)),\"controlKey\":\(controlKey)}"
+        return document(title: title, nonce: nonce, settings: settings, events: "[]",
+                        policy: contentSecurityPolicy(nonce: nonce))
+    }
+
+    /// `web save`: the page with `events` inside it, for any browser, offline.
+    public static func saved(title: String, events: [ClassroomLog.Event]) -> String {
+        let nonce = "saved"
+        let inline = "[" + events.map(\.json).joined(separator: ",\n") + "]"
+        return document(title: title, nonce: nonce, settings: "{\"role\":\"saved\",\"base\":\"\",\"controlKey\":null}",
+                        events: inline, policy: contentSecurityPolicy(nonce: nonce, connects: false))
+    }
+
+    /// What the page may load and run: its own script and style (by nonce), and fetches of its own origin.
+    static func contentSecurityPolicy(nonce: String, connects: Bool = true) -> String {
+        "default-src 'none'; script-src 'nonce-\(nonce)'; style-src 'nonce-\(nonce)'; img-src data:; "
+            + "connect-src \(connects ? "'self'" : "'none'"); base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    }
+
+    private static func document(title: String, nonce: String, settings: String, events: String, policy: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta http-equiv="Content-Security-Policy" content="\(XMLText.escaped(policy, apostrophe: "&#39;"))">
+        <title>wsh \(XMLText.escaped(title, apostrophe: "&#39;")) · classroom</title>
+        <style nonce="\(nonce)">\(PageStyle.css)</style>
+        </head>
+        <body>
+        <header id="bar">
+          <h1><span class="brand">wsh</span> <span id="title">\(XMLText.escaped(title, apostrophe: "&#39;"))</span></h1>
+          <span id="connection" class="pill" role="status">connecting…</span>
+          <span id="role" class="pill"></span>
+          <span class="spacer"></span>
+          <span id="presenter" hidden>
+            <button id="back" type="button" title="Back: undo the last step (← or PageUp)">◀ Back</button>
+            <button id="next" type="button" title="Next: run the next step (→, Space or PageDown)">Next ▶</button>
+          </span>
+          <button id="follow" type="button" title="Follow the newest command (End)">Follow live</button>
+          <span class="zoom" role="group" aria-label="zoom">
+            <button id="zoom-out" type="button" title="Smaller text (-)">A−</button>
+            <button id="zoom-in" type="button" title="Larger text (+)">A+</button>
+          </span>
+          <button id="theme" type="button" title="Light or dark (t)">◐</button>
+        </header>
+        <main id="content">
+          <nav id="timeline-panel" aria-label="commands">
+            <h2>Commands</h2>
+            <button id="older" type="button" hidden>load earlier commands</button>
+            <p id="gap" class="note" hidden></p>
+            <ol id="timeline"></ol>
+          </nav>
+          <section id="command-panel" aria-label="the command">
+            <div id="lesson" hidden><p id="lesson-step" class="note"></p><div id="narration"></div><p id="lesson-next"></p></div>
+            <h2 id="command-title">Waiting for the first command…</h2>
+            <p id="command-meta" class="note"></p>
+            <div id="lanes" role="table" aria-label="the layers"></div>
+            <h3>View</h3>
+            <div id="views"></div>
+            <h3>Terminal</h3>
+            <pre id="output"></pre>
+          </section>
+          <aside id="model-panel" aria-label="state and history">
+            <h2>ViewModel state</h2>
+            <div id="state-diff"></div>
+            <div id="state"></div>
+            <h2>History</h2>
+            <p id="history-position" class="note"></p>
+            <ol id="history"></ol>
+          </aside>
+        </main>
+        <script type="application/json" id="wsh-settings">\(scriptSafe(settings))</script>
+        <script type="application/json" id="wsh-events">\(scriptSafe(events))</script>
+        <script nonce="\(nonce)">\(PageScript.js)</script>
+        </body>
+        </html>
+
+        """
+    }
+
+    /// `text` as a JSON string.
+    static func quoted(_ text: String) -> String {
+        String(decoding: JSONValue.string(text).encoded(), as: UTF8.self)
+    }
+
+    /// JSON that may sit inside a `<script>` element: no `<` can close it.
+    static func scriptSafe(_ json: String) -> String {
+        json.replacing("<", with: "\\u003c")
+    }
+}

@@ -1,0 +1,211 @@
+import Dispatch
+import FoundationEssentials
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Synchronization
+
+/// The classroom page's server (`wsh --web`, `web on`): it serves the page
+/// from inside the binary and streams the session's events to every page.
+///
+/// Who may do what:
+/// - `/` is the teacher's page, for this machine only (a loopback peer, or
+///   one connecting from the address the server listens on); another
+///   machine gets 403.
+/// - `/join/KEY/` is a student's read-only copy; a wrong or missing key is 403.
+/// - `POST /control` (Next and Back while presenting) needs this machine,
+///   the control key that only the teacher's page holds, and no foreign
+///   `Origin`: no request from a student's page can run a command.
+///
+/// Events go out as Server-Sent Events with ids (`/events`, or
+/// `/join/KEY/events`); a page that reconnects sends `Last-Event-ID` and is
+/// sent what it missed. Older events than a page holds come from `/older`.
+public final class ClassroomServer: Sendable {
+    /// How the server is started.
+    public struct Configuration: Sendable {
+        /// The address to listen on: loopback unless `--web-host` says otherwise.
+        public var host: String
+        /// The port; 0 picks a free one.
+        public var port: Int
+        /// Whether the teacher's page shows Next and Back (a lesson is presented).
+        public var presenting: Bool
+        /// What the page's header names after `wsh`: `sandbox`, `mastodon.social`.
+        public var title: String
+
+        public init(host: String = "127.0.0.1", port: Int = 0, presenting: Bool = false, title: String = "sandbox") {
+            self.host = host
+            self.port = port
+            self.presenting = presenting
+            self.title = title
+        }
+
+        /// True when the server listens beyond this machine.
+        public var listensBeyondLoopback: Bool {
+            !(host == "127.0.0.1" || host == "::1" || host == "localhost" || host.hasPrefix("127."))
+        }
+    }
+
+    /// A presenter's control from the teacher's page.
+    public enum Control: String, Sendable {
+        case next, back
+    }
+
+    /// Why the server did not start.
+    public struct StartError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public let configuration: Configuration
+    /// The bound port.
+    public let port: Int
+    /// The events every page reads.
+    public let log: ClassroomLog
+    /// The key in a student's URL.
+    public let joinKey: String
+
+    private let group: ServiceGroup
+    private let finished: DispatchSemaphore
+    private let stopped = Mutex(false)
+
+    /// The teacher's page on this machine, e.g. `http://127.0.0.1:8080/`.
+    public var teacherURL: String {
+        "http://\(Self.urlHost(configuration.listensBeyondLoopback && !Self.isWildcard(configuration.host) ? configuration.host : "127.0.0.1")):\(port)/"
+    }
+
+    /// A student's read-only copy, e.g. `http://192.168.1.20:8080/join/3f…/`.
+    public var studentURL: String {
+        let host = Self.isWildcard(configuration.host) ? (Self.firstAddress() ?? "127.0.0.1") : configuration.host
+        return "http://\(Self.urlHost(host)):\(port)/join/\(joinKey)/"
+    }
+
+    private init(configuration: Configuration, port: Int, log: ClassroomLog, joinKey: String,
+                 group: ServiceGroup, finished: DispatchSemaphore) {
+        self.configuration = configuration
+        self.port = port
+        self.log = log
+        self.joinKey = joinKey
+        self.group = group
+        self.finished = finished
+    }
+
+    /// Starts serving and returns once the port is bound. Blocks the calling
+    /// thread while it binds (the shell's main thread, which waits anyway).
+    /// `control` hears Next and Back from the teacher's page, on a server thread.
+    public static func start(_ configuration: Configuration, log: ClassroomLog,
+                             control: @escaping @Sendable (Control) -> Void) throws -> ClassroomServer {
+        let keys = (join: Self.randomKey(), control: Self.randomKey())
+        let nonce = Self.randomKey()
+        let routes = ClassroomRoutes(configuration: configuration, log: log, joinKey: keys.join, controlKey: keys.control,
+                                     nonce: nonce, control: control)
+        var logger = Logger(label: "wsh-web")
+        // Hummingbird's own messages would interleave with the shell's output.
+        logger.logLevel = .critical
+        let bound = Mutex<Result<Int, StartError>?>(nil)
+        let ready = DispatchSemaphore(value: 0)
+        let app = Application(
+            router: routes.router(),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+            onServerRunning: { channel in
+                bound.withLock { $0 = .success(channel.localAddress?.port ?? configuration.port) }
+                ready.signal()
+            },
+            logger: logger)
+        var groupConfiguration = ServiceGroupConfiguration(
+            services: [.init(service: app, serviceName: "wsh-web")], gracefulShutdownSignals: [],
+            cancellationSignals: [], logger: logger)
+        // A page's open event stream must not hold up a stop.
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(1)
+        let group = ServiceGroup(configuration: groupConfiguration)
+        let finished = DispatchSemaphore(value: 0)
+        Task.detached {
+            var failure = "stopped before listening"
+            do {
+                try await group.run()
+            } catch {
+                failure = "\(error)"
+            }
+            bound.withLock { if $0 == nil { $0 = .failure(StartError(description: Self.plain(failure))) } }
+            ready.signal()
+            finished.signal()
+        }
+        _ = ready.wait(timeout: .now() + 30)
+        guard let result = bound.withLock({ $0 }) else {
+            Task { await group.triggerGracefulShutdown() }
+            throw StartError(description: "timed out binding \(configuration.host):\(configuration.port)")
+        }
+        let port = try result.get()
+        let server = ClassroomServer(configuration: configuration, port: port, log: log, joinKey: keys.join,
+                                     group: group, finished: finished)
+        // A beat every 15 s keeps proxies from closing a quiet stream and finds pages that went away.
+        Task.detached { [weak server] in
+            while let server, !server.stopped.withLock({ $0 }) {
+                try? await Task.sleep(for: .seconds(15))
+                server.log.heartbeat()
+            }
+        }
+        return server
+    }
+
+    /// Stops serving (once) and waits until the server has: open streams end.
+    public func stop() {
+        let first = stopped.withLock { stopped in
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
+        log.close()
+        let group = self.group
+        Task.detached { await group.triggerGracefulShutdown() }
+        _ = finished.wait(timeout: .now() + 10)
+    }
+
+    /// `web save`: the same page, reading its events from inside the file.
+    public func savedPage() -> String {
+        ClassroomPage.saved(title: configuration.title, events: log.events)
+    }
+
+    // MARK: Helpers
+
+    /// 32 hex digits from the system's random source.
+    static func randomKey() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<4).map { _ in
+            let word = UInt32.random(in: .min ... .max, using: &generator)
+            let hex = String(word, radix: 16)
+            return String(repeating: "0", count: 8 - hex.count) + hex
+        }.joined()
+    }
+
+    static func isWildcard(_ host: String) -> Bool { host == "0.0.0.0" || host == "::" }
+
+    static func urlHost(_ host: String) -> String { host.contains(":") ? "[\(host)]" : host }
+
+    /// The first non-loopback IPv4 address of this machine, for a student URL when listening on every address.
+    static func firstAddress() -> String? {
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0, let first = list else { return nil }
+        defer { freeifaddrs(list) }
+        var cursor: UnsafeMutablePointer<ifaddrs>? = first
+        while let entry = cursor {
+            defer { cursor = entry.pointee.ifa_next }
+            guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET) else { continue }
+            var host = [CChar](repeating: 0, count: 64)
+            guard getnameinfo(address, socklen_t(MemoryLayout<sockaddr_in>.size), &host, socklen_t(host.count), nil, 0,
+                              NI_NUMERICHOST) == 0 else { continue }
+            let text = String(cString: host)
+            if !text.hasPrefix("127.") { return text }
+        }
+        return nil
+    }
+
+    /// An error's text on one line.
+    static func plain(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#endif

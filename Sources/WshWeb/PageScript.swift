@@ -1,0 +1,413 @@
+/// The classroom page's script: it reads the session's events (from the
+/// stream, or from inside a saved file), groups them by the line they belong
+/// to, and shows the selected line's layers, Views, terminal text, state and
+/// history. Every text goes in through `textContent`.
+enum PageScript {
+    static let js = #"""
+"use strict";
+(function () {
+  const settings = JSON.parse(document.getElementById("wsh-settings").textContent);
+  const LANES = ["View", "ViewModel", "DataController", "Request", "Model", "Server"];
+  const MAX_EVENTS = 8000;
+  const $ = (id) => document.getElementById(id);
+  const el = (tag, cls, text) => {
+    const node = document.createElement(tag);
+    if (cls) node.className = cls;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  };
+
+  // --- the model: events by id, lines by number ---
+  const seen = new Set();
+  let events = [];
+  const lines = new Map();          // number -> line record
+  let selected = null;              // the selected line's number
+  let following = true;             // select each new line as it comes
+  let oldestAvailable = null;       // the oldest id the server still keeps
+  let lessonStop = null;
+  let dirty = false;
+
+  function lineRecord(number) {
+    let line = lines.get(number);
+    if (!line) {
+      line = { number, text: null, location: "", at: "", steps: [], outputs: [], views: [],
+               state: null, diff: null, history: null, status: null, ms: null, lesson: null, firstID: Infinity };
+      lines.set(number, line);
+    }
+    return line;
+  }
+
+  function step(line, index) {
+    while (line.steps.length <= index) line.steps.push({ command: "", input: null, layers: [] });
+    return line.steps[index];
+  }
+
+  function apply(event) {
+    if (typeof event.line !== "number") {
+      if (event.type === "lesson") lessonStop = event;
+      return;
+    }
+    const line = lineRecord(event.line);
+    line.firstID = Math.min(line.firstID, event.id);
+    switch (event.type) {
+      case "line": line.text = event.text; line.location = event.location; line.at = event.at; line.lesson = event.lesson || null; break;
+      case "input": { const s = step(line, event.step); s.command = event.command; s.input = event.input; break; }
+      case "layer": step(line, event.step).layers.push(event); break;
+      case "view": line.views.push(event); break;
+      case "output": line.outputs.push(event); break;
+      case "state": line.state = event.state; line.diff = event.diff; break;
+      case "history": line.history = event; break;
+      case "done": line.status = event.status; line.ms = event.ms; break;
+      case "lesson": lessonStop = event; break;
+    }
+  }
+
+  function add(list) {
+    let added = false;
+    for (const event of list) {
+      if (!event || typeof event.id !== "number" || seen.has(event.id)) continue;
+      seen.add(event.id);
+      events.push(event);
+      added = true;
+    }
+    if (!added) return;
+    events.sort((a, b) => a.id - b.id);
+    if (events.length > MAX_EVENTS && following) {
+      // The page keeps a window; older events come back with "load earlier commands".
+      const dropped = events.splice(0, events.length - MAX_EVENTS);
+      for (const event of dropped) seen.delete(event.id);
+    }
+    rebuild();
+  }
+
+  function rebuild() {
+    lines.clear();
+    lessonStop = null;
+    for (const event of events) apply(event);
+    const numbers = [...lines.keys()].sort((a, b) => a - b);
+    if (following || selected === null || !lines.has(selected)) selected = numbers.length ? numbers[numbers.length - 1] : null;
+    schedule();
+  }
+
+  function schedule() {
+    if (dirty) return;
+    dirty = true;
+    requestAnimationFrame(() => { dirty = false; render(); });
+  }
+
+  // --- rendering ---
+  function render() {
+    renderTimeline();
+    renderLesson();
+    const line = selected === null ? null : lines.get(selected);
+    renderCommand(line);
+    renderState(line);
+    renderHistory(line);
+    $("follow").classList.toggle("primary", !following);
+    document.body.dataset.lines = String(lines.size);
+    document.body.dataset.selected = selected === null ? "" : String(selected);
+  }
+
+  // The timeline's items stay in place (keyed by line), so a page that follows a long session redraws only what changed.
+  const items = new Map();
+  function renderTimeline() {
+    const list = $("timeline");
+    const numbers = [...lines.keys()].sort((a, b) => a - b);
+    for (const [number, item] of items) if (!lines.has(number)) { item.remove(); items.delete(number); }
+    let previous = null;
+    for (const number of numbers) {
+      const line = lines.get(number);
+      let item = items.get(number);
+      if (!item) {
+        item = el("li", "line");
+        item.dataset.line = String(number);
+        item.tabIndex = 0;
+        item.addEventListener("click", () => choose(number));
+        item.addEventListener("keydown", (e) => { if (e.key === "Enter") choose(number); });
+        items.set(number, item);
+      }
+      const text = line.text === null ? (number === 0 ? "(session start)" : "(earlier)") : line.text;
+      const when = number === 0 ? "before the first command" : line.ms === null ? "running…" : line.ms.toFixed(1) + " ms";
+      const where = [line.location, line.at, when].filter(Boolean).join(" · ");
+      const signature = text + "\u0000" + where;
+      if (item.dataset.signature !== signature) {
+        item.textContent = text;
+        item.appendChild(el("span", "where", where));
+        item.dataset.signature = signature;
+        item.dataset.done = String(line.ms !== null);
+      }
+      item.classList.toggle("selected", number === selected);
+      item.classList.toggle("failed", line.status !== null && line.status !== 0);
+      const expected = previous ? previous.nextSibling : list.firstChild;
+      if (expected !== item) list.insertBefore(item, expected);
+      previous = item;
+    }
+    const first = events.length ? events[0].id : null;
+    const more = settings.role !== "saved" && first !== null && oldestAvailable !== null && first > oldestAvailable;
+    $("older").hidden = !more;
+    const gap = first !== null && first > 1 && (oldestAvailable === null || first <= oldestAvailable);
+    $("gap").hidden = !gap || settings.role === "saved";
+    $("gap").textContent = gap ? "Earlier commands are no longer kept." : "";
+    const chosen = list.querySelector("li.selected");
+    if (chosen && following) chosen.scrollIntoView({ block: "nearest" });
+  }
+
+  function renderLesson() {
+    const box = $("lesson");
+    if (!lessonStop) { box.hidden = true; return; }
+    box.hidden = false;
+    $("lesson-step").textContent = "Lesson " + lessonStop.file + " · stop " + lessonStop.step + " of " + lessonStop.steps;
+    const narration = $("narration");
+    narration.textContent = "";
+    for (const text of lessonStop.narration || []) narration.appendChild(el("p", null, text));
+    $("lesson-next").textContent = lessonStop.command ? "next: " + lessonStop.command : (lessonStop.step > lessonStop.steps ? "the lesson is over" : "paused");
+  }
+
+  function renderCommand(line) {
+    const title = $("command-title");
+    title.textContent = "";
+    const lanes = $("lanes");
+    lanes.textContent = "";
+    $("views").textContent = "";
+    $("output").textContent = "";
+    if (!line) { title.textContent = "Waiting for the first command…"; $("command-meta").textContent = ""; return; }
+    title.appendChild(el("span", "prompt", "wsh> "));
+    title.appendChild(document.createTextNode(line.text === null
+      ? (line.number === 0 ? "(the session, before its first command)" : "(began before the page's window)") : line.text));
+    const meta = [line.location, line.at];
+    if (line.number === 0) meta.push("what the session showed as the page started");
+    else if (line.status !== null) meta.push(line.status === 0 ? "done in " + line.ms.toFixed(1) + " ms" : "failed (status " + line.status + ")");
+    else meta.push("running…");
+    if (line.lesson && line.lesson.length) meta.push(line.lesson.join(" "));
+    $("command-meta").textContent = meta.filter(Boolean).join(" · ");
+
+    for (const lane of LANES) {
+      const head = el("div", "lane-head lane-" + lane, lane);
+      head.setAttribute("role", "columnheader");
+      lanes.appendChild(head);
+    }
+    if (!line.steps.length) {
+      const none = el("div", "step-end", "No ViewModel input: this command only reads or prints (the terminal below shows what it printed).");
+      lanes.appendChild(none);
+    }
+    line.steps.forEach((s, index) => {
+      const head = el("div", "step-head", (s.command || "(command)") + (s.input ? "  →  " + s.input : "  →  straight to the Request layer"));
+      head.dataset.step = String(index);
+      lanes.appendChild(head);
+      for (const layer of s.layers) {
+        if (layer.layer === "Shell") {
+          if (layer.event === "done" || layer.event === "failed") {
+            const end = el("div", "step-end" + (layer.event === "failed" ? " failed" : ""),
+              (layer.event === "failed" ? "failed: " + layer.detail : "done") + (typeof layer.ms === "number" ? " · " + layer.ms.toFixed(1) + " ms" : ""));
+            lanes.appendChild(end);
+          }
+          continue;
+        }
+        const column = LANES.indexOf(layer.layer);
+        for (let i = 0; i < LANES.length; i++) {
+          const cell = el("div", "cell");
+          cell.setAttribute("role", "cell");
+          if (i === column) {
+            const card = el("div", "ev lane-" + layer.layer);
+            card.dataset.layer = layer.layer;
+            card.dataset.event = layer.event;
+            card.appendChild(el("span", "what", layer.event));
+            card.appendChild(el("span", "detail", layer.detail));
+            if (typeof layer.ms === "number") card.appendChild(el("span", "ms", " · " + layer.ms.toFixed(1) + " ms"));
+            cell.appendChild(card);
+          }
+          lanes.appendChild(cell);
+        }
+      }
+    });
+    const views = $("views");
+    const shown = line.views.length ? line.views.slice(-1) : [];
+    if (!shown.length) views.appendChild(el("p", "note", "No View rendered for this command."));
+    for (const view of shown) {
+      views.appendChild(el("div", "view-name", view.view + (view.terminal ? "" : " (for this page: the script did not show it)")));
+      views.appendChild(el("pre", "screen", view.text));
+    }
+    const output = $("output");
+    if (!line.outputs.length) output.appendChild(el("span", "note", "(nothing printed)"));
+    for (const out of line.outputs) output.appendChild(el("span", out.stream === "stderr" ? "err" : "out", out.text));
+  }
+
+  /// The state as it was after `line`: its own, else the last one before it.
+  function stateAt(number) {
+    let best = null;
+    for (const [n, line] of lines) if (n <= number && line.state && (!best || n > best.number)) best = line;
+    return best;
+  }
+
+  function renderState(line) {
+    const box = $("state");
+    const diffBox = $("state-diff");
+    box.textContent = "";
+    diffBox.textContent = "";
+    if (!line) return;
+    const holder = stateAt(line.number);
+    if (!holder) { box.appendChild(el("p", "note", "No state yet.")); return; }
+    const state = holder.state;
+    const diff = holder === line ? line.diff : null;
+    const added = new Set(diff ? diff.rows_added : []);
+    if (!diff) diffBox.appendChild(el("p", "note", holder === line ? "" : "This command changed no state."));
+    if (diff) {
+      const change = (cls, text) => { const d = el("div", "change " + cls, text); diffBox.appendChild(d); return d; };
+      if (diff.rows_added.length) change("added", "+ rows " + diff.rows_added.length + ": " + diff.rows_added.join(", ")).dataset.kind = "rows_added";
+      if (diff.rows_removed.length) change("removed", "− rows " + diff.rows_removed.length + ": " + diff.rows_removed.join(", ")).dataset.kind = "rows_removed";
+      for (const s of diff.screens_pushed) change("added", "+ screen " + describeScreen(s)).dataset.kind = "screens_pushed";
+      for (const s of diff.screens_popped) change("removed", "− screen " + describeScreen(s)).dataset.kind = "screens_popped";
+      if (diff.muted_added.length) change("added", "+ muted " + diff.muted_added.join(", "));
+      if (diff.muted_removed.length) change("removed", "− muted " + diff.muted_removed.join(", "));
+      if (diff.source) change("changed", "~ source " + diff.source.before + " → " + diff.source.after);
+      if (diff.led) change("changed", "~ LED " + diff.led.before + " → " + diff.led.after);
+      if (!diffBox.children.length) change("changed", "(no change to the state)");
+    }
+    const field = (key, value, isNew) => {
+      const d = el("div", "field" + (isNew ? " new" : ""));
+      d.appendChild(el("span", "key", key + ": "));
+      d.appendChild(document.createTextNode(value));
+      box.appendChild(d);
+    };
+    const screens = ["list"].concat(state.screens.map(describeScreen)).join(" › ");
+    field("screens", screens, diff && (diff.screens_pushed.length || diff.screens_popped.length));
+    field("source", state.source + " · page size " + state.page_size + " · next: " + (state.next === null ? "none" : state.next), diff && diff.source);
+    field("rows", String(state.rows.length), diff && (diff.rows_added.length || diff.rows_removed.length));
+    const rows = el("div", "rows");
+    for (const row of state.rows) {
+      const r = el("div", "row" + (added.has(row.id) ? " new" : "") + (row.muted ? " muted" : ""),
+        (row.index === null ? "  ✕" : String(row.index).padStart(3, " ")) + "  " + (row.id || "(no id)") + (row.author ? "  @" + row.author : ""));
+      r.dataset.id = row.id || "";
+      rows.appendChild(r);
+    }
+    box.appendChild(rows);
+    field("muted", state.muted.length ? state.muted.join(", ") : "nobody", diff && (diff.muted_added.length || diff.muted_removed.length));
+    const calc = state.calculator;
+    field("calculator", "LED " + calc.led + (calc.pending ? " · pending " + calc.pending : "") + (calc.entries.length ? " · " + calc.entries.join(" ") : ""), diff && diff.led);
+  }
+
+  function describeScreen(s) {
+    if (s.status_id) return s.kind + " of status " + s.status_id;
+    if (s.query) return s.kind + " \"" + s.query + "\"";
+    return [s.kind, s.screen_name ? "@" + s.screen_name : null, s.user_id ? "uid " + s.user_id : null].filter(Boolean).join(" ");
+  }
+
+  function historyAt(number) {
+    let best = null;
+    for (const [n, line] of lines) if (n <= number && line.history && (!best || n > best.number)) best = line;
+    return best ? best.history : null;
+  }
+
+  function renderHistory(line) {
+    const list = $("history");
+    list.textContent = "";
+    const history = line ? historyAt(line.number) : null;
+    const position = $("history-position");
+    if (!history) { position.textContent = "No operations yet."; position.dataset.position = "0"; return; }
+    const total = history.operations.length;
+    position.dataset.position = String(history.position);
+    position.dataset.total = String(total);
+    position.textContent = "position " + history.position + " of " + total + (history.position < total ? " · redo applies " + (total - history.position) : "")
+      + (history.position > 0 ? " · undo takes back #" + history.position : "");
+    history.operations.forEach((op, index) => {
+      const item = el("li", op.applied ? "op applied" : "op undone", op.text);
+      item.dataset.applied = String(op.applied);
+      if (index === history.position - 1) item.classList.add("current");
+      if (op.remote) item.appendChild(el("span", "remote", "⇅ " + op.remote));
+      list.appendChild(item);
+    });
+  }
+
+  function choose(number) {
+    selected = number;
+    const numbers = [...lines.keys()];
+    following = number === Math.max(...numbers);
+    schedule();
+  }
+
+  // --- controls ---
+  function setZoom(z) {
+    const zoom = Math.min(3, Math.max(0.6, Math.round(z * 10) / 10));
+    document.documentElement.style.setProperty("--zoom", String(zoom));
+    try { localStorage.setItem("wsh-zoom", String(zoom)); } catch (e) {}
+  }
+  function zoom() { return parseFloat(getComputedStyle(document.documentElement).getPropertyValue("--zoom")) || 1; }
+  function setTheme(theme) {
+    document.documentElement.dataset.theme = theme;
+    try { localStorage.setItem("wsh-theme", theme); } catch (e) {}
+  }
+  const query = new URLSearchParams(location.search);
+  let theme = query.get("theme");
+  try { theme = theme || localStorage.getItem("wsh-theme"); } catch (e) {}
+  setTheme(theme || (matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light"));
+  let storedZoom = query.get("zoom");
+  try { storedZoom = storedZoom || localStorage.getItem("wsh-zoom"); } catch (e) {}
+  if (storedZoom) setZoom(parseFloat(storedZoom));
+  $("theme").addEventListener("click", () => setTheme(document.documentElement.dataset.theme === "dark" ? "light" : "dark"));
+  $("zoom-in").addEventListener("click", () => setZoom(zoom() + 0.1));
+  $("zoom-out").addEventListener("click", () => setZoom(zoom() - 0.1));
+  $("follow").addEventListener("click", () => { following = true; rebuild(); });
+
+  const presenting = settings.role === "teacher" && settings.controlKey;
+  $("presenter").hidden = !presenting;
+  $("role").textContent = settings.role === "teacher" ? (presenting ? "teacher · presenting" : "teacher")
+    : settings.role === "student" ? "student · read-only" : "saved session";
+
+  async function control(action) {
+    if (!presenting) return;
+    try {
+      const answer = await fetch(settings.base + "control?key=" + encodeURIComponent(settings.controlKey), { method: "POST", body: action });
+      if (!answer.ok) $("connection").textContent = "control refused (" + answer.status + ")";
+    } catch (e) {
+      $("connection").textContent = "control failed";
+    }
+  }
+  $("next").addEventListener("click", () => control("next"));
+  $("back").addEventListener("click", () => control("back"));
+
+  document.addEventListener("keydown", (e) => {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const target = e.target;
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA")) return;
+    if (presenting && (e.key === "ArrowRight" || e.key === "PageDown" || e.key === " " || e.key === "n")) { e.preventDefault(); control("next"); return; }
+    if (presenting && (e.key === "ArrowLeft" || e.key === "PageUp" || e.key === "b")) { e.preventDefault(); control("back"); return; }
+    if (e.key === "+" || e.key === "=") setZoom(zoom() + 0.1);
+    else if (e.key === "-") setZoom(zoom() - 0.1);
+    else if (e.key === "0") setZoom(1);
+    else if (e.key === "t") setTheme(document.documentElement.dataset.theme === "dark" ? "light" : "dark");
+    else if (e.key === "End") { following = true; rebuild(); }
+    else if (e.key === "ArrowUp" || e.key === "ArrowDown") {
+      const numbers = [...lines.keys()].sort((a, b) => a - b);
+      const at = numbers.indexOf(selected);
+      const next = numbers[Math.min(numbers.length - 1, Math.max(0, at + (e.key === "ArrowUp" ? -1 : 1)))];
+      if (next !== undefined) { e.preventDefault(); choose(next); }
+    }
+  });
+
+  $("older").addEventListener("click", async () => {
+    if (!events.length) return;
+    following = false;
+    const answer = await fetch(settings.base + "older?before=" + events[0].id + "&count=500");
+    if (answer.ok) add(await answer.json());
+  });
+
+  // --- the events: inside the file, or from the stream ---
+  add(JSON.parse(document.getElementById("wsh-events").textContent));
+  if (settings.role === "saved") {
+    $("connection").textContent = "saved · " + events.length + " events";
+    schedule();
+  } else {
+    const source = new EventSource(settings.base + "events");
+    source.addEventListener("open", () => { $("connection").textContent = "live"; $("connection").className = "pill live"; });
+    source.addEventListener("error", () => { $("connection").textContent = "reconnecting…"; $("connection").className = "pill down"; });
+    source.addEventListener("window", (e) => { try { oldestAvailable = JSON.parse(e.data).oldest; } catch (x) {} schedule(); });
+    let batch = [];
+    source.addEventListener("message", (e) => {
+      try { batch.push(JSON.parse(e.data)); } catch (x) { return; }
+      if (batch.length === 1) queueMicrotask(() => { const list = batch; batch = []; add(list); });
+    });
+  }
+  window.wshPage = { events: () => events, lines: () => lines, selected: () => selected };
+})();
+"""#
+}

@@ -1,0 +1,359 @@
+#!/usr/bin/python3
+"""The classroom page in a real Chromium, driven through Selenium as a person would.
+
+Each test starts the built wsh with `--web 0` (a free port), types commands into
+its stdin as a teacher types them at the prompt, and reads the page: the teacher's
+on loopback, a student's behind the join key, a reloaded one, the saved file, and a
+presenter's. Screenshots at 1024x768 and 1920x1080, light and dark, go to
+$WSH_SCREENSHOTS (default .build/screenshots).
+
+Run by scripts/test-browser (which scripts/test calls); needs chromium,
+chromium-driver and python3-selenium (scripts/install-deps --browser).
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+import urllib.error
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+WSH = os.environ.get("WSH_BIN") or os.path.join(ROOT, ".build", "debug", "wsh")
+SHOTS = os.environ.get("WSH_SCREENSHOTS") or os.path.join(ROOT, ".build", "screenshots")
+WAIT = 20  # seconds an expected change may take before a test fails
+
+
+class Wsh:
+    """A running wsh with the classroom page served, fed lines on stdin."""
+
+    def __init__(self, *arguments):
+        self.stderr_lines = []
+        self.changed = threading.Condition()
+        self.process = subprocess.Popen(
+            [WSH, "--web", "0", *arguments], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True, bufsize=1, env={**os.environ, "NO_COLOR": "1"})
+        # stdout is drained too, so wsh never blocks on a full pipe.
+        for stream, keep in ((self.process.stderr, True), (self.process.stdout, False)):
+            threading.Thread(target=self.drain, args=(stream, keep), daemon=True).start()
+        self.teacher = self.wait_for_line(r"web: (http://127\.0\.0\.1:\d+/)")
+        self.student = self.wait_for_line(r"students join at (http://\S+/join/[0-9a-f]+/)")
+
+    def drain(self, stream, keep):
+        for line in stream:
+            if keep:
+                with self.changed:
+                    self.stderr_lines.append(line)
+                    self.changed.notify_all()
+        with self.changed:
+            self.changed.notify_all()
+
+    def wait_for_line(self, pattern):
+        """The first group of `pattern` in a stderr line, waiting for it."""
+        deadline = time.monotonic() + WAIT
+        with self.changed:
+            while True:
+                for line in self.stderr_lines:
+                    match = re.search(pattern, line)
+                    if match:
+                        return match.group(1)
+                left = deadline - time.monotonic()
+                if left <= 0 or self.process.poll() is not None:
+                    break
+                self.changed.wait(min(left, 0.5))
+        raise AssertionError("wsh never printed %r; stderr: %s" % (pattern, "".join(self.stderr_lines)))
+
+    def type(self, line):
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def close(self):
+        if self.process.poll() is None:
+            try:
+                self.process.stdin.close()
+            except BrokenPipeError:
+                pass
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                # A lesson stepped from the page waits for the page, not for stdin.
+                self.process.terminate()
+                self.process.wait()
+
+
+
+def browser(width=1920, height=1080, theme=None):
+    options = webdriver.ChromeOptions()
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--window-size=%d,%d" % (width, height), "--hide-scrollbars"):
+        options.add_argument(flag)
+    if theme:
+        options.add_argument("--force-dark-mode" if theme == "dark" else "--force-light-mode")
+    service = Service(executable_path="/usr/bin/chromedriver")
+    driver = webdriver.Chrome(service=service, options=options)
+    driver.set_window_size(width, height)
+    return driver
+
+
+def wait(driver, condition, message):
+    return WebDriverWait(driver, WAIT, poll_frequency=0.1).until(lambda d: condition(d), message)
+
+
+def texts(driver, selector):
+    return [element.text for element in driver.find_elements(By.CSS_SELECTOR, selector)]
+
+
+def line_count(driver):
+    return int(driver.find_element(By.TAG_NAME, "body").get_attribute("data-lines") or 0)
+
+
+def line_number(driver, command):
+    """The number of the timeline's last line `command` once it is done, else None."""
+    return driver.execute_script("""
+        const items = [...document.querySelectorAll('#timeline li')].reverse();
+        const item = items.find(li => li.firstChild && li.firstChild.textContent === arguments[0] && li.dataset.done === 'true');
+        return item ? item.dataset.line : null;""", command)
+
+
+def wait_for_done(driver, command):
+    """Waits until the timeline shows `command` finished; its line's number."""
+    return wait(driver, lambda d: line_number(d, command), "the page never showed %r done" % command)
+
+
+def select_line(driver, command):
+    """Clicks `command` in the timeline, as a student would, and waits for it to show."""
+    number = wait_for_done(driver, command)
+    def clicked(d):
+        try:
+            d.find_element(By.CSS_SELECTOR, '#timeline li[data-line="%s"]' % number).click()
+        except StaleElementReferenceException:
+            return False
+        return d.find_element(By.TAG_NAME, "body").get_attribute("data-selected") == number
+    wait(driver, clicked, "could not select %r" % command)
+
+
+class ClassroomTests(unittest.TestCase):
+    def setUp(self):
+        self.wsh = Wsh()
+        self.drivers = []
+
+    def tearDown(self):
+        for driver in self.drivers:
+            driver.quit()
+        self.wsh.close()
+
+    def open(self, url, **size):
+        driver = browser(**size)
+        self.drivers.append(driver)
+        driver.get(url)
+        wait(driver, lambda d: d.find_element(By.ID, "connection").text == "live", "the page never connected")
+        return driver
+
+    def test_student_sees_the_request_the_rows_added_and_the_history_after_undo(self):
+        teacher = self.open(self.wsh.teacher)
+        student = self.open(self.wsh.student)
+        for line in ("fetch 3", "detail 1", "favorite 1", "undo"):
+            self.wsh.type(line)
+        for page in (teacher, student):
+            wait_for_done(page, "undo")
+        # The fetch's request line, in the Request lane, on the student's page.
+        select_line(student, "fetch 3")
+        requests = texts(student, '#lanes .ev[data-layer="Request"]')
+        self.assertTrue(any("GET " in text and "public_timeline.json?count=3" in text and "200" in text for text in requests),
+                        requests)
+        self.assertTrue(texts(student, '#lanes .ev[data-layer="Server"]'), "no sandbox route in the Server lane")
+        self.assertIn("3 items", " ".join(texts(student, '#lanes .ev[data-layer="Model"]')))
+        # The rows it added, in the state diff, and the rows marked new in the state.
+        diff = student.find_element(By.CSS_SELECTOR, '#state-diff [data-kind="rows_added"]').text
+        self.assertRegex(diff, r"^\+ rows 3: \d+, \d+, \d+$")
+        self.assertEqual(len(student.find_elements(By.CSS_SELECTOR, "#state .row.new")), 3)
+        # The favourite's request, then the history after undo: 2 applied, the favourite undone.
+        select_line(student, "favorite 1")
+        self.assertTrue(any("POST" in text and "favorites/create.json" in text
+                            for text in texts(student, '#lanes .ev[data-layer="Request"]')))
+        select_line(student, "undo")
+        position = student.find_element(By.ID, "history-position")
+        self.assertEqual(position.get_attribute("data-position"), "2")
+        self.assertEqual(position.get_attribute("data-total"), "3")
+        undone = student.find_elements(By.CSS_SELECTOR, '#history li[data-applied="false"]')
+        self.assertEqual([item.text.split("\n")[0] for item in undone], ["favorite 1"])
+        # The teacher's page shows the same.
+        select_line(teacher, "undo")
+        self.assertEqual(teacher.find_element(By.ID, "history-position").get_attribute("data-position"), "2")
+
+    def test_a_page_reloaded_mid_session_catches_up(self):
+        page = self.open(self.wsh.teacher)
+        self.wsh.type("fetch 3")
+        wait_for_done(page, "fetch 3")
+        page.refresh()
+        self.wsh.type("detail 2")
+        wait(page, lambda d: d.find_element(By.ID, "connection").text == "live", "no reconnection after the reload")
+        wait_for_done(page, "detail 2")
+        # What came before the reload is there too, and the open detail's state.
+        wait_for_done(page, "fetch 3")
+        select_line(page, "detail 2")
+        self.assertIn("StatusDetailView", page.find_element(By.ID, "views").text)
+        self.assertIn("+ screen detail of status", page.find_element(By.ID, "state-diff").text)
+
+    def test_a_student_page_has_no_controls_and_a_wrong_key_gets_403(self):
+        page = self.open(self.wsh.student)
+        self.assertEqual(page.find_element(By.ID, "role").text, "student · read-only")
+        self.assertFalse(page.find_element(By.ID, "next").is_displayed())
+        self.assertFalse(page.find_element(By.ID, "back").is_displayed())
+        base = self.wsh.teacher.rstrip("/")
+        for path in ("/join/0123456789abcdef0123456789abcdef/", "/join/", "/join",
+                     "/join/%s/events" % ("f" * 32)):
+            with self.assertRaises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(base + path, timeout=5)
+            self.assertEqual(refused.exception.code, 403, path)
+        # No lesson is presented: the control door is shut for everyone, the key or not.
+        request = urllib.request.Request(base + "/control?key=x", data=b"next", method="POST")
+        with self.assertRaises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=5)
+        self.assertEqual(refused.exception.code, 403)
+
+    def test_the_saved_page_opens_offline_with_the_same_content(self):
+        live = self.open(self.wsh.teacher)
+        for line in ("fetch 3", "detail 1"):
+            self.wsh.type(line)
+        wait_for_done(live, "detail 1")
+        folder = tempfile.mkdtemp()
+        saved = os.path.join(folder, "lesson.html")
+        self.wsh.type("web save %s" % saved)
+        self.wsh.wait_for_line(r"web: saved (\d+) events")
+        with open(saved, encoding="utf-8") as handle:
+            html = handle.read()
+        self.assertNotRegex(html, r"(src|href)\s*=\s*[\"']?https?:", "the saved page loads something")
+        # Offline: no server behind it, a file URL.
+        self.wsh.close()
+        page = browser()
+        self.drivers.append(page)
+        page.get("file://" + saved)
+        wait(page, lambda d: d.find_element(By.ID, "connection").text.startswith("saved"), "the saved page did not load")
+        self.assertEqual(page.find_element(By.ID, "role").text, "saved session")
+        select_line(page, "fetch 3")
+        select_line(live, "fetch 3")
+        for selector in ("#lanes", "#state", "#state-diff", "#history"):
+            self.assertEqual(page.find_element(By.CSS_SELECTOR, selector).text,
+                             live.find_element(By.CSS_SELECTOR, selector).text, selector)
+        # The same commands, but for `web save` itself, which was still running when the file was written.
+        saved_lines, live_lines = texts(page, "#timeline li"), texts(live, "#timeline li")
+        self.assertEqual(saved_lines[:-1], live_lines[:len(saved_lines) - 1])
+        self.assertTrue(saved_lines[-1].startswith("web save "), saved_lines[-1])
+
+    def test_screenshots_light_and_dark_at_two_sizes(self):
+        os.makedirs(SHOTS, exist_ok=True)
+        for line in ("fetch 5", "detail 2", "favorite 2", "undo", "mute pixel_kafka68"):
+            self.wsh.type(line)
+        for width, height in ((1024, 768), (1920, 1080)):
+            for theme in ("light", "dark"):
+                page = browser(width, height)
+                self.drivers.append(page)
+                page.get(self.wsh.teacher + "?theme=" + theme)
+                wait_for_done(page, "mute pixel_kafka68")
+                select_line(page, "fetch 5")
+                self.assertEqual(page.execute_script("return document.documentElement.dataset.theme"), theme)
+                path = os.path.join(SHOTS, "classroom-%dx%d-%s.png" % (width, height, theme))
+                self.assertTrue(page.save_screenshot(path))
+                self.assertGreater(os.path.getsize(path), 20_000, path)
+                # Nothing runs out of its lane or off the page sideways.
+                overflow = page.execute_script("""
+                    const bad = [];
+                    if (document.documentElement.scrollWidth > window.innerWidth + 1) bad.push('page ' + document.documentElement.scrollWidth);
+                    const lanes = document.getElementById('lanes').getBoundingClientRect();
+                    for (const card of document.querySelectorAll('#lanes .ev')) {
+                      const cell = card.parentElement.getBoundingClientRect(), box = card.getBoundingClientRect();
+                      if (box.left < cell.left - 1 || box.right > cell.right + 1 || box.right > lanes.right + 1) bad.push(card.textContent);
+                    }
+                    return bad;""")
+                self.assertEqual(overflow, [], "%dx%d %s" % (width, height, theme))
+
+    def test_zoom_grows_the_content_not_the_controls(self):
+        page = self.open(self.wsh.teacher)
+        self.wsh.type("fetch 3")
+        wait_for_done(page, "fetch 3")
+        size = lambda selector: page.execute_script(
+            "return parseFloat(getComputedStyle(document.querySelector(arguments[0])).fontSize)", selector)
+        before = (size("#command-title"), size("#next"))
+        for _ in range(5):
+            page.find_element(By.ID, "zoom-in").click()
+        after = (size("#command-title"), size("#next"))
+        self.assertGreater(after[0], before[0] * 1.3)
+        self.assertEqual(after[1], before[1])
+
+
+class PresenterTests(unittest.TestCase):
+    def test_next_and_back_step_a_lesson(self):
+        folder = tempfile.mkdtemp()
+        lesson = os.path.join(folder, "lesson.wsh")
+        with open(lesson, "w", encoding="utf-8") as handle:
+            handle.write("# First the public timeline.\nfetch 3\n# Then the first status.\ndetail 1\n")
+        wsh = Wsh("--present", lesson)
+        driver = browser()
+        try:
+            driver.get(wsh.teacher)
+            wait(driver, lambda d: d.find_element(By.ID, "connection").text == "live", "the page never connected")
+            self.assertTrue(driver.find_element(By.ID, "next").is_displayed())
+            wait(driver, lambda d: "First the public timeline." in d.find_element(By.ID, "narration").text,
+                 "the lesson's narration is not shown")
+            self.assertEqual(driver.find_element(By.ID, "lesson-next").text, "next: fetch 3")
+            driver.find_element(By.ID, "next").click()
+            wait_for_done(driver, "fetch 3")
+            wait(driver, lambda d: d.find_element(By.ID, "lesson-next").text == "next: detail 1", "Next did not move on")
+            driver.find_element(By.ID, "next").click()
+            wait_for_done(driver, "detail 1")
+            # Back undoes the last step and shows it again.
+            driver.find_element(By.ID, "back").click()
+            wait_for_done(driver, "undo")
+            wait(driver, lambda d: d.find_element(By.ID, "lesson-next").text == "next: detail 1", "Back did not step back")
+            self.assertIn("detail of status", " ".join(texts(driver, "#state-diff .removed")))
+            # The student's page of the same lesson cannot step it.
+            student = browser()
+            try:
+                student.get(wsh.student)
+                wait(student, lambda d: d.find_element(By.ID, "connection").text == "live", "the student page never connected")
+                self.assertFalse(student.find_element(By.ID, "next").is_displayed())
+                key = driver.execute_script("return JSON.parse(document.getElementById('wsh-settings').textContent).controlKey")
+                self.assertIsNone(student.execute_script(
+                    "return JSON.parse(document.getElementById('wsh-settings').textContent).controlKey"))
+                # A page of another origin holding the key is refused too.
+                request = urllib.request.Request(wsh.teacher + "control?key=" + key, data=b"next", method="POST",
+                                                 headers={"Origin": "http://evil.example"})
+                with self.assertRaises(urllib.error.HTTPError) as refused:
+                    urllib.request.urlopen(request, timeout=5)
+                self.assertEqual(refused.exception.code, 403)
+            finally:
+                student.quit()
+        finally:
+            driver.quit()
+            wsh.close()
+
+
+class LessonTests(unittest.TestCase):
+    def test_every_lesson_runs_with_the_page_served(self):
+        folder = os.path.join(ROOT, "examples", "lessons")
+        lessons = sorted(name for name in os.listdir(folder) if name.endswith(".wsh"))
+        self.assertTrue(lessons)
+        for name in lessons:
+            run = subprocess.run([WSH, "--web", "0", os.path.join(folder, name)], capture_output=True, text=True,
+                                 timeout=120, stdin=subprocess.DEVNULL)
+            self.assertEqual(run.returncode, 0, "%s: %s" % (name, run.stderr[-2000:]))
+            self.assertRegex(run.stderr, r"web: http://127\.0\.0\.1:\d+/")
+
+
+if __name__ == "__main__":
+    runner = unittest.TextTestRunner(verbosity=2)
+    result = runner.run(unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__]))
+    failed = len(result.failures) + len(result.errors)
+    print("%d passed, %d failed" % (result.testsRun - failed, failed))
+    sys.exit(0 if result.wasSuccessful() else 1)

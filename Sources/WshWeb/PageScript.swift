@@ -57,7 +57,7 @@ enum PageScript {
       case "output": line.outputs.push(event); break;
       case "state": line.state = event.state; line.diff = event.diff; break;
       case "history": line.history = event; break;
-      case "done": line.status = event.status; line.ms = event.ms; break;
+      case "done": line.status = event.status; line.ms = event.ms; line.endedAt = event.t; break;
       case "lesson": lessonStop = event; break;
     }
   }

@@ -317,6 +317,8 @@ class PresenterTests(unittest.TestCase):
             wait_for_done(driver, "undo")
             wait(driver, lambda d: d.find_element(By.ID, "lesson-next").text == "next: detail 1", "Back did not step back")
             self.assertIn("detail of status", " ".join(texts(driver, "#state-diff .removed")))
+            os.makedirs(SHOTS, exist_ok=True)
+            self.assertTrue(driver.save_screenshot(os.path.join(SHOTS, "classroom-presenting-1920x1080.png")))
             # The student's page of the same lesson cannot step it.
             student = browser()
             try:

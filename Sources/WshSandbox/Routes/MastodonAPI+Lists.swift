@@ -183,10 +183,9 @@ extension MastodonAPI {
         let viewer = try viewer(call, .user)!
         let timeline = store.timeline
         let list = try list(id, of: viewer, in: timeline)
-        let (slice, link) = try page(timeline.ordinals(of: list), call)
-        var reply = Self.json(renderer(timeline, viewer: viewer).statuses(slice))
-        if let link { reply.headers[HTTPField.Name("Link")!] = link }
-        return reply
+        return try statusPage(timeline.authorsIndex(list.members), call, timeline: timeline, viewer: viewer) {
+            !timeline.isDeleted(ordinal: $0)
+        }
     }
 
     /// A list's number from its id in the server's id style.

@@ -22,6 +22,45 @@ extension MastodonAPI {
         return (slice, link)
     }
 
+    /// One page of the timeline `index`, the ordinals `keep` holds for, as
+    /// `page(_:_:)` pages them listed newest first; but read from the cursor on
+    /// (found by binary search) and only as far as the page and its `rel="next"`
+    /// need, so a page costs the same whatever the size of the timeline.
+    func page(_ index: OrdinalIndex, _ call: Call, keep: (Int) -> Bool) throws -> (ordinals: [Int], link: String?) {
+        let limit = limit(call, default: 20, maximum: 40)
+        let maxID = try cursor(call, "max_id")
+        let sinceID = try cursor(call, "since_id")
+        let minID = try cursor(call, "min_id")
+        // A status's id is `firstID` + its ordinal; an id far below `firstID` is below every ordinal.
+        func ordinal(_ id: Int64) -> Int {
+            let (difference, overflow) = id.subtractingReportingOverflow(SandboxStatus.firstID)
+            return overflow ? Int.min : Int(difference)
+        }
+        let lower = ordinal(max(sinceID ?? 0, minID ?? 0))
+        let upper = maxID.map(ordinal) ?? Int.max
+        var slice: [Int] = []
+        if minID != nil {
+            // The `limit` just above `min_id`: read upwards, then turned newest first.
+            for candidate in index.ascending(above: lower) {
+                guard candidate < upper, slice.count < limit else { break }
+                if keep(candidate) { slice.append(candidate) }
+            }
+            slice.reverse()
+        } else {
+            for candidate in index.descending(below: upper) {
+                guard candidate > lower, slice.count < limit else { break }
+                if keep(candidate) { slice.append(candidate) }
+            }
+        }
+        guard let first = slice.first, let last = slice.last else { return (slice, nil) }
+        var links: [String] = []
+        if index.descending(below: last).contains(where: keep) {
+            links.append("<\(linkURL(call, "max_id", SandboxStatus.firstID + Int64(last)))>; rel=\"next\"")
+        }
+        links.append("<\(linkURL(call, "min_id", SandboxStatus.firstID + Int64(first)))>; rel=\"prev\"")
+        return (slice, links.joined(separator: ", "))
+    }
+
     /// The request's URL on the sandbox, its cursors replaced by `name=id` (and no `access_token`).
     func linkURL(_ call: Call, _ name: String, _ id: Int64) -> String {
         let kept = call.query.split(separator: "&").filter { pair in
@@ -33,7 +72,17 @@ extension MastodonAPI {
 
     /// A page of statuses as a reply with its `Link` header.
     private func statusPage(_ ordinals: [Int], _ call: Call, timeline: Timeline, viewer: Int?) throws -> Reply {
-        let (slice, link) = try page(ordinals, call)
+        try statusPage(try page(ordinals, call), timeline: timeline, viewer: viewer)
+    }
+
+    /// A page of the timeline `index` (what `keep` holds for) as a reply with its `Link` header.
+    func statusPage(_ index: OrdinalIndex, _ call: Call, timeline: Timeline, viewer: Int?,
+                    keep: (Int) -> Bool) throws -> Reply {
+        try statusPage(try page(index, call, keep: keep), timeline: timeline, viewer: viewer)
+    }
+
+    private func statusPage(_ page: (ordinals: [Int], link: String?), timeline: Timeline, viewer: Int?) throws -> Reply {
+        let (slice, link) = page
         var reply = Self.json(renderer(timeline, viewer: viewer).statuses(slice))
         if let link { reply.headers[HTTPField.Name("Link")!] = link }
         return reply
@@ -50,23 +99,18 @@ extension MastodonAPI {
         if call.parameters.flag("remote") { return try statusPage([], call, timeline: timeline, viewer: viewer) }
         let onlyMedia = call.parameters.flag("only_media")
         let hidden = viewer.map(timeline.hiddenAuthors(for:)) ?? []
-        let ordinals = timeline.allOrdinals().filter { ordinal in
-            guard let status = timeline.status(ordinal: ordinal), !timeline.isBoost(status),
-                  !hidden.contains(status.authorIndex) else { return false }
-            if let visibility = status.mastodon?.visibility, visibility != "public" { return false }
-            if onlyMedia && status.pictureKeys.isEmpty { return false }
-            if let tag, !Hashtags.text(status.text, has: tag) { return false }
-            return true
+        let index = tag.map(timeline.tagIndex) ?? timeline.publicIndex
+        return try statusPage(index, call, timeline: timeline, viewer: viewer) { ordinal in
+            timeline.isOnPublicTimeline(ordinal, hidden: hidden, onlyMedia: onlyMedia, tag: tag)
         }
-        return try statusPage(ordinals, call, timeline: timeline, viewer: viewer)
     }
 
     /// `timelines/home`: the viewer's statuses and those of whom they follow, boosts included.
     func homeTimeline(_ call: Call) throws -> Reply {
         let viewer = try viewer(call, .user)!
         let timeline = store.timeline
-        return try statusPage(timeline.ordinals(byAnyOf: timeline.homeAuthors(of: viewer)), call,
-                              timeline: timeline, viewer: viewer)
+        return try statusPage(timeline.authorsIndex(timeline.homeAuthors(of: viewer)), call,
+                              timeline: timeline, viewer: viewer) { !timeline.isDeleted(ordinal: $0) }
     }
 
     /// `accounts/:id/statuses`: `exclude_reblogs`, `only_media`, `tagged`; `pinned=true` is empty.
@@ -78,14 +122,13 @@ extension MastodonAPI {
         let excludeReblogs = call.parameters.flag("exclude_reblogs")
         let onlyMedia = call.parameters.flag("only_media")
         let tagged = call.parameters["tagged"].flatMap { $0.isEmpty ? nil : $0 }
-        let ordinals = timeline.ordinals(of: user).filter { ordinal in
-            guard let status = timeline.status(ordinal: ordinal) else { return false }
+        return try statusPage(timeline.userIndex(user.index), call, timeline: timeline, viewer: viewer) { ordinal in
+            guard !timeline.isDeleted(ordinal: ordinal), let status = timeline.status(ordinal: ordinal) else { return false }
             if excludeReblogs && timeline.isBoost(status) { return false }
             if onlyMedia && status.pictureKeys.isEmpty { return false }
             if let tagged, !Hashtags.text(status.text, has: tagged) { return false }
             return true
         }
-        return try statusPage(ordinals, call, timeline: timeline, viewer: viewer)
     }
 
     // MARK: Statuses

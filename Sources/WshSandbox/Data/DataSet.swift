@@ -39,6 +39,12 @@ struct DataSet: Sendable {
     /// first. The first call makes every status (the tags are in their texts).
     var tagOrdinals: [String: [Int]] { statuses.tagOrdinals }
 
+    /// What `make` returns for `user`, made on the first call and kept: the
+    /// generated notifications of a user, a pure function of the data.
+    func generatedNotifications(for user: Int, _ make: () -> [SandboxNotification]) -> [SandboxNotification] {
+        statuses.notifications(for: user, make)
+    }
+
     /// The author (a user index) of the generated status with `ordinal`, without making its text.
     func authorIndex(ofOrdinal ordinal: Int) -> Int { statuses.authorIndex(ofOrdinal: ordinal) }
 
@@ -257,6 +263,10 @@ struct GeneratedStatuses: RandomAccessCollection, Sendable {
 
     var tagOrdinals: [String: [Int]] { storage.tagOrdinals }
 
+    func notifications(for user: Int, _ make: () -> [SandboxNotification]) -> [SandboxNotification] {
+        storage.notifications(for: user, make)
+    }
+
     /// The statuses made so far and the mentions index, behind a lock:
     /// request handlers on several threads read them. Sharing it between
     /// copies is safe, as what it holds is a pure function of the seed.
@@ -271,6 +281,7 @@ struct GeneratedStatuses: RandomAccessCollection, Sendable {
         private var made: [SandboxStatus?]
         private var mentions: [[Int]]?
         private var tags: [String: [Int]]?
+        private var notifications: [Int: [SandboxNotification]] = [:]
 
         init(seed: UInt64, users: Int, accounts: Int, text: TextGenerator, outlines: [StatusOutline],
              nameIndex: [String: Int]) {
@@ -308,6 +319,15 @@ struct GeneratedStatuses: RandomAccessCollection, Sendable {
             }
             mentions = found
             return found
+        }
+
+        /// Made outside the lock, as `make` reads statuses (which takes it);
+        /// two requests racing make the same list, and either is kept.
+        func notifications(for user: Int, _ make: () -> [SandboxNotification]) -> [SandboxNotification] {
+            if let made = lock.withLock({ notifications[user] }) { return made }
+            let made = make()
+            lock.withLock { notifications[user] = made }
+            return made
         }
 
         var tagOrdinals: [String: [Int]] {

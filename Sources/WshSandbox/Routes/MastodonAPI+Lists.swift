@@ -181,10 +181,9 @@ extension MastodonAPI {
     /// `GET timelines/list/:id`: the members' statuses, paged as a timeline.
     func listTimeline(_ call: Call, id: String) throws -> Reply {
         let viewer = try viewer(call, .user)!
-        let timeline = store.timeline
-        let list = try list(id, of: viewer, in: timeline)
-        return try statusPage(timeline.authorsIndex(list.members), call, timeline: timeline, viewer: viewer) {
-            !timeline.isDeleted(ordinal: $0)
+        return try cachedStatusPage(call, viewer: viewer) { timeline in
+            let list = try list(id, of: viewer, in: timeline)
+            return try page(timeline.authorsIndex(list.members), call) { !timeline.isDeleted(ordinal: $0) }
         }
     }
 

@@ -72,19 +72,25 @@ extension MastodonAPI {
 
     /// A page of statuses as a reply with its `Link` header.
     private func statusPage(_ ordinals: [Int], _ call: Call, timeline: Timeline, viewer: Int?) throws -> Reply {
-        try statusPage(try page(ordinals, call), timeline: timeline, viewer: viewer)
-    }
-
-    /// A page of the timeline `index` (what `keep` holds for) as a reply with its `Link` header.
-    func statusPage(_ index: OrdinalIndex, _ call: Call, timeline: Timeline, viewer: Int?,
-                    keep: (Int) -> Bool) throws -> Reply {
-        try statusPage(try page(index, call, keep: keep), timeline: timeline, viewer: viewer)
-    }
-
-    private func statusPage(_ page: (ordinals: [Int], link: String?), timeline: Timeline, viewer: Int?) throws -> Reply {
-        let (slice, link) = page
+        let (slice, link) = try page(ordinals, call)
         var reply = Self.json(renderer(timeline, viewer: viewer).statuses(slice))
         if let link { reply.headers[HTTPField.Name("Link")!] = link }
+        return reply
+    }
+
+    /// The page `select` picks from the timeline, as a reply with its `Link`
+    /// header: rendered once for the timeline as it is, the viewer and the
+    /// query, then served from the store's cache until a write, as the Weibo
+    /// side's answers are. Nothing else goes into a page: the clock does not.
+    func cachedStatusPage(_ call: Call, viewer: Int?,
+                          _ select: (Timeline) throws -> (ordinals: [Int], link: String?)) throws -> Reply {
+        let key = "\(viewer.map(String.init) ?? "-") \(state.ids.rawValue) \(state.origin)\(call.path)?\(call.query)"
+        let page = try store.page(for: key) { timeline in
+            let (slice, link) = try select(timeline)
+            return (renderer(timeline, viewer: viewer).statuses(slice), link)
+        }
+        var reply = Reply(body: page.body)
+        if let link = page.link { reply.headers[HTTPField.Name("Link")!] = link }
         return reply
     }
 
@@ -95,22 +101,23 @@ extension MastodonAPI {
     /// account is local), `remote=true` is empty, `only_media` keeps statuses with pictures.
     func publicTimeline(_ call: Call, tag: String?) throws -> Reply {
         let viewer = try viewer(call, .preview)
-        let timeline = store.timeline
-        if call.parameters.flag("remote") { return try statusPage([], call, timeline: timeline, viewer: viewer) }
+        if call.parameters.flag("remote") { return try statusPage([], call, timeline: store.timeline, viewer: viewer) }
         let onlyMedia = call.parameters.flag("only_media")
-        let hidden = viewer.map(timeline.hiddenAuthors(for:)) ?? []
-        let index = tag.map(timeline.tagIndex) ?? timeline.publicIndex
-        return try statusPage(index, call, timeline: timeline, viewer: viewer) { ordinal in
-            timeline.isOnPublicTimeline(ordinal, hidden: hidden, onlyMedia: onlyMedia, tag: tag)
+        return try cachedStatusPage(call, viewer: viewer) { timeline in
+            let hidden = viewer.map(timeline.hiddenAuthors(for:)) ?? []
+            let index = tag.map(timeline.tagIndex) ?? timeline.publicIndex
+            return try page(index, call) { ordinal in
+                timeline.isOnPublicTimeline(ordinal, hidden: hidden, onlyMedia: onlyMedia, tag: tag)
+            }
         }
     }
 
     /// `timelines/home`: the viewer's statuses and those of whom they follow, boosts included.
     func homeTimeline(_ call: Call) throws -> Reply {
         let viewer = try viewer(call, .user)!
-        let timeline = store.timeline
-        return try statusPage(timeline.authorsIndex(timeline.homeAuthors(of: viewer)), call,
-                              timeline: timeline, viewer: viewer) { !timeline.isDeleted(ordinal: $0) }
+        return try cachedStatusPage(call, viewer: viewer) { timeline in
+            try page(timeline.authorsIndex(timeline.homeAuthors(of: viewer)), call) { !timeline.isDeleted(ordinal: $0) }
+        }
     }
 
     /// `accounts/:id/statuses`: `exclude_reblogs`, `only_media`, `tagged`; `pinned=true` is empty.
@@ -122,12 +129,14 @@ extension MastodonAPI {
         let excludeReblogs = call.parameters.flag("exclude_reblogs")
         let onlyMedia = call.parameters.flag("only_media")
         let tagged = call.parameters["tagged"].flatMap { $0.isEmpty ? nil : $0 }
-        return try statusPage(timeline.userIndex(user.index), call, timeline: timeline, viewer: viewer) { ordinal in
-            guard !timeline.isDeleted(ordinal: ordinal), let status = timeline.status(ordinal: ordinal) else { return false }
-            if excludeReblogs && timeline.isBoost(status) { return false }
-            if onlyMedia && status.pictureKeys.isEmpty { return false }
-            if let tagged, !Hashtags.text(status.text, has: tagged) { return false }
-            return true
+        return try cachedStatusPage(call, viewer: viewer) { timeline in
+            try page(timeline.userIndex(user.index), call) { ordinal in
+                guard !timeline.isDeleted(ordinal: ordinal), let status = timeline.status(ordinal: ordinal) else { return false }
+                if excludeReblogs && timeline.isBoost(status) { return false }
+                if onlyMedia && status.pictureKeys.isEmpty { return false }
+                if let tagged, !Hashtags.text(status.text, has: tagged) { return false }
+                return true
+            }
         }
     }
 

@@ -267,7 +267,8 @@ struct GeneratedStatuses: RandomAccessCollection, Sendable {
         storage.notifications(for: user, make)
     }
 
-    /// The statuses made so far and the mentions index, behind a lock:
+    /// The statuses made so far and the indexes made from their texts
+    /// (mentions, tags) or for one user (notifications), behind a lock:
     /// request handlers on several threads read them. Sharing it between
     /// copies is safe, as what it holds is a pure function of the seed.
     private final class Storage: @unchecked Sendable {

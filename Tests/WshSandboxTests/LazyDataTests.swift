@@ -52,6 +52,8 @@ struct LazyDataTests {
             var byUser = [[Int]](repeating: [], count: data.users.count)
             var mentions = [[Int]](repeating: [], count: data.users.count)
             var reposts: [Int: [Int]] = [:]
+            var shown: [Int] = []
+            var tags: [String: [Int]] = [:]
             for status in reference {
                 counts[status.authorIndex] += 1
                 latest[status.authorIndex] = status.ordinal
@@ -60,12 +62,18 @@ struct LazyDataTests {
                     mentions[user].append(status.ordinal)
                 }
                 if let original = status.retweetedOrdinal { reposts[original, default: []].append(status.ordinal) }
+                // The Mastodon public timeline's index tells a boost from its outline alone, without the text.
+                if !(status.retweetedOrdinal != nil && status.text == Timeline.boostText) { shown.append(status.ordinal) }
+                for name in Hashtags.names(in: status.text) { tags[name.lowercased(), default: []].append(status.ordinal) }
             }
             #expect(data.users.map(\.generatedStatusesCount) == counts)
             #expect(data.latestOrdinalByUser == latest)
             #expect(data.ordinalsByUser == byUser)
             #expect(data.repostOrdinalsByOrdinal == reposts)
             #expect(data.mentionOrdinalsByUser == mentions)
+            #expect(data.publicOrdinals == shown)
+            #expect(data.tagOrdinals == tags)
+            if shape.statuses >= 100 { #expect(shown.count < reference.count && !tags.isEmpty) }
             if shape.statuses >= 100 { #expect(mentions.contains { !$0.isEmpty }) }
         }
     }

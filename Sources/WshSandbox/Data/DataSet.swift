@@ -22,6 +22,9 @@ struct DataSet: Sendable {
     let ordinalsByUser: [[Int]]
     /// For each status ordinal, the generated statuses that repost it, oldest first.
     let repostOrdinalsByOrdinal: [Int: [Int]]
+    /// The generated statuses that are no boost (a repost with no remark of
+    /// its own), oldest first: the Mastodon public timeline's index.
+    let publicOrdinals: [Int]
     /// How many of the first users are accounts (they act through tokens).
     let accounts: Int
     /// Whom each account follows at the start (user indices), by account index.
@@ -31,6 +34,16 @@ struct DataSet: Sendable {
     /// For each user, the ordinals of generated statuses that `@mention` them,
     /// oldest first. The first call makes every status (their texts say who).
     var mentionOrdinalsByUser: [[Int]] { statuses.mentionOrdinalsByUser }
+
+    /// For each tag (lowercased), the generated statuses that have it, oldest
+    /// first. The first call makes every status (the tags are in their texts).
+    var tagOrdinals: [String: [Int]] { statuses.tagOrdinals }
+
+    /// What `make` returns for `user`, made on the first call and kept: the
+    /// generated notifications of a user, a pure function of the data.
+    func generatedNotifications(for user: Int, _ make: () -> [SandboxNotification]) -> [SandboxNotification] {
+        statuses.notifications(for: user, make)
+    }
 
     /// The author (a user index) of the generated status with `ordinal`, without making its text.
     func authorIndex(ofOrdinal ordinal: Int) -> Int { statuses.authorIndex(ofOrdinal: ordinal) }
@@ -56,17 +69,20 @@ struct DataSet: Sendable {
         var latest = [Int?](repeating: nil, count: users.count)
         var byUser = [[Int]](repeating: [], count: users.count)
         var reposts: [Int: [Int]] = [:]
+        var shown: [Int] = []
         for (index, outline) in outlines.enumerated() {
             let ordinal = index + 1
             users[outline.author].generatedStatusesCount += 1
             latest[outline.author] = ordinal
             byUser[outline.author].append(ordinal)
             if let original = outline.retweetedOrdinal { reposts[original, default: []].append(ordinal) }
+            if !outline.isBoost { shown.append(ordinal) }
         }
         self.users = users
         latestOrdinalByUser = latest
         ordinalsByUser = byUser
         repostOrdinalsByOrdinal = reposts
+        publicOrdinals = shown
         userIndexByScreenName = nameIndex
         initialFollowing = (0..<accounts).map { Self.initialFollows(seed: seed, account: $0, users: users.count) }
         statuses = GeneratedStatuses(seed: seed, users: users.count, accounts: accounts, text: text,
@@ -171,14 +187,17 @@ struct DataSet: Sendable {
         return (1...count).map { ordinal in
             let status = makeStatus(seed: seed, ordinal: ordinal, createdAt: times[ordinal - 1], users: users,
                                     accounts: accounts, text: text, withText: false)
+            // Without text, a boost's text still comes out whole (see `makeStatus`).
             return StatusOutline(author: status.authorIndex, retweetedOrdinal: status.retweetedOrdinal,
-                                 createdAt: times[ordinal - 1])
+                                 createdAt: times[ordinal - 1],
+                                 isBoost: status.retweetedOrdinal != nil && status.text == Timeline.boostText)
         }
     }
 
     /// The generated status with `ordinal`, from its own PRNG stream. Without
     /// text, the same draws are made (so everything else comes out the same)
-    /// but no text is put together.
+    /// but no text is put together, except a repost's remark when it is the
+    /// whole text: whether a status is a boost is known without the others.
     fileprivate static func makeStatus(seed: UInt64, ordinal: Int, createdAt: Date, users: Int, accounts: Int,
                                        text: TextGenerator, withText: Bool) -> SandboxStatus {
         var rng = SplitMix64(seed: seed, stream: Stream.statuses.rawValue, index: UInt64(ordinal))
@@ -192,7 +211,8 @@ struct DataSet: Sendable {
         var body = reposts ? text.repostText(&rng, build: withText) : text.statusText(&rng, build: withText)
         let source = rng.pick(Corpus.sources)
         let author = rng.index(users)
-        if withText, ordinal % mentionPeriod == mentionOffset {
+        // A text not put together (empty) gets no mention; a remark standing alone does, as with text.
+        if withText || !body.isEmpty, ordinal % mentionPeriod == mentionOffset {
             let mentioned = text.screenNames[(ordinal / mentionPeriod) % accounts]
             if mentioned != text.screenNames[author], body.count + mentioned.count + 2 <= 140 {
                 body = "@\(mentioned) " + body
@@ -215,6 +235,8 @@ struct StatusOutline: Sendable {
     var author: Int
     var retweetedOrdinal: Int?
     var createdAt: Date
+    /// A repost with no remark of its own: a boost on the Mastodon side.
+    var isBoost: Bool
 }
 
 /// The generated statuses, oldest first, each made the first time it is
@@ -239,7 +261,14 @@ struct GeneratedStatuses: RandomAccessCollection, Sendable {
 
     var mentionOrdinalsByUser: [[Int]] { storage.mentionOrdinalsByUser }
 
-    /// The statuses made so far and the mentions index, behind a lock:
+    var tagOrdinals: [String: [Int]] { storage.tagOrdinals }
+
+    func notifications(for user: Int, _ make: () -> [SandboxNotification]) -> [SandboxNotification] {
+        storage.notifications(for: user, make)
+    }
+
+    /// The statuses made so far and the indexes made from their texts
+    /// (mentions, tags) or for one user (notifications), behind a lock:
     /// request handlers on several threads read them. Sharing it between
     /// copies is safe, as what it holds is a pure function of the seed.
     private final class Storage: @unchecked Sendable {
@@ -252,6 +281,8 @@ struct GeneratedStatuses: RandomAccessCollection, Sendable {
         private let lock = ThreadLock()
         private var made: [SandboxStatus?]
         private var mentions: [[Int]]?
+        private var tags: [String: [Int]]?
+        private var notifications: [Int: [SandboxNotification]] = [:]
 
         init(seed: UInt64, users: Int, accounts: Int, text: TextGenerator, outlines: [StatusOutline],
              nameIndex: [String: Int]) {
@@ -288,6 +319,29 @@ struct GeneratedStatuses: RandomAccessCollection, Sendable {
                 for user in DataSet.mentionedUsers(in: status.text, index: nameIndex) { found[user].append(status.ordinal) }
             }
             mentions = found
+            return found
+        }
+
+        /// Made outside the lock, as `make` reads statuses (which takes it);
+        /// two requests racing make the same list, and either is kept.
+        func notifications(for user: Int, _ make: () -> [SandboxNotification]) -> [SandboxNotification] {
+            if let made = lock.withLock({ notifications[user] }) { return made }
+            let made = make()
+            lock.withLock { notifications[user] = made }
+            return made
+        }
+
+        var tagOrdinals: [String: [Int]] {
+            lock.lock()
+            defer { lock.unlock() }
+            if let tags { return tags }
+            var found: [String: [Int]] = [:]
+            for index in outlines.indices {
+                let status = locked_status(at: index)
+                guard status.text.contains("#") else { continue }
+                for name in Hashtags.names(in: status.text) { found[name.lowercased(), default: []].append(status.ordinal) }
+            }
+            tags = found
             return found
         }
     }

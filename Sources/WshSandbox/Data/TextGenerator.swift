@@ -37,15 +37,17 @@ struct TextGenerator {
     }
 
     /// The text of a repost: a short remark, sometimes quoting a chain
-    /// (with `build` false: the draws only, as for `statusText`).
+    /// (with `build` false: the draws only, as for `statusText`, but a remark
+    /// with no chain comes back, as it costs nothing and tells a boost).
     func repostText(_ rng: inout SplitMix64, build: Bool = true) -> String {
         var text = rng.pick(Corpus.repostComments)
-        if rng.chance(0.4) {
+        let chained = rng.chance(0.4)
+        if chained {
             let name = rng.pick(screenNames)
             let remark = rng.pick(Corpus.repostComments)
             if build { text += " //@" + name + ":" + remark }
         }
-        return build ? text : ""
+        return build || !chained ? text : ""
     }
 
     func commentText(_ rng: inout SplitMix64) -> String {

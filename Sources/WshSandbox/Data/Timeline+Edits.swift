@@ -73,6 +73,7 @@ extension Timeline {
         var versions = edits[status.ordinal] ?? [currentVersion(of: status, at: status.createdAt)]
         versions.append(StatusVersion(text: text, spoilerText: spoilerText, sensitive: sensitive, createdAt: nextWriteTime()))
         edits[status.ordinal] = versions
+        indexTags(of: text, ordinal: status.ordinal)
         return .success(self.status(ordinal: status.ordinal)!)
     }
 

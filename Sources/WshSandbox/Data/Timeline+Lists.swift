@@ -85,9 +85,4 @@ extension Timeline {
         guard let index = lists[user]?.firstIndex(where: { $0.id == id }) else { return nil }
         return lists[user]!.remove(at: index)
     }
-
-    /// The list's timeline: its members' statuses, newest first.
-    func ordinals(of list: SandboxList) -> [Int] {
-        list.members.isEmpty ? [] : ordinals(byAnyOf: Set(list.members))
-    }
 }

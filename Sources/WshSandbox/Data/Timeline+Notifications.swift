@@ -47,15 +47,23 @@ extension Timeline {
 
     /// `user`'s notifications, newest first.
     func notifications(for user: Int) -> [SandboxNotification] {
-        let dismissed = notificationLedger.dismissed[user] ?? []
-        let cleared = notificationLedger.clearedThrough[user] ?? 0
-        let all = generatedNotifications(for: user) + (notificationLedger.made[user] ?? [])
-        return all.filter { notification in
-            guard notification.id > cleared, !dismissed.contains(notification.id) else { return false }
-            if let ordinal = notification.ordinal, isDeleted(ordinal: ordinal) { return false }
-            if let comment = notification.commentID, self.comment(id: comment) == nil { return false }
-            return true
-        }.sorted { $0.id > $1.id }
+        notificationIndex(for: user).filter { isShown($0, to: user) }.reversed()
+    }
+
+    /// `user`'s notifications as an index, oldest first: the generated ones
+    /// (made once), then those made at runtime, whose ids are above every
+    /// generated one; dismissed, cleared and deleted ones included.
+    func notificationIndex(for user: Int) -> Concatenation<SandboxNotification> {
+        Concatenation(generatedNotifications(for: user), notificationLedger.made[user] ?? [])
+    }
+
+    /// True unless `notification` of `user` was dismissed or cleared, or its status or reply deleted.
+    func isShown(_ notification: SandboxNotification, to user: Int) -> Bool {
+        guard notification.id > notificationLedger.clearedThrough[user] ?? 0,
+              !(notificationLedger.dismissed[user]?.contains(notification.id) ?? false) else { return false }
+        if let ordinal = notification.ordinal, isDeleted(ordinal: ordinal) { return false }
+        if let comment = notification.commentID, self.comment(id: comment) == nil { return false }
+        return true
     }
 
     /// `user`'s notification `id`, nil when there is none (or it was dismissed).
@@ -63,9 +71,15 @@ extension Timeline {
         notifications(for: user).first { $0.id == id }
     }
 
-    /// The generated notifications of `user`, oldest first.
+    /// The generated notifications of `user`, oldest first, made on the first
+    /// call and kept by the data set: they read only what edits leave alone
+    /// (authors, times, reposts, pictures), so the statuses as generated do.
     private func generatedNotifications(for user: Int) -> [SandboxNotification] {
         guard data.users.indices.contains(user) else { return [] }
+        return data.generatedNotifications(for: user) { makeNotifications(for: user) }
+    }
+
+    private func makeNotifications(for user: Int) -> [SandboxNotification] {
         var made: [SandboxNotification] = []
         func add(_ type: String, _ code: Int64, _ account: Int, _ ordinal: Int?, after status: SandboxStatus, seconds: Double) {
             made.append(SandboxNotification(
@@ -79,7 +93,7 @@ extension Timeline {
         var events: [(ordinal: Int, own: Bool)] = data.mentionOrdinalsByUser[user].map { ($0, false) }
         events += data.ordinalsByUser[user].map { ($0, true) }
         for (ordinal, own) in events.sorted(by: { $0.ordinal < $1.ordinal }) {
-            guard let status = status(ordinal: ordinal) else { continue }
+            let status = data.statuses[ordinal - 1]
             var rng = SplitMix64(seed: data.seed, stream: Self.notificationStream, index: UInt64(ordinal))
             if !own {
                 guard status.authorIndex != user else { continue }

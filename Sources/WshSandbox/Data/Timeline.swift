@@ -27,6 +27,14 @@ struct Timeline: Sendable {
     /// The time of the last write; each write comes one minute later.
     private(set) var lastWriteTime: WeiboTime
 
+    // What writes add to the timelines' indexes (see Timeline+Indexes.swift), each ascending.
+    /// Posted statuses by author.
+    var postedByUser: [Int: [Int]] = [:]
+    /// Posted statuses that were public and no boost when posted.
+    var postedPublic: [Int] = []
+    /// Posted statuses, and edited ones, by each tag (lowercased) they had.
+    var postedTagged: [String: [Int]] = [:]
+
     // Comments (see Timeline+Comments.swift).
     var createdComments: [Int: [SandboxComment]] = [:]
     var createdCommentOrdinal: [Int64: Int] = [:]
@@ -134,22 +142,12 @@ struct Timeline: Sendable {
 
     /// The statuses of `user`.
     func ordinals(of user: SandboxUser) -> [Int] {
-        let postedByUser = postedCountByUser[user.index, default: 0] > 0
-            ? posted.reversed().filter { $0.authorIndex == user.index }.map(\.ordinal) : []
-        return present(postedByUser + data.ordinalsByUser[user.index].reversed())
+        present(userIndex(user.index).all)
     }
 
-    /// The statuses of any of `authors`: a home timeline.
+    /// The statuses of any of `authors`: a home timeline (merged from each author's index).
     func ordinals(byAnyOf authors: Set<Int>) -> [Int] {
-        var ordinals: [Int] = []
-        var ordinal = ordinalCount
-        while ordinal >= 1 {
-            if let author = authorIndex(ofOrdinal: ordinal), authors.contains(author), !isDeleted(ordinal: ordinal) {
-                ordinals.append(ordinal)
-            }
-            ordinal -= 1
-        }
-        return ordinals
+        present(authorsIndex(authors).all)
     }
 
     /// The statuses that `@mention` `user`.
@@ -186,7 +184,8 @@ struct Timeline: Sendable {
         if postedCountByUser[user.index, default: 0] == 0, deletedCountByUser[user.index, default: 0] == 0 {
             return data.latestOrdinalByUser[user.index].flatMap { status(ordinal: $0) }
         }
-        return ordinals(of: user).first.flatMap { status(ordinal: $0) }
+        return userIndex(user.index).descending(below: .max).first { !isDeleted(ordinal: $0) }
+            .flatMap { status(ordinal: $0) }
     }
 
     /// `reposts_count`: the generated count plus reposts made through the API.
@@ -223,6 +222,7 @@ struct Timeline: Sendable {
             }
         }
         posted.append(status)
+        index(posted: status)
         postedCountByUser[author, default: 0] += 1
         for user in DataSet.mentionedUsers(in: text, index: data.userIndexByScreenName) {
             postedMentions[user, default: []].append(status.ordinal)

@@ -181,12 +181,10 @@ extension MastodonAPI {
     /// `GET timelines/list/:id`: the members' statuses, paged as a timeline.
     func listTimeline(_ call: Call, id: String) throws -> Reply {
         let viewer = try viewer(call, .user)!
-        let timeline = store.timeline
-        let list = try list(id, of: viewer, in: timeline)
-        let (slice, link) = try page(timeline.ordinals(of: list), call)
-        var reply = Self.json(renderer(timeline, viewer: viewer).statuses(slice))
-        if let link { reply.headers[HTTPField.Name("Link")!] = link }
-        return reply
+        return try cachedStatusPage(call, viewer: viewer) { timeline in
+            let list = try list(id, of: viewer, in: timeline)
+            return try page(timeline.authorsIndex(list.members), call) { !timeline.isDeleted(ordinal: $0) }
+        }
     }
 
     /// A list's number from its id in the server's id style.

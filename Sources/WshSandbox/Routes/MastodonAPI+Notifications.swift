@@ -14,12 +14,12 @@ extension MastodonAPI {
         let types = Set(call.parameters.list("types"))
         let excluded = Set(call.parameters.list("exclude_types"))
         let from = try call.parameters["account_id"].flatMap { $0.isEmpty ? nil : $0 }.map { try identifier($0) }
-        let matching = timeline.notifications(for: viewer).filter { notification in
+        let (slice, link) = try page(ascending: timeline.notificationIndex(for: viewer), \.id, call, maximum: 80) { notification in
             if !types.isEmpty && !types.contains(notification.type) { return false }
             if excluded.contains(notification.type) { return false }
-            return from.map { timeline.data.users[notification.account].id == $0 } ?? true
+            if let from, timeline.data.users[notification.account].id != from { return false }
+            return timeline.isShown(notification, to: viewer)
         }
-        let (slice, link) = try page(byID: matching, \.id, call, maximum: 80)
         var reply = Self.json(renderer(timeline, viewer: viewer).notifications(slice))
         if let link { reply.headers[HTTPField.Name("Link")!] = link }
         return reply
@@ -77,6 +77,46 @@ extension MastodonAPI {
             return render(timeline).conversationJSON(conversation)
         }
         return Reply(body: body, effect: .write)
+    }
+
+    /// One page of `items` (oldest first, `id` increasing), those `keep` holds
+    /// for, as `page(byID:…)` pages them listed newest first; but read from the
+    /// cursor on (found by binary search) and only as far as the page and its
+    /// `rel="next"` need, so a page costs the same however many items there are.
+    func page<Items: RandomAccessCollection>(ascending items: Items, _ id: (Items.Element) -> Int64, _ call: Call,
+                                             default defaultLimit: Int = 20, maximum: Int,
+                                             keep: (Items.Element) -> Bool) throws -> (items: [Items.Element], link: String?) {
+        let limit = limit(call, default: defaultLimit, maximum: maximum)
+        let maxID = try cursor(call, "max_id")
+        let sinceID = try cursor(call, "since_id")
+        let minID = try cursor(call, "min_id")
+        let lower = max(sinceID ?? 0, minID ?? 0)
+        let start = items.partitioningIndex { id($0) > lower }
+        let end = maxID.map { upper in items.partitioningIndex { id($0) >= upper } } ?? items.endIndex
+        var slice: [Items.Element] = []
+        if minID != nil {
+            // The `limit` just above `min_id`: read upwards, then turned newest first.
+            var position = start
+            while position < end, slice.count < limit {
+                if keep(items[position]) { slice.append(items[position]) }
+                position = items.index(after: position)
+            }
+            slice.reverse()
+        } else {
+            var position = end
+            while position > start, slice.count < limit {
+                position = items.index(before: position)
+                if keep(items[position]) { slice.append(items[position]) }
+            }
+        }
+        guard let first = slice.first, let last = slice.last else { return (slice, nil) }
+        var links: [String] = []
+        let older = items.partitioningIndex { id($0) >= id(last) }
+        if items[..<older].reversed().contains(where: keep) {
+            links.append("<\(linkURL(call, "max_id", id(last)))>; rel=\"next\"")
+        }
+        links.append("<\(linkURL(call, "min_id", id(first)))>; rel=\"prev\"")
+        return (slice, links.joined(separator: ", "))
     }
 
     /// A page of `items` (newest first, `id` decreasing) by the cursors and

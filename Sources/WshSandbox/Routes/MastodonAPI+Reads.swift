@@ -22,6 +22,45 @@ extension MastodonAPI {
         return (slice, link)
     }
 
+    /// One page of the timeline `index`, the ordinals `keep` holds for, as
+    /// `page(_:_:)` pages them listed newest first; but read from the cursor on
+    /// (found by binary search) and only as far as the page and its `rel="next"`
+    /// need, so a page costs the same whatever the size of the timeline.
+    func page(_ index: OrdinalIndex, _ call: Call, keep: (Int) -> Bool) throws -> (ordinals: [Int], link: String?) {
+        let limit = limit(call, default: 20, maximum: 40)
+        let maxID = try cursor(call, "max_id")
+        let sinceID = try cursor(call, "since_id")
+        let minID = try cursor(call, "min_id")
+        // A status's id is `firstID` + its ordinal; an id far below `firstID` is below every ordinal.
+        func ordinal(_ id: Int64) -> Int {
+            let (difference, overflow) = id.subtractingReportingOverflow(SandboxStatus.firstID)
+            return overflow ? Int.min : Int(difference)
+        }
+        let lower = ordinal(max(sinceID ?? 0, minID ?? 0))
+        let upper = maxID.map(ordinal) ?? Int.max
+        var slice: [Int] = []
+        if minID != nil {
+            // The `limit` just above `min_id`: read upwards, then turned newest first.
+            for candidate in index.ascending(above: lower) {
+                guard candidate < upper, slice.count < limit else { break }
+                if keep(candidate) { slice.append(candidate) }
+            }
+            slice.reverse()
+        } else {
+            for candidate in index.descending(below: upper) {
+                guard candidate > lower, slice.count < limit else { break }
+                if keep(candidate) { slice.append(candidate) }
+            }
+        }
+        guard let first = slice.first, let last = slice.last else { return (slice, nil) }
+        var links: [String] = []
+        if index.descending(below: last).contains(where: keep) {
+            links.append("<\(linkURL(call, "max_id", SandboxStatus.firstID + Int64(last)))>; rel=\"next\"")
+        }
+        links.append("<\(linkURL(call, "min_id", SandboxStatus.firstID + Int64(first)))>; rel=\"prev\"")
+        return (slice, links.joined(separator: ", "))
+    }
+
     /// The request's URL on the sandbox, its cursors replaced by `name=id` (and no `access_token`).
     func linkURL(_ call: Call, _ name: String, _ id: Int64) -> String {
         let kept = call.query.split(separator: "&").filter { pair in
@@ -39,6 +78,22 @@ extension MastodonAPI {
         return reply
     }
 
+    /// The page `select` picks from the timeline, as a reply with its `Link`
+    /// header: rendered once for the timeline as it is, the viewer and the
+    /// query, then served from the store's cache until a write, as the Weibo
+    /// side's answers are. Nothing else goes into a page: the clock does not.
+    func cachedStatusPage(_ call: Call, viewer: Int?,
+                          _ select: (Timeline) throws -> (ordinals: [Int], link: String?)) throws -> Reply {
+        let key = "\(viewer.map(String.init) ?? "-") \(state.ids.rawValue) \(state.origin)\(call.path)?\(call.query)"
+        let page = try store.page(for: key) { timeline in
+            let (slice, link) = try select(timeline)
+            return (renderer(timeline, viewer: viewer).statuses(slice), link)
+        }
+        var reply = Reply(body: page.body)
+        if let link = page.link { reply.headers[HTTPField.Name("Link")!] = link }
+        return reply
+    }
+
     // MARK: Timelines
 
     /// `timelines/public` and `timelines/tag/:hashtag`: every public status but
@@ -46,27 +101,23 @@ extension MastodonAPI {
     /// account is local), `remote=true` is empty, `only_media` keeps statuses with pictures.
     func publicTimeline(_ call: Call, tag: String?) throws -> Reply {
         let viewer = try viewer(call, .preview)
-        let timeline = store.timeline
-        if call.parameters.flag("remote") { return try statusPage([], call, timeline: timeline, viewer: viewer) }
+        if call.parameters.flag("remote") { return try statusPage([], call, timeline: store.timeline, viewer: viewer) }
         let onlyMedia = call.parameters.flag("only_media")
-        let hidden = viewer.map(timeline.hiddenAuthors(for:)) ?? []
-        let ordinals = timeline.allOrdinals().filter { ordinal in
-            guard let status = timeline.status(ordinal: ordinal), !timeline.isBoost(status),
-                  !hidden.contains(status.authorIndex) else { return false }
-            if let visibility = status.mastodon?.visibility, visibility != "public" { return false }
-            if onlyMedia && status.pictureKeys.isEmpty { return false }
-            if let tag, !Hashtags.text(status.text, has: tag) { return false }
-            return true
+        return try cachedStatusPage(call, viewer: viewer) { timeline in
+            let hidden = viewer.map(timeline.hiddenAuthors(for:)) ?? []
+            let index = tag.map(timeline.tagIndex) ?? timeline.publicIndex
+            return try page(index, call) { ordinal in
+                timeline.isOnPublicTimeline(ordinal, hidden: hidden, onlyMedia: onlyMedia, tag: tag)
+            }
         }
-        return try statusPage(ordinals, call, timeline: timeline, viewer: viewer)
     }
 
     /// `timelines/home`: the viewer's statuses and those of whom they follow, boosts included.
     func homeTimeline(_ call: Call) throws -> Reply {
         let viewer = try viewer(call, .user)!
-        let timeline = store.timeline
-        return try statusPage(timeline.ordinals(byAnyOf: timeline.homeAuthors(of: viewer)), call,
-                              timeline: timeline, viewer: viewer)
+        return try cachedStatusPage(call, viewer: viewer) { timeline in
+            try page(timeline.authorsIndex(timeline.homeAuthors(of: viewer)), call) { !timeline.isDeleted(ordinal: $0) }
+        }
     }
 
     /// `accounts/:id/statuses`: `exclude_reblogs`, `only_media`, `tagged`; `pinned=true` is empty.
@@ -78,14 +129,15 @@ extension MastodonAPI {
         let excludeReblogs = call.parameters.flag("exclude_reblogs")
         let onlyMedia = call.parameters.flag("only_media")
         let tagged = call.parameters["tagged"].flatMap { $0.isEmpty ? nil : $0 }
-        let ordinals = timeline.ordinals(of: user).filter { ordinal in
-            guard let status = timeline.status(ordinal: ordinal) else { return false }
-            if excludeReblogs && timeline.isBoost(status) { return false }
-            if onlyMedia && status.pictureKeys.isEmpty { return false }
-            if let tagged, !Hashtags.text(status.text, has: tagged) { return false }
-            return true
+        return try cachedStatusPage(call, viewer: viewer) { timeline in
+            try page(timeline.userIndex(user.index), call) { ordinal in
+                guard !timeline.isDeleted(ordinal: ordinal), let status = timeline.status(ordinal: ordinal) else { return false }
+                if excludeReblogs && timeline.isBoost(status) { return false }
+                if onlyMedia && status.pictureKeys.isEmpty { return false }
+                if let tagged, !Hashtags.text(status.text, has: tagged) { return false }
+                return true
+            }
         }
-        return try statusPage(ordinals, call, timeline: timeline, viewer: viewer)
     }
 
     // MARK: Statuses

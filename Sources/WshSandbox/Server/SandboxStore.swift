@@ -7,6 +7,8 @@ final class SandboxStore: Sendable {
     private struct State {
         var timeline: Timeline
         var cache: [String: ByteBuffer] = [:]
+        /// Mastodon timeline pages: the body with its `Link` header.
+        var pages: [String: (body: ByteBuffer, link: String?)] = [:]
         // Bumped on every change, so a render that raced a write is not cached.
         var version = 0
     }
@@ -16,6 +18,8 @@ final class SandboxStore: Sendable {
     /// Distinct keys are bounded by count × page; a client walking far
     /// pages must not grow the cache without end.
     private static let cacheLimit = 4096
+    /// A Mastodon page (20 statuses by default, up to 40) is larger than most Weibo answers.
+    private static let pageCacheLimit = 1024
 
     init(data: DataSet) {
         state = Locked(State(timeline: Timeline(data: data)))
@@ -41,6 +45,23 @@ final class SandboxStore: Sendable {
         return buffer
     }
 
+    /// A Mastodon timeline page (its body and `Link` header) for `key`,
+    /// rendering it from the current timeline when not cached, as `response`
+    /// does; when `render` throws (a bad cursor), nothing is kept.
+    func page(for key: String, render: (Timeline) throws -> (body: [UInt8], link: String?)) rethrows
+        -> (body: ByteBuffer, link: String?) {
+        let (cached, timeline, version) = state.withLock { ($0.pages[key], $0.timeline, $0.version) }
+        if let cached { return cached }
+        let (bytes, link) = try render(timeline)
+        let page = (body: ByteBuffer(bytes: bytes), link: link)
+        state.withLock { state in
+            guard state.version == version else { return }
+            if state.pages.count >= Self.pageCacheLimit { state.pages.removeAll(keepingCapacity: true) }
+            state.pages[key] = page
+        }
+        return page
+    }
+
     /// Changes the timeline and returns the answer `change` renders from it;
     /// when `change` throws (a Weibo error), nothing changed and the cache stays.
     func write(_ change: (inout Timeline) throws -> [UInt8]) rethrows -> ByteBuffer {
@@ -49,6 +70,7 @@ final class SandboxStore: Sendable {
             let bytes = try change(&timeline)
             state.timeline = timeline
             state.cache.removeAll()
+            state.pages.removeAll()
             state.version += 1
             return ByteBuffer(bytes: bytes)
         }
@@ -59,6 +81,7 @@ final class SandboxStore: Sendable {
         state.withLock { state in
             state.timeline = Timeline(data: state.timeline.data)
             state.cache.removeAll()
+            state.pages.removeAll()
             state.version += 1
         }
     }

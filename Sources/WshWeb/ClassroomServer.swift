@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import FoundationEssentials
 import Hummingbird
 import HummingbirdCore
@@ -205,7 +206,3 @@ public final class ClassroomServer: Sendable {
         text.split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif

@@ -251,12 +251,12 @@ class ClassroomTests(unittest.TestCase):
         self.assertEqual(saved_lines[:-1], live_lines[:len(saved_lines) - 1])
         self.assertTrue(saved_lines[-1].startswith("web save "), saved_lines[-1])
 
-    def test_screenshots_light_and_dark_at_two_sizes(self):
+    def test_screenshots_light_and_dark_from_1024x768_to_4k(self):
         os.makedirs(SHOTS, exist_ok=True)
         for line in ("fetch 5", "detail 2", "favorite 2", "undo", "mute pixel_kafka68"):
             self.wsh.type(line)
-        for width, height in ((1024, 768), (1920, 1080)):
-            for theme in ("light", "dark"):
+        for width, height, themes in ((1024, 768, ("light", "dark")), (1920, 1080, ("light", "dark")), (3840, 2160, ("dark",))):
+            for theme in themes:
                 page = browser(width, height)
                 self.drivers.append(page)
                 page.get(self.wsh.teacher + "?theme=" + theme)

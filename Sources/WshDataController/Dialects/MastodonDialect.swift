@@ -17,13 +17,23 @@ import WshRequest
 /// statuses in the thread (`context`); boosts and favourites are
 /// per-status actions; rate limits come in `X-RateLimit-*` headers.
 public struct MastodonDialect: Dialect {
-    public init() {}
+    /// The server detection found (software, versions, what its API lacks); nil: Mastodon's full API.
+    public let profile: ServerProfile?
+
+    /// `profile`: the server as detection found it; nil (`--dialect mastodon`, the sandbox) assumes Mastodon's full API.
+    public init(profile: ServerProfile? = nil) {
+        self.profile = profile
+    }
 
     public var name: String { "mastodon" }
+    /// The software when detection named it (`sharkey`), so refusals name the server that lacks a feature.
+    public var serverName: String { profile?.software.name ?? name }
     public var authScheme: String { "Bearer" }
-    public var capabilities: Capabilities {
-        Capabilities(repostTakesText: false, searchFinds: Set(SearchKind.allCases), offering: Capabilities.features)
-    }
+    public var capabilities: Capabilities { profile?.capabilities ?? Self.fullCapabilities }
+
+    /// What Mastodon's own API offers: every feature.
+    static let fullCapabilities = Capabilities(repostTakesText: false, searchFinds: Set(SearchKind.allCases),
+                                               offering: Capabilities.features)
 
     /// Mastodon serves at most 40 statuses a page.
     static let pageLimit = 40

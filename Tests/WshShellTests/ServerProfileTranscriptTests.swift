@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import WshHAR
+import WshRequest
+@testable import WshShell
+
+/// `connect URL` to servers other than Mastodon, answered from real
+/// nodeinfo and instance bodies (Tests/WshModelTests/Fixtures/servers):
+/// a Sharkey is spoken to through its Mastodon-compatible API and `status`
+/// says so; what it lacks is refused before any request; a Lemmy is refused
+/// in one line and the session stays where it was.
+@Suite("connect to servers with and without a Mastodon API")
+struct ServerProfileTranscriptTests {
+    static func fixture(_ name: String) throws -> String {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("WshModelTests/Fixtures/servers")
+        return try String(contentsOf: folder.appendingPathComponent(name + ".json"), encoding: .utf8)
+    }
+
+    /// A shell whose requests are answered by a recording: a Sharkey at
+    /// sharkey.example and a Lemmy at lemmy.example, each with its nodeinfo.
+    static func harness() throws -> ShellHarness {
+        func entry(_ url: String, _ body: String) -> [String: Any] {
+            ["request": ["method": "GET", "url": url],
+             "response": ["status": 200, "headers": [["name": "Content-Type", "value": "application/json"]],
+                          "content": ["text": body]]]
+        }
+        func index(_ host: String) -> String {
+            #"{"links":[{"rel":"http://nodeinfo.diaspora.software/ns/schema/2.1","href":"https://\#(host)/nodeinfo/2.1"}]}"#
+        }
+        let har: [String: Any] = ["log": ["version": "1.2", "entries": [
+            entry("https://sharkey.example/.well-known/nodeinfo", index("sharkey.example")),
+            entry("https://sharkey.example/nodeinfo/2.1", try fixture("sharkey_nodeinfo_2_1")),
+            entry("https://sharkey.example/api/v1/instance", try fixture("sharkey_instance_v1")),
+            entry("https://lemmy.example/.well-known/nodeinfo", index("lemmy.example")),
+            entry("https://lemmy.example/nodeinfo/2.1", try fixture("lemmy_nodeinfo_2_0")),
+        ]]]
+        let recording = try HARRecording.parse(try JSONSerialization.data(withJSONObject: har), name: "servers.har")
+        var configuration = Shell.Configuration(target: .url("https://sharkey.example/"), tokenSource: .value(Secret("t0123456789")),
+                                                json: false)
+        configuration.tape = .replay(ReplayHTTPClient(recording: recording))
+        return ShellHarness(configuration: configuration)
+    }
+
+    @Test("connect to a Sharkey: status names it and says its Mastodon API is a compatibility layer; what it lacks is refused")
+    func sharkey() async throws {
+        let harness = try Self.harness()
+        let connected = await harness.run("connect https://sharkey.example/\nstatus")
+        #expect(connected.status == 0, "\(connected.stderr)")
+        #expect(connected.stderr.contains("connected to https://sharkey.example/: sharkey 2024.2.0-beta.12 (mastodon API)"),
+                "\(connected.stderr)")
+        let lines = connected.stdout.split(separator: "\n")
+        let server = lines.first { $0.hasPrefix("server") } ?? ""
+        #expect(server.hasSuffix("  Sharkey 2024.2.0-beta.12 through its Mastodon-compatible API (compatibility layer)"),
+                "\(connected.stdout)")
+        #expect(lines.contains { $0.hasPrefix("lacks") && $0.hasSuffix("  scheduled statuses, status edits") }, "\(connected.stdout)")
+        let json = await harness.run("status --json")
+        let facts = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let profile = try #require(facts["server"] as? [String: Any], "\(json.stdout)")
+        #expect(profile["software"] as? String == "Sharkey" && profile["compatibility_layer"] as? Bool == true)
+        #expect(profile["mastodon_version"] as? String == "3.0.0")
+        // Refused before any request: the recording holds no scheduled_statuses, so a request would fail otherwise.
+        let scheduled = await harness.run("scheduled")
+        #expect(scheduled.status != 0)
+        #expect(scheduled.stderr.contains("this API (sharkey) cannot schedule a status"), "\(scheduled.stderr)")
+        #expect(scheduled.stderr.split(separator: "\n").count == 1, "\(scheduled.stderr)")
+        let help = await harness.run("help scheduled")
+        #expect(help.stdout.contains("Not on this API: sharkey has no scheduled statuses."), "\(help.stdout)")
+    }
+
+    @Test("connect to a Lemmy is refused in one line naming it, and the session stays on the Sharkey")
+    func lemmy() async throws {
+        let harness = try Self.harness()
+        _ = await harness.run("connect https://sharkey.example/")
+        let refused = await harness.run("connect https://lemmy.example/")
+        #expect(refused.status != 0)
+        let lines = refused.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(refused.stderr)")
+        #expect(refused.stderr.contains("runs Lemmy 0.18.5 (its nodeinfo says so), which has no Mastodon API"), "\(refused.stderr)")
+        let status = await harness.run("status")
+        #expect(status.stdout.contains("Sharkey 2024.2.0-beta.12 through its Mastodon-compatible API"), "\(status.stdout)")
+    }
+}

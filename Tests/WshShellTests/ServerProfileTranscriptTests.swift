@@ -81,3 +81,85 @@ struct ServerProfileTranscriptTests {
         #expect(status.stdout.contains("Sharkey 2024.2.0-beta.12 through its Mastodon-compatible API"), "\(status.stdout)")
     }
 }
+
+/// Pleroma's and GoToSocial's real bodies through the shell: `--json` keeps
+/// every field the server sent beside wsh's own, `detail` shows emoji
+/// reactions, `user` a moved account, `notifications` a reaction's emoji.
+@Suite("What real servers send, kept")
+struct ServerFieldsTranscriptTests {
+    static func harness() throws -> ShellHarness {
+        func entry(_ url: String, _ body: String) -> [String: Any] {
+            ["request": ["method": "GET", "url": url],
+             "response": ["status": 200, "headers": [["name": "Content-Type", "value": "application/json"]],
+                          "content": ["text": body]]]
+        }
+        let fixture = ServerProfileTranscriptTests.fixture
+        let page = "[" + (try ["pleroma_status_card", "pleroma_status_poll"].map(fixture).joined(separator: ",")) + "]"
+        let har: [String: Any] = ["log": ["version": "1.2", "entries": [
+            entry("https://pleroma.example/api/v1/timelines/public?limit=***", page),
+            entry("https://pleroma.example/api/v1/accounts/lookup?acct=the_mighty_zork", try fixture("gotosocial_account_moved")),
+            entry("https://pleroma.example/api/v1/notifications?limit=***",
+                  "[" + (try fixture("pleroma_notification_emoji_reaction")) + "]"),
+        ]]]
+        let recording = try HARRecording.parse(try JSONSerialization.data(withJSONObject: har), name: "pleroma.har")
+        var configuration = Shell.Configuration(target: .url("https://pleroma.example/"), tokenSource: .value(Secret("t0123456789")),
+                                                json: false)
+        configuration.dialect = .mastodon
+        configuration.tape = .replay(ReplayHTTPClient(recording: recording))
+        return ShellHarness(configuration: configuration)
+    }
+
+    func object(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
+    }
+
+    @Test("list --json and detail --json keep the server's own fields (pleroma, in_reply_to_account_id, media meta) beside index")
+    func statusFieldsKept() async throws {
+        let harness = try Self.harness()
+        let fetched = await harness.run("fetch 2\nlist --json")
+        #expect(fetched.status == 0, "\(fetched.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(fetched.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.map { $0["index"] as? Int } == [1, 2])
+        let first = rows[0]
+        #expect(first.keys.contains("in_reply_to_account_id"), "\(first.keys.sorted())")
+        let pleroma = try #require(first["pleroma"] as? [String: Any])
+        #expect((pleroma["emoji_reactions"] as? [[String: Any]])?.first?["name"] as? String == "❤️")
+        // wsh's own fields are there too, under the server's names.
+        #expect(first["favourites_count"] != nil && (first["account"] as? [String: Any])?["acct"] != nil)
+        let detail = try object(await harness.run("detail 2 --json").stdout)
+        #expect((detail["poll"] as? [String: Any])?["options"] != nil && detail["pleroma"] != nil)
+    }
+
+    @Test("detail shows Pleroma's emoji reactions")
+    func reactionsShown() async throws {
+        let harness = try Self.harness()
+        let detail = await harness.run("fetch 2\ndetail 1")
+        #expect(detail.status == 0, "\(detail.stderr)")
+        #expect(detail.stdout.contains("\nreactions: ❤️ 5 · 👍 1\n"), "\(detail.stdout)")
+    }
+
+    @Test("user shows a moved account as moved, and --json keeps `moved`")
+    func movedAccount() async throws {
+        let harness = try Self.harness()
+        let user = await harness.run("user the_mighty_zork")
+        #expect(user.status == 0, "\(user.stderr)")
+        #expect(user.stdout.contains("\nmoved to @1happyturtle\n"), "\(user.stdout)")
+        let json = try object(await harness.run("user the_mighty_zork --json").stdout)
+        let moved = try #require(json["moved"] as? [String: Any])
+        #expect(moved["acct"] as? String == "1happyturtle" && moved["id"] != nil)
+        #expect(json["source"] != nil)
+    }
+
+    @Test("notifications shows a Pleroma reaction with its emoji; --json keeps it and the server's fields")
+    func reactionNotification() async throws {
+        let harness = try Self.harness()
+        let screen = await harness.run("notifications")
+        #expect(screen.status == 0, "\(screen.stderr)")
+        let row = screen.stdout.split(separator: "\n").first { $0.contains("pleroma:emoji_reaction") } ?? ""
+        #expect(row.contains("😮"), "\(screen.stdout)")
+        let json = try object(await harness.run("notifications --json").stdout)
+        let first = try #require((json["notifications"] as? [[String: Any]])?.first)
+        #expect(first["emoji"] as? String == "😮" && first["pleroma"] != nil && first["index"] as? Int == 1)
+        #expect((first["status"] as? [String: Any])?["card"] != nil)
+    }
+}

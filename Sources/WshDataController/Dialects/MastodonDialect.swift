@@ -280,7 +280,10 @@ enum MastodonErrorKinds {
         switch failure.httpStatus {
         case 401: return .unauthorized
         case 422 where message.contains("authenticated user") || message.contains("access token"): return .unauthorized
-        case 422 where message.contains("already"): return .alreadyDone
+        // "already" says the thing is so (`Validation failed: … already`), unless a
+        // limit was reached: GoToSocial's `status pin limit exceeded, you've
+        // already pinned 10` refused the pin, so it is invalid, not done.
+        case 422 where message.contains("already") && !message.contains("limit"): return .alreadyDone
         default: return ErrorKind(httpStatus: failure.httpStatus)
         }
     }

@@ -10,6 +10,10 @@ public struct ActivityNotification: Sendable, Hashable {
     /// Who did it.
     public var account: User?
     public var status: Status?
+    /// The emoji of a reaction (Pleroma's `pleroma:emoji_reaction`, its `emoji`); nil for other types.
+    public var emoji: String? = nil
+    /// The notification as the server sent it, for `--json`; nil when not kept.
+    public var serverJSON: ServerJSON? = nil
 }
 
 /// A page of notifications, newest first, with where the next older page starts.

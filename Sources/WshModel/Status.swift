@@ -79,6 +79,10 @@ public struct Status: CopyOnWrite, Codable, LenientValue {
         public var emojis: [CustomEmoji] = []
         /// The status it quotes (Mastodon 4.4+), or why that is not shown; nil when it quotes none.
         @Indirect public var quote: QuotePost? = nil
+        /// Emoji reactions (Pleroma's `pleroma.emoji_reactions`, Akkoma's `emoji_reactions`); empty on Weibo and Mastodon.
+        public var reactions: [EmojiReaction] = []
+        /// The status as the server sent it (Mastodon), for `--json`; nil when not kept.
+        public var serverJSON: ServerJSON?
 
         public init() {}
     }
@@ -249,4 +253,19 @@ public struct LinkCard: Hashable, Sendable {
 public enum APIShape: Sendable, Hashable {
     case weibo
     case mastodon
+}
+
+/// One emoji reaction to a status (Pleroma's and Akkoma's): the emoji (a
+/// character, or a custom emoji's shortcode), how many reacted with it, and
+/// whether you did.
+public struct EmojiReaction: Sendable, Hashable {
+    public var name: String
+    public var count: Int
+    public var me: Bool
+
+    public init(name: String, count: Int, me: Bool) {
+        self.name = name
+        self.count = count
+        self.me = me
+    }
 }

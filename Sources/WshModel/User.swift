@@ -44,6 +44,10 @@ public struct User: CopyOnWrite, Codable, LenientValue {
         public var emojis: [CustomEmoji] = []
         /// Its profile fields (Mastodon's `fields`); empty on Weibo.
         public var fields: [ProfileField] = []
+        /// Where the account moved to (Mastodon's `moved`, an account): its `acct`; nil when it has not moved.
+        public var movedTo: String?
+        /// The account as the server sent it (Mastodon), for `--json`; nil when not kept.
+        public var serverJSON: ServerJSON?
 
         public init() {}
     }

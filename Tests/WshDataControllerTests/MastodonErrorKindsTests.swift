@@ -47,3 +47,28 @@ struct MastodonRecordedErrorsTests {
         }
     }
 }
+
+/// GoToSocial's error bodies as its own API tests expect them
+/// (Tests/WshModelTests/Fixtures/servers, sources in mastodon/SOURCES.md):
+/// `{"error": "Status Text: detail"}` read as the kind `$errkind` names.
+@Suite("GoToSocial's error bodies classified")
+struct GoToSocialRecordedErrorsTests {
+    private static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("WshModelTests/Fixtures/servers")
+
+    @Test("each body, with the status its test answered, reads as the kind a user would expect", arguments: [
+        ("gotosocial_error_not_found_bare.json", 404, ErrorKind.notFound),
+        ("gotosocial_error_forbidden_scope.json", 403, .forbidden),
+        ("gotosocial_error_unauthorized.json", 401, .unauthorized),
+        ("gotosocial_error_unprocessable.json", 422, .invalid),
+    ])
+    func classified(file: String, status: Int, kind: ErrorKind) throws {
+        let body = try Data(contentsOf: Self.fixtures.appendingPathComponent(file))
+        do {
+            try WeiboClient.check(HTTPResponse(status: status, headers: [:], body: body), url: "https://gts.example/api/v1/x")
+            Issue.record("\(file) was not an error")
+        } catch {
+            #expect(error.classified(by: MastodonErrorKinds.kind).kind == kind, "\(file)")
+        }
+    }
+}

@@ -86,8 +86,8 @@ struct RealBodiesTranscriptTests {
         #expect(card["title"] as? String == "Example Domain" && card["url"] as? String == "http://example.org/")
         #expect(card["type"] as? String == "link" && card["description"] as? String == "")
         #expect(card["width"] as? Int == 0 && card.keys.contains("provider_name") && card.keys.contains("html"))
-        // `image` and `blurhash` came as null: left out, like the Model's other absent values.
-        #expect(card["image"] == nil)
+        // `image` and `blurhash` came as null: kept as the server sent them, as every field is.
+        #expect(card["image"] is NSNull && card["blurhash"] is NSNull)
         let akkoma = try #require(try object(await harness.run("detail 3 --json").stdout)["card"] as? [String: Any])
         #expect(akkoma["description"] as? String == "Attached: 1 image\n\ngot a flu shot and fruit tea")
         #expect(akkoma["provider_name"] as? String == "universeodon.com")

@@ -17,6 +17,9 @@ import WshRequest
 public protocol Dialect: Sendable {
     /// `weibo` or `mastodon`, as `--dialect` and `status` name it.
     var name: String { get }
+    /// The server's name where a refusal names it: the software detection
+    /// found (`sharkey`), else the dialect's `name`.
+    var serverName: String { get }
     /// How the token is sent: `Authorization: SCHEME TOKEN`.
     var authScheme: String { get }
     /// What this API can do beyond the operations every API has.
@@ -147,6 +150,10 @@ public protocol Dialect: Sendable {
     /// cancelled. Throws `.configuration` for a timeline or server without a stream.
     func streamTimeline(_ source: TimelineSource, _ exchange: DialectExchange,
                         event: @escaping @Sendable (TimelineStreamEvent) -> Bool) async throws(RequestError)
+}
+
+extension Dialect {
+    public var serverName: String { name }
 }
 
 /// What an API can do where APIs differ, so the surface (help, refusals

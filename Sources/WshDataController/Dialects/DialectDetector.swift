@@ -18,86 +18,96 @@ public struct ServerSoftware: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Finds out which API answers at a base URL, as megalodon's `detector()`
-/// does: Weibo by its `/2/` base; else the server's nodeinfo
-/// (`/.well-known/nodeinfo`, then the 2.x document it links) names the
-/// software — the Mastodon family is spoken through `MastodonDialect`,
-/// software with an API of its own (Misskey and its forks, Lemmy, …) is
-/// refused in one line; a server without nodeinfo is asked `api/v1/instance`.
+/// does: Weibo by its `/2/` base; else the server's nodeinfo 2.0 or 2.1
+/// (`/.well-known/nodeinfo`, then the document it links) names the
+/// software, and `api/v1/instance` says whether Mastodon's API answers and
+/// as which version. The Mastodon family, and servers with a Mastodon API
+/// beside their own (the Misskey family, Pixelfed, Friendica) whose
+/// instance answers, are spoken through `MastodonDialect` with the server's
+/// `ServerProfile`; software with no Mastodon API (Lemmy, PeerTube, …, or a
+/// Misskey whose instance does not answer) is refused in one line. A server
+/// without nodeinfo is named by its instance's `version`.
 public enum DialectDetector {
-    /// Software that serves Mastodon's client API.
-    static let mastodonFamily: Set<String> = [
-        "mastodon", "hometown", "glitchsoc", "glitch-soc", "pleroma", "akkoma", "gotosocial", "friendica", "honk",
-    ]
-    /// Software with a client API of its own, which wsh does not speak.
-    static let otherAPIs: Set<String> = [
-        "misskey", "firefish", "calckey", "sharkey", "iceshrimp", "foundkey", "cherrypick", "meisskey",
-        "lemmy", "mbin", "kbin", "peertube", "writefreely", "plume", "bookwyrm", "funkwhale", "pixelfed",
-    ]
-
-    /// What was found: the dialect to speak, and the software when nodeinfo named it.
+    /// What was found: the dialect to speak, and the server when nodeinfo or the instance named it.
     public struct Found: Sendable {
         public var dialect: any Dialect
-        public var software: ServerSoftware?
+        public var profile: ServerProfile?
+        /// The software, as `profile` names it.
+        public var software: ServerSoftware? { profile?.software }
     }
 
     /// Detects the API at `base` with `http` (the requests carry no token).
     public static func detect(base: String, http: any HTTPClient) async throws(RequestError) -> Found {
-        if base.hasSuffix("/2/") { return Found(dialect: WeiboDialect(), software: ServerSoftware(name: "weibo", version: nil)) }
+        if base.hasSuffix("/2/") { return Found(dialect: WeiboDialect(), profile: nil) }
         let probe = Probe(http)
-        if let software = await nodeinfo(base: base, probe) {
-            if mastodonFamily.contains(software.name) { return Found(dialect: MastodonDialect(), software: software) }
-            if otherAPIs.contains(software.name) {
-                throw .configuration("\(base) runs \(software) (its nodeinfo says so), whose API is its own, "
-                    + "not Mastodon's or Weibo's: wsh cannot talk to it")
+        let named = await nodeinfo(base: base, probe)
+        if let named {
+            let speech = KnownServers.row(named.software.name)?.speech
+            let shown = KnownServers.displayName(named.software, asSent: named.nameAsSent)
+            let runs = [shown, named.software.version].compactMap { $0 }.joined(separator: " ")
+            if speech == KnownServers.Speech.none {
+                throw .configuration("\(base) runs \(runs) (its nodeinfo says so), which has no Mastodon API "
+                    + "(its API is its own): wsh cannot talk to it")
             }
-        }
-        if let software = await instanceSoftware(base: base, probe) {
-            return Found(dialect: MastodonDialect(), software: software)
+            let instance = await probe.json(base + "api/v1/instance")
+            let answered = instance.map(isInstance) ?? false
+            if speech == .compatibilityLayer, !answered {
+                throw .configuration("\(base) runs \(runs) (its nodeinfo says so), whose Mastodon-compatible API "
+                    + "does not answer here (api/v1/instance): wsh cannot talk to it")
+            }
+            if speech == .mastodon || answered {
+                let profile = KnownServers.profile(named.software, nameAsSent: named.nameAsSent, instance: answered ? instance : nil)
+                return Found(dialect: MastodonDialect(profile: profile), profile: profile)
+            }
+        } else if let instance = await probe.json(base + "api/v1/instance"), isInstance(instance) {
+            let version = InstanceVersion(instance["version"]?.string ?? "")
+            let software = version.software ?? ServerSoftware(name: "mastodon", version: version.bare)
+            let profile = KnownServers.profile(software, nameAsSent: version.nameAsSent, instance: instance)
+            return Found(dialect: MastodonDialect(profile: profile), profile: profile)
         }
         // Nothing answered at all: the network's failure, not a finding (the next request asks again).
         if !probe.answered, let failure = probe.failure { throw failure }
-        return Found(dialect: WeiboDialect(), software: nil)
+        return Found(dialect: WeiboDialect(), profile: nil)
     }
 
-    /// The software of `base`'s nodeinfo 2.x document; nil when it has none
-    /// or the document links another origin (never followed).
-    static func nodeinfo(base: String, _ probe: Probe) async -> ServerSoftware? {
+    /// The software nodeinfo names, lower-cased for the table, and as it was sent.
+    struct Named {
+        var software: ServerSoftware
+        var nameAsSent: String
+    }
+
+    /// The software of `base`'s nodeinfo 2.x document (2.1 before 2.0 when
+    /// both are linked); nil when it has none or the document links another
+    /// origin (never followed).
+    static func nodeinfo(base: String, _ probe: Probe) async -> Named? {
         guard let index = await probe.json(base + ".well-known/nodeinfo"),
               let links = index["links"]?.array else { return nil }
         let documents = links.compactMap { link -> (String, String)? in
             guard let rel = link["rel"]?.string, let href = link["href"]?.string,
-                  rel.hasPrefix("http://nodeinfo.diaspora.software/ns/schema/2."), sameOrigin(href, base) else { return nil }
-            return (rel, href)
+                  rel.hasPrefix("http://nodeinfo.diaspora.software/ns/schema/2.")
+                    || rel.hasPrefix("https://nodeinfo.diaspora.software/ns/schema/2."),
+                  sameOrigin(href, base) else { return nil }
+            return (rel.replacing("https:", with: "http:"), href)
         }
         guard let href = documents.max(by: { $0.0 < $1.0 })?.1,
               let document = await probe.json(href),
               let software = document["software"],
-              let name = software["name"]?.string?.lowercased(), !name.isEmpty else { return nil }
-        let version = software["version"]?.string.map { String($0.prefix(40)) }
-        return ServerSoftware(name: String(name.prefix(40)), version: version)
+              let sent = software["name"]?.string, !sent.isEmpty else { return nil }
+        let asSent = String(sent.filter { $0.isLetter || $0.isNumber || ".-_".contains($0) }.prefix(40))
+        let version = software["version"]?.string.map { String($0.filter { $0.isLetter || $0.isNumber || ".-+_~".contains($0) }.prefix(40)) }
+        return Named(software: ServerSoftware(name: asSent.lowercased(), version: version), nameAsSent: asSent)
     }
 
-    /// The software of a server that answers `GET api/v1/instance` with a
-    /// Mastodon instance (nil when it does not), from the instance's
-    /// `version`: Mastodon's own (`4.2.0`), or the one a compatible server
-    /// names in it (`2.7.2 (compatible; Pleroma 2.5.0)` is pleroma 2.5.0).
-    static func instanceSoftware(base: String, _ probe: Probe) async -> ServerSoftware? {
-        guard let instance = await probe.json(base + "api/v1/instance"),
-              instance["uri"] != nil || instance["version"] != nil else { return nil }
-        return software(fromInstanceVersion: instance["version"]?.string ?? "")
+    /// True when `object` reads as a Mastodon instance (it has a `uri` or a `version`).
+    private static func isInstance(_ object: JSONValue) -> Bool {
+        object["uri"] != nil || object["version"] != nil || object["domain"] != nil
     }
 
-    /// `4.2.0` is mastodon 4.2.0; `… (compatible; Akkoma 3.13.2)` is akkoma 3.13.2; no version is mastodon.
+    /// The software an instance's `version` names: Mastodon's own (`4.2.0`),
+    /// or the one a compatible server names in it (`2.7.2 (compatible; Pleroma 2.5.0)` is pleroma 2.5.0).
     static func software(fromInstanceVersion text: String) -> ServerSoftware {
-        let clean = String(text.prefix(120).filter { $0.isLetter || $0.isNumber || " .-+_();".contains($0) })
-        if let compatible = clean.firstRange(of: "(compatible; ") {
-            let named = clean[compatible.upperBound...].prefix { $0 != ")" }.split(separator: " ")
-            if let name = named.first {
-                return ServerSoftware(name: String(name.lowercased().prefix(40)), version: named.dropFirst().first.map { String($0.prefix(40)) })
-            }
-        }
-        let version = clean.split(separator: " ").first.map { String($0.prefix(40)) }
-        return ServerSoftware(name: "mastodon", version: version)
+        let version = InstanceVersion(text)
+        return version.software ?? ServerSoftware(name: "mastodon", version: version.bare)
     }
 
     /// The requests of one detection: each answer's JSON object, and whether

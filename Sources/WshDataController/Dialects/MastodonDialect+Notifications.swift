@@ -12,7 +12,7 @@ extension MastodonDialect {
                                                 PageQuery(count: query.count, link: query.from),
                                                 limit + query.types.map { ("types[]", $0) }, limited: false)
         // The next page is the server's Link header's, followed as sent, never a rebuilt id.
-        return NotificationsPage(notifications: notifications.map(\.notification), next: call.link("next"))
+        return NotificationsPage(notifications: call.kept(notifications.map(\.notification), \.serverJSON), next: call.link("next"))
     }
 
     public func notification(id: String, _ exchange: DialectExchange) async throws(RequestError) -> ActivityNotification {

@@ -17,13 +17,23 @@ import WshRequest
 /// statuses in the thread (`context`); boosts and favourites are
 /// per-status actions; rate limits come in `X-RateLimit-*` headers.
 public struct MastodonDialect: Dialect {
-    public init() {}
+    /// The server detection found (software, versions, what its API lacks); nil: Mastodon's full API.
+    public let profile: ServerProfile?
+
+    /// `profile`: the server as detection found it; nil (`--dialect mastodon`, the sandbox) assumes Mastodon's full API.
+    public init(profile: ServerProfile? = nil) {
+        self.profile = profile
+    }
 
     public var name: String { "mastodon" }
+    /// The software when detection named it (`sharkey`), so refusals name the server that lacks a feature.
+    public var serverName: String { profile?.software.name ?? name }
     public var authScheme: String { "Bearer" }
-    public var capabilities: Capabilities {
-        Capabilities(repostTakesText: false, searchFinds: Set(SearchKind.allCases), offering: Capabilities.features)
-    }
+    public var capabilities: Capabilities { profile?.capabilities ?? Self.fullCapabilities }
+
+    /// What Mastodon's own API offers: every feature.
+    static let fullCapabilities = Capabilities(repostTakesText: false, searchFinds: Set(SearchKind.allCases),
+                                               offering: Capabilities.features)
 
     /// Mastodon serves at most 40 statuses a page.
     static let pageLimit = 40
@@ -108,7 +118,8 @@ public struct MastodonDialect: Dialect {
     }
 
     public func status(id: String, _ exchange: DialectExchange) async throws(RequestError) -> Status {
-        try await Call(exchange).get(MastodonStatus.self, "api/v1/statuses/\(Call.segment(id))").status
+        let call = Call(exchange)
+        return call.kept(try await call.get(MastodonStatus.self, "api/v1/statuses/\(Call.segment(id))").status, \.serverJSON)
     }
 
     public func comments(statusID: String, _ query: PageQuery, _ exchange: DialectExchange) async throws(RequestError) -> CommentsPage {
@@ -120,8 +131,9 @@ public struct MastodonDialect: Dialect {
     public func user(_ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> User {
         let call = Call(exchange)
         switch user {
-        case .uid(let uid): return try await call.get(MastodonAccount.self, "api/v1/accounts/\(Call.segment(uid))").user
-        case .screenName(let name): return try await call.get(MastodonAccount.self, "api/v1/accounts/lookup", [("acct", name)]).user
+        case .uid(let uid): return call.kept(try await call.get(MastodonAccount.self, "api/v1/accounts/\(Call.segment(uid))").user, \.serverJSON)
+        case .screenName(let name):
+            return call.kept(try await call.get(MastodonAccount.self, "api/v1/accounts/lookup", [("acct", name)]).user, \.serverJSON)
         }
     }
 
@@ -268,7 +280,10 @@ enum MastodonErrorKinds {
         switch failure.httpStatus {
         case 401: return .unauthorized
         case 422 where message.contains("authenticated user") || message.contains("access token"): return .unauthorized
-        case 422 where message.contains("already"): return .alreadyDone
+        // "already" says the thing is so (`Validation failed: … already`), unless a
+        // limit was reached: GoToSocial's `status pin limit exceeded, you've
+        // already pinned 10` refused the pin, so it is invalid, not done.
+        case 422 where message.contains("already") && !message.contains("limit"): return .alreadyDone
         default: return ErrorKind(httpStatus: failure.httpStatus)
         }
     }
@@ -439,7 +454,26 @@ struct Call {
     /// query as sent; with the server's links to the next and newer pages.
     func timeline(_ path: String, _ query: PageQuery, _ extra: [(String, String)] = []) async throws(RequestError) -> TimelinePage {
         let statuses = try await page([MastodonStatus].self, path, query, extra)
-        return pagedByLink(TimelinePage(statuses: statuses.map(\.status)))
+        return pagedByLink(TimelinePage(statuses: kept(statuses.map(\.status), \.serverJSON)))
+    }
+
+    /// `values` decoded from the last answer, an array, each with its own
+    /// element of that answer kept at `field` (a slice of the body, for
+    /// `--json`); as they are when the answer's elements cannot be told apart.
+    func kept<Value>(_ values: [Value], _ field: WritableKeyPath<Value, ServerJSON?>) -> [Value] {
+        guard let body = exchange.response?.body, let elements = ServerJSON.elements(of: body),
+              elements.count == values.count else { return values }
+        var kept = values
+        for index in kept.indices { kept[index][keyPath: field] = elements[index] }
+        return kept
+    }
+
+    /// `value` decoded from the whole of the last answer, with that answer kept at `field`.
+    func kept<Value>(_ value: Value, _ field: WritableKeyPath<Value, ServerJSON?>) -> Value {
+        guard let body = exchange.response?.body else { return value }
+        var kept = value
+        kept[keyPath: field] = ServerJSON(body)
+        return kept
     }
 
     /// The GET of one page at `path`: `query.link` as sent when there is one

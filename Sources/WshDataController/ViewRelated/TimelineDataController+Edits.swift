@@ -7,7 +7,7 @@ extension TimelineDataController {
     public var capabilities: Capabilities { statuses.dialect.capabilities }
 
     /// The API's name (`weibo`, `mastodon`), for saying what it lacks.
-    public var dialectName: String { statuses.dialect.name }
+    public var dialectName: String { statuses.dialect.serverName }
 
     public func source(id: String) async throws(RequestError) -> StatusSource {
         try await statuses.source(id: id)

@@ -259,7 +259,7 @@ extension MastodonAccount {
     private static let fastKeys = JSONKeys([
         "id", "username", "acct", "display_name", "note", "url", "avatar",
         "followers_count", "following_count", "statuses_count", "bot", "locked", "created_at",
-        "emojis", "fields",
+        "emojis", "fields", "moved",
     ])
 
     /// An account object, as `init(from:)` reads it.
@@ -285,7 +285,15 @@ extension MastodonAccount {
             case 11: locked = try r.lenientBool()
             case 12: createdAt = try r.lenientString().flatMap(WeiboTime.init(iso8601:))
             case 13: emojis = try r.lenientArray(MastodonEmoji.fast) ?? []
-            default: fields = try r.lenientArray(MastodonField.fast) ?? []
+            case 14: fields = try r.lenientArray(MastodonField.fast) ?? []
+            default:
+                moved = try r.lenientObject { r throws(JSONBytes.Declined) in
+                    var moved = MovedAccount()
+                    try r.object(MovedAccount.fastKeys) { r, field throws(JSONBytes.Declined) in
+                        if field == 0 { moved.acct = try r.lenientString() } else { moved.username = try r.lenientString() }
+                    }
+                    return moved
+                }
             }
         }
     }
@@ -296,7 +304,7 @@ extension MastodonStatus {
         "id", "created_at", "account", "content", "text", "spoiler_text", "visibility", "sensitive", "url",
         "in_reply_to_id", "replies_count", "reblogs_count", "favourites_count", "favourited", "reblogged",
         "application", "media_attachments", "poll", "reblog", "edited_at", "card", "tags", "mentions",
-        "bookmarked", "emojis", "quote", "pleroma",
+        "bookmarked", "emojis", "quote", "pleroma", "emoji_reactions",
     ])
 
     /// A status object, as `init(from:)` reads it.
@@ -344,12 +352,42 @@ extension MastodonStatus {
             case 23: bookmarked = try r.lenientBool()
             case 24: emojis = try r.lenientArray(MastodonEmoji.fast) ?? []
             case 25: mastodonQuote = try r.lenientObject(MastodonQuote.fast)
-            default:
+            case 26:
                 pleroma = try r.lenientObject { r throws(JSONBytes.Declined) in
-                    Pleroma(quote: try r.singleField("quote") { r throws(JSONBytes.Declined) in try r.lenientObject(MastodonQuote.fast) } ?? nil)
+                    var pleroma = Pleroma()
+                    try r.object(Pleroma.fastKeys) { r, field throws(JSONBytes.Declined) in
+                        if field == 0 { pleroma.quote = try r.lenientObject(MastodonQuote.fast) }
+                        else { pleroma.emojiReactions = try r.lenientArray(Reaction.fast) ?? [] }
+                    }
+                    return pleroma
                 }
+            default: emojiReactions = try r.lenientArray(Reaction.fast) ?? []
             }
         }
+    }
+}
+
+extension MastodonAccount.MovedAccount {
+    static let fastKeys = JSONKeys(["acct", "username"])
+}
+
+extension MastodonStatus.Pleroma {
+    static let fastKeys = JSONKeys(["quote", "emoji_reactions"])
+}
+
+extension MastodonStatus.Reaction {
+    private static let fastKeys = JSONKeys(["name", "count", "me"])
+
+    static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> MastodonStatus.Reaction {
+        var reaction = MastodonStatus.Reaction()
+        try r.object(fastKeys) { r, field throws(JSONBytes.Declined) in
+            switch field {
+            case 0: reaction.name = try r.lenientString()
+            case 1: reaction.count = try r.lenientCount()
+            default: reaction.me = try r.lenientBool()
+            }
+        }
+        return reaction
     }
 }
 

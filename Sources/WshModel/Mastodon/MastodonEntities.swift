@@ -26,10 +26,18 @@ public struct MastodonAccount: Decodable, Sendable, Hashable, LenientValue {
     @LenientISO8601 public var createdAt: WeiboTime? = nil
     @Lenient public var emojis: [MastodonEmoji] = []
     @Lenient public var fields: [MastodonField] = []
+    /// The account it moved to (`moved`, a whole account): only its name is kept.
+    @Lenient var moved: MovedAccount? = nil
+
+    /// `moved`: the account an account moved to, of which its `acct` (else `username`).
+    struct MovedAccount: Decodable, Sendable, Hashable, LenientValue {
+        @Lenient var acct: String? = nil
+        @Lenient var username: String? = nil
+    }
 
     enum CodingKeys: String, CodingKey {
         case id, username, acct, note, url, avatar, bot, locked
-        case emojis, fields
+        case emojis, fields, moved
         case displayName = "display_name"
         case followersCount = "followers_count"
         case followingCount = "following_count"
@@ -51,6 +59,7 @@ public struct MastodonAccount: Decodable, Sendable, Hashable, LenientValue {
         user.bot = bot
         user.emojis = emojis.compactMap(\.emoji)
         user.fields = fields.compactMap(\.field)
+        user.movedTo = (moved?.acct ?? moved?.username).flatMap { $0.isEmpty ? nil : $0 }
         return user
     }
 }
@@ -90,6 +99,8 @@ public struct MastodonStatus: Decodable, Sendable, Hashable, LenientValue {
     @Lenient var mastodonQuote: MastodonQuote? = nil
     /// Pleroma's extensions (`pleroma`).
     @Lenient var pleroma: Pleroma? = nil
+    /// Akkoma's reactions at the top level (`emoji_reactions`), beside Pleroma's under `pleroma`.
+    @Lenient var emojiReactions: [Reaction] = []
 
     /// The name of the app it was posted with.
     public var applicationName: String? { application?.name }
@@ -198,15 +209,34 @@ public struct MastodonStatus: Decodable, Sendable, Hashable, LenientValue {
         var name: String?
     }
 
-    /// Pleroma's extensions, of which only its `quote` (the quoted status itself).
+    /// Pleroma's extensions, of which its `quote` (the quoted status itself) and `emoji_reactions`.
     struct Pleroma: Decodable, Sendable, Hashable, LenientValue {
         @Lenient var quote: MastodonQuote? = nil
+        @Lenient var emojiReactions: [Reaction] = []
+
+        enum CodingKeys: String, CodingKey {
+            case quote
+            case emojiReactions = "emoji_reactions"
+        }
+    }
+
+    /// One of Pleroma's `emoji_reactions` (Akkoma's top-level ones too): `{name, count, me}`.
+    struct Reaction: Decodable, Sendable, Hashable {
+        @Lenient var name: String? = nil
+        @Lenient var count: Int? = nil
+        @Lenient var me: Bool? = nil
+
+        var reaction: EmojiReaction? {
+            guard let name, !name.isEmpty else { return nil }
+            return EmojiReaction(name: name, count: count ?? 0, me: me ?? false)
+        }
     }
 
     enum CodingKeys: String, CodingKey {
         case id, account, content, visibility, sensitive, url, favourited, reblogged, application, poll, reblog, card, tags, mentions
         case bookmarked
         case emojis, pleroma
+        case emojiReactions = "emoji_reactions"
         case mastodonQuote = "quote"
         case editedAt = "edited_at"
         case sourceText = "text"
@@ -253,6 +283,7 @@ public struct MastodonStatus: Decodable, Sendable, Hashable, LenientValue {
         status.contentHTML = content
         status.emojis = emojis.compactMap(\.emoji)
         status.quote = quote?.quote
+        status.reactions = (emojiReactions.isEmpty ? pleroma?.emojiReactions ?? [] : emojiReactions).compactMap(\.reaction)
         return status
     }
 
@@ -342,15 +373,18 @@ public struct MastodonNotification: Decodable, Sendable {
     @LenientISO8601 public var createdAt: WeiboTime? = nil
     @Lenient public var account: MastodonAccount? = nil
     @Lenient public var status: MastodonStatus? = nil
+    /// A reaction's emoji (Pleroma's `pleroma:emoji_reaction`).
+    @Lenient public var emoji: String? = nil
 
     enum CodingKeys: String, CodingKey {
-        case id, type, account, status
+        case id, type, account, status, emoji
         case createdAt = "created_at"
     }
 
     /// The notification in the Model.
     public var notification: ActivityNotification {
-        ActivityNotification(id: id ?? "", type: type ?? "", createdAt: createdAt, account: account?.user, status: status?.status)
+        ActivityNotification(id: id ?? "", type: type ?? "", createdAt: createdAt, account: account?.user, status: status?.status,
+                             emoji: emoji)
     }
 }
 

@@ -280,7 +280,7 @@ extension Shell {
     }
 
     private func status(_ context: CommandContext) throws(LanguageError) {
-        let facts: [(String, String)] = [
+        var facts: [(String, String)] = [
             ("api", connection.target.description),
             ("dialect", connection.dialectName),
             ("base_url", connection.baseURL ?? "(not started)"),
@@ -291,9 +291,16 @@ extension Shell {
             ("libcurl", connection.isOpen ? (CurlHTTPClient.libraryVersion?.split(separator: " ").first.map(String.init) ?? "unavailable") : "(not loaded)"),
             ("recording", connection.recordingSummary),
         ]
+        let profile = connection.profile
         let document = SessionFacts(
             api: facts[0].1, dialect: facts[1].1, baseURL: facts[2].1, token: facts[3].1, rows: rowCount,
-            operations: operationCount, trace: facts[6].1, libcurl: facts[7].1, recording: facts[8].1)
+            operations: operationCount, trace: facts[6].1, libcurl: facts[7].1, recording: facts[8].1,
+            server: profile.map(ServerFacts.init))
+        // The server detection found, in one line, and what its API lacks (commands refuse those before any request).
+        if let profile {
+            facts.insert(("server", profile.description), at: 2)
+            if !profile.lacking.isEmpty { facts.insert(("lacks", profile.lacking.joined(separator: ", ")), at: 3) }
+        }
         leaveResult(context, document)
         if wantsJSON(context) {
             context.write(try JSONView.encode(document))
@@ -404,9 +411,39 @@ private struct SessionFacts: Encodable {
     var trace: String
     var libcurl: String
     var recording: String
+    /// The server detection found; absent until it has run (or for Weibo and the sandbox).
+    var server: ServerFacts?
 
     enum CodingKeys: String, CodingKey {
-        case api, dialect, token, rows, operations, trace, libcurl, recording
+        case api, dialect, token, rows, operations, trace, libcurl, recording, server
         case baseURL = "base_url"
+    }
+}
+
+/// `status --json`'s `server`: the profile detection found.
+private struct ServerFacts: Encodable {
+    var software: String
+    var version: String?
+    var mastodonVersion: String?
+    var mastodonAPIVersion: Int?
+    var compatibilityLayer: Bool
+    var lacks: [String]
+    var summary: String
+
+    init(_ profile: ServerProfile) {
+        software = profile.displayName
+        version = profile.software.version
+        mastodonVersion = profile.mastodonVersion
+        mastodonAPIVersion = profile.mastodonAPIVersion
+        compatibilityLayer = profile.compatibilityLayer
+        lacks = profile.lacking
+        summary = profile.description
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case software, version, lacks, summary
+        case mastodonVersion = "mastodon_version"
+        case mastodonAPIVersion = "mastodon_api_version"
+        case compatibilityLayer = "compatibility_layer"
     }
 }

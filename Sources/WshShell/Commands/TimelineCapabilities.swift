@@ -82,7 +82,7 @@ extension Shell {
     /// Refuses, before any request, what the connected API cannot do: one line naming the API.
     func refuseUnless(_ capability: KeyPath<Capabilities, Bool>, _ what: String) throws(LanguageError) {
         guard let dialect = connection.knownDialect, !dialect.capabilities[keyPath: capability] else { return }
-        throw .usage("this API (\(dialect.name)) \(what)")
+        throw .usage("this API (\(dialect.serverName)) \(what)")
     }
 
     /// The commands only some APIs have, with what the connected API must
@@ -111,7 +111,7 @@ extension Shell {
         }
         gated.unavailable = { [unowned self] in
             guard let dialect = connection.knownDialect, !dialect.capabilities[keyPath: capability] else { return nil }
-            return "not on \(dialect.name)"
+            return "not on \(dialect.serverName)"
         }
         return gated
     }
@@ -119,6 +119,6 @@ extension Shell {
     /// `help` for a command the connected API lacks: one line saying so.
     func capabilityNote(_ capability: KeyPath<Capabilities, Bool>, _ feature: String) -> String? {
         guard let dialect = connection.knownDialect, !dialect.capabilities[keyPath: capability] else { return nil }
-        return "Not on this API: \(dialect.name) has no \(feature)."
+        return "Not on this API: \(dialect.serverName) has no \(feature)."
     }
 }

@@ -306,7 +306,7 @@ public final class Connection {
             throw .cancelled
         }
         foundDialect = detected.dialect
-        software = detected.software
+        profile = detected.profile
         return detected.dialect
     }
 
@@ -322,7 +322,9 @@ public final class Connection {
     }
 
     /// The software the target runs, when detection named it (`gotosocial 0.17.3`).
-    public private(set) var software: ServerSoftware?
+    public var software: ServerSoftware? { profile?.software }
+    /// The server detection found: software, versions, compatibility layer or not, what it lacks.
+    public private(set) var profile: ServerProfile?
 
     /// A short name for the prompt: `sandbox` or the API's host.
     public var label: String {
@@ -372,7 +374,7 @@ public final class Connection {
         dialectChoice = dialect
         current = nil
         foundDialect = nil
-        software = nil
+        profile = nil
     }
 
     /// Points the session at `target` and finds out at once what answers
@@ -382,7 +384,7 @@ public final class Connection {
     /// anyway (its failure returned, the first request asks again).
     @discardableResult
     public func connectFindingOut(to target: Target, dialect choice: DialectChoice) throws(RequestError) -> RequestError? {
-        let before = (self.target, dialectChoice, current, foundDialect, software)
+        let before = (self.target, dialectChoice, current, foundDialect, profile)
         connect(to: target, dialect: choice)
         guard knownDialect == nil else { return nil }
         do {
@@ -390,7 +392,7 @@ public final class Connection {
             return nil
         } catch {
             if case .transport = error { return error }
-            (self.target, dialectChoice, current, foundDialect, software) = before
+            (self.target, dialectChoice, current, foundDialect, profile) = before
             throw error
         }
     }

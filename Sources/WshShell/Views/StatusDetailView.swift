@@ -37,6 +37,7 @@ struct StatusDetailView {
         }
         lines.append(style.dim(detail.countsText))
         if !detail.yoursNote.isEmpty { lines.append(style.dim(detail.yoursNote)) }
+        if !detail.reactionsLine.isEmpty { lines.append("reactions: " + detail.reactionsLine) }
         if !detail.editedNote.isEmpty { lines.append(style.dim(detail.editedNote)) }
         if !detail.cardLine.isEmpty { lines.append(style.dim("link: ") + detail.cardLine) }
         if !detail.tagsLine.isEmpty { lines.append(style.dim("tags: ") + detail.tagsLine) }

@@ -10,6 +10,7 @@ struct UserView {
             + (user.uid.isEmpty ? "" : style.dim(" · uid \(user.uid)"))]
         if !user.verifiedText.isEmpty { lines.append(style.green(user.verifiedText)) }
         if !user.accountNote.isEmpty { lines.append(style.dim(user.accountNote)) }
+        if !user.movedNote.isEmpty { lines.append(user.movedNote) }
         if !user.location.isEmpty { lines.append(user.location) }
         if !user.bio.isEmpty { lines.append(user.bio) }
         lines += user.fieldLines

@@ -25,6 +25,9 @@ public struct StatusDocument: Encodable, Sendable, Hashable {
     public var retweetedStatus: Reposted?
     /// Mastodon's names and extras, when the status came from Mastodon.
     public var mastodon: MastodonFields?
+    /// The status as the server sent it, sanitized: every field wsh does not
+    /// model is written from it, wsh's own merged over it (`ServerFields`).
+    var server: JSONValue?
 
     /// What Mastodon has under its own names.
     public struct MastodonFields: Sendable, Hashable {
@@ -78,8 +81,10 @@ public struct StatusDocument: Encodable, Sendable, Hashable {
         }
     }
 
-    /// The document of `status`, numbered `index` when it is a row.
-    public init(_ status: Status, index: Int? = nil) {
+    /// The document of `status`, numbered `index` when it is a row; `server`:
+    /// the status as the server sent it, already sanitized (a boost's `reblog`),
+    /// else the one the status kept.
+    public init(_ status: Status, index: Int? = nil, server: JSONValue? = nil) {
         self.index = index
         id = status.id
         idstr = status.idstr.map(Self.clean) ?? status.identifier.map(Self.clean)
@@ -91,8 +96,9 @@ public struct StatusDocument: Encodable, Sendable, Hashable {
         commentsCount = status.commentsCount ?? 0
         attitudesCount = status.attitudesCount ?? 0
         picURLs = status.picURLs.map(Self.clean)
-        user = status.user.map(UserDocument.init)
-        retweetedStatus = status.retweetedStatus.map { Reposted(StatusDocument($0)) }
+        if status.shape == .mastodon { self.server = server ?? ServerFields.sanitized(status.serverJSON) }
+        user = status.user.map { UserDocument($0, server: self.server?["account"]) }
+        retweetedStatus = status.retweetedStatus.map { Reposted(StatusDocument($0, server: self.server?["reblog"])) }
         if status.shape == .mastodon {
             createdAt = status.createdAt?.iso8601Text
             mastodon = MastodonFields(
@@ -116,8 +122,14 @@ public struct StatusDocument: Encodable, Sendable, Hashable {
     }
 
     /// Weibo's names (README's "JSON fields"), or Mastodon's for a status
-    /// that came from Mastodon: `--json` keeps the API's own names.
+    /// that came from Mastodon: `--json` keeps the API's own names, and
+    /// every other field the server sent.
     public func encode(to encoder: Encoder) throws {
+        try ServerFields.encode(server, typed: encodeTyped, to: encoder)
+    }
+
+    /// The fields wsh writes itself, under the API's names.
+    private func encodeTyped(to encoder: Encoder) throws {
         guard let mastodon else {
             return try encoder.encodeFields([
                 "index": index, "id": id, "idstr": idstr, "mid": mid, "created_at": createdAt, "text": text,
@@ -165,8 +177,12 @@ public struct UserDocument: Encodable, Sendable, Hashable {
     /// Mastodon's custom emojis and profile fields (empty on Weibo).
     let emojis: [EmojiDocument]
     let fields: [FieldDocument]
+    /// The account as the server sent it, sanitized (see `StatusDocument.server`).
+    let server: JSONValue?
 
-    public init(_ user: User) {
+    /// The document of `user`; `server`: the account as the server sent it,
+    /// already sanitized (a status's `account`), else the one the user kept.
+    public init(_ user: User, server: JSONValue? = nil) {
         var clean = User(
             id: user.id, idstr: user.identifier.map(StatusDocument.clean), screenName: user.screenName.map(StatusDocument.clean),
             name: user.name.map(StatusDocument.kept), location: user.location.map(StatusDocument.kept),
@@ -178,7 +194,9 @@ public struct UserDocument: Encodable, Sendable, Hashable {
         clean.displayName = user.displayName.map(StatusDocument.kept)
         clean.locked = user.locked
         clean.bot = user.bot
+        clean.movedTo = user.movedTo.map(StatusDocument.clean)
         self.user = clean
+        self.server = user.shape == .mastodon ? server ?? ServerFields.sanitized(user.serverJSON) : nil
         emojis = user.emojis.map(EmojiDocument.init)
         fields = user.fields.map(FieldDocument.init)
     }
@@ -188,8 +206,13 @@ public struct UserDocument: Encodable, Sendable, Hashable {
         user[keyPath: field]
     }
 
-    /// Weibo's names, or Mastodon's (`acct`, `display_name`, `note`…) for an account from Mastodon.
+    /// Weibo's names, or Mastodon's (`acct`, `display_name`, `note`…) for an
+    /// account from Mastodon, with every other field the server sent.
     public func encode(to encoder: Encoder) throws {
+        try ServerFields.encode(server, typed: encodeTyped, to: encoder)
+    }
+
+    private func encodeTyped(to encoder: Encoder) throws {
         guard user.shape == .mastodon else {
             return try encoder.encodeFields([
                 "id": user.id, "idstr": user.idstr, "screen_name": user.screenName, "name": user.name,
@@ -202,6 +225,7 @@ public struct UserDocument: Encodable, Sendable, Hashable {
             "id": user.idstr, "username": user.username, "acct": user.screenName, "display_name": user.displayName,
             "note": user.description, "followers_count": user.followersCount, "following_count": user.friendsCount,
             "statuses_count": user.statusesCount, "locked": user.locked, "bot": user.bot, "emojis": emojis, "fields": fields,
+            "moved": user.movedTo.map { ["acct": $0] },
         ])
     }
 }
@@ -223,7 +247,7 @@ public struct CommentDocument: Encodable, Sendable, Hashable {
         idstr = comment.identifier.map(StatusDocument.clean)
         createdAt = comment.createdAt?.weiboText
         text = comment.text.map { TerminalText.sanitize($0, .multiline) }
-        user = comment.user.map(UserDocument.init)
+        user = comment.user.map { UserDocument($0) }
         if comment.shape == .mastodon {
             createdAt = comment.createdAt?.iso8601Text
             mastodonDepth = comment.depth

@@ -30,9 +30,13 @@ public struct NotificationDocument: Encodable, Sendable, Hashable {
     /// The screen name of who did it.
     @JSONNull public var account: String?
     @JSONNull public var status: StatusDocument?
+    /// A reaction's emoji (Pleroma's `pleroma:emoji_reaction`); absent for other types.
+    public var emoji: String?
+    /// The notification as the server sent it, sanitized (see `StatusDocument.server`).
+    var server: JSONValue?
 
     enum CodingKeys: String, CodingKey {
-        case index, id, type, account, status
+        case index, id, type, account, status, emoji
         case createdAt = "created_at"
     }
 
@@ -42,7 +46,23 @@ public struct NotificationDocument: Encodable, Sendable, Hashable {
         type = StatusDocument.clean(notification.type)
         createdAt = notification.createdAt?.iso8601Text
         account = notification.account?.screenName.map(StatusDocument.clean)
-        status = notification.status.map { StatusDocument($0) }
+        server = ServerFields.sanitized(notification.serverJSON)
+        status = notification.status.map { [server] in StatusDocument($0, server: server?["status"]) }
+        emoji = notification.emoji.map(StatusDocument.clean)
+    }
+
+    /// wsh's fields (`account` is who did it, by name), over every other field the server sent.
+    public func encode(to encoder: Encoder) throws {
+        try ServerFields.encode(server, typed: { encoder throws in
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(index, forKey: .index)
+            try container.encode(id, forKey: .id)
+            try container.encode(type, forKey: .type)
+            try container.encode(createdAt, forKey: .createdAt)
+            try container.encode(account, forKey: .account)
+            try container.encode(status, forKey: .status)
+            try container.encodeIfPresent(emoji, forKey: .emoji)
+        }, to: encoder)
     }
 }
 

@@ -13,7 +13,7 @@ public struct NotificationCellViewModel: Sendable, Hashable {
     public let who: String
     /// `05-31 17:46`.
     public let time: String
-    /// The status's text on one line; empty for a follow.
+    /// The status's text on one line, after a reaction's emoji (`😮 text`); empty for a follow.
     public let text: String
 
     init(_ notification: ActivityNotification, index: Int) {
@@ -22,7 +22,8 @@ public struct NotificationCellViewModel: Sendable, Hashable {
         type = TerminalText.sanitize(notification.type)
         who = DisplayText.author(notification.account)
         time = DisplayText.shortTime(notification.createdAt)
-        text = notification.status.map(DisplayText.rowText) ?? ""
+        let emoji = notification.emoji.map { TerminalText.sanitize($0) }.flatMap { $0.isEmpty ? nil : $0 }
+        text = [emoji, notification.status.map(DisplayText.rowText)].compactMap { $0 }.joined(separator: " ")
     }
 }
 

@@ -34,6 +34,8 @@ public struct StatusDetailViewModel: Sendable, Hashable {
     /// What the token's owner did to it, as the server says: `you favourited · reposted · bookmarked`
     /// (those that hold); "" when none does or the server does not say.
     public let yoursNote: String
+    /// Emoji reactions (Pleroma's, Akkoma's): `❤️ 5 · 👍 1 (you)`, "" when none.
+    public let reactionsLine: String
     /// `edited 2024-11-06 07:08:38 +0000`, "" when never edited.
     public let editedNote: String
     /// The link preview: `title — url`, "" when there is none.
@@ -89,6 +91,8 @@ public struct StatusDetailViewModel: Sendable, Hashable {
         let yours = [(status.favorited, "favourited"), (status.reposted, "reposted"), (status.bookmarked, "bookmarked")]
             .filter { $0.0 == true }.map(\.1)
         yoursNote = yours.isEmpty ? "" : "you " + yours.joined(separator: " · ")
+        reactionsLine = TerminalText.sanitize(status.reactions.map { "\($0.name) \($0.count)" + ($0.me ? " (you)" : "") }
+            .joined(separator: " · "))
         editedNote = status.editedAt.map { "edited " + DisplayText.fullTime($0) } ?? ""
         cardLine = status.card.map { card in
             TerminalText.sanitize(card.title.isEmpty ? card.url : card.title + " — " + card.url)

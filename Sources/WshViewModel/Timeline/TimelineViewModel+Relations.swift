@@ -121,7 +121,7 @@ extension TimelineViewModel {
 
     // MARK: Rows of the screen on top
 
-    private var dialectName: String { dataController.users.dialect.name }
+    private var dialectName: String { dataController.users.dialect.serverName }
 
     private static func relationNote<T>(_ outcome: WriteOutcome<T>, _ done: String) -> String {
         switch outcome.resolution {

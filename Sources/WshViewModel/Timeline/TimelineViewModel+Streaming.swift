@@ -66,5 +66,5 @@ extension TimelineViewModel {
     }
 
     /// What the connected API calls itself (`mastodon`, `weibo`).
-    var apiName: String { dataController.statuses.dialect.name }
+    var apiName: String { dataController.statuses.dialect.serverName }
 }

@@ -21,6 +21,8 @@ public struct UserViewModel: Sendable, Hashable {
     public let verifiedText: String
     /// `🔒 locked (approves each follower) · bot (automated)`, those that hold; "" when neither.
     public let accountNote: String
+    /// `moved to @new@example.social` for an account that moved (Mastodon's `moved`), "" otherwise.
+    public let movedNote: String
     /// The user's latest status on one line, empty when the API sent none.
     public let latestStatus: String
 
@@ -53,6 +55,7 @@ public struct UserViewModel: Sendable, Hashable {
         }
         accountNote = [(user.locked, "🔒 locked (approves each follower)"), (user.bot, "bot (automated)")]
             .filter { $0.0 == true }.map(\.1).joined(separator: " · ")
+        movedNote = user.movedTo.map { "moved to @" + TerminalText.sanitize($0) } ?? ""
         latestStatus = TerminalText.sanitize(user.status?.text)
         fieldLines = user.fields.map { field in
             TerminalText.sanitize(field.name) + ": " + TerminalText.sanitize(HTMLText.plainText(field.value))

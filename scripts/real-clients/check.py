@@ -185,6 +185,49 @@ def mastodon_py():
     mastodon_streaming(client)
     mastodon_py_posting(client, first)
     mastodon_py_extras(client)
+    mastodon_py_faithful(client, me, first)
+
+
+def mastodon_py_faithful(client, me, first):
+    """Issue 34's endpoints as Mastodon.py calls them: a reply that is a status,
+    update_credentials, favourited_by/reblogged_by, filters v2, custom emojis."""
+    root = check("Mastodon.status_post (a root to reply to)", lambda: client.status_post("root #wsh"),
+                 lambda status: styled(status.id))
+    if root and me:
+        reply = check("Mastodon.status_reply (a reply is a status)", lambda: client.status_reply(root, "a reply"),
+                      lambda status: expect(str(status.in_reply_to_id) == str(root.id), "in_reply_to_id") or styled(status.id))
+        if reply:
+            check("Mastodon.account_statuses has the reply", lambda: client.account_statuses(me.id, limit=5),
+                  lambda page: expect(any(str(s.id) == str(reply.id) for s in page), "the reply is missing") or "there")
+            check("Mastodon.status_context of the root lists it", lambda: client.status_context(root.id),
+                  lambda context: expect([str(s.id) for s in context.descendants] == [str(reply.id)],
+                                         f"{len(context.descendants)} descendants") or "one descendant")
+    check("Mastodon.account_update_credentials",
+          lambda: client.account_update_credentials(display_name="wsh tester", note="notes\nhere",
+                                                    fields=[("Site", "https://example.org")]),
+          lambda account: expect(account.display_name == "wsh tester" and account.source.note == "notes\nhere"
+                                 and account.fields[0].name == "Site", "not updated") or account.display_name)
+    if first:
+        client.status_favourite(first.id)
+        check("Mastodon.status_favourited_by", lambda: client.status_favourited_by(first.id),
+              lambda accounts: expect(me and any(str(a.id) == str(me.id) for a in accounts), "the favourite is missing")
+              or f"{len(accounts)} accounts")
+        check("Mastodon.status_reblogged_by", lambda: client.status_reblogged_by(first.id),
+              lambda accounts: f"{len(accounts)} accounts")
+    word = "wshfilterword"
+    made = check("Mastodon.create_filter_v2",
+                 lambda: client.create_filter_v2("wsh words", ["home", "public"], filter_action="warn",
+                                                 keywords_attributes=[{"keyword": word, "whole_word": True}]),
+                 lambda f: expect(f.keywords and f.keywords[0].keyword == word, "no keyword") or f.filter_action)
+    if made:
+        flagged = check("Mastodon.status_post (a status the filter matches)", lambda: client.status_post(f"a {word} here"))
+        check("Mastodon.timeline_home carries filtered", lambda: client.timeline_home(limit=5),
+              lambda page: expect(any(s.filtered and str(s.id) == str(flagged.id) for s in page), "no filtered")
+              or "warned")
+        check("Mastodon.filters_v2", client.filters_v2, lambda filters: expect(len(filters) == 1, f"{len(filters)}") or "one")
+        check("Mastodon.delete_filter_v2", lambda: client.delete_filter_v2(made.id))
+    check("Mastodon.custom_emojis", client.custom_emojis,
+          lambda emojis: expect(emojis and emojis[0].shortcode == "wsh", "no :wsh:") or emojis[0].shortcode)
 
 
 def mastodon_notifications(client, me):

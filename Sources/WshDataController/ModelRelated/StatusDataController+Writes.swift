@@ -79,7 +79,7 @@ extension StatusDataController {
     private func writeComment(statusID: String, text: String, call: String,
                               _ write: (any Dialect, DialectExchange) async throws -> Comment)
         async throws(WriteError) -> WriteOutcome<Comment> {
-        let baseline = await newestCommentID(statusID: statusID)
+        let (baseline, seen) = await newestCommentID(statusID: statusID)
         let lost: RequestError
         do {
             let comment = try await api.run(call, count: { _ in 1 }, write)
@@ -98,7 +98,11 @@ extension StatusDataController {
                 "StatusDataController.comments(statusID: \(statusID), sinceID: \(newest ?? "none")) (did it land?)", count: \.comments.count) {
                 try await $0.comments(statusID: statusID, PageQuery(count: Self.lostCommentSearchCount, sinceID: newest), $1)
             }
-            newer = page.comments.filter { StatusID.isNewer($0.identifier, than: newest) }
+            // A comment not read before writing is new too: a Mastodon thread (read whole) may hold
+            // replies whose ids sort above a new reply's (the sandbox's generated replies do).
+            newer = page.comments.filter {
+                StatusID.isNewer($0.identifier, than: newest) || $0.identifier.map { !seen.contains($0) } ?? false
+            }
         } catch {
             throw .unknown(lostAnswer: lost, check: "reading the comments of status \(statusID) failed: \(error.description)")
         }
@@ -114,15 +118,17 @@ extension StatusDataController {
         throw .notApplied(lostAnswer: lost)
     }
 
-    private func newestCommentID(statusID: String) async -> Baseline {
+    /// The newest comment's id before writing, and the ids of every comment read then.
+    private func newestCommentID(statusID: String) async -> (Baseline, Set<String>) {
         do {
             let page = try await api.run(
                 "StatusDataController.comments(statusID: \(statusID), count: 1) (before writing)", count: \.comments.count) {
                 try await $0.comments(statusID: statusID, PageQuery(count: 1), $1)
             }
-            return .known(StatusID.newest(of: page.comments.compactMap(\.identifier)))
+            let ids = page.comments.compactMap(\.identifier)
+            return (.known(StatusID.newest(of: ids)), Set(ids))
         } catch {
-            return .unavailable(error.description)
+            return (.unavailable(error.description), [])
         }
     }
 

@@ -26,6 +26,8 @@ struct SandboxStatus: Sendable {
     var mastodon: MastodonExtras? = nil
     /// When it was last edited (Mastodon's `edited_at`); nil when never.
     var editedAt: WeiboTime? = nil
+    /// What a reply made through the Mastodon API answers (see `Timeline+Replies.swift`); nil for other statuses.
+    var replyTo: ReplyLink? = nil
 
     /// Status ids: 16 digits, increasing with the ordinal.
     static let firstID: Int64 = 4_000_000_000_000_000

@@ -63,6 +63,11 @@ extension Timeline {
     mutating func deleteComment(id: Int64, by user: Int) -> Result<(SandboxComment, SandboxStatus), Refusal> {
         guard let (comment, status) = comment(id: id) else { return .failure(.noSuchComment) }
         guard comment.authorIndex == user else { return .failure(.notTheCommentAuthor) }
+        // A comment that is a Mastodon reply's Weibo face takes the reply status with it.
+        if let ordinal = replyStatusByComment[id], let reply = self.status(ordinal: ordinal), !isDeleted(ordinal: ordinal) {
+            _ = delete(id: reply.id, by: user)
+            return .success((comment, status))
+        }
         deletedCommentIDs.insert(id)
         deletedCommentCount[status.ordinal, default: 0] += 1
         return .success((comment, status))

@@ -9,7 +9,8 @@ import FoundationEssentials
 /// an edit changed; a page's filter leaves them out as it reads.
 extension Timeline {
     /// The candidates for the public timeline: statuses that were public and
-    /// no boost when made (a boost is never edited, visibility never changes).
+    /// no boost and no reply to another account when made (a boost is never
+    /// edited, visibility never changes).
     var publicIndex: OrdinalIndex {
         OrdinalIndex([data.publicOrdinals, postedPublic])
     }
@@ -53,7 +54,8 @@ extension Timeline {
     /// Adds a new status (the newest) to the indexes of what writes add.
     mutating func index(posted status: SandboxStatus) {
         postedByUser[status.authorIndex, default: []].append(status.ordinal)
-        if !isBoost(status), (status.mastodon?.visibility ?? "public") == "public" {
+        // Mastodon's public timeline leaves out replies to others (a thread's self-replies stay).
+        if !isBoost(status), Self.isThreadOrNoReply(status), (status.mastodon?.visibility ?? "public") == "public" {
             postedPublic.append(status.ordinal)
         }
         indexTags(of: status.text, ordinal: status.ordinal)

@@ -6,7 +6,7 @@ import FoundationEssentials
 /// between the two accounts, as Mastodon does (unblocking does not restore them).
 extension Timeline {
     /// A server-side mute: whom, whether their notifications are hidden too,
-    /// and when it ends (nil: never). The sandbox reports the end; it does not expire mutes.
+    /// and when it ends (nil: never), on the sandbox's clock: `expire(at:)` ends it then.
     struct Mute: Sendable {
         var user: Int
         var notifications: Bool
@@ -57,9 +57,9 @@ extension Timeline {
     }
 
     /// Mutes `other` for `user`; muting again replaces the options, as on Mastodon.
-    mutating func mute(_ other: Int, by user: Int, notifications: Bool, duration: Int) -> Result<Void, Refusal> {
+    mutating func mute(_ other: Int, by user: Int, notifications: Bool, duration: Int, now: Date) -> Result<Void, Refusal> {
         guard other != user else { return .failure(.followingSelf) }
-        let expiry = duration > 0 ? nextWriteTime().date.addingTimeInterval(TimeInterval(duration)) : nil
+        let expiry = duration > 0 ? now.addingTimeInterval(TimeInterval(duration)) : nil
         let record = Mute(user: other, notifications: notifications, expiresAt: expiry)
         if let index = mutes[user]?.firstIndex(where: { $0.user == other }) {
             mutes[user]![index] = record

@@ -71,6 +71,13 @@ struct Timeline: Sendable {
     var conversationsRead: [Int: Set<Int>] = [:]
     // Uploads, posted polls and votes (see Timeline+Posting.swift).
     var posting = PostingState()
+    // Replies that are statuses, filters and profiles (Timeline+Replies.swift, +Filters.swift, +Profiles.swift).
+    /// The reply status each Weibo comment mirrors (comment id → the status's ordinal).
+    var replyStatusByComment: [Int64: Int] = [:]
+    var filters: [Int: [SandboxFilter]] = [:]
+    var nextFilterID = 1
+    var nextFilterKeywordID = 1
+    var profiles: [Int: SandboxProfile] = [:]
 
     init(data: DataSet) {
         self.data = data
@@ -221,12 +228,7 @@ struct Timeline: Sendable {
                 repostsAdded[reposted, default: 0] += 1
             }
         }
-        posted.append(status)
-        index(posted: status)
-        postedCountByUser[author, default: 0] += 1
-        for user in DataSet.mentionedUsers(in: text, index: data.userIndexByScreenName) {
-            postedMentions[user, default: []].append(status.ordinal)
-        }
+        append(posted: status)
         // Who is told (Timeline+Notifications.swift): the boosted status's author, or those mentioned.
         if let root = status.retweetedOrdinal, let original = self.status(ordinal: root) {
             notify(original.authorIndex, "reblog", by: author, ordinal: root)
@@ -234,6 +236,16 @@ struct Timeline: Sendable {
             notifyMentions(in: text, by: author, ordinal: status.ordinal)
         }
         return status
+    }
+
+    /// Adds a new status (the newest) to the posted ones, their counts and indexes.
+    mutating func append(posted status: SandboxStatus) {
+        posted.append(status)
+        index(posted: status)
+        postedCountByUser[status.authorIndex, default: 0] += 1
+        for user in DataSet.mentionedUsers(in: status.text, index: data.userIndexByScreenName) {
+            postedMentions[user, default: []].append(status.ordinal)
+        }
     }
 
     /// Why a write was refused.
@@ -255,6 +267,10 @@ struct Timeline: Sendable {
         guard status.authorIndex == user else { return .failure(.notTheAuthor) }
         deleted.insert(status.ordinal, at: deletedCount(atOrBelow: status.ordinal))
         deletedCountByUser[user, default: 0] += 1
+        // A reply is also a comment on the Weibo side (Timeline+Replies.swift): it goes too.
+        if let link = status.replyTo, deletedCommentIDs.insert(link.commentID).inserted {
+            deletedCommentCount[link.rootOrdinal, default: 0] += 1
+        }
         // A repost made through the API no longer counts for what it reposted.
         if status.ordinal > data.statuses.count, let root = status.retweetedOrdinal {
             for reposted in Set([root, status.repostedOrdinal ?? root]) { repostsAdded[reposted, default: 0] -= 1 }

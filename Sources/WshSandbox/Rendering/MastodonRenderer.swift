@@ -16,6 +16,10 @@ struct MastodonRenderer {
     let origin: String
     /// How ids are written.
     let ids: MastodonIDStyle
+    /// The filter context of what is rendered (`home`, `public`, `thread`,
+    /// `account`, `notifications`): statuses carry the viewer's matching
+    /// filters in `filtered`; nil: none apply.
+    var filterContext: String? = nil
 
     var html: MastodonHTML {
         let names = timeline.data.userIndexByScreenName
@@ -63,6 +67,10 @@ struct MastodonRenderer {
     /// `{"ancestors":[…],"descendants":[…]}` of a status: no ancestors; its
     /// comments as replies, depth first, each thread oldest first.
     func context(of status: SandboxStatus) -> [UInt8] {
+        // A reply's context is its Weibo face's: the thread above it and below it.
+        if let link = status.replyTo, let (comment, root) = timeline.comment(id: link.commentID) {
+            return context(of: comment, on: root)
+        }
         var json = JSONWriter(capacity: 8000)
         json.objectStart()
         json.member("ancestors", [])
@@ -87,7 +95,7 @@ struct MastodonRenderer {
         json.key("ancestors")
         json.arrayStart()
         writeStatus(status, into: &json)
-        for above in chain { writeReply(above, on: status, into: &json) }
+        for above in chain { writeCommentOrReply(above, on: status, into: &json) }
         json.arrayEnd()
         json.key("descendants")
         json.arrayStart()
@@ -103,8 +111,19 @@ struct MastodonRenderer {
         guard depth < 50 else { return }
         let all = timeline.comments(on: status).reversed()
         for comment in all where comment.replyToID == parent {
-            writeReply(comment, on: status, into: &json)
+            writeCommentOrReply(comment, on: status, into: &json)
             writeThread(under: comment.id, on: status, into: &json, depth: depth + 1)
+        }
+    }
+
+    /// A comment as the reply it is: the reply status it is the Weibo face of
+    /// (left out when one of the viewer's `hide` filters matches it), else the comment.
+    private func writeCommentOrReply(_ comment: SandboxComment, on status: SandboxStatus, into json: inout JSONWriter) {
+        if let reply = timeline.replyStatus(forComment: comment.id) {
+            if let viewer, timeline.isHiddenByFilter(reply, for: viewer, context: filterContext ?? "thread") { return }
+            writeStatus(reply, into: &json)
+        } else {
+            writeReply(comment, on: status, into: &json)
         }
     }
 
@@ -122,15 +141,20 @@ struct MastodonRenderer {
         json.objectStart()
         json.member("id", ids.render(status.id))
         json.member("created_at", mastodonTime(status.createdAt.date))
-        json.null("in_reply_to_id")
-        json.null("in_reply_to_account_id")
+        if let link = status.replyTo, !boost {
+            json.member("in_reply_to_id", ids.render(link.parentID))
+            json.member("in_reply_to_account_id", ids.render(timeline.data.users[link.parentAuthor].id))
+        } else {
+            json.null("in_reply_to_id")
+            json.null("in_reply_to_account_id")
+        }
         json.member("sensitive", boost ? false : extras?.sensitive ?? !spoiler.isEmpty)
         json.member("spoiler_text", boost ? "" : spoiler)
         json.member("visibility", extras?.visibility ?? "public")
         if boost { json.key("language"); json.null() } else { json.member("language", language(extras, text)) }
         json.member("uri", statusURI(author, status.id) + (boost ? "/activity" : ""))
         json.member("url", statusURL(author, status.id))
-        json.member("replies_count", boost ? 0 : timeline.commentsCount(of: status))
+        json.member("replies_count", boost ? 0 : timeline.repliesCount(of: status))
         json.member("reblogs_count", boost ? 0 : timeline.repostsCount(of: status))
         json.member("favourites_count", boost ? 0 : status.attitudesCount + timeline.favouritersCount(of: status.ordinal))
         json.key("edited_at")
@@ -153,7 +177,12 @@ struct MastodonRenderer {
             json.member("content", content)
         }
         if withText { json.member("text", status.text) }
-        json.member("filtered", [])
+        if !nested, let viewer, let filterContext {
+            writeFilterResults(boost ? timeline.boosted(by: status) ?? status : status, for: viewer,
+                               context: filterContext, into: &json)
+        } else {
+            json.member("filtered", [])
+        }
         json.key("reblog")
         if boost, let original = timeline.boosted(by: status) {
             writeStatus(original, into: &json, nested: true)
@@ -199,7 +228,7 @@ struct MastodonRenderer {
         json.objectStart()
         json.member("id", ids.render(comment.id))
         json.member("created_at", mastodonTime(comment.createdAt.date))
-        json.member("in_reply_to_id", ids.render(comment.replyToID ?? status.id))
+        json.member("in_reply_to_id", ids.render(timeline.mastodonParentID(of: comment) ?? status.id))
         json.member("in_reply_to_account_id", ids.render(timeline.data.users[parentAuthor].id))
         json.member("sensitive", extras?.sensitive ?? false)
         json.member("spoiler_text", extras?.spoilerText ?? "")
@@ -351,15 +380,18 @@ struct MastodonRenderer {
 
     func writeAccount(_ user: SandboxUser, into json: inout JSONWriter, withSource: Bool = false) {
         let avatar = "http://tva\(user.index % 4 + 1).sinaimg.cn/crop.0.0.180.180.180/\(user.avatarKey).jpg"
-        let note = user.description.isEmpty ? "" : "<p>" + MastodonHTML.escaped(user.description) + "</p>"
+        let profile = timeline.profile(of: user.index)
+        let noteText = profile.note ?? user.description
+        let note = noteText.isEmpty ? "" : "<p>" + MastodonHTML.escaped(noteText)
+            .split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "<br />") + "</p>"
         json.objectStart()
         json.member("id", ids.render(user.id))
         json.member("username", user.screenName)
         json.member("acct", user.screenName)
-        json.member("display_name", user.screenName)
-        json.member("locked", false)
-        json.member("bot", false)
-        json.member("discoverable", true)
+        json.member("display_name", profile.displayName ?? user.screenName)
+        json.member("locked", profile.locked ?? false)
+        json.member("bot", profile.bot ?? false)
+        json.member("discoverable", profile.discoverable ?? true)
         json.member("group", false)
         // Mastodon gives the day an account was made, at midnight UTC.
         json.member("created_at", String(mastodonTime(user.createdAt.date).prefix(10)) + "T00:00:00.000Z")
@@ -377,6 +409,16 @@ struct MastodonRenderer {
         writeAccountEmojis(user, into: &json)
         json.key("fields")
         json.arrayStart()
+        if let fields = profile.fields {
+            // Fields set through update_credentials replace the generated ones, as on Mastodon.
+            for field in fields {
+                json.objectStart()
+                json.member("name", field.name)
+                json.member("value", MastodonHTML.escaped(field.value))
+                json.null("verified_at")
+                json.objectEnd()
+            }
+        } else {
         json.objectStart()
         json.member("name", "Location")
         json.member("value", MastodonHTML.escaped(user.location))
@@ -390,21 +432,24 @@ struct MastodonRenderer {
             json.objectEnd()
         }
         writeExtraFields(user, into: &json)
+        }
         json.arrayEnd()
         if withSource {
             json.key("source")
             json.objectStart()
-            json.member("privacy", "public")
-            json.member("sensitive", false)
-            json.member("language", "zh")
-            json.member("note", user.description)
+            json.member("privacy", profile.privacy ?? "public")
+            json.member("sensitive", profile.sensitive ?? false)
+            json.member("language", profile.language ?? "zh")
+            json.member("note", noteText)
             json.key("fields")
             json.arrayStart()
-            json.objectStart()
-            json.member("name", "Location")
-            json.member("value", user.location)
-            json.null("verified_at")
-            json.objectEnd()
+            for field in profile.fields ?? [(name: "Location", value: user.location)] {
+                json.objectStart()
+                json.member("name", field.name)
+                json.member("value", field.value)
+                json.null("verified_at")
+                json.objectEnd()
+            }
             json.arrayEnd()
             json.member("follow_requests_count", 0)
             json.objectEnd()

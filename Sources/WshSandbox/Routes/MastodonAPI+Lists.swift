@@ -178,12 +178,16 @@ extension MastodonAPI {
         return Self.json(renderer(timeline, viewer: viewer).lists(timeline.lists(of: viewer, holding: user.index)))
     }
 
-    /// `GET timelines/list/:id`: the members' statuses, paged as a timeline.
+    /// `GET timelines/list/:id`: the members' statuses, paged as a timeline;
+    /// their replies to others by the list's `replies_policy`.
     func listTimeline(_ call: Call, id: String) throws -> Reply {
         let viewer = try viewer(call, .user)!
-        return try cachedStatusPage(call, viewer: viewer) { timeline in
+        // Mastodon applies `home` filters to lists too.
+        return try cachedStatusPage(call, viewer: viewer, filterContext: "home") { timeline in
             let list = try list(id, of: viewer, in: timeline)
-            return try page(timeline.authorsIndex(list.members), call) { !timeline.isDeleted(ordinal: $0) }
+            return try page(timeline.authorsIndex(list.members), call) { ordinal in
+                timeline.isOnList(ordinal, list, owner: viewer) && timeline.passesFilters(ordinal, for: viewer, context: "home")
+            }
         }
     }
 

@@ -82,12 +82,16 @@ extension MastodonAPI {
     /// header: rendered once for the timeline as it is, the viewer and the
     /// query, then served from the store's cache until a write, as the Weibo
     /// side's answers are. Nothing else goes into a page: the clock does not.
-    func cachedStatusPage(_ call: Call, viewer: Int?,
+    /// `filterContext` names the filters' context the page is (`home`, `public`,
+    /// `account`): its statuses carry the viewer's matching filters.
+    func cachedStatusPage(_ call: Call, viewer: Int?, filterContext: String? = nil,
                           _ select: (Timeline) throws -> (ordinals: [Int], link: String?)) throws -> Reply {
         let key = "\(viewer.map(String.init) ?? "-") \(state.ids.rawValue) \(state.origin)\(call.path)?\(call.query)"
         let page = try store.page(for: key) { timeline in
             let (slice, link) = try select(timeline)
-            return (renderer(timeline, viewer: viewer).statuses(slice), link)
+            var renderer = renderer(timeline, viewer: viewer)
+            renderer.filterContext = filterContext
+            return (renderer.statuses(slice), link)
         }
         var reply = Reply(body: page.body)
         if let link = page.link { reply.headers[HTTPField.Name("Link")!] = link }
@@ -103,36 +107,47 @@ extension MastodonAPI {
         let viewer = try viewer(call, .preview)
         if call.parameters.flag("remote") { return try statusPage([], call, timeline: store.timeline, viewer: viewer) }
         let onlyMedia = call.parameters.flag("only_media")
-        return try cachedStatusPage(call, viewer: viewer) { timeline in
+        return try cachedStatusPage(call, viewer: viewer, filterContext: "public") { timeline in
             let hidden = viewer.map(timeline.hiddenAuthors(for:)) ?? []
             let index = tag.map(timeline.tagIndex) ?? timeline.publicIndex
             return try page(index, call) { ordinal in
                 timeline.isOnPublicTimeline(ordinal, hidden: hidden, onlyMedia: onlyMedia, tag: tag)
+                    && timeline.passesFilters(ordinal, for: viewer, context: "public")
             }
         }
     }
 
-    /// `timelines/home`: the viewer's statuses and those of whom they follow, boosts included.
+    /// `timelines/home`: the viewer's statuses and those of whom they follow,
+    /// boosts included; replies as Mastodon's feed takes them (`Timeline.isOnHome`),
+    /// members of the viewer's exclusive lists left out, `hide` filters applied.
     func homeTimeline(_ call: Call) throws -> Reply {
         let viewer = try viewer(call, .user)!
-        return try cachedStatusPage(call, viewer: viewer) { timeline in
-            try page(timeline.authorsIndex(timeline.homeAuthors(of: viewer)), call) { !timeline.isDeleted(ordinal: $0) }
+        return try cachedStatusPage(call, viewer: viewer, filterContext: "home") { timeline in
+            let exclusive = timeline.exclusiveListMembers(of: viewer)
+            return try page(timeline.authorsIndex(timeline.homeAuthors(of: viewer)), call) { ordinal in
+                timeline.isOnHome(ordinal, of: viewer, exclusive: exclusive)
+                    && timeline.passesFilters(ordinal, for: viewer, context: "home")
+            }
         }
     }
 
-    /// `accounts/:id/statuses`: `exclude_reblogs`, `only_media`, `tagged`; `pinned=true` is empty.
+    /// `accounts/:id/statuses`: `exclude_reblogs`, `exclude_replies` (a thread's
+    /// self-replies stay, as on Mastodon), `only_media`, `tagged`; `pinned=true` is empty.
     func accountStatuses(_ call: Call, id: String) throws -> Reply {
         let viewer = try viewer(call, .open)
         let timeline = store.timeline
         guard let user = timeline.user(id: try identifier(id)) else { throw MastodonError.notFound }
         if call.parameters.flag("pinned") { return try statusPage([], call, timeline: timeline, viewer: viewer) }
         let excludeReblogs = call.parameters.flag("exclude_reblogs")
+        let excludeReplies = call.parameters.flag("exclude_replies")
         let onlyMedia = call.parameters.flag("only_media")
         let tagged = call.parameters["tagged"].flatMap { $0.isEmpty ? nil : $0 }
-        return try cachedStatusPage(call, viewer: viewer) { timeline in
+        return try cachedStatusPage(call, viewer: viewer, filterContext: "account") { timeline in
             try page(timeline.userIndex(user.index), call) { ordinal in
                 guard !timeline.isDeleted(ordinal: ordinal), let status = timeline.status(ordinal: ordinal) else { return false }
                 if excludeReblogs && timeline.isBoost(status) { return false }
+                if excludeReplies && !Timeline.isThreadOrNoReply(status) { return false }
+                if !timeline.passesFilters(ordinal, for: viewer, context: "account") { return false }
                 if onlyMedia && status.pictureKeys.isEmpty { return false }
                 if let tagged, !Hashtags.text(status.text, has: tagged) { return false }
                 return true
@@ -165,7 +180,9 @@ extension MastodonAPI {
         if let status = timeline.status(id: id) {
             // A boost's context is its original's, as Mastodon shows it.
             let shown = timeline.isBoost(status) ? timeline.boosted(by: status) ?? status : status
-            return Self.json(renderer(timeline, viewer: viewer).context(of: shown))
+            var renderer = renderer(timeline, viewer: viewer)
+            renderer.filterContext = "thread"
+            return Self.json(renderer.context(of: shown))
         }
         if let (comment, status) = timeline.comment(id: id) {
             return Self.json(renderer(timeline, viewer: viewer).context(of: comment, on: status))

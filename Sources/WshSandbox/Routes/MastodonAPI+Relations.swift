@@ -70,11 +70,12 @@ extension MastodonAPI {
             duration = seconds
         }
         let render = renderer(for: actor)
+        let now = self.now
         let body = store.write { timeline in
             switch action {
             case "block": _ = timeline.block(target.index, by: actor)
             case "unblock": timeline.unblock(target.index, by: actor)
-            case "mute": _ = timeline.mute(target.index, by: actor, notifications: notifications, duration: duration)
+            case "mute": _ = timeline.mute(target.index, by: actor, notifications: notifications, duration: duration, now: now)
             default: timeline.unmute(target.index, by: actor)
             }
             return render(timeline).relationshipJSON(target)

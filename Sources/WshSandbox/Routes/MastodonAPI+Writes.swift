@@ -2,7 +2,7 @@ import FoundationEssentials
 import Hummingbird
 import NIOCore
 
-/// The writes: posting (a reply is a comment on the Weibo side), deleting,
+/// The writes: posting (a reply is a status, and a comment on the Weibo side), deleting,
 /// boosting (a Weibo repost without a remark), favouriting and following.
 /// Boosts, favourites and follows are idempotent, as on Mastodon.
 extension MastodonAPI {
@@ -37,40 +37,26 @@ extension MastodonAPI {
         let source = self.source(of: call.caller)
         let render = renderer(for: actor)
         let ids = state.ids
-        var effect = Effect.post
-        let body: ByteBuffer
-        if let replyTo = parameters["in_reply_to_id"], !replyTo.isEmpty {
-            effect = .write
-            // A reply is a Weibo comment here, which has no media or poll of its own.
-            if !media.isEmpty || poll != nil {
-                throw MastodonError.validation("wsh-sandbox keeps media and polls on top-level posts, not on replies")
-            }
-            body = try store.write { timeline in
-                let id = ids.parse(replyTo) ?? 0
-                // A reply to a status is a comment on it; to a reply, a comment answering that comment.
-                let target: (status: SandboxStatus, comment: Int64?)
-                if let status = timeline.status(id: id) {
-                    target = (status, nil)
-                } else if let (comment, status) = timeline.comment(id: id) {
-                    target = (status, comment.id)
-                } else {
+        let replyTo = parameters["in_reply_to_id"].flatMap { $0.isEmpty ? nil : $0 }
+        let body = try store.write { timeline in
+            try Self.checkAttachable(media, by: actor, in: timeline)
+            let status: SandboxStatus
+            if let replyTo {
+                // A reply is a status (Timeline+Replies.swift); the Weibo side sees it as a comment too.
+                guard let reply = timeline.postReply(text: text, to: ids.parse(replyTo) ?? 0, source: source,
+                                                     author: actor, mastodon: extras) else {
                     throw MastodonError(status: .notFound,
                                         error: "The post you are trying to reply to does not appear to exist.")
                 }
-                let comment = timeline.addComment(text: text, on: target.status, author: actor, source: source,
-                                                  replyTo: target.comment, mastodon: extras)
-                return render(timeline).replyJSON(comment, on: target.status)
+                status = reply
+            } else {
+                status = timeline.post(text: text, source: source, author: actor, mastodon: extras)
             }
-        } else {
-            body = try store.write { timeline in
-                try Self.checkAttachable(media, by: actor, in: timeline)
-                let status = timeline.post(text: text, source: source, author: actor, mastodon: extras)
-                Self.attach(media, poll: poll, to: status, in: &timeline)
-                return render(timeline).statusJSON(status)
-            }
+            Self.attach(media, poll: poll, to: status, in: &timeline)
+            return render(timeline).statusJSON(status)
         }
         if let keptKey { state.keepIdempotentAnswer(keptKey, body) }
-        return Reply(body: body, effect: effect)
+        return Reply(body: body, effect: .post)
     }
 
     /// `DELETE /api/v1/statuses/:id`: the author's own status or reply, answered as it was, with `text`.

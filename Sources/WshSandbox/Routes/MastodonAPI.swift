@@ -72,6 +72,9 @@ struct MastodonAPI: Sendable {
         var all: [String: [String]] = [:]
         /// The files of a multipart body (a media upload), by field name.
         var files: [String: UploadedFile] = [:]
+        /// Every name and value in the order sent, which Rails' arrays of
+        /// hashes (`keywords_attributes[][keyword]`) are grouped by.
+        var ordered: [(name: String, value: String)] = []
 
         subscript(_ name: String) -> String? { first[name] }
 
@@ -83,6 +86,7 @@ struct MastodonAPI: Sendable {
         mutating func add(_ name: String, _ value: String) {
             if first[name] == nil { first[name] = value }
             all[name, default: []].append(value)
+            ordered.append((name, value))
         }
 
         /// Mastodon's booleans: `true`, `1`, `on` (anything else is false).
@@ -124,6 +128,7 @@ struct MastodonAPI: Sendable {
                         parameters: parameters, caller: caller,
                         idempotencyKey: request.headers[HTTPField.Name("Idempotency-Key")!])
         publishDueScheduled()
+        expireDue()
         do {
             var reply = try route(call)
             reply.headers.append(contentsOf: rateHeaders)
@@ -136,6 +141,8 @@ struct MastodonAPI: Sendable {
     /// Dispatches on method and path.
     private func route(_ call: Call) throws -> Reply {
         let s = call.segments.map(String.init)
+        // Filters, profile edits, emojis, favourited_by/reblogged_by (MastodonAPI+Accounts.swift).
+        if let reply = try accountsAndFiltersRoute(call, s) { return reply }
         switch (call.method, s.count, s.first ?? "") {
         case (.get, 2, "v1") where s[1] == "instance":
             return try instanceV1(call)
@@ -345,7 +352,16 @@ struct MastodonAPI: Sendable {
     /// `name[key]` (`poll: {options: […]}` is `poll[options][]`, as a form sends it).
     private static func addJSON(_ name: String, _ value: JSONValue, to parameters: inout Parameters, depth: Int = 0) {
         if let list = value.array {
-            for element in list { if let text = jsonText(element) { parameters.add(name + "[]", text) } }
+            for element in list {
+                if let text = jsonText(element) {
+                    parameters.add(name + "[]", text)
+                } else if let object = element.object {
+                    // An array of objects, as Rails reads `name[][key]` (`keywords_attributes`).
+                    for (key, member) in object.sorted(by: { $0.key < $1.key }) {
+                        if let text = jsonText(member) { parameters.add("\(name)[][\(key)]", text) }
+                    }
+                }
+            }
         } else if let object = value.object, depth < 2 {
             for (key, member) in object.sorted(by: { $0.key < $1.key }) {
                 addJSON("\(name)[\(key)]", member, to: &parameters, depth: depth + 1)

@@ -1,0 +1,172 @@
+import FoundationEssentials
+import Hummingbird
+import HTTPTypes
+import NIOCore
+
+/// Endpoints real clients call that Mastodon 4 documents: the profile edit
+/// (`PATCH accounts/update_credentials`), who favourited or boosted a status
+/// (`statuses/:id/favourited_by`, `reblogged_by`), the server's custom emojis,
+/// and filters v2 (MastodonAPI+Filters.swift); and the expiries the clock drives.
+extension MastodonAPI {
+    /// The routes of this file and MastodonAPI+Filters.swift; nil for any other path.
+    func accountsAndFiltersRoute(_ call: Call, _ s: [String]) throws -> Reply? {
+        switch (call.method, s.count, s.first ?? "") {
+        case (.patch, 3, "v1") where s[1] == "accounts" && s[2] == "update_credentials":
+            return try updateCredentials(call)
+        case (.get, 2, "v1") where s[1] == "custom_emojis":
+            return try customEmojis(call)
+        case (.get, 4, "v1") where s[1] == "statuses" && s[3] == "favourited_by":
+            return try favouritedBy(call, id: s[2])
+        case (.get, 4, "v1") where s[1] == "statuses" && s[3] == "reblogged_by":
+            return try rebloggedBy(call, id: s[2])
+        case (_, _, "v2") where s.count >= 2 && s[1] == "filters":
+            return try filtersRoute(call, Array(s.dropFirst(2)))
+        default:
+            return nil
+        }
+    }
+
+    // MARK: Expiry
+
+    /// Ends the mutes and filters whose time the sandbox's clock has passed,
+    /// as a write (so cached pages go): checked on each Mastodon request, as
+    /// scheduled statuses are published.
+    func expireDue() {
+        let now = self.now
+        guard let next = store.timeline.nextExpiry, next <= now else { return }
+        _ = store.write { timeline in
+            timeline.expire(at: now)
+            return []
+        }
+    }
+
+    // MARK: Profile
+
+    /// `PATCH accounts/update_credentials`: `display_name`, `note`, `locked`,
+    /// `bot`, `discoverable`, `fields_attributes[N][name|value]` (at most 4,
+    /// replacing the fields), `source[privacy|sensitive|language]`; answers the
+    /// CredentialAccount (the Account with `source`).
+    func updateCredentials(_ call: Call) throws -> Reply {
+        let actor = try viewer(call, .user)!
+        let parameters = call.parameters
+        if let name = parameters["display_name"], name.count > 30 {
+            throw MastodonError.validation("Display name is too long (maximum is 30 characters)")
+        }
+        if let note = parameters["note"], note.count > 500 {
+            throw MastodonError.validation("Note is too long (maximum is 500 characters)")
+        }
+        let fieldGroups = parameters.groups("fields_attributes")
+        guard fieldGroups.count <= 4 else { throw MastodonError.validation("Fields is too long (maximum is 4 fields)") }
+        if let privacy = parameters["source[privacy]"], !["public", "unlisted", "private"].contains(privacy) {
+            throw MastodonError.validation("Privacy is not included in the list")
+        }
+        func flag(_ name: String) -> Bool? {
+            guard let text = parameters[name], !text.isEmpty else { return nil }
+            return parameters.flag(name)
+        }
+        let render = renderer(for: actor)
+        let body = store.write { timeline in
+            timeline.updateProfile(of: actor) { profile in
+                if let name = parameters["display_name"] { profile.displayName = name }
+                if let note = parameters["note"] { profile.note = note }
+                if let locked = flag("locked") { profile.locked = locked }
+                if let bot = flag("bot") { profile.bot = bot }
+                if let discoverable = flag("discoverable") { profile.discoverable = discoverable }
+                if !fieldGroups.isEmpty {
+                    // Blank pairs are dropped, as Mastodon drops them.
+                    profile.fields = fieldGroups.map { ($0["name"] ?? "", $0["value"] ?? "") }
+                        .filter { !$0.0.isEmpty || !$0.1.isEmpty }
+                }
+                if let privacy = parameters["source[privacy]"] { profile.privacy = privacy }
+                if let sensitive = flag("source[sensitive]") { profile.sensitive = sensitive }
+                if let language = parameters["source[language]"], !language.isEmpty { profile.language = language }
+            }
+            return render(timeline).accountJSON(timeline.data.users[actor], withSource: true)
+        }
+        return Reply(body: body, effect: .write)
+    }
+
+    // MARK: Emojis
+
+    /// `GET custom_emojis`: the seed's emoji (`:wsh:`), with its category.
+    func customEmojis(_ call: Call) throws -> Reply {
+        let viewer = try viewer(call, .open)
+        return Self.json(renderer(store.timeline, viewer: viewer).customEmojisJSON())
+    }
+
+    // MARK: Who favourited, who boosted
+
+    /// `statuses/:id/favourited_by`: the accounts that favourited the status
+    /// through the API, newest favourite first, paged by the favourite's own
+    /// record id (as Mastodon pages them), `Link` header included. The
+    /// generated `favourites_count` has no accounts behind it.
+    func favouritedBy(_ call: Call, id: String) throws -> Reply {
+        let viewer = try viewer(call, .open)
+        let timeline = store.timeline
+        let status = try shownStatus(id, in: timeline)
+        var records: [(user: Int, id: Int64)] = []
+        for (user, ordinals) in timeline.favouriteRecordIDs {
+            if let record = ordinals[status.ordinal], timeline.favouritedTime(status.ordinal, by: user) != nil {
+                records.append((user, record))
+            }
+        }
+        records.sort { $0.id > $1.id }
+        let (slice, link) = try page(byID: records, { $0.id }, call, default: 40, maximum: 80)
+        var reply = Self.json(renderer(timeline, viewer: viewer).accounts(slice.map { timeline.data.users[$0.user] }))
+        if let link { reply.headers[HTTPField.Name("Link")!] = link }
+        return reply
+    }
+
+    /// `statuses/:id/reblogged_by`: the accounts that boosted the status,
+    /// newest boost first, paged by the boost's id, `Link` header included.
+    func rebloggedBy(_ call: Call, id: String) throws -> Reply {
+        let viewer = try viewer(call, .open)
+        let timeline = store.timeline
+        let status = try shownStatus(id, in: timeline)
+        let candidates = (timeline.postedReposts[status.ordinal] ?? []) + (timeline.data.repostOrdinalsByOrdinal[status.ordinal] ?? [])
+        var boosts: [(user: Int, id: Int64)] = []
+        for ordinal in Set(candidates) where !timeline.isDeleted(ordinal: ordinal) {
+            guard let boost = timeline.status(ordinal: ordinal), timeline.isBoost(boost),
+                  (boost.repostedOrdinal ?? boost.retweetedOrdinal) == status.ordinal else { continue }
+            boosts.append((boost.authorIndex, boost.id))
+        }
+        boosts.sort { $0.id > $1.id }
+        let (slice, link) = try page(byID: boosts, { $0.id }, call, default: 40, maximum: 80)
+        var reply = Self.json(renderer(timeline, viewer: viewer).accounts(slice.map { timeline.data.users[$0.user] }))
+        if let link { reply.headers[HTTPField.Name("Link")!] = link }
+        return reply
+    }
+
+    /// The status `id` names (a boost stands for what it boosts); 404 when there is none.
+    private func shownStatus(_ id: String, in timeline: Timeline) throws -> SandboxStatus {
+        guard let status = timeline.status(id: try identifier(id)) else { throw MastodonError.notFound }
+        return timeline.isBoost(status) ? timeline.boosted(by: status) ?? status : status
+    }
+}
+
+extension MastodonAPI.Parameters {
+    /// The hashes of a Rails array parameter, in order: `name[][key]` (a new
+    /// hash starts where a key repeats) or `name[N][key]` (grouped by N).
+    func groups(_ name: String) -> [[String: String]] {
+        var groups: [[String: String]] = []
+        var indexed: [(index: String, values: [String: String])] = []
+        let prefix = name + "["
+        for (full, value) in ordered where full.hasPrefix(prefix) {
+            let rest = full.dropFirst(prefix.count)
+            guard let close = rest.firstIndex(of: "]") else { continue }
+            let index = String(rest[..<close])
+            var key = rest[rest.index(after: close)...]
+            guard key.hasPrefix("["), key.hasSuffix("]") else { continue }
+            key = key.dropFirst().dropLast()
+            if index.isEmpty {
+                if groups.isEmpty || groups[groups.count - 1][String(key)] != nil { groups.append([:]) }
+                groups[groups.count - 1][String(key)] = value
+            } else if let position = indexed.firstIndex(where: { $0.index == index }) {
+                indexed[position].values[String(key)] = value
+            } else {
+                indexed.append((index, [String(key): value]))
+            }
+        }
+        return groups + indexed.map(\.values)
+    }
+}

@@ -1,0 +1,155 @@
+import FoundationEssentials
+import Hummingbird
+import HTTPTypes
+import NIOCore
+
+/// Filters v2 (`/api/v2/filters`), the viewer's own: `GET`, `POST`, and
+/// `GET`/`PUT`/`DELETE filters/:id`; a filter's keywords
+/// (`filters/:id/keywords`, `filters/keywords/:id`). Timelines apply them
+/// (MastodonAPI+Reads.swift): `warn` marks a status in `filtered`, `hide`
+/// leaves it out of the page.
+extension MastodonAPI {
+    /// Dispatches the path after `/api/v2/filters`.
+    func filtersRoute(_ call: Call, _ rest: [String]) throws -> Reply {
+        let viewer = try viewer(call, .user)!
+        switch (call.method, rest.count) {
+        case (.get, 0):
+            return Self.json(renderer(store.timeline, viewer: viewer).filtersJSON(store.timeline.filterList(of: viewer)))
+        case (.post, 0):
+            return try saveFilter(call, id: nil, viewer: viewer)
+        case (.get, 1):
+            return Self.json(renderer(store.timeline, viewer: viewer).filterJSON(try filter(rest[0], of: viewer, in: store.timeline)))
+        case (.put, 1):
+            return try saveFilter(call, id: rest[0], viewer: viewer)
+        case (.delete, 1):
+            let number = try filter(rest[0], of: viewer, in: store.timeline).id
+            _ = store.write { timeline in
+                _ = timeline.deleteFilter(id: number, of: viewer)
+                return []
+            }
+            return Reply(body: ByteBuffer(string: "{}"), effect: .write)
+        case (.get, 2) where rest[1] == "keywords":
+            let filter = try filter(rest[0], of: viewer, in: store.timeline)
+            return Self.json(renderer(store.timeline, viewer: viewer).filterKeywordsJSON(filter.keywords))
+        case (.post, 2) where rest[1] == "keywords":
+            var filter = try filter(rest[0], of: viewer, in: store.timeline)
+            filter.keywords.append(try keyword(call.parameters["keyword"], wholeWord: wholeWord(call.parameters, "whole_word")))
+            let render = renderer(for: viewer)
+            let body = store.write { timeline in
+                let saved = timeline.saveFilter(filter, of: viewer)
+                return render(timeline).filterKeywordJSON(saved.keywords.last!)
+            }
+            return Reply(body: body, effect: .write)
+        case (_, 2) where rest[0] == "keywords":
+            return try keywordAction(call, id: rest[1], viewer: viewer)
+        default:
+            throw MastodonError.notFound
+        }
+    }
+
+    /// `GET`, `PUT` (`keyword`, `whole_word`), `DELETE filters/keywords/:id`.
+    private func keywordAction(_ call: Call, id: String, viewer: Int) throws -> Reply {
+        guard let number = state.ids.parse(id).flatMap({ Int(exactly: $0) }),
+              var filter = store.timeline.filter(holdingKeyword: number, of: viewer),
+              let position = filter.keywords.firstIndex(where: { $0.id == number }) else { throw MastodonError.notFound }
+        let render = renderer(for: viewer)
+        switch call.method {
+        case .get:
+            return Self.json(renderer(store.timeline, viewer: viewer).filterKeywordJSON(filter.keywords[position]))
+        case .put:
+            if let text = call.parameters["keyword"] { filter.keywords[position].keyword = try keyword(text, wholeWord: false).keyword }
+            if let text = call.parameters["whole_word"], !text.isEmpty { filter.keywords[position].wholeWord = call.parameters.flag("whole_word") }
+            let body = store.write { timeline in
+                render(timeline).filterKeywordJSON(timeline.saveFilter(filter, of: viewer).keywords[position])
+            }
+            return Reply(body: body, effect: .write)
+        case .delete:
+            filter.keywords.remove(at: position)
+            _ = store.write { timeline in
+                _ = timeline.saveFilter(filter, of: viewer)
+                return []
+            }
+            return Reply(body: ByteBuffer(string: "{}"), effect: .write)
+        default:
+            throw MastodonError.notFound
+        }
+    }
+
+    /// `POST filters` and `PUT filters/:id`: `title`, `context[]`, `filter_action`
+    /// (`warn`, the default, or `hide`), `expires_in` (seconds; empty: never),
+    /// `keywords_attributes[][keyword|whole_word]` (with `id` to change one,
+    /// `_destroy` to remove it, on `PUT`). 422 for a blank title, no context
+    /// or one not in the list, an unknown action.
+    private func saveFilter(_ call: Call, id: String?, viewer: Int) throws -> Reply {
+        let parameters = call.parameters
+        var filter = try id.map { try self.filter($0, of: viewer, in: store.timeline) }
+            ?? SandboxFilter(id: 0, title: "", context: [], action: "warn", expiresAt: nil, keywords: [])
+        if let title = parameters["title"] { filter.title = title }
+        guard !filter.title.allSatisfy(\.isWhitespace) else { throw MastodonError.validation("Title can't be blank") }
+        let contexts = parameters.list("context")
+        if id == nil || !contexts.isEmpty { filter.context = contexts }
+        guard !filter.context.isEmpty else { throw MastodonError.validation("Context can't be blank") }
+        guard filter.context.allSatisfy(SandboxFilter.contexts.contains) else {
+            throw MastodonError.validation("Context contains invalid context types")
+        }
+        if let action = parameters["filter_action"], !action.isEmpty {
+            guard SandboxFilter.actions.contains(action) else {
+                throw MastodonError.validation("Filter action is not included in the list")
+            }
+            filter.action = action
+        }
+        if let text = parameters["expires_in"] {
+            if text.isEmpty {
+                filter.expiresAt = nil
+            } else {
+                guard let seconds = Int(text), seconds > 0 else {
+                    throw MastodonError.validation("Expires in must be a number of seconds, got \(text)")
+                }
+                filter.expiresAt = now.addingTimeInterval(TimeInterval(seconds))
+            }
+            filter.expired = false
+        }
+        for group in parameters.groups("keywords_attributes") {
+            let destroy = ["true", "1", "on", "t"].contains((group["_destroy"] ?? "").lowercased())
+            if let idText = group["id"], !idText.isEmpty {
+                guard let number = state.ids.parse(idText).flatMap({ Int(exactly: $0) }),
+                      let position = filter.keywords.firstIndex(where: { $0.id == number }) else { throw MastodonError.notFound }
+                if destroy {
+                    filter.keywords.remove(at: position)
+                    continue
+                }
+                if let text = group["keyword"] { filter.keywords[position].keyword = try keyword(text, wholeWord: false).keyword }
+                if let text = group["whole_word"], !text.isEmpty { filter.keywords[position].wholeWord = wholeWord(text) }
+            } else if !destroy {
+                filter.keywords.append(try keyword(group["keyword"], wholeWord: wholeWord(group["whole_word"] ?? "")))
+            }
+        }
+        let render = renderer(for: viewer)
+        let body = store.write { timeline in
+            render(timeline).filterJSON(timeline.saveFilter(filter, of: viewer))
+        }
+        return Reply(body: body, effect: .write)
+    }
+
+    /// A new keyword; 422 when blank.
+    private func keyword(_ text: String?, wholeWord: Bool) throws -> SandboxFilter.Keyword {
+        guard let text, !text.allSatisfy(\.isWhitespace) else { throw MastodonError.validation("Keyword can't be blank") }
+        return SandboxFilter.Keyword(id: 0, keyword: text, wholeWord: wholeWord)
+    }
+
+    /// `whole_word`: Mastodon's default is true.
+    private func wholeWord(_ parameters: Parameters, _ name: String) -> Bool {
+        wholeWord(parameters[name] ?? "")
+    }
+
+    private func wholeWord(_ text: String) -> Bool {
+        text.isEmpty || ["true", "1", "on", "t"].contains(text.lowercased())
+    }
+
+    /// The viewer's filter `id` names; 404 for another's or an unknown one.
+    private func filter(_ id: String, of viewer: Int, in timeline: Timeline) throws -> SandboxFilter {
+        guard let number = state.ids.parse(id).flatMap({ Int(exactly: $0) }),
+              let filter = timeline.filter(id: number, of: viewer) else { throw MastodonError.notFound }
+        return filter
+    }
+}

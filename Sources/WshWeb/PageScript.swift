@@ -62,30 +62,47 @@ enum PageScript {
     }
   }
 
+  /// Adds events from the stream or the server's window. The usual case, events newer than any held,
+  /// is applied one by one; older ones (loaded on demand) or a window grown past its size rebuild the lines.
   function add(list) {
-    let added = false;
+    const fresh = [];
     for (const event of list) {
       if (!event || typeof event.id !== "number" || seen.has(event.id)) continue;
       seen.add(event.id);
-      events.push(event);
-      added = true;
+      fresh.push(event);
     }
-    if (!added) return;
-    events.sort((a, b) => a.id - b.id);
-    if (events.length > MAX_EVENTS && following) {
-      // The page keeps a window; older events come back with "load earlier commands".
+    if (!fresh.length) return;
+    fresh.sort((a, b) => a.id - b.id);
+    const newest = events.length ? events[events.length - 1].id : 0;
+    events.push(...fresh);
+    if (fresh[0].id < newest) {
+      events.sort((a, b) => a.id - b.id);
+      rebuild();
+      return;
+    }
+    if (events.length > MAX_EVENTS + 1000 && following) {
+      // The page keeps a window (trimmed in batches); older events come back with "load earlier commands".
       const dropped = events.splice(0, events.length - MAX_EVENTS);
       for (const event of dropped) seen.delete(event.id);
+      rebuild();
+      return;
     }
-    rebuild();
+    for (const event of fresh) apply(event);
+    if (following) selected = newestLine();
+    schedule();
+  }
+
+  function newestLine() {
+    let newest = null;
+    for (const number of lines.keys()) if (newest === null || number > newest) newest = number;
+    return newest;
   }
 
   function rebuild() {
     lines.clear();
     lessonStop = null;
     for (const event of events) apply(event);
-    const numbers = [...lines.keys()].sort((a, b) => a - b);
-    if (following || selected === null || !lines.has(selected)) selected = numbers.length ? numbers[numbers.length - 1] : null;
+    if (following || selected === null || !lines.has(selected)) selected = newestLine();
     schedule();
   }
 

@@ -133,10 +133,10 @@ def long_session():
         WebDriverWait(driver, 30).until(lambda d: d.find_element(By.ID, "connection").text == "live")
         started = time.monotonic()
         web.type(script)
+        last = str(SESSION)
         WebDriverWait(driver, 1200, poll_frequency=1).until(
-            lambda d: d.execute_script("return [...window.wshPage.lines().values()].some(l => l.text === 'back' && l.endedAt) && "
-                                       "window.wshPage.events().length > 0 && "
-                                       "Math.max(...window.wshPage.lines().keys()) >= %d" % SESSION))
+            lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-selected") == last and
+            d.find_element(By.CSS_SELECTOR, '#timeline li[data-line="%s"]' % last).get_attribute("data-done") == "true")
         elapsed = time.monotonic() - started
         held = driver.execute_script("return window.wshPage.events().length")
         items = driver.execute_script("return document.querySelectorAll('#timeline li').length")

@@ -101,7 +101,7 @@ let package = Package(
         // Test support: fake HTTP client, recording observer, transcript assertions.
         .target(
             name: "WshTestSupport",
-            dependencies: ["WshRequest", "WshModel", "WshSandbox"],
+            dependencies: ["WshRequest", "WshModel", "WshSandbox", "WshText"],
             path: "Tests/WshTestSupport"),
 
         .testTarget(name: "WshTextTests", dependencies: ["WshText"]),

@@ -9,7 +9,7 @@ import WshText
 /// A WebSocket server on 127.0.0.1 that follows a script, for what a real
 /// server rarely does on cue: a ping, a message in fragments, a close, a
 /// wrong `Sec-WebSocket-Accept`, a message past the client's limit, bytes
-/// that are no frame at all. One connection at a time; each follows `steps`.
+/// that are no frame at all. It serves one connection, which follows `steps`.
 public final class ScriptedWebSocketServer: @unchecked Sendable {
     /// How the server answers the upgrade.
     public enum Answer: Sendable {
@@ -59,12 +59,12 @@ public final class ScriptedWebSocketServer: @unchecked Sendable {
         self.port = port
         self.answer = answer
         self.steps = steps
+        // One connection, then the thread ends: a thread looping back to
+        // accept() after stop() could take a later server's socket, which may
+        // get the same descriptor number.
         Thread.detachNewThread { [self] in
-            while true {
-                let connection = accept(listener, nil, nil)
-                if connection < 0 { return }
-                serve(connection)
-            }
+            let connection = accept(listener, nil, nil)
+            if connection >= 0 { serve(connection) }
         }
     }
 

@@ -195,9 +195,20 @@ struct WebSocketConnection {
         }
     }
 
-    /// Sends a close frame with `code`, best-effort.
+    /// Sends a close frame with `code`, best-effort, then reads (and drops)
+    /// what the server still sends until its close, its end of the
+    /// connection, or a second: closing a socket with unread bytes would reset
+    /// the connection, and the server could lose the close before reading it.
     private func close(_ code: UInt16) throws(Stop) {
-        try? write(WebSocketFrameWriter.close(code: code), until: ContinuousClock.now + .seconds(1))
+        let deadline = ContinuousClock.now + .seconds(1)
+        guard (try? write(WebSocketFrameWriter.close(code: code), until: deadline)) != nil else { return }
+        var drained: [UInt8] = []
+        var reader = WebSocketFrameReader(maxMessageBytes: Int.max)
+        while (try? read(into: &drained, until: deadline)) == true {
+            let events = (try? reader.feed(drained)) ?? [.close(code: nil, reason: "")]
+            drained.removeAll(keepingCapacity: true)
+            if events.contains(where: { if case .close = $0 { true } else { false } }) { return }
+        }
     }
 
     /// Appends what arrives to `bytes`: true once some did, false when the

@@ -256,13 +256,16 @@ struct WebSocketConnection {
         }
     }
 
-    /// The body of an answer that is not `101`: what the head says it is
-    /// (at most 64 KiB), or what arrives until the server closes or `deadline`.
+    /// The body of an answer that is not `101`, for its excerpt: as long as
+    /// the head says (at most 64 KiB, until the server closes or `deadline`);
+    /// with no length (chunked, or an event stream that never ends), only
+    /// what came with the head, so such an answer cannot hold the caller.
     private func body(after head: WebSocketHandshake.Head, in received: [UInt8],
                       until deadline: ContinuousClock.Instant) throws(Stop) -> Data {
         let limit = 64 << 10
-        let wanted = min(Int(head.headers["content-length"] ?? "") ?? limit, limit)
         var bytes = Array(received[head.bodyStart...])
+        guard let length = head.headers["content-length"].flatMap({ Int($0) }) else { return Data(bytes.prefix(limit)) }
+        let wanted = min(length, limit)
         while bytes.count < wanted {
             do throws(Stop) {
                 guard try read(into: &bytes, until: deadline) else { break }

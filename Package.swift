@@ -17,6 +17,9 @@ let package = Package(
         // 30 MB of tables) into both binaries; wsh needs FoundationEssentials only.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: []),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
+        // The sandbox's WebSocket streaming endpoint (the server side only: wsh's
+        // client speaks RFC 6455 itself over a libcurl connection).
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
     ],
     targets: [
         // C: libcurl is loaded on the first request and libedit when the prompt
@@ -52,6 +55,7 @@ let package = Package(
                 "WshText",
                 "WshHAR",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
 
@@ -101,7 +105,7 @@ let package = Package(
         // Test support: fake HTTP client, recording observer, transcript assertions.
         .target(
             name: "WshTestSupport",
-            dependencies: ["WshRequest", "WshModel", "WshSandbox"],
+            dependencies: ["WshRequest", "WshModel", "WshSandbox", "WshText"],
             path: "Tests/WshTestSupport"),
 
         .testTarget(name: "WshTextTests", dependencies: ["WshText"]),

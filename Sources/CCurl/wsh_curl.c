@@ -3,6 +3,8 @@
 
 #include <curl/curl.h>
 #include <dlfcn.h>
+#include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -17,6 +19,9 @@ static struct {
     CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
     CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
     const char *(*easy_strerror)(CURLcode);
+    CURLcode (*easy_perform)(CURL *);
+    CURLcode (*easy_send)(CURL *, const void *, size_t, size_t *);
+    CURLcode (*easy_recv)(CURL *, void *, size_t, size_t *);
     struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
     void (*slist_free_all)(struct curl_slist *);
     CURLM *(*multi_init)(void);
@@ -64,6 +69,9 @@ static void load_library(void) {
     RESOLVE(easy_setopt, "curl_easy_setopt");
     RESOLVE(easy_getinfo, "curl_easy_getinfo");
     RESOLVE(easy_strerror, "curl_easy_strerror");
+    RESOLVE(easy_perform, "curl_easy_perform");
+    RESOLVE(easy_send, "curl_easy_send");
+    RESOLVE(easy_recv, "curl_easy_recv");
     RESOLVE(slist_append, "curl_slist_append");
     RESOLVE(slist_free_all, "curl_slist_free_all");
     RESOLVE(multi_init, "curl_multi_init");
@@ -444,6 +452,101 @@ int wsh_curl_perform(wsh_curl *h, const wsh_curl_request *request, wsh_curl_resp
     // callback saw the line: what tells it apart is where the transfer stopped.
     response->in_headers = code != CURLE_OK && !h->headers_ended && info_long(e, CURLINFO_REQUEST_SIZE) > 0;
     return code;
+}
+
+struct wsh_curl_socket {
+    CURL *easy;
+    curl_socket_t fd;
+};
+
+// Stops a connect in progress when the caller's flag is set.
+static int on_connect_progress(void *context, curl_off_t a, curl_off_t b, curl_off_t c, curl_off_t d) {
+    (void)a; (void)b; (void)c; (void)d;
+    const int *cancel = context;
+    return cancel != NULL && __atomic_load_n(cancel, __ATOMIC_SEQ_CST) ? 1 : 0;
+}
+
+static void copy_message(char *error, size_t error_size, const char *message) {
+    if (error == NULL || error_size == 0) return;
+    snprintf(error, error_size, "%s", message ? message : "");
+}
+
+wsh_curl_socket *wsh_curl_connect(const char *url, const char *ca_file, long connect_timeout_ms,
+                                  const int *cancel, int *code, char *error, size_t error_size) {
+    char curl_error[CURL_ERROR_SIZE] = "";
+    const char *unloaded = wsh_curl_load();
+    if (unloaded != NULL) {
+        *code = CURLE_FAILED_INIT;
+        copy_message(error, error_size, unloaded);
+        return NULL;
+    }
+    CURL *e = api.easy_init();
+    wsh_curl_socket *s = e ? calloc(1, sizeof *s) : NULL;
+    if (s == NULL) {
+        if (e) api.easy_cleanup(e);
+        *code = CURLE_OUT_OF_MEMORY;
+        copy_message(error, error_size, api.easy_strerror(CURLE_OUT_OF_MEMORY));
+        return NULL;
+    }
+    s->easy = e;
+    set_pointer(e, CURLOPT_URL, url);
+    set_long(e, CURLOPT_CONNECT_ONLY, 1L);
+    // Its own connection: nothing else may write on it. (Not FORBID_REUSE:
+    // that closes the connection as soon as the connect "transfer" ends.)
+    set_long(e, CURLOPT_FRESH_CONNECT, 1L);
+    set_long(e, CURLOPT_CONNECTTIMEOUT_MS, connect_timeout_ms);
+    set_long(e, CURLOPT_NOSIGNAL, 1L);
+    set_long(e, CURLOPT_TCP_KEEPALIVE, 1L);
+    set_long(e, CURLOPT_TCP_NODELAY, 1L);
+    set_pointer(e, CURLOPT_ERRORBUFFER, curl_error);
+    if (ca_file != NULL) set_pointer(e, CURLOPT_CAINFO, ca_file);
+    set_long(e, CURLOPT_NOPROGRESS, 0L);
+    set_pointer(e, CURLOPT_XFERINFOFUNCTION, (const void *)on_connect_progress);
+    set_pointer(e, CURLOPT_XFERINFODATA, cancel);
+    CURLcode result = api.easy_perform(e);
+    set_pointer(e, CURLOPT_ERRORBUFFER, NULL);
+    if (result == CURLE_OK) {
+        curl_socket_t fd = CURL_SOCKET_BAD;
+        result = api.easy_getinfo(e, CURLINFO_ACTIVESOCKET, &fd);
+        if (result == CURLE_OK && fd == CURL_SOCKET_BAD) result = CURLE_COULDNT_CONNECT;
+        s->fd = fd;
+    }
+    if (result != CURLE_OK) {
+        *code = result;
+        copy_message(error, error_size, curl_error[0] ? curl_error : api.easy_strerror(result));
+        api.easy_cleanup(e);
+        free(s);
+        return NULL;
+    }
+    *code = CURLE_OK;
+    return s;
+}
+
+int wsh_curl_socket_send(wsh_curl_socket *s, const void *bytes, size_t length, size_t *sent) {
+    *sent = 0;
+    return api.easy_send(s->easy, bytes, length, sent);
+}
+
+int wsh_curl_socket_recv(wsh_curl_socket *s, void *buffer, size_t length, size_t *received) {
+    *received = 0;
+    return api.easy_recv(s->easy, buffer, length, received);
+}
+
+int wsh_curl_socket_wait(wsh_curl_socket *s, int for_write, int timeout_ms) {
+    struct pollfd entry = {.fd = s->fd, .events = for_write ? POLLOUT : POLLIN};
+    int ready = poll(&entry, 1, timeout_ms);
+    if (ready < 0) return errno == EINTR ? 0 : -1;
+    return ready > 0 ? 1 : 0;
+}
+
+void wsh_curl_flag_raise(int *flag) {
+    __atomic_store_n(flag, 1, __ATOMIC_SEQ_CST);
+}
+
+void wsh_curl_socket_close(wsh_curl_socket *s) {
+    if (s == NULL) return;
+    api.easy_cleanup(s->easy);
+    free(s);
 }
 
 const char *wsh_curl_version(void) {

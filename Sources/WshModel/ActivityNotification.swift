@@ -56,10 +56,27 @@ public struct Conversation: Sendable, Hashable {
     public var lastStatus: Status?
 }
 
-/// What a timeline's stream (server-sent events) delivers.
+/// What a timeline's stream delivers.
 public enum TimelineStreamEvent: Sendable, Hashable {
-    /// The stream is open.
-    case opened
+    /// The stream is open, over this transport.
+    case opened(StreamTransport)
     /// A new status.
     case status(Status)
+}
+
+/// How a stream reaches wsh: what `watch --stream` says it is using.
+public enum StreamTransport: Sendable, Hashable {
+    /// Server-sent events (`text/event-stream` on `/api/v1/streaming/NAME`).
+    case serverSentEvents
+    /// A WebSocket (`/api/v1/streaming?stream=NAME` upgraded); `why` says why
+    /// not server-sent events (`the server has no server-sent events`), nil when it was the first choice.
+    case webSocket(why: String?)
+
+    /// One line for the user: `streaming over server-sent events`.
+    public var description: String {
+        switch self {
+        case .serverSentEvents: "streaming over server-sent events"
+        case .webSocket(let why): "streaming over a WebSocket" + (why.map { " (\($0))" } ?? "")
+        }
+    }
 }

@@ -34,8 +34,9 @@ public final class CurlHTTPClient: CancellableHTTPClient, StreamingHTTPClient, @
 
     public let options: Options
     /// Secrets to blank out of any message this client produces.
-    private let secrets: [String]
-    private let queue = DispatchQueue(label: "wsh.curl")
+    let secrets: [String]
+    /// The client's own thread: every transfer, a WebSocket's too, runs here.
+    let queue = DispatchQueue(label: "wsh.curl")
     // @unchecked Sendable: `handle` is used only on `queue`, except for
     // wsh_curl_cancel, which is documented as safe from any thread.
     private let handle: OpaquePointer?
@@ -46,6 +47,8 @@ public final class CurlHTTPClient: CancellableHTTPClient, StreamingHTTPClient, @
 
     private struct State {
         var running: Ticket?
+        /// The WebSocket open on `queue`, if any (it has its own connection, not `handle`).
+        var webSocket: WebSocketTicket?
     }
 
     /// Identifies one request, so a late cancel cannot stop the next one.
@@ -95,6 +98,7 @@ public final class CurlHTTPClient: CancellableHTTPClient, StreamingHTTPClient, @
     /// Stops the request in flight, if any, from any thread.
     public func cancelCurrentRequest() {
         state.withLock { state in
+            state.webSocket?.cancel()
             guard let ticket = state.running else { return }
             ticket.cancelled.store(true, ordering: .sequentiallyConsistent)
             if let handle { wsh_curl_cancel(handle) }
@@ -242,6 +246,15 @@ public final class CurlHTTPClient: CancellableHTTPClient, StreamingHTTPClient, @
                 connectSeconds: response.connect_seconds,
                 newConnections: response.new_connections,
                 bytesReceived: bodyData.count)))
+    }
+
+    /// Marks `ticket`'s WebSocket as the one `cancelCurrentRequest` stops (on `queue`).
+    func webSocketStarted(_ ticket: WebSocketTicket) {
+        state.withLock { $0.webSocket = ticket }
+    }
+
+    func webSocketEnded(_ ticket: WebSocketTicket) {
+        state.withLock { if $0.webSocket === ticket { $0.webSocket = nil } }
     }
 
     private func redact(_ text: String) -> String {

@@ -105,6 +105,8 @@ public struct TransportFailure: Sendable, Hashable, CustomStringConvertible {
         case tooLarge = "response too large"
         /// A header line, or the header block, passed libcurl's limit.
         case headerTooLarge = "response header too large"
+        /// A WebSocket server broke the protocol (RFC 6455): a wrong handshake, a bad frame, a message past the limit.
+        case webSocket = "WebSocket failure"
         case other = "transfer failed"
     }
 
@@ -148,6 +150,9 @@ public struct TransportFailure: Sendable, Hashable, CustomStringConvertible {
             // curl's own words are often "Out of memory", which misleads.
             return "\(kind.rawValue): the server sent a header line or header block larger than libcurl accepts "
                 + "(curl \(curlCode), \(url))"
+        case .webSocket:
+            // Not curl's: wsh read these bytes itself.
+            return "\(kind.rawValue): \(message) (\(url))"
         default:
             return "\(kind.rawValue): \(message) (curl \(curlCode), \(url))"
         }

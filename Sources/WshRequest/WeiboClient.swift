@@ -88,6 +88,51 @@ public struct WeiboClient: Sendable {
         return response
     }
 
+    /// The most bytes one WebSocket message may have: a status with its
+    /// account, card and poll is a few kilobytes; a server's message past
+    /// this is refused in one line.
+    public static let maxWebSocketMessageBytes = 1 << 20
+
+    /// Opens a WebSocket at `url` (an absolute http:// or https:// URL the
+    /// dialect built, never one a server chose alone) with the token, in the
+    /// `Authorization` header and as `Sec-WebSocket-Protocol`, the two ways
+    /// Mastodon and GoToSocial take it on an upgrade; `messages` hears
+    /// `.opened`, then each text message. Throws for an answer other than
+    /// `101`, as `send` does for a failure status, and when this client
+    /// cannot open one (a recording).
+    public func webSocket(url: String, send outgoing: [String] = [],
+                          messages: @escaping @Sendable (WebSocketMessage) -> Bool) async throws(RequestError) -> HTTPResponse {
+        guard let client = http as? any WebSocketHTTPClient else {
+            throw .configuration("this connection cannot open a WebSocket (it replays a recording)")
+        }
+        var headers: [HTTPHeader] = []
+        if let token = try configuration.token.resolve() {
+            headers.append(HTTPHeader("Authorization", "\(configuration.authScheme) \(token.revealed)"))
+            // A protocol name is an HTTP token: a token with other characters goes in the header alone.
+            if !token.revealed.isEmpty, token.revealed.utf8.allSatisfy({ Self.isTokenCharacter($0) }) {
+                headers.append(HTTPHeader("Sec-WebSocket-Protocol", token.revealed))
+            }
+        }
+        let request = HTTPRequest(method: .get, url: url, headers: headers)
+        let response = try await client.webSocket(request, maxMessageBytes: Self.maxWebSocketMessageBytes, send: outgoing,
+                                                  messages: messages)
+        guard response.status != 101 else { return response }
+        let redacted = Redaction.redact(url, secrets: secrets)
+        try Self.check(response, url: redacted, secrets: secrets)
+        // A 2xx is a server that ignored the upgrade: no WebSocket there either.
+        throw .http(status: response.status, url: redacted, excerpt: "the server did not upgrade to a WebSocket")
+    }
+
+    /// RFC 9110's `tchar`: what a token (and so a protocol name) may hold.
+    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"):
+            true
+        default:
+            Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
+        }
+    }
+
     /// Secrets this client knows, for redacting messages.
     var secrets: [String] {
         ((try? configuration.token.resolve()) ?? nil).map { [$0.revealed] } ?? []

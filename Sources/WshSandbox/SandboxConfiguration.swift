@@ -48,6 +48,10 @@ public struct SandboxConfiguration: Sendable {
     /// `instance` name: Mastodon's numbers (the default), GoToSocial's ULIDs
     /// or Pleroma's flake ids.
     public var idStyle: MastodonIDStyle
+    /// How the Mastodon streaming API is served: server-sent events, a
+    /// WebSocket (as GoToSocial serves it, alone), or both (as Mastodon does;
+    /// the default).
+    public var streamingTransports: StreamingTransports
     /// A HAR recording to serve instead of the generated data (`--replay`):
     /// every API request is answered from it, in recorded order, through the
     /// faults as the generated answers are; nil: serve the generated data.
@@ -73,7 +77,8 @@ public struct SandboxConfiguration: Sendable {
         clock: SandboxClock = .system,
         faults: SandboxFaults = SandboxFaults(), logRequests: Bool = false, publicPreview: Bool = true,
         adminToken: String? = nil,
-        idStyle: MastodonIDStyle = .snowflake, replay: HARRecording? = nil
+        idStyle: MastodonIDStyle = .snowflake, streamingTransports: StreamingTransports = .both,
+        replay: HARRecording? = nil
     ) {
         self.host = host
         self.port = port
@@ -92,6 +97,7 @@ public struct SandboxConfiguration: Sendable {
         self.publicPreview = publicPreview
         self.adminToken = adminToken
         self.idStyle = idStyle
+        self.streamingTransports = streamingTransports
         self.replay = replay
     }
 
@@ -107,4 +113,19 @@ public struct SandboxConfiguration: Sendable {
 
     /// How many accounts there are: `accounts`, capped at `users`.
     var accountCount: Int { max(1, min(accounts, users)) }
+}
+
+/// Which transports the sandbox's Mastodon streaming API speaks (`wsh-sandbox --streaming`).
+public enum StreamingTransports: String, CaseIterable, Sendable {
+    /// Server-sent events only, on `/api/v1/streaming/NAME` and `/api/v1/streaming?stream=NAME`.
+    case serverSentEvents = "sse"
+    /// A WebSocket only, on `/api/v1/streaming` upgraded (GoToSocial's way); the event-stream paths are 404.
+    case webSocket = "websocket"
+    /// Both, as Mastodon serves them.
+    case both
+
+    /// Whether `/api/v1/streaming/NAME` serves server-sent events.
+    public var servesServerSentEvents: Bool { self != .webSocket }
+    /// Whether `/api/v1/streaming` accepts a WebSocket upgrade.
+    public var servesWebSocket: Bool { self != .serverSentEvents }
 }

@@ -204,6 +204,9 @@ public final class SandboxServer: Sendable {
             log: configuration.logRequests ? RequestLog() : nil,
             replay: configuration.replay.map(HARReplayer.init(recording:)))
 
+        // The streaming API's WebSocket reads the same state as the routes (none while replaying a recording).
+        let webSocketAPI = MastodonAPI(store: store, tokens: tokens, state: mastodon)
+
         // Hummingbird's own messages would interleave with a shell's output.
         var logger = Logger(label: "wsh-sandbox")
         logger.logLevel = .critical
@@ -219,7 +222,8 @@ public final class SandboxServer: Sendable {
                 // Links and Link headers name the server as a client reaches it.
                 mastodon.setOrigin("http://\(urlHost(configuration.host)):\(port)")
                 listening.fulfil(.success(port))
-            })
+            },
+            webSocket: configuration.streamingTransports.servesWebSocket && configuration.replay == nil ? webSocketAPI : nil)
         // Named, so the group does not describe the whole application by reflection as it starts.
         var groupConfiguration = ServiceGroupConfiguration(
             services: [.init(service: app, serviceName: "wsh-sandbox")], gracefulShutdownSignals: signals,

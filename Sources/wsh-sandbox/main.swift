@@ -108,6 +108,9 @@ struct WshSandboxCommand: AsyncParsableCommand {
             help: "Mastodon-side ids as a real server writes them: snowflake (Mastodon's numbers), ulid (GoToSocial), flake (Pleroma).")
     var idStyle = MastodonIDStyle.snowflake
 
+    @Option(help: "How the Mastodon streaming API is served: sse (server-sent events only), websocket (a WebSocket only, as GoToSocial), both (as Mastodon).")
+    var streaming = StreamingTransports.both
+
     @Option(help: ArgumentHelp(
         "Serve this HAR recording instead of generated data: each request gets its recorded answer, in order.",
         discussion: "Matched by method, path and query (any order; a recorded *** matches any value); "
@@ -152,7 +155,7 @@ struct WshSandboxCommand: AsyncParsableCommand {
             accounts: accounts, appKey: appKey, appSecret: appSecret, tokenLifetime: tokenLifetime,
             rateLimit: rateLimit, faults: faults, logRequests: !quiet, publicPreview: !noPublicPreview,
             adminToken: adminToken,
-            idStyle: idStyle, replay: recording)
+            idStyle: idStyle, streamingTransports: streaming, replay: recording)
         do {
             try await SandboxServer.serve(configuration) { server in
                 // Before the first line on stdout, which scripts wait for: by then the warning is out.
@@ -174,12 +177,22 @@ struct WshSandboxCommand: AsyncParsableCommand {
                 more.append("  oauth2: \(server.oauthURL) (app key \(configuration.appKey), secret \(configuration.appSecret))")
                 more.append("  mastodon: \(server.mastodonBaseURL)api/v1/ (oauth: \(server.mastodonBaseURL)oauth/, "
                     + "same app and tokens; public preview \(configuration.publicPreview ? "on" : "off"); "
-                    + "ids as \(configuration.idStyle.software.name): \(configuration.idStyle.rawValue))")
+                    + "ids as \(configuration.idStyle.software.name): \(configuration.idStyle.rawValue); "
+                    + "streaming: \(Self.describe(configuration.streamingTransports)))")
                 StandardStreams.writeOutput(more.joined(separator: "\n") + "\n")
             }
         } catch let error as SandboxStartError {
             StandardStreams.writeError("wsh-sandbox: \(error.description)\n")
             throw ExitCode.failure
+        }
+    }
+
+    /// `server-sent events and WebSocket`, as the start-up lines say it.
+    private static func describe(_ transports: StreamingTransports) -> String {
+        switch transports {
+        case .serverSentEvents: "server-sent events only"
+        case .webSocket: "WebSocket only"
+        case .both: "server-sent events and WebSocket"
         }
     }
 
@@ -215,3 +228,4 @@ struct WshSandboxCommand: AsyncParsableCommand {
 
 /// `--id-style snowflake|ulid|flake`.
 extension MastodonIDStyle: ExpressibleByArgument {}
+extension StreamingTransports: ExpressibleByArgument {}

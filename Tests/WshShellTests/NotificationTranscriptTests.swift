@@ -129,6 +129,25 @@ struct WatchStreamTranscriptTests {
         #expect(quiet.stdout.hasSuffix("0\n"))
     }
 
+    @Test("each way a sandbox serves its stream: watch --stream prints a status posted meanwhile and says how in one line",
+          arguments: [
+              (StreamingTransports.webSocket, "streaming over a WebSocket (the server has no server-sent events)"),
+              (.serverSentEvents, "streaming over server-sent events"),
+              (.both, "streaming over server-sent events"),
+          ])
+    func transports(served: StreamingTransports, note: String) async throws {
+        let harness = try await ShellHarness(dialect: .mastodon, streaming: served)
+        let poster = keepPosting(to: harness.sandbox, as: harness.sandbox.accounts[1])
+        let watched = await harness.run("watch public --stream --until 1 --timeout 30\necho $count")
+        poster.cancel()
+        #expect(watched.status == 0, "\(watched.stderr)")
+        #expect(watched.stdout.contains("streamed "), "\(watched.stdout)")
+        #expect(watched.stdout.hasSuffix("1\n"), "\(watched.stdout)")
+        let notes = watched.stderr.split(separator: "\n").filter { $0.hasPrefix("streaming over") }
+        #expect(notes == [Substring(note)], "\(watched.stderr)")
+        #expect(!watched.stderr.contains("no streaming here"), "\(watched.stderr)")
+    }
+
     @Test("on Weibo, watch --stream says in one line that there is no stream and polls")
     func weiboFallsBack() async throws {
         let harness = try await ShellHarness()

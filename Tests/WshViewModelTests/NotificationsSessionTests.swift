@@ -190,7 +190,8 @@ struct WatchStreamSessionTests {
                                                  told: { told.append($0) }, arrived: { arrived += $0.map(\.text) })
             poster.cancel()
             #expect(total == 2)
-            #expect(told.isEmpty, "\(told)")
+            // Only how it streams: no reconnect, no polling.
+            #expect(told == ["streaming over server-sent events"], "\(told)")
             #expect(arrived.count == 2)
             #expect(arrived.allSatisfy { $0.hasPrefix("streamed ") }, "\(arrived)")
             #expect(me.rows.first?.text == arrived.last)

@@ -107,6 +107,42 @@ void wsh_curl_cancel(wsh_curl *handle);
 /// resets, checks its own state, then performs.
 void wsh_curl_reset_cancel(wsh_curl *handle);
 
+/// A connection libcurl opened and then handed over (CURLOPT_CONNECT_ONLY):
+/// TCP, or TLS verified as any request's, on which the caller speaks a
+/// protocol libcurl does not (the WebSocket: Debian's libcurl is built
+/// without its own). One per connection, never the request handle, whose
+/// connection cache it would otherwise share.
+typedef struct wsh_curl_socket wsh_curl_socket;
+
+/// Connects to `url` (http:// or https://; only its host and port are used)
+/// on the calling thread, trusting `ca_file` (NULL: libcurl's default) and
+/// giving up after `connect_timeout_ms`. On failure returns NULL with
+/// `*code` set and curl's message in `error` (`error_size` bytes). A
+/// `wsh_curl_socket_cancel` from another thread during the connect has no
+/// socket to name yet: `cancel` (may be NULL) is read instead.
+wsh_curl_socket *wsh_curl_connect(const char *url, const char *ca_file, long connect_timeout_ms,
+                                  const int *cancel, int *code, char *error, size_t error_size);
+
+/// Sends up to `length` bytes without blocking; `*sent` says how many went.
+/// Returns the curl code: 0, or CURLE_AGAIN (81) when nothing could go yet.
+int wsh_curl_socket_send(wsh_curl_socket *socket, const void *bytes, size_t length, size_t *sent);
+
+/// Receives up to `length` bytes without blocking. Returns the curl code:
+/// 0 with `*received` 0 when the peer closed the connection, CURLE_AGAIN
+/// (81) when nothing is there yet.
+int wsh_curl_socket_recv(wsh_curl_socket *socket, void *buffer, size_t length, size_t *received);
+
+/// Waits at most `timeout_ms` for the connection to be readable (or, with
+/// `for_write`, writable): 1 ready, 0 not yet, -1 failed. Try recv first:
+/// TLS may hold bytes the socket no longer shows.
+int wsh_curl_socket_wait(wsh_curl_socket *socket, int for_write, int timeout_ms);
+
+/// Sets `*flag` to 1 atomically: how another thread stops `wsh_curl_connect`.
+void wsh_curl_flag_raise(int *flag);
+
+/// Closes the connection and frees it.
+void wsh_curl_socket_close(wsh_curl_socket *socket);
+
 /// libcurl's version string, or NULL if it cannot be loaded.
 const char *wsh_curl_version(void);
 

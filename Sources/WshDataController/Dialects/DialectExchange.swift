@@ -41,6 +41,12 @@ public final class DialectExchange: @unchecked Sendable {
         try await record(.get, url) { () throws(RequestError) in try await client.stream(url: url, chunks: chunks) }
     }
 
+    /// Opens the WebSocket at `url` (see `WeiboClient.webSocket`), recorded for the trace like a request.
+    public func webSocket(url: String, send: [String] = [],
+                          messages: @escaping @Sendable (WebSocketMessage) -> Bool) async throws(RequestError) -> HTTPResponse {
+        try await record(.get, url) { () throws(RequestError) in try await client.webSocket(url: url, send: send, messages: messages) }
+    }
+
     /// Notes the request, runs it, and keeps its answer and how long it took.
     private func record(_ method: HTTPMethod, _ url: String,
                         _ request: () async throws(RequestError) -> HTTPResponse) async throws(RequestError) -> HTTPResponse {

@@ -4,38 +4,119 @@ import WshModel
 import WshRequest
 import WshText
 
-/// Mastodon's streaming API: server-sent events on `/api/v1/streaming/…`,
-/// at the URL `/api/v1/instance` names (`urls.streaming_api`; v2:
+/// Mastodon's streaming API: server-sent events on `/api/v1/streaming/…`
+/// where the server serves them, else the WebSocket on
+/// `/api/v1/streaming?stream=…` (GoToSocial serves only that), at the URL
+/// `/api/v1/instance` names (`urls.streaming_api`; v2:
 /// `configuration.urls.streaming`). Only a URL on the API's own host is
 /// taken, so a server cannot send the token elsewhere; otherwise the API's
 /// own origin serves it, as it does on most servers.
 extension MastodonDialect {
     public func streamTimeline(_ source: TimelineSource, _ exchange: DialectExchange,
                                event: @escaping @Sendable (TimelineStreamEvent) -> Bool) async throws(RequestError) {
-        let stream: String
+        let names: (path: String, webSocket: String)
         switch source {
-        case .public: stream = "public"
-        case .local: stream = "public/local"
-        case .home: stream = "user"
-        case .mentions: stream = "user/notification"
-        case .tag(let tag): stream = "hashtag?tag=" + PercentEncoding.encoded(tag)
+        case .public: names = ("public", "public")
+        case .local: names = ("public/local", "public:local")
+        case .home: names = ("user", "user")
+        case .mentions: names = ("user/notification", "user:notification")
+        case .tag(let tag):
+            let query = "&tag=" + PercentEncoding.encoded(tag)
+            names = ("hashtag?" + query.dropFirst(), "hashtag" + query)
         case .user, .reposts, .list, .bookmarks, .favourites: throw .configuration("Mastodon has no stream of \(source)")
         }
         let base = try await streamingBase(exchange)
-        let reader = Mutex((parser: ServerSentEventParser(), opened: false))
         let mentionsOnly = source == .mentions
-        _ = try await exchange.stream(url: base + "api/v1/streaming/" + stream) { chunk in
-            let (first, events) = reader.withLock { state in
+        let eventStream: RequestError
+        do {
+            try await serverSentEvents(base + "api/v1/streaming/" + names.path, exchange, mentionsOnly: mentionsOnly,
+                                       event: event)
+            return
+        } catch {
+            guard let missing = Self.lacksStream(error) else { throw error }
+            eventStream = missing
+        }
+        do {
+            try await webSocket(base + "api/v1/streaming?stream=" + names.webSocket, exchange, mentionsOnly: mentionsOnly,
+                                why: "the server has no server-sent events", event: event)
+        } catch {
+            guard Self.lacksStream(error) != nil else { throw error }
+            throw .configuration("the server has neither server-sent events (\(Self.brief(eventStream))) "
+                + "nor a WebSocket (\(Self.brief(error))) at \(base)api/v1/streaming")
+        }
+    }
+
+    /// Follows server-sent events at `url`. An answer that is a page, not an
+    /// event stream, is a missing stream (`lacksStream`), as a 404 is.
+    private func serverSentEvents(_ url: String, _ exchange: DialectExchange, mentionsOnly: Bool,
+                                  event: @escaping @Sendable (TimelineStreamEvent) -> Bool) async throws(RequestError) {
+        let reader = Mutex((parser: ServerSentEventParser(), opened: false, page: false))
+        _ = try await exchange.stream(url: url) { chunk in
+            let (first, page, events) = reader.withLock { state in
                 let first = !state.opened
                 state.opened = true
-                return (first, state.parser.feed(chunk))
+                // An event stream's lines start with a field name or `:`; `<` is an HTML page served with 200.
+                if first, chunk.first(where: { ![9, 10, 13, 32].contains($0) }) == UInt8(ascii: "<") { state.page = true }
+                return (first, state.page, state.page ? [] : state.parser.feed(chunk))
             }
-            if first && !event(.opened) { return false }
+            if page { return false }
+            if first && !event(.opened(.serverSentEvents)) { return false }
             for received in events {
                 guard let status = Self.status(in: received, mentionsOnly: mentionsOnly) else { continue }
                 if !event(.status(status)) { return false }
             }
             return true
+        }
+        if reader.withLock({ $0.page }) {
+            throw .http(status: 200, url: url, excerpt: "a page, not an event stream")
+        }
+    }
+
+    /// Follows the WebSocket at `url` (http(s)://, which the upgrade turns
+    /// into ws(s)://): each message is `{"stream":[…],"event":…,"payload":"…"}`,
+    /// the payload the same JSON an event's data would be.
+    private func webSocket(_ url: String, _ exchange: DialectExchange, mentionsOnly: Bool, why: String?,
+                           event: @escaping @Sendable (TimelineStreamEvent) -> Bool) async throws(RequestError) {
+        _ = try await exchange.webSocket(url: url) { message in
+            switch message {
+            case .opened:
+                return event(.opened(.webSocket(why: why)))
+            case .text(let text):
+                guard let received = Self.serverSentEvent(fromWebSocket: text),
+                      let status = Self.status(in: received, mentionsOnly: mentionsOnly) else { return true }
+                return event(.status(status))
+            }
+        }
+    }
+
+    /// A WebSocket message as the event it carries; nil for one that is not
+    /// such an object (Mastodon's error messages, anything a server invents).
+    static func serverSentEvent(fromWebSocket text: String) -> ServerSentEvent? {
+        guard case .object(let object)? = JSONValue.parse(Data(text.utf8)),
+              case .string(let name)? = object["event"] else { return nil }
+        guard case .string(let payload)? = object["payload"] else { return ServerSentEvent(event: name, data: "") }
+        return ServerSentEvent(event: name, data: payload)
+    }
+
+    /// The failure, when `error` says the server does not serve the stream
+    /// that way (404, 400, 405, 410, 501, a page), rather than that something
+    /// went wrong (a token refused, a connection lost), which is thrown as it is.
+    static func lacksStream(_ error: RequestError) -> RequestError? {
+        let missing: Set<Int> = [200, 400, 404, 405, 406, 410, 426, 501]
+        switch error {
+        case .http(let status, _, _) where missing.contains(status): return error
+        case .api(let failure) where missing.contains(failure.httpStatus): return error
+        default: return nil
+        }
+    }
+
+    /// `HTTP 404`: what a missing stream's answer was, for the one line.
+    private static func brief(_ error: RequestError) -> String {
+        switch error {
+        case .http(let status, _, let excerpt) where status == 200: return excerpt
+        case .http(let status, _, _): return "HTTP \(status)"
+        case .api(let failure): return "HTTP \(failure.httpStatus)"
+        default: return error.description
         }
     }
 

@@ -73,7 +73,7 @@ extension RequestError {
         switch self {
         case .transport(let failure):
             switch failure.kind {
-            case .refused, .dns, .tls, .untrusted: false
+            case .refused, .dns, .tls, .untrusted, .webSocket: false
             case .timeout, .dropped, .tooLarge, .headerTooLarge, .other: true
             }
         case .http(let status, _, _): status >= 500

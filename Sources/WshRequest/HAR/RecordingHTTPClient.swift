@@ -10,7 +10,7 @@ import WshText
 /// with curl's code, so a replay fails the same way; a recording that cannot
 /// be written fails the request, so a session never believes it is recorded
 /// when it is not.
-public final class RecordingHTTPClient: CancellableHTTPClient, StreamingHTTPClient {
+public final class RecordingHTTPClient: CancellableHTTPClient, StreamingHTTPClient, WebSocketHTTPClient {
     private let client: any HTTPClient
     private let recorder: @Sendable () -> HARRecorder?
     private let secrets: @Sendable () -> [String]
@@ -75,6 +75,16 @@ public final class RecordingHTTPClient: CancellableHTTPClient, StreamingHTTPClie
             throw .configuration("this connection cannot stream while it records (a HAR entry needs an answer that ends)")
         }
         return try await streaming.stream(request, chunks: chunks)
+    }
+
+    /// A WebSocket goes through while nothing records, and is refused while
+    /// recording, as a stream is.
+    public func webSocket(_ request: HTTPRequest, maxMessageBytes: Int, send: [String],
+                          messages: @escaping @Sendable (WebSocketMessage) -> Bool) async throws(RequestError) -> HTTPResponse {
+        guard recorder() == nil, let client = client as? any WebSocketHTTPClient else {
+            throw .configuration("this connection cannot open a WebSocket while it records (a HAR entry needs an answer that ends)")
+        }
+        return try await client.webSocket(request, maxMessageBytes: maxMessageBytes, send: send, messages: messages)
     }
 
     public func cancelCurrentRequest() {

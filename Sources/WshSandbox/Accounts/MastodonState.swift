@@ -45,6 +45,8 @@ final class MastodonState: Sendable {
 
     /// How ids are written and read on the Mastodon side.
     let ids: MastodonIDStyle
+    /// How the streaming API is served.
+    let streamingTransports: StreamingTransports
     /// Counts tokens' calls in Mastodon's 5-minute windows (Weibo's hours are the shared limiter's).
     let rateLimiter: RateLimiter
     private let ownApp: App
@@ -58,6 +60,7 @@ final class MastodonState: Sendable {
                      clientSecret: configuration.appSecret)
         configuredPublicPreview = configuration.publicPreview
         ids = configuration.idStyle
+        streamingTransports = configuration.streamingTransports
         rateLimiter = .mastodon(limit: configuration.rateLimit, clock: configuration.clock)
         state = Locked(State(publicPreview: configuration.publicPreview))
         reset()

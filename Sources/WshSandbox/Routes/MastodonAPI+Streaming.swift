@@ -53,42 +53,30 @@ extension MastodonAPI {
     }
 
     /// `GET /api/v1/streaming/NAME` or `/api/v1/streaming?stream=NAME`.
-    func stream(_ call: Call, name: String) throws -> Reply {
+    /// A sandbox that serves the WebSocket only (`--streaming websocket`, as
+    /// GoToSocial) has no event streams: 404. A WebSocket upgrade that reaches
+    /// this route (the sandbox serves no WebSocket) is 404 too, never an event stream.
+    func stream(_ call: Call, name: String, upgrade: Bool) throws -> Reply {
+        guard state.streamingTransports.servesServerSentEvents, !upgrade else {
+            throw MastodonError(status: .notFound, error: "Not Found")
+        }
         guard let stream = Stream(name, call.parameters) else {
             throw MastodonError(status: .badRequest, error: "Unknown stream type")
         }
         let viewer = try viewer(call, stream.needsUser ? .user : .preview)
         let store = self.store
         let state = self.state
-        let opened = store.timeline
-        let firstNew = opened.ordinalCount + 1
-        let notificationsSeen = viewer.map { opened.notifications(for: $0).first?.id ?? 0 } ?? 0
+        let opened = StreamCursor(store: store, viewer: viewer)
         var reply = Reply(body: ByteBuffer(), contentType: "text/event-stream")
         reply.headers[.cacheControl] = "no-store"
         reply.stream = { writer in
             try await writer.write(ByteBuffer(string: ":)\n"))
-            var next = firstNew
-            var lastNotification = notificationsSeen
+            var cursor = opened
             var quiet = ContinuousClock.now
             while !Task.isCancelled {
                 try await Task.sleep(for: Self.streamPoll)
-                let timeline = store.timeline
-                let renderer = MastodonRenderer(timeline: timeline, viewer: viewer, origin: state.origin, ids: state.ids)
-                var events = ""
-                while next <= timeline.ordinalCount {
-                    defer { next += 1 }
-                    guard !timeline.isDeleted(ordinal: next), let status = timeline.status(ordinal: next),
-                          Self.carries(stream, status, timeline: timeline, viewer: viewer) else { continue }
-                    events += "event: update\ndata: " + String(decoding: renderer.statusJSON(status), as: UTF8.self) + "\n\n"
-                }
-                if case .user = stream, let viewer {
-                    let arrived = timeline.notifications(for: viewer).filter { $0.id > lastNotification }
-                    for notification in arrived.reversed() {
-                        events += "event: notification\ndata: "
-                            + String(decoding: renderer.notificationJSON(notification), as: UTF8.self) + "\n\n"
-                    }
-                    lastNotification = max(lastNotification, arrived.first?.id ?? 0)
-                }
+                let events = Self.newEvents(stream, viewer: viewer, cursor: &cursor, store: store, state: state)
+                    .map { "event: \($0.event)\ndata: \($0.payload)\n\n" }.joined()
                 if !events.isEmpty {
                     try await writer.write(ByteBuffer(string: events))
                     quiet = .now
@@ -102,8 +90,46 @@ extension MastodonAPI {
         return reply
     }
 
+    /// Where a stream has got to: the next status (by ordinal) to look at,
+    /// and the newest notification already sent. A stream starts after what
+    /// was there when it opened.
+    struct StreamCursor: Sendable {
+        var next: Int
+        var lastNotification: Int64
+
+        init(store: SandboxStore, viewer: Int?) {
+            let opened = store.timeline
+            next = opened.ordinalCount + 1
+            lastNotification = viewer.map { opened.notifications(for: $0).first?.id ?? 0 } ?? 0
+        }
+    }
+
+    /// The events `stream` carries since `cursor`, which moves past them:
+    /// `update` with a Status's JSON, and for the user stream `notification`
+    /// with a Notification's, oldest first.
+    static func newEvents(_ stream: Stream, viewer: Int?, cursor: inout StreamCursor, store: SandboxStore,
+                          state: MastodonState) -> [(event: String, payload: String)] {
+        let timeline = store.timeline
+        let renderer = MastodonRenderer(timeline: timeline, viewer: viewer, origin: state.origin, ids: state.ids)
+        var events: [(event: String, payload: String)] = []
+        while cursor.next <= timeline.ordinalCount {
+            defer { cursor.next += 1 }
+            guard !timeline.isDeleted(ordinal: cursor.next), let status = timeline.status(ordinal: cursor.next),
+                  carries(stream, status, timeline: timeline, viewer: viewer) else { continue }
+            events.append(("update", String(decoding: renderer.statusJSON(status), as: UTF8.self)))
+        }
+        if case .user = stream, let viewer {
+            let arrived = timeline.notifications(for: viewer).filter { $0.id > cursor.lastNotification }
+            for notification in arrived.reversed() {
+                events.append(("notification", String(decoding: renderer.notificationJSON(notification), as: UTF8.self)))
+            }
+            cursor.lastNotification = max(cursor.lastNotification, arrived.first?.id ?? 0)
+        }
+        return events
+    }
+
     /// Whether `stream` carries `status`.
-    private static func carries(_ stream: Stream, _ status: SandboxStatus, timeline: Timeline, viewer: Int?) -> Bool {
+    static func carries(_ stream: Stream, _ status: SandboxStatus, timeline: Timeline, viewer: Int?) -> Bool {
         let visibility = status.mastodon?.visibility ?? "public"
         switch stream {
         case .publicTimeline:

@@ -106,6 +106,8 @@ struct MastodonAPI: Sendable {
         var parameters: Parameters
         var caller: Caller
         var idempotencyKey: String?
+        /// The request says `Upgrade: websocket` (it reached the routes: the sandbox serves no WebSocket).
+        var asksWebSocketUpgrade = false
     }
 
     func respond(to request: Request) async throws -> Reply {
@@ -126,7 +128,8 @@ struct MastodonAPI: Sendable {
         }
         let call = Call(method: method, segments: Array(segments), path: path, query: request.uri.query ?? "",
                         parameters: parameters, caller: caller,
-                        idempotencyKey: request.headers[HTTPField.Name("Idempotency-Key")!])
+                        idempotencyKey: request.headers[HTTPField.Name("Idempotency-Key")!],
+                        asksWebSocketUpgrade: request.headers[.upgrade]?.lowercased() == "websocket")
         publishDueScheduled()
         expireDue()
         do {
@@ -171,9 +174,9 @@ struct MastodonAPI: Sendable {
         case (.get, 3, "v1") where s[1] == "streaming" && s[2] == "health":
             return streamingHealth()
         case (.get, 2, "v1") where s[1] == "streaming":
-            return try stream(call, name: call.parameters["stream"] ?? "")
+            return try stream(call, name: call.parameters["stream"] ?? "", upgrade: call.asksWebSocketUpgrade)
         case (.get, _, "v1") where s.count >= 3 && s[1] == "streaming":
-            return try stream(call, name: s[2...].joined(separator: "/"))
+            return try stream(call, name: s[2...].joined(separator: "/"), upgrade: call.asksWebSocketUpgrade)
         case (.get, 2, "v1") where s[1] == "conversations":
             return try conversations(call)
         case (.post, 4, "v1") where s[1] == "conversations" && s[3] == "read":
@@ -271,7 +274,7 @@ struct MastodonAPI: Sendable {
     /// The caller, from `Authorization: Bearer TOKEN` or `access_token`: a
     /// user's token from the shared store, or an app-only token. An unknown,
     /// expired or revoked token is 401 wherever it is sent.
-    private func authorize(_ parameter: String?, header: String?) throws -> Caller {
+    func authorize(_ parameter: String?, header: String?) throws -> Caller {
         var presented = parameter
         if let header {
             let parts = header.split(separator: " ", maxSplits: 1)

@@ -1,14 +1,17 @@
 import FoundationEssentials
 import WshText
+import HTTPTypes
 import Hummingbird
 import HummingbirdCore
+import HummingbirdWebSocket
 import Logging
 import NIOCore
 import NIOHTTP1
 import ServiceLifecycle
 
 /// The sandbox's HTTP/1.1 server as one `Service`: Hummingbird's server
-/// with `SandboxResponder` answering every request.
+/// with `SandboxResponder` answering every request, and, when `webSocket` is
+/// set, the WebSocket upgrades it accepts (the streaming API's).
 ///
 /// What `Hummingbird.Application` does when it runs, less what the sandbox
 /// does not need before its first request can be served: no inner service
@@ -22,11 +25,25 @@ struct SandboxHTTPService: Service {
     let eventLoopGroup: any EventLoopGroup
     let logger: Logger
     let onServerRunning: @Sendable (any Channel) async -> Void
+    /// Decides each upgrade request (`MastodonAPI.webSocketUpgrade`; nil: the
+    /// server takes none, and an upgrade request is an ordinary one for `responder`).
+    var webSocket: MastodonAPI?
+
+    /// The WebSocket's limits: frames up to 64 KiB (a longer message goes in
+    /// several), and a ping every 10 s that a client must answer.
+    static let webSocketConfiguration = WebSocketServerConfiguration(
+        maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: .seconds(10)))
 
     func run() async throws {
         let responder = self.responder
         let logger = self.logger
-        let server = try HTTPServerBuilder.http1().buildServer(
+        var builder = HTTPServerBuilder.http1()
+        if let webSocket {
+            builder = .http1WebSocketUpgrade(configuration: .init(http1: .init(), ws: Self.webSocketConfiguration)) { head, _, _ in
+                webSocket.webSocketUpgrade(head)
+            }
+        }
+        let server = try builder.buildServer(
             configuration: configuration, eventLoopGroup: eventLoopGroup, logger: logger
         ) { (request, responseWriter: consuming ResponseWriter, channel) in
             let context = SandboxRequestContext(source: .init(channel: channel, logger: logger))

@@ -4,10 +4,13 @@ import WshModel
 /// `watch SOURCE --stream`: the streaming API instead of polling.
 extension SessionViewModel {
     /// Like `watch`, but new statuses come from the server's stream as they
-    /// are posted. A dropped stream is reopened after 1, 2, 4… (at most 30)
-    /// seconds. Where there is no stream (an API without one, a 404, no URL
-    /// in the instance), it polls every `interval` instead and `told` hears
-    /// one line saying so; `told` also hears each reconnect. One operation is
+    /// are posted. `told` hears one line saying how, once the stream opens
+    /// (server-sent events, or a WebSocket where the server has no events;
+    /// the dialect chooses) and again only if a reconnect changes it. A
+    /// dropped stream is reopened after 1, 2, 4… (at most 30) seconds. Where
+    /// there is no stream (an API without one, neither transport, no URL in
+    /// the instance), it polls every `interval` instead and `told` hears one
+    /// line saying so; `told` also hears each reconnect. One operation is
     /// recorded for the whole watch. Returns how many new statuses arrived.
     public func watchStream(source: TimelineSource, pollingEvery interval: Duration, limit: WatchLimit,
                             told: (String) -> Void, arrived: ([StatusCellViewModel]) -> Void) async throws(ViewModelError) -> Int {
@@ -33,8 +36,13 @@ extension SessionViewModel {
             } else {
                 var everOpened = false
                 var backoff = Duration.seconds(1)
+                var transport: StreamTransport?
                 while !Task.isCancelled {
                     let outcome = await timeline.streamOnce(source, deadline: deadline, wanted: remaining().newStatuses,
+                                                            opened: { opened in
+                                                                if opened != transport { told(opened.description) }
+                                                                transport = opened
+                                                            },
                                                             arrived: arrived)
                     total += outcome.arrived
                     if let wanted = limit.newStatuses, total >= wanted { break }

@@ -5,18 +5,22 @@ import WshRequest
 extension TimelineViewModel {
     /// How one connection to a stream went.
     struct StreamOutcome {
-        /// The server opened the stream (its first bytes arrived).
+        /// The server opened the stream (its first bytes arrived, or the WebSocket upgrade).
         var opened = false
+        /// How it reached wsh, once open.
+        var transport: StreamTransport?
         /// New statuses put on top.
         var arrived = 0
         /// Why it ended, when not by the server closing it, a deadline, enough statuses, or Ctrl-C.
         var error: RequestError?
     }
 
-    /// One connection to `source`'s stream: each new status goes on top of
-    /// the list (repeats skipped) and its row to `arrived`, until the server
-    /// ends it, `deadline`, `wanted` statuses, or the task is cancelled.
+    /// One connection to `source`'s stream: `opened` hears its transport once
+    /// it is open, each new status goes on top of the list (repeats skipped)
+    /// and its row to `arrived`, until the server ends it, `deadline`,
+    /// `wanted` statuses, or the task is cancelled.
     func streamOnce(_ source: TimelineSource, deadline: ContinuousClock.Instant?, wanted: Int?,
+                    opened: (StreamTransport) -> Void = { _ in },
                     arrived: ([StatusCellViewModel]) -> Void) async -> StreamOutcome {
         let (events, continuation) = AsyncStream<TimelineStreamEvent>.makeStream()
         let dataController = self.dataController
@@ -42,8 +46,10 @@ extension TimelineViewModel {
         await withTaskCancellationHandler {
             for await event in events {
                 switch event {
-                case .opened:
+                case .opened(let transport):
                     outcome.opened = true
+                    outcome.transport = transport
+                    opened(transport)
                 case .status(let status):
                     var next = state
                     let fresh = next.prependUnseen([status])

@@ -18,10 +18,10 @@ final class MemoryHTTPClient: HTTPClient {
 
     init(statuses: Int, pageSize: Int, commentsPerStatus: Int) {
         let authors = (0..<50).map { User(id: Int64(1000 + $0), idstr: String(1000 + $0), screenName: "user\($0)") }
-        let start = WeiboTime(weiboText: "Tue May 31 17:46:00 +0800 2011")!
+        let start = Timestamp(weiboText: "Tue May 31 17:46:00 +0800 2011")!
         let all = (0..<statuses).map { n in
             Status(id: 4_000_000_000_000_000 - Int64(n), idstr: String(4_000_000_000_000_000 - Int64(n)),
-                   createdAt: WeiboTime(date: start.date.addingTimeInterval(Double(-60 * n))),
+                   createdAt: Timestamp(date: start.date.addingTimeInterval(Double(-60 * n))),
                    text: "status \(n) #wsh# with some text to make it realistic, 中文 and emoji 🎉",
                    source: "<a href=\"http://weibo.com/\" rel=\"nofollow\">Weibo Web</a>",
                    picURLs: n % 3 == 0 ? ["http://ww1.sinaimg.cn/thumbnail/\(n).jpg"] : [],

@@ -122,7 +122,7 @@ public protocol Dialect: Sendable {
     /// Every version of the status `id`, the original first.
     func editHistory(id: String, _ exchange: DialectExchange) async throws(RequestError) -> [StatusEdit]
     /// Schedules `text` to be posted at `at`; the scheduled status (not a status yet).
-    func schedule(text: String, at: WeiboTime, _ exchange: DialectExchange) async throws(RequestError) -> ScheduledStatus
+    func schedule(text: String, at: Timestamp, _ exchange: DialectExchange) async throws(RequestError) -> ScheduledStatus
     /// The token owner's scheduled statuses, at most `count`.
     func scheduledStatuses(count: Int, _ exchange: DialectExchange) async throws(RequestError) -> [ScheduledStatus]
     /// One scheduled status.
@@ -426,7 +426,7 @@ public struct WeiboDialect: Dialect {
         throw Self.cannotEdit
     }
 
-    public func schedule(text: String, at: WeiboTime, _ exchange: DialectExchange) async throws(RequestError) -> ScheduledStatus {
+    public func schedule(text: String, at: Timestamp, _ exchange: DialectExchange) async throws(RequestError) -> ScheduledStatus {
         throw Self.cannotSchedule
     }
 

@@ -148,7 +148,7 @@ public struct MastodonDialect: Dialect {
     public func rateLimits(_ exchange: DialectExchange) async throws(RequestError) -> RateLimitStatus {
         let response = try await Call(exchange).exchange(.get, "api/v1/accounts/verify_credentials", [])
         let headers = response.headers
-        let reset = headers["x-ratelimit-reset"].flatMap(WeiboTime.init(iso8601:))
+        let reset = headers["x-ratelimit-reset"].flatMap(Timestamp.init(iso8601:))
         let seconds = reset.map { max(0, Int($0.date.timeIntervalSinceNow.rounded(.up))) }
         // The headers do not say how long the window is: no unit is claimed.
         return RateLimitStatus(

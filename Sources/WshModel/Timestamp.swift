@@ -1,13 +1,14 @@
 import FoundationEssentials
 import WshText
 
-/// A Weibo timestamp: the instant and the UTC offset it was written with.
+/// A time as an API wrote it: the instant and the UTC offset it was written with.
 ///
-/// Weibo writes times as `Tue May 31 17:46:55 +0800 2011`
-/// (`EEE MMM dd HH:mm:ss Z yyyy`, English names whatever the locale). The
-/// offset is kept so a client can show the time as the service wrote it, and
-/// so encoding gives back the same text.
-public struct WeiboTime: Hashable, Sendable, Comparable, Codable, CustomStringConvertible {
+/// Every API's times become this one type. Weibo writes times as
+/// `Tue May 31 17:46:55 +0800 2011` (`EEE MMM dd HH:mm:ss Z yyyy`, English
+/// names whatever the locale); Mastodon writes ISO 8601. The offset is kept
+/// so a client can show the time as the service wrote it, and so encoding
+/// gives back the same text.
+public struct Timestamp: Hashable, Sendable, Comparable, Codable, CustomStringConvertible {
     /// The instant.
     public var date: Date
     /// Seconds east of UTC, as written in the text (`+0800` is 28 800).
@@ -114,11 +115,11 @@ public struct WeiboTime: Hashable, Sendable, Comparable, Codable, CustomStringCo
 
     public var description: String { weiboText }
 
-    public static func < (lhs: WeiboTime, rhs: WeiboTime) -> Bool { lhs.date < rhs.date }
+    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.date < rhs.date }
 
     public init(from decoder: Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
-        guard let time = WeiboTime(weiboText: text) else {
+        guard let time = Timestamp(weiboText: text) else {
             throw DecodingError.dataCorrupted(.init(
                 codingPath: decoder.codingPath,
                 debugDescription: "expected a time like 'Tue May 31 17:46:55 +0800 2011', got '\(text)'"))
@@ -134,5 +135,10 @@ public struct WeiboTime: Hashable, Sendable, Comparable, Codable, CustomStringCo
     static let months = CivilTime.monthNames
     static let weekdays = CivilTime.weekdayNames
 }
+
+/// The type's name before Weibo and Mastodon were equals: branches written
+/// against it still build after a merge, with a warning that names the new one.
+@available(*, deprecated, renamed: "Timestamp")
+public typealias WeiboTime = Timestamp
 
 private func pad(_ n: Int) -> String { n < 10 ? "0\(n)" : String(n) }

@@ -1,6 +1,6 @@
 // The benchmark behind scripts/bench-history: time and memory of 100 000
 // recorded operations over a 10 000-status timeline, through the real
-// SessionViewModel, TimelineDataController and WeiboClient, with an
+// SessionViewModel, TimelineDataController and APIClient, with an
 // in-process HTTP client serving generated pages (no sockets, so the numbers
 // are the MVVM middle's own).
 
@@ -98,7 +98,7 @@ enum BenchHistory {
 
         let commentsPerStatus = Int(environment["BENCH_COMMENTS"] ?? "") ?? 5
         let http = MemoryHTTPClient(statuses: statusCount, pageSize: pageSize, commentsPerStatus: commentsPerStatus)
-        let client = WeiboClient(configuration: APIConfiguration(baseURL: "http://memory.test/2/"), http: http)
+        let client = APIClient(configuration: APIConfiguration(baseURL: "http://memory.test/2/"), http: http)
         let session = SessionViewModel(dataController: TimelineDataController(client: client))
         var notifications = 0
         session.onChange = { _ in notifications += 1 }

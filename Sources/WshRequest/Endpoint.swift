@@ -2,7 +2,7 @@ import WshText
 
 /// One Weibo API call: method, path under the base URL, and parameters.
 ///
-/// The access token is not a parameter: `WeiboClient` adds it as an
+/// The access token is not a parameter: `APIClient` adds it as an
 /// `Authorization: OAuth2` header, so it is never part of a URL that could
 /// be printed.
 public struct Endpoint: Sendable, Hashable {

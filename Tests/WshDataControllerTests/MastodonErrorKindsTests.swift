@@ -40,7 +40,7 @@ struct MastodonRecordedErrorsTests {
     func classified(file: String, status: Int, kind: ErrorKind) throws {
         let body = try Data(contentsOf: Self.fixtures.appendingPathComponent(file))
         do {
-            try WeiboClient.check(HTTPResponse(status: status, headers: [:], body: body), url: "https://m.example/api/v1/x")
+            try APIClient.check(HTTPResponse(status: status, headers: [:], body: body), url: "https://m.example/api/v1/x")
             Issue.record("\(file) was not an error")
         } catch {
             #expect(error.classified(by: MastodonErrorKinds.kind).kind == kind, "\(file)")
@@ -65,7 +65,7 @@ struct GoToSocialRecordedErrorsTests {
     func classified(file: String, status: Int, kind: ErrorKind) throws {
         let body = try Data(contentsOf: Self.fixtures.appendingPathComponent(file))
         do {
-            try WeiboClient.check(HTTPResponse(status: status, headers: [:], body: body), url: "https://gts.example/api/v1/x")
+            try APIClient.check(HTTPResponse(status: status, headers: [:], body: body), url: "https://gts.example/api/v1/x")
             Issue.record("\(file) was not an error")
         } catch {
             #expect(error.classified(by: MastodonErrorKinds.kind).kind == kind, "\(file)")

@@ -4,14 +4,14 @@ import Testing
 
 /// Error bodies as Mastodon and GoToSocial servers gave them (the same bodies
 /// as Tests/WshModelTests/Fixtures/mastodon/error_*.json; see SOURCES.md
-/// there), read by `WeiboClient.check`: `{"error": "…"}` is an API error with
+/// there), read by `APIClient.check`: `{"error": "…"}` is an API error with
 /// the server's message and no code, whatever the HTTP status.
 @Suite("Real Mastodon error bodies")
 struct MastodonErrorBodiesTests {
     /// The API failure `check` throws for `body` with `status`; nil if it throws something else or nothing.
     func failure(_ body: String, status: Int) -> APIFailure? {
         do {
-            try WeiboClient.check(HTTPResponse(status: status, body: Data(body.utf8)), url: "https://mastodon.example/api/v1/statuses")
+            try APIClient.check(HTTPResponse(status: status, body: Data(body.utf8)), url: "https://mastodon.example/api/v1/statuses")
             return nil
         } catch {
             guard case .api(let failure) = error else { return nil }
@@ -60,8 +60,8 @@ struct MastodonErrorBodiesTests {
 
     @Test("a timeline and a context are not failures; an error object with a numeric `status` is one")
     func notFailures() throws {
-        try WeiboClient.check(HTTPResponse(status: 200, body: Data(#"[{"id":"1","content":"<p>error</p>"}]"#.utf8)), url: "u")
-        try WeiboClient.check(HTTPResponse(status: 200, body: Data(#"{"ancestors":[],"descendants":[]}"#.utf8)), url: "u")
+        try APIClient.check(HTTPResponse(status: 200, body: Data(#"[{"id":"1","content":"<p>error</p>"}]"#.utf8)), url: "u")
+        try APIClient.check(HTTPResponse(status: 200, body: Data(#"{"ancestors":[],"descendants":[]}"#.utf8)), url: "u")
         #expect(failure(#"{"error": "Something went wrong", "status": 400}"#, status: 400)?.message == "Something went wrong")
     }
 }

@@ -16,7 +16,7 @@ struct EditSessionTests {
     func mastodonSession(_ server: SandboxServer, traces: RecordingObserver<TraceEvent> = RecordingObserver()) -> SessionViewModel {
         var configuration = APIConfiguration(baseURL: server.mastodonBaseURL, token: .value(Secret(server.token)))
         configuration.authScheme = MastodonDialect().authScheme
-        let client = WeiboClient(configuration: configuration, http: CurlHTTPClient(secrets: [server.token]))
+        let client = APIClient(configuration: configuration, http: CurlHTTPClient(secrets: [server.token]))
         return SessionViewModel(dataController: TimelineDataController(client: client, dialect: MastodonDialect(),
                                                                        trace: { traces.record($0) }))
     }

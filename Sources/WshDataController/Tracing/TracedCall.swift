@@ -7,7 +7,7 @@ import WshText
 /// sink with the request it really sent: the one path every model-related
 /// DataController takes to the network.
 struct TracedCall: Sendable {
-    let client: WeiboClient
+    let client: APIClient
     let trace: TraceSink?
     /// The API the operations are carried out on.
     let dialect: any Dialect

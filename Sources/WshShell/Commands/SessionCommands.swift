@@ -179,7 +179,7 @@ extension Shell {
         // The sanitized form, so `json get` never prints a control character the server sent.
         if let pretty, !pretty.isEmpty { context.setResultDocument(pretty) }
         do {
-            try WeiboClient.check(response, url: redact(request.url))
+            try APIClient.check(response, url: redact(request.url))
         } catch {
             throw failure(error)
         }
@@ -241,7 +241,7 @@ extension Shell {
         }
     }
 
-    private func requestOrFail(_ client: WeiboClient, _ endpoint: Endpoint) throws(LanguageError) -> HTTPRequest {
+    private func requestOrFail(_ client: APIClient, _ endpoint: Endpoint) throws(LanguageError) -> HTTPRequest {
         do { return try client.request(for: endpoint) } catch { throw failure(error) }
     }
 

@@ -1,13 +1,13 @@
 import FoundationEssentials
 import WshText
 
-/// Sends `Endpoint`s to the Weibo API: adds the token, interprets statuses
-/// and error bodies, and decodes results.
+/// Sends `Endpoint`s to the connected API, whichever it is: adds the token,
+/// interprets statuses and error bodies, and decodes results.
 ///
-/// This is where the demo's three outcomes part: a 2xx response is data, a
-/// Weibo error body is `.api`, anything else that failed is `.http` or
+/// This is where the demo's three outcomes part: a 2xx response is data, an
+/// API error body is `.api`, anything else that failed is `.http` or
 /// `.transport`.
-public struct WeiboClient: Sendable {
+public struct APIClient: Sendable {
     public let configuration: APIConfiguration
     public let http: any HTTPClient
 
@@ -166,6 +166,11 @@ public struct WeiboClient: Sendable {
     /// The longest excerpt of a failed body that an error quotes.
     static let excerptLength = 160
 }
+
+/// The client's name before Weibo and Mastodon were equals: branches written
+/// against it still build after a merge, with a warning that names the new one.
+@available(*, deprecated, renamed: "APIClient")
+public typealias WeiboClient = APIClient
 
 /// Weibo's error fields, `{"error": …, "error_code": …, "request": …}`, read
 /// from any object; `error_code` may be a number or a string.

@@ -98,7 +98,7 @@ enum BenchHistory {
 
         let commentsPerStatus = Int(environment["BENCH_COMMENTS"] ?? "") ?? 5
         let http = MemoryHTTPClient(statuses: statusCount, pageSize: pageSize, commentsPerStatus: commentsPerStatus)
-        let client = APIClient(configuration: APIConfiguration(baseURL: "http://memory.test/2/"), http: http)
+        let client = APIClient(configuration: APIConfiguration(baseURL: "http://memory.test/2/"), http: http, errors: WeiboErrors())
         let session = SessionViewModel(dataController: TimelineDataController(client: client))
         var notifications = 0
         session.onChange = { _ in notifications += 1 }

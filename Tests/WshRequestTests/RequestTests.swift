@@ -128,14 +128,14 @@ struct OutcomeTests {
                      // Invalid inside a nested value: JSONDecoder fails, so finds no error either.
                      #"{"statuses": [01, {"error": }], "x": 1}"#] {
             #expect(!may(body), "\(body)")
-            #expect(APIClient.apiFailure(in: HTTPResponse(status: 200, body: Data(body.utf8))) == nil)
+            #expect(WeiboErrors().failure(in: HTTPResponse(status: 200, body: Data(body.utf8))) == nil)
         }
         // The fields, an escaped key, invalid or odd JSON: JSONDecoder decides, as before.
         for body in [#"{"error":"x"}"#, #"{"a":1,"error_code":2}"#, #"{"\u0065rror":"x"}"#, #"{"a":1"#,
                      #"{"a":1} x"#, #"{"a":01}"#, "\u{FEFF}{}"] {
             #expect(may(body), "\(body)")
         }
-        #expect(APIClient.apiFailure(in: HTTPResponse(status: 400, body: Data(#"{"\u0065rror":"x"}"#.utf8)))?.message == "x")
+        #expect(WeiboErrors().failure(in: HTTPResponse(status: 400, body: Data(#"{"\u0065rror":"x"}"#.utf8)))?.message == "x")
     }
 
     @Test("no description of any error contains the token")

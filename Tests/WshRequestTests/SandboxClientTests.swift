@@ -127,7 +127,7 @@ struct SandboxClientTests {
             let url = sandbox.baseURL + "statuses/public_timeline.json?access_token=\(Self.token)"
             let response = try await http.send(HTTPRequest(url: url))
             do throws(RequestError) {
-                try APIClient.check(response, url: Redaction.redact(url, secrets: [Self.token]))
+                try APIClient.check(response, url: Redaction.redact(url, secrets: [Self.token]), errors: WeiboErrors())
             } catch {
                 expectRedacted(error)
                 #expect(error.description.contains("access_token=***"))

@@ -21,7 +21,7 @@ public func withSandboxClient(
     let http = CurlHTTPClient(secrets: [server.token])
     var api = APIConfiguration(baseURL: mastodon ? server.mastodonBaseURL : server.baseURL, token: .value(Secret(server.token)))
     if mastodon { api.authScheme = "Bearer" }
-    let client = APIClient(configuration: api, http: http)
+    let client = APIClient(configuration: api, http: http, errors: mastodon ? MastodonErrors() : WeiboErrors())
     do {
         try await body(server, client)
     } catch {

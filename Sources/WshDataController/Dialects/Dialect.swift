@@ -22,6 +22,9 @@ public protocol Dialect: Sendable {
     var serverName: String { get }
     /// How the token is sent: `Authorization: SCHEME TOKEN`.
     var authScheme: String { get }
+    /// How this API's error bodies read (its fields, what each failure means):
+    /// the client reads each body once, by these rules.
+    var errors: any APIErrors { get }
     /// What this API can do beyond the operations every API has.
     var capabilities: Capabilities { get }
     /// The largest page `source` serves; nil when this API has no such timeline.
@@ -242,6 +245,7 @@ public struct WeiboDialect: Dialect {
 
     public var name: String { "weibo" }
     public var authScheme: String { "OAuth2" }
+    public var errors: any APIErrors { WeiboErrors() }
     public var capabilities: Capabilities { Capabilities(repostTakesText: true, searchFinds: [.statuses]) }
 
     public func maximumCount(for source: TimelineSource) -> Int? {

@@ -67,7 +67,7 @@ public final class DialectExchange: @unchecked Sendable {
         var quick: T?
         let answer = try await record(endpoint.method, endpoint.url(base: client.configuration.baseURL)) { () throws(RequestError) in
             let sent = try await client.send(endpoint, readingQuickly: { body in
-                ModelDecoding.decodeQuickly(T.self, from: body, declining: APIClient.errorFieldKeys)
+                ModelDecoding.decodeQuickly(T.self, from: body, declining: client.errors.errorFieldKeys)
             })
             quick = sent.value
             return sent.response

@@ -179,7 +179,7 @@ extension Shell {
         // The sanitized form, so `json get` never prints a control character the server sent.
         if let pretty, !pretty.isEmpty { context.setResultDocument(pretty) }
         do {
-            try APIClient.check(response, url: redact(request.url))
+            try APIClient.check(response, url: redact(request.url), errors: client.errors)
         } catch {
             throw failure(error)
         }

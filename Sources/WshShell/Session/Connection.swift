@@ -282,7 +282,7 @@ public final class Connection {
         remember(secret: token.revealed)
         let configuration = APIConfiguration(baseURL: try apiBase(), token: .value(token),
                                              connectTimeout: timeouts.connect, timeout: timeouts.total)
-        return APIClient(configuration: configuration, http: auxiliaryHTTPClient())
+        return APIClient(configuration: configuration, http: auxiliaryHTTPClient(), errors: try dialect().errors)
     }
 
     /// The dialect of the target: as `--dialect` said, Weibo for the
@@ -354,10 +354,11 @@ public final class Connection {
         let token = try credential().token
         var configuration = APIConfiguration(baseURL: base, token: token.map { .value($0) } ?? .none,
                                              connectTimeout: timeouts.connect, timeout: timeouts.total)
-        configuration.authScheme = try dialect().authScheme
+        let api = try dialect()
+        configuration.authScheme = api.authScheme
         if case .record(let recorder) = tape { recorder.noteAPI(base: base, dialect: dialectID) }
         let http = newHTTPClient()
-        let client = APIClient(configuration: configuration, http: http)
+        let client = APIClient(configuration: configuration, http: http, errors: api.errors)
         current = (client, http)
         return client
     }

@@ -38,6 +38,10 @@ public protocol Dialect: Sendable {
     /// The API's OAuth flow on `apiBase` (its authorize page, code exchange,
     /// token info, revocation), sent through `http`.
     func oauthFlow(apiBase: String, http: any HTTPClient) -> any OAuthFlow
+    /// Paths `api` completes on this API (relative to its base), the ones most asked.
+    var apiPaths: [String] { get }
+    /// The call this API makes for `operation`, as help names it (`help favorite`).
+    func call(for operation: SharedOperation) -> OperationCall
     /// How a user reads `what` back on this API (`api get …`), to see whether a lost write took effect.
     func readBack(_ what: ReadBack) -> ReadBackHint
 

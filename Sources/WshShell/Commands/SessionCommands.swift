@@ -12,7 +12,7 @@ extension Shell {
                 name: "api", abstract: "Send a raw API request and print the JSON answer.",
                 discussion: """
                     METHOD is get, post, put, patch or delete. PATH is relative to the API base
-                    (statuses/show.json, api/v1/statuses/1); parameters are KEY=VALUE words,
+                    (see the paths below); parameters are KEY=VALUE words,
                     percent-encoded for you (quote the whole word when the value has spaces):
                     the query of a get or delete, the form body of a post, put or patch.
                     --json BODY sends BODY (valid JSON) as the body instead, the parameters
@@ -20,8 +20,6 @@ extension Shell {
                     printed pretty when it is JSON; an API error, an HTTP error or an answer
                     that is not JSON prints what came and fails the command. Not recorded in
                     the history: undo does not take back what api did.
-                      api get statuses/public_timeline.json count=2
-                      api post statuses/update.json 'status=hello 微博'
                     On Mastodon, for instance: `api patch api/v1/accounts/update_credentials
                     --json '{"note": "hi"}'`, `api delete api/v1/statuses/ID`.
                     """,
@@ -31,11 +29,11 @@ extension Shell {
                     ArgumentSpec("PARAM", help: "KEY=VALUE", arity: .variadic),
                 ],
                 options: [.valued("json", valueName: "BODY", help: "send BODY (JSON) as the request body")],
-                completion: { request in
+                completion: { [unowned self] request in
                     switch request.argumentIndex {
                     case 0: ["get", "post", "put", "patch", "delete"]
-                    case 1: ["statuses/public_timeline.json", "statuses/show.json", "comments/show.json",
-                             "users/show.json", "statuses/update.json"]
+                    // The connected API's own paths; every API's while it is not known yet.
+                    case 1: connection.knownDialect.map(\.apiPaths) ?? Dialects.all.flatMap(\.apiPaths)
                     default: []
                     }
                 },

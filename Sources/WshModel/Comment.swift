@@ -1,4 +1,4 @@
-/// A comment on a status, as `comments/show.json` gives it.
+/// A comment on a status, as Weibo's comments call gives it.
 public struct Comment: Hashable, Sendable, Codable, LenientValue {
     public var id: Int64?
     public var idstr: String?

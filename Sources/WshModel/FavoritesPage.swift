@@ -1,5 +1,5 @@
 /// One favorite: the status and when it was favorited, as
-/// `favorites.json` gives it (`{"status": {...}, "tags": [...], "favorited_time": "..."}`).
+/// Weibo's favourites call gives it (`{"status": {...}, "tags": [...], "favorited_time": "..."}`).
 public struct Favorite: Hashable, Sendable, Codable {
     public var status: Status?
     public var favoritedTime: Timestamp?

@@ -1,5 +1,5 @@
-/// A Weibo status (a post), as the timeline, `statuses/show.json` and
-/// `statuses/update.json` give it.
+/// A Weibo status (a post), as the timeline, Weibo's status and
+/// posting calls give it.
 public struct Status: CopyOnWrite, Codable, LenientValue {
     public var box: CopyOnWriteBox<Storage>
 

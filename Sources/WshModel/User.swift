@@ -1,4 +1,4 @@
-/// A Weibo user, as `users/show.json` and every status's `user` give it.
+/// A Weibo user, as Weibo's user call and every status's `user` give it.
 ///
 /// Nearly every field is optional: responses differ by year and client.
 public struct User: CopyOnWrite, Codable, LenientValue {

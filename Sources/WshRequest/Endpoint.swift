@@ -7,7 +7,7 @@ import WshText
 /// be printed.
 public struct Endpoint: Sendable, Hashable {
     public var method: HTTPMethod
-    /// Relative to the base URL, e.g. `statuses/public_timeline.json`.
+    /// Relative to the base URL, e.g. `api/v1/timelines/public`.
     public var path: String
     /// Query parameters for GET and DELETE, form fields for POST, PUT and PATCH, in order.
     public var parameters: [(String, String)]

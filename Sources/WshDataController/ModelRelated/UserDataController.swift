@@ -20,7 +20,7 @@ public final class UserDataController: Sendable {
     /// The API's dialect, for what depends on it (page sizes, paging).
     public var dialect: any Dialect { api.dialect }
 
-    /// The user `reference` names: from the cache, otherwise from `users/show.json`.
+    /// The user `reference` names: from the cache, otherwise from the dialect's `user`.
     public func user(_ reference: UserReference) async throws(RequestError) -> User {
         let call = "UserDataController.user(\(reference))"
         if let cached = cachedUser(reference) {

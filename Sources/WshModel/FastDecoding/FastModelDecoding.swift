@@ -72,7 +72,7 @@ extension TimelinePage {
             default: page.nextCursor = try r.lenientInt()
             }
         }
-        // `statuses/repost_timeline.json` names its statuses `reposts`; a page
+        // Weibo's repost timeline names its statuses `reposts`; a page
         // with neither is JSONDecoder's error to report.
         guard let list = statuses ?? reposts else { throw JSONBytes.Declined() }
         page.statuses = list ?? []

@@ -40,6 +40,8 @@ public protocol Dialect: Sendable {
     func oauthFlow(apiBase: String, http: any HTTPClient) -> any OAuthFlow
     /// Paths `api` completes on this API (relative to its base), the ones most asked.
     var apiPaths: [String] { get }
+    /// `api` command lines that work on this API as written, for `help api`.
+    var apiExamples: [String] { get }
     /// The call this API makes for `operation`, as help names it (`help favorite`).
     func call(for operation: SharedOperation) -> OperationCall
     /// How a user reads `what` back on this API (`api get …`), to see whether a lost write took effect.

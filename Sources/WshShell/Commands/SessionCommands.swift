@@ -6,9 +6,13 @@ import WshRequest
 
 /// `api`, `connect`, `status`, `ping`, `trace`: the session and raw requests.
 extension Shell {
+    /// `On weibo, for instance:` and its `api` lines, one a line, indented.
+    static func apiExamples(_ dialect: any Dialect, on place: String) -> String {
+        (["On \(place), for instance:"] + dialect.apiExamples.map { "  " + $0 }).joined(separator: "\n")
+    }
+
     func sessionCommands() -> [CommandSpec] {
-        [
-            CommandSpec(
+        var raw = CommandSpec(
                 name: "api", abstract: "Send a raw API request and print the JSON answer.",
                 discussion: """
                     METHOD is get, post, put, patch or delete. PATH is relative to the API base
@@ -37,7 +41,12 @@ extension Shell {
                     default: []
                     }
                 },
-                handler: { [unowned self] context in try api(context) }),
+                handler: { [unowned self] context in try api(context) })
+        // Examples in the connected API's own paths (each API's on the manual page).
+        raw.currentNotes = { [unowned self] in connection.knownDialect.map { Self.apiExamples($0, on: "this API (\($0.name))") } }
+        raw.manualNotes = Dialects.all.map { Self.apiExamples($0, on: $0.name) }.joined(separator: "\n\n")
+        return [
+            raw,
             CommandSpec(
                 name: "connect", abstract: "Point the session at the sandbox or an API base URL.",
                 discussion: """

@@ -6,6 +6,10 @@ extension MastodonDialect {
          "api/v1/notifications", "api/v1/instance"]
     }
 
+    public var apiExamples: [String] {
+        ["api get api/v1/timelines/public limit=2", "api post api/v1/statuses 'status=hello 微博'"]
+    }
+
     public func call(for operation: SharedOperation) -> OperationCall {
         switch operation {
         case .favorite: OperationCall("POST", "/api/v1/statuses/:id/favourite", field: "favourited")

@@ -4,6 +4,10 @@ extension WeiboDialect {
         ["statuses/public_timeline.json", "statuses/show.json", "comments/show.json", "users/show.json", "statuses/update.json"]
     }
 
+    public var apiExamples: [String] {
+        ["api get statuses/public_timeline.json count=2", "api post statuses/update.json 'status=hello 微博'"]
+    }
+
     public func call(for operation: SharedOperation) -> OperationCall {
         switch operation {
         case .favorite: OperationCall("POST", "favorites/create.json", "id", field: "favorited")

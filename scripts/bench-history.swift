@@ -1,6 +1,6 @@
 // The benchmark behind scripts/bench-history: time and memory of 100 000
 // recorded operations over a 10 000-status timeline, through the real
-// SessionViewModel, TimelineDataController and WeiboClient, with an
+// SessionViewModel, TimelineDataController and APIClient, with an
 // in-process HTTP client serving generated pages (no sockets, so the numbers
 // are the MVVM middle's own).
 
@@ -18,10 +18,10 @@ final class MemoryHTTPClient: HTTPClient {
 
     init(statuses: Int, pageSize: Int, commentsPerStatus: Int) {
         let authors = (0..<50).map { User(id: Int64(1000 + $0), idstr: String(1000 + $0), screenName: "user\($0)") }
-        let start = WeiboTime(weiboText: "Tue May 31 17:46:00 +0800 2011")!
+        let start = Timestamp(weiboText: "Tue May 31 17:46:00 +0800 2011")!
         let all = (0..<statuses).map { n in
             Status(id: 4_000_000_000_000_000 - Int64(n), idstr: String(4_000_000_000_000_000 - Int64(n)),
-                   createdAt: WeiboTime(date: start.date.addingTimeInterval(Double(-60 * n))),
+                   createdAt: Timestamp(date: start.date.addingTimeInterval(Double(-60 * n))),
                    text: "status \(n) #wsh# with some text to make it realistic, 中文 and emoji 🎉",
                    source: "<a href=\"http://weibo.com/\" rel=\"nofollow\">Weibo Web</a>",
                    picURLs: n % 3 == 0 ? ["http://ww1.sinaimg.cn/thumbnail/\(n).jpg"] : [],
@@ -98,7 +98,7 @@ enum BenchHistory {
 
         let commentsPerStatus = Int(environment["BENCH_COMMENTS"] ?? "") ?? 5
         let http = MemoryHTTPClient(statuses: statusCount, pageSize: pageSize, commentsPerStatus: commentsPerStatus)
-        let client = WeiboClient(configuration: APIConfiguration(baseURL: "http://memory.test/2/"), http: http)
+        let client = APIClient(configuration: APIConfiguration(baseURL: "http://memory.test/2/"), http: http, errors: WeiboErrors())
         let session = SessionViewModel(dataController: TimelineDataController(client: client))
         var notifications = 0
         session.onChange = { _ in notifications += 1 }

@@ -6,7 +6,7 @@ public struct APIErrorBody: Hashable, Sendable, Codable, Error {
     public var code: Int?
     /// The service's message.
     public var message: String
-    /// The request path the service names, e.g. `/2/statuses/show.json`.
+    /// The request path the service names, e.g. Weibo's `/2/` path of the call.
     public var request: String?
 
     enum CodingKeys: String, CodingKey {

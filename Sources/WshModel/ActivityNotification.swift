@@ -6,7 +6,7 @@ public struct ActivityNotification: Sendable, Hashable {
     public var id: String
     /// `mention`, `favourite`, `reblog`, `follow`, `poll`, `update`, … as the server names it.
     public var type: String
-    public var createdAt: WeiboTime?
+    public var createdAt: Timestamp?
     /// Who did it.
     public var account: User?
     public var status: Status?

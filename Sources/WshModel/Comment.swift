@@ -1,9 +1,9 @@
-/// A comment on a status, as `comments/show.json` gives it.
+/// A comment on a status, as Weibo's comments call gives it.
 public struct Comment: Hashable, Sendable, Codable, LenientValue {
     public var id: Int64?
     public var idstr: String?
     public var mid: String?
-    public var createdAt: WeiboTime?
+    public var createdAt: Timestamp?
     public var text: String?
     public var source: String?
     public var user: User?
@@ -21,7 +21,7 @@ public struct Comment: Hashable, Sendable, Codable, LenientValue {
     public var identifier: String? { idstr ?? id.map(String.init) ?? mid }
 
     public init(
-        id: Int64? = nil, idstr: String? = nil, mid: String? = nil, createdAt: WeiboTime? = nil,
+        id: Int64? = nil, idstr: String? = nil, mid: String? = nil, createdAt: Timestamp? = nil,
         text: String? = nil, source: String? = nil, user: User? = nil, status: Status? = nil,
         replyComment: Comment? = nil
     ) {
@@ -46,7 +46,7 @@ public struct Comment: Hashable, Sendable, Codable, LenientValue {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             id: c.lenient(Int64.self, .id), idstr: c.lenient(String.self, .idstr), mid: c.lenient(String.self, .mid),
-            createdAt: c.lenient(WeiboTime.self, .createdAt), text: c.lenient(String.self, .text),
+            createdAt: c.lenient(Timestamp.self, .createdAt), text: c.lenient(String.self, .text),
             source: c.lenient(String.self, .source), user: c.lenient(User.self, .user),
             status: c.lenient(Status.self, .status), replyComment: c.lenient(Comment.self, .replyComment))
     }

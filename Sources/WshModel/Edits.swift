@@ -8,9 +8,9 @@ public struct StatusEdit: Hashable, Sendable {
     /// Whether its media were marked sensitive; nil when the API did not say.
     public var sensitive: Bool?
     /// When this version was written (the original's: when the status was posted).
-    public var createdAt: WeiboTime?
+    public var createdAt: Timestamp?
 
-    public init(text: String, contentWarning: String? = nil, sensitive: Bool? = nil, createdAt: WeiboTime? = nil) {
+    public init(text: String, contentWarning: String? = nil, sensitive: Bool? = nil, createdAt: Timestamp? = nil) {
         self.text = text
         self.contentWarning = contentWarning
         self.sensitive = sensitive
@@ -32,7 +32,7 @@ public struct ScheduledStatus: Hashable, Sendable {
     /// The scheduled status's own id (not a status id).
     public var id: String
     /// When the server will publish it.
-    public var scheduledAt: WeiboTime?
+    public var scheduledAt: Timestamp?
     /// What it will say.
     public var text: String
     /// Who will see it: `public`, `unlisted`, `private`, `direct`; nil when not said.
@@ -40,7 +40,7 @@ public struct ScheduledStatus: Hashable, Sendable {
     /// Its content warning; nil when none.
     public var contentWarning: String?
 
-    public init(id: String, scheduledAt: WeiboTime?, text: String, visibility: String? = nil, contentWarning: String? = nil) {
+    public init(id: String, scheduledAt: Timestamp?, text: String, visibility: String? = nil, contentWarning: String? = nil) {
         self.id = id
         self.scheduledAt = scheduledAt
         self.text = text

@@ -1,12 +1,12 @@
 /// One favorite: the status and when it was favorited, as
-/// `favorites.json` gives it (`{"status": {...}, "tags": [...], "favorited_time": "..."}`).
+/// Weibo's favourites call gives it (`{"status": {...}, "tags": [...], "favorited_time": "..."}`).
 public struct Favorite: Hashable, Sendable, Codable {
     public var status: Status?
-    public var favoritedTime: WeiboTime?
+    public var favoritedTime: Timestamp?
     /// The names of the favorite's tags (`tags[].tag`).
     public var tags: [String]
 
-    public init(status: Status? = nil, favoritedTime: WeiboTime? = nil, tags: [String] = []) {
+    public init(status: Status? = nil, favoritedTime: Timestamp? = nil, tags: [String] = []) {
         self.status = status
         self.favoritedTime = favoritedTime
         self.tags = tags
@@ -24,7 +24,7 @@ public struct Favorite: Hashable, Sendable, Codable {
     public init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
-            status: c.lenient(Status.self, .status), favoritedTime: c.lenient(WeiboTime.self, .favoritedTime),
+            status: c.lenient(Status.self, .status), favoritedTime: c.lenient(Timestamp.self, .favoritedTime),
             tags: (c.lenientArray(Tag.self, .tags) ?? []).compactMap(\.tag))
     }
 

@@ -1,5 +1,5 @@
 /// Whether the token's user follows someone: the `following` field that
-/// `users/show.json` carries for the asking account. Nil when the server
+/// Weibo's user call carries for the asking account. Nil when the server
 /// does not say.
 public struct FollowingState: Hashable, Sendable, Decodable {
     @Lenient public var following: Bool? = nil

@@ -134,7 +134,7 @@ extension Bool: LenientValue {
 
 /// A Weibo time: nil when absent, not text or not in Weibo's form (its text
 /// alone can be one: a number or a bool never is).
-extension WeiboTime: LenientValue {}
+extension Timestamp: LenientValue {}
 
 /// An optional array as a whole, by `lenient(_:_:)`: nil unless every element
 /// reads (a non-optional array field drops the unreadable elements instead).

@@ -23,7 +23,7 @@ public struct TimelinePage: Hashable, Sendable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case statuses
-        /// `statuses/repost_timeline.json` names its statuses `reposts`.
+        /// Weibo's repost timeline names its statuses `reposts`.
         case reposts
         case totalNumber = "total_number"
         case previousCursor = "previous_cursor"

@@ -12,7 +12,7 @@ public struct ProfileField: Hashable, Sendable {
     /// The value as the server sent it: HTML.
     public var value: String
     /// When the server verified the link in the value (a `rel="me"` link back); nil when not.
-    public var verifiedAt: WeiboTime?
+    public var verifiedAt: Timestamp?
 }
 
 /// A status's quote of another (Mastodon 4.4+'s `quote`): whether the quoted

@@ -1,5 +1,5 @@
 /// How much of its rate limit the token has left, as
-/// `account/rate_limit_status.json` gives it.
+/// Weibo's rate-limit call gives it.
 ///
 /// Every field is optional and read leniently: the real service sends the
 /// counts as numbers or strings, and `reset_time` as local text

@@ -1,5 +1,5 @@
-/// A Weibo status (a post), as the timeline, `statuses/show.json` and
-/// `statuses/update.json` give it.
+/// A Weibo status (a post), as the timeline, Weibo's status and
+/// posting calls give it.
 public struct Status: CopyOnWrite, Codable, LenientValue {
     public var box: CopyOnWriteBox<Storage>
 
@@ -15,7 +15,7 @@ public struct Status: CopyOnWrite, Codable, LenientValue {
         public var idstr: String?
         /// Always text here: the API sends it as a number or a string.
         public var mid: String?
-        public var createdAt: WeiboTime?
+        public var createdAt: Timestamp?
         public var text: String?
         /// The posting app, as an HTML anchor (`<a href="…">Weibo Web</a>`).
         public var source: String?
@@ -53,7 +53,7 @@ public struct Status: CopyOnWrite, Codable, LenientValue {
         /// True when the author marked the media sensitive (Mastodon); nil on Weibo.
         public var sensitive: Bool?
         /// When the author last edited it (Mastodon); nil when never, or on Weibo.
-        public var editedAt: WeiboTime?
+        public var editedAt: Timestamp?
         /// Whether the token's owner boosted it (Mastodon's `reblogged`).
         public var reposted: Bool?
         /// Whether the token's owner bookmarked it (Mastodon's `bookmarked`); nil on Weibo.
@@ -91,7 +91,7 @@ public struct Status: CopyOnWrite, Codable, LenientValue {
     public var identifier: String? { self.idstr ?? self.id.map(String.init) ?? self.mid }
 
     public init(
-        id: Int64? = nil, idstr: String? = nil, mid: String? = nil, createdAt: WeiboTime? = nil,
+        id: Int64? = nil, idstr: String? = nil, mid: String? = nil, createdAt: Timestamp? = nil,
         text: String? = nil, source: String? = nil, favorited: Bool? = nil, truncated: Bool? = nil,
         inReplyToStatusID: String? = nil, inReplyToUserID: String? = nil,
         inReplyToScreenName: String? = nil, thumbnailPic: String? = nil, bmiddlePic: String? = nil,
@@ -149,7 +149,7 @@ public struct Status: CopyOnWrite, Codable, LenientValue {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             id: c.lenient(Int64.self, .id), idstr: c.lenient(String.self, .idstr), mid: c.lenient(String.self, .mid),
-            createdAt: c.lenient(WeiboTime.self, .createdAt), text: c.lenient(String.self, .text),
+            createdAt: c.lenient(Timestamp.self, .createdAt), text: c.lenient(String.self, .text),
             source: c.lenient(String.self, .source), favorited: c.lenient(Bool.self, .favorited),
             truncated: c.lenient(Bool.self, .truncated),
             inReplyToStatusID: c.lenient(String.self, .inReplyToStatusID),
@@ -201,7 +201,7 @@ public struct Poll: Hashable, Sendable {
     public var votesCount: Int?
     public var expired: Bool
     /// When it closes, as the API wrote it.
-    public var expiresAt: WeiboTime?
+    public var expiresAt: Timestamp?
     /// Whether several choices may be voted for; nil when the API did not say.
     public var multiple: Bool?
     /// Whether the token's owner voted in it.

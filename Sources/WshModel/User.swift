@@ -1,4 +1,4 @@
-/// A Weibo user, as `users/show.json` and every status's `user` give it.
+/// A Weibo user, as Weibo's user call and every status's `user` give it.
 ///
 /// Nearly every field is optional: responses differ by year and client.
 public struct User: CopyOnWrite, Codable, LenientValue {
@@ -26,7 +26,7 @@ public struct User: CopyOnWrite, Codable, LenientValue {
         public var favouritesCount: Int?
         public var verified: Bool?
         public var verifiedReason: String?
-        public var createdAt: WeiboTime?
+        public var createdAt: Timestamp?
         /// The user's latest status, when the API nests it (it then has no `user`).
         public var status: Status?
         /// Which API's names the user came with.
@@ -60,7 +60,7 @@ public struct User: CopyOnWrite, Codable, LenientValue {
         location: String? = nil, description: String? = nil, url: String? = nil,
         profileImageURL: String? = nil, gender: String? = nil, followersCount: Int? = nil,
         friendsCount: Int? = nil, statusesCount: Int? = nil, favouritesCount: Int? = nil,
-        verified: Bool? = nil, verifiedReason: String? = nil, createdAt: WeiboTime? = nil,
+        verified: Bool? = nil, verifiedReason: String? = nil, createdAt: Timestamp? = nil,
         status: Status? = nil
     ) {
         self.init(Storage())
@@ -105,7 +105,7 @@ public struct User: CopyOnWrite, Codable, LenientValue {
             gender: c.lenient(String.self, .gender), followersCount: c.lenient(Int.self, .followersCount),
             friendsCount: c.lenient(Int.self, .friendsCount), statusesCount: c.lenient(Int.self, .statusesCount),
             favouritesCount: c.lenient(Int.self, .favouritesCount), verified: c.lenient(Bool.self, .verified),
-            verifiedReason: c.lenient(String.self, .verifiedReason), createdAt: c.lenient(WeiboTime.self, .createdAt),
+            verifiedReason: c.lenient(String.self, .verifiedReason), createdAt: c.lenient(Timestamp.self, .createdAt),
             status: c.lenient(Status.self, .status))
     }
 

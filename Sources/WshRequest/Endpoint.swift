@@ -2,12 +2,12 @@ import WshText
 
 /// One Weibo API call: method, path under the base URL, and parameters.
 ///
-/// The access token is not a parameter: `WeiboClient` adds it as an
+/// The access token is not a parameter: `APIClient` adds it as an
 /// `Authorization: OAuth2` header, so it is never part of a URL that could
 /// be printed.
 public struct Endpoint: Sendable, Hashable {
     public var method: HTTPMethod
-    /// Relative to the base URL, e.g. `statuses/public_timeline.json`.
+    /// Relative to the base URL, e.g. `api/v1/timelines/public`.
     public var path: String
     /// Query parameters for GET and DELETE, form fields for POST, PUT and PATCH, in order.
     public var parameters: [(String, String)]

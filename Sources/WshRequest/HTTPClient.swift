@@ -98,7 +98,7 @@ public struct TransferMetrics: Sendable, Hashable {
 /// Sends HTTP requests. The Request layer's one seam: tests swap in a fake.
 ///
 /// A transport failure or cancellation throws; any HTTP status, 4xx and 5xx
-/// included, is a response. Interpreting statuses is `WeiboClient`'s job.
+/// included, is a response. Interpreting statuses is `APIClient`'s job.
 public protocol HTTPClient: Sendable {
     /// Sends `request` and waits for the whole response.
     func send(_ request: HTTPRequest) async throws(RequestError) -> HTTPResponse

@@ -53,12 +53,12 @@ public struct APIFailure: Sendable, Hashable, CustomStringConvertible {
     public var code: Int?
     /// Weibo's `error` text.
     public var message: String
-    /// The path the service names in `request`, e.g. `/2/statuses/show.json`.
+    /// The path the service names in `request`, e.g. Weibo's `/2/` path of the call.
     public var request: String?
     /// The HTTP status it came with.
     public var httpStatus: Int
     /// For a rate-limit error (`isRateLimit`): when the limit resets, from
-    /// the answer's headers or from `account/rate_limit_status.json`; nil
+    /// the answer's headers or from the API's rate-limit call; nil
     /// when nobody said.
     public var rateLimitReset: RateLimitReset?
     /// What the API that answered says this failure means; nil when it did

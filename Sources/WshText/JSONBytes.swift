@@ -83,7 +83,7 @@ public struct JSONBytes {
     @usableFromInline var depth = 0
     /// Keys the document's own object must not have: meeting one there
     /// declines, as a reader that must not take such a body for its value
-    /// wants (an API error body, `WeiboClient.errorFieldKeys`).
+    /// wants (an API error body, `APIErrors.errorFieldKeys`).
     public var declinedTopLevelKeys: JSONKeys?
     /// Deeper documents are left to JSONDecoder (whose limit is 512).
     @inlinable public static var maxDepth: Int { 100 }

@@ -43,7 +43,7 @@ public final class ClassroomLog: Sendable {
     /// How many of the newest events a fresh page is sent.
     public let initialWindow: Int
 
-    public init(limit: Int = 20_000, byteLimit: Int = 48 << 20, initialWindow: Int = 600) {
+    public init(limit: Int = 10_000, byteLimit: Int = 24 << 20, initialWindow: Int = 600) {
         self.limit = max(1, limit)
         self.byteLimit = max(1, byteLimit)
         self.initialWindow = max(1, initialWindow)

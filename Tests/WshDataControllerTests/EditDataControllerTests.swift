@@ -79,7 +79,7 @@ struct EditDataControllerTests {
         let http = FakeHTTPClient { request throws(RequestError) in try server.respond(request) }
         var configuration = APIConfiguration(baseURL: "http://m.test/", token: .value(Secret("t0ken")))
         configuration.authScheme = "Bearer"
-        return (StatusDataController(client: WeiboClient(configuration: configuration, http: http), dialect: MastodonDialect()), http)
+        return (StatusDataController(client: APIClient(configuration: configuration, http: http), dialect: MastodonDialect()), http)
     }
 
     @Test("an edit sends the content warning, sensitivity, language, media and open poll again with the new text")
@@ -117,7 +117,7 @@ struct EditDataControllerTests {
         }
         var configuration = APIConfiguration(baseURL: "http://m.test/", token: .value(Secret("t0ken")))
         configuration.authScheme = "Bearer"
-        let blind = StatusDataController(client: WeiboClient(configuration: configuration, http: http), dialect: MastodonDialect())
+        let blind = StatusDataController(client: APIClient(configuration: configuration, http: http), dialect: MastodonDialect())
         do {
             _ = try await blind.edit(id: "1", text: "maybe")
             Issue.record("an unreadable source was reported as known")
@@ -155,7 +155,7 @@ struct EditDataControllerTests {
     @Test("Weibo's dialect refuses to edit or schedule in one line, sending nothing")
     func weibo_refuses() async throws {
         let http = FakeHTTPClient { _ throws(RequestError) in .json("{}") }
-        let statuses = StatusDataController(client: WeiboClient(configuration: APIConfiguration(baseURL: "http://w.test/2/"), http: http))
+        let statuses = StatusDataController(client: APIClient(configuration: APIConfiguration(baseURL: "http://w.test/2/"), http: http))
         await #expect(throws: WriteError.rejected(.configuration("Weibo cannot edit a status"))) {
             try await statuses.edit(id: "1", text: "x")
         }

@@ -6,13 +6,13 @@ import WshTestSupport
 struct FakeBackend {
     let api: FakeWeiboAPI
     let http: FakeHTTPClient
-    let client: WeiboClient
+    let client: APIClient
     let traces = RecordingObserver<TraceEvent>()
 
     init(api: FakeWeiboAPI = FakeWeiboAPI()) {
         self.api = api
         http = FakeHTTPClient { request in api.respond(to: request) }
-        client = WeiboClient(configuration: APIConfiguration(baseURL: "http://weibo.test/2/", token: .value(Secret("t0ken"))),
+        client = APIClient(configuration: APIConfiguration(baseURL: "http://weibo.test/2/", token: .value(Secret("t0ken"))),
                              http: http)
     }
 

@@ -40,10 +40,10 @@ struct MastodonRecordedErrorsTests {
     func classified(file: String, status: Int, kind: ErrorKind) throws {
         let body = try Data(contentsOf: Self.fixtures.appendingPathComponent(file))
         do {
-            try WeiboClient.check(HTTPResponse(status: status, headers: [:], body: body), url: "https://m.example/api/v1/x")
+            try APIClient.check(HTTPResponse(status: status, headers: [:], body: body), url: "https://m.example/api/v1/x", errors: MastodonErrors())
             Issue.record("\(file) was not an error")
         } catch {
-            #expect(error.classified(by: MastodonErrorKinds.kind).kind == kind, "\(file)")
+            #expect(error.kind == kind, "\(file)")
         }
     }
 }
@@ -65,10 +65,10 @@ struct GoToSocialRecordedErrorsTests {
     func classified(file: String, status: Int, kind: ErrorKind) throws {
         let body = try Data(contentsOf: Self.fixtures.appendingPathComponent(file))
         do {
-            try WeiboClient.check(HTTPResponse(status: status, headers: [:], body: body), url: "https://gts.example/api/v1/x")
+            try APIClient.check(HTTPResponse(status: status, headers: [:], body: body), url: "https://gts.example/api/v1/x", errors: MastodonErrors())
             Issue.record("\(file) was not an error")
         } catch {
-            #expect(error.classified(by: MastodonErrorKinds.kind).kind == kind, "\(file)")
+            #expect(error.kind == kind, "\(file)")
         }
     }
 }

@@ -24,7 +24,7 @@ struct MastodonPagingTests {
     }
 
     private static func statuses(_ fake: FakeHTTPClient) -> StatusDataController {
-        let client = WeiboClient(configuration: APIConfiguration(baseURL: "https://m.example/", token: .value(Secret("t0ken"))), http: fake)
+        let client = APIClient(configuration: APIConfiguration(baseURL: "https://m.example/", token: .value(Secret("t0ken"))), http: fake)
         return StatusDataController(client: client, dialect: MastodonDialect())
     }
 
@@ -143,7 +143,7 @@ struct MastodonPagingTests {
             return HTTPResponse(status: 200, headers: link.map { ["link": $0] } ?? [:], body: Data(body.utf8),
                                 metrics: TransferMetrics(totalSeconds: 0.001, bytesReceived: body.utf8.count))
         }
-        let client = WeiboClient(configuration: APIConfiguration(baseURL: "https://m.example/", token: .value(Secret("t0ken"))), http: fake)
+        let client = APIClient(configuration: APIConfiguration(baseURL: "https://m.example/", token: .value(Secret("t0ken"))), http: fake)
         let timeline = TimelineDataController(client: client, dialect: MastodonDialect())
         let first = try await timeline.notifications(NotificationQuery(count: 1, types: ["mention"]))
         let older = try await timeline.notifications(NotificationQuery(count: 1, types: ["mention"], from: first.next))

@@ -198,7 +198,7 @@ struct StatusDataControllerTests {
                 ? .json(#"{"error":"invalid token t0ken","error_code":21301,"request":"/2/statuses/update.json?access_token=t0ken"}"#, status: 401)
                 : .json("<html>token t0ken rejected</html>", status: 502)
         }
-        let client = WeiboClient(configuration: APIConfiguration(baseURL: "http://weibo.test/2/", token: .value(Secret("t0ken"))),
+        let client = APIClient(configuration: APIConfiguration(baseURL: "http://weibo.test/2/", token: .value(Secret("t0ken"))),
                                  http: echoing)
         let traces = RecordingObserver<TraceEvent>()
         let controller = StatusDataController(client: client, trace: { traces.record($0) })

@@ -38,7 +38,7 @@ struct StreamingURLTests {
           ])
     func streamingBase(named: String, expected: String) async throws {
         let fake = StreamingFake(streaming: named)
-        let client = WeiboClient(configuration: APIConfiguration(baseURL: "https://m.example/", token: .value(Secret("t0ken"))),
+        let client = APIClient(configuration: APIConfiguration(baseURL: "https://m.example/", token: .value(Secret("t0ken"))),
                                  http: fake)
         try await MastodonDialect().streamTimeline(.public, DialectExchange(client: client)) { _ in true }
         let sent = try #require(fake.streamed.withLock { $0 }.first)

@@ -15,7 +15,7 @@ struct WriteDataControllerTests {
     init() {
         let server = self.server
         http = FakeHTTPClient { request throws(RequestError) in try server.respond(to: request) }
-        let client = WeiboClient(configuration: APIConfiguration(baseURL: "http://weibo.test/2/", token: .value(Secret("t0ken"))),
+        let client = APIClient(configuration: APIConfiguration(baseURL: "http://weibo.test/2/", token: .value(Secret("t0ken"))),
                                  http: http)
         statuses = StatusDataController(client: client)
         users = UserDataController(client: client)

@@ -139,11 +139,11 @@ struct DecodingTests {
 struct WeiboTimeTests {
     @Test("the text form parses to the right instant and prints back the same")
     func roundTrip() throws {
-        let time = try #require(WeiboTime(weiboText: "Tue May 31 17:46:55 +0800 2011"))
+        let time = try #require(Timestamp(weiboText: "Tue May 31 17:46:55 +0800 2011"))
         #expect(time.date.timeIntervalSince1970 == 1_306_835_215)
         #expect(time.utcOffset == 8 * 3600)
         #expect(time.weiboText == "Tue May 31 17:46:55 +0800 2011")
-        let west = try #require(WeiboTime(weiboText: "Mon Jan 01 00:00:00 -0530 2024"))
+        let west = try #require(Timestamp(weiboText: "Mon Jan 01 00:00:00 -0530 2024"))
         #expect(west.components.hour == 0)
         #expect(west.weiboText == "Mon Jan 01 00:00:00 -0530 2024")
     }
@@ -151,13 +151,13 @@ struct WeiboTimeTests {
     @Test("other forms are rejected, not guessed")
     func rejects() {
         for text in ["", "2011-05-31T17:46:55Z", "Tue May 31 17:46:55 2011", "Tue Foo 31 17:46:55 +0800 2011", "Tue May 31 25:46:55 +0800 2011"] {
-            #expect(WeiboTime(weiboText: text) == nil, "\(text)")
+            #expect(Timestamp(weiboText: text) == nil, "\(text)")
         }
     }
 
     @Test("the weekday is computed, across leap years")
     func weekdays() throws {
-        let leap = WeiboTime(date: Date(timeIntervalSince1970: 951_782_400), utcOffset: 0)  // 2000-02-29
+        let leap = Timestamp(date: Date(timeIntervalSince1970: 951_782_400), utcOffset: 0)  // 2000-02-29
         #expect(leap.weiboText == "Tue Feb 29 00:00:00 +0000 2000")
     }
 }

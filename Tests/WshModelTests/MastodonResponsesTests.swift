@@ -24,7 +24,7 @@ struct MastodonResponsesTests {
     }
 
     /// The instant an ISO 8601 text names, as seconds since 1970.
-    func seconds(_ time: WeiboTime?) -> Double? {
+    func seconds(_ time: Timestamp?) -> Double? {
         time.map { ($0.date.timeIntervalSince1970 * 1000).rounded() / 1000 }
     }
 
@@ -300,16 +300,16 @@ struct MastodonResponsesTests {
 
     @Test("ISO 8601 as the servers write it: fractions of any length, Z, offsets with and without a colon, a date alone")
     func times() {
-        #expect(seconds(WeiboTime(iso8601: "2026-08-01T13:55:50.338Z")) == 1_785_592_550.338)
-        #expect(seconds(WeiboTime(iso8601: "2021-10-20T11:36:45.000Z")) == 1_634_729_805)
-        #expect(seconds(WeiboTime(iso8601: "2021-10-20T11:36:45Z")) == 1_634_729_805)
-        #expect(seconds(WeiboTime(iso8601: "2019-11-10T10:31:10.744+00:00")) == 1_573_381_870.744)
-        #expect(seconds(WeiboTime(iso8601: "2019-11-23T20:02:00.5+09:00")) == 1_574_506_920.5)
-        #expect(seconds(WeiboTime(iso8601: "2019-11-23T20:02:00+0900")) == 1_574_506_920)
-        #expect(seconds(WeiboTime(iso8601: "2026-08-01T15:00:00.949515Z")) == 1_785_596_400.950)
-        #expect(WeiboTime(iso8601: "2019-11-23T20:02:00.5+09:00")?.utcOffset == 9 * 3600)
-        #expect(seconds(WeiboTime(iso8601: "2024-08-17")) == 1_723_852_800)
-        #expect(WeiboTime(iso8601: "yesterday") == nil)
-        #expect(WeiboTime(iso8601: "2024-08-17T05:01:49.Z") == nil)
+        #expect(seconds(Timestamp(iso8601: "2026-08-01T13:55:50.338Z")) == 1_785_592_550.338)
+        #expect(seconds(Timestamp(iso8601: "2021-10-20T11:36:45.000Z")) == 1_634_729_805)
+        #expect(seconds(Timestamp(iso8601: "2021-10-20T11:36:45Z")) == 1_634_729_805)
+        #expect(seconds(Timestamp(iso8601: "2019-11-10T10:31:10.744+00:00")) == 1_573_381_870.744)
+        #expect(seconds(Timestamp(iso8601: "2019-11-23T20:02:00.5+09:00")) == 1_574_506_920.5)
+        #expect(seconds(Timestamp(iso8601: "2019-11-23T20:02:00+0900")) == 1_574_506_920)
+        #expect(seconds(Timestamp(iso8601: "2026-08-01T15:00:00.949515Z")) == 1_785_596_400.950)
+        #expect(Timestamp(iso8601: "2019-11-23T20:02:00.5+09:00")?.utcOffset == 9 * 3600)
+        #expect(seconds(Timestamp(iso8601: "2024-08-17")) == 1_723_852_800)
+        #expect(Timestamp(iso8601: "yesterday") == nil)
+        #expect(Timestamp(iso8601: "2024-08-17T05:01:49.Z") == nil)
     }
 }

@@ -36,17 +36,17 @@ struct ErrorKindTests {
         #expect(RequestError.http(status: 500, url: "u", excerpt: "").classified(by: { _ in .notFound }).kind == .server)
     }
 
-    @Test("WeiboClient.check classifies Weibo bodies; a 429 without a code is a rate limit with Mastodon's ISO 8601 reset")
+    @Test("APIClient.check classifies Weibo bodies; a 429 without a code is a rate limit with Mastodon's ISO 8601 reset")
     func checkClassifies() throws {
         let gone = HTTPResponse(status: 404, headers: [:], body: Data(#"{"error":"target weibo does not exist!","error_code":20101}"#.utf8))
-        #expect(throws: RequestError.self) { try WeiboClient.check(gone, url: "u") }
-        do { try WeiboClient.check(gone, url: "u") } catch { #expect(error.kind == .notFound) }
+        #expect(throws: RequestError.self) { try APIClient.check(gone, url: "u", errors: WeiboErrors()) }
+        do { try APIClient.check(gone, url: "u", errors: WeiboErrors()) } catch { #expect(error.kind == .notFound) }
         let now = Date()
         let reset = ISO8601DateFormatter().string(from: now.addingTimeInterval(120))
         let limited = HTTPResponse(status: 429, headers: ["x-ratelimit-reset": reset],
                                    body: Data(#"{"error":"Too many requests"}"#.utf8))
         do {
-            try WeiboClient.check(limited, url: "u")
+            try APIClient.check(limited, url: "u", errors: MastodonErrors())
         } catch {
             guard case .api(let failure) = error else { Issue.record("not an API error: \(error)"); return }
             #expect(failure.isRateLimit)

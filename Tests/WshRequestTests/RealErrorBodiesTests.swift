@@ -4,11 +4,11 @@ import Testing
 
 /// Weibo error bodies as real servers and the API documentation gave them
 /// (the same bodies as Tests/WshModelTests/Fixtures/weibo/error_*.json; see
-/// SOURCES.md there), read by `WeiboClient` as API failures.
+/// SOURCES.md there), read by `APIClient` as API failures.
 @Suite("Real Weibo error bodies")
 struct RealErrorBodiesTests {
     func failure(_ body: String, status: Int) -> APIFailure? {
-        WeiboClient.apiFailure(in: HTTPResponse(status: status, body: Data(body.utf8)))
+        WeiboErrors().failure(in: HTTPResponse(status: status, body: Data(body.utf8)))
     }
 
     @Test("error_code as a string, as the v2 documentation shows it")
@@ -45,6 +45,6 @@ struct RealErrorBodiesTests {
         #expect(failure(#"{"access_token":"2.00REDACTEDREDACTEDREDACTED0000","remind_in":"157679999","expires_in":157679999,"uid":"6972314674","scope":"follow_app_official_microblog","isRealName":"true"}"#, status: 200) == nil)
         #expect(failure(#"{"uid": 1073880650, "appkey": 1352222456, "scope": null, "create_at": 1352267591, "expire_in": 157679471}"#, status: 200) == nil)
         #expect(failure(#"{"ip_limit" : 1000, "limit_time_unit" : "HOURS", "remaining_ip_hits" : 999, "remaining_user_hits" : 149, "reset_time" : "2012-02-29 18:00:00", "reset_time_in_seconds" : 2295, "user_limit" : 150}"#, status: 200) == nil)
-        try WeiboClient.check(HTTPResponse(status: 200, body: Data(#"[{"id":142243,"text":"test  test"}]"#.utf8)), url: "http://api.t.sina.com.cn/statuses/public_timeline.json")
+        try APIClient.check(HTTPResponse(status: 200, body: Data(#"[{"id":142243,"text":"test  test"}]"#.utf8)), url: "http://api.t.sina.com.cn/statuses/public_timeline.json", errors: WeiboErrors())
     }
 }

@@ -23,7 +23,7 @@ struct EndpointTests {
 
     @Test("the token travels as an OAuth2 header and never in the URL")
     func tokenHeader() throws {
-        let client = WeiboClient(
+        let client = APIClient(
             configuration: APIConfiguration(baseURL: "http://h/2/", token: .value(Secret("s3cr3t"))),
             http: FakeHTTPClient { _ in .json("{}") })
         let request = try client.request(for: Endpoint(.get, "statuses/public_timeline.json"))
@@ -46,7 +46,7 @@ struct EndpointTests {
     @Test("a base URL that is not http(s) is refused before any request")
     func badBase() async {
         let fake = FakeHTTPClient { _ in .json("{}") }
-        let client = WeiboClient(configuration: APIConfiguration(baseURL: "ftp://x/"), http: fake)
+        let client = APIClient(configuration: APIConfiguration(baseURL: "ftp://x/"), http: fake)
         await #expect(throws: RequestError.self) { try await client.send(Endpoint(.get, "a.json")) }
         #expect(fake.requests.isEmpty)
     }
@@ -54,8 +54,8 @@ struct EndpointTests {
 
 @Suite("Outcomes: API error, HTTP error, transport failure, decoding failure")
 struct OutcomeTests {
-    func client(_ response: HTTPResponse) -> WeiboClient {
-        WeiboClient(configuration: APIConfiguration(baseURL: "http://h/2/", token: .value(Secret("tok-XYZ"))),
+    func client(_ response: HTTPResponse) -> APIClient {
+        APIClient(configuration: APIConfiguration(baseURL: "http://h/2/", token: .value(Secret("tok-XYZ"))),
                     http: FakeHTTPClient { _ in response })
     }
 
@@ -121,21 +121,21 @@ struct OutcomeTests {
 
     @Test("the quick error check: a page without top-level error fields is passed over; anything else goes to JSONDecoder")
     func quickErrorCheck() {
-        func may(_ body: String) -> Bool { WeiboClient.mayHoldErrorFields(Data(body.utf8)) }
+        func may(_ body: String) -> Bool { APIClient.mayHoldErrorFields(Data(body.utf8), WeiboErrors().errorFields) }
         // Strict JSON without the fields: no error, and JSONDecoder agrees.
         for body in [#"{"statuses":[{"id":1,"error":"not mine","error_code":1}],"total_number":1}"#,
                      #"{"errors": 1, "error_codes": [], "x": {"error": 2}, "键": "\u00e9"}"#, "{}",
                      // Invalid inside a nested value: JSONDecoder fails, so finds no error either.
                      #"{"statuses": [01, {"error": }], "x": 1}"#] {
             #expect(!may(body), "\(body)")
-            #expect(WeiboClient.apiFailure(in: HTTPResponse(status: 200, body: Data(body.utf8))) == nil)
+            #expect(WeiboErrors().failure(in: HTTPResponse(status: 200, body: Data(body.utf8))) == nil)
         }
         // The fields, an escaped key, invalid or odd JSON: JSONDecoder decides, as before.
         for body in [#"{"error":"x"}"#, #"{"a":1,"error_code":2}"#, #"{"\u0065rror":"x"}"#, #"{"a":1"#,
                      #"{"a":1} x"#, #"{"a":01}"#, "\u{FEFF}{}"] {
             #expect(may(body), "\(body)")
         }
-        #expect(WeiboClient.apiFailure(in: HTTPResponse(status: 400, body: Data(#"{"\u0065rror":"x"}"#.utf8)))?.message == "x")
+        #expect(WeiboErrors().failure(in: HTTPResponse(status: 400, body: Data(#"{"\u0065rror":"x"}"#.utf8)))?.message == "x")
     }
 
     @Test("no description of any error contains the token")

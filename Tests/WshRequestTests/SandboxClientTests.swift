@@ -8,15 +8,15 @@ import WshTestSupport
 
 /// The Request layer against the embedded sandbox over real HTTP: every
 /// fault the sandbox can inject arrives as the right `RequestError`.
-@Suite("WeiboClient on libcurl against the sandbox")
+@Suite("APIClient on libcurl against the sandbox")
 struct SandboxClientTests {
     static let token = "tok-REQUEST-7"
 
     /// A client and a sandbox whose faults a test sets.
     func withSandbox(_ faults: SandboxFaults = SandboxFaults(), timeout: Duration = .seconds(10),
-                     _ body: (SandboxServer, WeiboClient) async throws -> Void) async throws {
+                     _ body: (SandboxServer, APIClient) async throws -> Void) async throws {
         let sandbox = try await SandboxServer.start(SandboxConfiguration(token: Self.token, faults: faults))
-        let client = WeiboClient(
+        let client = APIClient(
             configuration: APIConfiguration(baseURL: sandbox.baseURL, token: .value(Secret(Self.token)), timeout: timeout),
             http: CurlHTTPClient(options: .init(timeout: timeout), secrets: [Self.token]))
         do {
@@ -28,7 +28,7 @@ struct SandboxClientTests {
         await sandbox.stop()
     }
 
-    func timeline(_ client: WeiboClient, count: Int = 5, page: Int = 1) async throws(RequestError) -> (TimelinePage, HTTPResponse) {
+    func timeline(_ client: APIClient, count: Int = 5, page: Int = 1) async throws(RequestError) -> (TimelinePage, HTTPResponse) {
         try await client.fetch(Endpoint(.get, "statuses/public_timeline.json",
                                         parameters: [("count", String(count)), ("page", String(page))])) { data throws(RequestError) in
             do throws(ModelDecodingError) { return try ModelDecoding.decode(TimelinePage.self, from: data) } catch {
@@ -77,7 +77,7 @@ struct SandboxClientTests {
     func authErrors() async throws {
         try await withSandbox { sandbox, _ in
             for (token, code) in [(TokenSource.none, APIErrorCode.authFailed), (.value(Secret("wrong")), APIErrorCode.tokenExpired)] {
-                let client = WeiboClient(configuration: APIConfiguration(baseURL: sandbox.baseURL, token: token), http: CurlHTTPClient())
+                let client = APIClient(configuration: APIConfiguration(baseURL: sandbox.baseURL, token: token), http: CurlHTTPClient())
                 do throws(RequestError) {
                     _ = try await timeline(client)
                     Issue.record("expected \(code)")
@@ -127,7 +127,7 @@ struct SandboxClientTests {
             let url = sandbox.baseURL + "statuses/public_timeline.json?access_token=\(Self.token)"
             let response = try await http.send(HTTPRequest(url: url))
             do throws(RequestError) {
-                try WeiboClient.check(response, url: Redaction.redact(url, secrets: [Self.token]))
+                try APIClient.check(response, url: Redaction.redact(url, secrets: [Self.token]), errors: WeiboErrors())
             } catch {
                 expectRedacted(error)
                 #expect(error.description.contains("access_token=***"))

@@ -73,7 +73,7 @@ struct GeneratedDataTests {
     @Test("statuses are newest first by created_at across the whole timeline")
     func timeline_descendsByTime() async throws {
         try await withSandbox(SandboxConfiguration(statuses: 600)) { server in
-            var times: [WeiboTime] = []
+            var times: [Timestamp] = []
             for page in 1...3 {
                 let data = await server.get("statuses/public_timeline.json", "count=200&page=\(page)").data
                 times += try ModelDecoding.decode(TimelinePage.self, from: data).statuses.compactMap(\.createdAt)

@@ -132,7 +132,7 @@ struct SocialWritesTests {
             #expect((made.json?["status"] as? [String: Any])?["idstr"] as? String == id)
             #expect((made.json?["status"] as? [String: Any])?["favorited"] as? Bool == true)
             #expect((made.json?["tags"] as? [Any])?.isEmpty == true)
-            #expect((made.json?["favorited_time"] as? String).flatMap(WeiboTime.init(weiboText:)) != nil)
+            #expect((made.json?["favorited_time"] as? String).flatMap(Timestamp.init(weiboText:)) != nil)
             // Favourited for me, not for the second account.
             #expect(await server.get("statuses/show.json", "id=\(id)").json?["favorited"] as? Bool == true)
             #expect(await server.get("statuses/show.json", "id=\(id)", token: server.second.token).json?["favorited"] as? Bool == false)

@@ -22,7 +22,7 @@ struct TimelineTests {
             #expect(statuses.count == 100)
             let ids = statuses.compactMap { $0["id"] as? Int64 }
             #expect(ids == ids.sorted(by: >))
-            let times = statuses.compactMap { ($0["created_at"] as? String).flatMap(WeiboTime.init(weiboText:)) }
+            let times = statuses.compactMap { ($0["created_at"] as? String).flatMap(Timestamp.init(weiboText:)) }
             #expect(times.count == 100)
             #expect(times == times.sorted(by: >))
         }

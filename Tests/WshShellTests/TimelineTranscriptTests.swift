@@ -11,7 +11,7 @@ import WshTestSupport
 struct TimelineTranscriptTests {
     /// Posts `text` as the sandbox's first account, as another client would.
     private func postElsewhere(_ sandbox: SandboxServer, _ text: String) async throws {
-        let client = WeiboClient(configuration: APIConfiguration(baseURL: sandbox.baseURL, token: .value(Secret(sandbox.token))),
+        let client = APIClient(configuration: APIConfiguration(baseURL: sandbox.baseURL, token: .value(Secret(sandbox.token))),
                                  http: CurlHTTPClient())
         _ = try await client.send(Endpoint(.post, "statuses/update.json", parameters: [("status", text)]))
     }

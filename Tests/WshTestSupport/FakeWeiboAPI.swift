@@ -42,8 +42,8 @@ public struct FakeWeiboAPI: Sendable {
     public static func statusID(_ n: Int) -> Int64 { 4_000_000_000_000_000 - Int64(n) }
 
     /// `Tue May 31 17:46:00 +0800 2011` minus `n` minutes.
-    public static func time(_ n: Int) -> WeiboTime {
-        WeiboTime(weiboText: "Tue May 31 17:46:00 +0800 2011")!.addingMinutes(-n)
+    public static func time(_ n: Int) -> Timestamp {
+        Timestamp(weiboText: "Tue May 31 17:46:00 +0800 2011")!.addingMinutes(-n)
     }
 
     /// Generated status `n`: every 4th reposts another, every 3rd has two pictures.
@@ -166,9 +166,9 @@ public struct FakeWeiboAPI: Sendable {
     }
 }
 
-extension WeiboTime {
+extension Timestamp {
     /// This time moved by `minutes`, in the same UTC offset.
-    func addingMinutes(_ minutes: Int) -> WeiboTime {
-        WeiboTime(date: date.addingTimeInterval(TimeInterval(minutes * 60)), utcOffset: utcOffset)
+    func addingMinutes(_ minutes: Int) -> Timestamp {
+        Timestamp(date: date.addingTimeInterval(TimeInterval(minutes * 60)), utcOffset: utcOffset)
     }
 }

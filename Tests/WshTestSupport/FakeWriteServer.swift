@@ -170,7 +170,7 @@ public final class FakeWriteServer: Sendable {
                 if !create, !state.favorites.contains(id) { return FakeWeiboAPI.apiError(20705, "not favorited!", path) }
                 if create { state.favorites.insert(id) } else { state.favorites.remove(id) }
                 status.favorited = create
-                return Self.encode(Favorite(status: status, favoritedTime: WeiboTime(weiboText: "Tue May 31 17:46:55 +0800 2011")))
+                return Self.encode(Favorite(status: status, favoritedTime: Timestamp(weiboText: "Tue May 31 17:46:55 +0800 2011")))
             case "/2/friendships/create.json", "/2/friendships/destroy.json", "/2/users/show.json":
                 guard var user = timeline.users.first(where: { $0.idstr == fields["uid"] || $0.screenName == fields["screen_name"] }) else {
                     return FakeWeiboAPI.apiError(20003, "User does not exists!", path, status: 404)

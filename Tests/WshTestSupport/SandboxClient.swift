@@ -2,7 +2,7 @@ import WshRequest
 import WshSandbox
 
 /// Runs `body` with an embedded sandbox on a free port and a real
-/// `WeiboClient` (libcurl, keep-alive) holding its token, stopping the
+/// `APIClient` (libcurl, keep-alive) holding its token, stopping the
 /// sandbox afterwards whatever happens.
 ///
 /// ```swift
@@ -15,13 +15,13 @@ import WshSandbox
 /// root, `Authorization: Bearer`).
 public func withSandboxClient(
     _ configuration: SandboxConfiguration = SandboxConfiguration(statuses: 200), mastodon: Bool = false,
-    _ body: (SandboxServer, WeiboClient) async throws -> Void
+    _ body: (SandboxServer, APIClient) async throws -> Void
 ) async throws {
     let server = try await SandboxServer.start(configuration)
     let http = CurlHTTPClient(secrets: [server.token])
     var api = APIConfiguration(baseURL: mastodon ? server.mastodonBaseURL : server.baseURL, token: .value(Secret(server.token)))
     if mastodon { api.authScheme = "Bearer" }
-    let client = WeiboClient(configuration: api, http: http)
+    let client = APIClient(configuration: api, http: http, errors: mastodon ? MastodonErrors() : WeiboErrors())
     do {
         try await body(server, client)
     } catch {

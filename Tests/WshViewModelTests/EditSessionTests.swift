@@ -16,7 +16,7 @@ struct EditSessionTests {
     func mastodonSession(_ server: SandboxServer, traces: RecordingObserver<TraceEvent> = RecordingObserver()) -> SessionViewModel {
         var configuration = APIConfiguration(baseURL: server.mastodonBaseURL, token: .value(Secret(server.token)))
         configuration.authScheme = MastodonDialect().authScheme
-        let client = WeiboClient(configuration: configuration, http: CurlHTTPClient(secrets: [server.token]))
+        let client = APIClient(configuration: configuration, http: CurlHTTPClient(secrets: [server.token]))
         return SessionViewModel(dataController: TimelineDataController(client: client, dialect: MastodonDialect(),
                                                                        trace: { traces.record($0) }))
     }
@@ -122,7 +122,7 @@ struct EditSessionTests {
             }
             await #expect(throws: ViewModelError.notOffered("this API (weibo) cannot edit a status")) { try await session.edits(index: 1) }
             await #expect(throws: ViewModelError.notOffered("this API (weibo) cannot schedule a status")) {
-                try await session.schedule("x", at: WeiboTime(date: Date().addingTimeInterval(3600)))
+                try await session.schedule("x", at: Timestamp(date: Date().addingTimeInterval(3600)))
             }
             await #expect(throws: ViewModelError.notOffered("this API (weibo) cannot schedule a status")) { try await session.scheduled() }
             #expect(traces.values.count == fetched)

@@ -13,7 +13,7 @@ struct SessionFixture {
     init(api: FakeWeiboAPI = FakeWeiboAPI(), historyLimit: Int = OperationHistory<SessionState>.defaultLimit) {
         self.api = api
         http = FakeHTTPClient { request in api.respond(to: request) }
-        let client = WeiboClient(configuration: APIConfiguration(baseURL: "http://weibo.test/2/", token: .value(Secret("t"))),
+        let client = APIClient(configuration: APIConfiguration(baseURL: "http://weibo.test/2/", token: .value(Secret("t"))),
                                  http: http)
         session = SessionViewModel(dataController: TimelineDataController(client: client), historyLimit: historyLimit)
         session.onChange = { [changes] in changes.record($0) }
@@ -45,7 +45,7 @@ struct TimelineFixture {
     init(api: FakeWeiboAPI = FakeWeiboAPI()) {
         self.api = api
         http = FakeHTTPClient { request in api.respond(to: request) }
-        let client = WeiboClient(configuration: APIConfiguration(baseURL: "http://weibo.test/2/", token: .value(Secret("t"))),
+        let client = APIClient(configuration: APIConfiguration(baseURL: "http://weibo.test/2/", token: .value(Secret("t"))),
                                  http: http)
         timeline = TimelineViewModel(dataController: TimelineDataController(client: client))
         timeline.onChange = { [changes] in changes.record($0) }

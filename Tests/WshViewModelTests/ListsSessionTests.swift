@@ -19,7 +19,7 @@ struct ListsSessionTests {
         try await withSandboxClient { server, _ in
             var configuration = APIConfiguration(baseURL: server.mastodonBaseURL, token: .value(Secret(server.token)))
             configuration.authScheme = MastodonDialect().authScheme
-            let client = WeiboClient(configuration: configuration, http: CurlHTTPClient(secrets: [server.token]))
+            let client = APIClient(configuration: configuration, http: CurlHTTPClient(secrets: [server.token]))
             let traces = RecordingObserver<TraceEvent>()
             let session = SessionViewModel(dataController: TimelineDataController(
                 client: client, dialect: MastodonDialect(), trace: { traces.record($0) }))

@@ -45,7 +45,7 @@ struct LoginViewModelTests {
         -> LoginViewModel {
         let now = self.now
         return LoginViewModel(oauth: flow, makeUsers: { token in
-            UserDataController(client: WeiboClient(configuration: APIConfiguration(baseURL: "https://api.example/2/", token: .value(token)),
+            UserDataController(client: APIClient(configuration: APIConfiguration(baseURL: "https://api.example/2/", token: .value(token)),
                                                    http: users))
         }, now: { now })
     }

@@ -17,7 +17,7 @@ struct MastodonExtrasSessionTests {
         var configuration = APIConfiguration(baseURL: dialect.name == "mastodon" ? server.mastodonBaseURL : server.baseURL,
                                              token: .value(Secret(account.token)))
         configuration.authScheme = dialect.authScheme
-        let client = WeiboClient(configuration: configuration, http: CurlHTTPClient(secrets: [account.token]))
+        let client = APIClient(configuration: configuration, http: CurlHTTPClient(secrets: [account.token]))
         return SessionViewModel(dataController: TimelineDataController(client: client, dialect: dialect))
     }
 

@@ -16,7 +16,7 @@ struct NotificationsSessionTests {
         var configuration = APIConfiguration(baseURL: dialect.name == "mastodon" ? server.mastodonBaseURL : server.baseURL,
                                              token: .value(Secret(account.token)))
         configuration.authScheme = dialect.authScheme
-        let client = WeiboClient(configuration: configuration, http: CurlHTTPClient(secrets: [account.token]))
+        let client = APIClient(configuration: configuration, http: CurlHTTPClient(secrets: [account.token]))
         return SessionViewModel(dataController: TimelineDataController(client: client, dialect: dialect, trace: { traces.record($0) }))
     }
 

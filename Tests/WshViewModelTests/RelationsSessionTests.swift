@@ -14,16 +14,16 @@ import WshViewModel
 struct RelationsSessionTests {
     /// A Mastodon session on `server`, its calls traced into `traces`, and a client for checking the server.
     private func mastodon(_ server: SandboxServer, traces: RecordingObserver<TraceEvent> = RecordingObserver())
-        -> (SessionViewModel, WeiboClient) {
+        -> (SessionViewModel, APIClient) {
         var configuration = APIConfiguration(baseURL: server.mastodonBaseURL, token: .value(Secret(server.token)))
         configuration.authScheme = MastodonDialect().authScheme
-        let client = WeiboClient(configuration: configuration, http: CurlHTTPClient(secrets: [server.token]))
+        let client = APIClient(configuration: configuration, http: CurlHTTPClient(secrets: [server.token]))
         let controller = TimelineDataController(client: client, dialect: MastodonDialect(), trace: { traces.record($0) })
         return (SessionViewModel(dataController: controller), client)
     }
 
     /// The account ids a Mastodon list endpoint answers (`api/v1/blocks`, `api/v1/mutes`).
-    private func listed(_ path: String, _ client: WeiboClient) async throws -> [String] {
+    private func listed(_ path: String, _ client: APIClient) async throws -> [String] {
         let body = try await client.send(Endpoint(.get, path)).body
         return (try JSONSerialization.jsonObject(with: body) as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
     }
@@ -215,7 +215,7 @@ struct RelationsSessionTests {
         #expect(shown.allSatisfy { !$0.contains("\u{1b}") && !$0.contains("\u{07}") }, "\(shown)")
     }
 
-    private func accountID(_ author: String, _ client: WeiboClient) async -> String {
+    private func accountID(_ author: String, _ client: APIClient) async -> String {
         let body = (try? await client.send(Endpoint(.get, "api/v1/accounts/lookup", parameters: [("acct", String(author.dropFirst()))])).body) ?? Data()
         return ((try? JSONSerialization.jsonObject(with: body)) as? [String: Any])?["id"] as? String ?? ""
     }

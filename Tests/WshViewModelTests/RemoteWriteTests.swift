@@ -118,7 +118,7 @@ struct AccountFixture {
     init(historyLimit: Int = OperationHistory<SessionState>.defaultLimit) {
         let account = self.account
         http = FakeHTTPClient { request throws(RequestError) in try account.respond(to: request) }
-        let client = WeiboClient(configuration: APIConfiguration(baseURL: "http://weibo.test/2/", token: .value(Secret("t"))),
+        let client = APIClient(configuration: APIConfiguration(baseURL: "http://weibo.test/2/", token: .value(Secret("t"))),
                                  http: http)
         session = SessionViewModel(dataController: TimelineDataController(client: client), historyLimit: historyLimit)
     }

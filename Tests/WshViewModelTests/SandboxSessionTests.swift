@@ -9,7 +9,7 @@ import WshViewModel
 @Suite("SessionViewModel against the sandbox")
 struct SandboxSessionTests {
     /// A session on `client`, whose DataController calls are traced into `traces`.
-    func makeSession(_ client: WeiboClient, traces: RecordingObserver<TraceEvent>) -> SessionViewModel {
+    func makeSession(_ client: APIClient, traces: RecordingObserver<TraceEvent>) -> SessionViewModel {
         SessionViewModel(dataController: TimelineDataController(client: client, trace: { traces.record($0) }))
     }
 

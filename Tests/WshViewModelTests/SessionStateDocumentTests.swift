@@ -8,7 +8,7 @@ import WshViewModel
 /// `state --json` and `state --diff`, built from `SessionState` in the ViewModel layer.
 @Suite("SessionStateDocument and SessionStateDiff")
 struct SessionStateDocumentTests {
-    func makeSession(_ client: WeiboClient) -> SessionViewModel {
+    func makeSession(_ client: APIClient) -> SessionViewModel {
         SessionViewModel(dataController: TimelineDataController(client: client))
     }
 

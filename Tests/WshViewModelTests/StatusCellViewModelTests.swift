@@ -9,7 +9,7 @@ struct ScreenViewModelTests {
 
     @Test("given a status written at +0800 when shown as a row then the time is month-day hour:minute in that offset")
     func cell_showsShortTimeInTheStatusOffset() {
-        let status = Status(createdAt: WeiboTime(weiboText: "Tue May 31 17:46:55 +0800 2011"), text: "hi", user: alice)
+        let status = Status(createdAt: Timestamp(weiboText: "Tue May 31 17:46:55 +0800 2011"), text: "hi", user: alice)
 
         let cell = StatusCellViewModel(status: status, index: 1)
 
@@ -19,7 +19,7 @@ struct ScreenViewModelTests {
 
     @Test("given a status written at -0500 when shown as a row then the time is not moved to another zone")
     func cell_keepsNegativeOffset() {
-        let status = Status(createdAt: WeiboTime(weiboText: "Sun Jan 01 00:05:00 -0500 2012"), user: alice)
+        let status = Status(createdAt: Timestamp(weiboText: "Sun Jan 01 00:05:00 -0500 2012"), user: alice)
 
         #expect(StatusCellViewModel(status: status, index: 1).time == "01-01 00:05")
     }
@@ -48,7 +48,7 @@ struct ScreenViewModelTests {
     @Test("given a status with an HTML source and a repost when shown as a detail then the app name is plain and the repost nested")
     func detail_sourceAndNestedRepost() {
         let status = Status(
-            id: 42, createdAt: WeiboTime(weiboText: "Tue May 31 17:46:55 +0800 2011"), text: "full\ntext",
+            id: 42, createdAt: Timestamp(weiboText: "Tue May 31 17:46:55 +0800 2011"), text: "full\ntext",
             source: #"<a href="http://weibo.com/" rel="nofollow">Weibo &amp; Co</a>"#, picURLs: ["p1"], user: alice,
             repostsCount: 1, commentsCount: 2, attitudesCount: 3,
             retweetedStatus: Status(text: "inner", user: User(screenName: "bob")))

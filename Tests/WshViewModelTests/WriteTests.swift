@@ -15,7 +15,7 @@ struct WriteFixture {
     init() {
         let server = self.server
         http = FakeHTTPClient { request throws(RequestError) in try server.respond(to: request) }
-        let client = WeiboClient(configuration: APIConfiguration(baseURL: "http://weibo.test/2/", token: .value(Secret("t"))),
+        let client = APIClient(configuration: APIConfiguration(baseURL: "http://weibo.test/2/", token: .value(Secret("t"))),
                                  http: http)
         session = SessionViewModel(dataController: TimelineDataController(client: client))
     }

@@ -12,9 +12,9 @@ guard arguments.count == 5, let pages = Int(arguments[3]), let count = Int(argum
     FileHandle.standardError.write(Data("usage: wsh-bench-fetch BASE_URL TOKEN PAGES COUNT\n".utf8))
     exit(2)
 }
-let client = WeiboClient(
+let client = APIClient(
     configuration: APIConfiguration(baseURL: arguments[1], token: .value(Secret(arguments[2]))),
-    http: CurlHTTPClient())
+    http: CurlHTTPClient(), errors: WeiboErrors())
 
 let done = DispatchSemaphore(value: 0)
 nonisolated(unsafe) var exitCode: Int32 = 0
@@ -31,7 +31,7 @@ Task.detached {
             // As the DataController's exchange reads a page (DialectExchange.fetch):
             // the fast path first, the error check and the decoding for a body it declines.
             let (response, quick) = try await client.send(endpoint, readingQuickly: { data in
-                ModelDecoding.decodeQuickly(TimelinePage.self, from: data, declining: WeiboClient.errorFieldKeys)
+                ModelDecoding.decodeQuickly(TimelinePage.self, from: data, declining: client.errors.errorFieldKeys)
             })
             let timeline = try quick ?? ModelDecoding.decode(TimelinePage.self, from: response.body)
             decoded += timeline.statuses.count

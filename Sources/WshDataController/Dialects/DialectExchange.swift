@@ -17,7 +17,7 @@ public final class DialectExchange: @unchecked Sendable {
     }
 
     /// The client requests go out through (its base, token and auth scheme).
-    public let client: WeiboClient
+    public let client: APIClient
     /// Every request sent, oldest first.
     public private(set) var sent: [Sent] = []
     /// The last request sent, for the trace.
@@ -25,7 +25,7 @@ public final class DialectExchange: @unchecked Sendable {
     public var url: String { sent.last?.url ?? "" }
     public var response: HTTPResponse? { sent.last?.response }
 
-    public init(client: WeiboClient) {
+    public init(client: APIClient) {
         self.client = client
     }
 
@@ -36,7 +36,7 @@ public final class DialectExchange: @unchecked Sendable {
         }
     }
 
-    /// Opens the event stream at `url` (see `WeiboClient.stream`), recorded for the trace like a request.
+    /// Opens the event stream at `url` (see `APIClient.stream`), recorded for the trace like a request.
     public func stream(url: String, chunks: @escaping @Sendable (Data) -> Bool) async throws(RequestError) -> HTTPResponse {
         try await record(.get, url) { () throws(RequestError) in try await client.stream(url: url, chunks: chunks) }
     }
@@ -67,13 +67,13 @@ public final class DialectExchange: @unchecked Sendable {
     ///
     /// The common answer, a 2xx body the Model's fast path reads whole
     /// without meeting an error field at its top, is read once (see
-    /// `WeiboClient.send(_:readingQuickly:)`); any other is checked first and
+    /// `APIClient.send(_:readingQuickly:)`); any other is checked first and
     /// then decoded.
     public func fetch<T: Decodable & Sendable>(_ type: T.Type, _ endpoint: Endpoint) async throws(RequestError) -> T {
         var quick: T?
         let answer = try await record(endpoint.method, endpoint.url(base: client.configuration.baseURL)) { () throws(RequestError) in
             let sent = try await client.send(endpoint, readingQuickly: { body in
-                ModelDecoding.decodeQuickly(T.self, from: body, declining: WeiboClient.errorFieldKeys)
+                ModelDecoding.decodeQuickly(T.self, from: body, declining: client.errors.errorFieldKeys)
             })
             quick = sent.value
             return sent.response

@@ -19,7 +19,7 @@ public struct SignInDataController: Sendable {
             var configuration = APIConfiguration(baseURL: apiBase, token: .value(token),
                                                  connectTimeout: connectTimeout, timeout: timeout)
             configuration.authScheme = dialect.authScheme
-            return UserDataController(client: WeiboClient(configuration: configuration, http: http), dialect: dialect)
+            return UserDataController(client: APIClient(configuration: configuration, http: http, errors: dialect.errors), dialect: dialect)
         }
     }
 

@@ -64,7 +64,7 @@ extension StatusDataController {
     /// A lost answer is resolved by reading the scheduled statuses: one with
     /// this text and time that was not there before is `.recovered`, none
     /// `.notApplied`; a failed read `.unknown`.
-    public func schedule(text: String, at: WeiboTime) async throws(WriteError) -> WriteOutcome<ScheduledStatus> {
+    public func schedule(text: String, at: Timestamp) async throws(WriteError) -> WriteOutcome<ScheduledStatus> {
         let before = try? await scheduledStatuses()
         let lost: RequestError
         do {

@@ -14,7 +14,7 @@ extension StatusDataController {
 
     // MARK: Comments
 
-    /// Comments `text` on the status `statusID` (`comments/create.json`).
+    /// Comments `text` on the status `statusID` (the dialect's `comment`).
     ///
     /// Lost answer: before writing, the newest comment id on the status is
     /// read; afterwards the comments newer than it are: one with this text
@@ -29,7 +29,7 @@ extension StatusDataController {
     }
 
     /// Replies `text` to the comment `commentID` on the status `statusID`
-    /// (`comments/reply.json`). A lost answer is resolved as for `comment`;
+    /// (the dialect's `reply`). A lost answer is resolved as for `comment`;
     /// Weibo prefixes a reply's text (`回复@name:`), so a comment ending
     /// with this text counts as found.
     public func reply(statusID: String, commentID: String, text: String) async throws(WriteError) -> WriteOutcome<Comment> {
@@ -41,7 +41,7 @@ extension StatusDataController {
     }
 
     /// Deletes the comment `commentID` on the status `statusID`
-    /// (`comments/destroy.json`, `cid`).
+    /// (the dialect's `deleteComment`).
     ///
     /// A comment already gone is `.alreadyDone`. A lost answer is resolved
     /// by reading the status's comments up to that id: gone means deleted
@@ -140,7 +140,7 @@ extension StatusDataController {
     // MARK: Reposts
 
     /// Reposts the status `statusID`, with `text` when given
-    /// (`statuses/repost.json`), and returns the new status.
+    /// (the dialect's `repost`), and returns the new status.
     ///
     /// A lost answer is resolved as for `post(text:)`: among the account's
     /// statuses newer than before, one reposting this status (with this
@@ -164,7 +164,7 @@ extension StatusDataController {
     // MARK: Favourites
 
     /// Favourites (`true`) or unfavourites (`false`) the status `statusID`
-    /// (`favorites/create.json` / `favorites/destroy.json`), and returns the
+    /// (the dialect's `setFavorite`), and returns the
     /// status as the server sends it back, if it does.
     ///
     /// When `alreadyDoneCounts`, the server saying it is already so

@@ -20,7 +20,7 @@ public final class StatusDataController: Sendable {
     private let seen = Mutex(SeenPages<[Status]>(limit: seenPageLimit))
 
     /// A controller that calls the API through `client` in `dialect` and reports each call to `trace`.
-    public init(client: WeiboClient, dialect: any Dialect = WeiboDialect(), trace: TraceSink? = nil) {
+    public init(client: APIClient, dialect: any Dialect = WeiboDialect(), trace: TraceSink? = nil) {
         api = TracedCall(client: client, trace: trace, dialect: dialect)
     }
 
@@ -112,7 +112,7 @@ public final class StatusDataController: Sendable {
     }
 
     /// The status with `id`: from the cache when a page brought it, otherwise
-    /// from `statuses/show.json`.
+    /// from the dialect's `status`.
     public func status(id: String) async throws(RequestError) -> Status {
         let call = "StatusDataController.status(id: \(id))"
         if let cached = cachedStatus(id: id) {
@@ -135,7 +135,7 @@ public final class StatusDataController: Sendable {
         }
     }
 
-    /// The account's own statuses, newest first: `statuses/user_timeline.json`
+    /// The account's own statuses, newest first: the dialect's `ownStatuses`
     /// without `uid`, which Weibo answers for the token's owner. `sinceID`
     /// keeps ids greater than it, `maxID` ids up to and including it.
     public func userTimeline(count: Int = 20, page: Int = 1, sinceID: String? = nil, maxID: String? = nil)
@@ -183,7 +183,7 @@ public final class StatusDataController: Sendable {
         ) { try await $0.post(draft, $1) }
     }
 
-    /// Deletes the status with `id` (`statuses/destroy.json`; only its
+    /// Deletes the status with `id` (the dialect's `delete`; only its
     /// author's token may) and returns it as the API sends it back.
     ///
     /// A status already gone (20101) is `.alreadyDone`: deleting is what was

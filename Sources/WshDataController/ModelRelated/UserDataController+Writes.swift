@@ -1,8 +1,8 @@
 import WshModel
 import WshRequest
 
-/// Following and unfollowing (`friendships/create.json`,
-/// `friendships/destroy.json`), resolving a lost answer by reading the
+/// Following and unfollowing (the dialect's
+/// `setFollowing`), resolving a lost answer by reading the
 /// server, as every write does.
 extension UserDataController {
     /// Follows (`true`) or unfollows (`false`) the user `reference` names,
@@ -10,7 +10,7 @@ extension UserDataController {
     ///
     /// When `alreadyDoneCounts`, the server saying it is already so is
     /// `.alreadyDone` (undo and redo want the state, not the act). A lost
-    /// answer is resolved by reading `users/show.json` (uncached) for its
+    /// answer is resolved by reading the dialect's `followingState` (uncached) for its
     /// `following`: as wanted is `.recovered`, the other way `.notApplied`,
     /// absent or unreadable `.unknown`.
     public func setFollowing(_ follow: Bool, _ reference: UserReference, alreadyDoneCounts: Bool)
@@ -36,7 +36,7 @@ extension UserDataController {
         return WriteOutcome(nil, resolution: .recovered(lostAnswer: lost.description))
     }
 
-    /// The token's rate-limit status (`account/rate_limit_status.json`): never cached.
+    /// The token's rate-limit status (the dialect's `rateLimits`): never cached.
     public func rateLimitStatus() async throws(RequestError) -> RateLimitStatus {
         try await api.run("UserDataController.rateLimitStatus()", count: { _ in 1 }) { try await $0.rateLimits($1) }
     }

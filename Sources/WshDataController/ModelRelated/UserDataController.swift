@@ -13,14 +13,14 @@ public final class UserDataController: Sendable {
     private let seen = Mutex(SeenPages<SeenUsers>(limit: seenPageLimit))
 
     /// A controller that calls the API through `client` in `dialect` and reports each call to `trace`.
-    public init(client: WeiboClient, dialect: any Dialect = WeiboDialect(), trace: TraceSink? = nil) {
+    public init(client: APIClient, dialect: any Dialect = WeiboDialect(), trace: TraceSink? = nil) {
         api = TracedCall(client: client, trace: trace, dialect: dialect)
     }
 
     /// The API's dialect, for what depends on it (page sizes, paging).
     public var dialect: any Dialect { api.dialect }
 
-    /// The user `reference` names: from the cache, otherwise from `users/show.json`.
+    /// The user `reference` names: from the cache, otherwise from the dialect's `user`.
     public func user(_ reference: UserReference) async throws(RequestError) -> User {
         let call = "UserDataController.user(\(reference))"
         if let cached = cachedUser(reference) {

@@ -7,7 +7,7 @@ import WshText
 /// sink with the request it really sent: the one path every model-related
 /// DataController takes to the network.
 struct TracedCall: Sendable {
-    let client: WeiboClient
+    let client: APIClient
     let trace: TraceSink?
     /// The API the operations are carried out on.
     let dialect: any Dialect
@@ -22,7 +22,8 @@ struct TracedCall: Sendable {
     ) async throws(RequestError) -> T {
         let clock = ContinuousClock()
         let start = clock.now
-        let exchange = DialectExchange(client: client)
+        // The dialect's operations read error bodies by its own rules, whatever client they were given.
+        let exchange = DialectExchange(client: client.reading(dialect.errors))
         let outcome: Result<T, RequestError>
         do {
             outcome = .success(try await operation(dialect, exchange))

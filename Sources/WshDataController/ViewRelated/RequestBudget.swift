@@ -37,7 +37,7 @@ public struct RequestBudget: Sendable, Hashable {
 }
 
 extension TimelineDataController {
-    /// The account's budget from `account/rate_limit_status`; `.unknown` when
+    /// The account's budget from the API's rate limits; `.unknown` when
     /// the API does not answer it (the caller's own pace then holds).
     public func requestBudget() async -> RequestBudget {
         guard let status = try? await rateLimitStatus() else { return .unknown }

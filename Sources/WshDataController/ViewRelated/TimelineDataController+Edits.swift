@@ -25,7 +25,7 @@ extension TimelineDataController {
         try await statuses.scheduledStatuses()
     }
 
-    public func schedule(text: String, at: WeiboTime) async throws(WriteError) -> WriteOutcome<ScheduledStatus> {
+    public func schedule(text: String, at: Timestamp) async throws(WriteError) -> WriteOutcome<ScheduledStatus> {
         try await statuses.schedule(text: text, at: at)
     }
 

@@ -19,7 +19,7 @@ extension MastodonField {
     static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> MastodonField {
         var values: [String?] = [nil, nil, nil]
         try r.object(fastKeys) { r, field throws(JSONBytes.Declined) in values[field] = try r.lenientString() }
-        return MastodonField(name: values[0], value: values[1], verifiedAt: values[2].flatMap(WeiboTime.init(iso8601:)))
+        return MastodonField(name: values[0], value: values[1], verifiedAt: values[2].flatMap(Timestamp.init(iso8601:)))
     }
 }
 

@@ -72,7 +72,7 @@ extension TimelinePage {
             default: page.nextCursor = try r.lenientInt()
             }
         }
-        // `statuses/repost_timeline.json` names its statuses `reposts`; a page
+        // Weibo's repost timeline names its statuses `reposts`; a page
         // with neither is JSONDecoder's error to report.
         guard let list = statuses ?? reposts else { throw JSONBytes.Declined() }
         page.statuses = list ?? []
@@ -283,7 +283,7 @@ extension MastodonAccount {
             case 9: statusesCount = try r.lenientCount()
             case 10: bot = try r.lenientBool()
             case 11: locked = try r.lenientBool()
-            case 12: createdAt = try r.lenientString().flatMap(WeiboTime.init(iso8601:))
+            case 12: createdAt = try r.lenientString().flatMap(Timestamp.init(iso8601:))
             case 13: emojis = try r.lenientArray(MastodonEmoji.fast) ?? []
             case 14: fields = try r.lenientArray(MastodonField.fast) ?? []
             default:
@@ -327,7 +327,7 @@ extension MastodonStatus {
         try r.object(keys) { r, field throws(JSONBytes.Declined) in
             switch field {
             case 0: id = try r.lenientString()
-            case 1: createdAt = try r.lenientString().flatMap(WeiboTime.init(iso8601:))
+            case 1: createdAt = try r.lenientString().flatMap(Timestamp.init(iso8601:))
             case 2: account = try r.lenientObject(MastodonAccount.fast)
             case 3: content = try r.lenientString()
             case 4: sourceText = try r.lenientString()
@@ -345,7 +345,7 @@ extension MastodonStatus {
             case 16: media = try r.lenientArray(Media.fast) ?? []
             case 17: poll = try r.lenientObject(MastodonPoll.fast)
             case 18: reblog = try r.lenientObject(MastodonStatus.fast)
-            case 19: editedAt = try r.lenientString().flatMap(WeiboTime.init(iso8601:))
+            case 19: editedAt = try r.lenientString().flatMap(Timestamp.init(iso8601:))
             case 20: card = try r.lenientObject(Card.fast)
             case 21: tags = try r.lenientArray(Named.fast) ?? []
             case 22: mentions = try r.lenientArray(Named.fast) ?? []
@@ -482,7 +482,7 @@ extension MastodonPoll {
             case 0: options = try r.lenientArray(Option.fast) ?? []
             case 1: votesCount = try r.lenientCount()
             case 2: expired = try r.lenientBool()
-            case 3: expiresAt = try r.lenientString().flatMap(WeiboTime.init(iso8601:))
+            case 3: expiresAt = try r.lenientString().flatMap(Timestamp.init(iso8601:))
             case 4: multiple = try r.lenientBool()
             case 5: voted = try r.lenientBool()
             case 6: id = try r.lenientString()

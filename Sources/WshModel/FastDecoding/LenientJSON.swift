@@ -76,13 +76,13 @@ extension ModelReader {
         }
     }
 
-    /// `WeiboTime.lenientValue`: a Weibo time, nil when absent or unparseable.
-    mutating func lenientTime() throws(Declined) -> WeiboTime? {
-        guard peek() == UInt8(ascii: "\"") else { return try lenientString().flatMap(WeiboTime.init(weiboText:)) }
-        // The form Weibo always writes is read from the bytes; any other text as `WeiboTime(weiboText:)` reads it.
+    /// `Timestamp.lenientValue`: a Weibo time, nil when absent or unparseable.
+    mutating func lenientTime() throws(Declined) -> Timestamp? {
+        guard peek() == UInt8(ascii: "\"") else { return try lenientString().flatMap(Timestamp.init(weiboText:)) }
+        // The form Weibo always writes is read from the bytes; any other text as `Timestamp(weiboText:)` reads it.
         return try json.string(
-            plain: { bytes -> WeiboTime?? in WeiboTime(canonicalWeiboBytes: bytes).map(Optional.some) },
-            decoded: { WeiboTime(weiboText: $0) })
+            plain: { bytes -> Timestamp?? in Timestamp(canonicalWeiboBytes: bytes).map(Optional.some) },
+            decoded: { Timestamp(weiboText: $0) })
     }
 
     /// `lenient(T.self, key)` for a Model type: an object is read by `read`,

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import WshText
 
-extension WeiboTime {
+extension Timestamp {
     /// Parses an ISO 8601 / RFC 3339 time as Mastodon writes it
     /// (`2024-11-06T07:08:38.000Z`, `2024-11-06T07:08:38+09:00`, or a date
     /// alone); nil when the text is not in that form. The offset is kept.
@@ -74,11 +74,11 @@ extension WeiboTime {
     }
 }
 
-extension WeiboTime {
+extension Timestamp {
     /// The time in ISO 8601 as Mastodon writes it, in UTC with milliseconds:
     /// `2024-11-06T07:08:38.000Z`.
     public var iso8601Text: String {
-        let utc = WeiboTime(date: date, utcOffset: 0).components
+        let utc = Timestamp(date: date, utcOffset: 0).components
         let milliseconds = Int((date.timeIntervalSince1970 * 1000).rounded(.down)) % 1000
         func pad(_ n: Int, _ width: Int = 2) -> String {
             let text = String(n)
@@ -89,22 +89,22 @@ extension WeiboTime {
     }
 }
 
-/// A Mastodon time field: its text read by `WeiboTime(iso8601:)`; nil when
+/// A Mastodon time field: its text read by `Timestamp(iso8601:)`; nil when
 /// the field is absent, null, not text or not in that form.
 @propertyWrapper
 public struct LenientISO8601: LenientField, Sendable, Hashable {
-    public var wrappedValue: WeiboTime?
+    public var wrappedValue: Timestamp?
 
-    public init(wrappedValue: WeiboTime?) {
+    public init(wrappedValue: Timestamp?) {
         self.wrappedValue = wrappedValue
     }
 
     public init<K>(_ container: KeyedDecodingContainer<K>, _ key: K) {
-        wrappedValue = container.lenient(String.self, key).flatMap(WeiboTime.init(iso8601:))
+        wrappedValue = container.lenient(String.self, key).flatMap(Timestamp.init(iso8601:))
     }
 
     /// Outside an object (never in the Model): the text, if it is one.
     public init(from decoder: Decoder) throws {
-        wrappedValue = (try? decoder.singleValueContainer().decode(String.self)).flatMap(WeiboTime.init(iso8601:))
+        wrappedValue = (try? decoder.singleValueContainer().decode(String.self)).flatMap(Timestamp.init(iso8601:))
     }
 }

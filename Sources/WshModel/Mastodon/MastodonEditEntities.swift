@@ -9,7 +9,7 @@ public struct MastodonStatusEdit: Decodable, Sendable {
     @Lenient public var content: String? = nil
     @Lenient public var spoilerText: String? = nil
     @Lenient public var sensitive: Bool? = nil
-    @LenientISO8601 public var createdAt: WeiboTime? = nil
+    @LenientISO8601 public var createdAt: Timestamp? = nil
 
     enum CodingKeys: String, CodingKey {
         case content, sensitive
@@ -43,7 +43,7 @@ public struct MastodonStatusSource: Decodable, Sendable {
 /// A Mastodon `ScheduledStatus`: its id, `scheduled_at`, and the `params` it will be posted with.
 public struct MastodonScheduledStatus: Decodable, Sendable {
     @Lenient public var id: String? = nil
-    @LenientISO8601 public var scheduledAt: WeiboTime? = nil
+    @LenientISO8601 public var scheduledAt: Timestamp? = nil
     @Lenient public var params: Params? = nil
 
     public struct Params: Decodable, Sendable, LenientValue {
@@ -82,7 +82,7 @@ public struct MastodonEditableStatus: Decodable, Sendable {
 
     public struct Poll: Decodable, Sendable, LenientValue {
         @Lenient var choices: [MastodonPoll.Option] = []
-        @LenientISO8601 public var expiresAt: WeiboTime? = nil
+        @LenientISO8601 public var expiresAt: Timestamp? = nil
         @Lenient public var expired: Bool? = nil
         @Lenient public var multiple: Bool? = nil
 

@@ -23,7 +23,7 @@ public struct MastodonAccount: Decodable, Sendable, Hashable, LenientValue {
     @Lenient public var statusesCount: Int? = nil
     @Lenient public var bot: Bool? = nil
     @Lenient public var locked: Bool? = nil
-    @LenientISO8601 public var createdAt: WeiboTime? = nil
+    @LenientISO8601 public var createdAt: Timestamp? = nil
     @Lenient public var emojis: [MastodonEmoji] = []
     @Lenient public var fields: [MastodonField] = []
     /// The account it moved to (`moved`, a whole account): only its name is kept.
@@ -67,7 +67,7 @@ public struct MastodonAccount: Decodable, Sendable, Hashable, LenientValue {
 /// A Mastodon `Status` (a "toot").
 public struct MastodonStatus: Decodable, Sendable, Hashable, LenientValue {
     @Lenient public var id: String? = nil
-    @LenientISO8601 public var createdAt: WeiboTime? = nil
+    @LenientISO8601 public var createdAt: Timestamp? = nil
     @Lenient public var account: MastodonAccount? = nil
     /// The text, as HTML.
     @Lenient public var content: String? = nil
@@ -90,7 +90,7 @@ public struct MastodonStatus: Decodable, Sendable, Hashable, LenientValue {
     @Lenient public var poll: MastodonPoll? = nil
     /// The status boosted, for a boost.
     @Indirect public var reblog: MastodonStatus? = nil
-    @LenientISO8601 public var editedAt: WeiboTime? = nil
+    @LenientISO8601 public var editedAt: Timestamp? = nil
     @Lenient public var card: Card? = nil
     @Lenient public var tags: [Named] = []
     @Lenient public var mentions: [Named] = []
@@ -317,7 +317,7 @@ public struct MastodonPoll: Decodable, Sendable, Hashable, LenientValue {
     @Lenient var options: [Option] = []
     @Lenient var votesCount: Int? = nil
     @Lenient var expired: Bool? = nil
-    @LenientISO8601 var expiresAt: WeiboTime? = nil
+    @LenientISO8601 var expiresAt: Timestamp? = nil
     @Lenient var multiple: Bool? = nil
     @Lenient var voted: Bool? = nil
     @Lenient var id: String? = nil
@@ -370,7 +370,7 @@ public struct MastodonContext: Decodable, Sendable {
 public struct MastodonNotification: Decodable, Sendable {
     @Lenient public var id: String? = nil
     @Lenient public var type: String? = nil
-    @LenientISO8601 public var createdAt: WeiboTime? = nil
+    @LenientISO8601 public var createdAt: Timestamp? = nil
     @Lenient public var account: MastodonAccount? = nil
     @Lenient public var status: MastodonStatus? = nil
     /// A reaction's emoji (Pleroma's `pleroma:emoji_reaction`).

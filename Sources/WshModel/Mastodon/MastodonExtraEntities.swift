@@ -27,7 +27,7 @@ public struct MastodonEmoji: Decodable, Sendable, Hashable {
 public struct MastodonField: Decodable, Sendable, Hashable {
     @Lenient public var name: String? = nil
     @Lenient public var value: String? = nil
-    @LenientISO8601 public var verifiedAt: WeiboTime? = nil
+    @LenientISO8601 public var verifiedAt: Timestamp? = nil
 
     enum CodingKeys: String, CodingKey {
         case name, value

@@ -137,7 +137,7 @@ public struct MastodonOAuthClient: OAuthAppRegistering {
         let request = HTTPRequest(url: url, headers: [HTTPHeader("Accept", "application/json"),
                                                       HTTPHeader("Authorization", "Bearer " + token.revealed)])
         let response = try await http.send(request)
-        try WeiboClient.check(response, url: url, secrets: [token.revealed])
+        try APIClient.check(response, url: url, secrets: [token.revealed], errors: MastodonErrors())
         let fields = try OAuthClient.object(response.body, what: "the verify_credentials answer")
         guard let id = OAuthClient.text(fields["id"]) else {
             throw .decoding(what: "the verify_credentials answer", where: "id", detail: "missing")

@@ -89,7 +89,7 @@ public struct OAuthClient: OAuthFlow {
                       HTTPHeader("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")],
             body: Data(FormEncoding.encode(fields).utf8))
         let response = try await http.send(request)
-        try WeiboClient.check(response, url: url, secrets: secrets)
+        try APIClient.check(response, url: url, secrets: secrets, errors: WeiboErrors())
         return response.body
     }
 

@@ -49,7 +49,7 @@ struct DataSet: Sendable {
     func authorIndex(ofOrdinal ordinal: Int) -> Int { statuses.authorIndex(ofOrdinal: ordinal) }
 
     /// The time of the newest generated status; posts follow it a minute apart.
-    static let newestTime = WeiboTime(weiboText: "Mon Nov 11 21:30:00 +0800 2024")!
+    static let newestTime = Timestamp(weiboText: "Mon Nov 11 21:30:00 +0800 2024")!
 
     // Independent PRNG streams, so adding statuses never changes users.
     fileprivate enum Stream: UInt64 { case users = 1, statuses, comments, gaps, follows }
@@ -119,7 +119,7 @@ struct DataSet: Sendable {
     }
 
     /// The comments on the status with `ordinal`, newest first (`count` of them).
-    func comments(onOrdinal ordinal: Int, count: Int, after time: WeiboTime) -> [SandboxComment] {
+    func comments(onOrdinal ordinal: Int, count: Int, after time: Timestamp) -> [SandboxComment] {
         (0..<min(count, SandboxComment.maximumPerStatus)).map { n in
             var rng = SplitMix64(seed: seed, stream: Stream.comments.rawValue,
                                  index: UInt64(ordinal) << 16 | UInt64(n))
@@ -127,7 +127,7 @@ struct DataSet: Sendable {
             let age = TimeInterval((count - n) * 97)
             return SandboxComment(
                 id: SandboxComment.firstID + Int64(ordinal) * 1000 + Int64(count - n),
-                createdAt: WeiboTime(date: time.date.addingTimeInterval(age)),
+                createdAt: Timestamp(date: time.date.addingTimeInterval(age)),
                 text: text.commentText(&rng), source: rng.pick(Corpus.sources),
                 authorIndex: rng.index(users.count))
         }
@@ -150,7 +150,7 @@ struct DataSet: Sendable {
                 followersCount: rng.chance(0.1) ? rng.int(100_000...50_000_000) : rng.int(0...5_000),
                 friendsCount: rng.int(0...2_000), favouritesCount: rng.int(0...800),
                 verified: verified, verifiedReason: verified ? rng.pick(Corpus.verifiedReasons) : "",
-                createdAt: WeiboTime(date: joined),
+                createdAt: Timestamp(date: joined),
                 avatarKey: "00" + TextGenerator.token(&rng, length: 30), generatedStatusesCount: 0)
         }
     }
@@ -219,7 +219,7 @@ struct DataSet: Sendable {
             }
         }
         return SandboxStatus(
-            ordinal: ordinal, createdAt: WeiboTime(date: createdAt),
+            ordinal: ordinal, createdAt: Timestamp(date: createdAt),
             text: body,
             source: source, authorIndex: author,
             pictureKeys: pictures, retweetedOrdinal: reposts ? rng.int(1...(ordinal - 1)) : nil,

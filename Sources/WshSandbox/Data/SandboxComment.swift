@@ -4,7 +4,7 @@ import WshModel
 /// the comment's position.
 struct SandboxComment: Sendable {
     var id: Int64
-    var createdAt: WeiboTime
+    var createdAt: Timestamp
     var text: String
     var source: (name: String, href: String)
     var authorIndex: Int

@@ -5,7 +5,7 @@ struct SandboxStatus: Sendable {
     /// The ordinal: 1 for the oldest generated status, counting up through
     /// the generated ones and then the posted ones. The id is derived from it.
     var ordinal: Int
-    var createdAt: WeiboTime
+    var createdAt: Timestamp
     var text: String
     var source: (name: String, href: String)
     var authorIndex: Int
@@ -25,7 +25,7 @@ struct SandboxStatus: Sendable {
     /// What a post made through the Mastodon API said beyond its text.
     var mastodon: MastodonExtras? = nil
     /// When it was last edited (Mastodon's `edited_at`); nil when never.
-    var editedAt: WeiboTime? = nil
+    var editedAt: Timestamp? = nil
     /// What a reply made through the Mastodon API answers (see `Timeline+Replies.swift`); nil for other statuses.
     var replyTo: ReplyLink? = nil
 

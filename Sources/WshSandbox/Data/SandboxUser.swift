@@ -14,7 +14,7 @@ struct SandboxUser: Sendable {
     var favouritesCount: Int
     var verified: Bool
     var verifiedReason: String
-    var createdAt: WeiboTime
+    var createdAt: Timestamp
     /// The key of the avatar image in its URLs.
     var avatarKey: String
     /// How many generated statuses this user wrote (posts are added at run time).

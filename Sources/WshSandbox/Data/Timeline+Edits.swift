@@ -6,7 +6,7 @@ struct StatusVersion: Sendable, Hashable {
     var text: String
     var spoilerText: String
     var sensitive: Bool
-    var createdAt: WeiboTime
+    var createdAt: Timestamp
 }
 
 /// A status waiting for its time (`POST /api/v1/statuses` with `scheduled_at`):
@@ -58,7 +58,7 @@ extension Timeline {
         return [currentVersion(of: status, at: status.createdAt)]
     }
 
-    private func currentVersion(of status: SandboxStatus, at time: WeiboTime) -> StatusVersion {
+    private func currentVersion(of status: SandboxStatus, at time: Timestamp) -> StatusVersion {
         let spoiler = status.mastodon?.spoilerText ?? generatedSpoiler(status) ?? ""
         return StatusVersion(text: status.text, spoilerText: spoiler, sensitive: status.mastodon?.sensitive ?? !spoiler.isEmpty,
                              createdAt: time)

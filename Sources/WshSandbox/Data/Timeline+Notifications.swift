@@ -13,7 +13,7 @@ struct SandboxNotification: Sendable {
     var ordinal: Int?
     /// The reply it is about, for a mention by a reply (a comment on the Weibo side).
     var commentID: Int64?
-    var createdAt: WeiboTime
+    var createdAt: Timestamp
 
     /// Notification ids: `firstID + ordinal * 1024 + n`, so that generated
     /// ones sort by their status and runtime ones (numbered from the ordinal
@@ -84,7 +84,7 @@ extension Timeline {
         func add(_ type: String, _ code: Int64, _ account: Int, _ ordinal: Int?, after status: SandboxStatus, seconds: Double) {
             made.append(SandboxNotification(
                 id: SandboxNotification.base(status.ordinal) + code, type: type, account: account, ordinal: ordinal,
-                createdAt: WeiboTime(date: status.createdAt.date.addingTimeInterval(seconds))))
+                createdAt: Timestamp(date: status.createdAt.date.addingTimeInterval(seconds))))
         }
         func other(_ rng: inout SplitMix64) -> Int {
             let pick = rng.index(data.users.count)

@@ -22,7 +22,7 @@ struct SandboxMedia: Sendable, Hashable {
 /// A poll posted with a status.
 struct SandboxPoll: Sendable, Hashable {
     var options: [String]
-    var expiresAt: WeiboTime
+    var expiresAt: Timestamp
     var multiple: Bool
 }
 
@@ -43,7 +43,7 @@ struct PollState: Sendable {
     var options: [String]
     var counts: [Int]
     var voters: Int
-    var expiresAt: WeiboTime
+    var expiresAt: Timestamp
     var expired: Bool
     var multiple: Bool
     /// The viewer's choices, nil when they have not voted.
@@ -56,7 +56,7 @@ extension Timeline {
     static let firstMediaID: Int64 = 6_000_000_000_000_000
 
     /// The sandbox's "now": the data's newest moment, a minute later for each write.
-    var now: WeiboTime { lastWriteTime }
+    var now: Timestamp { lastWriteTime }
 
     mutating func addMedia(owner: Int, type: String, fileExtension: String, description: String?, size: Int,
                            processed: Bool) -> SandboxMedia {
@@ -98,13 +98,13 @@ extension Timeline {
 
     /// The poll of `status`, with the votes cast, as `viewer` sees it; nil when it has none.
     func poll(of status: SandboxStatus, viewer: Int?) -> PollState? {
-        let base: (options: [String], counts: [Int], expiresAt: WeiboTime, multiple: Bool)
+        let base: (options: [String], counts: [Int], expiresAt: Timestamp, multiple: Bool)
         if let posted = posting.polls[status.ordinal] {
             base = (posted.options, posted.options.map { _ in 0 }, posted.expiresAt, posted.multiple)
         } else if hasGeneratedPoll(status) {
             let options = [["今天吃什么", "Pizza", "火锅"], ["Swift", "Kotlin"], ["早起", "熬夜", "都不", "Both"]][status.ordinal % 3]
             base = (options, options.indices.map { (status.ordinal * (7 + $0 * 13)) % 97 },
-                    WeiboTime(date: status.createdAt.date.addingTimeInterval(86_400)), status.ordinal % 2 == 0)
+                    Timestamp(date: status.createdAt.date.addingTimeInterval(86_400)), status.ordinal % 2 == 0)
         } else {
             return nil
         }

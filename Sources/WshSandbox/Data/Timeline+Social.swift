@@ -48,16 +48,16 @@ extension Timeline {
     }
 
     /// When `user` favourited the status with `ordinal`, nil when they have not.
-    func favouritedTime(_ ordinal: Int, by user: Int) -> WeiboTime? {
+    func favouritedTime(_ ordinal: Int, by user: Int) -> Timestamp? {
         favourites[user]?.first { $0.ordinal == ordinal }?.time
     }
 
     /// `user`'s favourites still there, newest first.
-    func favouriteList(of user: Int) -> [(ordinal: Int, time: WeiboTime)] {
+    func favouriteList(of user: Int) -> [(ordinal: Int, time: Timestamp)] {
         (favourites[user] ?? []).reversed().filter { !isDeleted(ordinal: $0.ordinal) }
     }
 
-    mutating func favourite(_ status: SandboxStatus, by user: Int) -> Result<WeiboTime, Refusal> {
+    mutating func favourite(_ status: SandboxStatus, by user: Int) -> Result<Timestamp, Refusal> {
         guard favouritedTime(status.ordinal, by: user) == nil else { return .failure(.alreadyFavourited) }
         let time = nextWriteTime()
         favourites[user, default: []].append((status.ordinal, time))
@@ -67,7 +67,7 @@ extension Timeline {
         return .success(time)
     }
 
-    mutating func unfavourite(_ status: SandboxStatus, by user: Int) -> Result<WeiboTime, Refusal> {
+    mutating func unfavourite(_ status: SandboxStatus, by user: Int) -> Result<Timestamp, Refusal> {
         guard let index = favourites[user]?.firstIndex(where: { $0.ordinal == status.ordinal }) else {
             return .failure(.notFavourited)
         }

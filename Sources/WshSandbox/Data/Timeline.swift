@@ -25,7 +25,7 @@ struct Timeline: Sendable {
     /// Reposts made through the API, added to a status's generated `reposts_count`.
     private(set) var repostsAdded: [Int: Int] = [:]
     /// The time of the last write; each write comes one minute later.
-    private(set) var lastWriteTime: WeiboTime
+    private(set) var lastWriteTime: Timestamp
 
     // What writes add to the timelines' indexes (see Timeline+Indexes.swift), each ascending.
     /// Posted statuses by author.
@@ -47,7 +47,7 @@ struct Timeline: Sendable {
     var friendsAdded: [Int: Int] = [:]
     var followersAdded: [Int: Int] = [:]
     /// Each user's favourites, oldest first, with when they were made.
-    var favourites: [Int: [(ordinal: Int, time: WeiboTime)]] = [:]
+    var favourites: [Int: [(ordinal: Int, time: Timestamp)]] = [:]
 
     // Blocks and server-side mutes (see Timeline+Relations.swift).
     var blocks: [Int: [Int]] = [:]
@@ -203,10 +203,10 @@ struct Timeline: Sendable {
     // MARK: Writing
 
     /// The time of a new write: a minute after the last one, and not before `earliest`.
-    mutating func nextWriteTime(notBefore earliest: Date? = nil) -> WeiboTime {
+    mutating func nextWriteTime(notBefore earliest: Date? = nil) -> Timestamp {
         var next = lastWriteTime.date.addingTimeInterval(60)
         if let earliest, earliest > next { next = earliest }
-        lastWriteTime = WeiboTime(date: next)
+        lastWriteTime = Timestamp(date: next)
         return lastWriteTime
     }
 

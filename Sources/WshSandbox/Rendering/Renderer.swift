@@ -59,7 +59,7 @@ struct Renderer {
     }
 
     /// `{"favorites":[{"status":…,"tags":[],"favorited_time":…}],"total_number":N}`.
-    func favoritesPage(_ favourites: [(ordinal: Int, time: WeiboTime)], count: Int, page: Int) -> [UInt8] {
+    func favoritesPage(_ favourites: [(ordinal: Int, time: Timestamp)], count: Int, page: Int) -> [UInt8] {
         let first = min(favourites.count, (page - 1) * count)
         let slice = favourites[first..<min(favourites.count, first + count)]
         var json = JSONWriter(capacity: 3000 * max(1, slice.count))
@@ -76,7 +76,7 @@ struct Renderer {
     }
 
     /// `{"status":…,"tags":[],"favorited_time":…}`, as favorites/create and destroy answer.
-    func favoriteJSON(_ status: SandboxStatus, time: WeiboTime) -> [UInt8] {
+    func favoriteJSON(_ status: SandboxStatus, time: Timestamp) -> [UInt8] {
         var json = JSONWriter()
         json.objectStart()
         json.key("status")

@@ -148,7 +148,7 @@ extension MastodonAPI {
 
     /// `scheduled_at` read as ISO 8601, at least 5 minutes after now (422 otherwise, as Mastodon).
     private func scheduledTime(_ text: String) throws -> Date {
-        guard let time = WeiboTime(iso8601: text) else {
+        guard let time = Timestamp(iso8601: text) else {
             throw MastodonError.validation("Scheduled at is not a valid time: \(text)")
         }
         guard time.date.timeIntervalSince(now) >= Self.minimumScheduleLead else {

@@ -209,7 +209,7 @@ extension MastodonAPI {
         timeline.attach(media, to: status.ordinal)
         if let poll {
             timeline.addPoll(SandboxPoll(options: poll.options,
-                                         expiresAt: WeiboTime(date: status.createdAt.date.addingTimeInterval(TimeInterval(poll.expiresIn))),
+                                         expiresAt: Timestamp(date: status.createdAt.date.addingTimeInterval(TimeInterval(poll.expiresIn))),
                                          multiple: poll.multiple), to: status.ordinal)
         }
     }

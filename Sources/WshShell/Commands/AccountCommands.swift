@@ -52,7 +52,7 @@ extension Shell {
                 handler: { [unowned self] context in try use(context) }),
             CommandSpec(
                 name: "whoami", abstract: "Show whose token the session sends and when it expires.",
-                discussion: "Asks oauth2/get_token_info and users/show (Mastodon: accounts/verify_credentials; its tokens do not expire). With --json: {api, uid, screen_name, token_source, app_key, expires_at}.",
+                discussion: "Asks the API whose token it is (Weibo: its token info and the user; Mastodon: accounts/verify_credentials, its tokens do not expire). With --json: {api, uid, screen_name, token_source, app_key, expires_at}.",
                 options: [.json],
                 handler: { [unowned self] context in try whoami(context) }),
             CommandSpec(

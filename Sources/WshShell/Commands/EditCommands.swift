@@ -84,7 +84,7 @@ extension Shell {
     /// `post TEXT --at TIME`: schedules instead of posting (the ViewModel reads TIME).
     func schedulePost(_ context: CommandContext, text: String, at word: String) throws(LanguageError) {
         try refuseUnless(\.schedulesStatuses, "cannot schedule a status")
-        let at: WeiboTime
+        let at: Timestamp
         do throws(ViewModelError) {
             at = try ScheduleTime.parse(word, now: Date())
         } catch {

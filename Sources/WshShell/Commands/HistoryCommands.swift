@@ -74,9 +74,9 @@ extension Shell {
                 discussion: """
                     Undo means what it says. An operation that changed something on the server
                     (marked ⇅ in history) is taken back there first: undoing a post or repost
-                    deletes it (POST statuses/destroy.json), a comment or reply deletes it
-                    (comments/destroy.json), favorite/unfavorite and follow/unfollow undo with
-                    the other. Weibo cannot restore a deleted status: undoing delete posts its
+                    deletes it, a comment or reply deletes it, favorite/unfavorite and
+                    follow/unfollow undo with the other, each by the API's own call (help
+                    favorite, help comment… name it). Weibo cannot restore a deleted status: undoing delete posts its
                     text again as a new status and says so. If that request fails, undo fails and
                     changes nothing (history and screens stay; a script stops with exit 1); if
                     its answer is lost, wsh asks the server what happened before it reports.

@@ -11,7 +11,7 @@ extension Shell {
         var post = CommandSpec(
             name: "post", abstract: "Post a status (needs a token); it becomes row 1.",
             discussion: """
-                Weibo: POST statuses/update.json (status), text alone. Mastodon: POST /api/v1/statuses
+                Weibo: text alone. Mastodon: POST /api/v1/statuses
                 with visibility, spoiler_text (--cw), in_reply_to_id (--reply N: row N of the screen on top,
                 as detail N reads it: a notification's status, a search result, else the list), language,
                 media_ids[] and poll[options][], poll[expires_in], poll[multiple]. Each --media FILE is

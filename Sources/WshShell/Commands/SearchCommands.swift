@@ -16,7 +16,7 @@ extension Shell {
                 across the sections, accounts first, then statuses, then hashtags: detail N
                 opens a status or an account's profile; back returns. @user@host resolves
                 an account of another server (resolve=true). N is how many of each kind
-                (default 20, at most 40). Weibo: GET search/topics.json, statuses only.
+                (default 20, at most 40). Weibo: topic search, statuses only.
                 Not an operation on the server: undo closes the results.
                   search swift
                   search @wsh_team@mastodon.social

@@ -6,13 +6,17 @@ import WshRequest
 
 /// `api`, `connect`, `status`, `ping`, `trace`: the session and raw requests.
 extension Shell {
+    /// `On weibo, for instance:` and its `api` lines, one a line, indented.
+    static func apiExamples(_ dialect: any Dialect, on place: String) -> String {
+        (["On \(place), for instance:"] + dialect.apiExamples.map { "  " + $0 }).joined(separator: "\n")
+    }
+
     func sessionCommands() -> [CommandSpec] {
-        [
-            CommandSpec(
+        var raw = CommandSpec(
                 name: "api", abstract: "Send a raw API request and print the JSON answer.",
                 discussion: """
                     METHOD is get, post, put, patch or delete. PATH is relative to the API base
-                    (statuses/show.json, api/v1/statuses/1); parameters are KEY=VALUE words,
+                    (see the paths below); parameters are KEY=VALUE words,
                     percent-encoded for you (quote the whole word when the value has spaces):
                     the query of a get or delete, the form body of a post, put or patch.
                     --json BODY sends BODY (valid JSON) as the body instead, the parameters
@@ -20,8 +24,6 @@ extension Shell {
                     printed pretty when it is JSON; an API error, an HTTP error or an answer
                     that is not JSON prints what came and fails the command. Not recorded in
                     the history: undo does not take back what api did.
-                      api get statuses/public_timeline.json count=2
-                      api post statuses/update.json 'status=hello 微博'
                     On Mastodon, for instance: `api patch api/v1/accounts/update_credentials
                     --json '{"note": "hi"}'`, `api delete api/v1/statuses/ID`.
                     """,
@@ -31,15 +33,20 @@ extension Shell {
                     ArgumentSpec("PARAM", help: "KEY=VALUE", arity: .variadic),
                 ],
                 options: [.valued("json", valueName: "BODY", help: "send BODY (JSON) as the request body")],
-                completion: { request in
+                completion: { [unowned self] request in
                     switch request.argumentIndex {
                     case 0: ["get", "post", "put", "patch", "delete"]
-                    case 1: ["statuses/public_timeline.json", "statuses/show.json", "comments/show.json",
-                             "users/show.json", "statuses/update.json"]
+                    // The connected API's own paths; every API's while it is not known yet.
+                    case 1: connection.knownDialect.map(\.apiPaths) ?? Dialects.all.flatMap(\.apiPaths)
                     default: []
                     }
                 },
-                handler: { [unowned self] context in try api(context) }),
+                handler: { [unowned self] context in try api(context) })
+        // Examples in the connected API's own paths (each API's on the manual page).
+        raw.currentNotes = { [unowned self] in connection.knownDialect.map { Self.apiExamples($0, on: "this API (\($0.name))") } }
+        raw.manualNotes = Dialects.all.map { Self.apiExamples($0, on: $0.name) }.joined(separator: "\n\n")
+        return [
+            raw,
             CommandSpec(
                 name: "connect", abstract: "Point the session at the sandbox or an API base URL.",
                 discussion: """
@@ -179,7 +186,7 @@ extension Shell {
         // The sanitized form, so `json get` never prints a control character the server sent.
         if let pretty, !pretty.isEmpty { context.setResultDocument(pretty) }
         do {
-            try WeiboClient.check(response, url: redact(request.url))
+            try APIClient.check(response, url: redact(request.url), errors: client.errors)
         } catch {
             throw failure(error)
         }
@@ -241,7 +248,7 @@ extension Shell {
         }
     }
 
-    private func requestOrFail(_ client: WeiboClient, _ endpoint: Endpoint) throws(LanguageError) -> HTTPRequest {
+    private func requestOrFail(_ client: APIClient, _ endpoint: Endpoint) throws(LanguageError) -> HTTPRequest {
         do { return try client.request(for: endpoint) } catch { throw failure(error) }
     }
 

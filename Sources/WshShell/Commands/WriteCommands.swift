@@ -1,3 +1,4 @@
+import WshDataController
 import WshLanguage
 import WshViewModel
 
@@ -12,12 +13,11 @@ extension Shell {
             """
         let row = ArgumentSpec("N", help: "the row number from list")
         return [
-            CommandSpec(
+            withCalls(CommandSpec(
                 name: "comment", abstract: "Comment on row N (needs a token).",
                 discussion: """
-                    POST comments/create.json (id, comment). undo deletes the comment
-                    (POST comments/destroy.json cid); redo comments again (a new comment id).
-                    A lost answer is resolved by reading comments/show.json for this text among
+                    undo deletes the comment; redo comments again (a new comment id).
+                    A lost answer is resolved by reading the status's comments for this text among
                     the comments newer than the newest one seen before.
                     """,
                 arguments: [row, ArgumentSpec("TEXT", help: "the comment", arity: .oneOrMore)],
@@ -28,12 +28,11 @@ extension Shell {
                     try drive(context, input: "SessionViewModel.comment(index: \(index), …)") {
                         try await $0.comment(index: index, text: text)
                     }
-                }),
-            CommandSpec(
+                }), [("", .comment), ("undo", .deleteComment), ("lost answer", .readComments)]),
+            withCalls(CommandSpec(
                 name: "reply", abstract: "Reply to comment M of row N (M as `comments N` numbers them).",
                 discussion: """
-                    POST comments/reply.json (id, cid, comment). undo deletes the reply
-                    (POST comments/destroy.json cid); redo replies again.
+                    undo deletes the reply; redo replies again.
                     \(lostAnswer)
                     """,
                 arguments: [row, ArgumentSpec("M", help: "the comment number from comments N"),
@@ -46,13 +45,12 @@ extension Shell {
                     try drive(context, input: "SessionViewModel.reply(index: \(index), commentIndex: \(comment), …)") {
                         try await $0.reply(index: index, commentIndex: comment, text: text)
                     }
-                }),
-            CommandSpec(
+                }), [("", .reply), ("undo", .deleteComment)]),
+            withCalls(CommandSpec(
                 name: "repost", abstract: "Repost row N, with optional TEXT; the repost becomes row 1.",
                 discussion: """
-                    Weibo: POST statuses/repost.json (id, status); Mastodon: a boost. undo takes
-                    it back by the API's own call (Weibo deletes the repost; Mastodon unboosts
-                    the original); redo reposts again (a new id).
+                    On Mastodon, a boost. undo takes it back by the API's own call (Weibo deletes
+                    the repost; Mastodon unboosts the original); redo reposts again (a new id).
                     \(lostAnswer)
                     """,
                 arguments: [row, ArgumentSpec("TEXT", help: "what to say with it", arity: .variadic)],
@@ -67,15 +65,13 @@ extension Shell {
                     try drive(context, input: "SessionViewModel.repost(index: \(index), …)") {
                         try await $0.repost(index: index, text: text)
                     }
-                }),
-            toggle(name: "favorite", abstract: "Favourite row N.", endpoint: "favorites/create.json",
-                   undo: "unfavourites it (POST favorites/destroy.json)", favorite: true),
-            toggle(name: "unfavorite", abstract: "Unfavourite row N.", endpoint: "favorites/destroy.json",
-                   undo: "favourites it again (POST favorites/create.json)", favorite: false),
-            CommandSpec(
+                }), [("", .repost), ("undo", .unrepost)]),
+            toggle(name: "favorite", abstract: "Favourite row N.", undo: "unfavourites it", favorite: true),
+            toggle(name: "unfavorite", abstract: "Unfavourite row N.", undo: "favourites it again", favorite: false),
+            withCalls(CommandSpec(
                 name: "delete", abstract: "Delete row N, one of your own statuses; the row disappears.",
                 discussion: """
-                    POST statuses/destroy.json (id); the server refuses others' statuses.
+                    The server refuses others' statuses.
                     Weibo cannot restore a deleted status: undo posts its text again as a NEW
                     status (a new id, a new time, no comments or reposts, not a repost any more)
                     and says so; redo deletes that new status.
@@ -86,15 +82,13 @@ extension Shell {
                 handler: { [unowned self] context in
                     let index = try integer(context.arguments["N"], name: "N") ?? 0
                     try drive(context, input: "SessionViewModel.delete(index: \(index))") { try await $0.delete(index: index) }
-                }),
-            follow(name: "follow", abstract: "Follow a user by screen name (@name) or uid.",
-                   endpoint: "friendships/create.json", undo: "unfollows (POST friendships/destroy.json)", follow: true),
-            follow(name: "unfollow", abstract: "Unfollow a user by screen name (@name) or uid.",
-                   endpoint: "friendships/destroy.json", undo: "follows again (POST friendships/create.json)", follow: false),
-            CommandSpec(
+                }), [("", .delete)]),
+            follow(name: "follow", abstract: "Follow a user by screen name (@name) or uid.", undo: "unfollows", follow: true),
+            follow(name: "unfollow", abstract: "Unfollow a user by screen name (@name) or uid.", undo: "follows again", follow: false),
+            withCalls(CommandSpec(
                 name: "limits", abstract: "Show the token's rate limits: hits left, and when they reset.",
                 discussion: """
-                    GET account/rate_limit_status.json. Not an operation: nothing to undo.
+                    Not an operation: nothing to undo.
                     With --json: {remaining_user_hits, remaining_ip_hits, user_limit, ip_limit,
                     reset_time, reset_time_in_seconds, limit_time_unit}, null where the server
                     did not say. A rate-limited command (API error 10022, 10023, 10024) says
@@ -108,17 +102,17 @@ extension Shell {
                     } else {
                         context.write(LimitsView(style: console.style).render(limits))
                     }
-                }),
+                }), [("", .rateLimits)]),
         ]
     }
 
-    private func toggle(name: String, abstract: String, endpoint: String, undo: String, favorite: Bool) -> CommandSpec {
-        CommandSpec(
+    private func toggle(name: String, abstract: String, undo: String, favorite: Bool) -> CommandSpec {
+        withCalls(CommandSpec(
             name: name, abstract: abstract,
             discussion: """
-                POST \(endpoint) (id). undo \(undo); redo sends it again. For undo and redo,
-                a status already so (favourited, or not) counts as done, and the note says so.
-                If the answer is lost, wsh reads the status's "favorited" before it reports.
+                undo \(undo); redo sends it again. For undo and redo, a status already so
+                (favourited, or not) counts as done, and the note says so. If the answer is
+                lost, wsh reads the status's field named below before it reports.
                 """,
             arguments: [ArgumentSpec("N", help: "the row number from list")],
             completion: { [unowned self] _ in rowNumbers() },
@@ -127,18 +121,45 @@ extension Shell {
                 try drive(context, input: "SessionViewModel.setFavorite(\(favorite), index: \(index))") {
                     try await $0.setFavorite(favorite, index: index)
                 }
-            })
+            }), [("", favorite ? .favorite : .unfavorite), ("undo", favorite ? .unfavorite : .favorite)])
     }
 
-    private func follow(name: String, abstract: String, endpoint: String, undo: String, follow: Bool) -> CommandSpec {
-        relationCommand(
+    private func follow(name: String, abstract: String, undo: String, follow: Bool) -> CommandSpec {
+        withCalls(relationCommand(
             name, abstract: abstract,
             discussion: """
-                POST \(endpoint) (uid or screen_name). undo \(undo); redo sends it again.
-                For undo and redo, a user already so counts as done, and the note says so.
-                If the answer is lost, wsh reads users/show.json ("following") before it reports.
+                undo \(undo); redo sends it again. For undo and redo, a user already so
+                counts as done, and the note says so. If the answer is lost, wsh reads the
+                relationship before it reports.
                 """,
-            input: "setFollowing", to: follow) { try await $0.setFollowing($1, name: $2) }
+            input: "setFollowing", to: follow) { try await $0.setFollowing($1, name: $2) },
+            [("", follow ? .follow : .unfollow), ("undo", follow ? .unfollow : .follow), ("lost answer", .readFollowing)])
+    }
+
+    /// `spec` with help that names the connected API's own `calls` (each
+    /// labelled, the command's own first and unlabelled), taken from the
+    /// dialect as `help fetch` takes its timelines; the manual page lists each API's.
+    func withCalls(_ spec: CommandSpec, _ calls: [(label: String, operation: SharedOperation)]) -> CommandSpec {
+        var spec = spec
+        let name = spec.name
+        spec.currentNotes = { [unowned self] in
+            guard let dialect = connection.knownDialect else {
+                return "On \(connection.label): the call depends on the API, found out by connect URL or the first request; "
+                    + "help \(name) names it then."
+            }
+            return "On this API (\(dialect.name)): " + Self.callsText(dialect, calls)
+        }
+        spec.manualNotes = Dialects.all.map { "On \($0.name): " + Self.callsText($0, calls) }.joined(separator: "\n\n")
+        return spec
+    }
+
+    /// `POST /api/v1/statuses/:id/favourite, field "favourited"; undo: POST /api/v1/statuses/:id/unfavourite, …`.
+    private static func callsText(_ dialect: any Dialect, _ calls: [(label: String, operation: SharedOperation)]) -> String {
+        calls.map { label, operation in
+            let call = dialect.call(for: operation)
+            let field = call.field.map { ", field \"\($0)\"" } ?? ""
+            return (label.isEmpty ? "" : "\(label): ") + call.description + field
+        }.joined(separator: "; ") + "."
     }
 
     /// A command that sets one relation to USER on or off (`follow`, `block`…)

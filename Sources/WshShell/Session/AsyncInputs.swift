@@ -70,7 +70,7 @@ extension Shell {
     }
 
     /// The API client, starting the sandbox on first use.
-    func client() throws(LanguageError) -> WeiboClient {
+    func client() throws(LanguageError) -> APIClient {
         do { return try connection.client() } catch { throw failure(error) }
     }
 }

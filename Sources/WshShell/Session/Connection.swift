@@ -36,7 +36,7 @@ public final class Connection {
     /// The CAs every client of this connection trusts, the API's and the auxiliary ones alike.
     public let authorities: CertificateAuthorities
     private var sandbox: (baseURL: String, token: String)?
-    private var current: (client: WeiboClient, http: any CancellableHTTPClient)?
+    private var current: (client: APIClient, http: any CancellableHTTPClient)?
     /// A client for a request outside the API client (the OAuth exchange),
     /// cancelled by Ctrl-C like the API client's.
     private var auxiliary: (any CancellableHTTPClient)?
@@ -278,11 +278,11 @@ public final class Connection {
     }
 
     /// An API client for this target that sends `token`.
-    public func client(sending token: Secret) throws(RequestError) -> WeiboClient {
+    public func client(sending token: Secret) throws(RequestError) -> APIClient {
         remember(secret: token.revealed)
         let configuration = APIConfiguration(baseURL: try apiBase(), token: .value(token),
                                              connectTimeout: timeouts.connect, timeout: timeouts.total)
-        return WeiboClient(configuration: configuration, http: auxiliaryHTTPClient())
+        return APIClient(configuration: configuration, http: auxiliaryHTTPClient(), errors: try dialect().errors)
     }
 
     /// The dialect of the target: as `--dialect` said, Weibo for the
@@ -348,16 +348,17 @@ public final class Connection {
     }
 
     /// The client, created (and the sandbox started) on first use.
-    public func client() throws(RequestError) -> WeiboClient {
+    public func client() throws(RequestError) -> APIClient {
         if let current { return current.client }
         let base = try apiBase()
         let token = try credential().token
         var configuration = APIConfiguration(baseURL: base, token: token.map { .value($0) } ?? .none,
                                              connectTimeout: timeouts.connect, timeout: timeouts.total)
-        configuration.authScheme = try dialect().authScheme
+        let api = try dialect()
+        configuration.authScheme = api.authScheme
         if case .record(let recorder) = tape { recorder.noteAPI(base: base, dialect: dialectID) }
         let http = newHTTPClient()
-        let client = WeiboClient(configuration: configuration, http: http)
+        let client = APIClient(configuration: configuration, http: http, errors: api.errors)
         current = (client, http)
         return client
     }

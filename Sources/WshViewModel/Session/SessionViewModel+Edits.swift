@@ -27,7 +27,7 @@ extension SessionViewModel {
 
     /// `post TEXT --at TIME`: schedules a status (`at` read by `ScheduleTime`); undo cancels it.
     @discardableResult
-    public func schedule(_ text: String, at: WeiboTime) async throws(ViewModelError) -> ScheduledStatus {
+    public func schedule(_ text: String, at: Timestamp) async throws(ViewModelError) -> ScheduledStatus {
         var made: ScheduledStatus?
         try await recordRemote(replay: nil) { () async throws(ViewModelError) -> (String, (any RemoteEffect)?) in
             let scheduled = try await timeline.schedule(text, at: at)

@@ -7,13 +7,13 @@ import WshText
 enum DisplayText {
     /// `05-31 17:46`: month-day hour:minute in the time's own UTC offset, as
     /// the Weibo demo's timeline shows it.
-    static func shortTime(_ time: WeiboTime?) -> String {
+    static func shortTime(_ time: Timestamp?) -> String {
         guard let c = time?.components else { return "" }
         return "\(pad(c.month))-\(pad(c.day)) \(pad(c.hour)):\(pad(c.minute))"
     }
 
     /// `2011-05-31 17:46:55 +0800`, for a detail screen.
-    static func fullTime(_ time: WeiboTime?) -> String {
+    static func fullTime(_ time: Timestamp?) -> String {
         guard let time else { return "" }
         let c = time.components
         let offset = abs(time.utcOffset)

@@ -11,14 +11,14 @@ public enum ScheduleTime {
     public static let minimumLead: TimeInterval = 5 * 60
 
     /// The moment `word` names, seen from `now`.
-    public static func parse(_ word: String, now: Date, timeZone: ClockZone = .local) throws(ViewModelError) -> WeiboTime {
+    public static func parse(_ word: String, now: Date, timeZone: ClockZone = .local) throws(ViewModelError) -> Timestamp {
         let text = word.trimmingSpaces
         let date: Date
         if let relative = relativeSeconds(text) {
             date = now.addingTimeInterval(relative)
         } else if let clock = clockTime(text, now: now, timeZone: timeZone) {
             date = clock
-        } else if text.contains("T") || text.contains("-"), let time = WeiboTime(iso8601: text) {
+        } else if text.contains("T") || text.contains("-"), let time = Timestamp(iso8601: text) {
             date = time.date
         } else {
             throw .badScheduleTime("--at: cannot read '\(word)' as a time: give +30m, +1h, +2d, HH:MM, or ISO 8601 such as 2024-11-11T21:30:00+08:00")
@@ -30,7 +30,7 @@ public enum ScheduleTime {
             throw .badScheduleTime("--at \(word) is \(when): a status must be scheduled at least 5 minutes ahead")
         }
         let offset = timeZone.utcOffset(at: date)
-        return WeiboTime(date: Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)), utcOffset: offset)
+        return Timestamp(date: Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)), utcOffset: offset)
     }
 
     /// `+90s`, `+30m`, `+1h`, `+2d` in seconds; nil when `text` is not one.

@@ -53,7 +53,7 @@ extension TimelineViewModel {
     }
 
     /// Schedules `text` for `at`. A scheduled screen on top lists it.
-    public func schedule(_ text: String, at: WeiboTime) async throws(ViewModelError) -> Scheduled {
+    public func schedule(_ text: String, at: Timestamp) async throws(ViewModelError) -> Scheduled {
         try requireSchedules()
         guard !text.allSatisfy(\.isWhitespace) else { throw fail(.emptyPost) }
         let written = try await write(

@@ -29,6 +29,7 @@ public struct MastodonDialect: Dialect {
     /// The software when detection named it (`sharkey`), so refusals name the server that lacks a feature.
     public var serverName: String { profile?.software.name ?? name }
     public var authScheme: String { "Bearer" }
+    public var errors: any APIErrors { MastodonErrors() }
     public var capabilities: Capabilities { profile?.capabilities ?? Self.fullCapabilities }
 
     /// What Mastodon's own API offers: every feature.
@@ -148,7 +149,7 @@ public struct MastodonDialect: Dialect {
     public func rateLimits(_ exchange: DialectExchange) async throws(RequestError) -> RateLimitStatus {
         let response = try await Call(exchange).exchange(.get, "api/v1/accounts/verify_credentials", [])
         let headers = response.headers
-        let reset = headers["x-ratelimit-reset"].flatMap(WeiboTime.init(iso8601:))
+        let reset = headers["x-ratelimit-reset"].flatMap(Timestamp.init(iso8601:))
         let seconds = reset.map { max(0, Int($0.date.timeIntervalSinceNow.rounded(.up))) }
         // The headers do not say how long the window is: no unit is claimed.
         return RateLimitStatus(
@@ -267,25 +268,6 @@ extension MastodonDialect {
         _ = try await call.exchange(member ? .post : .delete, "api/v1/lists/\(Call.segment(listID))/accounts",
                                     [("account_ids[]", id)])
         return await call.account(id, after: user)
-    }
-}
-
-/// Mastodon's errors, read once into `ErrorKind`: Mastodon answers
-/// `{"error": "…"}` with the HTTP status saying what it is, except that a 422
-/// is both a validation failure and, on a server that keeps its API from
-/// visitors, a call that needs a login.
-enum MastodonErrorKinds {
-    static func kind(_ failure: APIFailure) -> ErrorKind? {
-        let message = failure.message.lowercased()
-        switch failure.httpStatus {
-        case 401: return .unauthorized
-        case 422 where message.contains("authenticated user") || message.contains("access token"): return .unauthorized
-        // "already" says the thing is so (`Validation failed: … already`), unless a
-        // limit was reached: GoToSocial's `status pin limit exceeded, you've
-        // already pinned 10` refused the pin, so it is invalid, not done.
-        case 422 where message.contains("already") && !message.contains("limit"): return .alreadyDone
-        default: return ErrorKind(httpStatus: failure.httpStatus)
-        }
     }
 }
 
@@ -408,11 +390,7 @@ struct Call {
 
     /// A multipart POST (an upload), its answer decoded as `V`.
     func upload<V: Decodable & Sendable>(_ type: V.Type, _ path: String, _ parts: [MultipartPart]) async throws(RequestError) -> V {
-        do {
-            return try await exchange.fetch(V.self, Endpoint(.post, path, multipart: parts))
-        } catch {
-            throw error.classified(by: MastodonErrorKinds.kind)
-        }
+        try await exchange.fetch(V.self, Endpoint(.post, path, multipart: parts))
     }
 
     /// The account id of `user`, or of the token's owner for nil.
@@ -482,11 +460,7 @@ struct Call {
     func page<V: Decodable & Sendable>(_ type: V.Type, _ path: String, _ query: PageQuery, _ extra: [(String, String)] = [],
                                        limited: Bool = true) async throws(RequestError) -> V {
         guard let link = query.link else { return try await get(type, path, (limited ? Self.paging(query) : []) + extra) }
-        do {
-            return try await exchange.fetch(type, Endpoint(.get, path, rawQuery: link))
-        } catch {
-            throw error.classified(by: MastodonErrorKinds.kind)
-        }
+        return try await exchange.fetch(type, Endpoint(.get, path, rawQuery: link))
     }
 
     /// The query of the last answer's `Link: <…>; rel="next"` (or `prev`), as sent; see `LinkHeader`.
@@ -509,19 +483,11 @@ struct Call {
 
     func send<V: Decodable & Sendable>(_ type: V.Type, _ method: HTTPMethod, _ path: String,
                                        _ parameters: [(String, String)] = []) async throws(RequestError) -> V {
-        do {
-            return try await exchange.fetch(V.self, Endpoint(method, path, parameters: parameters))
-        } catch {
-            throw error.classified(by: MastodonErrorKinds.kind)
-        }
+        try await exchange.fetch(V.self, Endpoint(method, path, parameters: parameters))
     }
 
     func exchange(_ method: HTTPMethod, _ path: String, _ parameters: [(String, String)]) async throws(RequestError) -> HTTPResponse {
-        do {
-            return try await exchange.send(Endpoint(method, path, parameters: parameters))
-        } catch {
-            throw error.classified(by: MastodonErrorKinds.kind)
-        }
+        try await exchange.send(Endpoint(method, path, parameters: parameters))
     }
 
     /// `text` as one URL path segment.

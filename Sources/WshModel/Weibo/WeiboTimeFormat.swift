@@ -1,24 +1,10 @@
 import FoundationEssentials
 import WshText
 
-/// A Weibo timestamp: the instant and the UTC offset it was written with.
-///
-/// Weibo writes times as `Tue May 31 17:46:55 +0800 2011`
-/// (`EEE MMM dd HH:mm:ss Z yyyy`, English names whatever the locale). The
-/// offset is kept so a client can show the time as the service wrote it, and
-/// so encoding gives back the same text.
-public struct WeiboTime: Hashable, Sendable, Comparable, Codable, CustomStringConvertible {
-    /// The instant.
-    public var date: Date
-    /// Seconds east of UTC, as written in the text (`+0800` is 28 800).
-    public var utcOffset: Int
-
-    /// A time at `date`, shown with `utcOffset` seconds east of UTC.
-    public init(date: Date, utcOffset: Int = 8 * 3600) {
-        self.date = date
-        self.utcOffset = utcOffset
-    }
-
+/// Weibo's text form of a time, `Tue May 31 17:46:55 +0800 2011`
+/// (`EEE MMM dd HH:mm:ss Z yyyy`, English names whatever the locale):
+/// Weibo's own format, kept beside Weibo's code as ISO 8601 is beside Mastodon's.
+extension Timestamp {
     /// Parses Weibo's `EEE MMM dd HH:mm:ss Z yyyy`; nil when the text is not in that form.
     public init?(weiboText text: String) {
         // Fields are split on spaces: weekday, month, day, time, offset, year.
@@ -95,13 +81,6 @@ public struct WeiboTime: Hashable, Sendable, Comparable, Codable, CustomStringCo
         return monthKey(bytes[0], bytes[1], bytes[2])
     }
 
-    /// The wall-clock fields of this time in its own offset.
-    public var components: (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, weekday: Int) {
-        let (days, secondsOfDay) = CivilTime.split(Int(date.timeIntervalSince1970.rounded(.down)) + utcOffset)
-        let (y, m, d) = CivilTime.date(days: days)
-        return (y, m, d, secondsOfDay / 3600, secondsOfDay % 3600 / 60, secondsOfDay % 60, CivilTime.weekday(days: days))
-    }
-
     /// The time in Weibo's text form, e.g. `Tue May 31 17:46:55 +0800 2011`.
     public var weiboText: String {
         let c = components
@@ -112,13 +91,16 @@ public struct WeiboTime: Hashable, Sendable, Comparable, Codable, CustomStringCo
             + "\(sign)\(pad(offset / 3600))\(pad(offset % 3600 / 60)) \(c.year)"
     }
 
-    public var description: String { weiboText }
+    static let months = CivilTime.monthNames
+    static let weekdays = CivilTime.weekdayNames
+}
 
-    public static func < (lhs: WeiboTime, rhs: WeiboTime) -> Bool { lhs.date < rhs.date }
-
+/// The Model's shapes are Weibo's, so a time in the Model encodes and decodes
+/// as Weibo writes it; Mastodon's entities read ISO 8601 through `LenientISO8601`.
+extension Timestamp: Codable {
     public init(from decoder: Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
-        guard let time = WeiboTime(weiboText: text) else {
+        guard let time = Timestamp(weiboText: text) else {
             throw DecodingError.dataCorrupted(.init(
                 codingPath: decoder.codingPath,
                 debugDescription: "expected a time like 'Tue May 31 17:46:55 +0800 2011', got '\(text)'"))
@@ -130,9 +112,6 @@ public struct WeiboTime: Hashable, Sendable, Comparable, Codable, CustomStringCo
         var container = encoder.singleValueContainer()
         try container.encode(weiboText)
     }
-
-    static let months = CivilTime.monthNames
-    static let weekdays = CivilTime.weekdayNames
 }
 
 private func pad(_ n: Int) -> String { n < 10 ? "0\(n)" : String(n) }

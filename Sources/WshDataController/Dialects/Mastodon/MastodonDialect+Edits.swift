@@ -34,7 +34,7 @@ extension MastodonDialect {
         try await Call(exchange).get([MastodonStatusEdit].self, "api/v1/statuses/\(Call.segment(id))/history").map(\.edit)
     }
 
-    public func schedule(text: String, at: WeiboTime, _ exchange: DialectExchange) async throws(RequestError) -> ScheduledStatus {
+    public func schedule(text: String, at: Timestamp, _ exchange: DialectExchange) async throws(RequestError) -> ScheduledStatus {
         try await Call(exchange).send(MastodonScheduledStatus.self, .post, "api/v1/statuses",
                                       [("status", text), ("scheduled_at", Self.isoTime(at))]).scheduled
     }
@@ -53,7 +53,7 @@ extension MastodonDialect {
     }
 
     /// `2024-11-11T13:30:00Z`: the time in UTC, as `scheduled_at` takes it.
-    static func isoTime(_ time: WeiboTime) -> String {
+    static func isoTime(_ time: Timestamp) -> String {
         time.date.formatted(.iso8601)
     }
 }

@@ -1,19 +1,30 @@
 import FoundationEssentials
 import WshText
 
-/// Sends `Endpoint`s to the Weibo API: adds the token, interprets statuses
-/// and error bodies, and decodes results.
+/// Sends `Endpoint`s to the connected API, whichever it is: adds the token,
+/// interprets statuses and error bodies, and decodes results.
 ///
-/// This is where the demo's three outcomes part: a 2xx response is data, a
-/// Weibo error body is `.api`, anything else that failed is `.http` or
+/// This is where the demo's three outcomes part: a 2xx response is data, an
+/// API error body is `.api`, anything else that failed is `.http` or
 /// `.transport`.
-public struct WeiboClient: Sendable {
+public struct APIClient: Sendable {
     public let configuration: APIConfiguration
     public let http: any HTTPClient
+    /// How the connected API's error bodies read: the dialect's own rules,
+    /// so each body is read once, by the API that wrote it.
+    public let errors: any APIErrors
 
-    public init(configuration: APIConfiguration, http: any HTTPClient) {
+    /// A client for `configuration` over `http` that reads error bodies by `errors`' rules.
+    public init(configuration: APIConfiguration, http: any HTTPClient, errors: any APIErrors) {
         self.configuration = configuration
         self.http = http
+        self.errors = errors
+    }
+
+    /// This client reading error bodies by `errors`' rules instead (each
+    /// dialect's operations go out through a client that reads its own).
+    public func reading(_ errors: any APIErrors) -> APIClient {
+        APIClient(configuration: configuration, http: http, errors: errors)
     }
 
     /// The request `endpoint` becomes: URL, headers (token included) and body.
@@ -48,20 +59,17 @@ public struct WeiboClient: Sendable {
     /// what `quickly` read of its body, if anything.
     ///
     /// `quickly` reads a 2xx body in one pass and must give nil for one with
-    /// any of `errorFieldKeys` among its top-level keys: a body it reads is
+    /// any of `errors.errorFieldKeys` among its top-level keys: a body it reads is
     /// then no API error body, and the separate check for one is skipped.
     /// Any other answer is checked as always.
     public func send<T>(_ endpoint: Endpoint, readingQuickly quickly: (Data) -> T?)
         async throws(RequestError) -> (response: HTTPResponse, value: T?) {
         let response = try await http.send(try request(for: endpoint))
         if (200..<300).contains(response.status), let value = quickly(response.body) { return (response, value) }
-        try Self.check(response, url: Redaction.redact(endpoint.url(base: configuration.baseURL), secrets: secrets), secrets: secrets)
+        try Self.check(response, url: Redaction.redact(endpoint.url(base: configuration.baseURL), secrets: secrets), secrets: secrets,
+                       errors: errors)
         return (response, nil)
     }
-
-    /// The fields that make a body an API error body, whatever its status
-    /// (see `check`): what a `readingQuickly` reader must decline.
-    public static let errorFieldKeys = JSONKeys(["error", "error_code"])
 
     /// Sends `endpoint` and decodes its body with `decode`, which names what
     /// did not fit (see `RequestError.decoding`).
@@ -84,7 +92,7 @@ public struct WeiboClient: Sendable {
         }
         let request = HTTPRequest(method: .get, url: url, headers: headers)
         let response = try await streaming.stream(request, chunks: chunks)
-        try Self.check(response, url: Redaction.redact(request.url, secrets: secrets), secrets: secrets)
+        try Self.check(response, url: Redaction.redact(request.url, secrets: secrets), secrets: secrets, errors: errors)
         return response
     }
 
@@ -138,14 +146,14 @@ public struct WeiboClient: Sendable {
         ((try? configuration.token.resolve()) ?? nil).map { [$0.revealed] } ?? []
     }
 
-    /// Throws unless `response` is a success. A body with Weibo's `error` or
-    /// `error_code` is an API error whatever the status (the API sometimes
-    /// answers 200 with an error body).
+    /// Throws unless `response` is a success. A body that `errors` reads as
+    /// its API's error body is an API error whatever the status (Weibo
+    /// sometimes answers 200 with an error body), classified by that API.
     /// Servers echo what they were sent: `secrets` are masked in what the
     /// error quotes of the body.
-    public static func check(_ response: HTTPResponse, url: String, secrets: [String] = []) throws(RequestError) {
-        if var failure = apiFailure(in: response, secrets: secrets) {
-            failure.kind = WeiboErrorKinds.kind(code: failure.code)
+    public static func check(_ response: HTTPResponse, url: String, secrets: [String] = [],
+                             errors: any APIErrors) throws(RequestError) {
+        if var failure = errors.failure(in: response, secrets: secrets) {
             if failure.isRateLimit { failure.rateLimitReset = RateLimitReset.fromHeaders(response.headers) }
             throw .api(failure)
         }
@@ -154,35 +162,21 @@ public struct WeiboClient: Sendable {
         }
     }
 
-    /// The Weibo error body in `response`, if it has one.
-    ///
-    /// Every response passes here, so the common answer, an object whose
-    /// top-level keys are neither `error` nor `error_code`, is found by one
-    /// pass over the bytes (`JSONBytes`) that materialises nothing; any
-    /// other body is read with JSONDecoder, as before.
-    static func apiFailure(in response: HTTPResponse, secrets: [String] = []) -> APIFailure? {
-        guard response.body.first == UInt8(ascii: "{"), mayHoldErrorFields(response.body),
-              let body = try? JSONDecoder().decode(ErrorBody.self, from: response.body), body.isErrorBody
-        else { return nil }
-        return APIFailure(
-            code: body.code,
-            message: TerminalText.sanitize(Redaction.redact(body.error ?? "", secrets: secrets)),
-            request: body.request.map { TerminalText.sanitize(Redaction.redact($0, secrets: secrets)) },
-            httpStatus: response.status)
-    }
-
     /// False when `body` is an object whose top-level keys (all plain, none
-    /// escaped) include neither `error` nor `error_code`: then JSONDecoder
-    /// would find no error fields either, whether it reads the body (it is
-    /// valid JSON, so its top-level keys are the ones found here) or fails to.
-    static func mayHoldErrorFields(_ body: Data) -> Bool {
+    /// escaped) include none of `fields`: then JSONDecoder would find no
+    /// error fields either, whether it reads the body (it is valid JSON, so
+    /// its top-level keys are the ones found here) or fails to.
+    ///
+    /// Every response passes here, so the common answer is found by one pass
+    /// over the bytes (`JSONBytes`) that materialises nothing.
+    public static func mayHoldErrorFields(_ body: Data, _ fields: [StaticString]) -> Bool {
         body.withUnsafeBytes { bytes in
             JSONBytes.read(bytes) { reader throws(JSONBytes.Declined) in
                 try reader.enterObject()
                 var first = true
                 while let key = try reader.nextKey(&first) {
                     // An error field: JSONDecoder reads the body.
-                    if reader.key(key, is: "error") || reader.key(key, is: "error_code") { throw JSONBytes.Declined() }
+                    if fields.contains(where: { reader.key(key, is: $0) }) { throw JSONBytes.Declined() }
                     // Nested values are stepped over by their brackets: were the body not
                     // valid JSON, JSONDecoder would find no error in it either.
                     let next = reader.peek()
@@ -212,32 +206,7 @@ public struct WeiboClient: Sendable {
     static let excerptLength = 160
 }
 
-/// Weibo's error fields, `{"error": …, "error_code": …, "request": …}`, read
-/// from any object; `error_code` may be a number or a string.
-private struct ErrorBody: Decodable {
-    /// Whether the object has `error` or `error_code` at all.
-    var isErrorBody: Bool
-    var error: String?
-    var code: Int?
-    var request: String?
-
-    enum CodingKeys: String, CodingKey {
-        case error, request
-        case errorCode = "error_code"
-    }
-
-    init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        isErrorBody = c.contains(.error) || c.contains(.errorCode)
-        guard isErrorBody else { return }
-        error = try? c.decodeIfPresent(String.self, forKey: .error)
-        request = try? c.decodeIfPresent(String.self, forKey: .request)
-        if let number = try? c.decodeIfPresent(Int.self, forKey: .errorCode) {
-            code = number
-        } else if let number = try? c.decodeIfPresent(Double.self, forKey: .errorCode), let exact = Int(exactly: number.rounded(.towardZero)) {
-            code = exact
-        } else if let text = try? c.decodeIfPresent(String.self, forKey: .errorCode) {
-            code = Int(text.trimmingSpaces)
-        }
-    }
-}
+/// The client's name before Weibo and Mastodon were equals: branches written
+/// against it still build after a merge, with a warning that names the new one.
+@available(*, deprecated, renamed: "APIClient")
+public typealias WeiboClient = APIClient

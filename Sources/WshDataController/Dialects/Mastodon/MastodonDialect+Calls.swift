@@ -1,0 +1,33 @@
+/// Mastodon's calls for the operations every API has, as help names them
+/// (the paths of `MastodonDialect`'s operations, `:id` for the value).
+extension MastodonDialect {
+    public var apiPaths: [String] {
+        ["api/v1/timelines/public", "api/v1/timelines/home", "api/v1/statuses", "api/v1/accounts/verify_credentials",
+         "api/v1/notifications", "api/v1/instance"]
+    }
+
+    public var apiExamples: [String] {
+        ["api get api/v1/timelines/public limit=2", "api post api/v1/statuses 'status=hello 微博'"]
+    }
+
+    public func call(for operation: SharedOperation) -> OperationCall {
+        switch operation {
+        case .favorite: OperationCall("POST", "/api/v1/statuses/:id/favourite", field: "favourited")
+        case .unfavorite: OperationCall("POST", "/api/v1/statuses/:id/unfavourite", field: "favourited")
+        // A comment is a reply status in the thread.
+        case .comment: OperationCall("POST", "/api/v1/statuses", "status, in_reply_to_id")
+        case .reply: OperationCall("POST", "/api/v1/statuses", "status, in_reply_to_id: the comment's id")
+        case .deleteComment: OperationCall("DELETE", "/api/v1/statuses/:id")
+        case .delete: OperationCall("DELETE", "/api/v1/statuses/:id")
+        case .repost: OperationCall("POST", "/api/v1/statuses/:id/reblog")
+        // Mastodon's own compensating call: unboost the original.
+        case .unrepost: OperationCall("POST", "/api/v1/statuses/:id/unreblog")
+        case .follow: OperationCall("POST", "/api/v1/accounts/:id/follow", field: "following")
+        case .unfollow: OperationCall("POST", "/api/v1/accounts/:id/unfollow", field: "following")
+        // Mastodon has no rate-limit call: its limits come in the headers of any answer.
+        case .rateLimits: OperationCall("GET", "/api/v1/accounts/verify_credentials", "its X-RateLimit-* headers")
+        case .readComments: OperationCall("GET", "/api/v1/statuses/:id/context")
+        case .readFollowing: OperationCall("GET", "/api/v1/accounts/relationships", "id[]", field: "following")
+        }
+    }
+}

@@ -1,0 +1,32 @@
+/// An operation every API has whose help names the API's own call
+/// (`help favorite`, `help follow`), and the calls it depends on.
+public enum SharedOperation: String, Sendable, CaseIterable {
+    case favorite, unfavorite, comment, reply, deleteComment, delete, repost, unrepost, follow, unfollow, rateLimits
+    /// The reads a lost answer is checked by: a status's comments, a user's relationship.
+    case readComments, readFollowing
+}
+
+/// How one API carries out a `SharedOperation`, as help says it:
+/// `POST /api/v1/statuses/:id/favourite`, and the field of what it changes
+/// (`favorited`) that a lost answer is checked by.
+public struct OperationCall: Sendable, Hashable, CustomStringConvertible {
+    /// `GET`, `POST`, `DELETE`.
+    public var method: String
+    /// The path as the API names it (`:id` for a value).
+    public var path: String
+    /// The parameters it sends, as help lists them; "" for none.
+    public var parameters: String
+    /// The field it changes (`favorited`, `following`); nil when it changes none.
+    public var field: String?
+
+    /// A call as help shows it.
+    public init(_ method: String, _ path: String, _ parameters: String = "", field: String? = nil) {
+        self.method = method
+        self.path = path
+        self.parameters = parameters
+        self.field = field
+    }
+
+    /// `POST /api/v1/statuses` (status, in_reply_to_id).
+    public var description: String { "\(method) \(path)" + (parameters.isEmpty ? "" : " (\(parameters))") }
+}

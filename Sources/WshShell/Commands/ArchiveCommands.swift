@@ -1,0 +1,353 @@
+import FoundationEssentials
+import Glibc
+import WshArchive
+import WshDataController
+import WshLanguage
+import WshRequest
+import WshText
+import WshViewModel
+
+/// `archive` (sync, search, the file's summary) and `sql`: the local archive,
+/// one SQLite file the DataControllers fill and read (see docs/ARCHIVE.md).
+/// The shell only wires them: the store is `WshArchive`, the sync
+/// `TimelineDataController.syncArchive`.
+extension Shell {
+    func archiveCommands() -> [CommandSpec] {
+        [
+            CommandSpec(
+                name: "archive", abstract: "Keep what you fetch in a local SQLite file, and search it offline.",
+                discussion: """
+                    `archive` alone shows the file, its size, and each source's count and last sync.
+                    `archive sync SOURCE…` keeps statuses of each SOURCE (as fetch names them: home,
+                    public, user NAME, mentions, local, tag NAME, list NAME, bookmarks, favourites):
+                    the first sync walks back through the timeline, later ones fetch what is new
+                    and finish a walk back that was interrupted (--limit N: stop after N statuses).
+                    Each page is one transaction: Ctrl-C, or a killed wsh, keeps what arrived.
+                    Edits seen on the newest page are kept as versions, deletions marked.
+                    `archive search QUERY [N]` shows the N best matches (default 20) with the
+                    matching words marked: any part of a word, in English or Chinese.
+                    The file is $XDG_DATA_HOME/wsh/archive.sqlite (else
+                    ~/.local/share/wsh/archive.sqlite); --archive FILE picks another. Any SQLite
+                    tool reads it; sql queries it from here.
+                      archive sync home --limit 2000
+                      archive search 天气
+                      archive
+                    """,
+                arguments: [
+                    ArgumentSpec("sync|search", help: "sync sources, or search the archive", arity: .optional),
+                    ArgumentSpec("SOURCE…|QUERY N", help: "with sync: the sources; with search: the query and how many",
+                                 arity: .variadic),
+                ],
+                options: [
+                    .valued("limit", valueName: "N", help: "with sync: stop after N statuses"),
+                    .valued("archive", valueName: "FILE", help: "the archive file (default: see above)"),
+                    .json,
+                ],
+                completion: { [unowned self] request in
+                    request.argumentIndex == 0 ? ["sync", "search"] : offeredTimelines().map(\.word)
+                },
+                handler: { [unowned self] context in try archive(context) }),
+            CommandSpec(
+                name: "sql", abstract: "Run a read-only SQL query on the archive and show the rows.",
+                discussion: """
+                    The connection is read-only (SQLITE_OPEN_READONLY and PRAGMA query_only), so
+                    a statement that writes is refused by SQLite itself. docs/ARCHIVE.md lists the
+                    tables, with queries to copy. --json prints the rows as JSON objects.
+                      sql "SELECT author, count(*) FROM statuses GROUP BY author ORDER BY 2 DESC LIMIT 5"
+                    """,
+                arguments: [ArgumentSpec("QUERY", help: "one SQL statement, quoted")],
+                options: [.valued("archive", valueName: "FILE", help: "the archive file"), .json],
+                handler: { [unowned self] context in try sql(context) }),
+        ]
+    }
+
+    /// The archive file this command uses: `--archive FILE`, else the default.
+    private func archivePath(_ context: CommandContext) throws(LanguageError) -> String {
+        if let path = context.arguments.option("archive") { return path }
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["XDG_DATA_HOME"] != nil || environment["HOME"] != nil else {
+            throw .commandFailed("no data folder for the archive (set HOME or XDG_DATA_HOME, or give --archive FILE)")
+        }
+        return ArchiveStore.defaultPath(environment: environment)
+    }
+
+    private func archive(_ context: CommandContext) throws(LanguageError) {
+        let words = context.arguments.values("SOURCE…|QUERY N")
+        switch context.arguments["sync|search"] {
+        case nil:
+            if !words.isEmpty { throw .usage("archive takes sync SOURCE… or search QUERY [N]") }
+            try archiveSummary(context)
+        case "sync":
+            try archiveSync(context, words: words)
+        case "search":
+            try archiveSearch(context, words: words)
+        case let other?:
+            throw .usage("archive takes sync or search, not '\(other)'")
+        }
+    }
+
+    private func openArchive(_ context: CommandContext, create: Bool) throws(LanguageError) -> ArchiveStore {
+        let path = try archivePath(context)
+        do { return try ArchiveStore(path: path, create: create) } catch { throw .commandFailed(error.message) }
+    }
+
+    private func archiveSummary(_ context: CommandContext) throws(LanguageError) {
+        let path = try archivePath(context)
+        let connection: SQLiteConnection
+        do { connection = try ArchiveStore.readOnlyConnection(path: path) } catch { throw .commandFailed(error.message) }
+        var sources: [ArchiveSourceSummary] = []
+        var total = 0
+        do {
+            sources = try ArchiveStore.summary(connection)
+            if case .integer(let count)? = try connection.scalar("SELECT count(*) FROM statuses") { total = Int(count) }
+        } catch {
+            throw .commandFailed(error.message)
+        }
+        var size = stat()
+        let bytes = stat(path, &size) == 0 ? Int(size.st_size) : 0
+        if wantsJSON(context) {
+            context.write(try JSONView.encode(ArchiveSummaryDocument(
+                file: path, bytes: bytes, statuses: total,
+                sources: sources.map { .init(server: $0.server, account: $0.account, source: $0.source, statuses: $0.count,
+                                             lastSync: $0.lastSync, complete: $0.complete) })))
+            return
+        }
+        context.writeLine("\(path) · \(total) status\(total == 1 ? "" : "es") · \(bytes / 1024) KiB")
+        for source in sources {
+            let walk = source.complete ? "complete" : "walk back goes on"
+            context.writeLine("  \(source.server) \(source.account) \(source.source): \(source.count) · "
+                              + "last sync \(source.lastSync ?? "never") · \(walk)")
+        }
+        context.setVariable("count", to: .int(total))
+    }
+
+    /// Splits `home user @a tag swift` into one source each.
+    private func archiveSources(_ words: [String]) throws(LanguageError) -> [TimelineSource] {
+        var sources: [TimelineSource] = []
+        var index = 0
+        while index < words.count {
+            let takesName = ["user", "tag", "list"].contains(words[index])
+            let group = Array(words[index..<min(words.count, index + (takesName ? 2 : 1))])
+            if words[index] == "reposts" { throw .usage("archive sync does not keep reposts N (a row's reposts): name a timeline") }
+            if Int(words[index]) != nil { throw .usage("archive sync takes sources, not a count: --limit N stops it") }
+            sources.append(try timelineWords(group, allowsCount: false).source)
+            index += group.count
+        }
+        return sources
+    }
+
+    private func archiveSync(_ context: CommandContext, words: [String]) throws(LanguageError) {
+        guard !words.isEmpty else { throw .usage("archive sync needs a SOURCE: archive sync home") }
+        let sources = try archiveSources(words)
+        let limit = try integer(context.arguments.option("limit"), name: "--limit")
+        if let limit, limit < 1 { throw .usage("--limit must be 1 or more, not \(limit)") }
+        let store = try openArchive(context, create: true)
+        if store.isNewer {
+            throw .commandFailed("\(store.path) was written by a newer wsh: it is read but not written")
+        }
+        let dialect = try currentDialect()
+        let client = try client()
+        let stream = self.stream
+        let controller = TimelineDataController(client: client, dialect: dialect, trace: { stream.publish(.dataController($0)) })
+        let account = try archiveAccount(dialect: dialect)
+        var failures: [String] = []
+        var totalFetched = 0
+        for source in sources {
+            try checkOffered(source.description.split(separator: " ").first.map(String.init))
+            let scope = ArchiveScope(server: connection.accountKey, account: account, api: dialect.name == "mastodon" ? "mastodon" : "weibo",
+                                     source: source.description)
+            let perPage = dialect.maximumCount(for: source) ?? 20
+            let progress = console.diagnosticIsTerminal ? { [console] (total: Int) in
+                console.diagnostic("\rsyncing \(source): \(total) statuses…")
+            } : nil
+            let report = WaitingHandOver(progress)
+            let handOver = WaitingHandOver((controller, store))
+            let result = try wait {
+                await handOver.value.0.syncArchive(handOver.value.1, source: source, scope: scope, count: perPage, limit: limit,
+                                                   progress: { report.value?($0) })
+            }
+            if progress != nil { console.diagnostic("\r" + String(repeating: " ", count: 60) + "\r") }
+            totalFetched += result.fetched
+            var line = "synced \(source): \(result.fetched) fetched, \(result.added) new"
+            if result.edited > 0 { line += ", \(result.edited) edited" }
+            if result.deleted > 0 { line += ", \(result.deleted) deleted on the server" }
+            context.note(console.diagnosticStyle.dim(line))
+            switch result.end {
+            case .done, .limit: break
+            case .interrupted:
+                context.setVariable("count", to: .int(totalFetched))
+                throw LanguageError(.interrupted, "interrupted: kept the \(result.fetched) statuses of \(source) that arrived")
+            case .failed(let error):
+                failures.append("\(source): stopped after \(result.fetched) statuses, which are kept: \(redact(error.description))")
+            case .archiveFailed(let error):
+                throw .commandFailed(error.message)
+            }
+        }
+        context.setVariable("count", to: .int(totalFetched))
+        if !failures.isEmpty { throw .commandFailed(failures.joined(separator: "; ")) }
+    }
+
+    /// Who the rows are kept for: the account's screen name, asked of the server
+    /// (one request), else the connection's account key.
+    private func archiveAccount(dialect: any Dialect) throws(LanguageError) -> String {
+        guard let token = (try? connection.credential())?.token,
+              let base = try? connection.apiBase() else { return "anonymous" }
+        let handOver = WaitingHandOver(loginViewModel(base: base, dialect: dialect))
+        guard let identity = try? wait({ try await handOver.value.identify(token) }) else { return "anonymous" }
+        return "@" + identity.screenName
+    }
+
+    private func archiveSearch(_ context: CommandContext, words: [String]) throws(LanguageError) {
+        var terms = words
+        var count = 20
+        if terms.count > 1, let last = terms.last, let number = Int(last) {
+            count = number
+            terms.removeLast()
+        }
+        guard count >= 1 else { throw .usage("N must be 1 or more, not \(count)") }
+        let query = terms.joined(separator: " ")
+        guard !query.isEmpty else { throw .usage("archive search needs a QUERY: archive search 天气") }
+        let path = try archivePath(context)
+        let matches: [ArchiveMatch]
+        do {
+            let store = try ArchiveStore(path: path, create: false)
+            matches = try store.search(query, limit: count)
+        } catch {
+            throw .commandFailed(error.message)
+        }
+        context.setVariable("count", to: .int(matches.count))
+        if wantsJSON(context) {
+            context.write(try JSONView.encode(matches.map(ArchiveMatchDocument.init)))
+            return
+        }
+        if matches.isEmpty {
+            context.note("no status in the archive matches \(query)")
+            return
+        }
+        for (offset, match) in matches.enumerated() {
+            let author = TerminalText.sanitize(match.status.user?.screenName ?? "?")
+            let time = match.status.createdAt.map { CivilTime.minuteText($0.date) } ?? ""
+            let deleted = match.deletedAt == nil ? "" : console.style.red(" (deleted on the server)")
+            context.writeLine("\(offset + 1). @\(author) · \(time)\(deleted)")
+            context.writeLine("   " + marked(match.marked))
+        }
+    }
+
+    /// The text with the archive's marks turned into bold (or «» without colour),
+    /// each part sanitized on its own, so no server text can forge a mark.
+    private func marked(_ text: String) -> String {
+        var result = ""
+        var inside = false
+        var part = ""
+        func flush() {
+            let clean = TerminalText.sanitize(part)
+            if inside {
+                let bold = console.style.bold(clean)
+                result += bold == clean ? "«" + clean + "»" : bold
+            } else {
+                result += clean
+            }
+            part = ""
+        }
+        for character in text {
+            if character == ArchiveMatch.markStart || character == ArchiveMatch.markEnd {
+                flush()
+                inside = character == ArchiveMatch.markStart
+            } else {
+                part.append(character)
+            }
+        }
+        flush()
+        return result
+    }
+
+    private func sql(_ context: CommandContext) throws(LanguageError) {
+        let query = context.arguments["QUERY"] ?? ""
+        let path = try archivePath(context)
+        let result: (columns: [String], rows: [[SQLiteValue]])
+        do {
+            let connection = try ArchiveStore.readOnlyConnection(path: path)
+            result = try connection.query(query)
+        } catch {
+            if error.code & 0xff == 8 {
+                throw .commandFailed("read-only: the archive refused the write (\(error.message))")
+            }
+            throw .commandFailed(error.message)
+        }
+        context.setVariable("count", to: .int(result.rows.count))
+        if wantsJSON(context) {
+            let objects = result.rows.map { row in
+                JSONValue(Dictionary(zip(result.columns, row.map(Self.jsonValue)), uniquingKeysWith: { first, _ in first }))
+            }
+            context.write(String(decoding: JSONValue(objects).encoded(pretty: true), as: UTF8.self) + "\n")
+            return
+        }
+        let cells = result.rows.map { $0.map { TerminalText.sanitize($0.text) } }
+        var widths = result.columns.map { DisplayWidth.of($0) }
+        for row in cells { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], DisplayWidth.of(cell)) } }
+        func line(_ values: [String]) -> String {
+            zip(values, widths).map { value, width in value + String(repeating: " ", count: max(0, width - DisplayWidth.of(value))) }
+                .joined(separator: "  ").trimmingTrailingSpaces()
+        }
+        context.writeLine(console.style.bold(line(result.columns)))
+        for row in cells { context.writeLine(line(row)) }
+        context.note(console.diagnosticStyle.dim("\(result.rows.count) row\(result.rows.count == 1 ? "" : "s")"))
+    }
+
+    private static func jsonValue(_ value: SQLiteValue) -> JSONValue {
+        switch value {
+        case .null: .null
+        case .integer(let number): .integer(number)
+        case .real(let number): .number(number)
+        case .text(let text): .string(text)
+        }
+    }
+}
+
+private extension String {
+    func trimmingTrailingSpaces() -> String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}
+
+/// `archive --json`: the file and each source.
+struct ArchiveSummaryDocument: Encodable {
+    struct Source: Encodable {
+        let server: String
+        let account: String
+        let source: String
+        let statuses: Int
+        let lastSync: String?
+        let complete: Bool
+    }
+
+    let file: String
+    let bytes: Int
+    let statuses: Int
+    let sources: [Source]
+}
+
+/// One match of `archive search --json`: the text with the matching parts in «».
+struct ArchiveMatchDocument: Encodable {
+    let id: String?
+    let author: String?
+    let createdAt: String?
+    let text: String
+    let marked: String
+    let server: String
+    let account: String
+    let deletedAt: String?
+
+    init(_ match: ArchiveMatch) {
+        id = match.status.identifier
+        author = match.status.user?.screenName
+        createdAt = match.status.createdAt?.iso8601Text
+        text = match.status.text ?? ""
+        marked = String(match.marked.map { $0 == ArchiveMatch.markStart ? "«" : $0 == ArchiveMatch.markEnd ? "»" : $0 })
+        server = match.server
+        account = match.account
+        deletedAt = match.deletedAt
+    }
+}

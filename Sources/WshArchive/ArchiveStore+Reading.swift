@@ -84,16 +84,19 @@ extension ArchiveStore {
 
     /// The statuses `source` brought on `server` to `account`, newest first:
     /// `limit` of them, older than `olderThan` when given. Deleted ones are left out.
-    public func statuses(server: String, account: String, source: String, limit: Int, olderThan: String? = nil)
+    /// With no `account`, any account's (offline, the account cannot be asked).
+    public func statuses(server: String, account: String?, source: String, limit: Int, olderThan: String? = nil)
         throws(ArchiveError) -> [Status] {
         var statuses: [Status] = []
         let below = olderThan.flatMap { Int64($0) } ?? .max
         do {
             try connection.run("""
-                SELECT s.api, s.json FROM source_statuses ss JOIN statuses s ON s.rowid = ss.status
-                WHERE ss.server = ? AND ss.account = ? AND ss.source = ? AND s.deleted_at IS NULL AND s.id_number < ?
-                ORDER BY s.id_number DESC LIMIT ?
-                """, [.text(server), .text(account), .text(source), .integer(below), .integer(Int64(limit))]) { row in
+                SELECT DISTINCT s.api, s.json, s.id_number FROM source_statuses ss JOIN statuses s ON s.rowid = ss.status
+                WHERE ss.server = ?1 AND (?2 IS NULL OR ss.account = ?2) AND ss.source = ?3 AND s.deleted_at IS NULL
+                  AND s.id_number < ?4
+                ORDER BY s.id_number DESC LIMIT ?5
+                """, [.text(server), account.map { .text($0) } ?? .null, .text(source), .integer(below),
+                      .integer(Int64(limit))]) { row in
                 if let status = Self.status(api: row.string(0) ?? "", json: row.string(1) ?? "") { statuses.append(status) }
             }
         } catch {

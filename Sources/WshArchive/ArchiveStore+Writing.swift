@@ -84,19 +84,20 @@ extension ArchiveStore {
         return cursors
     }
 
-    /// Stores one page of `scope` and its source's new `cursors`, in one
+    /// Stores one page of `scope` and its source's new `cursors` (nil: a page
+    /// read live, `archive on`, which moves no sync's cursors), in one
     /// transaction: after a crash either both are in the file or neither.
     /// A status it has already is updated (its counts move); when its
     /// `edited_at` changed, the version it had is kept in `edits`.
     @discardableResult
-    public func store(_ page: [ArchivedStatus], scope: ArchiveScope, cursors: ArchiveCursors) throws(ArchiveError) -> ArchiveWrite {
+    public func store(_ page: [ArchivedStatus], scope: ArchiveScope, cursors: ArchiveCursors?) throws(ArchiveError) -> ArchiveWrite {
         try checkWritable()
         do {
             return try connection.transaction { () throws(ArchiveError) -> ArchiveWrite in
                 var write = ArchiveWrite()
                 let now = Self.now()
                 for item in page { try store(item, scope: scope, now: now, write: &write) }
-                try save(cursors, scope: scope)
+                if let cursors { try save(cursors, scope: scope) }
                 return write
             }
         } catch {

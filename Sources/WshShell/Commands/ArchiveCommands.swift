@@ -24,6 +24,9 @@ extension Shell {
                     and finish a walk back that was interrupted (--limit N: stop after N statuses).
                     Each page is one transaction: Ctrl-C, or a killed wsh, keeps what arrived.
                     Edits seen on the newest page are kept as versions, deletions marked.
+                    `archive on` keeps every timeline read from the server (fetch, more) in the
+                    archive as it arrives; `archive off` stops. When the server cannot be reached,
+                    or with wsh --offline, fetch and more answer from the archive and say so.
                     `archive search QUERY [N]` shows the N best matches (default 20) with the
                     matching words marked: any part of a word, in English or Chinese.
                     The file is $XDG_DATA_HOME/wsh/archive.sqlite (else
@@ -34,7 +37,7 @@ extension Shell {
                       archive
                     """,
                 arguments: [
-                    ArgumentSpec("sync|search", help: "sync sources, or search the archive", arity: .optional),
+                    ArgumentSpec("sync|search|on|off", help: "sync sources, search, or keep timelines as read", arity: .optional),
                     ArgumentSpec("SOURCE…|QUERY N", help: "with sync: the sources; with search: the query and how many",
                                  arity: .variadic),
                 ],
@@ -44,7 +47,7 @@ extension Shell {
                     .json,
                 ],
                 completion: { [unowned self] request in
-                    request.argumentIndex == 0 ? ["sync", "search"] : offeredTimelines().map(\.word)
+                    request.argumentIndex == 0 ? ["sync", "search", "on", "off"] : offeredTimelines().map(\.word)
                 },
                 handler: { [unowned self] context in try archive(context) }),
             CommandSpec(
@@ -61,28 +64,36 @@ extension Shell {
         ]
     }
 
-    /// The archive file this command uses: `--archive FILE`, else the default.
+    /// The archive file this command uses: `--archive FILE`, else wsh's, else the default.
     private func archivePath(_ context: CommandContext) throws(LanguageError) -> String {
-        if let path = context.arguments.option("archive") { return path }
-        let environment = ProcessInfo.processInfo.environment
-        guard environment["XDG_DATA_HOME"] != nil || environment["HOME"] != nil else {
+        guard let path = archiveFile(context.arguments.option("archive")) else {
             throw .commandFailed("no data folder for the archive (set HOME or XDG_DATA_HOME, or give --archive FILE)")
         }
-        return ArchiveStore.defaultPath(environment: environment)
+        return path
     }
 
     private func archive(_ context: CommandContext) throws(LanguageError) {
         let words = context.arguments.values("SOURCE…|QUERY N")
-        switch context.arguments["sync|search"] {
+        switch context.arguments["sync|search|on|off"] {
         case nil:
-            if !words.isEmpty { throw .usage("archive takes sync SOURCE… or search QUERY [N]") }
+            if !words.isEmpty { throw .usage("archive takes sync SOURCE…, search QUERY [N], on or off") }
             try archiveSummary(context)
         case "sync":
             try archiveSync(context, words: words)
         case "search":
             try archiveSearch(context, words: words)
+        case "on", "off":
+            if !words.isEmpty { throw .usage("archive on and archive off take nothing more") }
+            archiveKeepsLive = context.arguments["sync|search|on|off"] == "on"
+            if let dataController = timelineDataController {
+                let dialect = try currentDialect()
+                attachArchive(to: dataController, dialect: dialect, account: archiveKeepsLive ? try archiveAccount(dialect: dialect) : nil)
+            }
+            context.note(console.diagnosticStyle.dim(archiveKeepsLive
+                ? "timelines read from the server are kept in \(try archivePath(context)) as they arrive"
+                : "timelines are no longer kept as they arrive"))
         case let other?:
-            throw .usage("archive takes sync or search, not '\(other)'")
+            throw .usage("archive takes sync, search, on or off, not '\(other)'")
         }
     }
 
@@ -349,5 +360,33 @@ struct ArchiveMatchDocument: Encodable {
         server = match.server
         account = match.account
         deletedAt = match.deletedAt
+    }
+}
+
+extension Shell {
+    /// The archive file: `--archive FILE` on the command (`archive`, `sql`), else
+    /// wsh's own `--archive FILE`, else the default; nil without a data folder.
+    func archiveFile(_ option: String? = nil) -> String? {
+        if let option { return option }
+        if let path = configuration.archivePath { return path }
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["XDG_DATA_HOME"] != nil || environment["HOME"] != nil else { return nil }
+        return ArchiveStore.defaultPath(environment: environment)
+    }
+
+    /// Attaches the archive to the session's timeline as one more source
+    /// (offline with `--offline`, else a fallback when the server cannot be
+    /// reached; `archive on` keeps what is read). The file opens only when needed.
+    func attachArchive(to dataController: TimelineDataController, dialect: any Dialect, account: String? = nil) {
+        guard let path = archiveFile() else { return }
+        dataController.attachArchive(ArchiveAttachment(
+            path: path, server: connection.accountKey, account: account,
+            api: dialect.name == "mastodon" ? "mastodon" : "weibo", offline: configuration.offline, keepsLive: archiveKeepsLive))
+        if archiveNotice == nil {
+            let console = self.console
+            let notice = ArchiveNoticeView(offline: configuration.offline, path: path) { console.note(console.diagnosticStyle.dim($0)) }
+            stream.subscribe(notice)
+            archiveNotice = notice
+        }
     }
 }

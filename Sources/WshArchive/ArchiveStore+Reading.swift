@@ -142,6 +142,11 @@ extension ArchiveStore {
         if api == "mastodon" {
             return (try? ModelDecoding.decode(MastodonStatus.self, from: data))?.status
         }
+        if api == "activitypub" {
+            return JSONValue.parse(data).flatMap { note in
+                OutboxImport.status(note: note, actor: note["attributedTo"]?.string ?? "")
+            }
+        }
         return try? ModelDecoding.decode(Status.self, from: data)
     }
 

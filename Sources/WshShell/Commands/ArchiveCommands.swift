@@ -24,6 +24,9 @@ extension Shell {
                     and finish a walk back that was interrupted (--limit N: stop after N statuses).
                     Each page is one transaction: Ctrl-C, or a killed wsh, keeps what arrived.
                     Edits seen on the newest page are kept as versions, deletions marked.
+                    `archive import FILE` reads Mastodon's own account export (the outbox.json of
+                    the archive Mastodon makes: Create activities of Note objects), so years of
+                    posts are searched the same way.
                     `archive on` keeps every timeline read from the server (fetch, more) in the
                     archive as it arrives; `archive off` stops. When the server cannot be reached,
                     or with wsh --offline, fetch and more answer from the archive and say so.
@@ -37,8 +40,9 @@ extension Shell {
                       archive
                     """,
                 arguments: [
-                    ArgumentSpec("sync|search|on|off", help: "sync sources, search, or keep timelines as read", arity: .optional),
-                    ArgumentSpec("SOURCE…|QUERY N", help: "with sync: the sources; with search: the query and how many",
+                    ArgumentSpec("sync|search|import|on|off", help: "sync sources, search, import an export, or keep timelines as read",
+                                 arity: .optional),
+                    ArgumentSpec("SOURCE…|QUERY N|FILE", help: "with sync: the sources; with search: the query and how many; with import: outbox.json",
                                  arity: .variadic),
                 ],
                 options: [
@@ -47,7 +51,7 @@ extension Shell {
                     .json,
                 ],
                 completion: { [unowned self] request in
-                    request.argumentIndex == 0 ? ["sync", "search", "on", "off"] : offeredTimelines().map(\.word)
+                    request.argumentIndex == 0 ? ["sync", "search", "import", "on", "off"] : offeredTimelines().map(\.word)
                 },
                 handler: { [unowned self] context in try archive(context) }),
             CommandSpec(
@@ -73,18 +77,29 @@ extension Shell {
     }
 
     private func archive(_ context: CommandContext) throws(LanguageError) {
-        let words = context.arguments.values("SOURCE…|QUERY N")
-        switch context.arguments["sync|search|on|off"] {
+        let words = context.arguments.values("SOURCE…|QUERY N|FILE")
+        switch context.arguments["sync|search|import|on|off"] {
         case nil:
-            if !words.isEmpty { throw .usage("archive takes sync SOURCE…, search QUERY [N], on or off") }
+            if !words.isEmpty { throw .usage("archive takes sync SOURCE…, search QUERY [N], import FILE, on or off") }
             try archiveSummary(context)
         case "sync":
             try archiveSync(context, words: words)
         case "search":
             try archiveSearch(context, words: words)
+        case "import":
+            guard words.count == 1 else { throw .usage("archive import takes one FILE: the outbox.json of Mastodon's export") }
+            let store = try openArchive(context, create: true)
+            do {
+                let result = try OutboxImport.run(path: words[0], into: store)
+                context.setVariable("count", to: .int(result.notes))
+                context.note(console.diagnosticStyle.dim(
+                    "imported \(result.notes) posts of \(result.account) on \(result.server): \(result.added) new"))
+            } catch {
+                throw .commandFailed(error.message)
+            }
         case "on", "off":
             if !words.isEmpty { throw .usage("archive on and archive off take nothing more") }
-            archiveKeepsLive = context.arguments["sync|search|on|off"] == "on"
+            archiveKeepsLive = context.arguments["sync|search|import|on|off"] == "on"
             if let dataController = timelineDataController {
                 let dialect = try currentDialect()
                 attachArchive(to: dataController, dialect: dialect, account: archiveKeepsLive ? try archiveAccount(dialect: dialect) : nil)
@@ -93,7 +108,7 @@ extension Shell {
                 ? "timelines read from the server are kept in \(try archivePath(context)) as they arrive"
                 : "timelines are no longer kept as they arrive"))
         case let other?:
-            throw .usage("archive takes sync, search, on or off, not '\(other)'")
+            throw .usage("archive takes sync, search, import, on or off, not '\(other)'")
         }
     }
 

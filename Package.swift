@@ -97,6 +97,8 @@ let package = Package(
             linkerSettings: [.unsafeFlags(startupLinkerFlags, .when(platforms: [.linux], configuration: .release))]),
         // Measures the Request + Model layers alone, for scripts/bench-fetch.
         .executableTarget(name: "wsh-bench-fetch", dependencies: ["WshRequest", "WshModel"], path: "scripts/bench-fetch-swift"),
+        // Times `archive search` in-process, for scripts/bench-archive.
+        .executableTarget(name: "wsh-bench-archive", dependencies: ["WshArchive"], path: "scripts/bench-archive-swift"),
         .executableTarget(
             name: "embed-example", dependencies: ["WshLanguage"], path: "examples/embed"),
         // Renders the man pages from the declarations, for scripts/install and scripts/package-deb.

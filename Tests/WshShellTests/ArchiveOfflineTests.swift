@@ -72,3 +72,25 @@ struct ArchiveOfflineTests {
         await sandbox.stop()
     }
 }
+
+/// `archive sync notifications`: the statuses notifications carry.
+@Suite("Syncing notifications into the archive")
+struct ArchiveNotificationsTests {
+    @Test("the statuses of the account's notifications are kept, and a second sync adds none twice")
+    func syncNotifications() async throws {
+        let file = ArchiveTranscriptTests.freshFile()
+        let harness = try await ShellHarness(dialect: .mastodon)
+        let shown = await harness.run("notifications 80 --all --limit 200")
+        #expect(shown.status == 0, "\(shown.stderr)")
+        let first = await harness.run("archive sync notifications --archive \(file)")
+        #expect(first.status == 0, "\(first.stderr)")
+        let kept = Int(try ArchiveTranscriptTests.sqlite3(
+            file, "SELECT count(*) FROM source_statuses WHERE source = 'notifications'")) ?? 0
+        #expect(kept > 0)
+        let second = await harness.run("archive sync notifications --archive \(file)")
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stderr.contains(", 0 new"), "\(second.stderr)")
+        #expect(try ArchiveTranscriptTests.sqlite3(file, "SELECT count(*) - count(DISTINCT id) FROM statuses") == "0")
+        #expect(try ArchiveTranscriptTests.sqlite3(file, "SELECT back_done FROM cursors WHERE source = 'notifications'") == "1")
+    }
+}

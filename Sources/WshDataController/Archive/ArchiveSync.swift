@@ -28,6 +28,21 @@ public struct ArchiveSyncResult: Sendable {
     public var end = End.done
 }
 
+/// What `archive sync` keeps: a timeline, or the account's notifications
+/// (the statuses they carry).
+public enum ArchiveSyncSource: Sendable, Hashable, CustomStringConvertible {
+    case timeline(TimelineSource)
+    case notifications
+
+    /// As `fetch` names it, or `notifications`: the source's name in the archive.
+    public var description: String {
+        switch self {
+        case .timeline(let source): source.description
+        case .notifications: "notifications"
+        }
+    }
+}
+
 extension TimelineDataController {
     /// Syncs `source` into `store`: first what is new since the last sync
     /// (finishing a catch-up an earlier sync left), then the walk back
@@ -37,7 +52,7 @@ extension TimelineDataController {
     /// back also finds edits (kept as versions) and deletions (marked).
     /// Requests are paced by the rate-limit budget; Ctrl-C (the task
     /// cancelled) keeps what arrived. `progress` hears the total fetched.
-    public func syncArchive(_ store: ArchiveStore, source: TimelineSource, scope: ArchiveScope, count: Int, limit: Int?,
+    public func syncArchive(_ store: ArchiveStore, source: ArchiveSyncSource, scope: ArchiveScope, count: Int, limit: Int?,
                             progress: (Int) -> Void = { _ in }) async -> ArchiveSyncResult {
         var sync = ArchiveSyncRun(controller: self, store: store, source: source, scope: scope, count: count, limit: limit,
                                   budget: await requestBudget())
@@ -71,7 +86,7 @@ enum ArchiveSyncStop: Error {
 struct ArchiveSyncRun {
     let controller: TimelineDataController
     let store: ArchiveStore
-    let source: TimelineSource
+    let source: ArchiveSyncSource
     let scope: ArchiveScope
     let count: Int
     let limit: Int?
@@ -80,7 +95,7 @@ struct ArchiveSyncRun {
     var cursors = ArchiveCursors()
     var requests = 0
 
-    init(controller: TimelineDataController, store: ArchiveStore, source: TimelineSource, scope: ArchiveScope, count: Int,
+    init(controller: TimelineDataController, store: ArchiveStore, source: ArchiveSyncSource, scope: ArchiveScope, count: Int,
          limit: Int?, budget: RequestBudget) {
         self.controller = controller
         self.store = store
@@ -91,47 +106,57 @@ struct ArchiveSyncRun {
         self.budget = budget
     }
 
-    /// Ids compare as the server orders them (by number when they are numbers).
-    private var ordered: Bool { source.ordersByStatusID }
+    /// The server orders the source by status id (not bookmarks, favourites or
+    /// notifications, ordered by when each was made): ids then compare.
+    private var ordered: Bool {
+        if case .timeline(let timeline) = source { return timeline.ordersByStatusID }
+        return false
+    }
+
+    /// A deletion shows as a gap in the newest page only where pages are cut by status id.
+    private var findsDeletions: Bool {
+        if case .timeline(let timeline) = source { return ordered && controller.pagesByCursor(timeline) }
+        return false
+    }
 
     mutating func run(progress: (Int) -> Void) async throws(ArchiveSyncStop) {
         do throws(ArchiveError) { cursors = try store.cursors(scope) } catch { throw .archive(error) }
         // 1. A catch-up walk an earlier sync left half-way.
         if let gap = cursors.gapCursor {
-            try await catchUp(from: ArchiveCursorText.cursor(gap), progress: progress)
+            try await catchUp(from: gap, progress: progress)
         }
         // 2. What is new since the last sync (or, the first time, the newest page).
         let top = try await page(from: nil)
         let ids = top.statuses.compactMap(\.status.identifier)
         if let newest = cursors.newestID {
-            if ordered, controller.pagesByCursor(source) {
+            if findsDeletions {
                 do throws(ArchiveError) { result.deleted += try store.markMissing(from: ids, scope: scope) } catch { throw .archive(error) }
             }
             let reached = top.next == nil || ids.contains { $0 == newest || (ordered && StatusID.isOlder($0, than: newest)) }
             if reached {
                 cursors.newestID = ids.first ?? newest
             } else {
-                cursors.gapCursor = top.next.map(ArchiveCursorText.text)
+                cursors.gapCursor = top.next
                 cursors.gapFloor = newest
                 cursors.gapTop = ids.first
             }
             try keep(top, progress: progress)
-            if let gap = cursors.gapCursor { try await catchUp(from: ArchiveCursorText.cursor(gap), progress: progress) }
+            if let gap = cursors.gapCursor { try await catchUp(from: gap, progress: progress) }
         } else {
             cursors.newestID = ids.first
             cursors.oldestID = ids.last
-            cursors.backCursor = top.next.map(ArchiveCursorText.text)
+            cursors.backCursor = top.next
             cursors.backDone = top.next == nil
             try keep(top, progress: progress)
         }
         // 3. The walk back, from where it stopped.
         while !cursors.backDone {
-            let from = cursors.backCursor.flatMap(ArchiveCursorText.cursor)
-                ?? cursors.oldestID.map { TimelineCursor.olderThan(id: $0) }
+            // Without a cursor (an older file), the walk goes on below the oldest status.
+            let from = cursors.backCursor ?? (ordered ? cursors.oldestID.map { ArchiveCursorText.text(.olderThan(id: $0)) } : nil)
             guard let from else { break }
             let older = try await page(from: from)
             if let last = older.statuses.last?.status.identifier { cursors.oldestID = last }
-            cursors.backCursor = older.next.map(ArchiveCursorText.text)
+            cursors.backCursor = older.next
             cursors.backDone = older.next == nil
             try keep(older, progress: progress)
         }
@@ -146,8 +171,8 @@ struct ArchiveSyncRun {
 
     /// Walks down from `cursor` until the page that reaches `gapFloor` (what
     /// the archive had before), then the source's newest is `gapTop`.
-    private mutating func catchUp(from cursor: TimelineCursor?, progress: (Int) -> Void) async throws(ArchiveSyncStop) {
-        var next = cursor
+    private mutating func catchUp(from cursor: String, progress: (Int) -> Void) async throws(ArchiveSyncStop) {
+        var next: String? = cursor
         while let from = next, let floor = cursors.gapFloor {
             let slice = try await page(from: from)
             let ids = slice.statuses.compactMap(\.status.identifier)
@@ -160,14 +185,15 @@ struct ArchiveSyncRun {
                 next = nil
             } else {
                 next = slice.next
-                cursors.gapCursor = next.map(ArchiveCursorText.text)
+                cursors.gapCursor = next
             }
             try keep(slice, progress: progress)
         }
     }
 
     /// One page, after the pause the rate-limit budget asks for; the limit and Ctrl-C are checked first.
-    private mutating func page(from cursor: TimelineCursor?) async throws(ArchiveSyncStop) -> (statuses: [ArchivedStatus], next: TimelineCursor?) {
+    /// `cursor` and the `next` returned are the archive's text of a cursor (`ArchiveCursorText`).
+    private mutating func page(from cursor: String?) async throws(ArchiveSyncStop) -> (statuses: [ArchivedStatus], next: String?) {
         if Task.isCancelled { throw .cancelled }
         if let limit, result.fetched >= limit { throw .limit }
         let wait = budget.pauseBeforeNextRequest()
@@ -176,25 +202,39 @@ struct ArchiveSyncRun {
         }
         requests += 1
         let body = KeptBody()
-        let slice: TimelineSlice
+        let statuses: [Status]
+        let next: String?
         do throws(RequestError) {
-            slice = try await controller.statuses.timeline(source, count: count, from: cursor, body: body)
+            switch source {
+            case .timeline(let timeline):
+                let slice = try await controller.statuses.timeline(timeline, count: count, from: cursor.flatMap(ArchiveCursorText.cursor),
+                                                                   body: body)
+                statuses = slice.statuses
+                next = slice.next.map(ArchiveCursorText.text)
+            case .notifications:
+                let from = cursor.flatMap { $0.hasPrefix("notifications:") ? String($0.dropFirst(14)) : nil }
+                let page = try await controller.notifications(NotificationQuery(count: NotificationQuery.maximumCount, from: from),
+                                                              body: body)
+                statuses = page.notifications.compactMap(\.status)
+                // A page of notifications none of which carries a status still goes on.
+                next = page.notifications.isEmpty ? nil : page.next.map { "notifications:" + $0 }
+            }
         } catch .cancelled {
             throw .cancelled
         } catch {
             throw .request(error)
         }
-        controller.users.remember(authorsOf: slice.statuses)
+        controller.users.remember(authorsOf: statuses)
         let raw = body.data.map(RawStatuses.byID) ?? [:]
-        let kept = slice.statuses.map { status in
+        let kept = statuses.map { status in
             if let json = status.identifier.flatMap({ raw[$0] }) { return ArchivedStatus(status: status, json: json) }
             return ArchivedStatus(status: status, json: ArchiveCursorText.modelJSON(status), modelEncoded: true)
         }
-        return (kept, slice.next)
+        return (kept, next)
     }
 
     /// Stores a page with the cursors as they now stand (one transaction).
-    private mutating func keep(_ page: (statuses: [ArchivedStatus], next: TimelineCursor?), progress: (Int) -> Void)
+    private mutating func keep(_ page: (statuses: [ArchivedStatus], next: String?), progress: (Int) -> Void)
         throws(ArchiveSyncStop) {
         if cursors.oldestID == nil { cursors.oldestID = page.statuses.last?.status.identifier }
         do throws(ArchiveError) {

@@ -19,7 +19,8 @@ extension Shell {
                 discussion: """
                     `archive` alone shows the file, its size, and each source's count and last sync.
                     `archive sync SOURCE…` keeps statuses of each SOURCE (as fetch names them: home,
-                    public, user NAME, mentions, local, tag NAME, list NAME, bookmarks, favourites):
+                    public, user NAME, mentions, local, tag NAME, list NAME, bookmarks, favourites;
+                    or notifications, the statuses they carry):
                     the first sync walks back through the timeline, later ones fetch what is new
                     and finish a walk back that was interrupted (--limit N: stop after N statuses).
                     Each page is one transaction: Ctrl-C, or a killed wsh, keeps what arrived.
@@ -148,15 +149,19 @@ extension Shell {
     }
 
     /// Splits `home user @a tag swift` into one source each.
-    private func archiveSources(_ words: [String]) throws(LanguageError) -> [TimelineSource] {
-        var sources: [TimelineSource] = []
+    private func archiveSources(_ words: [String]) throws(LanguageError) -> [ArchiveSyncSource] {
+        var sources: [ArchiveSyncSource] = []
         var index = 0
         while index < words.count {
             let takesName = ["user", "tag", "list"].contains(words[index])
             let group = Array(words[index..<min(words.count, index + (takesName ? 2 : 1))])
             if words[index] == "reposts" { throw .usage("archive sync does not keep reposts N (a row's reposts): name a timeline") }
             if Int(words[index]) != nil { throw .usage("archive sync takes sources, not a count: --limit N stops it") }
-            sources.append(try timelineWords(group, allowsCount: false).source)
+            if words[index] == "notifications" {
+                sources.append(.notifications)
+            } else {
+                sources.append(.timeline(try timelineWords(group, allowsCount: false).source))
+            }
             index += group.count
         }
         return sources
@@ -179,10 +184,15 @@ extension Shell {
         var failures: [String] = []
         var totalFetched = 0
         for source in sources {
-            try checkOffered(source.description.split(separator: " ").first.map(String.init))
+            if case .timeline = source { try checkOffered(source.description.split(separator: " ").first.map(String.init)) }
             let scope = ArchiveScope(server: connection.accountKey, account: account, api: dialect.name == "mastodon" ? "mastodon" : "weibo",
                                      source: source.description)
-            let perPage = dialect.maximumCount(for: source) ?? 20
+            let perPage: Int
+            switch source {
+            case .timeline(let timeline): perPage = dialect.maximumCount(for: timeline) ?? 20
+            // The sync reads notifications a full page at a time, whatever this says.
+            case .notifications: perPage = 80
+            }
             let progress = console.diagnosticIsTerminal ? { [console] (total: Int) in
                 console.diagnostic("\rsyncing \(source): \(total) statuses…")
             } : nil

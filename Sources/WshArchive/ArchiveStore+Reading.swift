@@ -47,10 +47,13 @@ extension ArchiveStore {
         var parameters: [SQLiteValue]
         if words.allSatisfy({ $0.count >= 3 }) {
             let match = words.map { "\"" + $0.replacing("\"", with: "\"\"") + "\"" }.joined(separator: " ")
+            // The best rows are ranked first on the index alone; only they are
+            // then joined to their JSON and marked (`highlight` needs the MATCH again).
             sql = """
+                WITH best AS (SELECT rowid, bm25(search) AS score FROM search WHERE search MATCH ?1 ORDER BY score LIMIT ?2)
                 SELECT s.api, s.json, highlight(search, 0, \(marks)), s.server, s.account, s.deleted_at
-                FROM search JOIN statuses s ON s.rowid = search.rowid
-                WHERE search MATCH ? ORDER BY bm25(search) LIMIT ?
+                FROM best JOIN search ON search.rowid = best.rowid JOIN statuses s ON s.rowid = best.rowid
+                WHERE search MATCH ?1 ORDER BY best.score
                 """
             parameters = [.text(match), .integer(Int64(limit))]
         } else {

@@ -28,6 +28,8 @@ let package = Package(
         .target(name: "CDynamicLoad", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CCurl", dependencies: ["CDynamicLoad"], linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CEditLine", dependencies: ["CDynamicLoad"]),
+        // libsqlite3, loaded when the archive is first opened (`archive`, `sql`).
+        .target(name: "CSQLite", dependencies: ["CDynamicLoad"], linkerSettings: [.linkedLibrary("dl")]),
 
         // Below everything: untrusted text (the one sanitizer, the one redaction, the
         // escapers), and what wsh took from full Foundation (JSON values, percent-coding,
@@ -40,8 +42,11 @@ let package = Package(
         // HAR recordings read for replay, by wsh (`--replay`) and the sandbox (`wsh-sandbox --replay`).
         .target(name: "WshHAR", dependencies: ["WshText"]),
 
+        // The local archive (one SQLite file): a store the DataControllers consult as one more source.
+        .target(name: "WshArchive", dependencies: ["CSQLite", "WshModel", "WshText"]),
+
         // The MVVM middle.
-        .target(name: "WshDataController", dependencies: ["WshRequest", "WshModel", "WshText"]),
+        .target(name: "WshDataController", dependencies: ["WshRequest", "WshModel", "WshText", "WshArchive"]),
         .target(name: "WshViewModel", dependencies: ["WshDataController", "WshRequest", "WshModel", "WshText"]),
 
         // The language knows nothing about Weibo.
@@ -96,6 +101,8 @@ let package = Package(
             linkerSettings: [.unsafeFlags(startupLinkerFlags, .when(platforms: [.linux], configuration: .release))]),
         // Measures the Request + Model layers alone, for scripts/bench-fetch.
         .executableTarget(name: "wsh-bench-fetch", dependencies: ["WshRequest", "WshModel"], path: "scripts/bench-fetch-swift"),
+        // Times `archive search` in-process, for scripts/bench-archive.
+        .executableTarget(name: "wsh-bench-archive", dependencies: ["WshArchive"], path: "scripts/bench-archive-swift"),
         .executableTarget(
             name: "embed-example", dependencies: ["WshLanguage"], path: "examples/embed"),
         // Renders the man pages from the declarations, for scripts/install and scripts/package-deb.
@@ -126,7 +133,7 @@ let package = Package(
         .testTarget(
             name: "WshShellTests",
             dependencies: ["WshShell", "WshViewModel", "WshModel", "WshText", "WshLanguage", "WshSandbox", "WshTestSupport",
-                           "WshRequest", "WshHAR"]),
+                           "WshRequest", "WshHAR", "WshArchive", "WshDataController"]),
         .testTarget(name: "WshCommandLineTests", dependencies: ["WshCommandLine"]),
         .testTarget(name: "WshWebTests", dependencies: ["WshWeb", "WshRequest", "WshTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["WshSandbox", "WshHAR", "WshTestSupport"]),
@@ -161,7 +168,7 @@ var startupLinkerFlags: [String] {
 /// `String: Hashable` by scanning every protocol conformance in the binary,
 /// 8 000 of them, touching pages all over it. With direct accessors the
 /// witness tables are passed in, and `wsh -c 'echo hi'` does no such scan.
-for target in package.targets where target.type != .test && !["CDynamicLoad", "CCurl", "CEditLine"].contains(target.name) {
+for target in package.targets where target.type != .test && !["CDynamicLoad", "CCurl", "CEditLine", "CSQLite"].contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + [
         .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"],
                      .when(platforms: [.linux], configuration: .release)),

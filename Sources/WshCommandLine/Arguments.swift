@@ -40,6 +40,14 @@ struct Arguments: ParsableCommand {
         valueName: "file"))
     var replay: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "The local archive (archive, sql, and timelines when the server cannot be reached); default $XDG_DATA_HOME/wsh/archive.sqlite, else ~/.local/share/wsh/archive.sqlite.",
+        valueName: "file"))
+    var archive: String?
+
+    @Flag(name: .long, help: "Answer timelines (fetch, more) from the archive, sending no request.")
+    var offline = false
+
     @Flag(name: .long, help: "Print results as JSON.")
     var json = false
 
@@ -158,7 +166,7 @@ struct Arguments: ParsableCommand {
     /// The parsed values.
     var options: Options {
         Options(api: api, dialect: dialect, tokenFile: tokenFile, tokenCommand: tokenCommand, cacert: cacert,
-                record: record, replay: replay, json: json, noColor: noColor, command: command, present: present,
+                record: record, replay: replay, archive: archive, offline: offline, json: json, noColor: noColor, command: command, present: present,
                 timeout: timeout, version: version, script: script, echo: echo, keepGoing: keepGoing, test: test,
                 jobs: jobs, reportJUnit: reportJUnit, reportTAP: reportTAP, web: web ? (webPort ?? 0) : nil, webHost: webHost)
     }

@@ -21,6 +21,10 @@ public struct Options: Equatable, Sendable {
     public var record: String?
     /// `--replay FILE`: every request answered from a HAR file, with no network.
     public var replay: String?
+    /// `--archive FILE`: the local archive (`archive`, `sql`, offline answers); nil is the default file.
+    public var archive: String?
+    /// `--offline`: timelines answer from the archive, sending nothing.
+    public var offline = false
     /// `--json`.
     public var json = false
     /// `--no-color`.
@@ -112,7 +116,7 @@ public struct Options: Equatable, Sendable {
     }
 
     /// The options that take a value as the next word.
-    static let valuedOptions = ["--api", "--dialect", "--token-file", "--token-command", "--cacert", "--record", "--replay",
+    static let valuedOptions = ["--api", "--dialect", "--token-file", "--token-command", "--cacert", "--record", "--replay", "--archive",
                                 "--timeout", "--present", "--jobs", "--report-junit", "--report-tap", "--web-port", "--web-host"]
 
     /// What to print for an error `parse` threw, and the exit status.

@@ -25,8 +25,9 @@ enum QuickParse {
             switch word {
             case "--json": options.json = true
             case "--no-color": options.noColor = true
+            case "--offline": options.offline = true
             case "-c", "--api", "--dialect", "--token-file", "--token-command", "--cacert", "--record", "--replay",
-                 "--timeout", "--present":
+                 "--timeout", "--present", "--archive":
                 index += 1
                 guard index < arguments.endIndex, !arguments[index].hasPrefix("-") else { return nil }
                 let value = arguments[index]
@@ -47,6 +48,7 @@ enum QuickParse {
                     options.cacert = value
                 case "--record": options.record = value
                 case "--replay": options.replay = value
+                case "--archive": options.archive = value
                 default:
                     guard let seconds = Double(value), Options.isTimeout(seconds) else { return nil }
                     options.timeout = seconds

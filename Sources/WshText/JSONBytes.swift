@@ -241,6 +241,13 @@ public struct JSONBytes {
         throw Declined()
     }
 
+    /// Where the next value starts, whitespace skipped: with `position` after
+    /// `skipValue`, the bytes of a value, for a caller that keeps it as sent.
+    @inlinable
+    public mutating func valueStart() -> Int {
+        _ = peek()
+        return index
+    }
     /// Whether `key` is `name`.
     @inlinable @inline(__always)
     public func key(_ key: Key, is name: StaticString) -> Bool {

@@ -92,6 +92,8 @@ configuration.echo = options.echo
 configuration.webPort = options.web
 if let host = options.webHost { configuration.webHost = host }
 configuration.keepGoing = options.keepGoing
+configuration.archivePath = options.archive
+configuration.offline = options.offline
 // curl's tools' order: --cacert, else $CURL_CA_BUNDLE, else $SSL_CERT_FILE, else the system's.
 configuration.certificateAuthorities = options.cacert.map { CertificateAuthorities(bundle: $0, origin: "--cacert") }
     ?? .fromEnvironment()

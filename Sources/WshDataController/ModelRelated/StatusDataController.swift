@@ -46,6 +46,13 @@ public final class StatusDataController: Sendable {
     /// followed exactly: its exclusive cursor, `count` statuses.
     public func timeline(_ source: TimelineSource, count: Int, from cursor: TimelineCursor? = nil)
         async throws(RequestError) -> TimelineSlice {
+        try await timeline(source, count: count, from: cursor, body: nil)
+    }
+
+    /// `timeline(_:count:from:)`, the answer's body also put in `body` (for
+    /// the archive, which keeps each status's JSON as the server sent it).
+    func timeline(_ source: TimelineSource, count: Int, from cursor: TimelineCursor?, body: KeptBody?)
+        async throws(RequestError) -> TimelineSlice {
         var query = PageQuery(count: count)
         var boundary: String?
         switch cursor {
@@ -64,7 +71,11 @@ public final class StatusDataController: Sendable {
             if !dialect.pagesByCursor(source) { query.page = 1 }
         }
         let call = "StatusDataController.timeline(\(source), count: \(count)\(cursor.map { ", from: \($0)" } ?? ""))"
-        let page = try await api.run(call, count: \.statuses.count) { [query] in try await $0.timeline(source, query, $1) }
+        let page = try await api.run(call, count: \.statuses.count) { [query] in
+            let page = try await $0.timeline(source, query, $1)
+            body?.data = $1.response?.body
+            return page
+        }
         var statuses = page.statuses
         if let boundary {
             statuses.removeAll { status in status.identifier.map { !StatusID.isOlder($0, than: boundary) } ?? false }
@@ -312,4 +323,9 @@ public final class StatusDataController: Sendable {
         guard !statuses.isEmpty else { return }
         seen.withLock { $0.append(statuses) }
     }
+}
+
+/// The body of the answer a call read, kept for the archive.
+final class KeptBody: @unchecked Sendable {
+    var data: Data?
 }

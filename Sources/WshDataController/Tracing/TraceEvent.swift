@@ -9,6 +9,8 @@ public struct TraceEvent: Sendable, Hashable {
         case network
         /// A DataController's cache answered; no request was sent.
         case cache
+        /// The local archive answered (offline, or the server could not be reached); no request was sent.
+        case archive
         /// The call failed; the text is the error's one-line description.
         case failed(String)
     }

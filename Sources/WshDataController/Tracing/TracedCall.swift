@@ -132,6 +132,11 @@ struct TracedCall: Sendable {
         trace?(TraceEvent(call: call, itemCount: itemCount, source: .cache))
     }
 
+    /// Reports a call the local archive answered.
+    func archiveHit(call: String, itemCount: Int) {
+        trace?(TraceEvent(call: call, itemCount: itemCount, source: .archive))
+    }
+
     private static func milliseconds(since start: ContinuousClock.Instant, _ clock: ContinuousClock) -> Double {
         let elapsed = (clock.now - start).components
         return Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15

@@ -9,10 +9,17 @@ extension TimelineDataController {
 
     /// A page of notifications; their accounts and statuses are remembered on the way.
     public func notifications(_ query: NotificationQuery) async throws(RequestError) -> NotificationsPage {
+        try await notifications(query, body: nil)
+    }
+
+    /// `notifications(_:)`, the answer's body also put in `body` (for the archive).
+    func notifications(_ query: NotificationQuery, body: KeptBody?) async throws(RequestError) -> NotificationsPage {
         let types = query.types.isEmpty ? "" : ", types: \(query.types.joined(separator: ","))"
         let page = try await api.run("TimelineDataController.notifications(count: \(query.count)\(types)\(query.from.map { ", from: \($0)" } ?? ""))",
                                      count: { $0.notifications.count }) {
-            try await $0.notifications(query, $1)
+            let page = try await $0.notifications(query, $1)
+            body?.data = $1.response?.body
+            return page
         }
         users.remember(authorsOf: page.notifications.compactMap(\.status))
         return page

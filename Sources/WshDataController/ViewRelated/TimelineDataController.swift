@@ -1,3 +1,4 @@
+import Synchronization
 import WshModel
 import WshRequest
 
@@ -14,6 +15,9 @@ public final class TimelineDataController: Sendable {
     public let statuses: StatusDataController
     /// Users and the muted set.
     public let users: UserDataController
+    /// The local archive, when the shell attached one: one more source of pages
+    /// (see TimelineDataController+Archive.swift).
+    let archive = Mutex<ArchiveAttachment?>(nil)
 
     /// A controller composing `statuses` and `users`.
     public init(statuses: StatusDataController, users: UserDataController) {
@@ -49,7 +53,7 @@ public final class TimelineDataController: Sendable {
     /// cached on the way, so `user NAME` for any of them needs no request.
     public func load(_ source: TimelineSource, count: Int, from cursor: TimelineCursor? = nil)
         async throws(RequestError) -> TimelineSlice {
-        let slice = try await statuses.timeline(source, count: count, from: cursor)
+        let slice = try await loadConsultingArchive(source, count: count, from: cursor)
         users.remember(authorsOf: slice.statuses)
         return slice
     }

@@ -196,12 +196,12 @@ extension Shell {
     }
 
     /// The connection's dialect, probing the server if need be.
-    private func currentDialect() throws(LanguageError) -> any Dialect {
+    func currentDialect() throws(LanguageError) -> any Dialect {
         try attempt { () throws(RequestError) in try connection.dialect() }
     }
 
     /// The login ViewModel on `base`, with `dialect`'s OAuth flow and users' DataController.
-    private func loginViewModel(base: String, dialect: any Dialect) -> LoginViewModel {
+    func loginViewModel(base: String, dialect: any Dialect) -> LoginViewModel {
         LoginViewModel(signIn: SignInDataController(
             dialect: dialect, apiBase: base, http: connection.auxiliaryHTTPClient(),
             connectTimeout: configuration.connectTimeout, timeout: configuration.timeout))

@@ -131,7 +131,7 @@ extension Shell {
     func registerCommands() {
         interpreter.register(lazily: { [unowned self] in
             (timelineCommands() + postCommands() + writeCommands() + editCommands() + historyCommands() + stateCommands()
-                + sessionCommands() + webCommands() + accountCommands() + notificationCommands() + searchCommands() + listsCommands())
+                + sessionCommands() + webCommands() + accountCommands() + notificationCommands() + searchCommands() + listsCommands() + archiveCommands())
                 .map(gatedByCapability)
         })
     }

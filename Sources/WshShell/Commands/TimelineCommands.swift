@@ -221,7 +221,7 @@ extension Shell {
 
     /// Reads `SOURCE… [N]`: `public`, `home`, `user NAME`, `mentions`,
     /// `reposts ROW`, or just `N` (the public timeline).
-    private func timelineWords(_ words: [String], allowsCount: Bool) throws(LanguageError) -> (source: TimelineSource, count: Int?) {
+    func timelineWords(_ words: [String], allowsCount: Bool) throws(LanguageError) -> (source: TimelineSource, count: Int?) {
         var rest = words[...]
         let source: TimelineSource
         switch rest.first {

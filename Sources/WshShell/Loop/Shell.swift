@@ -1,4 +1,5 @@
 import WshLanguage
+import WshDataController
 import WshRequest
 import WshText
 import WshViewModel
@@ -34,6 +35,10 @@ public final class Shell {
         public var webHost = "127.0.0.1"
         /// `--web [PORT]`: serve the classroom page from the start (0: a free port); nil: not unless `web on`.
         public var webPort: Int?
+        /// `--archive FILE`: the archive commands' file; nil: the default (`ArchiveStore.defaultPath`).
+        public var archivePath: String?
+        /// `--offline`: timelines answer from the archive alone.
+        public var offline = false
 
         public init(target: Connection.Target = .sandbox, tokenSource: TokenSource = .environment("WSH_ACCESS_TOKEN"),
                     launchSandbox: Connection.SandboxLauncher? = nil, json: Bool = false,
@@ -63,6 +68,12 @@ public final class Shell {
     var traced: [TraceRecord] = []
     /// The session's ViewModels, built on first use (see `session()`).
     var sessionStorage: SessionViewModel?
+    /// `archive on`: timelines read from the server are kept in the archive as they arrive.
+    var archiveKeepsLive = false
+    /// The View that says when the archive answered, while one is subscribed.
+    var archiveNotice: ArchiveNoticeView?
+    /// The session's timeline DataController, for `archive on` to attach the archive to.
+    var timelineDataController: TimelineDataController?
     /// What happens in the session, as every View hears it: the terminal
     /// Views, `trace` and the web page subscribe.
     public let stream = SessionStream()

@@ -12,6 +12,8 @@ extension Shell {
         let dialect: any Dialect
         do { dialect = try connection.dialect() } catch { throw failure(error) }
         let dataController = TimelineDataController(client: client, dialect: dialect, trace: { stream.publish(.dataController($0)) })
+        attachArchive(to: dataController, dialect: dialect)
+        timelineDataController = dataController
         let session = SessionViewModel(dataController: dataController)
         session.onChange = { stream.publish(.changed($0)) }
         sessionStorage = session

@@ -54,6 +54,8 @@ struct TraceDiagram: Equatable {
         switch event.source {
         case .cache:
             note(.dataController, "answered from its cache: no request")
+        case .archive:
+            note(.dataController, "answered from the archive: no request")
         case .network, .failed:
             for earlier in event.earlier {
                 message(caller, .request, "\(earlier.method) \(earlier.url)")

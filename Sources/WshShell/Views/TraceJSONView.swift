@@ -61,6 +61,8 @@ struct TraceJSONView {
             switch event.source {
             case .cache:
                 add("DataController", "cache", "answered from the cache: no request")
+            case .archive:
+                add("DataController", "archive", "answered from the archive: no request (\(event.itemCount) items)")
             case .network, .failed:
                 for earlier in event.earlier {
                     add("Request", "request", "\(earlier.method) \(earlier.url) → \(earlier.status.map(String.init) ?? "-") · "

@@ -22,6 +22,8 @@ struct TraceView {
                 switch event.source {
                 case .cache:
                     row("", style.green("answered from the cache: no request"))
+                case .archive:
+                    row("", style.green("answered from the archive: no request (\(event.itemCount) items)"))
                 case .network, .failed:
                     for request in event.earlier {
                         row("  Request", "\(request.method) \(request.url)")

@@ -1,0 +1,128 @@
+import FoundationEssentials
+import Glibc
+import WshModel
+import WshText
+
+/// The local archive: one SQLite file of the statuses wsh fetched, from any
+/// number of servers and accounts, that any SQLite tool reads (docs/ARCHIVE.md).
+///
+/// Writes go one page at a time, each in one transaction with the cursors
+/// it moves, so a process killed between pages loses nothing committed and
+/// the next sync goes on from the cursors. The file is in WAL mode: readers
+/// (`sql`, `archive search`, another wsh) never wait for a sync.
+public final class ArchiveStore: @unchecked Sendable {
+    /// The file.
+    public let path: String
+    /// The connection everything goes through.
+    public let connection: SQLiteConnection
+    /// True when the file was written by a newer wsh (its schema version is
+    /// above ours): it is read, never written.
+    public let isNewer: Bool
+
+    /// `$XDG_DATA_HOME/wsh/archive.sqlite`, else `~/.local/share/wsh/archive.sqlite`.
+    public static func defaultPath(environment: [String: String]) -> String {
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/wsh/archive.sqlite" }
+        return (environment["HOME"] ?? "") + "/.local/share/wsh/archive.sqlite"
+    }
+
+    /// Opens (or creates, 0600 in a 0700 folder) the archive at `path` and
+    /// brings its schema up to date. Every failure is one line naming the file.
+    public init(path: String, create: Bool = true) throws(ArchiveError) {
+        self.path = path
+        let exists = access(path, F_OK) == 0
+        if !exists {
+            guard create else { throw ArchiveError("no archive at \(path) (archive sync makes one)") }
+            try Self.makeFile(path)
+        }
+        do {
+            connection = try SQLiteConnection(path: path, readOnly: false, create: true)
+            let version = try Self.version(connection)
+            isNewer = version > ArchiveSchema.current
+            if !isNewer {
+                try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
+                if version < ArchiveSchema.current { try Self.migrate(connection, from: version) }
+            }
+        } catch {
+            throw Self.explain(error, path: path)
+        }
+    }
+
+    /// Opens `path` for reading only: SQLITE_OPEN_READONLY and `PRAGMA
+    /// query_only`, so no statement can write whatever its text says.
+    public static func readOnlyConnection(path: String) throws(ArchiveError) -> SQLiteConnection {
+        guard access(path, F_OK) == 0 else { throw ArchiveError("no archive at \(path) (archive sync makes one)") }
+        do {
+            let connection = try SQLiteConnection(path: path, readOnly: true)
+            try connection.execute("PRAGMA query_only = 1")
+            _ = try version(connection)
+            return connection
+        } catch {
+            throw explain(error, path: path)
+        }
+    }
+
+    /// Throws the one line a user reads for a write this wsh must not make.
+    func checkWritable() throws(ArchiveError) {
+        if isNewer {
+            throw ArchiveError("\(path) was written by a newer wsh (schema \(Self.versionText(connection))): "
+                               + "it is read but not written")
+        }
+    }
+
+    private static func versionText(_ connection: SQLiteConnection) -> String {
+        ((try? version(connection)) ?? 0).description
+    }
+
+    static func version(_ connection: SQLiteConnection) throws(ArchiveError) -> Int {
+        if case .integer(let version)? = try connection.scalar("PRAGMA user_version") { return Int(version) }
+        return 0
+    }
+
+    private static func migrate(_ connection: SQLiteConnection, from version: Int) throws(ArchiveError) {
+        try connection.transaction { () throws(ArchiveError) in
+            // Read again inside the write lock: another wsh may have migrated it meanwhile.
+            var at = try Self.version(connection)
+            if at == 0, case .integer(let tables)? = try connection.scalar("SELECT count(*) FROM sqlite_schema"), tables > 0 {
+                throw ArchiveError("an SQLite file, but not an archive of wsh (it has tables and no schema version)")
+            }
+            while at < ArchiveSchema.current {
+                try connection.execute(ArchiveSchema.migrations[at])
+                at += 1
+            }
+            try connection.execute("PRAGMA user_version = \(ArchiveSchema.current)")
+        }
+    }
+
+    /// The folder (0700) and an empty file (0600) before SQLite opens it, so
+    /// that the file, and the -wal and -shm files SQLite makes with the same
+    /// mode, are never readable by others.
+    private static func makeFile(_ path: String) throws(ArchiveError) {
+        var folder = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/").dropLast() {
+            folder += "/" + part
+            if mkdir(folder, 0o700) != 0 && errno != EEXIST {
+                throw ArchiveError("cannot make the folder \(folder): \(String(cString: strerror(errno)))")
+            }
+        }
+        let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw ArchiveError("cannot make \(path): \(String(cString: strerror(errno)))")
+        }
+        close(descriptor)
+    }
+
+    /// One line for an SQLite failure on the file at `path`.
+    static func explain(_ error: ArchiveError, path: String) -> ArchiveError {
+        switch error.code & 0xff {
+        case 26: ArchiveError("\(path) is not an SQLite file: left as it is (--archive FILE picks another)", code: error.code)
+        case 11: ArchiveError("\(path) is damaged (SQLite: \(error.message)): left as it is; "
+                              + "sqlite3 \(path) .recover may save what it holds", code: error.code)
+        case 13: ArchiveError("the disk holding \(path) is full: nothing of this page was written", code: error.code)
+        case 8: ArchiveError("cannot write \(path) (read-only: \(error.message))", code: error.code)
+        case 14: ArchiveError("cannot open \(path): \(error.message) (is its folder writable?)", code: error.code)
+        case 5, 6: ArchiveError("\(path) is busy: another wsh is writing to it (waited 5 s); try again when it is done",
+                                code: error.code)
+        default: error.message.contains(path) ? error : ArchiveError("\(path): \(error.message)", code: error.code)
+        }
+    }
+}

@@ -1,0 +1,417 @@
+import FoundationEssentials
+import Glibc
+import WshArchive
+import WshDataController
+import WshLanguage
+import WshRequest
+import WshText
+import WshViewModel
+
+/// `archive` (sync, search, the file's summary) and `sql`: the local archive,
+/// one SQLite file the DataControllers fill and read (see docs/ARCHIVE.md).
+/// The shell only wires them: the store is `WshArchive`, the sync
+/// `TimelineDataController.syncArchive`.
+extension Shell {
+    func archiveCommands() -> [CommandSpec] {
+        [
+            CommandSpec(
+                name: "archive", abstract: "Keep what you fetch in a local SQLite file, and search it offline.",
+                discussion: """
+                    `archive` alone shows the file, its size, and each source's count and last sync.
+                    `archive sync SOURCE…` keeps statuses of each SOURCE (as fetch names them: home,
+                    public, user NAME, mentions, local, tag NAME, list NAME, bookmarks, favourites;
+                    or notifications, the statuses they carry):
+                    the first sync walks back through the timeline, later ones fetch what is new
+                    and finish a walk back that was interrupted (--limit N: stop after N statuses).
+                    Each page is one transaction: Ctrl-C, or a killed wsh, keeps what arrived.
+                    Edits seen on the newest page are kept as versions, deletions marked.
+                    `archive import FILE` reads Mastodon's own account export (the outbox.json of
+                    the archive Mastodon makes: Create activities of Note objects), so years of
+                    posts are searched the same way.
+                    `archive on` keeps every timeline read from the server (fetch, more) in the
+                    archive as it arrives; `archive off` stops. When the server cannot be reached,
+                    or with wsh --offline, fetch and more answer from the archive and say so.
+                    `archive search QUERY [N]` shows the N best matches (default 20) with the
+                    matching words marked: any part of a word, in English or Chinese.
+                    The file is $XDG_DATA_HOME/wsh/archive.sqlite (else
+                    ~/.local/share/wsh/archive.sqlite); --archive FILE picks another. Any SQLite
+                    tool reads it; sql queries it from here.
+                      archive sync home --limit 2000
+                      archive search 天气
+                      archive
+                    """,
+                arguments: [
+                    ArgumentSpec("sync|search|import|on|off", help: "sync sources, search, import an export, or keep timelines as read",
+                                 arity: .optional),
+                    ArgumentSpec("SOURCE…|QUERY N|FILE", help: "with sync: the sources; with search: the query and how many; with import: outbox.json",
+                                 arity: .variadic),
+                ],
+                options: [
+                    .valued("limit", valueName: "N", help: "with sync: stop after N statuses"),
+                    .valued("archive", valueName: "FILE", help: "the archive file (default: see above)"),
+                    .json,
+                ],
+                completion: { [unowned self] request in
+                    request.argumentIndex == 0 ? ["sync", "search", "import", "on", "off"] : offeredTimelines().map(\.word)
+                },
+                handler: { [unowned self] context in try archive(context) }),
+            CommandSpec(
+                name: "sql", abstract: "Run a read-only SQL query on the archive and show the rows.",
+                discussion: """
+                    The connection is read-only (SQLITE_OPEN_READONLY and PRAGMA query_only), so
+                    a statement that writes is refused by SQLite itself. docs/ARCHIVE.md lists the
+                    tables, with queries to copy. --json prints the rows as JSON objects.
+                      sql "SELECT author, count(*) FROM statuses GROUP BY author ORDER BY 2 DESC LIMIT 5"
+                    """,
+                arguments: [ArgumentSpec("QUERY", help: "one SQL statement, quoted")],
+                options: [.valued("archive", valueName: "FILE", help: "the archive file"), .json],
+                handler: { [unowned self] context in try sql(context) }),
+        ]
+    }
+
+    /// The archive file this command uses: `--archive FILE`, else wsh's, else the default.
+    private func archivePath(_ context: CommandContext) throws(LanguageError) -> String {
+        guard let path = archiveFile(context.arguments.option("archive")) else {
+            throw .commandFailed("no data folder for the archive (set HOME or XDG_DATA_HOME, or give --archive FILE)")
+        }
+        return path
+    }
+
+    private func archive(_ context: CommandContext) throws(LanguageError) {
+        let words = context.arguments.values("SOURCE…|QUERY N|FILE")
+        switch context.arguments["sync|search|import|on|off"] {
+        case nil:
+            if !words.isEmpty { throw .usage("archive takes sync SOURCE…, search QUERY [N], import FILE, on or off") }
+            try archiveSummary(context)
+        case "sync":
+            try archiveSync(context, words: words)
+        case "search":
+            try archiveSearch(context, words: words)
+        case "import":
+            guard words.count == 1 else { throw .usage("archive import takes one FILE: the outbox.json of Mastodon's export") }
+            let store = try openArchive(context, create: true)
+            do {
+                let result = try OutboxImport.run(path: words[0], into: store)
+                context.setVariable("count", to: .int(result.notes))
+                context.note(console.diagnosticStyle.dim(
+                    "imported \(result.notes) posts of \(result.account) on \(result.server): \(result.added) new"))
+            } catch {
+                throw .commandFailed(error.message)
+            }
+        case "on", "off":
+            if !words.isEmpty { throw .usage("archive on and archive off take nothing more") }
+            archiveKeepsLive = context.arguments["sync|search|import|on|off"] == "on"
+            if let dataController = timelineDataController {
+                let dialect = try currentDialect()
+                attachArchive(to: dataController, dialect: dialect, account: archiveKeepsLive ? try archiveAccount(dialect: dialect) : nil)
+            }
+            context.note(console.diagnosticStyle.dim(archiveKeepsLive
+                ? "timelines read from the server are kept in \(try archivePath(context)) as they arrive"
+                : "timelines are no longer kept as they arrive"))
+        case let other?:
+            throw .usage("archive takes sync, search, import, on or off, not '\(other)'")
+        }
+    }
+
+    private func openArchive(_ context: CommandContext, create: Bool) throws(LanguageError) -> ArchiveStore {
+        let path = try archivePath(context)
+        do { return try ArchiveStore(path: path, create: create) } catch { throw .commandFailed(error.message) }
+    }
+
+    private func archiveSummary(_ context: CommandContext) throws(LanguageError) {
+        let path = try archivePath(context)
+        let connection: SQLiteConnection
+        do { connection = try ArchiveStore.readOnlyConnection(path: path) } catch { throw .commandFailed(error.message) }
+        var sources: [ArchiveSourceSummary] = []
+        var total = 0
+        do {
+            sources = try ArchiveStore.summary(connection)
+            if case .integer(let count)? = try connection.scalar("SELECT count(*) FROM statuses") { total = Int(count) }
+        } catch {
+            throw .commandFailed(error.message)
+        }
+        var size = stat()
+        let bytes = stat(path, &size) == 0 ? Int(size.st_size) : 0
+        if wantsJSON(context) {
+            context.write(try JSONView.encode(ArchiveSummaryDocument(
+                file: path, bytes: bytes, statuses: total,
+                sources: sources.map { .init(server: $0.server, account: $0.account, source: $0.source, statuses: $0.count,
+                                             lastSync: $0.lastSync, complete: $0.complete) })))
+            return
+        }
+        context.writeLine("\(path) · \(total) status\(total == 1 ? "" : "es") · \(bytes / 1024) KiB")
+        for source in sources {
+            let walk = source.complete ? "complete" : "walk back goes on"
+            context.writeLine("  \(source.server) \(source.account) \(source.source): \(source.count) · "
+                              + "last sync \(source.lastSync ?? "never") · \(walk)")
+        }
+        context.setVariable("count", to: .int(total))
+    }
+
+    /// Splits `home user @a tag swift` into one source each.
+    private func archiveSources(_ words: [String]) throws(LanguageError) -> [ArchiveSyncSource] {
+        var sources: [ArchiveSyncSource] = []
+        var index = 0
+        while index < words.count {
+            let takesName = ["user", "tag", "list"].contains(words[index])
+            let group = Array(words[index..<min(words.count, index + (takesName ? 2 : 1))])
+            if words[index] == "reposts" { throw .usage("archive sync does not keep reposts N (a row's reposts): name a timeline") }
+            if Int(words[index]) != nil { throw .usage("archive sync takes sources, not a count: --limit N stops it") }
+            if words[index] == "notifications" {
+                sources.append(.notifications)
+            } else {
+                sources.append(.timeline(try timelineWords(group, allowsCount: false).source))
+            }
+            index += group.count
+        }
+        return sources
+    }
+
+    private func archiveSync(_ context: CommandContext, words: [String]) throws(LanguageError) {
+        guard !words.isEmpty else { throw .usage("archive sync needs a SOURCE: archive sync home") }
+        let sources = try archiveSources(words)
+        let limit = try integer(context.arguments.option("limit"), name: "--limit")
+        if let limit, limit < 1 { throw .usage("--limit must be 1 or more, not \(limit)") }
+        let store = try openArchive(context, create: true)
+        if store.isNewer {
+            throw .commandFailed("\(store.path) was written by a newer wsh: it is read but not written")
+        }
+        let dialect = try currentDialect()
+        let client = try client()
+        let stream = self.stream
+        let controller = TimelineDataController(client: client, dialect: dialect, trace: { stream.publish(.dataController($0)) })
+        let account = try archiveAccount(dialect: dialect)
+        var failures: [String] = []
+        var totalFetched = 0
+        for source in sources {
+            if case .timeline = source { try checkOffered(source.description.split(separator: " ").first.map(String.init)) }
+            let scope = ArchiveScope(server: connection.accountKey, account: account, api: dialect.name == "mastodon" ? "mastodon" : "weibo",
+                                     source: source.description)
+            let perPage: Int
+            switch source {
+            case .timeline(let timeline): perPage = dialect.maximumCount(for: timeline) ?? 20
+            // The sync reads notifications a full page at a time, whatever this says.
+            case .notifications: perPage = 80
+            }
+            let progress = console.diagnosticIsTerminal ? { [console] (total: Int) in
+                console.diagnostic("\rsyncing \(source): \(total) statuses…")
+            } : nil
+            let report = WaitingHandOver(progress)
+            let handOver = WaitingHandOver((controller, store))
+            let result = try wait {
+                await handOver.value.0.syncArchive(handOver.value.1, source: source, scope: scope, count: perPage, limit: limit,
+                                                   progress: { report.value?($0) })
+            }
+            if progress != nil { console.diagnostic("\r" + String(repeating: " ", count: 60) + "\r") }
+            totalFetched += result.fetched
+            var line = "synced \(source): \(result.fetched) fetched, \(result.added) new"
+            if result.edited > 0 { line += ", \(result.edited) edited" }
+            if result.deleted > 0 { line += ", \(result.deleted) deleted on the server" }
+            context.note(console.diagnosticStyle.dim(line))
+            switch result.end {
+            case .done, .limit: break
+            case .interrupted:
+                context.setVariable("count", to: .int(totalFetched))
+                throw LanguageError(.interrupted, "interrupted: kept the \(result.fetched) statuses of \(source) that arrived")
+            case .failed(let error):
+                failures.append("\(source): stopped after \(result.fetched) statuses, which are kept: \(redact(error.description))")
+            case .archiveFailed(let error):
+                throw .commandFailed(error.message)
+            }
+        }
+        context.setVariable("count", to: .int(totalFetched))
+        if !failures.isEmpty { throw .commandFailed(failures.joined(separator: "; ")) }
+    }
+
+    /// Who the rows are kept for: the account's screen name, asked of the server
+    /// (one request), else the connection's account key.
+    private func archiveAccount(dialect: any Dialect) throws(LanguageError) -> String {
+        guard let token = (try? connection.credential())?.token,
+              let base = try? connection.apiBase() else { return "anonymous" }
+        let handOver = WaitingHandOver(loginViewModel(base: base, dialect: dialect))
+        guard let identity = try? wait({ try await handOver.value.identify(token) }) else { return "anonymous" }
+        return "@" + identity.screenName
+    }
+
+    private func archiveSearch(_ context: CommandContext, words: [String]) throws(LanguageError) {
+        var terms = words
+        var count = 20
+        if terms.count > 1, let last = terms.last, let number = Int(last) {
+            count = number
+            terms.removeLast()
+        }
+        guard count >= 1 else { throw .usage("N must be 1 or more, not \(count)") }
+        let query = terms.joined(separator: " ")
+        guard !query.isEmpty else { throw .usage("archive search needs a QUERY: archive search 天气") }
+        let path = try archivePath(context)
+        let matches: [ArchiveMatch]
+        do {
+            let store = try ArchiveStore(path: path, create: false)
+            matches = try store.search(query, limit: count)
+        } catch {
+            throw .commandFailed(error.message)
+        }
+        context.setVariable("count", to: .int(matches.count))
+        if wantsJSON(context) {
+            context.write(try JSONView.encode(matches.map(ArchiveMatchDocument.init)))
+            return
+        }
+        if matches.isEmpty {
+            context.note("no status in the archive matches \(query)")
+            return
+        }
+        for (offset, match) in matches.enumerated() {
+            let author = TerminalText.sanitize(match.status.user?.screenName ?? "?")
+            let time = match.status.createdAt.map { CivilTime.minuteText($0.date) } ?? ""
+            let deleted = match.deletedAt == nil ? "" : console.style.red(" (deleted on the server)")
+            context.writeLine("\(offset + 1). @\(author) · \(time)\(deleted)")
+            context.writeLine("   " + marked(match.marked))
+        }
+    }
+
+    /// The text with the archive's marks turned into bold (or «» without colour),
+    /// each part sanitized on its own, so no server text can forge a mark.
+    private func marked(_ text: String) -> String {
+        var result = ""
+        var inside = false
+        var part = ""
+        func flush() {
+            let clean = TerminalText.sanitize(part)
+            if inside {
+                let bold = console.style.bold(clean)
+                result += bold == clean ? "«" + clean + "»" : bold
+            } else {
+                result += clean
+            }
+            part = ""
+        }
+        for character in text {
+            if character == ArchiveMatch.markStart || character == ArchiveMatch.markEnd {
+                flush()
+                inside = character == ArchiveMatch.markStart
+            } else {
+                part.append(character)
+            }
+        }
+        flush()
+        return result
+    }
+
+    private func sql(_ context: CommandContext) throws(LanguageError) {
+        let query = context.arguments["QUERY"] ?? ""
+        let path = try archivePath(context)
+        let result: (columns: [String], rows: [[SQLiteValue]])
+        do {
+            let connection = try ArchiveStore.readOnlyConnection(path: path)
+            result = try connection.query(query)
+        } catch {
+            if error.code & 0xff == 8 {
+                throw .commandFailed("read-only: the archive refused the write (\(error.message))")
+            }
+            throw .commandFailed(error.message)
+        }
+        context.setVariable("count", to: .int(result.rows.count))
+        if wantsJSON(context) {
+            let objects = result.rows.map { row in
+                JSONValue(Dictionary(zip(result.columns, row.map(Self.jsonValue)), uniquingKeysWith: { first, _ in first }))
+            }
+            context.write(String(decoding: JSONValue(objects).encoded(pretty: true), as: UTF8.self) + "\n")
+            return
+        }
+        let cells = result.rows.map { $0.map { TerminalText.sanitize($0.text) } }
+        var widths = result.columns.map { DisplayWidth.of($0) }
+        for row in cells { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], DisplayWidth.of(cell)) } }
+        func line(_ values: [String]) -> String {
+            zip(values, widths).map { value, width in value + String(repeating: " ", count: max(0, width - DisplayWidth.of(value))) }
+                .joined(separator: "  ").trimmingTrailingSpaces()
+        }
+        context.writeLine(console.style.bold(line(result.columns)))
+        for row in cells { context.writeLine(line(row)) }
+        context.note(console.diagnosticStyle.dim("\(result.rows.count) row\(result.rows.count == 1 ? "" : "s")"))
+    }
+
+    private static func jsonValue(_ value: SQLiteValue) -> JSONValue {
+        switch value {
+        case .null: .null
+        case .integer(let number): .integer(number)
+        case .real(let number): .number(number)
+        case .text(let text): .string(text)
+        }
+    }
+}
+
+private extension String {
+    func trimmingTrailingSpaces() -> String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}
+
+/// `archive --json`: the file and each source.
+struct ArchiveSummaryDocument: Encodable {
+    struct Source: Encodable {
+        let server: String
+        let account: String
+        let source: String
+        let statuses: Int
+        let lastSync: String?
+        let complete: Bool
+    }
+
+    let file: String
+    let bytes: Int
+    let statuses: Int
+    let sources: [Source]
+}
+
+/// One match of `archive search --json`: the text with the matching parts in «».
+struct ArchiveMatchDocument: Encodable {
+    let id: String?
+    let author: String?
+    let createdAt: String?
+    let text: String
+    let marked: String
+    let server: String
+    let account: String
+    let deletedAt: String?
+
+    init(_ match: ArchiveMatch) {
+        id = match.status.identifier
+        author = match.status.user?.screenName
+        createdAt = match.status.createdAt?.iso8601Text
+        text = match.status.text ?? ""
+        marked = String(match.marked.map { $0 == ArchiveMatch.markStart ? "«" : $0 == ArchiveMatch.markEnd ? "»" : $0 })
+        server = match.server
+        account = match.account
+        deletedAt = match.deletedAt
+    }
+}
+
+extension Shell {
+    /// The archive file: `--archive FILE` on the command (`archive`, `sql`), else
+    /// wsh's own `--archive FILE`, else the default; nil without a data folder.
+    func archiveFile(_ option: String? = nil) -> String? {
+        if let option { return option }
+        if let path = configuration.archivePath { return path }
+        let environment = ProcessInfo.processInfo.environment
+        guard environment["XDG_DATA_HOME"] != nil || environment["HOME"] != nil else { return nil }
+        return ArchiveStore.defaultPath(environment: environment)
+    }
+
+    /// Attaches the archive to the session's timeline as one more source
+    /// (offline with `--offline`, else a fallback when the server cannot be
+    /// reached; `archive on` keeps what is read). The file opens only when needed.
+    func attachArchive(to dataController: TimelineDataController, dialect: any Dialect, account: String? = nil) {
+        guard let path = archiveFile() else { return }
+        dataController.attachArchive(ArchiveAttachment(
+            path: path, server: connection.accountKey, account: account,
+            api: dialect.name == "mastodon" ? "mastodon" : "weibo", offline: configuration.offline, keepsLive: archiveKeepsLive))
+        if archiveNotice == nil {
+            let console = self.console
+            let notice = ArchiveNoticeView(offline: configuration.offline, path: path) { console.note(console.diagnosticStyle.dim($0)) }
+            stream.subscribe(notice)
+            archiveNotice = notice
+        }
+    }
+}

@@ -126,7 +126,7 @@ public struct APIClient: Sendable {
                                                   messages: messages)
         guard response.status != 101 else { return response }
         let redacted = Redaction.redact(url, secrets: secrets)
-        try Self.check(response, url: redacted, secrets: secrets)
+        try Self.check(response, url: redacted, secrets: secrets, errors: errors)
         // A 2xx is a server that ignored the upgrade: no WebSocket there either.
         throw .http(status: response.status, url: redacted, excerpt: "the server did not upgrade to a WebSocket")
     }

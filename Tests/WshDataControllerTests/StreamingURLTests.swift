@@ -85,7 +85,7 @@ struct StreamingTransportTests {
     }
 
     private func watch(_ fake: TransportFake) async -> (events: [TimelineStreamEvent], error: RequestError?) {
-        let client = WeiboClient(configuration: APIConfiguration(baseURL: "https://m.example/", token: .value(Secret("t0ken"))),
+        let client = APIClient(configuration: APIConfiguration(baseURL: "https://m.example/", token: .value(Secret("t0ken"))),
                                  http: fake)
         let heard = Mutex<[TimelineStreamEvent]>([])
         do {

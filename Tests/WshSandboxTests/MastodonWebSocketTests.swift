@@ -11,7 +11,7 @@ struct SandboxWebSocketTests {
     @Test("a status posted after the socket opened arrives as Mastodon sends it: stream, event, the Status as a string")
     func update() async throws {
         let server = try await SandboxServer.start(SandboxConfiguration(streamingTransports: .webSocket))
-        let client = WeiboClient(configuration: APIConfiguration(baseURL: server.mastodonBaseURL, token: .value(Secret(server.token))),
+        let client = APIClient(configuration: APIConfiguration(baseURL: server.mastodonBaseURL, token: .value(Secret(server.token))),
                                  http: CurlHTTPClient(secrets: [server.token]))
         let poster = Mutex<Task<Void, Never>?>(nil)
         let received = Mutex<String?>(nil)

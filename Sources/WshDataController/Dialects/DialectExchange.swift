@@ -41,7 +41,7 @@ public final class DialectExchange: @unchecked Sendable {
         try await record(.get, url) { () throws(RequestError) in try await client.stream(url: url, chunks: chunks) }
     }
 
-    /// Opens the WebSocket at `url` (see `WeiboClient.webSocket`), recorded for the trace like a request.
+    /// Opens the WebSocket at `url` (see `APIClient.webSocket`), recorded for the trace like a request.
     public func webSocket(url: String, send: [String] = [],
                           messages: @escaping @Sendable (WebSocketMessage) -> Bool) async throws(RequestError) -> HTTPResponse {
         try await record(.get, url) { () throws(RequestError) in try await client.webSocket(url: url, send: send, messages: messages) }

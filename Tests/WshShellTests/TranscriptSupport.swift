@@ -29,8 +29,9 @@ final class ShellHarness: @unchecked Sendable {
     init(faults: SandboxFaults = SandboxFaults(), token: String = SandboxConfiguration.defaultToken,
          json: Bool = false, seed: UInt64 = SandboxConfiguration().seed, rateLimit: Int? = nil,
          dialect: Connection.DialectChoice = .detect, accountStore: AccountStore? = nil,
-         idStyle: MastodonIDStyle = .snowflake, echo: Bool = false, keepGoing: Bool = false) async throws {
-        var configuration = SandboxConfiguration(seed: seed, token: token, faults: faults, idStyle: idStyle)
+         idStyle: MastodonIDStyle? = nil, flavour: SandboxFlavour = .mastodon, echo: Bool = false,
+         keepGoing: Bool = false) async throws {
+        var configuration = SandboxConfiguration(seed: seed, token: token, faults: faults, flavour: flavour, idStyle: idStyle)
         configuration.rateLimit = rateLimit
         let sandbox = try await SandboxServer.start(configuration)
         sandboxStorage = sandbox

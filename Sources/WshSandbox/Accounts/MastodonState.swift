@@ -43,7 +43,9 @@ final class MastodonState: Sendable {
         var nextAppID = 2
     }
 
-    /// How ids are written and read on the Mastodon side.
+    /// The server the Mastodon side imitates.
+    let flavour: SandboxFlavour
+    /// How ids are written and read on the Mastodon side: the flavour's, or `--id-style`'s.
     let ids: MastodonIDStyle
     /// Counts tokens' calls in Mastodon's 5-minute windows (Weibo's hours are the shared limiter's).
     let rateLimiter: RateLimiter
@@ -57,6 +59,7 @@ final class MastodonState: Sendable {
                      scopes: "read write follow push", clientID: configuration.appKey,
                      clientSecret: configuration.appSecret)
         configuredPublicPreview = configuration.publicPreview
+        flavour = configuration.flavour
         ids = configuration.idStyle
         rateLimiter = .mastodon(limit: configuration.rateLimit, clock: configuration.clock)
         state = Locked(State(publicPreview: configuration.publicPreview))

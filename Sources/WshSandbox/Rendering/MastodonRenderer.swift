@@ -16,6 +16,8 @@ struct MastodonRenderer {
     let origin: String
     /// How ids are written.
     let ids: MastodonIDStyle
+    /// The server imitated: its extra members go in through `writeFlavourMembers`.
+    let flavour: SandboxFlavour
 
     var html: MastodonHTML {
         let names = timeline.data.userIndexByScreenName
@@ -187,6 +189,10 @@ struct MastodonRenderer {
         json.key("poll")
         if !boost, let poll = timeline.poll(of: status, viewer: viewer) { writePoll(poll, into: &json) } else { json.null() }
         if let quotedOrdinal { writeQuote(by: status, of: quotedOrdinal, into: &json) }
+        writeFlavourMembers(StatusFacts(id: status.id, text: status.text, spoiler: boost ? "" : spoiler,
+                                        conversation: status.ordinal,
+                                        favourites: status.attitudesCount + timeline.favouritersCount(of: status.ordinal)),
+                            into: &json)
         json.objectEnd()
     }
 
@@ -229,6 +235,10 @@ struct MastodonRenderer {
         writeMentionsTagsEmojis(comment.text, into: &json)
         json.null("card")
         json.null("poll")
+        writeFlavourMembers(StatusFacts(id: comment.id, text: comment.text, spoiler: extras?.spoilerText ?? "",
+                                        conversation: status.ordinal, favourites: 0,
+                                        replyTo: timeline.data.users[parentAuthor]),
+                            into: &json)
         json.objectEnd()
     }
 
@@ -409,6 +419,7 @@ struct MastodonRenderer {
             json.member("follow_requests_count", 0)
             json.objectEnd()
         }
+        writeFlavourMembers(user, into: &json)
         json.objectEnd()
     }
 

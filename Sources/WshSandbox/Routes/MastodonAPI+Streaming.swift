@@ -73,7 +73,8 @@ extension MastodonAPI {
             while !Task.isCancelled {
                 try await Task.sleep(for: Self.streamPoll)
                 let timeline = store.timeline
-                let renderer = MastodonRenderer(timeline: timeline, viewer: viewer, origin: state.origin, ids: state.ids)
+                let renderer = MastodonRenderer(timeline: timeline, viewer: viewer, origin: state.origin, ids: state.ids,
+                                                flavour: state.flavour)
                 var events = ""
                 while next <= timeline.ordinalCount {
                     defer { next += 1 }

@@ -116,8 +116,7 @@ struct MastodonAPI: Sendable {
             let admitted = state.rateLimiter.admit(token: token, endpoint: "mastodon")
             rateHeaders = rateLimitHeaders(token: token)
             guard admitted else {
-                return Reply(status: .tooManyRequests, body: ByteBuffer(bytes: MastodonError.rateLimited.body),
-                             headers: rateHeaders)
+                return MastodonError.rateLimited.reply(in: state.flavour, headers: rateHeaders)
             }
         }
         let call = Call(method: method, segments: Array(segments), path: path, query: request.uri.query ?? "",
@@ -129,7 +128,7 @@ struct MastodonAPI: Sendable {
             reply.headers.append(contentsOf: rateHeaders)
             return reply
         } catch let error as MastodonError {
-            return Reply(status: error.status, body: ByteBuffer(bytes: error.body), headers: rateHeaders)
+            return error.reply(in: state.flavour, headers: rateHeaders)
         }
     }
 
@@ -401,7 +400,7 @@ struct MastodonAPI: Sendable {
     }
 
     func renderer(_ timeline: Timeline, viewer: Int?) -> MastodonRenderer {
-        MastodonRenderer(timeline: timeline, viewer: viewer, origin: state.origin, ids: state.ids)
+        MastodonRenderer(timeline: timeline, viewer: viewer, origin: state.origin, ids: state.ids, flavour: state.flavour)
     }
 
     /// The renderer for `viewer` to use inside `store.write`: the origin and
@@ -409,6 +408,7 @@ struct MastodonAPI: Sendable {
     func renderer(for viewer: Int?) -> (Timeline) -> MastodonRenderer {
         let origin = state.origin
         let ids = state.ids
-        return { MastodonRenderer(timeline: $0, viewer: viewer, origin: origin, ids: ids) }
+        let flavour = state.flavour
+        return { MastodonRenderer(timeline: $0, viewer: viewer, origin: origin, ids: ids, flavour: flavour) }
     }
 }

@@ -42,8 +42,8 @@ struct MastodonOAuth: Sendable {
                 throw MastodonError.notFound
             }
         } catch {
-            let failure = error as? MastodonError ?? .invalidRequest
-            return OAuthAPI.Reply(status: failure.status, body: ByteBuffer(bytes: failure.body))
+            let failure = (error as? MastodonError ?? .invalidRequest).reply(in: state.flavour)
+            return OAuthAPI.Reply(status: failure.status, body: failure.body)
         }
     }
 

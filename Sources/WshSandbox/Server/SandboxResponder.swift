@@ -104,12 +104,11 @@ struct SandboxResponder: HTTPResponder {
         }
 
         /// A fault's error as the Mastodon side answers it (a proxy page stays a page).
-        init(mastodon fault: SandboxError, path: String) {
+        init(mastodon fault: SandboxError, path: String, flavour: SandboxFlavour) {
             if fault.isProxyPage {
                 self.init(fault, path: path)
             } else {
-                let error = MastodonError.injected(fault)
-                self.init(MastodonAPI.Reply(status: error.status, body: ByteBuffer(bytes: error.body)))
+                self.init(MastodonError.injected(fault).reply(in: flavour))
             }
         }
 
@@ -131,7 +130,7 @@ struct SandboxResponder: HTTPResponder {
         if let replay, !path.hasPrefix("/admin/") {
             let weibo = path.hasPrefix("/2/")
             sent = await serveAPI(request, context: context,
-                                  failure: { weibo ? Reply($0, path: path) : Reply(mastodon: $0, path: path) }) {
+                                  failure: { weibo ? Reply($0, path: path) : Reply(mastodon: $0, path: path, flavour: mastodon.state.flavour) }) {
                 Self.replayed(request, from: replay, origin: mastodon.state.origin)
             }
         } else if path.hasPrefix("/2/") {
@@ -139,16 +138,16 @@ struct SandboxResponder: HTTPResponder {
                 await serveWeibo(request)
             }
         } else if path.hasPrefix("/api/") {
-            sent = await serveAPI(request, context: context, failure: { Reply(mastodon: $0, path: path) }) {
+            sent = await serveAPI(request, context: context, failure: { Reply(mastodon: $0, path: path, flavour: mastodon.state.flavour) }) {
                 await serveMastodon(request)
             }
         } else if path.hasPrefix("/oauth/") || path == MastodonOAuth.metadataPath {
             let reply = await mastodonOAuth.respond(to: request)
             sent = (reply.response, String(reply.status.code), reply.body.readableBytes)
-        } else if path == MastodonAPI.nodeInfoDiscoveryPath || path == MastodonAPI.nodeInfoPath {
+        } else if MastodonAPI.isNodeInfo(path) {
             // Discovery, as the OAuth metadata: no token, no faults, not counted.
             let reply = Reply(mastodon.nodeInfo(path: path))
-            sent = (reply.response, "200", reply.body.readableBytes)
+            sent = (reply.response, String(reply.status.code), reply.body.readableBytes)
         } else if path.hasPrefix("/oauth2/") {
             let reply: OAuthAPI.Reply
             do {
@@ -285,10 +284,9 @@ struct SandboxResponder: HTTPResponder {
             }
             return Reply(reply)
         } catch let error as MastodonError {
-            return Reply(MastodonAPI.Reply(status: error.status, body: ByteBuffer(bytes: error.body)))
+            return Reply(error.reply(in: mastodon.state.flavour))
         } catch {
-            let failure = MastodonError(status: .internalServerError, error: "Internal Server Error")
-            return Reply(MastodonAPI.Reply(status: failure.status, body: ByteBuffer(bytes: failure.body)))
+            return Reply(MastodonError(status: .internalServerError, error: "Internal Server Error").reply(in: mastodon.state.flavour))
         }
     }
 

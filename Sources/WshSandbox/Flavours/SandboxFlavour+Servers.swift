@@ -45,7 +45,8 @@ extension SandboxFlavour {
         idStyle: .flake,
         paging: Paging(headerName: "link", nextOnLastPage: true),
         errors: Errors(wording: .mastodon, refusedToken: (403, "Invalid credentials."), rateLimited: "Throttled"),
-        extras: Extras(pleromaMembers: true, akkomaMembers: false, interactionPolicy: false, emojiReactions: true),
+        extras: Extras(pleromaMembers: true, akkomaMembers: false, interactionPolicy: false, emojiReactions: true,
+                       dismissByBody: true),
         streamingTransports: [.sse, .websocket])
 
     /// Akkoma 3.10: Pleroma's fork, as Pleroma plus `akkoma: {…}` members.
@@ -59,7 +60,8 @@ extension SandboxFlavour {
         idStyle: .flake,
         paging: Paging(headerName: "link", nextOnLastPage: true),
         errors: Errors(wording: .mastodon, refusedToken: (403, "Invalid credentials."), rateLimited: "Throttled"),
-        extras: Extras(pleromaMembers: true, akkomaMembers: true, interactionPolicy: false, emojiReactions: true),
+        extras: Extras(pleromaMembers: true, akkomaMembers: true, interactionPolicy: false, emojiReactions: true,
+                       dismissByBody: true),
         streamingTransports: [.sse, .websocket])
 
     /// Sharkey 2024.1 (Misskey's family): aid-style ids; nodeinfo 2.1 listed

@@ -96,6 +96,11 @@ public struct SandboxFlavour: Sendable, CustomStringConvertible {
         /// Whether some favourites are emoji reactions, as the notification
         /// type `pleroma:emoji_reaction` (with `emoji`) that Pleroma and Akkoma send.
         public var emojiReactions: Bool
+        /// Whether `POST /api/v1/notifications/dismiss` with the id in the body
+        /// is served: Mastodon removed it in 3.0, Pleroma and Akkoma keep it
+        /// (deprecated), and Mastodon.py sends it to a server whose version
+        /// reads below 2.9.2, as theirs (`2.7.2 (compatible; …)`) do.
+        public var dismissByBody: Bool = false
 
         /// None: Mastodon's entities as they are.
         public static let none = Extras(pleromaMembers: false, akkomaMembers: false, interactionPolicy: false,

@@ -160,6 +160,8 @@ struct MastodonAPI: Sendable {
             return try notification(call, id: s[2])
         case (.post, 4, "v1") where s[1] == "notifications" && s[3] == "dismiss":
             return try dismissNotification(call, id: s[2])
+        case (.post, 3, "v1") where s[1] == "notifications" && s[2] == "dismiss" && state.flavour.extras.dismissByBody:
+            return try dismissNotification(call, id: call.parameters["id"] ?? "")
         case (.get, 3, "v1") where s[1] == "streaming" && s[2] == "health":
             return streamingHealth()
         case (.get, 2, "v1") where s[1] == "streaming":

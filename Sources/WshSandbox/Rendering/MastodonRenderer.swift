@@ -4,7 +4,7 @@ import WshModel
 /// Renders the timeline's records as Mastodon 4.x entities: Status, Account,
 /// Relationship, Notification, Context, with the key order Mastodon uses.
 ///
-/// The same records as `Renderer`, seen through Mastodon: a Weibo repost with
+/// The same records as `WeiboRenderer`, seen through Mastodon: a Weibo repost with
 /// no remark of its own (`转发微博`) is a boost (`reblog`); one with a remark is
 /// a status of its own quoting the one it reposts (a `quote-inline` paragraph
 /// in `content` and Mastodon 4.5's `quote`); comments are replies. `viewer`

@@ -29,11 +29,7 @@ struct MastodonAPI: Sendable {
         var stream: (@Sendable (inout any ResponseBodyWriter) async throws -> Void)? = nil
     }
 
-    enum Effect: Sendable {
-        case post
-        case deletion
-        case write
-    }
+    typealias Effect = SandboxEffect
 
     /// Who is asking.
     enum Caller {

@@ -64,22 +64,21 @@ struct MastodonError: Error, Sendable {
         "You are not authorized to revoke this token")
 
     /// The Mastodon error for a token the shared store refused.
-    static func token(_ refusal: SandboxError) -> MastodonError {
-        switch refusal.code {
-        case SandboxError.tokenRevoked.code: return .tokenRevoked
-        case SandboxError.tokenExpired.code: return .tokenInvalid
-        default: return .tokenInvalid
+    static func token(_ refusal: TokenRefusal) -> MastodonError {
+        switch refusal {
+        case .revoked: return .tokenRevoked
+        case .unknownOrExpired: return .tokenInvalid
         }
     }
 
     /// What an injected fault answers on the Mastodon side: the same status,
     /// Mastodon's body (the rate-limit fault is 429).
-    static func injected(_ fault: SandboxError) -> MastodonError {
-        if fault.code == SandboxError.rateLimited.code { return .rateLimited }
-        switch fault.status.code {
+    static func injected(_ fault: InjectedFault) -> MastodonError {
+        if fault.isRateLimit { return .rateLimited }
+        switch fault.status {
         case 401: return .tokenInvalid
         case 404: return .notFound
-        default: return MastodonError(status: fault.status, error: fault.status.reasonPhrase)
+        default: return MastodonError(status: fault.httpStatus, error: fault.httpStatus.reasonPhrase)
         }
     }
 

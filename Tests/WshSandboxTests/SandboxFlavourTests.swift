@@ -231,6 +231,15 @@ struct SandboxFlavourTests {
                 let others = await server.mastodon("notifications?exclude_types[]=pleroma:emoji_reaction&limit=80",
                                                    token: server.token).array
                 #expect(!others.isEmpty && others.allSatisfy { $0["type"] as? String != "pleroma:emoji_reaction" })
+                // A favourite made now is a favourite, whatever its id: only generated ones are reactions.
+                let own = try #require(await server.mastodon(
+                    "accounts/\(server.configuration.idStyle.render(Int64(server.accounts[0].uid)))/statuses?exclude_reblogs=true&limit=8").array)
+                for status in own {
+                    let id = try #require(status["id"] as? String)
+                    _ = await server.mastodon("POST", "statuses/\(id)/favourite", token: "sandbox-token-2")
+                    let newest = await server.mastodon("notifications?limit=1", token: server.token).array.first
+                    #expect(newest?["type"] as? String == "favourite", "\(id)")
+                }
             } else {
                 #expect(reactions.array.isEmpty)
             }

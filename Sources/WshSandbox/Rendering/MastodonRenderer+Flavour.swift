@@ -131,12 +131,13 @@ extension SandboxFlavour {
     static let emojiReactionType = "pleroma:emoji_reaction"
 
     /// A notification's type as this flavour's server names it: on Pleroma's
-    /// family, one favourite in four is an emoji reaction instead (read by
-    /// the renderer and by `types[]`/`exclude_types[]`, so both agree).
+    /// family, one generated favourite in four is an emoji reaction instead
+    /// (a favourite made through the API stays one); read by the renderer and
+    /// by `types[]`/`exclude_types[]`, so both agree.
     func notificationType(of notification: SandboxNotification) -> String {
         // Generated ids share their low bits by type (`SandboxNotification.base`): Fibonacci
         // hashing brings every bit of the id into the top two, which pick one in four.
-        if extras.emojiReactions, notification.type == "favourite",
+        if extras.emojiReactions, notification.type == "favourite", !notification.madeThroughAPI,
            (UInt64(bitPattern: notification.id) &* 0x9E37_79B9_7F4A_7C15) >> 62 == 0 {
             return Self.emojiReactionType
         }

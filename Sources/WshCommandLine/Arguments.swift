@@ -94,6 +94,11 @@ struct Arguments: ParsableCommand {
         valueName: "addr"))
     var webHost: String?
 
+    @Option(name: .customLong("sandbox-flavour"), help: ArgumentHelp(
+        "The server the embedded sandbox's Mastodon side imitates: mastodon (default), gotosocial, pleroma, akkoma or sharkey (its nodeinfo, version, ids, paging header, errors and extra fields).",
+        valueName: "name"))
+    var sandboxFlavour: String?
+
     @Flag(name: .long, help: "Print the version and exit.")
     var version = false
 
@@ -155,6 +160,14 @@ struct Arguments: ParsableCommand {
         if let webHost, webHost.isEmpty || webHost.contains(where: { $0.isWhitespace || $0 == "/" }) {
             throw ValidationError("--web-host takes an address such as 0.0.0.0 or 192.168.1.20, not '\(webHost)'")
         }
+        if let sandboxFlavour {
+            guard Options.sandboxFlavours.contains(sandboxFlavour) else {
+                throw ValidationError("--sandbox-flavour must be one of \(Options.sandboxFlavours.joined(separator: ", ")), not '\(sandboxFlavour)'")
+            }
+            if api != nil || replay != nil {
+                throw ValidationError("--sandbox-flavour is for the embedded sandbox: it does not go with --api or --replay")
+            }
+        }
         if web, test {
             throw ValidationError("--web does not go with --test (each test file runs in a wsh of its own)")
         }
@@ -168,6 +181,7 @@ struct Arguments: ParsableCommand {
         Options(api: api, dialect: dialect, tokenFile: tokenFile, tokenCommand: tokenCommand, cacert: cacert,
                 record: record, replay: replay, archive: archive, offline: offline, json: json, noColor: noColor, command: command, present: present,
                 timeout: timeout, version: version, script: script, echo: echo, keepGoing: keepGoing, test: test,
-                jobs: jobs, reportJUnit: reportJUnit, reportTAP: reportTAP, web: web ? (webPort ?? 0) : nil, webHost: webHost)
+                jobs: jobs, reportJUnit: reportJUnit, reportTAP: reportTAP, web: web ? (webPort ?? 0) : nil, webHost: webHost,
+                sandboxFlavour: sandboxFlavour)
     }
 }

@@ -55,6 +55,8 @@ public struct Options: Equatable, Sendable {
     public var web: Int?
     /// `--web-host ADDR`: where the classroom page listens; nil is loopback.
     public var webHost: String?
+    /// `--sandbox-flavour NAME`: the server the embedded sandbox's Mastodon side imitates; nil is Mastodon.
+    public var sandboxFlavour: String?
 
     public static let defaultTimeout: Double = 30
     /// A day: longer is a mistake, and would overflow the milliseconds.
@@ -62,6 +64,10 @@ public struct Options: Equatable, Sendable {
 
     /// The dialects `--dialect` takes.
     static let dialects = ["weibo", "mastodon"]
+
+    /// The flavours `--sandbox-flavour` takes: `SandboxFlavour.all`'s names
+    /// (this target does not link the sandbox; wsh's main maps the name).
+    public static let sandboxFlavours = ["mastodon", "gotosocial", "pleroma", "akkoma", "sharkey"]
 
     /// Whether `url` may be an `--api` base: http or https only.
     static func isAPIBase(_ url: String) -> Bool {
@@ -117,7 +123,8 @@ public struct Options: Equatable, Sendable {
 
     /// The options that take a value as the next word.
     static let valuedOptions = ["--api", "--dialect", "--token-file", "--token-command", "--cacert", "--record", "--replay", "--archive",
-                                "--timeout", "--present", "--jobs", "--report-junit", "--report-tap", "--web-port", "--web-host"]
+                                "--timeout", "--present", "--jobs", "--report-junit", "--report-tap", "--web-port", "--web-host",
+                                "--sandbox-flavour"]
 
     /// What to print for an error `parse` threw, and the exit status.
     public struct Report: Sendable {

@@ -44,14 +44,27 @@ public struct SandboxConfiguration: Sendable {
     /// peers need none. Nil: one is generated when the server listens beyond
     /// loopback (read it from `SandboxServer.adminToken`).
     public var adminToken: String?
-    /// How the Mastodon side writes its ids, and which server nodeinfo and
-    /// `instance` name: Mastodon's numbers (the default), GoToSocial's ULIDs
-    /// or Pleroma's flake ids.
-    public var idStyle: MastodonIDStyle
-    /// How the Mastodon streaming API is served: server-sent events, a
-    /// WebSocket (as GoToSocial serves it, alone), or both (as Mastodon does;
-    /// the default).
-    public var streamingTransports: StreamingTransports
+    /// Which server the Mastodon side imitates (`--flavour`): nodeinfo and
+    /// `instance`, ids, the paging header, error wording, extra members.
+    public var flavour: SandboxFlavour
+    /// How the Mastodon side writes its ids: the flavour's, unless set
+    /// (`--id-style`): Mastodon's numbers, GoToSocial's ULIDs, Pleroma's flake
+    /// ids or Sharkey's aid-style ids.
+    public var idStyle: MastodonIDStyle {
+        get { idStyleOverride ?? flavour.idStyle }
+        set { idStyleOverride = newValue }
+    }
+    /// `--id-style`, when given: it wins over the flavour's.
+    private var idStyleOverride: MastodonIDStyle?
+    /// How the Mastodon streaming API is served: the flavour's, unless set
+    /// (`--streaming`): server-sent events, a WebSocket (as GoToSocial serves
+    /// it, alone), or both (as Mastodon does).
+    public var streamingTransports: StreamingTransports {
+        get { streamingOverride ?? flavour.streamingTransports }
+        set { streamingOverride = newValue }
+    }
+    /// `--streaming`, when given: it wins over the flavour's.
+    private var streamingOverride: StreamingTransports?
     /// A HAR recording to serve instead of the generated data (`--replay`):
     /// every API request is answered from it, in recorded order, through the
     /// faults as the generated answers are; nil: serve the generated data.
@@ -77,7 +90,7 @@ public struct SandboxConfiguration: Sendable {
         clock: SandboxClock = .system,
         faults: SandboxFaults = SandboxFaults(), logRequests: Bool = false, publicPreview: Bool = true,
         adminToken: String? = nil,
-        idStyle: MastodonIDStyle = .snowflake, streamingTransports: StreamingTransports = .both,
+        flavour: SandboxFlavour = .mastodon, idStyle: MastodonIDStyle? = nil, streamingTransports: StreamingTransports? = nil,
         replay: HARRecording? = nil
     ) {
         self.host = host
@@ -96,8 +109,9 @@ public struct SandboxConfiguration: Sendable {
         self.logRequests = logRequests
         self.publicPreview = publicPreview
         self.adminToken = adminToken
-        self.idStyle = idStyle
-        self.streamingTransports = streamingTransports
+        self.flavour = flavour
+        self.idStyleOverride = idStyle
+        self.streamingOverride = streamingTransports
         self.replay = replay
     }
 

@@ -104,12 +104,19 @@ struct WshSandboxCommand: AsyncParsableCommand {
           help: "Make the Mastodon public and tag timelines require a token (401 without one).")
     var noPublicPreview = false
 
-    @Option(name: .customLong("id-style"),
-            help: "Mastodon-side ids as a real server writes them: snowflake (Mastodon's numbers), ulid (GoToSocial), flake (Pleroma).")
-    var idStyle = MastodonIDStyle.snowflake
+    @Option(help: ArgumentHelp(
+        "The server the Mastodon side imitates: mastodon, gotosocial, pleroma, akkoma or sharkey.",
+        discussion: "Its nodeinfo and instance version, ids, paging header, error wording and extra fields. "
+            + "Default: mastodon. --id-style overrides its ids.",
+        valueName: "name"))
+    var flavour: SandboxFlavour?
 
-    @Option(help: "How the Mastodon streaming API is served: sse (server-sent events only), websocket (a WebSocket only, as GoToSocial), both (as Mastodon).")
-    var streaming = StreamingTransports.both
+    @Option(name: .customLong("id-style"),
+            help: "Mastodon-side ids as a real server writes them, over the flavour's: snowflake (Mastodon's numbers), ulid (GoToSocial), flake (Pleroma), aid (Sharkey).")
+    var idStyle: MastodonIDStyle?
+
+    @Option(help: "How the Mastodon streaming API is served: sse (server-sent events only), websocket (a WebSocket only, as GoToSocial), both (as Mastodon); default: the flavour's.")
+    var streaming: StreamingTransports?
 
     @Option(help: ArgumentHelp(
         "Serve this HAR recording instead of generated data: each request gets its recorded answer, in order.",
@@ -155,7 +162,7 @@ struct WshSandboxCommand: AsyncParsableCommand {
             accounts: accounts, appKey: appKey, appSecret: appSecret, tokenLifetime: tokenLifetime,
             rateLimit: rateLimit, faults: faults, logRequests: !quiet, publicPreview: !noPublicPreview,
             adminToken: adminToken,
-            idStyle: idStyle, streamingTransports: streaming, replay: recording)
+            flavour: flavour ?? .mastodon, idStyle: idStyle, streamingTransports: streaming, replay: recording)
         do {
             try await SandboxServer.serve(configuration) { server in
                 // Before the first line on stdout, which scripts wait for: by then the warning is out.
@@ -177,7 +184,7 @@ struct WshSandboxCommand: AsyncParsableCommand {
                 more.append("  oauth2: \(server.oauthURL) (app key \(configuration.appKey), secret \(configuration.appSecret))")
                 more.append("  mastodon: \(server.mastodonBaseURL)api/v1/ (oauth: \(server.mastodonBaseURL)oauth/, "
                     + "same app and tokens; public preview \(configuration.publicPreview ? "on" : "off"); "
-                    + "ids as \(configuration.idStyle.software.name): \(configuration.idStyle.rawValue); "
+                    + "flavour \(configuration.flavour.name), ids \(configuration.idStyle.rawValue); "
                     + "streaming: \(Self.describe(configuration.streamingTransports)))")
                 StandardStreams.writeOutput(more.joined(separator: "\n") + "\n")
             }
@@ -226,6 +233,16 @@ struct WshSandboxCommand: AsyncParsableCommand {
     }
 }
 
-/// `--id-style snowflake|ulid|flake`.
+/// `--id-style snowflake|ulid|flake|aid`.
 extension MastodonIDStyle: ExpressibleByArgument {}
 extension StreamingTransports: ExpressibleByArgument {}
+
+/// `--flavour mastodon|gotosocial|pleroma|akkoma|sharkey`.
+extension SandboxFlavour: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let flavour = SandboxFlavour.named(argument) else { return nil }
+        self = flavour
+    }
+
+    public static var allValueStrings: [String] { all.map(\.name) }
+}

@@ -79,7 +79,8 @@ var configuration = Shell.Configuration(
     tokenSource: options.tokenCommand.map { .command($0) } ?? options.tokenFile.map { .file($0) } ?? .environment("WSH_ACCESS_TOKEN"),
     launchSandbox: replay != nil ? nil : {
         // A request follows at once: libcurl loads while the sandbox binds.
-        let server = try SandboxServer.start(SandboxConfiguration(), whileBinding: CurlHTTPClient.preload)
+        let flavour = options.sandboxFlavour.flatMap(SandboxFlavour.named) ?? .mastodon
+        let server = try SandboxServer.start(SandboxConfiguration(flavour: flavour), whileBinding: CurlHTTPClient.preload)
         sandbox = server
         return (server.baseURL, server.token)
     },

@@ -61,6 +61,14 @@ struct OptionsTests {
         #expect(quick == (try Arguments.parse(line).options))
     }
 
+    @Test("given --sandbox-flavour, then the embedded sandbox's flavour is kept, and -c after it is still the command")
+    func sandboxFlavour() throws {
+        let options = try Options.parse(["--sandbox-flavour", "gotosocial", "-c", "connect sandbox"])
+        #expect(options.sandboxFlavour == "gotosocial")
+        #expect(options.command == "connect sandbox")
+        #expect(try Options.parse(["-c", "x"]).sandboxFlavour == nil)
+    }
+
     @Test("given --token-command, then it is kept as one word for sh -c")
     func tokenCommand() throws {
         let options = try Options.parse(["--token-command", "pass show weibo", "-c", "whoami"])
@@ -100,6 +108,9 @@ struct OptionsTests {
         (["--record", "a.har", "--replay", "b.har", "-c", "fetch"], "give --record or --replay, not both"),
         (["--replay", "b.har", "--record", "a.har"], "give --record or --replay, not both"),
         (["--record", "a.har", "--test", "tests"], "--record does not go with --test"),
+        (["--sandbox-flavour", "misskey", "-c", "fetch"],
+         "--sandbox-flavour must be one of mastodon, gotosocial, pleroma, akkoma, sharkey, not 'misskey'"),
+        (["--api", "https://mastodon.social", "--sandbox-flavour", "pleroma"], "--sandbox-flavour is for the embedded sandbox"),
     ])
     func usageErrors(_ line: [String], _ named: String) {
         // Before any request: the quick path leaves it to argument-parser, which refuses it.

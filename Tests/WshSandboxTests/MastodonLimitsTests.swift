@@ -9,7 +9,7 @@ struct MastodonLimitsTests {
         try await withSandbox(SandboxConfiguration(statuses: 10)) { server in
             #expect(server.mastodonBaseURL == "http://127.0.0.1:\(server.port)/")
             let v1 = try #require(await server.mastodon("instance").json)
-            #expect(v1["version"] as? String == "4.3.1")
+            #expect(v1["version"] as? String == "4.3.0")
             #expect(v1["uri"] as? String == "127.0.0.1:\(server.port)")
             #expect(v1["title"] is String)
             let statuses = (v1["configuration"] as? [String: Any])?["statuses"] as? [String: Any]

@@ -18,6 +18,8 @@ struct HTTPResult: Sendable {
 
     var status = 0
     var headers: [String: String] = [:]
+    /// The header names as the server wrote them (`headers` has them in lower case).
+    var headerNames: [String] = []
     var body: [UInt8] = []
     var failure: Failure?
     /// From sending the request to the end of the body (or the failure).
@@ -121,6 +123,7 @@ final class TestHTTPConnection: @unchecked Sendable {
         result.status = Int(lines[0].split(separator: " ")[1]) ?? 0
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
+            result.headerNames.append(String(line[..<colon]))
             result.headers[line[..<colon].lowercased()] = line[line.index(after: colon)...]
                 .trimmingCharacters(in: .whitespaces)
         }

@@ -5,21 +5,29 @@ import WshTestSupport
 @testable import WshShell
 
 /// `connect URL` finds out at once what answers there: the sandbox's
-/// nodeinfo names the software its id style imitates; a server wsh cannot
+/// nodeinfo names the software its flavour imitates; a server wsh cannot
 /// talk to is refused and the session stays where it was.
 @Suite("connect finds out what answers", .serialized)
 struct ConnectDetectionTests {
-    @Test("connect URL names the software at once, in each id style", arguments: [
-        (MastodonIDStyle.snowflake, "mastodon"), (.ulid, "gotosocial"), (.flake, "pleroma"),
+    @Test("connect URL names the software at once, in each flavour wsh speaks to", arguments: [
+        (SandboxFlavour.mastodon, "mastodon"), (.gotosocial, "gotosocial"), (.pleroma, "pleroma"), (.akkoma, "akkoma"),
     ])
-    func connectNamesTheSoftware(style: MastodonIDStyle, software: String) async throws {
-        let harness = try await ShellHarness(idStyle: style)
+    func connectNamesTheSoftware(flavour: SandboxFlavour, software: String) async throws {
+        let harness = try await ShellHarness(flavour: flavour)
         let connected = await harness.run("connect \(harness.sandbox.mastodonBaseURL)\nstatus")
         #expect(connected.status == 0, "\(connected.stderr)")
         #expect(connected.stderr.contains("connected to \(harness.sandbox.mastodonBaseURL): \(software) "), "\(connected.stderr)")
         let dialect = connected.stdout.split(separator: "\n").first { $0.hasPrefix("dialect") } ?? ""
         #expect(dialect.contains(software), "\(connected.stdout)")
         #expect(!dialect.contains("first request") && !dialect.contains("not asked"))
+    }
+
+    @Test("a sandbox in Sharkey's flavour is refused in one line: its nodeinfo names an API of its own")
+    func sharkeyRefused() async throws {
+        let harness = try await ShellHarness(flavour: .sharkey)
+        let connected = await harness.run("connect \(harness.sandbox.mastodonBaseURL)")
+        #expect(connected.status != 0)
+        #expect(connected.stderr.contains("runs sharkey 2024.1.0"), "\(connected.stderr)")
     }
 
     @Test("a server that does not answer is connected, says so, and is not taken for Weibo")

@@ -29,9 +29,9 @@ final class ShellHarness: @unchecked Sendable {
     init(faults: SandboxFaults = SandboxFaults(), token: String = SandboxConfiguration.defaultToken,
          json: Bool = false, seed: UInt64 = SandboxConfiguration().seed, rateLimit: Int? = nil,
          dialect: Connection.DialectChoice = .detect, accountStore: AccountStore? = nil,
-         idStyle: MastodonIDStyle = .snowflake, streaming: StreamingTransports = .both, echo: Bool = false,
-         keepGoing: Bool = false) async throws {
-        var configuration = SandboxConfiguration(seed: seed, token: token, faults: faults, idStyle: idStyle,
+         idStyle: MastodonIDStyle? = nil, flavour: SandboxFlavour = .mastodon, streaming: StreamingTransports? = nil,
+         echo: Bool = false, keepGoing: Bool = false) async throws {
+        var configuration = SandboxConfiguration(seed: seed, token: token, faults: faults, flavour: flavour, idStyle: idStyle,
                                                  streamingTransports: streaming)
         configuration.rateLimit = rateLimit
         let sandbox = try await SandboxServer.start(configuration)

@@ -43,7 +43,9 @@ final class MastodonState: Sendable {
         var nextAppID = 2
     }
 
-    /// How ids are written and read on the Mastodon side.
+    /// The server the Mastodon side imitates.
+    let flavour: SandboxFlavour
+    /// How ids are written and read on the Mastodon side: the flavour's, or `--id-style`'s.
     let ids: MastodonIDStyle
     /// How the streaming API is served.
     let streamingTransports: StreamingTransports
@@ -59,6 +61,7 @@ final class MastodonState: Sendable {
                      scopes: "read write follow push", clientID: configuration.appKey,
                      clientSecret: configuration.appSecret)
         configuredPublicPreview = configuration.publicPreview
+        flavour = configuration.flavour
         ids = configuration.idStyle
         streamingTransports = configuration.streamingTransports
         rateLimiter = .mastodon(limit: configuration.rateLimit, clock: configuration.clock)

@@ -73,18 +73,17 @@ final class TokenStore: Sendable {
         state.withLock { $0 = fresh }
     }
 
-    /// The user a token acts as, or the Weibo error: 21327 for an unknown or
-    /// expired token, 21332 for a revoked one.
-    func user(for token: String) throws(SandboxError) -> Int {
+    /// The user a token acts as, or why the token is refused.
+    func user(for token: String) throws(TokenRefusal) -> Int {
         try grant(for: token).user
     }
 
-    /// The grant behind a valid token, or the Weibo error as for `user(for:)`.
-    func grant(for token: String) throws(SandboxError) -> Grant {
+    /// The grant behind a valid token, or why the token is refused.
+    func grant(for token: String) throws(TokenRefusal) -> Grant {
         let now = clock.now
-        guard let grant = state.withLock({ $0.tokens[token] }) else { throw SandboxError.tokenExpired }
-        if grant.revoked { throw SandboxError.tokenRevoked }
-        if let expires = grant.expires, expires <= now { throw SandboxError.tokenExpired }
+        guard let grant = state.withLock({ $0.tokens[token] }) else { throw .unknownOrExpired }
+        if grant.revoked { throw .revoked }
+        if let expires = grant.expires, expires <= now { throw .unknownOrExpired }
         return grant
     }
 
@@ -111,18 +110,18 @@ final class TokenStore: Sendable {
     /// credentials (21324), the code (21325: unknown, used, expired or another
     /// app's) and the redirect URI it was issued for (21322).
     func exchange(code: String, clientID: String, clientSecret: String, redirectURI: String)
-        throws(SandboxError) -> (token: String, grant: Grant) {
+        throws(WeiboError) -> (token: String, grant: Grant) {
         guard clientID == appKey, clientSecret == appSecret else {
-            throw SandboxError.oauth(21324, "invalid_client", "invalid client_id or client_secret")
+            throw WeiboError.oauth(21324, "invalid_client", "invalid client_id or client_secret")
         }
         switch redeem(code: code, clientID: clientID, redirectURI: redirectURI, style: .weibo) {
         case .success(let issued): return issued
-        case .failure(.unknownCode): throw SandboxError.oauth(21325, "invalid_grant", "invalid authorization code:\(code)")
-        case .failure(.expiredCode): throw SandboxError.oauth(21325, "invalid_grant", "authorization code expired:\(code)")
+        case .failure(.unknownCode): throw WeiboError.oauth(21325, "invalid_grant", "invalid authorization code:\(code)")
+        case .failure(.expiredCode): throw WeiboError.oauth(21325, "invalid_grant", "authorization code expired:\(code)")
         case .failure(.redirectMismatch):
-            throw SandboxError.oauth(21322, "redirect_uri_mismatch", "redirect_uri does not match the authorization request")
+            throw WeiboError.oauth(21322, "redirect_uri_mismatch", "redirect_uri does not match the authorization request")
         case .failure(.verifierMismatch):
-            throw SandboxError.oauth(21325, "invalid_grant", "code_verifier does not match the code_challenge")
+            throw WeiboError.oauth(21325, "invalid_grant", "code_verifier does not match the code_challenge")
         }
     }
 
@@ -186,7 +185,7 @@ final class TokenStore: Sendable {
     }
 
     /// Revokes a valid token (`oauth2/revokeoauth2`); it then fails with 21332.
-    func revoke(_ token: String) throws(SandboxError) {
+    func revoke(_ token: String) throws(TokenRefusal) {
         _ = try grant(for: token)
         state.withLock { $0.tokens[token]?.revoked = true }
     }

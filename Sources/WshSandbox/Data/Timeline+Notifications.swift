@@ -14,6 +14,8 @@ struct SandboxNotification: Sendable {
     /// The reply it is about, for a mention by a reply (a comment on the Weibo side).
     var commentID: Int64?
     var createdAt: Timestamp
+    /// Made by a write through either API, not generated: what a user did, as they did it.
+    var madeThroughAPI = false
 
     /// Notification ids: `firstID + ordinal * 1024 + n`, so that generated
     /// ones sort by their status and runtime ones (numbered from the ordinal
@@ -119,7 +121,8 @@ extension Timeline {
         let id = max(notificationLedger.lastID + 1, SandboxNotification.base(ordinalCount + 1))
         notificationLedger.lastID = id
         notificationLedger.made[recipient, default: []].append(SandboxNotification(
-            id: id, type: type, account: account, ordinal: ordinal, commentID: commentID, createdAt: lastWriteTime))
+            id: id, type: type, account: account, ordinal: ordinal, commentID: commentID, createdAt: lastWriteTime,
+            madeThroughAPI: true))
     }
 
     /// Notifies each user `text` mentions, for a status or reply `author` just wrote.

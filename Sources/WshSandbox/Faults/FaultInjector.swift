@@ -7,8 +7,8 @@ final class FaultInjector: Sendable {
     /// What to do with one request.
     struct Plan: Sendable {
         var latencyMilliseconds = 0
-        /// Answer with this error instead of serving the request.
-        var failure: SandboxError?
+        /// Answer with this failure (in the API's words) instead of serving the request.
+        var failure: InjectedFault?
         var body = BodyFault.none
         /// Milliseconds between body writes, 0 for one write.
         var dripMilliseconds = 0
@@ -67,7 +67,7 @@ final class FaultInjector: Sendable {
             if let limit = faults.rateLimit, state.requestsSinceSet > limit {
                 plan.failure = .rateLimited
             } else if faults.failRate > 0, state.rng.unit() < faults.failRate {
-                plan.failure = .injected(status: faults.failStatus)
+                plan.failure = InjectedFault(status: faults.failStatus)
             }
             plan.body = faults.dropAfter ? .dropAfter : faults.truncate ? .truncate : faults.malformed ? .malformed : .none
             return plan

@@ -1,5 +1,6 @@
 /// How the Mastodon side writes ids, as the server it imitates does: Mastodon's
-/// numeric strings, GoToSocial's ULIDs or Pleroma's and Akkoma's flake ids.
+/// numeric strings, GoToSocial's ULIDs, Pleroma's and Akkoma's flake ids or
+/// Sharkey's (Misskey's) aid-style ids. A `SandboxFlavour` names one; `--id-style` overrides it.
 ///
 /// A client must treat Mastodon ids as opaque strings; one that parses them as
 /// numbers works on Mastodon and breaks on the others. Each style is a bijection
@@ -14,6 +15,8 @@ public enum MastodonIDStyle: String, CaseIterable, Sendable {
     case ulid
     /// Pleroma's and Akkoma's FlakeIds: 18 characters of base62, `"B6O7xSHs0VKnWjNDR1"`.
     case flake
+    /// Sharkey's (Misskey's `aidx`) ids: 16 characters of lower-case base36, `"0n8ut7cw2bpsz4xk"`.
+    case aid
 
     /// The id as this style writes it.
     public func render(_ id: Int64) -> String {
@@ -30,6 +33,10 @@ public enum MastodonIDStyle: String, CaseIterable, Sendable {
             // which makes ids 18 characters long, as Pleroma's are today.
             let bits = Self.shifted(id)
             return Self.base62(high: bits >> 16, low: bits << 48 | Self.check(id) & 0xFFFF_FFFF_FFFF)
+        case .aid:
+            // aidx is time (8 base36 digits), node (4) and counter (4): the
+            // shifted id stands in the first 12, a check word fills the last 4.
+            return Self.base36(UInt64(id) &+ Self.aidOffset, digits: 12) + Self.base36(Self.check(id) % 1_679_616, digits: 4)
         }
     }
 
@@ -47,29 +54,15 @@ public enum MastodonIDStyle: String, CaseIterable, Sendable {
             id = Self.decode(text, alphabet: Self.base62Digits, base: 62).flatMap { value in
                 value.high >> 48 == 0 ? Self.unshifted(value.high << 16 | value.low >> 48) : nil
             }
+        case .aid:
+            guard text.utf8.count == 16 else { return nil }
+            id = Self.decode(String(text.prefix(12)), alphabet: Self.base36Digits, base: 36).flatMap { value in
+                value.high == 0 && value.low > Self.aidOffset ? Int64(exactly: value.low - Self.aidOffset) : nil
+            }
         }
         // Only the canonical spelling: a changed check character, padding or case is unknown.
         guard let id, id > 0, render(id) == text else { return nil }
         return id
-    }
-
-    /// The software nodeinfo names for this style and its version.
-    public var software: (name: String, version: String) {
-        switch self {
-        case .snowflake: return ("mastodon", "4.3.1")
-        case .ulid: return ("gotosocial", "0.17.3")
-        case .flake: return ("pleroma", "2.7.0")
-        }
-    }
-
-    /// `version` in `/api/v1/instance`: Mastodon's own, or the Mastodon API
-    /// version the others claim with their name after it, as they report it.
-    public var instanceVersion: String {
-        switch self {
-        case .snowflake: return software.version
-        case .ulid: return "3.5.3 (compatible; GoToSocial \(software.version))"
-        case .flake: return "3.5.3 (compatible; Pleroma \(software.version))"
-        }
     }
 
     // MARK: Encoding
@@ -78,6 +71,10 @@ public enum MastodonIDStyle: String, CaseIterable, Sendable {
     /// In ASCII order, so equal-length flake ids sort as their values.
     private static let base62Digits = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
     private static let flakeLength = 18
+    private static let base36Digits = Array("0123456789abcdefghijklmnopqrstuvwxyz".utf8)
+    /// Added to an id before its aid-style time part, so that part reads as
+    /// milliseconds since 2000 in 2026, as a Sharkey id's does, not as 0.
+    private static let aidOffset: UInt64 = 830_000_000_000 * 1_679_616
     /// Added to an id before it becomes a ULID's or flake id's time part, so
     /// that part reads as milliseconds in 2024–2026, as a real server's do
     /// (ULIDs start `01J`), rather than in 1970.
@@ -113,6 +110,17 @@ public enum MastodonIDStyle: String, CaseIterable, Sendable {
                 bits = low >> shift | high << (64 - shift)
             }
             digits[25 - k] = crockford[Int(bits & 31)]
+        }
+        return String(decoding: digits, as: UTF8.self)
+    }
+
+    /// `value` in lower-case base36, left-padded with `0` to `digits`.
+    private static func base36(_ value: UInt64, digits count: Int) -> String {
+        var value = value
+        var digits = [UInt8](repeating: UInt8(ascii: "0"), count: count)
+        for position in stride(from: count - 1, through: 0, by: -1) {
+            digits[position] = base36Digits[Int(value % 36)]
+            value /= 36
         }
         return String(decoding: digits, as: UTF8.self)
     }

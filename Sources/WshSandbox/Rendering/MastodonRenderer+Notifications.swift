@@ -17,7 +17,7 @@ extension MastodonRenderer {
         let id = ids.render(notification.id)
         json.objectStart()
         json.member("id", id)
-        json.member("type", notification.type)
+        json.member("type", flavour.notificationType(of: notification))
         json.member("created_at", mastodonTime(notification.createdAt.date))
         json.member("group_key", "ungrouped-\(id)")
         json.key("account")
@@ -29,6 +29,7 @@ extension MastodonRenderer {
             json.key("status")
             writeStatus(status, into: &json)
         }
+        writeFlavourMembers(notification, into: &json)
         json.objectEnd()
     }
 

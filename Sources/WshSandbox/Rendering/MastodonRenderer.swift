@@ -4,7 +4,7 @@ import WshModel
 /// Renders the timeline's records as Mastodon 4.x entities: Status, Account,
 /// Relationship, Notification, Context, with the key order Mastodon uses.
 ///
-/// The same records as `Renderer`, seen through Mastodon: a Weibo repost with
+/// The same records as `WeiboRenderer`, seen through Mastodon: a Weibo repost with
 /// no remark of its own (`转发微博`) is a boost (`reblog`); one with a remark is
 /// a status of its own quoting the one it reposts (a `quote-inline` paragraph
 /// in `content` and Mastodon 4.5's `quote`); comments are replies. `viewer`
@@ -20,6 +20,8 @@ struct MastodonRenderer {
     /// `account`, `notifications`): statuses carry the viewer's matching
     /// filters in `filtered`; nil: none apply.
     var filterContext: String? = nil
+    /// The server imitated: its extra members go in through `writeFlavourMembers`.
+    let flavour: SandboxFlavour
 
     var html: MastodonHTML {
         let names = timeline.data.userIndexByScreenName
@@ -216,6 +218,10 @@ struct MastodonRenderer {
         json.key("poll")
         if !boost, let poll = timeline.poll(of: status, viewer: viewer) { writePoll(poll, into: &json) } else { json.null() }
         if let quotedOrdinal { writeQuote(by: status, of: quotedOrdinal, into: &json) }
+        writeFlavourMembers(StatusFacts(id: status.id, text: status.text, spoiler: boost ? "" : spoiler,
+                                        conversation: status.ordinal,
+                                        favourites: status.attitudesCount + timeline.favouritersCount(of: status.ordinal)),
+                            into: &json)
         json.objectEnd()
     }
 
@@ -258,6 +264,10 @@ struct MastodonRenderer {
         writeMentionsTagsEmojis(comment.text, into: &json)
         json.null("card")
         json.null("poll")
+        writeFlavourMembers(StatusFacts(id: comment.id, text: comment.text, spoiler: extras?.spoilerText ?? "",
+                                        conversation: status.ordinal, favourites: 0,
+                                        replyTo: timeline.data.users[parentAuthor]),
+                            into: &json)
         json.objectEnd()
     }
 
@@ -454,6 +464,7 @@ struct MastodonRenderer {
             json.member("follow_requests_count", 0)
             json.objectEnd()
         }
+        writeFlavourMembers(user, into: &json)
         json.objectEnd()
     }
 

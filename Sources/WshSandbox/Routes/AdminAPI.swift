@@ -27,7 +27,7 @@ struct AdminAPI: Sendable {
             do {
                 new = try JSONDecoder().decode(SandboxFaults.self, from: Data((text.isEmpty ? "{}" : text).utf8))
             } catch {
-                throw SandboxError.parameter("faults JSON not understood: \(Self.describe(error))")
+                throw WeiboError.parameter("faults JSON not understood: \(Self.describe(error))")
             }
             faults.set(new)
             return try encode(new)
@@ -42,9 +42,9 @@ struct AdminAPI: Sendable {
             let body = try await request.body.collect(upTo: 64 * 1024)
             guard let asked = try? JSONDecoder().decode([String: String].self, from: Data(String(buffer: body).utf8)),
                   let token = asked["token"], !token.isEmpty else {
-                throw SandboxError.parameter("expected {\"token\": \"…\"}")
+                throw WeiboError.parameter("expected {\"token\": \"…\"}")
             }
-            guard tokens.expire(token) else { throw SandboxError.parameter("no such token") }
+            guard tokens.expire(token) else { throw WeiboError.parameter("no such token") }
             return try encode(["expired": token])
         case (.get, "/admin/mastodon"):
             return try encode(MastodonSettings(public_preview: mastodon.publicPreview, apps: mastodon.appCount))
@@ -52,15 +52,15 @@ struct AdminAPI: Sendable {
             let body = try await request.body.collect(upTo: 64 * 1024)
             guard let asked = try? JSONDecoder().decode([String: Bool].self, from: Data(String(buffer: body).utf8)),
                   let on = asked["public_preview"] else {
-                throw SandboxError.parameter("expected {\"public_preview\": true or false}")
+                throw WeiboError.parameter("expected {\"public_preview\": true or false}")
             }
             mastodon.setPublicPreview(on)
             return try encode(MastodonSettings(public_preview: mastodon.publicPreview, apps: mastodon.appCount))
         case (_, "/admin/faults"), (_, "/admin/reset"), (_, "/admin/stats"), (_, "/admin/accounts"),
              (_, "/admin/tokens/expire"), (_, "/admin/mastodon"):
-            throw SandboxError.methodNotSupported
+            throw WeiboError.methodNotSupported
         default:
-            throw SandboxError.apiNotFound
+            throw WeiboError.apiNotFound
         }
     }
 

@@ -13,17 +13,17 @@ enum FormFields {
     /// (the query wins); 10008 when either is not valid UTF-8 or the body is too large.
     static func fields(of request: Request, readingBody: Bool) async throws -> [String: String] {
         guard var fields = parse(request.uri.query.map { Substring($0) } ?? "") else {
-            throw SandboxError.parameter("parameter encoding is not valid UTF-8")
+            throw WeiboError.parameter("parameter encoding is not valid UTF-8")
         }
         guard readingBody else { return fields }
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: maximumBodySize)
         } catch {
-            throw SandboxError.parameter("request body over \(maximumBodySize / 1024) KB")
+            throw WeiboError.parameter("request body over \(maximumBodySize / 1024) KB")
         }
         guard let form = parse(Substring(String(buffer: body))) else {
-            throw SandboxError.parameter("parameter encoding is not valid UTF-8")
+            throw WeiboError.parameter("parameter encoding is not valid UTF-8")
         }
         fields.merge(form) { query, _ in query }
         return fields

@@ -108,12 +108,10 @@ extension MastodonAPI {
         let page = call.parameters["min_id"].map { _ in Array(matching.suffix(limit)) } ?? Array(matching.prefix(limit))
         let application = applicationID(call.caller)
         var reply = Self.json(renderer(timeline, viewer: actor).scheduledList(page, applicationID: { _ in application }))
-        if let first = page.first, let last = page.last {
-            var links: [String] = []
-            if all.contains(where: { $0.id < last.id }) { links.append("<\(linkURL(call, "max_id", last.publicID))>; rel=\"next\"") }
-            links.append("<\(linkURL(call, "min_id", first.publicID))>; rel=\"prev\"")
-            reply.headers[HTTPField.Name("Link")!] = links.joined(separator: ", ")
+        let link = pageLink(call, newest: page.first?.publicID, oldest: page.last?.publicID) {
+            all.contains { $0.id < page.last!.id }
         }
+        setPageLink(link, on: &reply)
         return reply
     }
 

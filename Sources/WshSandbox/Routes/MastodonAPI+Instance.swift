@@ -7,12 +7,15 @@ import NIOCore
 extension MastodonAPI {
     /// Where a client discovers nodeinfo (NodeInfo 2.0's well-known document).
     static let nodeInfoDiscoveryPath = "/.well-known/nodeinfo"
-    /// The NodeInfo 2.0 document.
-    static let nodeInfoPath = "/nodeinfo/2.0"
+    /// Whether `path` is nodeinfo's: discovery, or a document under `/nodeinfo/`
+    /// (which ones, and at which paths, is the flavour's).
+    static func isNodeInfo(_ path: String) -> Bool {
+        path == nodeInfoDiscoveryPath || path.hasPrefix("/nodeinfo/")
+    }
 
-    /// What `instance` says the server runs: the id style's server, as it says it
+    /// What `instance` says the server runs, as the flavour's server says it
     /// (nodeinfo names the same software).
-    var version: String { state.ids.instanceVersion }
+    var version: String { state.flavour.instanceVersion }
 
     /// The languages `instance` says the posts are in.
     static let languages = ["zh", "en"]
@@ -20,43 +23,54 @@ extension MastodonAPI {
     /// The host (and port) the sandbox answers on, as `instance` names it.
     var domain: String { String(state.origin.drop { $0 != "/" }.dropFirst(2)) }
 
-    /// `/.well-known/nodeinfo` (links to 2.0) or `/nodeinfo/2.0`: what software
-    /// this is, as clients (megalodon's `detector`) read it to tell Mastodon from
-    /// GoToSocial or Pleroma before they call anything else.
+    /// `/.well-known/nodeinfo` (the flavour's links: 2.0, or 2.0 and 2.1) or one
+    /// of the documents it links to: what software this is, as clients
+    /// (megalodon's `detector`) read it to tell Mastodon from GoToSocial or
+    /// Pleroma before they call anything else. Another path under `/nodeinfo/` is 404.
     func nodeInfo(path: String) -> Reply {
-        Self.object(capacity: 512) { json in
-            if path == Self.nodeInfoDiscoveryPath {
+        let flavour = state.flavour
+        if path == Self.nodeInfoDiscoveryPath {
+            return Self.object(capacity: 256) { json in
                 json.key("links")
                 json.arrayStart()
-                json.objectStart()
-                json.member("rel", "http://nodeinfo.diaspora.software/ns/schema/2.0")
-                json.member("href", state.origin + Self.nodeInfoPath)
-                json.objectEnd()
+                for link in flavour.nodeInfo {
+                    json.objectStart()
+                    json.member("rel", "http://nodeinfo.diaspora.software/ns/schema/" + link.schema)
+                    json.member("href", state.origin + link.path)
+                    json.objectEnd()
+                }
                 json.arrayEnd()
-            } else {
-                let timeline = store.timeline
-                let software = state.ids.software
-                json.member("version", "2.0")
-                json.object("software") {
-                    $0.member("name", software.name)
-                    $0.member("version", software.version)
-                }
-                json.member("protocols", ["activitypub"])
-                json.object("services") {
-                    $0.member("outbound", [])
-                    $0.member("inbound", [])
-                }
-                json.object("usage") { usage in
-                    usage.object("users") {
-                        $0.member("total", timeline.data.users.count)
-                        $0.member("activeMonth", timeline.data.users.count)
-                        $0.member("activeHalfyear", timeline.data.users.count)
-                    }
-                    usage.member("localPosts", timeline.count)
-                }
-                json.member("openRegistrations", false)
-                json.object("metadata") { $0.member("nodeName", "wsh sandbox") }
             }
+        }
+        guard let link = flavour.nodeInfo.first(where: { $0.path == path }) else {
+            return MastodonError.notFound.reply(in: flavour)
+        }
+        return Self.object(capacity: 512) { json in
+            let timeline = store.timeline
+            let software = flavour.software
+            json.member("version", link.schema)
+            json.object("software") {
+                $0.member("name", software.name)
+                $0.member("version", software.version)
+                // Only 2.1 has these; a 2.0 document with them fails its schema.
+                if link.schema == "2.1", let repository = software.repository { $0.member("repository", repository) }
+                if link.schema == "2.1", let homepage = software.homepage { $0.member("homepage", homepage) }
+            }
+            json.member("protocols", ["activitypub"])
+            json.object("services") {
+                $0.member("outbound", [])
+                $0.member("inbound", [])
+            }
+            json.object("usage") { usage in
+                usage.object("users") {
+                    $0.member("total", timeline.data.users.count)
+                    $0.member("activeMonth", timeline.data.users.count)
+                    $0.member("activeHalfyear", timeline.data.users.count)
+                }
+                usage.member("localPosts", timeline.count)
+            }
+            json.member("openRegistrations", false)
+            json.object("metadata") { $0.member("nodeName", "wsh sandbox") }
         }
     }
 
@@ -100,9 +114,9 @@ extension MastodonAPI {
         try instance(call, addressKey: "domain") { json in
             json.member("version", version)
             json.member("source_url", "https://github.com/wsh")
-            if state.ids == .snowflake {
+            if let apiVersion = state.flavour.mastodonAPIVersion {
                 // Mastodon 4.3 names its API version; clients (Mastodon.py) warn when a 4.3 does not.
-                json.object("api_versions") { $0.member("mastodon", 2) }
+                json.object("api_versions") { $0.member("mastodon", apiVersion) }
             }
             json.member("description", "A Weibo and Mastodon API sandbox with generated data")
             json.object("usage") { usage in

@@ -45,14 +45,10 @@ extension MastodonAPI {
         let matching = records.filter { record in record.id > lower && (maxID.map { record.id < $0 } ?? true) }
         let slice = minID != nil ? Array(matching.suffix(size)) : Array(matching.prefix(size))
         var reply = Self.json(renderer(timeline, viewer: viewer).statuses(slice.map(\.ordinal)))
-        if let first = slice.first, let last = slice.last {
-            var links: [String] = []
-            if records.contains(where: { record in record.id < last.id }) {
-                links.append("<\(linkURL(call, "max_id", last.id))>; rel=\"next\"")
-            }
-            links.append("<\(linkURL(call, "min_id", first.id))>; rel=\"prev\"")
-            reply.headers[HTTPField.Name("Link")!] = links.joined(separator: ", ")
+        let link = pageLink(call, newest: slice.first?.id, oldest: slice.last?.id) {
+            records.contains { record in record.id < slice.last!.id }
         }
+        setPageLink(link, on: &reply)
         return reply
     }
 

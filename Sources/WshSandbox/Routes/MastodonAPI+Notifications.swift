@@ -15,13 +15,14 @@ extension MastodonAPI {
         let excluded = Set(call.parameters.list("exclude_types"))
         let from = try call.parameters["account_id"].flatMap { $0.isEmpty ? nil : $0 }.map { try identifier($0) }
         let (slice, link) = try page(ascending: timeline.notificationIndex(for: viewer), \.id, call, maximum: 80) { notification in
-            if !types.isEmpty && !types.contains(notification.type) { return false }
-            if excluded.contains(notification.type) { return false }
+            let type = state.flavour.notificationType(of: notification)
+            if !types.isEmpty && !types.contains(type) { return false }
+            if excluded.contains(type) { return false }
             if let from, timeline.data.users[notification.account].id != from { return false }
             return timeline.isShown(notification, to: viewer)
         }
         var reply = Self.json(renderer(timeline, viewer: viewer).notifications(slice))
-        if let link { reply.headers[HTTPField.Name("Link")!] = link }
+        setPageLink(link, on: &reply)
         return reply
     }
 
@@ -60,7 +61,7 @@ extension MastodonAPI {
         let timeline = store.timeline
         let (slice, link) = try page(byID: timeline.conversations(for: viewer), \.last.id, call, maximum: 40)
         var reply = Self.json(renderer(timeline, viewer: viewer).conversations(slice))
-        if let link { reply.headers[HTTPField.Name("Link")!] = link }
+        setPageLink(link, on: &reply)
         return reply
     }
 
@@ -109,14 +110,11 @@ extension MastodonAPI {
                 if keep(items[position]) { slice.append(items[position]) }
             }
         }
-        guard let first = slice.first, let last = slice.last else { return (slice, nil) }
-        var links: [String] = []
-        let older = items.partitioningIndex { id($0) >= id(last) }
-        if items[..<older].reversed().contains(where: keep) {
-            links.append("<\(linkURL(call, "max_id", id(last)))>; rel=\"next\"")
+        let link = pageLink(call, newest: slice.first.map(id), oldest: slice.last.map(id)) {
+            let older = items.partitioningIndex { id($0) >= id(slice.last!) }
+            return items[..<older].reversed().contains(where: keep)
         }
-        links.append("<\(linkURL(call, "min_id", id(first)))>; rel=\"prev\"")
-        return (slice, links.joined(separator: ", "))
+        return (slice, link)
     }
 
     /// A page of `items` (newest first, `id` decreasing) by the cursors and
@@ -132,12 +130,9 @@ extension MastodonAPI {
             id(item) > lower && (maxID.map { id(item) < $0 } ?? true)
         }
         let slice = minID != nil ? Array(matching.suffix(limit)) : Array(matching.prefix(limit))
-        guard let first = slice.first, let last = slice.last else { return (slice, nil) }
-        var links: [String] = []
-        if items.contains(where: { id($0) < id(last) }) {
-            links.append("<\(linkURL(call, "max_id", id(last)))>; rel=\"next\"")
+        let link = pageLink(call, newest: slice.first.map(id), oldest: slice.last.map(id)) {
+            items.contains { id($0) < id(slice.last!) }
         }
-        links.append("<\(linkURL(call, "min_id", id(first)))>; rel=\"prev\"")
-        return (slice, links.joined(separator: ", "))
+        return (slice, link)
     }
 }

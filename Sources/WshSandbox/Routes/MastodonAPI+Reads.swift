@@ -13,8 +13,8 @@ extension MastodonAPI {
     /// `max_id` keeps ids **less than** it (exclusive), `since_id` ids greater
     /// (the newest `limit` of them), `min_id` ids greater too, but the `limit`
     /// just above it (the page adjacent to it); the page is newest first in
-    /// every case. `rel="next"` (`max_id` = the page's last id) is sent when
-    /// older statuses remain, `rel="prev"` (`min_id` = its first id) when the
+    /// every case. The paging header is the one pager's (`pageLink`): on
+    /// Mastodon `rel="next"` when older statuses remain, `rel="prev"` when the
     /// page is not empty.
     func page(_ ordinals: [Int], _ call: Call) throws -> (ordinals: [Int], link: String?) {
         // Paged as everything else is (MastodonAPI+Notifications.swift), by the statuses' ids.
@@ -52,29 +52,18 @@ extension MastodonAPI {
                 if keep(candidate) { slice.append(candidate) }
             }
         }
-        guard let first = slice.first, let last = slice.last else { return (slice, nil) }
-        var links: [String] = []
-        if index.descending(below: last).contains(where: keep) {
-            links.append("<\(linkURL(call, "max_id", SandboxStatus.firstID + Int64(last)))>; rel=\"next\"")
+        let link = pageLink(call, newest: slice.first.map { SandboxStatus.firstID + Int64($0) },
+                            oldest: slice.last.map { SandboxStatus.firstID + Int64($0) }) {
+            index.descending(below: slice.last!).contains(where: keep)
         }
-        links.append("<\(linkURL(call, "min_id", SandboxStatus.firstID + Int64(first)))>; rel=\"prev\"")
-        return (slice, links.joined(separator: ", "))
-    }
-
-    /// The request's URL on the sandbox, its cursors replaced by `name=id` (and no `access_token`).
-    func linkURL(_ call: Call, _ name: String, _ id: Int64) -> String {
-        let kept = call.query.split(separator: "&").filter { pair in
-            let key = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
-            return !["max_id", "since_id", "min_id", "access_token"].contains(key)
-        }
-        return state.origin + call.path + "?" + (kept.map(String.init) + ["\(name)=" + state.ids.render(id)]).joined(separator: "&")
+        return (slice, link)
     }
 
     /// A page of statuses as a reply with its `Link` header.
     private func statusPage(_ ordinals: [Int], _ call: Call, timeline: Timeline, viewer: Int?) throws -> Reply {
         let (slice, link) = try page(ordinals, call)
         var reply = Self.json(renderer(timeline, viewer: viewer).statuses(slice))
-        if let link { reply.headers[HTTPField.Name("Link")!] = link }
+        setPageLink(link, on: &reply)
         return reply
     }
 
@@ -94,7 +83,7 @@ extension MastodonAPI {
             return (renderer.statuses(slice), link)
         }
         var reply = Reply(body: page.body)
-        if let link = page.link { reply.headers[HTTPField.Name("Link")!] = link }
+        setPageLink(page.link, on: &reply)
         return reply
     }
 

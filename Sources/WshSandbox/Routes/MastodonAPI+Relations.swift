@@ -34,7 +34,7 @@ extension MastodonAPI {
         let (slice, link) = try accountSlice(mutes.map(\.user), call, timeline: timeline)
         let shown = slice.compactMap { index in mutes.first { $0.user == index } }
         var reply = Self.json(renderer(timeline, viewer: viewer).mutedAccounts(shown))
-        if let link { reply.headers[HTTPField.Name("Link")!] = link }
+        setPageLink(link, on: &reply)
         return reply
     }
 
@@ -42,7 +42,7 @@ extension MastodonAPI {
     func accountPage(_ indices: [Int], _ call: Call, timeline: Timeline, viewer: Int?) throws -> Reply {
         let (slice, link) = try accountSlice(indices, call, timeline: timeline)
         var reply = Self.json(renderer(timeline, viewer: viewer).accounts(slice.map { timeline.data.users[$0] }))
-        if let link { reply.headers[HTTPField.Name("Link")!] = link }
+        setPageLink(link, on: &reply)
         return reply
     }
 

@@ -110,7 +110,8 @@ extension MastodonAPI {
     static func newEvents(_ stream: Stream, viewer: Int?, cursor: inout StreamCursor, store: SandboxStore,
                           state: MastodonState) -> [(event: String, payload: String)] {
         let timeline = store.timeline
-        let renderer = MastodonRenderer(timeline: timeline, viewer: viewer, origin: state.origin, ids: state.ids)
+        let renderer = MastodonRenderer(timeline: timeline, viewer: viewer, origin: state.origin, ids: state.ids,
+                                        flavour: state.flavour)
         var events: [(event: String, payload: String)] = []
         while cursor.next <= timeline.ordinalCount {
             defer { cursor.next += 1 }

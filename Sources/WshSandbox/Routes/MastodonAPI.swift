@@ -29,11 +29,7 @@ struct MastodonAPI: Sendable {
         var stream: (@Sendable (inout any ResponseBodyWriter) async throws -> Void)? = nil
     }
 
-    enum Effect: Sendable {
-        case post
-        case deletion
-        case write
-    }
+    typealias Effect = SandboxEffect
 
     /// Who is asking.
     enum Caller {
@@ -122,8 +118,7 @@ struct MastodonAPI: Sendable {
             let admitted = state.rateLimiter.admit(token: token, endpoint: "mastodon")
             rateHeaders = rateLimitHeaders(token: token)
             guard admitted else {
-                return Reply(status: .tooManyRequests, body: ByteBuffer(bytes: MastodonError.rateLimited.body),
-                             headers: rateHeaders)
+                return MastodonError.rateLimited.reply(in: state.flavour, headers: rateHeaders)
             }
         }
         let call = Call(method: method, segments: Array(segments), path: path, query: request.uri.query ?? "",
@@ -137,7 +132,7 @@ struct MastodonAPI: Sendable {
             reply.headers.append(contentsOf: rateHeaders)
             return reply
         } catch let error as MastodonError {
-            return Reply(status: error.status, body: ByteBuffer(bytes: error.body), headers: rateHeaders)
+            return error.reply(in: state.flavour, headers: rateHeaders)
         }
     }
 
@@ -171,6 +166,8 @@ struct MastodonAPI: Sendable {
             return try notification(call, id: s[2])
         case (.post, 4, "v1") where s[1] == "notifications" && s[3] == "dismiss":
             return try dismissNotification(call, id: s[2])
+        case (.post, 3, "v1") where s[1] == "notifications" && s[2] == "dismiss" && state.flavour.extras.dismissByBody:
+            return try dismissNotification(call, id: call.parameters["id"] ?? "")
         case (.get, 3, "v1") where s[1] == "streaming" && s[2] == "health":
             return streamingHealth()
         case (.get, 2, "v1") where s[1] == "streaming":
@@ -420,7 +417,7 @@ struct MastodonAPI: Sendable {
     }
 
     func renderer(_ timeline: Timeline, viewer: Int?) -> MastodonRenderer {
-        MastodonRenderer(timeline: timeline, viewer: viewer, origin: state.origin, ids: state.ids)
+        MastodonRenderer(timeline: timeline, viewer: viewer, origin: state.origin, ids: state.ids, flavour: state.flavour)
     }
 
     /// The renderer for `viewer` to use inside `store.write`: the origin and
@@ -428,6 +425,7 @@ struct MastodonAPI: Sendable {
     func renderer(for viewer: Int?) -> (Timeline) -> MastodonRenderer {
         let origin = state.origin
         let ids = state.ids
-        return { MastodonRenderer(timeline: $0, viewer: viewer, origin: origin, ids: ids) }
+        let flavour = state.flavour
+        return { MastodonRenderer(timeline: $0, viewer: viewer, origin: origin, ids: ids, flavour: flavour) }
     }
 }

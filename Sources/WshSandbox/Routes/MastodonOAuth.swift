@@ -20,7 +20,21 @@ struct MastodonOAuth: Sendable {
     /// Where the authorization server metadata (RFC 8414) is served, as Mastodon 4.3 does.
     static let metadataPath = "/.well-known/oauth-authorization-server"
 
-    func respond(to request: Request) async -> OAuthAPI.Reply {
+    /// An answer: Doorkeeper's JSON, an HTML page, or a redirect.
+    struct Reply: Sendable {
+        var status: HTTPResponse.Status = .ok
+        var contentType = "application/json;charset=UTF-8"
+        var location: String?
+        var body: ByteBuffer
+
+        var response: Response {
+            var headers: HTTPFields = [.contentType: contentType]
+            if let location { headers[.location] = location }
+            return Response(status: status, headers: headers, body: .init(byteBuffer: body))
+        }
+    }
+
+    func respond(to request: Request) async -> Reply {
         var path = request.uri.path
         // Rails routes `/oauth/authorize/` like `/oauth/authorize` (toot sends the slash).
         if path.count > 1, path.hasSuffix("/") { path.removeLast() }
@@ -42,15 +56,15 @@ struct MastodonOAuth: Sendable {
                 throw MastodonError.notFound
             }
         } catch {
-            let failure = error as? MastodonError ?? .invalidRequest
-            return OAuthAPI.Reply(status: failure.status, body: ByteBuffer(bytes: failure.body))
+            let failure = (error as? MastodonError ?? .invalidRequest).reply(in: state.flavour)
+            return Reply(status: failure.status, body: failure.body)
         }
     }
 
     // MARK: metadata
 
     /// What Mastodon 4.3 and later publish: the endpoints, and that PKCE takes S256.
-    private func metadata(_ request: Request) -> OAuthAPI.Reply {
+    private func metadata(_ request: Request) -> Reply {
         let root = "http://" + (request.head.authority ?? "127.0.0.1") + "/"
         var json = JSONWriter(capacity: 1024)
         json.objectStart()
@@ -66,7 +80,7 @@ struct MastodonOAuth: Sendable {
         json.member("grant_types_supported", ["authorization_code", "client_credentials"])
         json.member("token_endpoint_auth_methods_supported", ["client_secret_basic", "client_secret_post"])
         json.objectEnd()
-        return OAuthAPI.Reply(body: ByteBuffer(bytes: json.bytes))
+        return Reply(body: ByteBuffer(bytes: json.bytes))
     }
 
     /// The one PKCE method served, as on Mastodon.
@@ -99,7 +113,7 @@ struct MastodonOAuth: Sendable {
         return (app, redirectURI)
     }
 
-    private func authorizationPage(_ parameters: MastodonAPI.Parameters) throws -> OAuthAPI.Reply {
+    private func authorizationPage(_ parameters: MastodonAPI.Parameters) throws -> Reply {
         let (app, redirectURI) = try checkedClient(parameters)
         let challenge = try Self.challenge(parameters)
         let timeline = store.timeline
@@ -134,11 +148,11 @@ struct MastodonOAuth: Sendable {
             </body></html>
 
             """
-        return OAuthAPI.Reply(contentType: "text/html;charset=UTF-8", body: ByteBuffer(string: html))
+        return Reply(contentType: "text/html;charset=UTF-8", body: ByteBuffer(string: html))
     }
 
     /// The approval: a code to the redirect URI (or shown, out of band), or `access_denied`.
-    private func approve(_ parameters: MastodonAPI.Parameters) throws -> OAuthAPI.Reply {
+    private func approve(_ parameters: MastodonAPI.Parameters) throws -> Reply {
         let (app, redirectURI) = try checkedClient(parameters)
         let challenge = try Self.challenge(parameters)
         let outOfBand = redirectURI == MastodonState.outOfBand
@@ -161,7 +175,7 @@ struct MastodonOAuth: Sendable {
                     <p><code id="code">\(code)</code></p></body></html>
 
                     """
-                return OAuthAPI.Reply(contentType: "text/html;charset=UTF-8", body: ByteBuffer(string: html))
+                return Reply(contentType: "text/html;charset=UTF-8", body: ByteBuffer(string: html))
             }
             answer = [("code", code)]
         } else {
@@ -171,8 +185,8 @@ struct MastodonOAuth: Sendable {
             answer = [("error", denied.error), ("error_description", denied.description ?? "")]
         }
         if let state = parameters["state"] { answer.append(("state", state)) }
-        return OAuthAPI.Reply(status: .found, contentType: "text/html;charset=UTF-8",
-                              location: OAuthAPI.redirect(redirectURI, adding: answer), body: ByteBuffer())
+        return Reply(status: .found, contentType: "text/html;charset=UTF-8",
+                              location: OAuthRedirect.uri(redirectURI, adding: answer), body: ByteBuffer())
     }
 
     // MARK: token, revoke
@@ -186,7 +200,7 @@ struct MastodonOAuth: Sendable {
         return app
     }
 
-    private func token(_ parameters: MastodonAPI.Parameters) throws -> OAuthAPI.Reply {
+    private func token(_ parameters: MastodonAPI.Parameters) throws -> Reply {
         guard let grantType = parameters["grant_type"], !grantType.isEmpty else { throw MastodonError.invalidRequest }
         guard ["authorization_code", "client_credentials"].contains(grantType) else {
             throw MastodonError.unsupportedGrant
@@ -216,23 +230,23 @@ struct MastodonOAuth: Sendable {
         json.member("scope", scope)
         json.member("created_at", Int64(now.timeIntervalSince1970))
         json.objectEnd()
-        return OAuthAPI.Reply(body: ByteBuffer(bytes: json.bytes))
+        return Reply(body: ByteBuffer(bytes: json.bytes))
     }
 
     /// `POST /oauth/revoke`: `{}` whether or not the token was valid (RFC 7009);
     /// 403 `unauthorized_client` for wrong client credentials.
-    private func revoke(_ parameters: MastodonAPI.Parameters) throws -> OAuthAPI.Reply {
+    private func revoke(_ parameters: MastodonAPI.Parameters) throws -> Reply {
         guard let clientID = parameters["client_id"], let app = state.app(clientID: clientID),
               parameters["client_secret"] == app.clientSecret else {
             throw MastodonError.unauthorizedClient
         }
         guard let token = parameters["token"], !token.isEmpty else { throw MastodonError.invalidRequest }
         if !state.revokeAppToken(token) { try? tokens.revoke(token) }
-        return OAuthAPI.Reply(body: ByteBuffer(string: "{}"))
+        return Reply(body: ByteBuffer(string: "{}"))
     }
 
     /// A reply the browser shows: a refusal is an HTML page, not JSON.
-    private static func page(_ reply: () throws -> OAuthAPI.Reply) throws -> OAuthAPI.Reply {
+    private static func page(_ reply: () throws -> Reply) throws -> Reply {
         do {
             return try reply()
         } catch let error as MastodonError {
@@ -240,7 +254,7 @@ struct MastodonOAuth: Sendable {
         }
     }
 
-    private static func htmlError(_ error: MastodonError) -> OAuthAPI.Reply {
+    private static func htmlError(_ error: MastodonError) -> Reply {
         let text = MastodonHTML.escaped(error.error) + ": " + MastodonHTML.escaped(error.description ?? "")
         let html = """
             <!DOCTYPE html>
@@ -248,6 +262,6 @@ struct MastodonOAuth: Sendable {
             <body><h1>An error has occurred</h1><p id="error">\(text)</p></body></html>
 
             """
-        return OAuthAPI.Reply(status: .badRequest, contentType: "text/html;charset=UTF-8", body: ByteBuffer(string: html))
+        return Reply(status: .badRequest, contentType: "text/html;charset=UTF-8", body: ByteBuffer(string: html))
     }
 }

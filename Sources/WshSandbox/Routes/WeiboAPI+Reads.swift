@@ -13,7 +13,7 @@ extension WeiboAPI {
             let page = try integer(fields, "page", default: 1, in: 1...Int(Int32.max))
             // A page past the end is still a page (empty), so this always renders.
             return try cached("v\(viewer) timeline \(count) \(page)") {
-                Renderer(timeline: $0, viewer: viewer).timelinePage(count: count, page: page)
+                WeiboRenderer(timeline: $0, viewer: viewer).timelinePage(count: count, page: page)
             }
         case .homeTimeline, .friendsTimeline:
             return try cursorTimeline(fields, key: "v\(viewer) home", viewer: viewer) { timeline in
@@ -33,15 +33,15 @@ extension WeiboAPI {
             }
         case .repostTimeline:
             let id = try identifier(fields, "id")
-            guard let original = store.timeline.status(id: id) else { throw SandboxError.statusNotFound }
+            guard let original = store.timeline.status(id: id) else { throw WeiboError.statusNotFound }
             return try cursorTimeline(fields, key: "v\(viewer) reposts \(id)", viewer: viewer, listKey: "reposts") { timeline in
                 timeline.repostOrdinals(of: original.ordinal)
             }
         case .showStatus:
             let id = try identifier(fields, "id")
             guard let body = store.response(for: "v\(viewer) status \(id)", render: { timeline in
-                timeline.status(id: id).map { Renderer(timeline: timeline, viewer: viewer).statusJSON($0) }
-            }) else { throw SandboxError.statusNotFound }
+                timeline.status(id: id).map { WeiboRenderer(timeline: timeline, viewer: viewer).statusJSON($0) }
+            }) else { throw WeiboError.statusNotFound }
             return body
         case .comments:
             let id = try identifier(fields, "id")
@@ -49,20 +49,20 @@ extension WeiboAPI {
             let page = try integer(fields, "page", default: 1, in: 1...Int(Int32.max))
             guard let body = store.response(for: "v\(viewer) comments \(id) \(count) \(page)", render: { timeline in
                 timeline.status(id: id).map {
-                    Renderer(timeline: timeline, viewer: viewer).commentsPage(of: $0, count: count, page: page)
+                    WeiboRenderer(timeline: timeline, viewer: viewer).commentsPage(of: $0, count: count, page: page)
                 }
-            }) else { throw SandboxError.statusNotFound }
+            }) else { throw WeiboError.statusNotFound }
             return body
         case .showUser:
             let user = try user(fields, in: store.timeline)
             return try cached("v\(viewer) user \(user.index)") {
-                Renderer(timeline: $0, viewer: viewer).userJSON(user)
+                WeiboRenderer(timeline: $0, viewer: viewer).userJSON(user)
             }
         case .favorites:
             let count = try integer(fields, "count", default: 50, in: 1...50)
             let page = try integer(fields, "page", default: 1, in: 1...Int(Int32.max))
             return try cached("v\(viewer) favorites \(count) \(page)") { timeline in
-                Renderer(timeline: timeline, viewer: viewer)
+                WeiboRenderer(timeline: timeline, viewer: viewer)
                     .favoritesPage(timeline.favouriteList(of: viewer), count: count, page: page)
             }
         case .getUID:
@@ -76,13 +76,13 @@ extension WeiboAPI {
         case .friends, .followers, .searchTopics:
             return try readRelations(endpoint, fields, viewer: viewer)
         default:
-            throw SandboxError.apiNotFound
+            throw WeiboError.apiNotFound
         }
     }
 
     /// A body rendered once and cached under `key`.
     private func cached(_ key: String, render: @escaping (Timeline) -> [UInt8]) throws -> ByteBuffer {
-        guard let body = store.response(for: key, render: render) else { throw SandboxError.systemError }
+        guard let body = store.response(for: key, render: render) else { throw WeiboError.systemError }
         return body
     }
 
@@ -103,7 +103,7 @@ extension WeiboAPI {
                 let id = SandboxStatus.firstID + Int64(ordinal)
                 return id > sinceID && (maxID == 0 || id <= maxID)
             }
-            return Renderer(timeline: timeline, viewer: viewer).cursorPage(
+            return WeiboRenderer(timeline: timeline, viewer: viewer).cursorPage(
                 ordinals: matching, count: count, page: page, total: total?(timeline) ?? all.count, listKey: listKey)
         }
     }

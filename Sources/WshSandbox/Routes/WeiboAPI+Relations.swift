@@ -13,13 +13,13 @@ extension WeiboAPI {
         switch endpoint {
         case .searchTopics:
             let query = (fields["q"] ?? "").trimmingSpaces
-            guard !query.isEmpty else { throw SandboxError.parameter("parameter (q) is required") }
+            guard !query.isEmpty else { throw WeiboError.parameter("parameter (q) is required") }
             let count = try integer(fields, "count", default: 10, in: 1...50)
             let page = try integer(fields, "page", default: 1, in: 1...Int(Int32.max))
             let ordinals = timeline.allOrdinals().filter { ordinal in
                 timeline.status(ordinal: ordinal)?.text.lowercased().contains(query.lowercased()) == true
             }
-            return ByteBuffer(bytes: Renderer(timeline: timeline, viewer: viewer)
+            return ByteBuffer(bytes: WeiboRenderer(timeline: timeline, viewer: viewer)
                 .cursorPage(ordinals: ordinals, count: count, page: page, total: ordinals.count))
         default:
             let user = try user(fields, in: timeline, fallback: viewer)
@@ -27,7 +27,7 @@ extension WeiboAPI {
             let cursor = try integer(fields, "cursor", default: 0, in: 0...Int(Int32.max))
             let all = endpoint == .friends ? timeline.followingList(of: user.index) : timeline.followerList(of: user.index)
             let slice = all.dropFirst(cursor).prefix(count)
-            let renderer = Renderer(timeline: timeline, viewer: viewer)
+            let renderer = WeiboRenderer(timeline: timeline, viewer: viewer)
             var json = JSONWriter(capacity: 1500 * max(1, slice.count))
             json.objectStart()
             json.key("users")

@@ -12,22 +12,22 @@ extension WeiboAPI {
             let text = try text(fields, "status")
             return store.write { timeline in
                 let status = timeline.post(text: text, source: Self.source, author: actor)
-                return Renderer(timeline: timeline, viewer: actor).statusJSON(status)
+                return WeiboRenderer(timeline: timeline, viewer: actor).statusJSON(status)
             }
         case .destroy:
             let id = try identifier(fields, "id")
             return try store.write { timeline in
                 let status = try timeline.delete(id: id, by: actor).mapError(Self.error).get()
-                return Renderer(timeline: timeline, viewer: actor).statusJSON(status)
+                return WeiboRenderer(timeline: timeline, viewer: actor).statusJSON(status)
             }
         case .repost:
             let id = try identifier(fields, "id")
             let remark = fields["status"].map { $0.allSatisfy(\.isWhitespace) ? "" : $0 } ?? ""
-            guard weiboLength(remark) <= 140 else { throw SandboxError.textTooLong }
+            guard weiboLength(remark) <= 140 else { throw WeiboError.textTooLong }
             // 0: no comment; 1: also comment on the status reposted; 2: on the original; 3: both.
             let alsoComment = try integer(fields, "is_comment", default: 0, in: 0...3)
             return try store.write { timeline in
-                guard let target = timeline.status(id: id) else { throw SandboxError.statusNotFound }
+                guard let target = timeline.status(id: id) else { throw WeiboError.statusNotFound }
                 var text = remark.isEmpty ? "转发微博" : remark
                 // Reposting a repost quotes the chain, as Weibo does.
                 if target.retweetedOrdinal != nil {
@@ -42,15 +42,15 @@ extension WeiboAPI {
                     _ = timeline.addComment(text: remark.isEmpty ? "转发微博" : remark, on: status, author: actor,
                                             source: Self.source)
                 }
-                return Renderer(timeline: timeline, viewer: actor).statusJSON(status)
+                return WeiboRenderer(timeline: timeline, viewer: actor).statusJSON(status)
             }
         case .createComment:
             let id = try identifier(fields, "id")
             let text = try text(fields, "comment")
             return try store.write { timeline in
-                guard let status = timeline.status(id: id) else { throw SandboxError.statusNotFound }
+                guard let status = timeline.status(id: id) else { throw WeiboError.statusNotFound }
                 let comment = timeline.addComment(text: text, on: status, author: actor, source: Self.source)
-                return Renderer(timeline: timeline, viewer: actor).commentJSON(comment, on: status)
+                return WeiboRenderer(timeline: timeline, viewer: actor).commentJSON(comment, on: status)
             }
         case .replyComment:
             let id = try identifier(fields, "id")
@@ -58,30 +58,30 @@ extension WeiboAPI {
             var text = try text(fields, "comment")
             let withoutMention = try integer(fields, "without_mention", default: 0, in: 0...1) == 1
             return try store.write { timeline in
-                guard let status = timeline.status(id: id) else { throw SandboxError.statusNotFound }
+                guard let status = timeline.status(id: id) else { throw WeiboError.statusNotFound }
                 guard let (replied, on) = timeline.comment(id: cid), on.ordinal == status.ordinal else {
-                    throw SandboxError.commentNotFound
+                    throw WeiboError.commentNotFound
                 }
                 // Weibo prefixes a reply with whom it answers unless told not to.
                 if !withoutMention { text = "回复@\(timeline.data.users[replied.authorIndex].screenName):" + text }
                 let comment = timeline.addComment(text: text, on: status, author: actor, source: Self.source,
                                                   replyTo: replied.id)
-                return Renderer(timeline: timeline, viewer: actor).commentJSON(comment, on: status)
+                return WeiboRenderer(timeline: timeline, viewer: actor).commentJSON(comment, on: status)
             }
         case .destroyComment:
             let cid = try identifier(fields, "cid")
             return try store.write { timeline in
                 let (comment, status) = try timeline.deleteComment(id: cid, by: actor).mapError(Self.error).get()
-                return Renderer(timeline: timeline, viewer: actor).commentJSON(comment, on: status)
+                return WeiboRenderer(timeline: timeline, viewer: actor).commentJSON(comment, on: status)
             }
         case .createFavorite, .destroyFavorite:
             let id = try identifier(fields, "id")
             return try store.write { timeline in
-                guard let status = timeline.status(id: id) else { throw SandboxError.statusNotFound }
+                guard let status = timeline.status(id: id) else { throw WeiboError.statusNotFound }
                 let change = endpoint == .createFavorite
                     ? timeline.favourite(status, by: actor) : timeline.unfavourite(status, by: actor)
                 let time = try change.mapError(Self.error).get()
-                return Renderer(timeline: timeline, viewer: actor).favoriteJSON(status, time: time)
+                return WeiboRenderer(timeline: timeline, viewer: actor).favoriteJSON(status, time: time)
             }
         case .createFriendship, .destroyFriendship:
             let target = try user(fields, in: store.timeline)
@@ -89,15 +89,15 @@ extension WeiboAPI {
                 let change = endpoint == .createFriendship
                     ? timeline.follow(target.index, by: actor) : timeline.unfollow(target.index, by: actor)
                 try change.mapError(Self.error).get()
-                return Renderer(timeline: timeline, viewer: actor).userJSON(target)
+                return WeiboRenderer(timeline: timeline, viewer: actor).userJSON(target)
             }
         default:
-            throw SandboxError.apiNotFound
+            throw WeiboError.apiNotFound
         }
     }
 
     /// Weibo's error for a refused write.
-    private static func error(_ refusal: Timeline.Refusal) -> SandboxError {
+    private static func error(_ refusal: Timeline.Refusal) -> WeiboError {
         switch refusal {
         case .noSuchStatus: return .statusNotFound
         case .notTheAuthor: return .notYourOwnStatus

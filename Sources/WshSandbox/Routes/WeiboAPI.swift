@@ -5,7 +5,7 @@ import Hummingbird
 /// The Weibo API v2 endpoints the sandbox serves, under `/2/`.
 ///
 /// Each answer is a `ByteBuffer` of JSON; anything else is thrown as a
-/// `SandboxError`, which the responder turns into a Weibo error body. The
+/// `WeiboError`, which the responder turns into a Weibo error body. The
 /// token decides who is asking (the viewer) and who writes (the actor).
 /// Reads are in `WeiboAPI+Reads.swift`, writes in `WeiboAPI+Writes.swift`.
 struct WeiboAPI: Sendable {
@@ -68,16 +68,16 @@ struct WeiboAPI: Sendable {
     }
 
     func respond(to request: Request) async throws -> ByteBuffer {
-        guard let endpoint = Endpoint(rawValue: request.uri.path) else { throw SandboxError.apiNotFound }
+        guard let endpoint = Endpoint(rawValue: request.uri.path) else { throw WeiboError.apiNotFound }
         let method = request.method == .head ? .get : request.method
-        guard method == endpoint.method else { throw SandboxError.methodNotSupported }
+        guard method == endpoint.method else { throw WeiboError.methodNotSupported }
         // A POST may carry access_token in its body, as Weibo allows.
         let fields = try await FormFields.fields(of: request, readingBody: endpoint.isWrite)
         let caller = try authorize(fields["access_token"], header: request.headers[.authorization])
         // Asking how many calls are left is not a call that counts.
         if endpoint != .rateLimitStatus,
            !rateLimiter.admit(token: caller.token, endpoint: endpoint.apiName) {
-            throw SandboxError.rateLimited
+            throw WeiboError.rateLimited
         }
         if endpoint.isWrite {
             return try write(endpoint, fields, caller)
@@ -96,8 +96,12 @@ struct WeiboAPI: Sendable {
                 presented = parts[1].trimmingSpaces
             }
         }
-        guard let presented, !presented.isEmpty else { throw SandboxError.authMissing }
-        return Caller(user: try tokens.user(for: presented), token: presented)
+        guard let presented, !presented.isEmpty else { throw WeiboError.authMissing }
+        do {
+            return Caller(user: try tokens.user(for: presented), token: presented)
+        } catch {
+            throw WeiboError.token(error)
+        }
     }
 
     // MARK: Parameters
@@ -106,10 +110,10 @@ struct WeiboAPI: Sendable {
                  in range: ClosedRange<Int>) throws -> Int {
         guard let text = fields[name] else { return value }
         guard let number = Int(text) else {
-            throw SandboxError.parameter("parameter (\(name))'s value invalid, expect (\(name) = int), but get (\(name) = \(text))")
+            throw WeiboError.parameter("parameter (\(name))'s value invalid, expect (\(name) = int), but get (\(name) = \(text))")
         }
         guard range.contains(number) else {
-            throw SandboxError.invalidValue("parameter (\(name))'s value invalid, expect (\(name) in \(range.lowerBound)...\(range.upperBound)), but get (\(name) = \(text))")
+            throw WeiboError.invalidValue("parameter (\(name))'s value invalid, expect (\(name) in \(range.lowerBound)...\(range.upperBound)), but get (\(name) = \(text))")
         }
         return number
     }
@@ -122,10 +126,10 @@ struct WeiboAPI: Sendable {
 
     func identifier(_ fields: [String: String], _ name: String) throws -> Int64 {
         guard let text = fields[name], !text.isEmpty else {
-            throw SandboxError.parameter("parameter (\(name)) is required")
+            throw WeiboError.parameter("parameter (\(name)) is required")
         }
         guard let id = Int64(text) else {
-            throw SandboxError.parameter("parameter (\(name))'s value invalid, expect (\(name) = int64), but get (\(name) = \(text))")
+            throw WeiboError.parameter("parameter (\(name))'s value invalid, expect (\(name) = int64), but get (\(name) = \(text))")
         }
         return id
     }
@@ -134,14 +138,14 @@ struct WeiboAPI: Sendable {
     /// given (nil: 10008), 20003 when there is no such user.
     func user(_ fields: [String: String], in timeline: Timeline, fallback: Int? = nil) throws -> SandboxUser {
         if fields["uid"] != nil {
-            guard let user = timeline.user(id: try identifier(fields, "uid")) else { throw SandboxError.userNotFound }
+            guard let user = timeline.user(id: try identifier(fields, "uid")) else { throw WeiboError.userNotFound }
             return user
         }
         if let name = fields["screen_name"], !name.isEmpty {
-            guard let user = timeline.user(screenName: name) else { throw SandboxError.userNotFound }
+            guard let user = timeline.user(screenName: name) else { throw WeiboError.userNotFound }
             return user
         }
-        guard let fallback else { throw SandboxError.parameter("parameter (uid or screen_name) is required") }
+        guard let fallback else { throw WeiboError.parameter("parameter (uid or screen_name) is required") }
         return timeline.data.users[fallback]
     }
 
@@ -149,9 +153,9 @@ struct WeiboAPI: Sendable {
     func text(_ fields: [String: String], _ name: String) throws -> String {
         let text = fields[name] ?? ""
         guard !text.allSatisfy(\.isWhitespace) else {
-            throw SandboxError.parameter("parameter (\(name))'s value invalid: empty")
+            throw WeiboError.parameter("parameter (\(name))'s value invalid: empty")
         }
-        guard weiboLength(text) <= 140 else { throw SandboxError.textTooLong }
+        guard weiboLength(text) <= 140 else { throw WeiboError.textTooLong }
         return text
     }
 

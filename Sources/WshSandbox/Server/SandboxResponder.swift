@@ -6,9 +6,9 @@ import NIOCore
 import NIOHTTPTypes
 import WshHAR
 
-/// Serves every request: `/2/` through the fault injector and `WeiboAPI`,
-/// `/api/` through the fault injector and `MastodonAPI`, `/oauth2/` through
-/// `OAuthAPI`, `/oauth/` through `MastodonOAuth`, nodeinfo through `MastodonAPI`, `/admin/` through
+/// Serves every request: `/2/` and `/api/` through the fault injector and
+/// the API face their path picks (`SandboxAPIFace`: `WeiboAPI`, `MastodonAPI`), `/oauth2/` through
+/// `WeiboOAuthAPI`, `/oauth/` through `MastodonOAuth`, nodeinfo through `MastodonAPI`, `/admin/` through
 /// `AdminAPI` (for another machine, only with the admin token: `AdminAccess`),
 /// anything else as a Weibo 404. Replaying a recording (`--replay`), every
 /// request but `/admin/` is answered from it, through the fault injector.
@@ -28,101 +28,14 @@ struct SandboxResponder: HTTPResponder {
 
     // The API routes are views of that state, as cheap to make as to keep.
     private var api: WeiboAPI { WeiboAPI(store: admin.store, tokens: admin.tokens, rateLimiter: admin.rateLimiter) }
-    private var oauth: OAuthAPI { OAuthAPI(tokens: admin.tokens, store: admin.store) }
+    private var oauth: WeiboOAuthAPI { WeiboOAuthAPI(tokens: admin.tokens, store: admin.store) }
     private var mastodon: MastodonAPI { MastodonAPI(store: admin.store, tokens: admin.tokens, state: admin.mastodon) }
     private var mastodonOAuth: MastodonOAuth {
         MastodonOAuth(tokens: admin.tokens, store: admin.store, state: admin.mastodon)
     }
 
-    /// An answer before faults shape how it is sent.
-    private struct Reply {
-        var status: HTTPResponse.Status
-        var contentType: String
-        var body: ByteBuffer
-        var headers: HTTPFields = [:]
-        /// Close the connection instead of answering: a recorded request that got no response.
-        var dropsConnection = false
-        /// A body written as it comes (the streaming API), instead of `body`.
-        var stream: (@Sendable (inout any ResponseBodyWriter) async throws -> Void)?
+    typealias Reply = SandboxReply
 
-        init(_ body: ByteBuffer) {
-            status = .ok
-            contentType = SandboxResponder.jsonType
-            self.body = body
-        }
-
-        init(_ error: SandboxError, path: String) {
-            status = error.status
-            contentType = error.contentType
-            body = ByteBuffer(bytes: error.body(request: path))
-        }
-
-        /// A recorded answer as it was served: its status, headers and body;
-        /// its `Link` header's URLs name `origin` (this server) instead of the
-        /// recorded one, as a server's links name itself.
-        init(_ exchange: HARRecording.Exchange, origin: String) {
-            dropsConnection = exchange.failure != nil
-            status = exchange.failure == nil ? HTTPResponse.Status(code: exchange.status) : .badGateway
-            contentType = exchange.headers["content-type"] ?? SandboxResponder.jsonType
-            body = ByteBuffer(bytes: exchange.body)
-            for (name, value) in exchange.headers.sorted(by: { $0.key < $1.key })
-            where !Self.notReplayed.contains(name) {
-                let value = name.lowercased() == "link" ? Self.relinked(value, to: origin) : value
-                if let field = HTTPField.Name(name) { headers.append(HTTPField(name: field, value: value)) }
-            }
-        }
-
-        /// `header` with each `<scheme://authority/…>` link re-rooted at `origin`.
-        static func relinked(_ header: String, to origin: String) -> String {
-            var result = ""
-            var rest = Substring(header)
-            while let open = rest.firstIndex(of: "<"), let close = rest[open...].firstIndex(of: ">") {
-                result += rest[...open]
-                var target = rest[rest.index(after: open)..<close]
-                if let scheme = target.firstRange(of: "://") {
-                    let path = target[scheme.upperBound...].firstIndex(of: "/") ?? target.endIndex
-                    target = Substring(origin) + target[path...]
-                }
-                result += target
-                rest = rest[close...]
-            }
-            return result + rest
-        }
-
-        /// Headers a replayed answer does not repeat: the type is set on its
-        /// own, and these describe the recorded connection, not this one.
-        private static let notReplayed: Set<String> = [
-            "content-type", "content-length", "content-encoding", "transfer-encoding", "connection", "keep-alive",
-        ]
-
-        init(_ reply: MastodonAPI.Reply) {
-            status = reply.status
-            contentType = reply.contentType ?? SandboxResponder.mastodonJSONType
-            body = reply.body
-            headers = reply.headers
-            stream = reply.stream
-        }
-
-        /// A fault's error as the Mastodon side answers it (a proxy page stays a page).
-        init(mastodon fault: SandboxError, path: String) {
-            if fault.isProxyPage {
-                self.init(fault, path: path)
-            } else {
-                let error = MastodonError.injected(fault)
-                self.init(MastodonAPI.Reply(status: error.status, body: ByteBuffer(bytes: error.body)))
-            }
-        }
-
-        var response: Response {
-            var fields: HTTPFields = [.contentType: contentType]
-            fields.append(contentsOf: headers)
-            if let stream { return Response(status: status, headers: fields, body: ResponseBody(stream)) }
-            return Response(status: status, headers: fields, body: .init(byteBuffer: body))
-        }
-    }
-
-    fileprivate static let jsonType = "application/json;charset=UTF-8"
-    fileprivate static let mastodonJSONType = "application/json; charset=utf-8"
 
     func respond(to request: Request, context: Context) async throws -> Response {
         let started = ContinuousClock.now
@@ -130,32 +43,29 @@ struct SandboxResponder: HTTPResponder {
         let sent: (response: Response, note: String, bytes: Int)
         if let replay, !path.hasPrefix("/admin/") {
             let weibo = path.hasPrefix("/2/")
-            sent = await serveAPI(request, context: context,
-                                  failure: { weibo ? Reply($0, path: path) : Reply(mastodon: $0, path: path) }) {
+            sent = await serveAPI(request, context: context, failure: { fault in
+                weibo ? Self.faulted(fault, face: api, path: path) : Self.faulted(fault, face: mastodon, path: path)
+            }) {
                 Self.replayed(request, from: replay, origin: mastodon.state.origin)
             }
         } else if path.hasPrefix("/2/") {
-            sent = await serveAPI(request, context: context, failure: { Reply($0, path: path) }) {
-                await serveWeibo(request)
-            }
+            sent = await serve(api, request, context: context)
         } else if path.hasPrefix("/api/") {
-            sent = await serveAPI(request, context: context, failure: { Reply(mastodon: $0, path: path) }) {
-                await serveMastodon(request)
-            }
+            sent = await serve(mastodon, request, context: context)
         } else if path.hasPrefix("/oauth/") || path == MastodonOAuth.metadataPath {
             let reply = await mastodonOAuth.respond(to: request)
             sent = (reply.response, String(reply.status.code), reply.body.readableBytes)
-        } else if path == MastodonAPI.nodeInfoDiscoveryPath || path == MastodonAPI.nodeInfoPath {
+        } else if MastodonAPI.isNodeInfo(path) {
             // Discovery, as the OAuth metadata: no token, no faults, not counted.
-            let reply = Reply(mastodon.nodeInfo(path: path))
-            sent = (reply.response, "200", reply.body.readableBytes)
+            let reply = mastodon.sent(mastodon.nodeInfo(path: path))
+            sent = (reply.response, String(reply.status.code), reply.body.readableBytes)
         } else if path.hasPrefix("/oauth2/") {
-            let reply: OAuthAPI.Reply
+            let reply: WeiboOAuthAPI.Reply
             do {
                 reply = try await oauth.respond(to: request)
             } catch {
-                let failure = Reply(error as? SandboxError ?? .systemError, path: path)
-                reply = OAuthAPI.Reply(status: failure.status, contentType: failure.contentType, body: failure.body)
+                let failure = Reply(error as? WeiboError ?? .systemError, path: path)
+                reply = WeiboOAuthAPI.Reply(status: failure.status, contentType: failure.contentType, body: failure.body)
             }
             sent = (reply.response, String(reply.status.code), reply.body.readableBytes)
         } else if path.hasPrefix("/admin/") {
@@ -170,9 +80,9 @@ struct SandboxResponder: HTTPResponder {
         }
         // Which face of the sandbox answered, for a trace or the classroom page to show.
         let face = if replay != nil && !path.hasPrefix("/admin/") { "HARReplayer" }
-            else if path.hasPrefix("/2/") { "WeiboAPI" } else if path.hasPrefix("/api/") { "MastodonAPI" }
-            else if path.hasPrefix("/oauth2/") { "OAuthAPI" } else if path.hasPrefix("/oauth/") { "MastodonOAuth" }
-            else if path.hasPrefix("/admin/") { "AdminAPI" } else if path.hasPrefix("/.well-known/") || path.hasPrefix("/nodeinfo") { "MastodonAPI" }
+            else if path.hasPrefix("/2/") { WeiboAPI.name } else if path.hasPrefix("/api/") { MastodonAPI.name }
+            else if path.hasPrefix("/oauth2/") { "WeiboOAuthAPI" } else if path.hasPrefix("/oauth/") { "MastodonOAuth" }
+            else if path.hasPrefix("/admin/") { "AdminAPI" } else if path.hasPrefix("/.well-known/") || path.hasPrefix("/nodeinfo") { MastodonAPI.name }
             else { "SandboxResponder" }
         var answered = sent.response
         if let field = HTTPField.Name(SandboxRouteHeader.name) {
@@ -187,9 +97,36 @@ struct SandboxResponder: HTTPResponder {
         return request.method == .head ? answered.createHeadResponse() : answered
     }
 
-    /// Serves an API request (Weibo's or Mastodon's) through the faults:
-    /// `failure` renders an injected error, `serve` the real answer.
-    private func serveAPI(_ request: Request, context: Context, failure: (SandboxError) -> Reply,
+    /// Serves a request through `face`, the API its path picked, and the
+    /// faults, counting what it changed in the statistics.
+    private func serve<Face: SandboxAPIFace>(_ face: Face, _ request: Request, context: Context) async -> (Response, String, Int) {
+        let path = request.uri.path
+        return await serveAPI(request, context: context, failure: { Self.faulted($0, face: face, path: path) }) {
+            do {
+                let reply = try await face.respond(to: request)
+                switch face.effect(of: reply, path: path) {
+                case .post: admin.stats.recordPost(); admin.stats.recordWrite()
+                case .deletion: admin.stats.recordDeletion(); admin.stats.recordWrite()
+                case .write: admin.stats.recordWrite()
+                case nil: break
+                }
+                return face.sent(reply)
+            } catch let failure as Face.Failure {
+                return face.sent(failure, path: path)
+            } catch {
+                return face.sent(Face.internalFailure, path: path)
+            }
+        }
+    }
+
+    /// An injected fault in `face`'s words; 502–504 as a proxy's page, which is no API's.
+    private static func faulted<Face: SandboxAPIFace>(_ fault: InjectedFault, face: Face, path: String) -> Reply {
+        fault.isProxyPage ? Reply(proxyPage: fault) : face.sent(face.failure(for: fault), path: path)
+    }
+
+    /// Serves an API request (a face's or a recording's) through the faults:
+    /// `failure` renders an injected fault, `serve` the real answer.
+    private func serveAPI(_ request: Request, context: Context, failure: (InjectedFault) -> Reply,
                           serve: () async -> Reply) async -> (Response, String, Int) {
         admin.stats.recordRequest(fromPort: context.channel.remoteAddress?.port ?? 0)
         let plan = admin.faults.plan(path: request.uri.path)
@@ -235,7 +172,7 @@ struct SandboxResponder: HTTPResponder {
             // A correct HTTP 200 whose JSON stops in the middle.
             let half = Self.firstHalf(of: body)
             response.status = .ok
-            response.headers[.contentType] = Self.jsonType
+            response.headers[.contentType] = SandboxReply.weiboJSONType
             response.body = Self.written(half, declaredLength: half.readableBytes, plan: plan, closing: nil)
             return (response, "200 malformed", half.readableBytes)
         case .none, .drop:
@@ -261,42 +198,11 @@ struct SandboxResponder: HTTPResponder {
         return Reply(exchange, origin: origin)
     }
 
-    /// The Weibo API's answer, counted in the statistics.
-    private func serveWeibo(_ request: Request) async -> Reply {
-        let path = request.uri.path
-        return await answer(path: path) {
-            let body = try await api.respond(to: request)
-            if path == WeiboAPI.Endpoint.update.rawValue { admin.stats.recordPost() }
-            if path == WeiboAPI.Endpoint.destroy.rawValue { admin.stats.recordDeletion() }
-            if WeiboAPI.Endpoint(rawValue: path)?.isWrite == true { admin.stats.recordWrite() }
-            return body
-        }
-    }
-
-    /// The Mastodon API's answer, counted in the statistics.
-    private func serveMastodon(_ request: Request) async -> Reply {
-        do {
-            let reply = try await mastodon.respond(to: request)
-            switch reply.effect {
-            case .post: admin.stats.recordPost(); admin.stats.recordWrite()
-            case .deletion: admin.stats.recordDeletion(); admin.stats.recordWrite()
-            case .write: admin.stats.recordWrite()
-            case nil: break
-            }
-            return Reply(reply)
-        } catch let error as MastodonError {
-            return Reply(MastodonAPI.Reply(status: error.status, body: ByteBuffer(bytes: error.body)))
-        } catch {
-            let failure = MastodonError(status: .internalServerError, error: "Internal Server Error")
-            return Reply(MastodonAPI.Reply(status: failure.status, body: ByteBuffer(bytes: failure.body)))
-        }
-    }
-
     /// Runs a handler, turning what it throws into a Weibo error reply.
     private func answer(path: String, _ handler: () async throws -> ByteBuffer) async -> Reply {
         do {
             return Reply(try await handler())
-        } catch let error as SandboxError {
+        } catch let error as WeiboError {
             return Reply(error, path: path)
         } catch {
             return Reply(.systemError, path: path)

@@ -10,7 +10,7 @@ import WshText
 /// Errors are Weibo's OAuth errors: HTTP 400 with
 /// `{"error":"invalid_grant","error_code":21325,"request":…,"error_uri":…,"error_description":…}`;
 /// the authorization page shows its errors as HTML instead, for a browser.
-struct OAuthAPI: Sendable {
+struct WeiboOAuthAPI: Sendable {
     let tokens: TokenStore
     let store: SandboxStore
 
@@ -35,7 +35,7 @@ struct OAuthAPI: Sendable {
             let fields = try await FormFields.fields(of: request, readingBody: false)
             do {
                 return try authorizationPage(fields)
-            } catch let error as SandboxError {
+            } catch let error as WeiboError {
                 return Self.htmlError(error)
             }
         case (.post, "/oauth2/authorize"):
@@ -47,13 +47,14 @@ struct OAuthAPI: Sendable {
             return try tokenInfo(try token(fields, header: request.headers[.authorization]))
         case (.post, "/oauth2/revokeoauth2"), (.get, "/oauth2/revokeoauth2"):
             let fields = try await FormFields.fields(of: request, readingBody: request.method == .post)
-            try tokens.revoke(try token(fields, header: request.headers[.authorization]))
+            let token = try token(fields, header: request.headers[.authorization])
+            do { try tokens.revoke(token) } catch { throw WeiboError.token(error) }
             return Self.json { $0.member("result", "true") }
         case (_, "/oauth2/authorize"), (_, "/oauth2/access_token"), (_, "/oauth2/get_token_info"),
              (_, "/oauth2/revokeoauth2"):
-            throw SandboxError.methodNotSupported
+            throw WeiboError.methodNotSupported
         default:
-            throw SandboxError.apiNotFound
+            throw WeiboError.apiNotFound
         }
     }
 
@@ -63,7 +64,7 @@ struct OAuthAPI: Sendable {
     private func authorizationPage(_ fields: [String: String]) throws -> Reply {
         let (clientID, redirectURI) = try checkedClient(fields)
         if let type = fields["response_type"], type != "code" {
-            throw SandboxError.oauth(21329, "unsupported_response_type", "response_type must be code")
+            throw WeiboError.oauth(21329, "unsupported_response_type", "response_type must be code")
         }
         let state = fields["state"] ?? ""
         let timeline = store.timeline
@@ -101,11 +102,11 @@ struct OAuthAPI: Sendable {
         var answer: [(String, String)]
         if fields["approve"] == "1" {
             guard let name = fields["user"], !name.isEmpty else {
-                throw SandboxError.oauth(21323, "invalid_request", "parameter user is required: the screen name or uid to approve as")
+                throw WeiboError.oauth(21323, "invalid_request", "parameter user is required: the screen name or uid to approve as")
             }
             let timeline = store.timeline
             guard let user = Int64(name).flatMap(timeline.user(id:)) ?? timeline.user(screenName: name) else {
-                throw SandboxError.oauth(21323, "invalid_request", "no sandbox user \(name)")
+                throw WeiboError.oauth(21323, "invalid_request", "no sandbox user \(name)")
             }
             answer = [("code", tokens.issueCode(clientID: clientID, redirectURI: redirectURI, user: user.index))]
         } else {
@@ -114,23 +115,23 @@ struct OAuthAPI: Sendable {
         }
         if let state = fields["state"] { answer.append(("state", state)) }
         return Reply(status: .found, contentType: "text/html;charset=UTF-8",
-                     location: Self.redirect(redirectURI, adding: answer), body: ByteBuffer())
+                     location: OAuthRedirect.uri(redirectURI, adding: answer), body: ByteBuffer())
     }
 
     /// The app (`client_id`, 21324 when unknown) and a usable `redirect_uri` (21322); 21323 when missing.
     private func checkedClient(_ fields: [String: String]) throws -> (clientID: String, redirectURI: String) {
         guard let clientID = fields["client_id"], !clientID.isEmpty else {
-            throw SandboxError.oauth(21323, "invalid_request", "parameter client_id is required")
+            throw WeiboError.oauth(21323, "invalid_request", "parameter client_id is required")
         }
         guard clientID == tokens.appKey else {
-            throw SandboxError.oauth(21324, "invalid_client", "unknown client_id \(clientID)")
+            throw WeiboError.oauth(21324, "invalid_client", "unknown client_id \(clientID)")
         }
         guard let redirectURI = fields["redirect_uri"], !redirectURI.isEmpty else {
-            throw SandboxError.oauth(21323, "invalid_request", "parameter redirect_uri is required")
+            throw WeiboError.oauth(21323, "invalid_request", "parameter redirect_uri is required")
         }
         // The sandbox's app accepts any absolute URI as its callback.
         guard let components = URLComponents(string: redirectURI), components.scheme != nil else {
-            throw SandboxError.oauth(21322, "redirect_uri_mismatch", "redirect_uri is not an absolute URI")
+            throw WeiboError.oauth(21322, "redirect_uri_mismatch", "redirect_uri is not an absolute URI")
         }
         return (clientID, redirectURI)
     }
@@ -139,13 +140,13 @@ struct OAuthAPI: Sendable {
 
     private func accessToken(_ fields: [String: String]) throws -> Reply {
         for name in ["client_id", "client_secret", "grant_type", "redirect_uri"] where (fields[name] ?? "").isEmpty {
-            throw SandboxError.oauth(21323, "invalid_request", "parameter \(name) is required")
+            throw WeiboError.oauth(21323, "invalid_request", "parameter \(name) is required")
         }
         guard fields["grant_type"] == "authorization_code" else {
-            throw SandboxError.oauth(21328, "unsupported_grant_type", "grant_type must be authorization_code")
+            throw WeiboError.oauth(21328, "unsupported_grant_type", "grant_type must be authorization_code")
         }
         guard let code = fields["code"], !code.isEmpty else {
-            throw SandboxError.oauth(21323, "invalid_request", "parameter code is required")
+            throw WeiboError.oauth(21323, "invalid_request", "parameter code is required")
         }
         let (token, grant) = try tokens.exchange(
             code: code, clientID: fields["client_id"]!, clientSecret: fields["client_secret"]!,
@@ -162,7 +163,8 @@ struct OAuthAPI: Sendable {
     }
 
     private func tokenInfo(_ token: String) throws -> Reply {
-        let grant = try tokens.grant(for: token)
+        let grant: TokenStore.Grant
+        do { grant = try tokens.grant(for: token) } catch { throw WeiboError.token(error) }
         let uid = store.timeline.data.users[grant.user].id
         let left = tokens.secondsLeft(grant)
         return Self.json { json in
@@ -183,7 +185,7 @@ struct OAuthAPI: Sendable {
                 return parts[1].trimmingSpaces
             }
         }
-        throw SandboxError.oauth(21323, "invalid_request", "parameter access_token is required")
+        throw WeiboError.oauth(21323, "invalid_request", "parameter access_token is required")
     }
 
     // MARK: Writing answers
@@ -196,7 +198,7 @@ struct OAuthAPI: Sendable {
         return Reply(body: ByteBuffer(bytes: json.bytes))
     }
 
-    private static func htmlError(_ error: SandboxError) -> Reply {
+    private static func htmlError(_ error: WeiboError) -> Reply {
         let text = "\(HTMLText.escaped(error.message)) (\(error.code)): \(HTMLText.escaped(error.oauthDescription ?? ""))"
         let html = """
             <!DOCTYPE html>
@@ -205,24 +207,5 @@ struct OAuthAPI: Sendable {
 
             """
         return Reply(status: error.status, contentType: "text/html;charset=UTF-8", body: ByteBuffer(string: html))
-    }
-
-    /// `uri` with `parameters` added to its query (an existing query is kept;
-    /// a fragment stays last), each percent-encoded.
-    static func redirect(_ uri: String, adding parameters: [(String, String)]) -> String {
-        var base = Substring(uri)
-        var fragment = ""
-        if let hash = base.firstIndex(of: "#") {
-            fragment = String(base[hash...])
-            base = base[..<hash]
-        }
-        let query = parameters.map { "\(percentEncoded($0))=\(percentEncoded($1))" }.joined(separator: "&")
-        let separator = base.contains("?") ? (base.hasSuffix("?") || base.hasSuffix("&") ? "" : "&") : "?"
-        return base + separator + query + fragment
-    }
-
-
-    private static func percentEncoded(_ text: String) -> String {
-        PercentEncoding.encoded(text)
     }
 }

@@ -5,7 +5,7 @@ import WshModel
 ///
 /// `viewer` is the account asking (a user index): it decides `favorited`,
 /// `following` and `follow_me`, as on Weibo.
-struct Renderer {
+struct WeiboRenderer {
     let timeline: Timeline
     var viewer: Int? = nil
 

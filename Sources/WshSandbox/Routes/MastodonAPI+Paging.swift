@@ -1,0 +1,37 @@
+import HTTPTypes
+
+/// The one pager: every paged list (timelines, notifications, conversations,
+/// accounts, bookmarks and favourites, scheduled statuses) builds its paging
+/// header here, and sets it here, as the flavour writes it: its name (`Link`
+/// or `link`) and whether a last page still links onwards.
+extension MastodonAPI {
+    /// The paging header of a page whose newest item is `newest` and oldest
+    /// `oldest` (public ids, before the style writes them): `rel="next"`
+    /// (`max_id` = the oldest) when `olderRemain` or the flavour links on from
+    /// the last page, `rel="prev"` (`min_id` = the newest) always; nil for an
+    /// empty page, which no server links from.
+    func pageLink(_ call: Call, newest: Int64?, oldest: Int64?, olderRemain: () -> Bool) -> String? {
+        guard let newest, let oldest else { return nil }
+        var links: [String] = []
+        if state.flavour.paging.nextOnLastPage || olderRemain() {
+            links.append("<\(linkURL(call, "max_id", oldest))>; rel=\"next\"")
+        }
+        links.append("<\(linkURL(call, "min_id", newest))>; rel=\"prev\"")
+        return links.joined(separator: ", ")
+    }
+
+    /// Sets `link` (nil: nothing) on `reply` under the flavour's header name.
+    func setPageLink(_ link: String?, on reply: inout Reply) {
+        guard let link, let name = HTTPField.Name(state.flavour.paging.headerName) else { return }
+        reply.headers[name] = link
+    }
+
+    /// The request's URL on the sandbox, its cursors replaced by `name=id` (and no `access_token`).
+    func linkURL(_ call: Call, _ name: String, _ id: Int64) -> String {
+        let kept = call.query.split(separator: "&").filter { pair in
+            let key = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+            return !["max_id", "since_id", "min_id", "access_token"].contains(key)
+        }
+        return state.origin + call.path + "?" + (kept.map(String.init) + ["\(name)=" + state.ids.render(id)]).joined(separator: "&")
+    }
+}

@@ -39,7 +39,11 @@ public final class ArchiveStore: @unchecked Sendable {
             let version = try Self.version(connection)
             isNewer = version > ArchiveSchema.current
             if !isNewer {
-                try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
+                // Turning a new file to WAL needs it alone: SQLite answers "busy" at once, without its busy
+                // handler, while another wsh opening the same new file holds it; try again for a while.
+                try Self.retryingWhileBusy { () throws(ArchiveError) in
+                    try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
+                }
                 if version < ArchiveSchema.current { try Self.migrate(connection, from: version) }
             }
         } catch {
@@ -58,6 +62,19 @@ public final class ArchiveStore: @unchecked Sendable {
             return connection
         } catch {
             throw explain(error, path: path)
+        }
+    }
+
+    /// Runs `body` again while SQLite says the file is busy or locked, for up to five seconds.
+    private static func retryingWhileBusy(_ body: () throws(ArchiveError) -> Void) throws(ArchiveError) {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while true {
+            do {
+                return try body()
+            } catch {
+                guard [5, 6].contains(error.code & 0xff), ContinuousClock.now < deadline else { throw error }
+                usleep(20_000)
+            }
         }
     }
 
@@ -105,6 +122,8 @@ public final class ArchiveStore: @unchecked Sendable {
             }
         }
         let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        // Another wsh making the same archive at the same moment got there first: open what it made.
+        if descriptor < 0 && errno == EEXIST { return }
         guard descriptor >= 0 else {
             throw ArchiveError("cannot make \(path): \(String(cString: strerror(errno)))")
         }

@@ -22,12 +22,15 @@ struct ConnectDetectionTests {
         #expect(!dialect.contains("first request") && !dialect.contains("not asked"))
     }
 
-    @Test("a sandbox in Sharkey's flavour is refused in one line: its nodeinfo names an API of its own")
-    func sharkeyRefused() async throws {
+    @Test("a sandbox in Sharkey's flavour is talked to through its Mastodon API, and status says it is a compatibility layer")
+    func sharkeyThroughItsMastodonAPI() async throws {
         let harness = try await ShellHarness(flavour: .sharkey)
-        let connected = await harness.run("connect \(harness.sandbox.mastodonBaseURL)")
-        #expect(connected.status != 0)
-        #expect(connected.stderr.contains("runs sharkey 2024.1.0"), "\(connected.stderr)")
+        let connected = await harness.run("connect \(harness.sandbox.mastodonBaseURL)\nstatus\nfetch 2")
+        #expect(connected.status == 0, "\(connected.stderr)")
+        #expect(connected.stderr.contains("connected to \(harness.sandbox.mastodonBaseURL): sharkey 2024.1.0"), "\(connected.stderr)")
+        let server = connected.stdout.split(separator: "\n").first { $0.hasPrefix("server") } ?? ""
+        #expect(server.contains("Sharkey 2024.1.0") && server.contains("compatibility layer"), "\(connected.stdout)")
+        #expect(connected.stderr.contains("fetched 2 statuses"), "\(connected.stderr)")
     }
 
     @Test("a server that does not answer is connected, says so, and is not taken for Weibo")

@@ -301,6 +301,19 @@ def mastodon_streaming(client):
     from mastodon import StreamListener
 
     check("Mastodon.stream_healthy", client.stream_healthy, lambda healthy: expect(healthy, "not healthy") or "OK")
+    if FLAVOUR == "gotosocial":
+        # GoToSocial streams over a WebSocket only; Mastodon.py reads server-sent events, which a
+        # real GoToSocial does not serve: its stream is refused there too, and that is what to see here.
+        for name in ("stream_public", "stream_user"):
+            def refused(name=name):
+                try:
+                    handle = getattr(client, name)(StreamListener(), run_async=True, reconnect_async=False)
+                except Exception as error:
+                    return f"refused as GoToSocial refuses server-sent events: {type(error).__name__}"
+                handle.close()
+                raise AssertionError("a server-sent event stream: GoToSocial serves its streaming API over a WebSocket only")
+            check(f"Mastodon.{name} (GoToSocial: WebSocket only)", refused)
+        return
     for name in ("stream_public", "stream_user"):
         def one_update(name=name):
             heard, updates = threading.Event(), []

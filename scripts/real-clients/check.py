@@ -306,12 +306,21 @@ def mastodon_streaming(client):
         # real GoToSocial does not serve: its stream is refused there too, and that is what to see here.
         for name in ("stream_public", "stream_user"):
             def refused(name=name):
-                try:
-                    handle = getattr(client, name)(StreamListener(), run_async=True, reconnect_async=False)
-                except Exception as error:
-                    return f"refused as GoToSocial refuses server-sent events: {type(error).__name__}"
-                handle.close()
-                raise AssertionError("a server-sent event stream: GoToSocial serves its streaming API over a WebSocket only")
+                # Listening in the foreground: Mastodon.py raises at once when the server refuses the
+                # stream; a stream that opened instead would block, so it listens on a thread of its own.
+                outcome = {}
+
+                def listen():
+                    try:
+                        getattr(client, name)(StreamListener(), run_async=False)
+                    except Exception as error:
+                        outcome["error"] = error
+                listener = threading.Thread(target=listen, daemon=True)
+                listener.start()
+                listener.join(20)
+                expect("error" in outcome,
+                       "a server-sent event stream: GoToSocial serves its streaming API over a WebSocket only")
+                return f"refused as GoToSocial refuses server-sent events: {type(outcome['error']).__name__}"
             check(f"Mastodon.{name} (GoToSocial: WebSocket only)", refused)
         return
     for name in ("stream_public", "stream_user"):

@@ -6,11 +6,7 @@
 public enum SHA1 {
     /// The 20-byte digest of `bytes`.
     public static func digest(_ bytes: some Sequence<UInt8>) -> [UInt8] {
-        var message = Array(bytes)
-        let bitLength = UInt64(message.count) &* 8
-        message.append(0x80)
-        while message.count % 64 != 56 { message.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        let message = MessagePadding.padded(bytes)
 
         var hash: [UInt32] = [0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0]
         var words = [UInt32](repeating: 0, count: 80)

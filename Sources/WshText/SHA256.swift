@@ -5,11 +5,7 @@
 public enum SHA256 {
     /// The 32-byte digest of `bytes`.
     public static func digest(_ bytes: some Sequence<UInt8>) -> [UInt8] {
-        var message = Array(bytes)
-        let bitLength = UInt64(message.count) &* 8
-        message.append(0x80)
-        while message.count % 64 != 56 { message.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        let message = MessagePadding.padded(bytes)
 
         var hash = initial
         var words = [UInt32](repeating: 0, count: 64)

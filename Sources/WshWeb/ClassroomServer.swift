@@ -127,7 +127,7 @@ public final class ClassroomServer: Sendable {
             } catch {
                 failure = "\(error)"
             }
-            bound.withLock { if $0 == nil { $0 = .failure(StartError(description: Self.plain(failure))) } }
+            bound.withLock { if $0 == nil { $0 = .failure(StartError(description: Self.reason(failure, configuration))) } }
             ready.signal()
             finished.signal()
         }
@@ -199,6 +199,16 @@ public final class ClassroomServer: Sendable {
             if !text.hasPrefix("127.") { return text }
         }
         return nil
+    }
+
+    /// Why the server could not listen, in the words a user acts on: NIO's
+    /// bind errors name the system call, not the port.
+    static func reason(_ failure: String, _ configuration: Configuration) -> String {
+        let address = "\(urlHost(configuration.host)):\(configuration.port)"
+        if failure.contains("Address already in use") { return "\(address) is in use (web on 0 picks a free port)" }
+        if failure.contains("Cannot assign requested address") { return "\(configuration.host) is not an address of this machine" }
+        if failure.contains("Permission denied") { return "\(address) needs privileges (pick a port above 1023)" }
+        return plain(failure)
     }
 
     /// An error's text on one line.

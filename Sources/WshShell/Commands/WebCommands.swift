@@ -62,7 +62,7 @@ extension Shell {
             do {
                 try startWeb(port: port)
             } catch {
-                throw .commandFailed("web: \(error)")
+                throw .commandFailed("cannot serve the page: \(error)")
             }
         case "off":
             if value != nil { throw .usage("web off takes nothing more") }
@@ -72,13 +72,13 @@ extension Shell {
         case "save":
             guard let path = value, !path.isEmpty else { throw .usage("web save needs a FILE: web save lesson.html") }
             guard let server = web?.server ?? lastWebServer else {
-                throw .commandFailed("nothing to save: the page keeps the session from `web on` (or wsh --web) on")
+                throw .commandFailed("nothing to save: the page keeps the session only while it is served (web on, or wsh --web)")
             }
             let html = server.savedPage()
             do {
                 try Data(html.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
             } catch {
-                throw .commandFailed("web save: cannot write \(path): \(SystemError.reason(error))")
+                throw .commandFailed("cannot write \(path): \(SystemError.reason(error))")
             }
             context.note("web: saved \(server.log.events.count) events to \(path)")
         case let other?:

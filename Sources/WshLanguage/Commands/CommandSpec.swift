@@ -31,7 +31,10 @@ public struct CommandSpec {
     public var currentNotes: (() -> String?)?
     /// What `currentNotes` would say in each case, for the manual page, which
     /// knows no host state (wsh: each API's limits); nil when there is nothing.
-    public var manualNotes: String?
+    public var manualNotes: String? { makeManualNotes?() }
+    /// Makes ``manualNotes`` when the manual page asks, not when the command is
+    /// registered: every run registers every command, few print the manual.
+    public var makeManualNotes: (() -> String)?
     /// Why the command cannot be used now, in a few words the `help` list
     /// shows after its abstract (wsh: `not on weibo`); nil when it can.
     public var unavailable: (() -> String?)?

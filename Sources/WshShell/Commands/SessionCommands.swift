@@ -44,7 +44,7 @@ extension Shell {
                 handler: { [unowned self] context in try api(context) })
         // Examples in the connected API's own paths (each API's on the manual page).
         raw.currentNotes = { [unowned self] in connection.knownDialect.map { Self.apiExamples($0, on: "this API (\($0.name))") } }
-        raw.manualNotes = Dialects.all.map { Self.apiExamples($0, on: $0.name) }.joined(separator: "\n\n")
+        raw.makeManualNotes = { Dialects.all.map { Self.apiExamples($0, on: $0.name) }.joined(separator: "\n\n") }
         return [
             raw,
             CommandSpec(

@@ -34,7 +34,7 @@ extension Shell {
                 completion: { [unowned self] request in request.argumentIndex == 0 ? offeredTimelines().map(\.word) : [] },
                 handler: { [unowned self] context in try self.fetch(context) })
         fetch.currentNotes = { [unowned self] in timelineNotes() }
-        fetch.manualNotes = Self.everyAPITimelineNotes
+        fetch.makeManualNotes = { Self.everyAPITimelineNotes }
         return [
             fetch,
             pageCommand(

@@ -149,7 +149,7 @@ extension Shell {
             }
             return "On this API (\(dialect.name)): " + Self.callsText(dialect, calls)
         }
-        spec.manualNotes = Dialects.all.map { "On \($0.name): " + Self.callsText($0, calls) }.joined(separator: "\n\n")
+        spec.makeManualNotes = { Dialects.all.map { "On \($0.name): " + Self.callsText($0, calls) }.joined(separator: "\n\n") }
         return spec
     }
 

@@ -29,6 +29,43 @@ struct DisplayWidthTests {
         #expect(DisplayWidth.truncate("👩‍💻👩‍💻👩‍💻", to: 5) == "👩‍💻👩‍💻…")
     }
 
+    @Test("the per-scalar shortcut gives every scalar it takes the width its glyph has, and leaves joining text to the glyph count")
+    func shortcutAgreesWithGlyphs() {
+        var taken = 0
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value), let width = DisplayWidth.simpleWidth(scalar) else { continue }
+            taken += 1
+            #expect(width == DisplayWidth.of(Character(scalar)), "U+\(String(value, radix: 16, uppercase: true))")
+        }
+        #expect(taken > 40_000)  // Latin, CJK, Hangul and the full-width forms all go the short way
+        // Text whose scalars join goes glyph by glyph: the voiced kana mark, a jamo, a keycap, a flag, a skin tone.
+        #expect(DisplayWidth.of("か\u{3099}") == 2)
+        #expect(DisplayWidth.of("\u{1100}\u{1161}\u{11A8}") == 2)
+        #expect(DisplayWidth.of("1\u{FE0F}\u{20E3}") == 2)
+        #expect(DisplayWidth.of("🇨🇳") == 2)
+        #expect(DisplayWidth.of("👍🏽") == 2)
+        #expect(DisplayWidth.of("今天\u{200D}好") == 6)
+    }
+
+    @Test("truncating plain text by scalars cuts where cutting glyph by glyph would")
+    func shortcutTruncatesLikeGlyphs() {
+        let texts = ["Hello, 世界！今天天气不错 — “quoted” … end", "한국어 텍스트와 English 섞어서", "ÀÉÎõü ΑΒΓ Привет 微博", "a\tb\u{7}c"]
+        for text in texts {
+            for columns in 1...DisplayWidth.of(text) + 1 {
+                var glyphs = ""
+                var used = 0
+                for character in text {
+                    let width = DisplayWidth.of(character)
+                    if used + width > columns - 1 { break }
+                    glyphs.append(character)
+                    used += width
+                }
+                let expected = DisplayWidth.clusterWidth(text) > columns ? glyphs + "…" : text
+                #expect(DisplayWidth.truncate(text, to: columns) == expected, "\(text) to \(columns)")
+            }
+        }
+    }
+
     @Test("padding aligns mixed-width text to the same column")
     func padding() {
         #expect(DisplayWidth.of(DisplayWidth.padRight("微博", to: 8)) == 8)

@@ -10,9 +10,9 @@ wsh_build_release() {
     scripts/stamp-commit
     local product
     for product in "${wsh_products[@]}"; do
-        swift build -c release --static-swift-stdlib --product "$product" >&2
+        scripts/build-release "$product"
     done
-    swift build -c release --static-swift-stdlib --show-bin-path
+    scripts/build-release --show-bin-path
 }
 
 # Checks that DIR holds every product; prints DIR as an absolute path.

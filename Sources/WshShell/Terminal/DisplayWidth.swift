@@ -6,7 +6,14 @@
 public enum DisplayWidth {
     /// The columns `text` takes on a terminal.
     public static func of(_ text: some StringProtocol) -> Int {
-        simpleWidth(text.unicodeScalars) ?? clusterWidth(text)
+        // Printable ASCII, the commonest case, is one column a byte.
+        if text.utf8.allSatisfy({ $0 &- 0x20 < 0x5F }) { return text.utf8.count }
+        var total = 0
+        forEachGlyph(Substring(text)) { width, _ in
+            total += width
+            return true
+        }
+        return total
     }
 
     /// The columns `text` takes, glyph by glyph (grapheme clusters).
@@ -16,18 +23,33 @@ public enum DisplayWidth {
         return total
     }
 
-    /// The width of text whose every scalar is its own glyph (Latin, CJK,
-    /// Hangul syllables, full-width forms, common punctuation), added up per
-    /// scalar without finding grapheme clusters, which costs ten times more;
-    /// nil when any scalar could join its neighbours (marks, joiners,
-    /// variation selectors, emoji, jamo) and the clusters must be found.
-    static func simpleWidth(_ scalars: some Sequence<Unicode.Scalar>) -> Int? {
-        var total = 0
-        for scalar in scalars {
-            guard let width = simpleWidth(scalar) else { return nil }
-            total += width
+    /// Calls `body` with each glyph's width and the index after it, in order,
+    /// until it returns false. A scalar that is a glyph on its own (Latin, CJK,
+    /// Hangul syllables, full-width forms, common punctuation) and is not
+    /// followed by one that could join it is measured by itself; only where
+    /// scalars can join (marks, joiners, variation selectors, emoji, jamo) is
+    /// the grapheme cluster found, which costs ten times more.
+    static func forEachGlyph(_ text: Substring, _ body: (_ width: Int, _ end: String.Index) -> Bool) {
+        let scalars = text.unicodeScalars
+        var index = scalars.startIndex
+        guard index < scalars.endIndex else { return }
+        var scalar = scalars[index]
+        while true {
+            let next = scalars.index(after: index)
+            let following = next < scalars.endIndex ? scalars[next] : nil
+            if let width = simpleWidth(scalar), following.map({ simpleWidth($0) != nil }) ?? true {
+                guard body(width, next), let following else { return }
+                index = next
+                scalar = following
+                continue
+            }
+            // A cluster starts here (a substring's first Character starts at its start).
+            let rest = text[index...]
+            let end = rest.index(after: rest.startIndex)
+            guard body(of(rest[rest.startIndex]), end), end < scalars.endIndex else { return }
+            index = end
+            scalar = scalars[index]
         }
-        return total
     }
 
     /// One scalar's columns when it is a glyph on its own; nil otherwise.
@@ -49,7 +71,8 @@ public enum DisplayWidth {
     public static func of(_ character: Character) -> Int {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
-        if first.isASCII {
+        // A keycap (1️⃣: an ASCII digit, VS16, U+20E3) is an emoji, and wide.
+        if first.isASCII, !scalars.contains(where: { $0.value == 0xFE0F }) {
             return first.value >= 0x20 && first.value != 0x7F ? 1 : 0
         }
         // An emoji presentation anywhere (or a VS16 request) makes a wide glyph.
@@ -64,28 +87,16 @@ public enum DisplayWidth {
     /// `text` cut to at most `columns` columns, ending in `…` when cut.
     public static func truncate(_ text: String, to columns: Int) -> String {
         guard columns > 0 else { return "" }
-        if let width = simpleWidth(text.unicodeScalars) {
-            guard width > columns else { return text }
-            var used = 0
-            var end = text.unicodeScalars.startIndex
-            for scalar in text.unicodeScalars {
-                let scalarWidth = simpleWidth(scalar) ?? 1
-                if used + scalarWidth > columns - 1 { break }
-                used += scalarWidth
-                end = text.unicodeScalars.index(after: end)
-            }
-            return String(text.unicodeScalars[..<end]) + "…"
-        }
-        guard of(text) > columns else { return text }
-        var result = ""
         var used = 0
-        for character in text {
-            let width = of(character)
-            if used + width > columns - 1 { break }
-            result.append(character)
+        var fits = text.startIndex  // the end of the glyphs that fit beside the `…`
+        var cut = false
+        forEachGlyph(text[...]) { width, end in
             used += width
+            if used <= columns - 1 { fits = end }
+            if used > columns { cut = true }
+            return !cut
         }
-        return result + "…"
+        return cut ? String(text[..<fits]) + "…" : text
     }
 
     /// `text` padded with spaces on the right to `columns` columns.

@@ -148,6 +148,26 @@ struct WatchStreamTranscriptTests {
         #expect(!watched.stderr.contains("no streaming here"), "\(watched.stderr)")
     }
 
+    @Test("watch list NAME --stream follows a list's stream (stream=list&list=ID), over server-sent events and over a WebSocket",
+          arguments: [StreamingTransports.serverSentEvents, .webSocket])
+    func listStream(served: StreamingTransports) async throws {
+        let harness = try await ShellHarness(dialect: .mastodon, streaming: served)
+        let member = harness.sandbox.accounts[1].screenName
+        let made = await harness.run("follow @\(member)\nlists create Streamed\nlists add streamed @\(member)")
+        #expect(made.status == 0, "\(made.stderr)")
+        let poster = keepPosting(to: harness.sandbox, as: harness.sandbox.accounts[1])
+        let watched = await harness.run("watch list Streamed --stream --until 1 --timeout 30\necho $count")
+        poster.cancel()
+        #expect(watched.status == 0, "\(watched.stderr)")
+        #expect(watched.stdout.contains("streamed "), "\(watched.stdout)")
+        #expect(watched.stdout.contains("@\(member)"), "\(watched.stdout)")
+        #expect(watched.stdout.hasSuffix("1\n"), "\(watched.stdout)")
+        #expect(!watched.stderr.contains("no streaming here"), "\(watched.stderr)")
+        let unknown = await harness.run("watch list Nowhere --stream --timeout 1")
+        #expect(unknown.status != 0)
+        #expect(unknown.stderr.contains("no list named 'Nowhere'"), "\(unknown.stderr)")
+    }
+
     @Test("on Weibo, watch --stream says in one line that there is no stream and polls")
     func weiboFallsBack() async throws {
         let harness = try await ShellHarness()

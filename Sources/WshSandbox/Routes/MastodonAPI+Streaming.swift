@@ -116,7 +116,7 @@ extension MastodonAPI {
         while cursor.next <= timeline.ordinalCount {
             defer { cursor.next += 1 }
             guard !timeline.isDeleted(ordinal: cursor.next), let status = timeline.status(ordinal: cursor.next),
-                  carries(stream, status, timeline: timeline, viewer: viewer) else { continue }
+                  carries(stream, status, timeline: timeline, viewer: viewer, state: state) else { continue }
             events.append(("update", String(decoding: renderer.statusJSON(status), as: UTF8.self)))
         }
         if case .user = stream, let viewer {
@@ -130,7 +130,8 @@ extension MastodonAPI {
     }
 
     /// Whether `stream` carries `status`.
-    static func carries(_ stream: Stream, _ status: SandboxStatus, timeline: Timeline, viewer: Int?) -> Bool {
+    static func carries(_ stream: Stream, _ status: SandboxStatus, timeline: Timeline, viewer: Int?,
+                        state: MastodonState) -> Bool {
         let visibility = status.mastodon?.visibility ?? "public"
         switch stream {
         case .publicTimeline:
@@ -140,8 +141,12 @@ extension MastodonAPI {
         case .user(let notificationsOnly):
             guard !notificationsOnly, let viewer else { return false }
             return timeline.homeAuthors(of: viewer).contains(status.authorIndex) && visibility != "direct"
-        case .list:
-            return false
+        case .list(let id):
+            // The viewer's list `id`: its members' statuses, as `timelines/list/:id` has them.
+            guard let viewer, let number = state.ids.parse(id).flatMap({ Int(exactly: $0) }),
+                  let list = timeline.list(id: number, of: viewer) else { return false }
+            return visibility != "direct" && list.members.contains(status.authorIndex)
+                && timeline.isOnList(status.ordinal, list, owner: viewer)
         }
     }
 }

@@ -52,8 +52,10 @@ extension Shell {
             CommandSpec(
                 name: "scheduled", abstract: "Show your scheduled statuses (post --at), numbered for unschedule.",
                 discussion: """
-                    GET /api/v1/scheduled_statuses: id, when, text. With --json: [{index, id,
-                    scheduled_at, text, visibility, spoiler_text}]. back closes it.
+                    GET /api/v1/scheduled_statuses: id, when, markers ([poll], [1 attachment],
+                    [unlisted]) and text, the first 40; more brings the next page (the server's
+                    Link header, as sent). With --json: [{index, id, scheduled_at, text,
+                    visibility, spoiler_text, language, media_ids, poll}]. back closes it.
                     """,
                 options: [.json],
                 handler: { [unowned self] context in
@@ -81,8 +83,8 @@ extension Shell {
         ]
     }
 
-    /// `post TEXT --at TIME`: schedules instead of posting (the ViewModel reads TIME).
-    func schedulePost(_ context: CommandContext, text: String, at word: String) throws(LanguageError) {
+    /// `post … TEXT --at TIME`: schedules the draft instead of posting it (the ViewModel reads TIME).
+    func schedulePost(_ context: CommandContext, draft: StatusDraft, replyTo: Int?, at word: String) throws(LanguageError) {
         try refuseUnless(\.schedulesStatuses, "cannot schedule a status")
         let at: Timestamp
         do throws(ViewModelError) {
@@ -91,7 +93,7 @@ extension Shell {
             throw failure(error)
         }
         let scheduled = try drive(context, input: "SessionViewModel.schedule(…, at: \(at.date))") {
-            try await $0.schedule(text, at: at)
+            try await $0.schedule(draft, replyTo: replyTo, at: at)
         }
         let document = ScheduledStatusDocument(scheduled, index: nil)
         leaveResult(context, document)

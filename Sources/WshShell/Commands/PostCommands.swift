@@ -22,11 +22,14 @@ extension Shell {
                 uploaded media. An option the connected API lacks is refused before any request.
                 --at TIME schedules the text instead (Mastodon): TIME is +30m, +1h, +2d, HH:MM
                 (today, or tomorrow once past) or ISO 8601, at least 5 minutes ahead. The answer is
-                a scheduled status (see scheduled), not a row; undo cancels it. With --at, --json
-                prints {id, scheduled_at, text, visibility, spoiler_text}; --at takes the text alone.
+                a scheduled status (see scheduled), not a row; undo cancels it. --at carries every
+                other option as a post does (--visibility, --cw, --reply, --language, --media, uploaded
+                now, and --poll), and redo or undo of unschedule schedules them all again. With --at,
+                --json prints {id, scheduled_at, text, visibility, spoiler_text, language, media_ids, poll}.
                   post --cw spoilers --visibility unlisted the butler did it
                   post --media cat.png --alt "a cat asleep" --language en my cat
                   post --poll "tea|coffee" --poll-expires 1h which one?
+                  post --cw later --poll "yes|no" --at +1h shall we?
                 """,
             arguments: [ArgumentSpec("TEXT", help: "the status text", arity: .oneOrMore)],
             options: [
@@ -53,10 +56,7 @@ extension Shell {
             handler: { [unowned self] context in
                 let (draft, replyTo) = try draft(from: context.arguments)
                 if let at = context.arguments.option("at") {
-                    guard draft == StatusDraft(text: draft.text), replyTo == nil else {
-                        throw LanguageError.usage("--at schedules the text alone: leave out --visibility, --cw, --reply, --language, --media and --poll")
-                    }
-                    return try schedulePost(context, text: draft.text, at: at)
+                    return try schedulePost(context, draft: draft, replyTo: replyTo, at: at)
                 }
                 if context.arguments.flag("json") { throw LanguageError.usage("--json goes with --at: post TEXT --at TIME --json") }
                 try drive(context, input: "SessionViewModel.post(…)") { try await $0.post(draft, replyTo: replyTo) }

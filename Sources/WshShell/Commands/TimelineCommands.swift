@@ -37,10 +37,24 @@ extension Shell {
         fetch.manualNotes = Self.everyAPITimelineNotes
         return [
             fetch,
-            pageCommand(
-                "more", abstract: "Append the next older page to the rows.",
-                discussion: "Sets $count to the number of new statuses (0 once the timeline has no more).",
-                { try await $0.more() }),
+            CommandSpec(
+                name: "more", abstract: "Append the next older page to the rows (or to the notifications or scheduled screen on top).",
+                discussion: """
+                    Sets $count to the number of new statuses (0 once the timeline has no more).
+                    Over the notifications or scheduled screen, more appends that screen's next
+                    page instead (the server's Link header, as sent) and shows the screen.
+                    """,
+                handler: { [unowned self] context in
+                    let screen = sessionStorage.map { $0.notifications != nil || $0.scheduledStatuses != nil } ?? false
+                    guard screen else {
+                        let loaded = try drive(context, input: "SessionViewModel.more()") { try await $0.more() }
+                        announceLoaded(context, verb: "loaded", loaded: loaded)
+                        return
+                    }
+                    let loaded = try drive(context, input: "SessionViewModel.more()", show: .screen) { try await $0.more() }
+                    context.setVariable("count", to: .int(loaded))
+                    noteLastOperation(context)
+                }),
             pageCommand(
                 "newer", abstract: "Put the statuses that arrived since the top row on top.",
                 discussion: "Sets $count to the number of new statuses.", { try await $0.newer() }),

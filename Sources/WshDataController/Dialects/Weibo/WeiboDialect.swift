@@ -10,7 +10,9 @@ public struct WeiboDialect: Dialect {
     public var name: String { "weibo" }
     public var authScheme: String { "OAuth2" }
     public var errors: any APIErrors { WeiboErrors() }
-    public var capabilities: Capabilities { Capabilities(repostTakesText: true, searchFinds: [.statuses]) }
+    public var capabilities: Capabilities {
+        Capabilities(repostTakesText: true, searchFinds: [.statuses], offering: [\.listsRebloggedBy])
+    }
 
     public func maximumCount(for source: TimelineSource) -> Int? {
         switch source {
@@ -194,11 +196,11 @@ public struct WeiboDialect: Dialect {
         throw Self.cannotEdit
     }
 
-    public func schedule(text: String, at: Timestamp, _ exchange: DialectExchange) async throws(RequestError) -> ScheduledStatus {
+    public func schedule(_ draft: StatusDraft, at: Timestamp, _ exchange: DialectExchange) async throws(RequestError) -> ScheduledStatus {
         throw Self.cannotSchedule
     }
 
-    public func scheduledStatuses(count: Int, _ exchange: DialectExchange) async throws(RequestError) -> [ScheduledStatus] {
+    public func scheduledStatuses(count: Int, cursor: String?, _ exchange: DialectExchange) async throws(RequestError) -> ScheduledPage {
         throw Self.cannotSchedule
     }
 

@@ -54,15 +54,19 @@ extension Shell {
                 discussion: """
                     GET /api/v1/scheduled_statuses: id, when, markers ([poll], [1 attachment],
                     [unlisted]) and text, the first 40; more brings the next page (the server's
-                    Link header, as sent). With --json: [{index, id, scheduled_at, text,
-                    visibility, spoiler_text, language, media_ids, poll}]. back closes it.
+                    Link header, as sent). N is how many a page (default 40, at most 40).
+                    With --json: [{index, id, scheduled_at, text, visibility, spoiler_text,
+                    language, media_ids, poll}]. back closes it.
                     """,
+                arguments: [ArgumentSpec("N", help: "how many a page (default 40)", arity: .optional)],
                 options: [.json],
                 handler: { [unowned self] context in
                     try refuseUnless(\.schedulesStatuses, "cannot schedule a status")
-                    try driveScreen(context, input: "SessionViewModel.scheduled()", document: \.scheduledStatuses?.document) {
-                        try await $0.scheduled()
+                    let count = try integer(context.arguments["N"], name: "N") ?? 40
+                    try driveScreen(context, input: "SessionViewModel.scheduled(count: \(count))", document: \.scheduledStatuses?.document) {
+                        try await $0.scheduled(count: count)
                     }
+                    if let shown = sessionStorage?.scheduledStatuses { context.setVariable("count", to: .int(shown.rows.count)) }
                 }),
             CommandSpec(
                 name: "unschedule", abstract: "Cancel scheduled status N (as scheduled numbers them).",

@@ -52,9 +52,9 @@ extension SessionViewModel {
     }
 
     /// `scheduled`: opens the scheduled statuses.
-    public func scheduled() async throws(ViewModelError) {
-        try await recordRemote(replay: "scheduled") { () async throws(ViewModelError) -> (String, (any RemoteEffect)?) in
-            let count = try await timeline.showScheduled()
+    public func scheduled(count: Int = 40) async throws(ViewModelError) {
+        try await recordRemote(replay: count == 40 ? "scheduled" : "scheduled \(count)") { () async throws(ViewModelError) -> (String, (any RemoteEffect)?) in
+            let count = try await timeline.showScheduled(count: count)
             return ("scheduled → \(DisplayText.plural(count, "scheduled status", "scheduled statuses"))", nil)
         }
     }

@@ -78,9 +78,10 @@ extension TimelineViewModel {
     }
 
     /// Opens the scheduled statuses (the first page; `more` brings the next).
-    public func showScheduled() async throws(ViewModelError) -> Int {
+    public func showScheduled(count: Int = 40) async throws(ViewModelError) -> Int {
         try requireSchedules()
-        let page = try await request { () async throws(RequestError) in try await dataController.scheduledPage() }
+        guard (1...40).contains(count) else { throw fail(.invalidPaging(name: "N", value: count, allowed: 1...40)) }
+        let page = try await request { () async throws(RequestError) in try await dataController.scheduledPage(count: count) }
         var next = state
         if case .scheduled? = next.screens.last { next.screens.removeLast() }
         next.screens.append(.scheduled(page.statuses, next: page.next))

@@ -211,6 +211,9 @@ public struct Capabilities: Sendable, Hashable {
     public var uploadsMedia = false
     /// Whether a post can carry a poll, and polls take votes.
     public var polls = false
+    /// Whether a post's media go in the post's own request, one picture and
+    /// no alt text (Weibo's `statuses/upload.json`), rather than uploaded first.
+    public var picturesWithPost = false
 
     /// An API's capabilities: the `features` it offers turned on, every other flag off.
     public init(repostTakesText: Bool, restoresDeletedStatus: Bool = false, searchFinds: Set<SearchKind> = [],
@@ -240,7 +243,15 @@ public struct Capabilities: Sendable, Hashable {
             ((!draft.media.isEmpty || !draft.mediaIDs.isEmpty) && !uploadsMedia, "--media", "media uploads"),
             (draft.poll != nil && !polls, "--poll", "polls"),
         ]
-        return lacking.first { $0.0 }.map { "\($0.1): \(api) has no \($0.2)" }
+        if let refusal = lacking.first(where: { $0.0 }).map({ "\($0.1): \(api) has no \($0.2)" }) { return refusal }
+        if picturesWithPost {
+            if draft.media.count > 1 { return "--media: \(api) takes one picture a post" }
+            if draft.media.contains(where: { $0.description != nil }) { return "--alt: \(api) has no alt text" }
+            if let other = draft.media.first(where: { !$0.contentType.hasPrefix("image/") || $0.contentType == "image/webp" }) {
+                return "--media \(other.path): \(api) takes a JPG, GIF or PNG picture"
+            }
+        }
+        return nil
     }
 }
 

@@ -104,7 +104,9 @@ extension Shell {
                 completion: { [unowned self] _ in rowNumbers() },
                 handler: { [unowned self] context in
                     let index = try integer(context.arguments["N"], name: "N") ?? 0
-                    try driveScreen(context, input: "SessionViewModel.detail(index: \(index))", document: \.detail?.document) {
+                    // Row N of an account list (followers, favourited-by…) opens a profile: --json prints the user.
+                    try driveScreen(context, input: "SessionViewModel.detail(index: \(index))",
+                                    document: { $0.detail.map { OpenedRow.status($0.document) } ?? $0.user.map { OpenedRow.user($0.document) } }) {
                         try await $0.detail(index: index)
                     }
                 }),
@@ -340,5 +342,18 @@ extension Shell {
 
     private func authorNames() -> [String] {
         sessionStorage?.rowAuthors ?? []
+    }
+}
+
+/// What `detail N --json` prints: the status opened, or the profile an account row opens.
+private enum OpenedRow: Encodable {
+    case status(StatusDocument)
+    case user(UserDocument)
+
+    func encode(to encoder: Encoder) throws {
+        switch self {
+        case .status(let document): try document.encode(to: encoder)
+        case .user(let document): try document.encode(to: encoder)
+        }
     }
 }

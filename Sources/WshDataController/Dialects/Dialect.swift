@@ -212,7 +212,7 @@ public struct Capabilities: Sendable, Hashable {
     /// Whether a post can carry a poll, and polls take votes.
     public var polls = false
     /// Whether a post's media go in the post's own request, one picture and
-    /// no alt text (Weibo's `statuses/upload.json`), rather than uploaded first.
+    /// no alt text (Weibo's picture upload), rather than uploaded first.
     public var picturesWithPost = false
 
     /// An API's capabilities: the `features` it offers turned on, every other flag off.

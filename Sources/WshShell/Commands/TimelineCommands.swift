@@ -68,7 +68,8 @@ extension Shell {
                     One operation is recorded for the whole watch. It never polls faster than
                     the account's rate limit allows.
                     --stream uses the server's streaming API instead (server-sent events on
-                    /api/v1/streaming, at the URL /api/v1/instance names): each status prints as
+                    /api/v1/streaming, else its WebSocket, at the URL /api/v1/instance names; SOURCE
+                    public, local, home, mentions, tag NAME or list NAME): each status prints as
                     it is posted, a dropped stream reconnects after 1, 2, 4… seconds, and where
                     the server has no stream it says so in one line and polls. --timeout SECONDS
                     ends it (as --for does).

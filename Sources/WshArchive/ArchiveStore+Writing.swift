@@ -235,7 +235,7 @@ extension ArchiveStore {
 
     /// Now, as the archive writes times: ISO 8601 in UTC.
     static func now() -> String {
-        WeiboTime(date: Date(), utcOffset: 0).iso8601Text
+        Timestamp(date: Date(), utcOffset: 0).iso8601Text
     }
 }
 
@@ -262,7 +262,7 @@ struct StatusColumns {
         func number(_ value: Int?) -> SQLiteValue { value.map { .integer(Int64($0)) } ?? .null }
         authorID = text(status.user?.identifier)
         author = text((status.user?.screenName ?? status.user?.username).map { "@" + $0 })
-        createdAt = text(status.createdAt.map { WeiboTime(date: $0.date, utcOffset: 0).iso8601Text })
+        createdAt = text(status.createdAt.map { Timestamp(date: $0.date, utcOffset: 0).iso8601Text })
         self.text = status.text ?? ""
         cw = text(status.contentWarning.flatMap { $0.isEmpty ? nil : $0 })
         visibility = text(status.visibility)
@@ -272,7 +272,7 @@ struct StatusColumns {
         inReplyTo = text(status.inReplyToStatusID)
         boostOf = text(status.retweetedStatus?.identifier)
         url = text(status.url)
-        editedAtText = status.editedAt.map { WeiboTime(date: $0.date, utcOffset: 0).iso8601Text }
+        editedAtText = status.editedAt.map { Timestamp(date: $0.date, utcOffset: 0).iso8601Text }
         editedAt = text(editedAtText)
         mediaURLs = status.picURLs
     }

@@ -67,8 +67,8 @@ public enum OutboxImport {
         storage.idstr = id
         storage.id = Int64(id)
         storage.url = note["url"]?.string ?? url
-        storage.createdAt = note["published"]?.string.flatMap(WeiboTime.init(iso8601:))
-        storage.editedAt = note["updated"]?.string.flatMap(WeiboTime.init(iso8601:))
+        storage.createdAt = note["published"]?.string.flatMap(Timestamp.init(iso8601:))
+        storage.editedAt = note["updated"]?.string.flatMap(Timestamp.init(iso8601:))
         storage.contentHTML = note["content"]?.string
         storage.text = HTMLText.plainText(note["content"]?.string ?? "")
         storage.contentWarning = note["summary"]?.string

@@ -82,3 +82,9 @@ public enum SearchKind: String, Hashable, Sendable, CaseIterable, Codable {
 public enum AccountList: String, Hashable, Sendable, Codable {
     case followers, following
 }
+
+/// Who acted on a status: those who favourited it, or boosted (reposted) it.
+public enum StatusAccountList: String, Hashable, Sendable, Codable {
+    case favouritedBy = "favourited-by"
+    case rebloggedBy = "reblogged-by"
+}

@@ -26,6 +26,18 @@ public struct StatusSource: Hashable, Sendable {
     public var spoilerText: String
 }
 
+/// A page of scheduled statuses and where the next starts (opaque: on
+/// Mastodon the query of the server's `next` link, as sent); nil at the end.
+public struct ScheduledPage: Sendable, Hashable {
+    public var statuses: [ScheduledStatus]
+    public var next: String?
+
+    public init(statuses: [ScheduledStatus], next: String? = nil) {
+        self.statuses = statuses
+        self.next = next
+    }
+}
+
 /// A status waiting to be published (Mastodon's `ScheduledStatus`): not a
 /// status yet, so it has an id of its own, a time, and what it will say.
 public struct ScheduledStatus: Hashable, Sendable {
@@ -39,6 +51,14 @@ public struct ScheduledStatus: Hashable, Sendable {
     public var visibility: String?
     /// Its content warning; nil when none.
     public var contentWarning: String?
+    /// Its language (ISO 639-1); nil when not said.
+    public var language: String?
+    /// The status it will answer; nil when none.
+    public var inReplyTo: String?
+    /// The uploaded media it will carry, by id, in order.
+    public var mediaIDs: [String] = []
+    /// The poll it will carry; nil when none.
+    public var poll: PollDraft?
 
     public init(id: String, scheduledAt: Timestamp?, text: String, visibility: String? = nil, contentWarning: String? = nil) {
         self.id = id
@@ -46,5 +66,11 @@ public struct ScheduledStatus: Hashable, Sendable {
         self.text = text
         self.visibility = visibility
         self.contentWarning = contentWarning
+    }
+
+    /// What it will post, as a draft: what scheduling it again sends (its media already uploaded).
+    public var draft: StatusDraft {
+        StatusDraft(text: text, visibility: visibility.flatMap(StatusDraft.Visibility.init(rawValue:)), spoiler: contentWarning,
+                    inReplyTo: inReplyTo, language: language, mediaIDs: mediaIDs, poll: poll)
     }
 }

@@ -81,6 +81,8 @@ public struct Status: CopyOnWrite, Codable, LenientValue {
         @Indirect public var quote: QuotePost? = nil
         /// Emoji reactions (Pleroma's `pleroma.emoji_reactions`, Akkoma's `emoji_reactions`); empty on Weibo and Mastodon.
         public var reactions: [EmojiReaction] = []
+        /// The filters of the token's owner that matched it, as the server says (Mastodon 4's `filtered`); empty on Weibo.
+        public var filterMatches: [FilterMatch] = []
         /// The status as the server sent it (Mastodon), for `--json`; nil when not kept.
         public var serverJSON: ServerJSON?
 

@@ -33,8 +33,3 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
 
     public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.date < rhs.date }
 }
-
-/// The type's name before Weibo and Mastodon were equals: branches written
-/// against it still build after a merge, with a warning that names the new one.
-@available(*, deprecated, renamed: "Timestamp")
-public typealias WeiboTime = Timestamp

@@ -205,8 +205,3 @@ public struct APIClient: Sendable {
     /// The longest excerpt of a failed body that an error quotes.
     static let excerptLength = 160
 }
-
-/// The client's name before Weibo and Mastodon were equals: branches written
-/// against it still build after a merge, with a warning that names the new one.
-@available(*, deprecated, renamed: "APIClient")
-public typealias WeiboClient = APIClient

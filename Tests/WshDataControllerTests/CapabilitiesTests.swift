@@ -11,17 +11,23 @@ struct CapabilitiesTests {
         ("block", \.blocksAccounts), ("mute --server", \.mutesOnServer), ("bookmark", \.bookmarks), ("lists", \.lists),
         ("edit", \.editsStatuses), ("post --at", \.schedulesStatuses), ("notifications", \.notifications),
         ("conversations", \.conversations), ("watch --stream", \.streaming), ("post --cw", \.postOptions),
-        ("post --media", \.uploadsMedia), ("vote", \.polls),
+        ("post --media", \.uploadsMedia), ("vote", \.polls), ("filters", \.filters),
+        ("favourited-by", \.listsFavouritedBy), ("reblogged-by", \.listsRebloggedBy),
     ] }
 
-    @Test("Mastodon offers every optional feature and finds every kind; Weibo offers none and finds statuses only")
+    /// What Weibo offers of them: one picture with a post, and who reposted a status.
+    static let weiboOffers: Set<String> = ["post --media", "reblogged-by"]
+
+    @Test("Mastodon offers every optional feature and finds every kind; Weibo offers a picture and who reposted, and finds statuses only")
     func mastodonOffersAll_weiboNone() {
         let mastodon = MastodonDialect().capabilities
         let weibo = WeiboDialect().capabilities
         for (command, flag) in Self.flags {
             #expect(mastodon[keyPath: flag], "Mastodon should offer \(command)")
-            #expect(!weibo[keyPath: flag], "Weibo should not offer \(command)")
+            #expect(weibo[keyPath: flag] == Self.weiboOffers.contains(command), "Weibo and \(command)")
         }
+        // Weibo's picture goes with its post; Mastodon uploads first.
+        #expect(weibo.picturesWithPost && !mastodon.picturesWithPost)
         #expect(mastodon.searchFinds == Set(SearchKind.allCases))
         #expect(weibo.searchFinds == [.statuses])
         #expect(!mastodon.repostTakesText && weibo.repostTakesText)

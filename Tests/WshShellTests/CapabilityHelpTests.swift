@@ -11,7 +11,7 @@ struct CapabilityHelpTests {
     @Test("the help list marks the commands the connected API lacks: every Mastodon-only one on Weibo, none on Mastodon")
     func helpListMarksWhatIsNotOffered() async throws {
         let mastodonOnly = ["notifications", "dismiss", "conversations", "bookmark", "unbookmark", "lists", "edit",
-                            "edits", "scheduled", "unschedule", "vote", "block", "unblock"]
+                            "edits", "scheduled", "unschedule", "vote", "block", "unblock", "filters", "favourited-by"]
         let weibo = await (try ShellHarness()).run("help").stdout
         let marked = weibo.split(separator: "\n").filter { $0.hasSuffix(" [not on weibo]") }
             .compactMap { $0.split(separator: " ").first.map(String.init) }

@@ -148,6 +148,76 @@ struct WatchStreamTranscriptTests {
         #expect(!watched.stderr.contains("no streaming here"), "\(watched.stderr)")
     }
 
+    @Test("watch list NAME --stream follows a list's stream (stream=list&list=ID), over server-sent events and over a WebSocket",
+          arguments: [StreamingTransports.serverSentEvents, .webSocket])
+    func listStream(served: StreamingTransports) async throws {
+        let harness = try await ShellHarness(dialect: .mastodon, streaming: served)
+        let member = harness.sandbox.accounts[1].screenName
+        let made = await harness.run("follow @\(member)\nlists create Streamed\nlists add streamed @\(member)")
+        #expect(made.status == 0, "\(made.stderr)")
+        let poster = keepPosting(to: harness.sandbox, as: harness.sandbox.accounts[1])
+        let watched = await harness.run("watch list Streamed --stream --until 1 --timeout 30\necho $count")
+        poster.cancel()
+        #expect(watched.status == 0, "\(watched.stderr)")
+        #expect(watched.stdout.contains("streamed "), "\(watched.stdout)")
+        #expect(watched.stdout.contains("@\(member)"), "\(watched.stdout)")
+        #expect(watched.stdout.hasSuffix("1\n"), "\(watched.stdout)")
+        #expect(!watched.stderr.contains("no streaming here"), "\(watched.stderr)")
+        let unknown = await harness.run("watch list Nowhere --stream --timeout 1")
+        #expect(unknown.status != 0)
+        #expect(unknown.stderr.contains("no list named 'Nowhere'"), "\(unknown.stderr)")
+    }
+
+    @Test("watch --stream honours the server's filters: a warn filter's title stands in for the text, a hide filter's statuses are not printed")
+    func streamHonoursFilters() async throws {
+        let harness = try await ShellHarness(dialect: .mastodon)
+        let me = harness.sandbox.accounts[0]
+        func filter(_ action: String) async throws {
+            let made = try await CurlHTTPClient(secrets: [me.token]).send(HTTPRequest(
+                method: .post, url: harness.sandbox.mastodonBaseURL + "api/v2/filters",
+                headers: [HTTPHeader("Authorization", "Bearer " + me.token),
+                          HTTPHeader("Content-Type", "application/x-www-form-urlencoded")],
+                body: Data("title=Loud&context[]=public&filter_action=\(action)&keywords_attributes[][keyword]=streamed".utf8)))
+            #expect(made.status == 200)
+        }
+        try await filter("warn")
+        var poster = keepPosting(to: harness.sandbox, as: harness.sandbox.accounts[1])
+        let warned = await harness.run("watch public --stream --until 1 --timeout 30\necho $count")
+        poster.cancel()
+        #expect(warned.stdout.contains("Filtered: Loud"), "\(warned.stdout)")
+        #expect(!warned.stdout.contains("streamed "), "\(warned.stdout)")
+        #expect(warned.stdout.hasSuffix("1\n"), "\(warned.stdout)")
+
+        let id = try #require((try JSONSerialization.jsonObject(with: Data(await harness.run("filters --json").stdout.utf8))
+            as? [[String: Any]])?.first?["id"] as? String)
+        _ = try await CurlHTTPClient(secrets: [me.token]).send(HTTPRequest(
+            method: .put, url: harness.sandbox.mastodonBaseURL + "api/v2/filters/\(id)",
+            headers: [HTTPHeader("Authorization", "Bearer " + me.token),
+                      HTTPHeader("Content-Type", "application/x-www-form-urlencoded")],
+            body: Data("filter_action=hide".utf8)))
+        // Two hidden statuses, then one the filter does not match, over and over: the first row printed is that one.
+        let other = harness.sandbox.accounts[1]
+        poster = Task {
+            let http = CurlHTTPClient(secrets: [other.token])
+            while !Task.isCancelled {
+                for text in ["streamed%20one", "streamed%20two", "plain%20words"] {
+                    _ = try? await http.send(HTTPRequest(
+                        method: .post, url: harness.sandbox.mastodonBaseURL + "api/v1/statuses",
+                        headers: [HTTPHeader("Authorization", "Bearer " + other.token),
+                                  HTTPHeader("Content-Type", "application/x-www-form-urlencoded")],
+                        body: Data("status=\(text)".utf8)))
+                }
+                try? await Task.sleep(for: .milliseconds(200))
+            }
+        }
+        let hidden = await harness.run("watch public --stream --until 1 --timeout 30\necho $count")
+        poster.cancel()
+        #expect(hidden.status == 0, "\(hidden.stderr)")
+        #expect(hidden.stdout.contains("plain words"), "\(hidden.stdout)")
+        #expect(!hidden.stdout.contains("streamed ") && !hidden.stdout.contains("Filtered"), "\(hidden.stdout)")
+        #expect(hidden.stdout.hasSuffix("1\n"), "\(hidden.stdout)")
+    }
+
     @Test("on Weibo, watch --stream says in one line that there is no stream and polls")
     func weiboFallsBack() async throws {
         let harness = try await ShellHarness()

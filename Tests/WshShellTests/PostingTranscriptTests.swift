@@ -95,7 +95,7 @@ struct PostingTranscriptTests {
         let vote = await harness.run("vote 1 1")
         #expect(vote.stderr.contains("vote: this API (weibo) has no polls"), "\(vote.stderr)")
         let help = await harness.run("help post")
-        #expect(help.stdout.contains("On this API (weibo): text only"), "\(help.stdout)")
+        #expect(help.stdout.contains("On this API (weibo): text, and one picture (--media, JPG, GIF or PNG, sent with the post; no --alt); it has no --visibility, --cw, --reply, --language; --poll"), "\(help.stdout)")
         #expect(await harness.run("help vote").stdout.contains("Not on this API: weibo has no polls."))
         #expect(await harness.run("post plain text is fine\nundo").status == 0)
     }

@@ -267,7 +267,7 @@ enum ArchiveCursorText {
     }
 
     static func now() -> String {
-        WeiboTime(date: Date(), utcOffset: 0).iso8601Text
+        Timestamp(date: Date(), utcOffset: 0).iso8601Text
     }
 
     /// A status whose JSON the body did not give (it was not where expected):

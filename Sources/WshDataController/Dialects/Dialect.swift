@@ -108,6 +108,11 @@ public protocol Dialect: Sendable {
         async throws(RequestError) -> Relationship
     /// The token owner's relationship to `user` (follow, block, mute), to resolve a lost answer.
     func relationship(_ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> Relationship
+    /// The token owner's filters (`capabilities.filters`).
+    func filters(_ exchange: DialectExchange) async throws(RequestError) -> [ContentFilter]
+    /// A page of who favourited (or boosted) the status `statusID`, from `cursor` (nil: the first).
+    func statusAccounts(_ list: StatusAccountList, statusID: String, count: Int, cursor: String?, _ exchange: DialectExchange)
+        async throws(RequestError) -> UserPage
     // MARK: Bookmarks and lists (`capabilities.bookmarks`, `capabilities.lists`)
 
     /// Bookmarks or unbookmarks `id`; the status, its `bookmarked` as it now is.
@@ -130,10 +135,10 @@ public protocol Dialect: Sendable {
     func edit(id: String, text: String, _ exchange: DialectExchange) async throws(RequestError) -> Status
     /// Every version of the status `id`, the original first.
     func editHistory(id: String, _ exchange: DialectExchange) async throws(RequestError) -> [StatusEdit]
-    /// Schedules `text` to be posted at `at`; the scheduled status (not a status yet).
-    func schedule(text: String, at: Timestamp, _ exchange: DialectExchange) async throws(RequestError) -> ScheduledStatus
-    /// The token owner's scheduled statuses, at most `count`.
-    func scheduledStatuses(count: Int, _ exchange: DialectExchange) async throws(RequestError) -> [ScheduledStatus]
+    /// Schedules `draft` (its media already uploaded) to be posted at `at`; the scheduled status (not a status yet).
+    func schedule(_ draft: StatusDraft, at: Timestamp, _ exchange: DialectExchange) async throws(RequestError) -> ScheduledStatus
+    /// A page of the token owner's scheduled statuses, at most `count`, from `cursor` (nil: the first).
+    func scheduledStatuses(count: Int, cursor: String?, _ exchange: DialectExchange) async throws(RequestError) -> ScheduledPage
     /// One scheduled status.
     func scheduledStatus(id: String, _ exchange: DialectExchange) async throws(RequestError) -> ScheduledStatus
     /// Cancels the scheduled status `id`.
@@ -193,6 +198,12 @@ public struct Capabilities: Sendable, Hashable {
     public var conversations = false
     /// Whether it has a streaming API (`watch --stream`; without it, watch polls).
     public var streaming = false
+    /// Whether the account has filters that the server applies to what it sends (`filters`; a status's `filtered`).
+    public var filters = false
+    /// Whether the server says who favourited a status (`favourited-by N`).
+    public var listsFavouritedBy = false
+    /// Whether the server says who boosted (reposted) a status (`reblogged-by N`).
+    public var listsRebloggedBy = false
     // Posting (post --visibility/--cw/--reply/--language, --media, --poll; vote).
     /// Whether a post takes a visibility, a content warning, a language and a status to reply to.
     public var postOptions = false
@@ -200,6 +211,9 @@ public struct Capabilities: Sendable, Hashable {
     public var uploadsMedia = false
     /// Whether a post can carry a poll, and polls take votes.
     public var polls = false
+    /// Whether a post's media go in the post's own request, one picture and
+    /// no alt text (Weibo's picture upload), rather than uploaded first.
+    public var picturesWithPost = false
 
     /// An API's capabilities: the `features` it offers turned on, every other flag off.
     public init(repostTakesText: Bool, restoresDeletedStatus: Bool = false, searchFinds: Set<SearchKind> = [],
@@ -214,7 +228,8 @@ public struct Capabilities: Sendable, Hashable {
     /// what an API that does all of it (the Mastodon family) offers.
     static var features: [WritableKeyPath<Capabilities, Bool>] {
         [\.blocksAccounts, \.mutesOnServer, \.bookmarks, \.lists, \.editsStatuses, \.schedulesStatuses,
-         \.notifications, \.conversations, \.streaming, \.postOptions, \.uploadsMedia, \.polls]
+         \.notifications, \.conversations, \.streaming, \.postOptions, \.uploadsMedia, \.polls, \.filters,
+         \.listsFavouritedBy, \.listsRebloggedBy]
     }
 
     /// One line saying why this API cannot post `draft` (naming the first
@@ -228,7 +243,15 @@ public struct Capabilities: Sendable, Hashable {
             ((!draft.media.isEmpty || !draft.mediaIDs.isEmpty) && !uploadsMedia, "--media", "media uploads"),
             (draft.poll != nil && !polls, "--poll", "polls"),
         ]
-        return lacking.first { $0.0 }.map { "\($0.1): \(api) has no \($0.2)" }
+        if let refusal = lacking.first(where: { $0.0 }).map({ "\($0.1): \(api) has no \($0.2)" }) { return refusal }
+        if picturesWithPost {
+            if draft.media.count > 1 { return "--media: \(api) takes one picture a post" }
+            if draft.media.contains(where: { $0.description != nil }) { return "--alt: \(api) has no alt text" }
+            if let other = draft.media.first(where: { !$0.contentType.hasPrefix("image/") || $0.contentType == "image/webp" }) {
+                return "--media \(other.path): \(api) takes a JPG, GIF or PNG picture"
+            }
+        }
+        return nil
     }
 }
 

@@ -52,25 +52,32 @@ extension StatusDataController {
         }
     }
 
-    /// The account's scheduled statuses, at most `count`.
+    /// The account's scheduled statuses, the first `count`.
     public func scheduledStatuses(count: Int = 40) async throws(RequestError) -> [ScheduledStatus] {
-        try await api.run("StatusDataController.scheduledStatuses(count: \(count))", count: \.count) {
-            try await $0.scheduledStatuses(count: count, $1)
+        try await scheduledPage(count: count, cursor: nil).statuses
+    }
+
+    /// A page of the account's scheduled statuses, at most `count`, from `cursor` (nil: the first).
+    public func scheduledPage(count: Int, cursor: String?) async throws(RequestError) -> ScheduledPage {
+        try await api.run("StatusDataController.scheduledStatuses(count: \(count)\(cursor == nil ? "" : ", next page"))",
+                          count: { $0.statuses.count }) {
+            try await $0.scheduledStatuses(count: count, cursor: cursor, $1)
         }
     }
 
-    /// Schedules `text` for `at`; the scheduled status.
+    /// Schedules `draft` (its media uploaded) for `at`; the scheduled status.
     ///
     /// A lost answer is resolved by reading the scheduled statuses: one with
     /// this text and time that was not there before is `.recovered`, none
     /// `.notApplied`; a failed read `.unknown`.
-    public func schedule(text: String, at: Timestamp) async throws(WriteError) -> WriteOutcome<ScheduledStatus> {
+    public func schedule(_ draft: StatusDraft, at: Timestamp) async throws(WriteError) -> WriteOutcome<ScheduledStatus> {
+        let text = draft.text
         let before = try? await scheduledStatuses()
         let lost: RequestError
         do {
             let scheduled = try await api.run("StatusDataController.schedule(text: \(text.count) characters, at: \(at.date))",
                                               count: { _ in 1 }) {
-                try await $0.schedule(text: text, at: at, $1)
+                try await $0.schedule(draft, at: at, $1)
             }
             return WriteOutcome(scheduled)
         } catch {

@@ -19,6 +19,8 @@ extension StatusDataController {
         guard !draft.media.isEmpty else { return draft }
         if !dialect.capabilities.uploadsMedia { throw .configuration("--media: \(dialect.name) has no media uploads") }
         for file in draft.media { try Self.check(file) }
+        // An API whose picture goes with the post itself (Weibo) uploads nothing first.
+        if dialect.capabilities.picturesWithPost { return draft }
         var uploaded = draft
         for file in draft.media {
             var media = try await api.run("StatusDataController.uploadMedia(\(file.filename))", count: { _ in 1 }) {

@@ -26,6 +26,21 @@ extension UserDataController {
         return page
     }
 
+    /// A page of who favourited or boosted the status `statusID`, from `cursor`; the users are cached.
+    public func statusAccounts(_ list: StatusAccountList, statusID: String, count: Int, cursor: String?)
+        async throws(RequestError) -> UserPage {
+        let page = try await api.run("UserDataController.\(list.rawValue)(status: \(statusID))", count: { $0.users.count }) {
+            try await $0.statusAccounts(list, statusID: statusID, count: count, cursor: cursor, $1)
+        }
+        remember(page.users)
+        return page
+    }
+
+    /// The token owner's filters (never cached: the server applies them).
+    public func filters() async throws(RequestError) -> [ContentFilter] {
+        try await api.run("UserDataController.filters()", count: \.count) { try await $0.filters($1) }
+    }
+
     /// Blocks (`true`) or unblocks `reference`. A lost answer is resolved by
     /// reading the relationship's `blocking`.
     public func setBlocking(_ block: Bool, _ reference: UserReference) async throws(WriteError) -> WriteOutcome<Relationship?> {

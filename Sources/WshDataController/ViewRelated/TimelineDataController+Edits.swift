@@ -25,8 +25,12 @@ extension TimelineDataController {
         try await statuses.scheduledStatuses()
     }
 
-    public func schedule(text: String, at: Timestamp) async throws(WriteError) -> WriteOutcome<ScheduledStatus> {
-        try await statuses.schedule(text: text, at: at)
+    public func scheduledPage(count: Int = 40, cursor: String? = nil) async throws(RequestError) -> ScheduledPage {
+        try await statuses.scheduledPage(count: count, cursor: cursor)
+    }
+
+    public func schedule(_ draft: StatusDraft, at: Timestamp) async throws(WriteError) -> WriteOutcome<ScheduledStatus> {
+        try await statuses.schedule(draft, at: at)
     }
 
     public func unschedule(id: String) async throws(WriteError) -> WriteOutcome<String> {

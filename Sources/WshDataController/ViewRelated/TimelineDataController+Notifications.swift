@@ -25,6 +25,14 @@ extension TimelineDataController {
         return page
     }
 
+    /// The notifications of `page` the screen shows: those whose status no
+    /// filter of the server's says to hide (`filtered` with `hide`).
+    public func shown(_ page: NotificationsPage) -> NotificationsPage {
+        var page = page
+        page.notifications.removeAll { $0.status?.isHiddenByFilter == true }
+        return page
+    }
+
     /// Dismisses notification `id`. One already gone is `.alreadyDone`; a
     /// lost answer is resolved by reading it back: gone means dismissed
     /// (`.recovered`), still there `.notApplied`, a failed read `.unknown`.

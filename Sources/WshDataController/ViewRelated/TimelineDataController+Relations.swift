@@ -16,6 +16,17 @@ extension TimelineDataController {
         try await users.accounts(list, of: reference, count: count, cursor: cursor)
     }
 
+    /// A page of who favourited or boosted the status `statusID`.
+    public func statusAccounts(_ list: StatusAccountList, statusID: String, count: Int, cursor: String? = nil)
+        async throws(RequestError) -> UserPage {
+        try await users.statusAccounts(list, statusID: statusID, count: count, cursor: cursor)
+    }
+
+    /// The token owner's filters.
+    public func filters() async throws(RequestError) -> [ContentFilter] {
+        try await users.filters()
+    }
+
     /// Blocks or unblocks `reference`.
     public func setBlocking(_ block: Bool, _ reference: UserReference) async throws(WriteError) -> WriteOutcome<Relationship?> {
         try await users.setBlocking(block, reference)

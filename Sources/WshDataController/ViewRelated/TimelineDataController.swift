@@ -69,11 +69,13 @@ public final class TimelineDataController: Sendable {
     }
 
     /// The statuses of `loaded` that the screen shows: those whose authors
-    /// `muted` does not name. Who is muted is the user's choice, held in the
+    /// `muted` does not name, and that no filter of the server's says to hide
+    /// (`filtered` with `hide`). Who is muted is the user's choice, held in the
     /// ViewModel's state (so undo puts it back); this controller only applies it.
     public func openStatuses<Loaded: Collection<Status>>(in loaded: Loaded, muting muted: MutedUsers) -> [Status] {
-        guard !muted.isEmpty else { return Array(loaded) }
-        return loaded.filter { !muted.mutes($0.user) }
+        let hides = loaded.contains { $0.isHiddenByFilter }
+        guard !muted.isEmpty || hides else { return Array(loaded) }
+        return loaded.filter { !$0.isHiddenByFilter && !muted.mutes($0.user) }
     }
 
     // MARK: Detail-side data

@@ -304,7 +304,7 @@ extension MastodonStatus {
         "id", "created_at", "account", "content", "text", "spoiler_text", "visibility", "sensitive", "url",
         "in_reply_to_id", "replies_count", "reblogs_count", "favourites_count", "favourited", "reblogged",
         "application", "media_attachments", "poll", "reblog", "edited_at", "card", "tags", "mentions",
-        "bookmarked", "emojis", "quote", "pleroma", "emoji_reactions",
+        "bookmarked", "emojis", "quote", "pleroma", "emoji_reactions", "filtered",
     ])
 
     /// A status object, as `init(from:)` reads it.
@@ -361,9 +361,28 @@ extension MastodonStatus {
                     }
                     return pleroma
                 }
-            default: emojiReactions = try r.lenientArray(Reaction.fast) ?? []
+            case 27: emojiReactions = try r.lenientArray(Reaction.fast) ?? []
+            default: filtered = try r.lenientArray(FilterResult.fast) ?? []
             }
         }
+    }
+}
+
+extension MastodonStatus.FilterResult {
+    private static let filterKeys = JSONKeys(["title", "filter_action"])
+
+    static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> MastodonStatus.FilterResult {
+        var result = MastodonStatus.FilterResult()
+        result.filter = try r.singleField("filter") { r throws(JSONBytes.Declined) in
+            try r.lenientObject { r throws(JSONBytes.Declined) in
+                var filter = Filter()
+                try r.object(filterKeys) { r, field throws(JSONBytes.Declined) in
+                    if field == 0 { filter.title = try r.lenientString() } else { filter.filterAction = try r.lenientString() }
+                }
+                return filter
+            }
+        }
+        return result
     }
 }
 

@@ -50,10 +50,28 @@ public struct MastodonScheduledStatus: Decodable, Sendable {
         @Lenient public var text: String? = nil
         @Lenient public var visibility: String? = nil
         @Lenient public var spoilerText: String? = nil
+        @Lenient public var language: String? = nil
+        @Lenient public var inReplyToID: String? = nil
+        @Lenient public var mediaIDs: [String] = []
+        @Lenient var poll: Poll? = nil
+
+        /// `params.poll`: `{options, expires_in, multiple}`.
+        struct Poll: Decodable, Sendable, LenientValue {
+            @Lenient var options: [String] = []
+            @Lenient var expiresIn: Int? = nil
+            @Lenient var multiple: Bool? = nil
+
+            enum CodingKeys: String, CodingKey {
+                case options, multiple
+                case expiresIn = "expires_in"
+            }
+        }
 
         enum CodingKeys: String, CodingKey {
-            case text, visibility
+            case text, visibility, language, poll
             case spoilerText = "spoiler_text"
+            case inReplyToID = "in_reply_to_id"
+            case mediaIDs = "media_ids"
         }
     }
 
@@ -63,8 +81,15 @@ public struct MastodonScheduledStatus: Decodable, Sendable {
     }
 
     public var scheduled: ScheduledStatus {
-        ScheduledStatus(id: id ?? "", scheduledAt: scheduledAt, text: params?.text ?? "", visibility: params?.visibility,
-                        contentWarning: params?.spoilerText?.isEmpty == false ? params?.spoilerText : nil)
+        var scheduled = ScheduledStatus(id: id ?? "", scheduledAt: scheduledAt, text: params?.text ?? "", visibility: params?.visibility,
+                                        contentWarning: params?.spoilerText?.isEmpty == false ? params?.spoilerText : nil)
+        scheduled.language = params?.language.flatMap { $0.isEmpty ? nil : $0 }
+        scheduled.inReplyTo = params?.inReplyToID.flatMap { $0.isEmpty ? nil : $0 }
+        scheduled.mediaIDs = params?.mediaIDs ?? []
+        if let poll = params?.poll, poll.options.count >= 2 {
+            scheduled.poll = PollDraft(options: poll.options, expiresIn: poll.expiresIn ?? 86_400, multiple: poll.multiple ?? false)
+        }
+        return scheduled
     }
 }
 

@@ -101,6 +101,34 @@ public struct MastodonStatus: Decodable, Sendable, Hashable, LenientValue {
     @Lenient var pleroma: Pleroma? = nil
     /// Akkoma's reactions at the top level (`emoji_reactions`), beside Pleroma's under `pleroma`.
     @Lenient var emojiReactions: [Reaction] = []
+    /// The token owner's filters that matched it (Mastodon 4's `filtered`).
+    @Lenient var filtered: [FilterResult] = []
+
+    /// One `FilterResult`: `{filter: {title, filter_action, …}, …}`, of which the filter.
+    struct FilterResult: Decodable, Sendable, Hashable {
+        @Lenient var filter: Filter? = nil
+
+        struct Filter: Decodable, Sendable, Hashable, LenientValue {
+            @Lenient var title: String? = nil
+            @Lenient var filterAction: String? = nil
+
+            enum CodingKeys: String, CodingKey {
+                case title
+                case filterAction = "filter_action"
+            }
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case filter
+        }
+
+        /// The match as the Model has it; nil without a filter. A filter with no
+        /// action is Mastodon 4.0's default, `warn`.
+        var match: FilterMatch? {
+            guard let filter else { return nil }
+            return FilterMatch(title: filter.title ?? "", action: filter.filterAction ?? "warn")
+        }
+    }
 
     /// The name of the app it was posted with.
     public var applicationName: String? { application?.name }
@@ -234,7 +262,7 @@ public struct MastodonStatus: Decodable, Sendable, Hashable, LenientValue {
 
     enum CodingKeys: String, CodingKey {
         case id, account, content, visibility, sensitive, url, favourited, reblogged, application, poll, reblog, card, tags, mentions
-        case bookmarked
+        case bookmarked, filtered
         case emojis, pleroma
         case emojiReactions = "emoji_reactions"
         case mastodonQuote = "quote"
@@ -284,6 +312,7 @@ public struct MastodonStatus: Decodable, Sendable, Hashable, LenientValue {
         status.emojis = emojis.compactMap(\.emoji)
         status.quote = quote?.quote
         status.reactions = (emojiReactions.isEmpty ? pleroma?.emojiReactions ?? [] : emojiReactions).compactMap(\.reaction)
+        status.filterMatches = filtered.compactMap(\.match)
         return status
     }
 

@@ -81,3 +81,53 @@ extension MastodonQuote {
         if isBare { acceptBare(try MastodonStatus(from: decoder)) }
     }
 }
+
+/// A filter of Mastodon 4's `/api/v2/filters`: `{id, title, context, expires_at,
+/// filter_action, keywords: [{keyword}]}`.
+public struct MastodonFilter: Decodable, Sendable {
+    @Lenient var id: String? = nil
+    @Lenient var title: String? = nil
+    @Lenient var context: [String] = []
+    @LenientISO8601 var expiresAt: Timestamp? = nil
+    @Lenient var filterAction: String? = nil
+    @Lenient var keywords: [Keyword] = []
+
+    struct Keyword: Decodable, Sendable {
+        @Lenient var keyword: String? = nil
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, title, context, keywords
+        case expiresAt = "expires_at"
+        case filterAction = "filter_action"
+    }
+
+    /// The filter as the Model has it (no action: Mastodon 4.0's default, `warn`).
+    public var filter: ContentFilter {
+        ContentFilter(id: id ?? "", title: title ?? "", context: context, action: filterAction ?? "warn", expiresAt: expiresAt,
+                      keywords: keywords.compactMap(\.keyword))
+    }
+}
+
+/// A filter of the older `/api/v1/filters` (Mastodon before 4, and servers
+/// that kept only it): one `phrase` per filter; `irreversible` drops what it
+/// matches (read as `hide`), else it warns.
+public struct MastodonFilterV1: Decodable, Sendable {
+    @Lenient var id: String? = nil
+    @Lenient var phrase: String? = nil
+    @Lenient var context: [String] = []
+    @LenientISO8601 var expiresAt: Timestamp? = nil
+    @Lenient var irreversible: Bool? = nil
+
+    enum CodingKeys: String, CodingKey {
+        case id, phrase, context, irreversible
+        case expiresAt = "expires_at"
+    }
+
+    /// The filter as the Model has it: its phrase is its title and its one keyword.
+    public var filter: ContentFilter {
+        let phrase = phrase ?? ""
+        return ContentFilter(id: id ?? "", title: phrase, context: context, action: irreversible == true ? "hide" : "warn",
+                             expiresAt: expiresAt, keywords: phrase.isEmpty ? [] : [phrase])
+    }
+}

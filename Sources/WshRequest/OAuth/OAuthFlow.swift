@@ -3,9 +3,10 @@ import FoundationEssentials
 /// One API's OAuth2 authorization-code flow: where the user approves, how a
 /// code becomes a token, who a token is, and how it is revoked.
 ///
-/// `OAuthClient` is Weibo's (`oauth2/…` beside `/2/`, a pre-registered app);
-/// `MastodonOAuthClient` is Mastodon's (`oauth/…` at the server root, an app
-/// wsh registers itself). The connection's dialect gives one
+/// `OAuthClient` is Weibo's (`Weibo/WeiboOAuthClient.swift`: beside the API's
+/// base, a pre-registered app); `MastodonOAuthClient` is Mastodon's
+/// (`Mastodon/MastodonOAuthClient.swift`: at the server root, an app wsh
+/// registers itself). The connection's dialect gives one
 /// (`Dialect.oauthFlow`, through `SignInDataController`); the LoginViewModel
 /// only sees this protocol.
 public protocol OAuthFlow: Sendable {

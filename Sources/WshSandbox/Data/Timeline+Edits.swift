@@ -20,6 +20,8 @@ struct ScheduledPost: Sendable {
     var extras: MastodonExtras
     var inReplyToID: String?
     var source: (name: String, href: String)
+    /// The poll it will carry (`poll[options][]`, `poll[expires_in]`, `poll[multiple]`); nil: none.
+    var poll: (options: [String], expiresIn: Int, multiple: Bool)? = nil
 
     /// Scheduled status ids as clients see them, apart from status ids (`SandboxStatus.firstID`).
     static let firstID: Int64 = 5_000_000_000_000_000
@@ -122,7 +124,14 @@ extension Timeline {
         guard !due.isEmpty else { return }
         scheduled.removeAll { $0.scheduledAt <= now }
         for post in due {
-            _ = self.post(text: post.text, source: post.source, author: post.author, mastodon: post.extras)
+            let status = self.post(text: post.text, source: post.source, author: post.author, mastodon: post.extras)
+            // Its media and poll go with it, as a post made then would carry them.
+            attach(post.extras.mediaIDs, to: status.ordinal)
+            if let poll = post.poll {
+                addPoll(SandboxPoll(options: poll.options,
+                                    expiresAt: Timestamp(date: status.createdAt.date.addingTimeInterval(TimeInterval(poll.expiresIn))),
+                                    multiple: poll.multiple), to: status.ordinal)
+            }
         }
     }
 }

@@ -212,11 +212,13 @@ struct Timeline: Sendable {
 
     /// Adds a status by `author` and returns it; with `reposting`, a repost of
     /// that status (nested under the original at the root of its chain).
+    /// `pictureKeys`: the pictures it carries (Weibo's `statuses/upload.json`).
     mutating func post(text: String, source: (name: String, href: String), author: Int,
-                       reposting target: SandboxStatus? = nil, mastodon: MastodonExtras? = nil) -> SandboxStatus {
+                       reposting target: SandboxStatus? = nil, mastodon: MastodonExtras? = nil,
+                       pictureKeys: [String] = []) -> SandboxStatus {
         var status = SandboxStatus(
             ordinal: ordinalCount + 1, createdAt: nextWriteTime(),
-            text: text, source: source, authorIndex: author, pictureKeys: [],
+            text: text, source: source, authorIndex: author, pictureKeys: pictureKeys,
             retweetedOrdinal: nil, repostsCount: 0, commentsCount: 0, attitudesCount: 0,
             escapesUnicode: false, mastodon: mastodon)
         if let target {

@@ -55,8 +55,28 @@ extension MastodonRenderer {
         json.key("params")
         json.objectStart()
         json.member("text", post.text)
-        json.null("poll")
-        json.null("media_ids")
+        json.key("poll")
+        if let poll = post.poll {
+            json.objectStart()
+            json.key("options")
+            json.arrayStart()
+            for option in poll.options { json.string(option) }
+            json.arrayEnd()
+            json.member("expires_in", String(poll.expiresIn))
+            json.member("multiple", poll.multiple)
+            json.member("hide_totals", false)
+            json.objectEnd()
+        } else {
+            json.null()
+        }
+        json.key("media_ids")
+        if post.extras.mediaIDs.isEmpty {
+            json.null()
+        } else {
+            json.arrayStart()
+            for id in post.extras.mediaIDs { json.string(ids.render(id)) }
+            json.arrayEnd()
+        }
         json.member("sensitive", post.extras.sensitive)
         json.member("visibility", post.extras.visibility)
         json.null("idempotency")
@@ -69,7 +89,10 @@ extension MastodonRenderer {
         if let language = post.extras.language { json.string(language) } else { json.null() }
         json.member("with_rate_limit", false)
         json.objectEnd()
-        json.member("media_attachments", [])
+        json.key("media_attachments")
+        json.arrayStart()
+        for media in post.extras.mediaIDs.compactMap({ timeline.media(id: $0) }) { writeUploadedMedia(media, into: &json) }
+        json.arrayEnd()
         json.objectEnd()
     }
 }

@@ -77,16 +77,20 @@ extension MastodonAPI {
 
     /// `POST /api/v1/statuses` with `scheduled_at` (its parameters read by
     /// `postStatus`): at least 5 minutes ahead, answered with a ScheduledStatus.
-    func scheduleStatus(_ call: Call, at text: String, text status: String, extras: MastodonExtras, keptKey: String?) throws -> Reply {
+    /// Its media (checked as a post's are) and poll are kept with it, and go with it when it is published.
+    func scheduleStatus(_ call: Call, at text: String, text status: String, extras: MastodonExtras, poll: PollRequest?,
+                        keptKey: String?) throws -> Reply {
         let actor = try viewer(call, .user)!
         let at = try scheduledTime(text)
         let source = self.source(of: call.caller)
         let reply = call.parameters["in_reply_to_id"].flatMap { $0.isEmpty ? nil : $0 }
         let application = applicationID(call.caller)
         let renderer = self.renderer(store.timeline, viewer: actor)
-        let body = store.write { timeline in
+        let body = try store.write { timeline in
+            try Self.checkAttachable(extras.mediaIDs, by: actor, in: timeline)
             let post = timeline.schedule(ScheduledPost(id: 0, author: actor, scheduledAt: at, text: status, extras: extras,
-                                                       inReplyToID: reply, source: source))
+                                                       inReplyToID: reply, source: source,
+                                                       poll: poll.map { ($0.options, $0.expiresIn, $0.multiple) }))
             return renderer.scheduledJSON(post, applicationID: application)
         }
         if let keptKey { state.keepIdempotentAnswer(keptKey, body) }

@@ -21,7 +21,11 @@ extension MastodonAPI {
             if let from, timeline.data.users[notification.account].id != from { return false }
             return timeline.isShown(notification, to: viewer)
         }
-        var reply = Self.json(renderer(timeline, viewer: viewer).notifications(slice))
+        // Their statuses carry the viewer's `notifications` filters in `filtered`
+        // (`warn` and `hide` alike: the client hides what a `hide` one matches).
+        var renderer = renderer(timeline, viewer: viewer)
+        renderer.filterContext = "notifications"
+        var reply = Self.json(renderer.notifications(slice))
         setPageLink(link, on: &reply)
         return reply
     }
@@ -31,7 +35,9 @@ extension MastodonAPI {
         let viewer = try viewer(call, .user)!
         let timeline = store.timeline
         guard let notification = timeline.notification(id: try identifier(id), for: viewer) else { throw MastodonError.notFound }
-        return Self.json(renderer(timeline, viewer: viewer).notificationJSON(notification))
+        var renderer = renderer(timeline, viewer: viewer)
+        renderer.filterContext = "notifications"
+        return Self.json(renderer.notificationJSON(notification))
     }
 
     /// `POST /api/v1/notifications/:id/dismiss`: `{}`; 404 for one not there (any more).

@@ -39,6 +39,14 @@ extension MastodonAPI {
             }
         }
 
+        /// The filters' context of what it carries: `public` for the public and hashtag streams, `home` for the user's and a list's.
+        var filterContext: String {
+            switch self {
+            case .publicTimeline, .hashtag: "public"
+            case .user, .list: "home"
+            }
+        }
+
         var needsUser: Bool {
             switch self {
             case .user, .list: true
@@ -110,13 +118,15 @@ extension MastodonAPI {
     static func newEvents(_ stream: Stream, viewer: Int?, cursor: inout StreamCursor, store: SandboxStore,
                           state: MastodonState) -> [(event: String, payload: String)] {
         let timeline = store.timeline
-        let renderer = MastodonRenderer(timeline: timeline, viewer: viewer, origin: state.origin, ids: state.ids,
+        var renderer = MastodonRenderer(timeline: timeline, viewer: viewer, origin: state.origin, ids: state.ids,
                                         flavour: state.flavour)
+        // Each status carries the viewer's filters for the stream's context in `filtered`, as a page of it would.
+        renderer.filterContext = stream.filterContext
         var events: [(event: String, payload: String)] = []
         while cursor.next <= timeline.ordinalCount {
             defer { cursor.next += 1 }
             guard !timeline.isDeleted(ordinal: cursor.next), let status = timeline.status(ordinal: cursor.next),
-                  carries(stream, status, timeline: timeline, viewer: viewer) else { continue }
+                  carries(stream, status, timeline: timeline, viewer: viewer, state: state) else { continue }
             events.append(("update", String(decoding: renderer.statusJSON(status), as: UTF8.self)))
         }
         if case .user = stream, let viewer {
@@ -130,7 +140,8 @@ extension MastodonAPI {
     }
 
     /// Whether `stream` carries `status`.
-    static func carries(_ stream: Stream, _ status: SandboxStatus, timeline: Timeline, viewer: Int?) -> Bool {
+    static func carries(_ stream: Stream, _ status: SandboxStatus, timeline: Timeline, viewer: Int?,
+                        state: MastodonState) -> Bool {
         let visibility = status.mastodon?.visibility ?? "public"
         switch stream {
         case .publicTimeline:
@@ -140,8 +151,12 @@ extension MastodonAPI {
         case .user(let notificationsOnly):
             guard !notificationsOnly, let viewer else { return false }
             return timeline.homeAuthors(of: viewer).contains(status.authorIndex) && visibility != "direct"
-        case .list:
-            return false
+        case .list(let id):
+            // The viewer's list `id`: its members' statuses, as `timelines/list/:id` has them.
+            guard let viewer, let number = state.ids.parse(id).flatMap({ Int(exactly: $0) }),
+                  let list = timeline.list(id: number, of: viewer) else { return false }
+            return visibility != "direct" && list.members.contains(status.authorIndex)
+                && timeline.isOnList(status.ordinal, list, owner: viewer)
         }
     }
 }

@@ -32,7 +32,7 @@ extension MastodonAPI {
                                     spoilerText: spoiler,
                                     language: parameters["language"].flatMap { $0.isEmpty ? nil : $0 }, mediaIDs: media)
         if let at = parameters["scheduled_at"], !at.isEmpty {
-            return try scheduleStatus(call, at: at, text: text, extras: extras, keptKey: keptKey)
+            return try scheduleStatus(call, at: at, text: text, extras: extras, poll: poll, keptKey: keptKey)
         }
         let source = self.source(of: call.caller)
         let render = renderer(for: actor)

@@ -5,6 +5,56 @@ import Hummingbird
 /// theirs, and only they may delete it. Each answer is rendered after the
 /// change, as the actor now sees it.
 extension WeiboAPI {
+    /// The largest picture `statuses/upload.json` takes, as Weibo's documentation says (under 5 MB).
+    static let maximumPictureBytes = 5 << 20
+
+    /// The fields of `statuses/upload.json`'s `multipart/form-data` body (the
+    /// query's too, which win) and its file `pic`; 10008 for a body that is not
+    /// multipart or not readable, 20006 for a picture over 5 MB.
+    static func uploadFields(of request: Request) async throws -> ([String: String], UploadedFile?) {
+        guard var fields = FormFields.parse(request.uri.query.map { Substring($0) } ?? "") else {
+            throw WeiboError.parameter("parameter encoding is not valid UTF-8")
+        }
+        let contentType = request.headers[.contentType] ?? ""
+        guard contentType.lowercased().hasPrefix("multipart/form-data") else {
+            throw WeiboError.parameter("statuses/upload takes multipart/form-data (status, pic)")
+        }
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: maximumPictureBytes + FormFields.maximumBodySize)
+        } catch {
+            throw WeiboError(status: .badRequest, code: 20006, message: "image size too large")
+        }
+        var parameters = MastodonAPI.Parameters()
+        do {
+            try MastodonAPI.readMultipart(body, contentType: contentType, into: &parameters)
+        } catch {
+            throw WeiboError.parameter("the multipart body could not be read")
+        }
+        for (name, value) in parameters.first where fields[name] == nil { fields[name] = value }
+        return (fields, parameters.files["pic"])
+    }
+
+    /// `POST statuses/upload.json`: a status with the picture `pic` (JPG, GIF or
+    /// PNG, under 5 MB), which its `pic_urls` and `thumbnail_pic`… then name.
+    /// 10008 without `pic`, 20005 for a file that is not such a picture, 20006 over 5 MB.
+    func upload(_ fields: [String: String], picture: UploadedFile?, _ caller: Caller) throws -> ByteBuffer {
+        let text = try text(fields, "status")
+        guard let picture, !picture.bytes.isEmpty else { throw WeiboError.parameter("miss required parameter (pic), see doc for more info.") }
+        guard picture.bytes.count <= Self.maximumPictureBytes else {
+            throw WeiboError(status: .badRequest, code: 20006, message: "image size too large")
+        }
+        guard let kind = MastodonAPI.mediaKind(picture.bytes), ["png", "jpg", "gif"].contains(kind.fileExtension) else {
+            throw WeiboError(status: .badRequest, code: 20005, message: "unsupported image type, only suport JPG, GIF, PNG")
+        }
+        return store.write { timeline in
+            // The picture's key, as Weibo names its images (what the URLs are made of).
+            let key = "wshup\(String(timeline.ordinalCount + 1, radix: 36))\(kind.fileExtension)"
+            let status = timeline.post(text: text, source: Self.source, author: caller.user, pictureKeys: [key])
+            return WeiboRenderer(timeline: timeline, viewer: caller.user).statusJSON(status)
+        }
+    }
+
     func write(_ endpoint: Endpoint, _ fields: [String: String], _ caller: Caller) throws -> ByteBuffer {
         let actor = caller.user
         switch endpoint {

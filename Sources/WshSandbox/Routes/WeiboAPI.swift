@@ -28,6 +28,8 @@ struct WeiboAPI: Sendable {
         case rateLimitStatus = "/2/account/rate_limit_status.json"
         case getUID = "/2/account/get_uid.json"
         case update = "/2/statuses/update.json"
+        /// A status with one picture: multipart, `status` and the file `pic` (WeiboAPI+Writes.swift).
+        case upload = "/2/statuses/upload.json"
         case destroy = "/2/statuses/destroy.json"
         case repost = "/2/statuses/repost.json"
         case createComment = "/2/comments/create.json"
@@ -47,7 +49,7 @@ struct WeiboAPI: Sendable {
         /// True for the endpoints that change the data (POST).
         var isWrite: Bool {
             switch self {
-            case .update, .destroy, .repost, .createComment, .replyComment, .destroyComment,
+            case .update, .upload, .destroy, .repost, .createComment, .replyComment, .destroyComment,
                  .createFavorite, .destroyFavorite, .createFriendship, .destroyFriendship:
                 return true
             default:
@@ -71,13 +73,22 @@ struct WeiboAPI: Sendable {
         guard let endpoint = Endpoint(rawValue: request.uri.path) else { throw WeiboError.apiNotFound }
         let method = request.method == .head ? .get : request.method
         guard method == endpoint.method else { throw WeiboError.methodNotSupported }
-        // A POST may carry access_token in its body, as Weibo allows.
-        let fields = try await FormFields.fields(of: request, readingBody: endpoint.isWrite)
+        // A POST may carry access_token in its body, as Weibo allows; an upload's body is multipart.
+        var picture: UploadedFile?
+        let fields: [String: String]
+        if endpoint == .upload {
+            (fields, picture) = try await Self.uploadFields(of: request)
+        } else {
+            fields = try await FormFields.fields(of: request, readingBody: endpoint.isWrite)
+        }
         let caller = try authorize(fields["access_token"], header: request.headers[.authorization])
         // Asking how many calls are left is not a call that counts.
         if endpoint != .rateLimitStatus,
            !rateLimiter.admit(token: caller.token, endpoint: endpoint.apiName) {
             throw WeiboError.rateLimited
+        }
+        if endpoint == .upload {
+            return try upload(fields, picture: picture, caller)
         }
         if endpoint.isWrite {
             return try write(endpoint, fields, caller)

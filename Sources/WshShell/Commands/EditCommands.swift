@@ -52,15 +52,21 @@ extension Shell {
             CommandSpec(
                 name: "scheduled", abstract: "Show your scheduled statuses (post --at), numbered for unschedule.",
                 discussion: """
-                    GET /api/v1/scheduled_statuses: id, when, text. With --json: [{index, id,
-                    scheduled_at, text, visibility, spoiler_text}]. back closes it.
+                    GET /api/v1/scheduled_statuses: id, when, markers ([poll], [1 attachment],
+                    [unlisted]) and text, the first 40; more brings the next page (the server's
+                    Link header, as sent). N is how many a page (default 40, at most 40).
+                    With --json: [{index, id, scheduled_at, text, visibility, spoiler_text,
+                    language, media_ids, poll}]. back closes it.
                     """,
+                arguments: [ArgumentSpec("N", help: "how many a page (default 40)", arity: .optional)],
                 options: [.json],
                 handler: { [unowned self] context in
                     try refuseUnless(\.schedulesStatuses, "cannot schedule a status")
-                    try driveScreen(context, input: "SessionViewModel.scheduled()", document: \.scheduledStatuses?.document) {
-                        try await $0.scheduled()
+                    let count = try integer(context.arguments["N"], name: "N") ?? 40
+                    try driveScreen(context, input: "SessionViewModel.scheduled(count: \(count))", document: \.scheduledStatuses?.document) {
+                        try await $0.scheduled(count: count)
                     }
+                    if let shown = sessionStorage?.scheduledStatuses { context.setVariable("count", to: .int(shown.rows.count)) }
                 }),
             CommandSpec(
                 name: "unschedule", abstract: "Cancel scheduled status N (as scheduled numbers them).",
@@ -81,8 +87,8 @@ extension Shell {
         ]
     }
 
-    /// `post TEXT --at TIME`: schedules instead of posting (the ViewModel reads TIME).
-    func schedulePost(_ context: CommandContext, text: String, at word: String) throws(LanguageError) {
+    /// `post … TEXT --at TIME`: schedules the draft instead of posting it (the ViewModel reads TIME).
+    func schedulePost(_ context: CommandContext, draft: StatusDraft, replyTo: Int?, at word: String) throws(LanguageError) {
         try refuseUnless(\.schedulesStatuses, "cannot schedule a status")
         let at: Timestamp
         do throws(ViewModelError) {
@@ -91,7 +97,7 @@ extension Shell {
             throw failure(error)
         }
         let scheduled = try drive(context, input: "SessionViewModel.schedule(…, at: \(at.date))") {
-            try await $0.schedule(text, at: at)
+            try await $0.schedule(draft, replyTo: replyTo, at: at)
         }
         let document = ScheduledStatusDocument(scheduled, index: nil)
         leaveResult(context, document)

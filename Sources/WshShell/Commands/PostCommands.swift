@@ -11,7 +11,8 @@ extension Shell {
         var post = CommandSpec(
             name: "post", abstract: "Post a status (needs a token); it becomes row 1.",
             discussion: """
-                Weibo: text alone. Mastodon: POST /api/v1/statuses
+                Weibo: text, and one picture (--media FILE, JPG, GIF or PNG, under 5 MB) sent with the
+                text in the post's own request (multipart, streamed from disk). Mastodon: POST /api/v1/statuses
                 with visibility, spoiler_text (--cw), in_reply_to_id (--reply N: row N of the screen on top,
                 as detail N reads it: a notification's status, a search result, else the list), language,
                 media_ids[] and poll[options][], poll[expires_in], poll[multiple]. Each --media FILE is
@@ -22,11 +23,14 @@ extension Shell {
                 uploaded media. An option the connected API lacks is refused before any request.
                 --at TIME schedules the text instead (Mastodon): TIME is +30m, +1h, +2d, HH:MM
                 (today, or tomorrow once past) or ISO 8601, at least 5 minutes ahead. The answer is
-                a scheduled status (see scheduled), not a row; undo cancels it. With --at, --json
-                prints {id, scheduled_at, text, visibility, spoiler_text}; --at takes the text alone.
+                a scheduled status (see scheduled), not a row; undo cancels it. --at carries every
+                other option as a post does (--visibility, --cw, --reply, --language, --media, uploaded
+                now, and --poll), and redo or undo of unschedule schedules them all again. With --at,
+                --json prints {id, scheduled_at, text, visibility, spoiler_text, language, media_ids, poll}.
                   post --cw spoilers --visibility unlisted the butler did it
                   post --media cat.png --alt "a cat asleep" --language en my cat
                   post --poll "tea|coffee" --poll-expires 1h which one?
+                  post --cw later --poll "yes|no" --at +1h shall we?
                 """,
             arguments: [ArgumentSpec("TEXT", help: "the status text", arity: .oneOrMore)],
             options: [
@@ -34,8 +38,8 @@ extension Shell {
                 .valued("cw", valueName: "TEXT", help: "a content warning: the text stays behind it (Mastodon)"),
                 .valued("reply", valueName: "N", help: "reply to row N, as detail N reads it (Mastodon)"),
                 .valued("language", valueName: "xx", help: "the ISO 639-1 language code, e.g. en (Mastodon)"),
-                .valued("media", valueName: "FILE", help: "attach FILE, uploaded first; repeatable (Mastodon)"),
-                .valued("alt", valueName: "TEXT", help: "alt text of the --media before it"),
+                .valued("media", valueName: "FILE", help: "attach FILE (Mastodon: uploaded first, repeatable; Weibo: one picture)"),
+                .valued("alt", valueName: "TEXT", help: "alt text of the --media before it (Mastodon)"),
                 .valued("poll", valueName: "\"a|b|c\"", help: "attach a poll with these options (Mastodon)"),
                 .valued("poll-expires", valueName: "TIME", help: "how long the poll stays open: 30m, 1h, 3d (default 1d)"),
                 .flag("multiple", help: "the poll takes several choices"),
@@ -53,10 +57,7 @@ extension Shell {
             handler: { [unowned self] context in
                 let (draft, replyTo) = try draft(from: context.arguments)
                 if let at = context.arguments.option("at") {
-                    guard draft == StatusDraft(text: draft.text), replyTo == nil else {
-                        throw LanguageError.usage("--at schedules the text alone: leave out --visibility, --cw, --reply, --language, --media and --poll")
-                    }
-                    return try schedulePost(context, text: draft.text, at: at)
+                    return try schedulePost(context, draft: draft, replyTo: replyTo, at: at)
                 }
                 if context.arguments.flag("json") { throw LanguageError.usage("--json goes with --at: post TEXT --at TIME --json") }
                 try drive(context, input: "SessionViewModel.post(…)") { try await $0.post(draft, replyTo: replyTo) }
@@ -155,6 +156,10 @@ extension Shell {
                        (capabilities.uploadsMedia, "--media, --alt"),
                        (capabilities.polls, "--poll, --poll-expires, --multiple")].filter { !$0.0 }.map(\.1)
         guard !lacking.isEmpty else { return "On this API (\(dialect.name)): every option." }
+        if capabilities.uploadsMedia && capabilities.picturesWithPost {
+            return "On this API (\(dialect.name)): text, and one picture (--media, JPG, GIF or PNG, sent with the post; no --alt); "
+                + "it has no \(lacking.joined(separator: "; "))."
+        }
         return "On this API (\(dialect.name)): text only; it has no \(lacking.joined(separator: "; "))."
     }
 }

@@ -43,8 +43,64 @@ extension Shell {
             capabilities.searchFinds.isEmpty ? "no search"
                 : "search finds " + capabilities.searchFinds.map(\.rawValue).sorted().joined(separator: ", ")
         } }
+        let filters = CommandSpec(
+            name: "filters", abstract: "List your filters on the server: what they match, where, and what they do.",
+            discussion: """
+                Mastodon: GET /api/v2/filters (a server without it: GET /api/v1/filters, each
+                phrase a filter; irreversible ones read as hide). Rows: title, action (warn,
+                hide, blur), contexts, keywords, expiry. The server applies them to what it
+                sends: a status a hide filter matches is not shown (in timelines and
+                notifications), one a warn filter matches shows "Filtered: TITLE" in place of
+                its text until detail N opens it. Not an operation: nothing to undo.
+                With --json: [{index, id, title, context, filter_action, expires_at, keywords}].
+                """,
+            options: [.json],
+            handler: { [unowned self] context in
+                try refuseUnless(\.filters, "has no filters")
+                let filters = try drive(context, input: "SessionViewModel.filters()") { try await $0.filters() }
+                if wantsJSON(context) {
+                    context.write(try JSONView.encode(filters.document))
+                } else {
+                    context.write(FiltersView(style: console.style).render(filters))
+                }
+                context.setVariable("count", to: .int(filters.rows.count))
+            })
         return [search, accountList(.followers), accountList(.following),
+                statusAccounts(.favouritedBy), statusAccounts(.rebloggedBy), filters,
                 block(name: "block", block: true), block(name: "unblock", block: false)]
+    }
+
+    /// `favourited-by N [COUNT]` / `reblogged-by N [COUNT]`: who favourited or boosted row N, as a screen of accounts.
+    private func statusAccounts(_ list: StatusAccountList) -> CommandSpec {
+        let favourited = list == .favouritedBy
+        return CommandSpec(
+            name: list.rawValue, aliases: favourited ? ["favorited-by"] : ["boosted-by", "reposted-by"],
+            abstract: favourited ? "List who favourited row N." : "List who boosted (reposted) row N.",
+            discussion: """
+                Mastodon: GET /api/v1/statuses/:id/\(favourited ? "favourited_by" : "reblogged_by") (paged by Link)\(favourited
+                    ? ". Weibo's API does not say who liked a status."
+                    : ". Weibo: the authors of its reposts, as fetch reposts N lists them."))
+                Row N as detail N reads it (a boost: the status it boosts). A screen of accounts as
+                followers shows them: screen name, display name, followers, whether you follow
+                them; detail N opens row N's profile, back returns. COUNT is how many (default 40,
+                at most 80); --all follows the server's pages to the end, up to 1000. Undo closes it.
+                """,
+            arguments: [ArgumentSpec("N", help: "the row number from list"),
+                        ArgumentSpec("COUNT", help: "how many accounts (default 40)", arity: .optional)],
+            options: [.flag("all", help: "every page, up to 1000 accounts"), .json],
+            completion: { [unowned self] request in request.argumentIndex == 0 ? rowNumbers() : [] },
+            handler: { [unowned self] context in
+                try refuseUnless(favourited ? \.listsFavouritedBy : \.listsRebloggedBy,
+                                 favourited ? "does not say who favourited a status" : "does not say who boosted a status")
+                let index = try integer(context.arguments["N"], name: "N") ?? 0
+                let count = try integer(context.arguments["COUNT"], name: "COUNT") ?? 40
+                let all = context.arguments.flag("all")
+                try driveScreen(context, input: "SessionViewModel.statusAccounts(.\(list), index: \(index), count: \(count), all: \(all))",
+                                document: \.accounts?.document) {
+                    try await $0.statusAccounts(list, index: index, count: count, all: all)
+                }
+                if let accounts = sessionStorage?.accounts { context.setVariable("count", to: .int(accounts.rows.count)) }
+            })
     }
 
     /// `followers USER [N]` / `following USER [N]`.
@@ -53,8 +109,8 @@ extension Shell {
         return CommandSpec(
             name: list.rawValue, abstract: followers ? "List who follows a user." : "List whom a user follows.",
             discussion: """
-                Mastodon: GET /api/v1/accounts/:id/\(list.rawValue) (paged by Link). Weibo: GET
-                friendships/\(followers ? "followers" : "friends").json (cursor). Rows: screen name, display name,
+                Mastodon: GET /api/v1/accounts/:id/\(list.rawValue) (paged by Link). Weibo: its
+                follow graph, paged by cursor. Rows: screen name, display name,
                 followers, and whether you follow them. detail N opens row N's profile; back
                 returns. N is how many (default 40, at most 80); --all follows the server's
                 pages (N a page) to the end, up to 1000 accounts. Undo closes the list.

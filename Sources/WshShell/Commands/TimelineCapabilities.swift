@@ -98,6 +98,9 @@ extension Shell {
         "scheduled": (\.schedulesStatuses, "scheduled statuses"), "unschedule": (\.schedulesStatuses, "scheduled statuses"),
         "vote": (\.polls, "polls"),
         "block": (\.blocksAccounts, "block"), "unblock": (\.blocksAccounts, "block"),
+        "filters": (\.filters, "filters"),
+        "favourited-by": (\.listsFavouritedBy, "a list of who favourited a status"),
+        "reblogged-by": (\.listsRebloggedBy, "a list of who boosted a status"),
     ]
 
     /// `command` as the connected API offers it: when it lacks what the

@@ -37,10 +37,24 @@ extension Shell {
         fetch.makeManualNotes = { Self.everyAPITimelineNotes }
         return [
             fetch,
-            pageCommand(
-                "more", abstract: "Append the next older page to the rows.",
-                discussion: "Sets $count to the number of new statuses (0 once the timeline has no more).",
-                { try await $0.more() }),
+            CommandSpec(
+                name: "more", abstract: "Append the next older page to the rows (or to the notifications or scheduled screen on top).",
+                discussion: """
+                    Sets $count to the number of new statuses (0 once the timeline has no more).
+                    Over the notifications or scheduled screen, more appends that screen's next
+                    page instead (the server's Link header, as sent) and shows the screen.
+                    """,
+                handler: { [unowned self] context in
+                    let screen = sessionStorage.map { $0.notifications != nil || $0.scheduledStatuses != nil } ?? false
+                    guard screen else {
+                        let loaded = try drive(context, input: "SessionViewModel.more()") { try await $0.more() }
+                        announceLoaded(context, verb: "loaded", loaded: loaded)
+                        return
+                    }
+                    let loaded = try drive(context, input: "SessionViewModel.more()", show: .screen) { try await $0.more() }
+                    context.setVariable("count", to: .int(loaded))
+                    noteLastOperation(context)
+                }),
             pageCommand(
                 "newer", abstract: "Put the statuses that arrived since the top row on top.",
                 discussion: "Sets $count to the number of new statuses.", { try await $0.newer() }),
@@ -54,7 +68,8 @@ extension Shell {
                     One operation is recorded for the whole watch. It never polls faster than
                     the account's rate limit allows.
                     --stream uses the server's streaming API instead (server-sent events on
-                    /api/v1/streaming, at the URL /api/v1/instance names): each status prints as
+                    /api/v1/streaming, else its WebSocket, at the URL /api/v1/instance names; SOURCE
+                    public, local, home, mentions, tag NAME or list NAME): each status prints as
                     it is posted, a dropped stream reconnects after 1, 2, 4… seconds, and where
                     the server has no stream it says so in one line and polls. --timeout SECONDS
                     ends it (as --for does).
@@ -90,7 +105,9 @@ extension Shell {
                 completion: { [unowned self] _ in rowNumbers() },
                 handler: { [unowned self] context in
                     let index = try integer(context.arguments["N"], name: "N") ?? 0
-                    try driveScreen(context, input: "SessionViewModel.detail(index: \(index))", document: \.detail?.document) {
+                    // Row N of an account list (followers, favourited-by…) opens a profile: --json prints the user.
+                    try driveScreen(context, input: "SessionViewModel.detail(index: \(index))",
+                                    document: { $0.detail.map { OpenedRow.status($0.document) } ?? $0.user.map { OpenedRow.user($0.document) } }) {
                         try await $0.detail(index: index)
                     }
                 }),
@@ -326,5 +343,18 @@ extension Shell {
 
     private func authorNames() -> [String] {
         sessionStorage?.rowAuthors ?? []
+    }
+}
+
+/// What `detail N --json` prints: the status opened, or the profile an account row opens.
+private enum OpenedRow: Encodable {
+    case status(StatusDocument)
+    case user(UserDocument)
+
+    func encode(to encoder: Encoder) throws {
+        switch self {
+        case .status(let document): try document.encode(to: encoder)
+        case .user(let document): try document.encode(to: encoder)
+        }
     }
 }

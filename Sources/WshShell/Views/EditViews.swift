@@ -22,10 +22,11 @@ struct ScheduledStatusesView {
 
     func render(_ scheduled: ScheduledStatusesViewModel) -> String {
         let idWidth = scheduled.rows.map { DisplayWidth.of($0.id) }.max() ?? 0
-        return style.numberedList("scheduled", count: scheduled.countText, rows: scheduled.rows, number: \.index) { row, taken in
+        let list = style.numberedList("scheduled", count: scheduled.countText, rows: scheduled.rows, number: \.index) { row, taken in
             let fixed = taken + idWidth + 2 + DisplayWidth.of(row.time) + 2
             let text = DisplayWidth.truncate(row.text, to: max(12, columns - fixed))
             return "\(style.cyan(DisplayWidth.padRight(row.id, to: idWidth)))  \(style.dim(row.time))  \(text)"
         }
+        return list + (scheduled.hasMore ? style.dim("(more on the server: more)") + "\n" : "")
     }
 }

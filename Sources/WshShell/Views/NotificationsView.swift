@@ -23,7 +23,7 @@ struct NotificationsView {
                 + "\(style.dim(DisplayWidth.padRight(row.time, to: timeWidth)))  \(DisplayWidth.truncate(row.text, to: textWidth))"
             output += line.trimmingTrailingWhitespace() + "\n"
         }
-        if screen.hasMore { output += style.dim("(older ones: notifications --all)") + "\n" }
+        if screen.hasMore { output += style.dim("(older ones: more, or notifications --all)") + "\n" }
         return output
     }
 }

@@ -11,6 +11,7 @@ struct StatusDetailView {
         if !detail.boostedBy.isEmpty, let boosted = detail.retweeted {
             // A boost has no text of its own: say who boosted, then show the boosted status.
             return bar + style.yellow(detail.boostedBy) + style.dim(" · " + detail.time) + "\n"
+                + (detail.filterNote.isEmpty ? "" : bar + style.yellow(detail.filterNote) + "\n")
                 + render(boosted, depth: depth, expand: expand)
         }
         var lines: [String] = []
@@ -23,6 +24,7 @@ struct StatusDetailView {
         if !detail.visibility.isEmpty && detail.visibility != "public" { facts.append(detail.visibility) }
         if !detail.id.isEmpty { facts.append("id \(detail.id)") }
         lines.append(heading + style.dim(" · " + facts.joined(separator: " · ")))
+        if !detail.filterNote.isEmpty { lines.append(style.yellow(detail.filterNote)) }
         if !detail.contentWarning.isEmpty {
             lines.append(style.yellow("CW: " + detail.contentWarning))
         }

@@ -22,7 +22,12 @@ public struct AccountsDocument: Encodable, Sendable, Hashable {
     }
 
     public init(list: AccountList, owner: String, page: UserPage) {
-        self.list = list.rawValue
+        self.init(kind: .user(list), owner: owner, page: page)
+    }
+
+    /// `{list: "favourited-by", owner: STATUS_ID, …}` for who acted on a status.
+    public init(kind: AccountsKind, owner: String, page: UserPage) {
+        self.list = kind.name
         self.owner = TerminalText.sanitize(owner)
         users = page.users.enumerated().map { offset, user in
             Row(index: offset + 1, user: UserDocument(user), following: user.identifier.flatMap { page.following[$0] })

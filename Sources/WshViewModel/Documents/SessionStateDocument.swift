@@ -93,9 +93,12 @@ public struct SessionStateDocument: Encodable, Sendable, Hashable {
             case .search(let text, _):
                 kind = "search"
                 query = StatusDocument.clean(text)
-            case .accounts(let list, let owner, _):
+            case .accounts(.user(let list), let owner, _):
                 kind = list.rawValue
                 screenName = StatusDocument.clean(owner)
+            case .accounts(.status(let list), let owner, _):
+                kind = list.rawValue
+                statusID = StatusDocument.clean(owner)
             case .lists:
                 kind = "lists"
             case .edits(let status, _):

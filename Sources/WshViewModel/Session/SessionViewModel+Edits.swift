@@ -28,20 +28,33 @@ extension SessionViewModel {
     /// `post TEXT --at TIME`: schedules a status (`at` read by `ScheduleTime`); undo cancels it.
     @discardableResult
     public func schedule(_ text: String, at: Timestamp) async throws(ViewModelError) -> ScheduledStatus {
+        try await schedule(StatusDraft(text: text), at: at)
+    }
+
+    /// `post [--visibility V] [--cw TEXT] [--reply N] [--language xx] [--media FILE]… [--poll …] TEXT --at TIME`:
+    /// schedules the draft, its media uploaded first, as a post does; undo cancels it.
+    @discardableResult
+    public func schedule(_ draft: StatusDraft, replyTo: Int? = nil, at: Timestamp) async throws(ViewModelError) -> ScheduledStatus {
         var made: ScheduledStatus?
         try await recordRemote(replay: nil) { () async throws(ViewModelError) -> (String, (any RemoteEffect)?) in
-            let scheduled = try await timeline.schedule(text, at: at)
+            let scheduled = try await timeline.schedule(draft, replyTo: replyTo, at: at)
             made = scheduled.scheduled
+            if !scheduled.scheduled.mediaIDs.isEmpty {
+                let ids = scheduled.scheduled.mediaIDs.map { TerminalText.sanitize($0) }.joined(separator: ", ")
+                notes.append("uploaded \(DisplayText.plural(scheduled.scheduled.mediaIDs.count, "file")) (media \(ids))")
+            }
             notes.append(scheduled.note ?? "scheduled status \(scheduled.scheduled.id) for \(DisplayText.fullTime(at))")
-            return ("post \(Self.quoted(text)) --at \(DisplayText.fullTime(at))", ScheduleEffect(scheduled.scheduled, scheduling: true))
+            let options = draft.optionNames.isEmpty ? "" : " " + draft.optionNames.joined(separator: " ")
+            return ("post\(options) \(Self.quoted(draft.text)) --at \(DisplayText.fullTime(at))",
+                    ScheduleEffect(scheduled.scheduled, scheduling: true))
         }
         return made!
     }
 
     /// `scheduled`: opens the scheduled statuses.
-    public func scheduled() async throws(ViewModelError) {
-        try await recordRemote(replay: "scheduled") { () async throws(ViewModelError) -> (String, (any RemoteEffect)?) in
-            let count = try await timeline.showScheduled()
+    public func scheduled(count: Int = 40) async throws(ViewModelError) {
+        try await recordRemote(replay: count == 40 ? "scheduled" : "scheduled \(count)") { () async throws(ViewModelError) -> (String, (any RemoteEffect)?) in
+            let count = try await timeline.showScheduled(count: count)
             return ("scheduled → \(DisplayText.plural(count, "scheduled status", "scheduled statuses"))", nil)
         }
     }

@@ -26,6 +26,14 @@ extension SessionViewModel {
         }
     }
 
+    /// `favourited-by N [COUNT] [--all]` / `reblogged-by N [COUNT] [--all]`: opens who favourited or boosted row N.
+    public func statusAccounts(_ list: StatusAccountList, index: Int, count: Int = 40, all: Bool = false) async throws(ViewModelError) {
+        try await recordRemote(replay: "\(list.rawValue) \(index) \(count)\(all ? " --all" : "")") { () async throws(ViewModelError) -> (String, (any RemoteEffect)?) in
+            let shown = try await timeline.showStatusAccounts(list, index: index, count: count, all: all)
+            return ("\(list.rawValue) \(index) → \(DisplayText.plural(shown.rows.count, "account"))", nil)
+        }
+    }
+
     // MARK: Writes
 
     /// `block USER` / `unblock USER`: undo does the other.

@@ -85,6 +85,19 @@ extension SessionViewModel {
         }
     }
 
+    /// `filters`: the account's filters on the server. Like `limits`, it
+    /// changes nothing and is not an operation.
+    public func filters() async throws(ViewModelError) -> FiltersViewModel {
+        notes = []
+        do {
+            let filters = try await timeline.filters()
+            finish([])
+            return filters
+        } catch {
+            throw failed(error)
+        }
+    }
+
     /// `"text"` on one line, cut at 40 characters, as the history shows a write's text.
     static func quoted(_ text: String) -> String {
         let line = TerminalText.sanitize(text)

@@ -177,7 +177,18 @@ public final class SessionViewModel {
     /// `more`: appends the next page. Returns how many new statuses it added.
     @discardableResult
     public func more() async throws(ViewModelError) -> Int {
-        try await loadPage("more") { () async throws(ViewModelError) in try await timeline.loadMore() }
+        // Over notifications or scheduled statuses, `more` pages that screen, as it pages the list.
+        if timeline.notifications != nil {
+            return try await loadPage("more", noun: ("notification", "notifications")) { () async throws(ViewModelError) in
+                try await timeline.moreNotifications()
+            }
+        }
+        if timeline.scheduledOnTop {
+            return try await loadPage("more", noun: ("scheduled status", "scheduled statuses")) { () async throws(ViewModelError) in
+                try await timeline.moreScheduled()
+            }
+        }
+        return try await loadPage("more") { () async throws(ViewModelError) in try await timeline.loadMore() }
     }
 
     /// `newer`: puts what arrived since the top row on top. Returns how many.
@@ -188,11 +199,12 @@ public final class SessionViewModel {
 
     /// The command `name` (`more`, `newer`), recorded for replay: `load`
     /// adds a page of statuses and says how many.
-    private func loadPage(_ name: String, _ load: () async throws(ViewModelError) -> Int) async throws(ViewModelError) -> Int {
+    private func loadPage(_ name: String, noun: (String, String) = ("status", "statuses"),
+                          _ load: () async throws(ViewModelError) -> Int) async throws(ViewModelError) -> Int {
         var loaded = 0
         try await record(replay: name) { () async throws(ViewModelError) -> String in
             loaded = try await load()
-            return "\(name) → \(DisplayText.plural(loaded, "status", "statuses"))"
+            return "\(name) → \(DisplayText.plural(loaded, noun.0, noun.1))"
         }
         return loaded
     }

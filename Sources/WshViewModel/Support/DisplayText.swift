@@ -39,8 +39,14 @@ enum DisplayText {
     /// boost says who boosted and shows the boosted status's line.
     static func rowText(_ status: Status) -> String {
         if status.isBoost, let boosted = status.retweetedStatus {
+            // A filter's `warn` on the boost covers what it boosts.
+            if let title = status.filterWarning, boosted.filterWarning == nil {
+                return "↻ \(author(status.user)) boosted · Filtered: " + TerminalText.sanitize(title)
+            }
             return "↻ \(author(status.user)) boosted · " + rowText(boosted)
         }
+        // A filter's `warn` shows its title in place of the text until `detail` opens it.
+        if let title = status.filterWarning { return "Filtered: " + TerminalText.sanitize(title) }
         if let warning = status.contentWarning {
             return "CW: " + TerminalText.sanitize(warning)
         }

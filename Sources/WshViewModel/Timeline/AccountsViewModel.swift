@@ -42,14 +42,24 @@ public struct AccountsViewModel: Sendable, Hashable {
     let users: [User]
 
     public init(list: AccountList, owner: String, page: UserPage) {
+        self.init(kind: .user(list), owner: owner, page: page)
+    }
+
+    /// The screen of `kind`'s accounts: `owner` is a user, or a status's id.
+    public init(kind: AccountsKind, owner: String, page: UserPage) {
         let owner = TerminalText.sanitize(owner)
-        title = list == .followers ? "followers of \(owner)" : "\(owner) follows"
+        switch kind {
+        case .user(.followers): title = "followers of \(owner)"
+        case .user(.following): title = "\(owner) follows"
+        case .status(.favouritedBy): title = "who favourited status \(owner)"
+        case .status(.rebloggedBy): title = "who boosted status \(owner)"
+        }
         users = page.users
         rows = page.users.enumerated().map { offset, user in
             AccountCellViewModel(user: user, index: offset + 1, followedByYou: user.identifier.flatMap { page.following[$0] })
         }
         hasMore = page.next != nil
-        document = AccountsDocument(list: list, owner: owner, page: page)
+        document = AccountsDocument(kind: kind, owner: owner, page: page)
     }
 }
 

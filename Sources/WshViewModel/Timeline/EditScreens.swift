@@ -88,14 +88,22 @@ public struct ScheduledStatusesViewModel: Sendable, Hashable {
     public let rows: [Row]
     /// `2 scheduled statuses`.
     public let countText: String
+    /// True when the server has a next page (`more` brings it).
+    public let hasMore: Bool
     /// As `scheduled --json` shows them.
     public let document: [ScheduledStatusDocument]
 
-    public init(_ scheduled: [ScheduledStatus]) {
+    public init(_ scheduled: [ScheduledStatus], hasMore: Bool = false) {
         rows = scheduled.enumerated().map { offset, status in
-            Row(index: offset + 1, id: TerminalText.sanitize(status.id), time: DisplayText.fullTime(status.scheduledAt),
-                text: status.contentWarning.map { "CW: " + TerminalText.sanitize($0) } ?? TerminalText.sanitize(status.text))
+            var markers: [String] = []
+            if status.poll != nil { markers.append("[poll]") }
+            if !status.mediaIDs.isEmpty { markers.append("[\(DisplayText.plural(status.mediaIDs.count, "attachment"))]") }
+            if let visibility = status.visibility, visibility != "public" { markers.append("[\(TerminalText.sanitize(visibility))]") }
+            let text = status.contentWarning.map { "CW: " + TerminalText.sanitize($0) } ?? TerminalText.sanitize(status.text)
+            return Row(index: offset + 1, id: TerminalText.sanitize(status.id), time: DisplayText.fullTime(status.scheduledAt),
+                       text: (markers + [text]).joined(separator: " "))
         }
+        self.hasMore = hasMore
         countText = DisplayText.plural(scheduled.count, "scheduled status", "scheduled statuses")
         document = scheduled.enumerated().map { ScheduledStatusDocument($1, index: $0 + 1) }
     }
@@ -110,11 +118,28 @@ public struct ScheduledStatusDocument: Encodable, Sendable, Hashable {
     public var text: String
     @JSONNull public var visibility: String?
     public var spoilerText: String
+    @JSONNull public var language: String?
+    public var mediaIDs: [String]
+    /// `{options, expires_in, multiple}`, null without a poll.
+    @JSONNull public var poll: PollDocument?
+
+    /// A scheduled poll: its options, how long it stays open (seconds), whether it takes several choices.
+    public struct PollDocument: Encodable, Sendable, Hashable {
+        public var options: [String]
+        public var expiresIn: Int
+        public var multiple: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case options, multiple
+            case expiresIn = "expires_in"
+        }
+    }
 
     enum CodingKeys: String, CodingKey {
-        case index, id, text, visibility
+        case index, id, text, visibility, language, poll
         case scheduledAt = "scheduled_at"
         case spoilerText = "spoiler_text"
+        case mediaIDs = "media_ids"
     }
 
     public init(_ status: ScheduledStatus, index: Int?) {
@@ -124,5 +149,10 @@ public struct ScheduledStatusDocument: Encodable, Sendable, Hashable {
         text = TerminalText.sanitize(status.text, .multiline)
         visibility = status.visibility.map { TerminalText.sanitize($0) }
         spoilerText = TerminalText.sanitize(status.contentWarning ?? "", .multiline)
+        language = status.language.map { TerminalText.sanitize($0) }
+        mediaIDs = status.mediaIDs.map { TerminalText.sanitize($0) }
+        poll = status.poll.map { poll in
+            PollDocument(options: poll.options.map { TerminalText.sanitize($0) }, expiresIn: poll.expiresIn, multiple: poll.multiple)
+        }
     }
 }

@@ -45,6 +45,9 @@ public struct StatusDetailViewModel: Sendable, Hashable {
     public let mentionsLine: String
     /// The content warning the text hides behind, "" when it has none.
     public let contentWarning: String
+    /// `filtered by your filter "spoilers" (warn)`: the server's filters that
+    /// matched it, which the list shows in place of its text; "" when none.
+    public let filterNote: String
     /// Who may see it (`public`, `unlisted`, `private`, `direct`), "" when the API does not say.
     public let visibility: String
     /// The poll's options with their votes (`yes · 3 votes`), and whether it closed; empty without a poll.
@@ -100,6 +103,9 @@ public struct StatusDetailViewModel: Sendable, Hashable {
         tagsLine = TerminalText.sanitize(status.tags.map { "#" + $0 }.joined(separator: " "))
         mentionsLine = TerminalText.sanitize(status.mentions.map { "@" + $0 }.joined(separator: " "))
         contentWarning = TerminalText.sanitize(status.contentWarning)
+        filterNote = status.filterMatches.isEmpty ? ""
+            : "filtered by your filter " + status.filterMatches.map { "\"\(TerminalText.sanitize($0.title))\" (\(TerminalText.sanitize($0.action)))" }
+                .joined(separator: ", ")
         visibility = TerminalText.sanitize(status.visibility)
         if let poll = status.poll {
             // Numbered as `vote N CHOICE…` takes them; a mark on the options the token's owner chose.

@@ -32,10 +32,10 @@ public enum TimelineScreen: Sendable, Hashable {
         case .comments(let status, let page): self = .comments(CommentsViewModel(status: status, page: page))
         case .user(let user): self = .user(UserViewModel(user: user))
         case .search(let query, let results): self = .search(SearchViewModel(query: query, results: results))
-        case .accounts(let list, let owner, let page): self = .accounts(AccountsViewModel(list: list, owner: owner, page: page))
+        case .accounts(let kind, let owner, let page): self = .accounts(AccountsViewModel(kind: kind, owner: owner, page: page))
         case .lists(let lists): self = .lists(ListsViewModel(lists: lists))
         case .edits(let status, let versions): self = .edits(EditHistoryViewModel(status: status, versions: versions))
-        case .scheduled(let scheduled): self = .scheduled(ScheduledStatusesViewModel(scheduled))
+        case .scheduled(let scheduled, let next): self = .scheduled(ScheduledStatusesViewModel(scheduled, hasMore: next != nil))
         case .notifications(let page, let types): self = .notifications(NotificationsViewModel(page: page, types: types))
         case .conversations(let conversations): self = .conversations(ConversationsViewModel(conversations: conversations))
         }

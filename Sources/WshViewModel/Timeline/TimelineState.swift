@@ -1,6 +1,21 @@
 import WshDataController
 import WshModel
 
+/// Whose accounts an account screen lists: a user's followers or whom they
+/// follow, or who favourited or boosted a status.
+public enum AccountsKind: Sendable, Hashable {
+    case user(AccountList)
+    case status(StatusAccountList)
+
+    /// `followers`, `following`, `favourited-by`, `reblogged-by`: the command's name.
+    public var name: String {
+        switch self {
+        case .user(let list): list.rawValue
+        case .status(let list): list.rawValue
+        }
+    }
+}
+
 /// Everything the timeline screens show, as a value: the loaded statuses,
 /// where paging stands, which screens are open over the list, and who is
 /// muted.
@@ -23,15 +38,16 @@ public struct TimelineState: Sendable, Hashable {
         // Search results and account lists (TimelineViewModel+Relations.swift).
         /// What a search for `query` found.
         case search(query: String, SearchResults)
-        /// One page of `owner`'s followers or of whom they follow.
-        case accounts(AccountList, owner: String, UserPage)
+        /// One page of `owner`'s followers or of whom they follow, or of who
+        /// favourited or boosted the status `owner` (its id).
+        case accounts(AccountsKind, owner: String, UserPage)
         /// The account's lists.
         case lists([UserList])
         // Edits and scheduled statuses.
         /// The edit history of a status, the original first.
         case edits(Status, [StatusEdit])
-        /// The account's scheduled statuses.
-        case scheduled([ScheduledStatus])
+        /// The account's scheduled statuses, and where the next page starts (nil: none).
+        case scheduled([ScheduledStatus], next: String?)
         // Notifications and conversations (TimelineViewModel+Notifications.swift).
         /// The notifications, as asked for (`types`: only these; empty: all).
         case notifications(NotificationsPage, types: [String])

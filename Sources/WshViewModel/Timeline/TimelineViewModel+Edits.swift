@@ -52,26 +52,62 @@ extension TimelineViewModel {
         return versions.count
     }
 
-    /// Schedules `text` for `at`. A scheduled screen on top lists it.
-    public func schedule(_ text: String, at: Timestamp) async throws(ViewModelError) -> Scheduled {
+    /// Schedules `draft` for `at`, replying to row `replyTo` when given (as
+    /// `post --reply N` reads it): its files are uploaded first, as a post's
+    /// are, then the draft goes with `scheduled_at`. A scheduled screen on top lists it.
+    /// Returns the scheduled status and the draft as sent (media ids in place of files).
+    public func schedule(_ draft: StatusDraft, replyTo: Int? = nil, at: Timestamp) async throws(ViewModelError) -> Scheduled {
         try requireSchedules()
-        guard !text.allSatisfy(\.isWhitespace) else { throw fail(.emptyPost) }
+        var draft = draft
+        let hasAttachment = !draft.media.isEmpty || !draft.mediaIDs.isEmpty
+        guard !draft.text.allSatisfy(\.isWhitespace) || hasAttachment else { throw fail(.emptyPost) }
+        if let index = replyTo { draft.inReplyTo = try statusOfRow(index).identifier }
+        if let refusal = dataController.refusal(of: draft) { throw fail(.invalidInput(refusal)) }
+        let sent = try await request { () async throws(RequestError) in try await dataController.upload(draft) }
         let written = try await write(
             nothing: "nothing was scheduled", advice: "check with `scheduled` before scheduling again"
-        ) { () async throws(WriteError) in try await dataController.schedule(text: text, at: at) }
-        commit(state.showingScheduled { $0 + [written.value] })
-        return Scheduled(scheduled: written.value, note: Self.lostAnswerNote(written, found: "found it among the scheduled statuses"))
+        ) { () async throws(WriteError) in try await dataController.schedule(sent, at: at) }
+        var scheduled = written.value
+        // What the server did not echo back is what was sent: scheduling it again (undo of unschedule) sends it all.
+        if scheduled.mediaIDs.isEmpty { scheduled.mediaIDs = sent.mediaIDs }
+        if scheduled.poll == nil { scheduled.poll = sent.poll }
+        if scheduled.language == nil { scheduled.language = sent.language }
+        if scheduled.inReplyTo == nil { scheduled.inReplyTo = sent.inReplyTo }
+        commit(state.showingScheduled { $0 + [scheduled] })
+        return Scheduled(scheduled: scheduled, note: Self.lostAnswerNote(written, found: "found it among the scheduled statuses"))
     }
 
-    /// Opens the scheduled statuses.
-    public func showScheduled() async throws(ViewModelError) -> Int {
+    /// Opens the scheduled statuses (the first page; `more` brings the next).
+    public func showScheduled(count: Int = 40) async throws(ViewModelError) -> Int {
         try requireSchedules()
-        let scheduled = try await request { () async throws(RequestError) in try await dataController.scheduledStatuses() }
+        guard (1...40).contains(count) else { throw fail(.invalidPaging(name: "N", value: count, allowed: 1...40)) }
+        let page = try await request { () async throws(RequestError) in try await dataController.scheduledPage(count: count) }
         var next = state
         if case .scheduled? = next.screens.last { next.screens.removeLast() }
-        next.screens.append(.scheduled(scheduled))
+        next.screens.append(.scheduled(page.statuses, next: page.next))
         commit(next)
-        return scheduled.count
+        return page.statuses.count
+    }
+
+    /// True when the scheduled statuses are the screen on top.
+    public var scheduledOnTop: Bool {
+        if case .scheduled? = state.screens.last { true } else { false }
+    }
+
+    /// Appends the next page to the scheduled screen on top; how many came (0 at the end).
+    public func moreScheduled() async throws(ViewModelError) -> Int {
+        guard case .scheduled(let shown, let cursor)? = state.screens.last else { throw fail(.nothingFetched) }
+        guard let cursor else { return 0 }
+        let page = try await request { () async throws(RequestError) in
+            try await dataController.scheduledPage(cursor: cursor)
+        }
+        let known = Set(shown.map(\.id))
+        let fresh = page.statuses.filter { !known.contains($0.id) }
+        var next = state
+        // A server that repeats its cursor would loop: the screen ends where it does.
+        next.screens[next.screens.count - 1] = .scheduled(shown + fresh, next: fresh.isEmpty || page.next == cursor ? nil : page.next)
+        commit(next)
+        return fresh.count
     }
 
     /// Cancels scheduled status `index`, numbered as the scheduled screen on
@@ -79,7 +115,7 @@ extension TimelineViewModel {
     public func unschedule(index: Int) async throws(ViewModelError) -> Scheduled {
         try requireSchedules()
         let listed: [ScheduledStatus]
-        if case .scheduled(let shown)? = state.screens.last {
+        if case .scheduled(let shown, _)? = state.screens.last {
             listed = shown
         } else {
             listed = try await request { () async throws(RequestError) in try await dataController.scheduledStatuses() }
@@ -117,7 +153,7 @@ extension TimelineViewModel {
         }
         let outcome = try await compensate(
             operation, undo: undo, doing: "scheduling it again", check: "scheduled"
-        ) { () async throws(WriteError) in try await dataController.schedule(text: scheduled.text, at: at) }
+        ) { () async throws(WriteError) in try await dataController.schedule(scheduled.draft, at: at) }
         return Scheduled(scheduled: outcome.value, note: Self.lostAnswerNote(outcome, found: "found it among the scheduled statuses"))
     }
 
@@ -147,9 +183,9 @@ extension TimelineViewModel {
 extension TimelineState {
     /// This state with the scheduled screen on top (if that is what shows) changed by `change`.
     func showingScheduled(_ change: ([ScheduledStatus]) -> [ScheduledStatus]) -> TimelineState {
-        guard case .scheduled(let shown)? = screens.last else { return self }
+        guard case .scheduled(let shown, let more)? = screens.last else { return self }
         var next = self
-        next.screens[screens.count - 1] = .scheduled(change(shown))
+        next.screens[screens.count - 1] = .scheduled(change(shown), next: more)
         return next
     }
 
@@ -157,9 +193,9 @@ extension TimelineState {
     func replacingScheduled(id: String, with scheduled: ScheduledStatus) -> TimelineState {
         var next = self
         next.screens = screens.map { screen in
-            guard case .scheduled(var shown) = screen, let position = shown.firstIndex(where: { $0.id == id }) else { return screen }
+            guard case .scheduled(var shown, let more) = screen, let position = shown.firstIndex(where: { $0.id == id }) else { return screen }
             shown[position] = scheduled
-            return .scheduled(shown)
+            return .scheduled(shown, next: more)
         }
         return next
     }

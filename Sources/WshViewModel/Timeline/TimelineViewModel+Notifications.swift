@@ -23,13 +23,33 @@ extension TimelineViewModel {
                 page.next = older.next
             }
             if let limit, page.notifications.count > limit { page.notifications.removeLast(page.notifications.count - limit) }
-            return page
+            return dataController.shown(page)
         }
         var next = state
         if case .notifications? = next.screens.last { next.screens.removeLast() }
         next.screens.append(.notifications(page, types: types))
         commit(next)
         return page.notifications.count
+    }
+
+    /// Appends the next older page (the server's `Link`) to the notifications
+    /// screen on top; how many came (0 at the end).
+    public func moreNotifications() async throws(ViewModelError) -> Int {
+        guard case .notifications(let shown, let types)? = state.screens.last else { throw fail(.noNotificationsScreen) }
+        guard let cursor = shown.next else { return 0 }
+        let older = try await request { () async throws(RequestError) -> NotificationsPage in
+            try await dataController.notifications(NotificationQuery(count: NotificationQuery.maximumCount, types: types, from: cursor))
+        }
+        let known = Set(shown.notifications.map(\.id))
+        let fresh = dataController.shown(older).notifications.filter { !known.contains($0.id) }
+        var page = shown
+        page.notifications += fresh
+        // A server that repeats its cursor would loop: the screen ends where it does.
+        page.next = older.notifications.isEmpty || older.next == cursor ? nil : older.next
+        var next = state
+        next.screens[next.screens.count - 1] = .notifications(page, types: types)
+        commit(next)
+        return fresh.count
     }
 
     /// The notifications screen on top, for `dismiss`.

@@ -62,9 +62,40 @@ extension TimelineViewModel {
             return page
         }
         var next = state
-        next.screens.append(.accounts(list, owner: reference.description, page))
+        next.screens.append(.accounts(.user(list), owner: reference.description, page))
         commit(next)
         return AccountsViewModel(list: list, owner: reference.description, page: page)
+    }
+
+    /// Opens who favourited (or boosted) the status of row `index` (as
+    /// `detail N` reads it; a boost: the status it boosts), the first `count`;
+    /// with `all`, page after page up to `limit`. `detail N` then opens row N's profile.
+    @discardableResult
+    public func showStatusAccounts(_ list: StatusAccountList, index: Int, count: Int, all: Bool = false, limit: Int = 1000)
+        async throws(ViewModelError) -> AccountsViewModel {
+        let offered = list == .favouritedBy ? capabilities.listsFavouritedBy : capabilities.listsRebloggedBy
+        guard offered else {
+            throw fail(.notOffered("this API (\(dialectName)) does not say who \(list == .favouritedBy ? "favourited" : "boosted") a status"))
+        }
+        guard (1...80).contains(count) else { throw fail(.invalidPaging(name: "N", value: count, allowed: 1...80)) }
+        let status = try statusOfRow(index)
+        let shown = status.isBoost ? status.retweetedStatus ?? status : status
+        guard let statusID = shown.identifier else { throw fail(.invalidInput("row \(index) has no status id")) }
+        let page = try await request { () async throws(RequestError) in
+            var page = try await dataController.statusAccounts(list, statusID: statusID, count: count)
+            while all, let cursor = page.next, page.users.count < limit, !Task.isCancelled {
+                let next = try await dataController.statusAccounts(list, statusID: statusID, count: count, cursor: cursor)
+                page.users += next.users
+                page.following.merge(next.following) { $1 }
+                // A server that repeats its cursor would loop: stop where it does.
+                page.next = next.users.isEmpty || next.next == cursor ? nil : next.next
+            }
+            return page
+        }
+        var next = state
+        next.screens.append(.accounts(.status(list), owner: statusID, page))
+        commit(next)
+        return AccountsViewModel(kind: .status(list), owner: statusID, page: page)
     }
 
     /// Blocks (`true`) or unblocks the user `name` names.

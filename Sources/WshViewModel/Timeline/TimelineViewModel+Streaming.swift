@@ -56,6 +56,8 @@ extension TimelineViewModel {
                     guard !fresh.isEmpty else { continue }
                     next.screens = []
                     commit(next)
+                    // A status the list does not show (its author muted, a server filter's `hide`) is kept, not printed.
+                    guard !dataController.openStatuses(in: fresh, muting: state.muted).isEmpty else { continue }
                     outcome.arrived += 1
                     arrived(Array(rows.prefix(1)))
                     if let wanted, outcome.arrived >= wanted { connection.cancel() }

@@ -160,6 +160,14 @@ extension TimelineViewModel {
 
     /// Reads the token's rate-limit status. Changes nothing and is not an
     /// operation: like `list`, it only shows.
+    /// The account's filters on the server; an API without them refuses before any request.
+    public func filters() async throws(ViewModelError) -> FiltersViewModel {
+        guard dataController.capabilities.filters else { throw fail(.notOffered("this API (\(dataController.dialectName)) has no filters")) }
+        let filters = try await request { () async throws(RequestError) in try await dataController.filters() }
+        commit(state)
+        return FiltersViewModel(filters)
+    }
+
     public func rateLimits() async throws(ViewModelError) -> LimitsViewModel {
         let status = try await request { () async throws(RequestError) in try await dataController.rateLimitStatus() }
         commit(state)

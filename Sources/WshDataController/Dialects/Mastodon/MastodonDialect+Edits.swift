@@ -34,14 +34,20 @@ extension MastodonDialect {
         try await Call(exchange).get([MastodonStatusEdit].self, "api/v1/statuses/\(Call.segment(id))/history").map(\.edit)
     }
 
-    public func schedule(text: String, at: Timestamp, _ exchange: DialectExchange) async throws(RequestError) -> ScheduledStatus {
+    /// `POST /api/v1/statuses` with the draft as a post sends it (visibility,
+    /// `spoiler_text`, `in_reply_to_id`, language, `media_ids[]`, `poll[…]`) and `scheduled_at`.
+    public func schedule(_ draft: StatusDraft, at: Timestamp, _ exchange: DialectExchange) async throws(RequestError) -> ScheduledStatus {
         try await Call(exchange).send(MastodonScheduledStatus.self, .post, "api/v1/statuses",
-                                      [("status", text), ("scheduled_at", Self.isoTime(at))]).scheduled
+                                      Call.statusForm(draft) + [("scheduled_at", Self.isoTime(at))]).scheduled
     }
 
-    public func scheduledStatuses(count: Int, _ exchange: DialectExchange) async throws(RequestError) -> [ScheduledStatus] {
-        try await Call(exchange).get([MastodonScheduledStatus].self, "api/v1/scheduled_statuses",
-                                     [("limit", String(min(count, Self.pageLimit)))]).map(\.scheduled)
+    /// `GET /api/v1/scheduled_statuses`, paged by the `Link` header as sent.
+    public func scheduledStatuses(count: Int, cursor: String?, _ exchange: DialectExchange) async throws(RequestError) -> ScheduledPage {
+        let call = Call(exchange)
+        let limit = [("limit", String(min(max(count, 1), Self.pageLimit)))]
+        let statuses = try await call.page([MastodonScheduledStatus].self, "api/v1/scheduled_statuses",
+                                           PageQuery(count: count, link: cursor), limit, limited: false)
+        return ScheduledPage(statuses: statuses.map(\.scheduled), next: call.link("next"))
     }
 
     public func scheduledStatus(id: String, _ exchange: DialectExchange) async throws(RequestError) -> ScheduledStatus {

@@ -26,9 +26,44 @@ extension MastodonDialect {
         async throws(RequestError) -> UserPage {
         let call = Call(exchange)
         let id = try await call.accountID(user)
-        let limit = [("limit", String(min(max(count, 1), Self.accountPageLimit)))]
-        let accounts = try await call.page([MastodonAccount].self, "api/v1/accounts/\(Call.segment(id))/\(list.rawValue)",
-                                           PageQuery(count: count, link: cursor), limit, limited: false)
+        return try await call.accountPage("api/v1/accounts/\(Call.segment(id))/\(list.rawValue)", count: count, cursor: cursor)
+    }
+
+    /// `GET /api/v1/statuses/:id/favourited_by` or `reblogged_by`, paged by the `Link` header as sent.
+    public func statusAccounts(_ list: StatusAccountList, statusID: String, count: Int, cursor: String?, _ exchange: DialectExchange)
+        async throws(RequestError) -> UserPage {
+        let path = list == .favouritedBy ? "favourited_by" : "reblogged_by"
+        return try await Call(exchange).accountPage("api/v1/statuses/\(Call.segment(statusID))/\(path)", count: count, cursor: cursor)
+    }
+
+    /// `GET /api/v2/filters`; a server without it (404, 410: before Mastodon 4) is asked `GET /api/v1/filters`.
+    public func filters(_ exchange: DialectExchange) async throws(RequestError) -> [ContentFilter] {
+        let call = Call(exchange)
+        do {
+            return try await call.get([MastodonFilter].self, "api/v2/filters").map(\.filter)
+        } catch {
+            guard Self.lacksFiltersV2(error) else { throw error }
+        }
+        return try await call.get([MastodonFilterV1].self, "api/v1/filters").map(\.filter)
+    }
+
+    /// True when `error` says the server has no `/api/v2/filters`.
+    static func lacksFiltersV2(_ error: RequestError) -> Bool {
+        switch error {
+        case .http(let status, _, _): [404, 405, 410, 501].contains(status)
+        case .api(let failure): [404, 405, 410, 501].contains(failure.httpStatus)
+        default: false
+        }
+    }
+}
+
+extension Call {
+    /// A page of accounts at `path` (followers, following, who favourited or
+    /// boosted a status), with whether you follow each where the server says.
+    func accountPage(_ path: String, count: Int, cursor: String?) async throws(RequestError) -> UserPage {
+        let call = self
+        let limit = [("limit", String(min(max(count, 1), MastodonDialect.accountPageLimit)))]
+        let accounts = try await call.page([MastodonAccount].self, path, PageQuery(count: count, link: cursor), limit, limited: false)
         // The next page starts where only the Link header knows (a follow's id, not an account's): followed as sent.
         var page = UserPage(users: accounts.map(\.user), next: call.link("next"))
         // Whether you follow each is the relationships' to say; a visitor has none, and the list stands without.
@@ -41,7 +76,9 @@ extension MastodonDialect {
         }
         return page
     }
+}
 
+extension MastodonDialect {
     public func setBlocking(_ block: Bool, _ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> Relationship {
         let call = Call(exchange)
         let id = try await call.accountID(user)

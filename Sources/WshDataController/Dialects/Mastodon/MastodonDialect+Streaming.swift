@@ -23,7 +23,12 @@ extension MastodonDialect {
         case .tag(let tag):
             let query = "&tag=" + PercentEncoding.encoded(tag)
             names = ("hashtag?" + query.dropFirst(), "hashtag" + query)
-        case .user, .reposts, .list, .bookmarks, .favourites: throw .configuration("Mastodon has no stream of \(source)")
+        case .list(let name):
+            // A list is streamed by its id: a title is looked up first (GET /api/v1/lists).
+            let list = try await Call(exchange).list(named: name)
+            let query = "&list=" + PercentEncoding.encoded(list.id)
+            names = ("list?" + query.dropFirst(), "list" + query)
+        case .user, .reposts, .bookmarks, .favourites: throw .configuration("Mastodon has no stream of \(source)")
         }
         let base = try await streamingBase(exchange)
         let mentionsOnly = source == .mentions

@@ -24,6 +24,25 @@ extension WeiboDialect {
         return try await exchange.fetch(UserPage.self, Endpoint(.get, path, parameters: parameters))
     }
 
+    /// Who reposted `statusID`: the authors of its reposts (`statuses/repost_timeline.json`,
+    /// paged by `page`), each once. Weibo's API does not say who liked a status.
+    public func statusAccounts(_ list: StatusAccountList, statusID: String, count: Int, cursor: String?, _ exchange: DialectExchange)
+        async throws(RequestError) -> UserPage {
+        guard list == .rebloggedBy else { throw .configuration("Weibo does not say who liked a status") }
+        let page = Int(cursor ?? "") ?? 1
+        let size = min(max(count, 1), 200)
+        let reposts = try await exchange.fetch(TimelinePage.self, Endpoint(.get, "statuses/repost_timeline.json", parameters: [
+            ("id", statusID), ("count", String(size)), ("page", String(page)),
+        ]))
+        var seen: Set<String> = []
+        let users = reposts.statuses.compactMap(\.user).filter { seen.insert($0.identifier ?? "").inserted }
+        return UserPage(users: users, next: reposts.statuses.count < size ? nil : String(page + 1), totalNumber: reposts.totalNumber)
+    }
+
+    public func filters(_ exchange: DialectExchange) async throws(RequestError) -> [ContentFilter] {
+        throw .configuration("Weibo has no filters")
+    }
+
     public func setBlocking(_ block: Bool, _ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> Relationship {
         throw .configuration("Weibo has no block")
     }

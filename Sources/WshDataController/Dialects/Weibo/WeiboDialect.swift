@@ -10,7 +10,10 @@ public struct WeiboDialect: Dialect {
     public var name: String { "weibo" }
     public var authScheme: String { "OAuth2" }
     public var errors: any APIErrors { WeiboErrors() }
-    public var capabilities: Capabilities { Capabilities(repostTakesText: true, searchFinds: [.statuses]) }
+    public var capabilities: Capabilities {
+        Capabilities(repostTakesText: true, searchFinds: [.statuses],
+                     offering: [\.listsRebloggedBy, \.uploadsMedia, \.picturesWithPost])
+    }
 
     public func maximumCount(for source: TimelineSource) -> Int? {
         switch source {
@@ -93,18 +96,26 @@ public struct WeiboDialect: Dialect {
 
     // MARK: Writes
 
-    /// Weibo posts text alone here (its picture upload is not wired): every other option is refused.
+    /// Weibo posts text (`statuses/update.json`), or text and one picture in
+    /// the same request (`statuses/upload.json`, multipart: `status` and the
+    /// file `pic`, streamed from disk); every other option is refused.
     public func post(_ draft: StatusDraft, _ exchange: DialectExchange) async throws(RequestError) -> Status {
         if let refusal = capabilities.refusal(of: draft, api: "Weibo") { throw .configuration(refusal) }
-        return try await exchange.fetch(Status.self, Endpoint(.post, "statuses/update.json", parameters: [("status", draft.text)]))
+        guard let picture = draft.media.first else {
+            return try await exchange.fetch(Status.self, Endpoint(.post, "statuses/update.json", parameters: [("status", draft.text)]))
+        }
+        let parts = [MultipartPart("status", .text(draft.text)),
+                     MultipartPart("pic", .file(path: picture.path, filename: picture.filename, contentType: picture.contentType))]
+        return try await exchange.fetch(Status.self, Endpoint(.post, "statuses/upload.json", multipart: parts))
     }
 
+    /// Weibo's picture goes with its post (`post`): nothing is uploaded first.
     public func uploadMedia(_ file: MediaFile, _ exchange: DialectExchange) async throws(RequestError) -> MediaAttachment {
-        throw .configuration("--media: Weibo has no media uploads")
+        throw .configuration("--media: Weibo sends its picture with the post (statuses/upload.json)")
     }
 
     public func media(id: String, _ exchange: DialectExchange) async throws(RequestError) -> MediaAttachment {
-        throw .configuration("--media: Weibo has no media uploads")
+        throw .configuration("--media: Weibo sends its picture with the post (statuses/upload.json)")
     }
 
     public func vote(pollID: String, choices: [Int], _ exchange: DialectExchange) async throws(RequestError) -> Poll {
@@ -194,11 +205,11 @@ public struct WeiboDialect: Dialect {
         throw Self.cannotEdit
     }
 
-    public func schedule(text: String, at: Timestamp, _ exchange: DialectExchange) async throws(RequestError) -> ScheduledStatus {
+    public func schedule(_ draft: StatusDraft, at: Timestamp, _ exchange: DialectExchange) async throws(RequestError) -> ScheduledStatus {
         throw Self.cannotSchedule
     }
 
-    public func scheduledStatuses(count: Int, _ exchange: DialectExchange) async throws(RequestError) -> [ScheduledStatus] {
+    public func scheduledStatuses(count: Int, cursor: String?, _ exchange: DialectExchange) async throws(RequestError) -> ScheduledPage {
         throw Self.cannotSchedule
     }
 

@@ -162,7 +162,7 @@ struct MastodonFaithfulTests {
         }
     }
 
-    @Test("filters v2: CRUD, keywords with whole_word, warn marks statuses in filtered, hide leaves them out, expiry by the clock")
+    @Test("filters v2: CRUD, keywords with whole_word, statuses carry filtered in every context (timelines, a status, a thread, notifications), hide too, expiry by the clock")
     func filters() async throws {
         let clock = SandboxClock.manual()
         try await withSandbox(SandboxConfiguration(statuses: 30, clock: clock)) { server in
@@ -192,22 +192,37 @@ struct MastodonFaithfulTests {
             #expect(named["id"] as? String == filterID)
             #expect(named["keywords"] == nil, "a status's filtered names the filter without its rules")
             #expect(await server.mastodon("timelines/public?limit=2").array.allSatisfy { ($0["filtered"] as? [Any])?.isEmpty == true })
-            // Not in the account context: nothing there.
-            #expect((await server.mastodon("accounts/\(server.second.uid)/statuses?limit=1", token: server.token)
-                .array.first?["filtered"] as? [Any])?.isEmpty == true)
+            // Whatever the context, as Mastodon 4 answers: the filter names its contexts, the client applies them.
+            func filtered(_ status: [String: Any]?) -> [String] {
+                (status?["filtered"] as? [[String: Any]])?.compactMap { ($0["filter"] as? [String: Any])?["id"] as? String } ?? []
+            }
+            let account = await server.mastodon("accounts/\(server.second.uid)/statuses?limit=1", token: server.token).array
+            #expect(filtered(account.first) == [filterID], "the account context, which the filter does not name")
+            #expect(filtered(await server.mastodon("statuses/\(dogs)", token: server.token).json) == [filterID])
+            #expect(filtered(await server.mastodon("statuses/\(dogs)").json).isEmpty, "no token, no filters")
+            // In a thread, and inside a notification's status.
+            let reply = try #require(await server.mastodon("POST", "statuses", token: server.second.token,
+                                                           form: "in_reply_to_id=\(cats)&status=" + formEncoded("more dogs")).json?["id"] as? String)
+            let thread = try #require(await server.mastodon("statuses/\(cats)/context", token: server.token).json)
+            #expect(filtered((thread["descendants"] as? [[String: Any]])?.first { $0["id"] as? String == reply }) == [filterID])
+            _ = await server.mastodon("POST", "statuses", token: server.second.token,
+                                      form: "status=" + formEncoded("@\(server.accounts[0].screenName) look, dogs"))
+            let mention = await server.mastodon("notifications?types[]=mention&limit=1", token: server.token).array.first
+            #expect(filtered(mention?["status"] as? [String: Any]) == [filterID])
 
-            // hide: left out of the page entirely; the page is still full.
+            // hide: the status stays in the page, carrying the filter, whose action tells the client to leave it out.
             let hidden = await server.mastodon("PUT", "v2/filters/\(filterID)", token: server.token, form: "filter_action=hide&expires_in=3600")
             #expect(hidden.json?["filter_action"] as? String == "hide")
             #expect(hidden.json?["expires_at"] as? String == "2024-11-11T14:30:00.000Z")
-            let without = await server.mastodon("timelines/public?limit=5", token: server.token).stringIDs
-            #expect(without.count == 5)
-            #expect(!without.contains(dogs) && !without.contains(cats))
+            let kept = await server.mastodon("timelines/public?limit=5", token: server.token).array
+            let hiddenDogs = try #require(kept.first { $0["id"] as? String == dogs })
+            let result = try #require((hiddenDogs["filtered"] as? [[String: Any]])?.first)
+            #expect((result["filter"] as? [String: Any])?["filter_action"] as? String == "hide")
             #expect(await server.mastodon("v2/filters", token: server.token).stringIDs == [filterID])
 
             // Expired: it stays listed but no longer applies.
             clock.advance(by: 3600)
-            #expect(await server.mastodon("timelines/public?limit=5", token: server.token).stringIDs.contains(dogs))
+            #expect(filtered(await server.mastodon("timelines/public?limit=5", token: server.token).array.first { $0["id"] as? String == dogs }).isEmpty)
             #expect(await server.mastodon("v2/filters/\(filterID)", token: server.token).status == 200)
 
             // Keywords on their own; delete; others' filters are 404.

@@ -149,30 +149,93 @@ struct MastodonNotificationsTests {
         }
     }
 
-    @Test("a status posted with visibility=direct is a conversation for everyone in it, and not public")
-    func conversations() async throws {
+    @Test("the seed's conversations: each account's, with accounts, last_status (a direct reply in a thread), unread")
+    func seededConversations() async throws {
         try await withSandbox(SandboxConfiguration(statuses: 100)) { server in
             let me = server.accounts[0]
-            #expect(await server.mastodon("conversations", token: me.token).array.isEmpty)
-            let sent = await server.mastodon("POST", "statuses", token: server.second.token,
+            let mine = await server.mastodon("conversations", token: me.token).array
+            // With account 2 (they answered last: unread), with account 3 (I wrote last: read), with a user who is no account.
+            #expect(mine.count == 3)
+            func with(_ conversation: [String: Any]) -> [String] {
+                (conversation["accounts"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
+            }
+            let second = try #require(mine.first { with($0) == [String(server.second.uid)] })
+            let third = try #require(mine.first { with($0) == [String(server.accounts[2].uid)] })
+            #expect(second["unread"] as? Bool == true)
+            #expect(third["unread"] as? Bool == false)
+            let last = try #require(second["last_status"] as? [String: Any])
+            #expect(last["visibility"] as? String == "direct")
+            #expect((last["account"] as? [String: Any])?["id"] as? String == String(server.second.uid))
+            #expect((last["content"] as? String)?.contains("@<span>\(me.screenName)</span>") == true)
+            let lastID = try #require(last["id"] as? String)
+            let parentID = try #require(last["in_reply_to_id"] as? String)
+            // Its thread: the message it answers, by me; it is no public status, nor on the Weibo side.
+            let context = try #require(await server.mastodon("statuses/\(lastID)/context", token: me.token).json)
+            #expect((context["ancestors"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [parentID])
+            #expect(await server.mastodon("statuses/\(parentID)", token: me.token).json?["replies_count"] as? Int == 1)
+            #expect(!(await server.mastodon("timelines/public?limit=40").stringIDs.contains(lastID)))
+            #expect(await server.get("statuses/show.json", "id=\(lastID)").status == 404)
+            // Newest last status first, each conversation once for each of its people.
+            let times = mine.compactMap { ($0["last_status"] as? [String: Any])?["id"] as? String }
+            #expect(times == times.sorted(by: >))
+            let theirs = await server.mastodon("conversations", token: server.second.token).array
+            #expect(theirs.first { with($0) == [String(me.uid)] }?["unread"] as? Bool == false)
+            #expect(theirs.first { with($0) == [String(me.uid)] }?["id"] as? String == second["id"] as? String)
+        }
+    }
+
+    @Test("a status posted with visibility=direct starts or continues a conversation for everyone in it, and is not public")
+    func conversations() async throws {
+        try await withSandbox(SandboxConfiguration(statuses: 100, accounts: 4)) { server in
+            let me = server.accounts[0]
+            // With four accounts, each has seeded conversations with its neighbours (1–2, 2–3, 3–4, 4–1): not 1 with 3.
+            let third = server.accounts[2]
+            let before = await server.mastodon("conversations", token: me.token).stringIDs
+            // Account 3 and I have none yet: a new one.
+            let sent = await server.mastodon("POST", "statuses", token: third.token,
                                              form: "visibility=direct&status=" + formEncoded("@\(me.screenName) psst"))
             let id = try #require(sent.json?["id"] as? String)
             let mine = await server.mastodon("conversations", token: me.token).array
-            #expect(mine.count == 1)
+            #expect(mine.count == before.count + 1)
             let conversation = try #require(mine.first)
-            #expect(conversation["id"] is String)
+            let conversationID = try #require(conversation["id"] as? String)
+            #expect(!before.contains(conversationID))
             #expect(conversation["unread"] as? Bool == true)
-            #expect((conversation["accounts"] as? [[String: Any]])?.map { $0["id"] as? String } == [String(server.second.uid)])
+            #expect((conversation["accounts"] as? [[String: Any]])?.map { $0["id"] as? String } == [String(third.uid)])
             #expect((conversation["last_status"] as? [String: Any])?["id"] as? String == id)
             #expect((conversation["last_status"] as? [String: Any])?["visibility"] as? String == "direct")
-            let theirs = await server.mastodon("conversations", token: server.second.token).array
+            let theirs = await server.mastodon("conversations", token: third.token).array
             #expect(theirs.first?["unread"] as? Bool == false)
-            #expect(await server.mastodon("conversations", token: server.accounts[2].token).array.isEmpty)
+            #expect(theirs.first?["id"] as? String == conversationID)
+            #expect(!(await server.mastodon("conversations", token: server.accounts[3].token).stringIDs.contains(conversationID)))
             #expect(!(await server.mastodon("timelines/public?limit=40").stringIDs.contains(id)))
-            let conversationID = try #require(conversation["id"] as? String)
+
             let read = await server.mastodon("POST", "conversations/\(conversationID)/read", token: me.token)
             #expect(read.json?["unread"] as? Bool == false)
             #expect(await server.mastodon("conversations", token: me.token).array.first?["unread"] as? Bool == false)
+
+            // A seeded conversation goes on: the same id, the new message last, first in the list, unread again.
+            let seeded = try #require(before.last)
+            let withSecond = try #require(await server.mastodon("conversations", token: me.token).array.first {
+                ($0["accounts"] as? [[String: Any]])?.first?["id"] as? String == String(server.second.uid)
+            })
+            _ = await server.mastodon("POST", "conversations/\(withSecond["id"] as? String ?? "")/read", token: me.token)
+            let again = await server.mastodon("POST", "statuses", token: server.second.token,
+                                              form: "visibility=direct&status=" + formEncoded("@\(me.screenName) and again"))
+            let newest = try #require(await server.mastodon("conversations", token: me.token).array.first)
+            #expect(newest["id"] as? String == withSecond["id"] as? String)
+            #expect(newest["unread"] as? Bool == true)
+            #expect((newest["last_status"] as? [String: Any])?["id"] as? String == again.json?["id"] as? String)
+
+            // Removed: gone from my list (not from theirs), until a newer message comes.
+            #expect(await server.mastodon("DELETE", "conversations/\(seeded)", token: me.token).text == "{}")
+            #expect(!(await server.mastodon("conversations", token: me.token).stringIDs.contains(seeded)))
+            #expect(await server.mastodon("DELETE", "conversations/\(seeded)", token: me.token).status == 404)
+            #expect(await server.mastodon("DELETE", "conversations/\(conversationID)", token: me.token).status == 200)
+            #expect(await server.mastodon("conversations", token: third.token).stringIDs.contains(conversationID))
+            _ = await server.mastodon("POST", "statuses", token: third.token,
+                                      form: "visibility=direct&status=" + formEncoded("@\(me.screenName) still there?"))
+            #expect(await server.mastodon("conversations", token: me.token).array.first?["id"] as? String == conversationID)
         }
     }
 }

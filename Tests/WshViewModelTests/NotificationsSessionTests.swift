@@ -135,11 +135,13 @@ struct NotificationsSessionTests {
         }
     }
 
-    @Test("conversations lists a direct status sent to you; detail N opens its last status")
+    @Test("conversations lists the seed's and a direct status sent to you, newest first; detail N opens its last status")
     func conversations() async throws {
         try await withSandboxClient(SandboxConfiguration(statuses: 100)) { server, _ in
             let me = session(server, as: server.accounts[0])
-            #expect(try await me.conversations() == 0)
+            // The seed's: with account 2, account 3 and a user who is no account.
+            #expect(try await me.conversations() == 3)
+            #expect(me.conversations?.rows.filter(\.unread).count == 2)
             let http = CurlHTTPClient(secrets: [server.accounts[1].token])
             let sent = try await http.send(HTTPRequest(
                 method: .post, url: server.mastodonBaseURL + "api/v1/statuses",
@@ -147,7 +149,8 @@ struct NotificationsSessionTests {
                           HTTPHeader("Content-Type", "application/x-www-form-urlencoded")],
                 body: Data("visibility=direct&status=%40\(server.accounts[0].screenName)%20psst".utf8)))
             #expect(sent.status == 200)
-            #expect(try await me.conversations() == 1)
+            // It goes on the seed's conversation with account 2, now the newest.
+            #expect(try await me.conversations() == 3)
             let row = try #require(me.conversations?.rows.first)
             #expect(row.with == "@" + server.accounts[1].screenName)
             #expect(row.unread)

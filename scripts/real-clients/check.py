@@ -219,20 +219,62 @@ def mastodon_py_faithful(client, me, first):
               or f"{len(accounts)} accounts")
         check("Mastodon.status_reblogged_by", lambda: client.status_reblogged_by(first.id),
               lambda accounts: f"{len(accounts)} accounts")
-    word = "wshfilterword"
-    made = check("Mastodon.create_filter_v2",
-                 lambda: client.create_filter_v2("wsh words", ["home", "public"], filter_action="warn",
-                                                 keywords_attributes=[{"keyword": word, "whole_word": True}]),
-                 lambda f: expect(f.keywords and f.keywords[0].keyword == word, "no keyword") or f.filter_action)
-    if made:
-        flagged = check("Mastodon.status_post (a status the filter matches)", lambda: client.status_post(f"a {word} here"))
-        check("Mastodon.timeline_home carries filtered", lambda: client.timeline_home(limit=5),
-              lambda page: expect(any(s.filtered and str(s.id) == str(flagged.id) for s in page), "no filtered")
-              or "warned")
-        check("Mastodon.filters_v2", client.filters_v2, lambda filters: expect(len(filters) == 1, f"{len(filters)}") or "one")
-        check("Mastodon.delete_filter_v2", lambda: client.delete_filter_v2(made.id))
+    mastodon_py_filters(client, me)
     check("Mastodon.custom_emojis", client.custom_emojis,
           lambda emojis: expect(emojis and emojis[0].shortcode == "wsh", "no :wsh:") or emojis[0].shortcode)
+
+
+def mastodon_py_filters(client, me):
+    """Filters v2 as Mastodon 4 applies them: every status the keywords match carries the
+    filter in `filtered` (the filter naming its contexts and action), in each context:
+    home, public, a status and its thread, a notification's status, an account's statuses;
+    a `hide` filter too, for the client to leave the status out."""
+    word = "wshfilterword"
+    contexts = ["home", "public", "notifications", "thread", "account"]
+    made = check("Mastodon.create_filter_v2",
+                 lambda: client.create_filter_v2("wsh words", contexts, filter_action="warn",
+                                                 keywords_attributes=[{"keyword": word, "whole_word": True}]),
+                 lambda f: expect(f.keywords and f.keywords[0].keyword == word and f.context == contexts, "not as made")
+                 or f.filter_action)
+    if not made:
+        return
+
+    def carries(status, action="warn"):
+        expect(status is not None, "the status is not there")
+        results = status.filtered or []
+        expect(any(str(r.filter.id) == str(made.id) and r.filter.filter_action == action
+                   and [m.lower() for m in r.keyword_matches] == [word] for r in results), f"filtered {results}")
+        return f"filtered by {made.title!r} ({action}), keyword_matches {results[0].keyword_matches}"
+
+    def find(page, status_id):
+        return next((s for s in page if str(s.id) == str(status_id)), None)
+
+    flagged = check("Mastodon.status_post (a status the filter matches)", lambda: client.status_post(f"a {word} here"))
+    if not flagged:
+        return
+    check("Mastodon.timeline_home carries filtered (home)", lambda: client.timeline_home(limit=5),
+          lambda page: carries(find(page, flagged.id)))
+    check("Mastodon.timeline_public carries filtered (public)", lambda: client.timeline_public(limit=5),
+          lambda page: carries(find(page, flagged.id)))
+    check("Mastodon.account_statuses carries filtered (account)", lambda: client.account_statuses(me.id, limit=5),
+          lambda page: carries(find(page, flagged.id)))
+    check("Mastodon.status carries filtered (thread)", lambda: client.status(flagged.id), carries)
+    answer = client.status_reply(flagged, f"another {word}")
+    check("Mastodon.status_context carries filtered (thread)", lambda: client.status_context(flagged.id),
+          lambda context: carries(find(context.descendants, answer.id)))
+    # Another account (account 1, the sandbox's own token) mentions this one with the word.
+    requests.post(f"{BASE}/api/v1/statuses", headers={"Authorization": "Bearer sandbox-token"}, timeout=10,
+                  data={"status": f"@{me.acct} a {word} for you"})
+    check("Mastodon.notifications carries filtered in its status (notifications)",
+          lambda: client.notifications(types=["mention"], limit=1), lambda page: carries(page[0].status if page else None))
+    check("Mastodon.update_filter_v2(filter_action='hide')", lambda: client.update_filter_v2(made.id, filter_action="hide"),
+          lambda f: expect(f.filter_action == "hide", f.filter_action) or "hide")
+    check("Mastodon.timeline_home keeps a hidden status, carrying the hide filter for the client",
+          lambda: client.timeline_home(limit=5), lambda page: carries(find(page, flagged.id), "hide"))
+    check("Mastodon.filters_v2", client.filters_v2, lambda filters: expect(len(filters) == 1, f"{len(filters)}") or "one")
+    check("Mastodon.delete_filter_v2", lambda: client.delete_filter_v2(made.id))
+    check("Mastodon.status after delete_filter_v2 carries none", lambda: client.status(flagged.id),
+          lambda status: expect(not status.filtered, f"filtered {status.filtered}") or "filtered []")
 
 
 def mastodon_notifications(client, me):
@@ -283,6 +325,18 @@ def mastodon_notifications(client, me):
         return client.notifications(limit=10)
     check("Mastodon.notifications_clear", clear, lambda page: expect(not page, f"{len(page)} left") or "none left")
 
+    def seeded(page):
+        expect(len(page) >= 2 and all(c.last_status.visibility == "direct" and c.accounts for c in page),
+               f"{len(page)} conversations")
+        expect(any(c.unread for c in page) and any(not c.unread for c in page), "not some unread, some read")
+        return f"{len(page)} from the seed, {sum(c.unread for c in page)} unread"
+
+    before = check("Mastodon.conversations (the seed's)", lambda: client.conversations(limit=10), seeded)
+    if before:
+        threaded = next((c for c in before if c.last_status.in_reply_to_id), None)
+        check("Mastodon.status_context of a conversation's last status", lambda: client.status_context(threaded.last_status.id),
+              lambda context: expect(context.ancestors and all(s.visibility == "direct" for s in context.ancestors),
+                                     "no direct ancestors") or f"{len(context.ancestors)} ancestors")
     requests.post(f"{BASE}/api/v1/statuses", headers=other, timeout=10,
                   data={"status": f"@{me.acct} psst", "visibility": "direct"})
     conversations = check("Mastodon.conversations", lambda: client.conversations(limit=5),
@@ -292,6 +346,16 @@ def mastodon_notifications(client, me):
     if conversations:
         check("Mastodon.conversations_read", lambda: client.conversations_read(conversations[0].id),
               lambda conversation: expect(not conversation.unread, "still unread"))
+        check("Mastodon.conversations after conversations_read", lambda: client.conversations(limit=10),
+              lambda page: expect(not page[0].unread and str(page[0].id) == str(conversations[0].id), "unread again")
+              or "read, still first")
+        # Mastodon.py has no call for DELETE /api/v1/conversations/:id: through its session, as a user of it would.
+        check("DELETE /api/v1/conversations/:id (Mastodon.py's session)",
+              lambda: client.session.delete(f"{BASE}/api/v1/conversations/{conversations[0].id}",
+                                            headers={"Authorization": "Bearer " + client.access_token}, timeout=10),
+              lambda answer: expect(answer.status_code == 200 and all(
+                  str(c.id) != str(conversations[0].id) for c in client.conversations(limit=10)), f"HTTP {answer.status_code}")
+              or "gone from the list")
 
 
 def mastodon_streaming(client):
@@ -696,6 +760,7 @@ def toot():
               lambda output: expect(requests.get(f"{BASE}/api/v1/notifications", headers=token, timeout=10).json() == [],
                                     "notifications left") or "none left")
         toot_scheduled(run, home)
+        toot_faithful(run, home)
 
 
 def toot_relations(run, public):
@@ -843,6 +908,50 @@ def toot_posting(run, home):
               lambda output: expect(json.loads(output)["own_votes"] == [1], output[:200]) or "own_votes [1]")
         check("toot polls show", lambda: run("polls", "show", str(poll_id), "--json"),
               lambda output: expect(json.loads(output)["votes_count"] == 1, output[:200]) or "votes_count 1")
+
+
+def toot_faithful(run, home):
+    """Issue 34's endpoints through toot's own commands: a reply that is a status
+    (`post --reply-to`, `thread`, `status`), `favourite`/`unfavourite`, `reblog`,
+    `reblogged-by`, `unreblog`, `timelines favourites`, `update-account`
+    (update_credentials) and a list's `replies_policy` (`lists create --replies-policy`)."""
+    token = {"Authorization": "Bearer " + _toot_token(home)}
+    me = requests.get(f"{BASE}/api/v1/accounts/verify_credentials", headers=token, timeout=10).json()
+
+    def newest_own():
+        return requests.get(f"{BASE}/api/v1/accounts/{me['id']}/statuses?limit=1", headers=token, timeout=10).json()[0]
+
+    check("toot post (a root)", lambda: run("post", "a root from toot"))
+    root = newest_own()
+    check("toot post --reply-to (a reply is a status)", lambda: run("post", "--reply-to", str(root["id"]), "a reply from toot"),
+          lambda _: expect(newest_own()["in_reply_to_id"] == root["id"], "the newest own status is not the reply")
+          or "in its author's statuses")
+    reply = newest_own()
+    check("toot thread --json", lambda: run("thread", str(root["id"]), "--json"),
+          lambda output: expect([s["id"] for s in json.loads(output)["descendants"]] == [reply["id"]], output[:200])
+          or "the reply is its one descendant")
+    check("toot status --json (the reply)", lambda: run("status", str(reply["id"]), "--json"),
+          lambda output: expect(json.loads(output)["in_reply_to_id"] == root["id"], output[:200]) or "in_reply_to_id the root")
+    other = requests.get(f"{BASE}/api/v1/timelines/public?limit=20", timeout=10).json()
+    target = next(s for s in other if s["account"]["id"] != me["id"])
+    check("toot favourite --json", lambda: run("favourite", str(target["id"]), "--json"),
+          lambda output: expect(json.loads(output)["favourited"] is True, output[:200]) or "favourited")
+    check("toot timelines favourites --json", lambda: run("timelines", "favourites", "--json", "--no-pager", "--no-clear"),
+          lambda output: expect(target["id"] in [s["id"] for s in json.loads(output)], output[:200]) or "listed")
+    check("toot unfavourite --json", lambda: run("unfavourite", str(target["id"]), "--json"),
+          lambda output: expect(json.loads(output)["favourited"] is False, output[:200]) or "not favourited")
+    check("toot reblog", lambda: run("reblog", str(target["id"])))
+    check("toot reblogged-by --json", lambda: run("reblogged-by", str(target["id"]), "--json"),
+          lambda output: expect(me["id"] in [a["id"] for a in json.loads(output)], output[:200]) or f"@{me['acct']} among them")
+    check("toot unreblog", lambda: run("unreblog", str(target["id"])))
+    check("toot update-account --display-name --note --json",
+          lambda: run("update-account", "--display-name", "toot tester", "--note", "from toot", "--json"),
+          lambda output: expect(json.loads(output)["display_name"] == "toot tester"
+                                and json.loads(output)["source"]["note"] == "from toot", output[:200]) or "toot tester")
+    check("toot lists create --replies-policy list --json",
+          lambda: run("lists", "create", "toot replies", "--replies-policy", "list", "--json"),
+          lambda output: expect(json.loads(output)["replies_policy"] == "list", output[:200]) or "replies_policy list")
+    check("toot lists delete (the replies_policy list)", lambda: run("lists", "delete", "toot replies"))
 
 
 def _toot_token(home):

@@ -30,6 +30,10 @@ struct DataSet: Sendable {
     /// Whom each account follows at the start (user indices), by account index.
     let initialFollowing: [Set<Int>]
     let text: TextGenerator
+    /// The seed's direct messages (Mastodon's `direct` statuses), oldest first:
+    /// ordinals `1 - count` through `0`, below every generated status (see
+    /// `DataSet+Conversations.swift`); the Weibo side never shows them.
+    let directMessages: [SandboxStatus]
 
     /// For each user, the ordinals of generated statuses that `@mention` them,
     /// oldest first. The first call makes every status (their texts say who).
@@ -52,7 +56,7 @@ struct DataSet: Sendable {
     static let newestTime = Timestamp(weiboText: "Mon Nov 11 21:30:00 +0800 2024")!
 
     // Independent PRNG streams, so adding statuses never changes users.
-    fileprivate enum Stream: UInt64 { case users = 1, statuses, comments, gaps, follows }
+    enum Stream: UInt64 { case users = 1, statuses, comments, gaps, follows, direct }
 
     /// How many users each account follows at the start.
     static let initialFollowCount = 10
@@ -87,6 +91,8 @@ struct DataSet: Sendable {
         initialFollowing = (0..<accounts).map { Self.initialFollows(seed: seed, account: $0, users: users.count) }
         statuses = GeneratedStatuses(seed: seed, users: users.count, accounts: accounts, text: text,
                                      outlines: outlines, nameIndex: nameIndex)
+        directMessages = Self.directMessages(seed: seed, users: users.map(\.screenName), accounts: accounts, text: text,
+                                             before: outlines.first?.createdAt ?? Self.newestTime.date)
     }
 
     /// The users a text `@mentions` (each once, in order): `@` then a screen
@@ -344,5 +350,71 @@ struct GeneratedStatuses: RandomAccessCollection, Sendable {
             tags = found
             return found
         }
+    }
+}
+
+// MARK: The seed's direct messages
+
+extension DataSet {
+    /// The seed's direct messages, oldest first, with ordinals `1 - count`
+    /// through `0` and times before `oldest` (the oldest generated status), so
+    /// ids and times keep the same order as everywhere else. Each account has
+    /// a conversation with one user who is no account (three messages, the
+    /// last theirs: unread) and one with the next account (two messages: the
+    /// first account wrote first, the next account answered). Each message after
+    /// the first of its conversation replies to the one before and `@mentions`
+    /// whom it is to, as a direct status on Mastodon does.
+    static func directMessages(seed: UInt64, users names: [String], accounts: Int, text: TextGenerator,
+                               before oldest: Date) -> [SandboxStatus] {
+        guard names.count > 1 else { return [] }
+        var threads: [[(author: Int, to: Int)]] = []
+        for account in 0..<accounts {
+            var rng = SplitMix64(seed: seed, stream: Stream.direct.rawValue, index: UInt64(account))
+            if names.count > accounts {
+                let other = accounts + rng.index(names.count - accounts)
+                threads.append([(other, account), (account, other), (other, account)])
+            }
+            let next = (account + 1) % accounts
+            // Two accounts make one pair, not the same pair twice.
+            if next != account, !(accounts == 2 && account == 1) {
+                threads.append([(account, next), (next, account)])
+            }
+        }
+        let count = threads.reduce(0) { $0 + $1.count }
+        var made: [SandboxStatus] = []
+        for thread in threads {
+            let rootOrdinal = made.count - count + 1
+            for (position, message) in thread.enumerated() {
+                let ordinal = made.count - count + 1
+                var rng = SplitMix64(seed: seed, stream: Stream.direct.rawValue, index: 1000 + UInt64(made.count))
+                // Whom it mentions is who is in the conversation: a text that mentions anyone else is drawn again.
+                var body = text.commentText(&rng)
+                for _ in 0..<20 where body.contains("@") { body = text.commentText(&rng) }
+                var status = SandboxStatus(
+                    ordinal: ordinal,
+                    createdAt: Timestamp(date: oldest.addingTimeInterval(-TimeInterval((count - made.count) * 600))),
+                    text: "@\(names[message.to]) " + body.filter { $0 != "@" }, source: rng.pick(Corpus.sources),
+                    authorIndex: message.author, pictureKeys: [], retweetedOrdinal: nil,
+                    repostsCount: 0, commentsCount: 0, attitudesCount: 0, escapesUnicode: false,
+                    mastodon: MastodonExtras(visibility: "direct"))
+                if position > 0, let parent = made.last {
+                    // No Weibo comment stands for it (commentID 0): the Weibo side never shows direct messages.
+                    status.replyTo = ReplyLink(parentID: parent.id, parentAuthor: parent.authorIndex,
+                                               rootOrdinal: rootOrdinal, commentID: 0)
+                }
+                made.append(status)
+            }
+        }
+        return made
+    }
+
+    /// True when `ordinal` is one of the seed's direct messages (`directMessages`).
+    func isDirectMessage(ordinal: Int) -> Bool {
+        ordinal <= 0 && ordinal > -directMessages.count
+    }
+
+    /// The seed's direct message with `ordinal`.
+    func directMessage(ordinal: Int) -> SandboxStatus? {
+        isDirectMessage(ordinal: ordinal) ? directMessages[ordinal + directMessages.count - 1] : nil
     }
 }

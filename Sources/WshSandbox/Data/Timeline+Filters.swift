@@ -1,8 +1,9 @@
 import FoundationEssentials
 
 /// A user's filter (Mastodon 4's v2 `Filter`): keywords that, in the
-/// contexts named, either mark a status (`warn`: it carries the filter in
-/// `filtered`) or take it out of the page (`hide`).
+/// contexts named, tell the client to show a status behind a warning (`warn`)
+/// or not at all (`hide`). The server marks each status the keywords match
+/// (it carries the filter in `filtered`) and leaves the rest to the client.
 struct SandboxFilter: Sendable, Hashable {
     /// A keyword; `wholeWord` matches it only between word boundaries.
     struct Keyword: Sendable, Hashable {
@@ -26,41 +27,42 @@ struct SandboxFilter: Sendable, Hashable {
     static let contexts: Set<String> = ["home", "notifications", "public", "thread", "account"]
     static let actions: Set<String> = ["warn", "hide"]
 
-    /// The words of `text` this filter's keywords match, as written there, in order; empty: no match.
-    func matches(in text: String) -> [String] {
-        guard !expired else { return [] }
-        var found: [String] = []
+    /// What this filter's keywords match first in `text`, as written there
+    /// (Mastodon matches the union of a filter's keywords and reports the one
+    /// match); nil: no match, or the filter has expired.
+    func firstMatch(in text: String) -> String? {
+        guard !expired else { return nil }
+        var best: (offset: Int, text: String)?
         for keyword in keywords where !keyword.keyword.isEmpty {
-            found += Self.occurrences(of: keyword.keyword, in: text, wholeWord: keyword.wholeWord)
+            // At the same place the keyword listed first wins, as in a regex alternation.
+            if let found = Self.firstOccurrence(of: keyword.keyword, in: text, wholeWord: keyword.wholeWord),
+               found.offset < best?.offset ?? .max {
+                best = found
+            }
         }
-        return found
+        return best?.text
     }
 
-    /// Where `keyword` occurs in `text` (case-insensitive), as written; with
+    /// Where `keyword` first occurs in `text` (case-insensitive), as written; with
     /// `wholeWord`, only where no letter or digit touches an end that is one
     /// (Mastodon's `\b` around the keyword).
-    static func occurrences(of keyword: String, in text: String, wholeWord: Bool) -> [String] {
+    static func firstOccurrence(of keyword: String, in text: String, wholeWord: Bool) -> (offset: Int, text: String)? {
         let haystack = Array(text)
         let needle = Array(keyword.lowercased())
         let lowered = haystack.map { Character($0.lowercased()) }
-        guard needle.count <= lowered.count else { return [] }
+        guard needle.count <= lowered.count else { return nil }
         func isWord(_ c: Character) -> Bool { c.isLetter || c.isNumber || c == "_" }
-        var found: [String] = []
         var i = 0
         while i + needle.count <= lowered.count {
             if lowered[i] == needle[0], Array(lowered[i..<(i + needle.count)]) == needle {
                 let end = i + needle.count
                 let boundedStart = !isWord(needle[0]) || i == 0 || !isWord(haystack[i - 1])
                 let boundedEnd = !isWord(needle[needle.count - 1]) || end == haystack.count || !isWord(haystack[end])
-                if !wholeWord || (boundedStart && boundedEnd) {
-                    found.append(String(haystack[i..<end]))
-                    i = end
-                    continue
-                }
+                if !wholeWord || (boundedStart && boundedEnd) { return (i, String(haystack[i..<end])) }
             }
             i += 1
         }
-        return found
+        return nil
     }
 }
 
@@ -74,40 +76,28 @@ extension Timeline {
         filters[user]?.first { $0.id == id }
     }
 
-    /// The text a filter reads: the content warning, the text, the media's
-    /// descriptions and the poll's options, as Mastodon matches them.
+    /// The text a filter reads, as Mastodon's `searchable_text` joins it: the
+    /// content warning, the text, the poll's options, the media's descriptions.
     func filterableText(of status: SandboxStatus) -> String {
         var parts = [status.mastodon?.spoilerText ?? generatedSpoiler(status) ?? "", status.text]
-        for id in status.mastodon?.mediaIDs ?? [] { if let text = media(id: id)?.description { parts.append(text) } }
         if let poll = poll(of: status, viewer: nil) { parts += poll.options }
-        return parts.joined(separator: "\n")
+        for id in status.mastodon?.mediaIDs ?? [] { if let text = media(id: id)?.description { parts.append(text) } }
+        return parts.joined(separator: "\n\n")
     }
 
-    /// `user`'s filters for `context` that match `status`, each with the words matched.
-    func filterResults(_ status: SandboxStatus, for user: Int, context: String) -> [(SandboxFilter, [String])] {
-        let active = (filters[user] ?? []).filter { !$0.expired && $0.context.contains(context) }
-        guard !active.isEmpty else { return [] }
-        let text = filterableText(of: status)
-        return active.compactMap { filter in
-            let words = filter.matches(in: text)
-            return words.isEmpty ? nil : (filter, words)
-        }
+    /// `user`'s active filters that match `status`, each with what it matched:
+    /// a status's `filtered`. Whatever the context, as Mastodon 4 answers: each
+    /// filter names its contexts and action, and the client applies them (a
+    /// `warn` one in those contexts, a `hide` one leaving the status out there).
+    func filterResults(_ status: SandboxStatus, for user: Int?) -> [(SandboxFilter, [String])] {
+        guard let user, let list = filters[user], list.contains(where: { !$0.expired }) else { return [] }
+        return filterResults(text: filterableText(of: status), for: user)
     }
 
-    /// True when one of `user`'s `hide` filters for `context` matches `status`:
-    /// Mastodon 4 leaves such a status out of the page.
-    func isHiddenByFilter(_ status: SandboxStatus, for user: Int, context: String) -> Bool {
-        filterResults(status, for: user, context: context).contains { $0.0.action == "hide" }
-    }
-
-    /// Whether a page in `context` for `user` keeps the status with `ordinal`
-    /// (a boost is read as what it boosts); cheap when `user` has no filter there.
-    func passesFilters(_ ordinal: Int, for user: Int?, context: String) -> Bool {
-        guard let user, let list = filters[user],
-              list.contains(where: { !$0.expired && $0.action == "hide" && $0.context.contains(context) }),
-              let status = status(ordinal: ordinal) else { return true }
-        let shown = isBoost(status) ? boosted(by: status) ?? status : status
-        return !isHiddenByFilter(shown, for: user, context: context)
+    /// `user`'s active filters that match `text` (a generated reply's), each with what it matched.
+    func filterResults(text: String, for user: Int?) -> [(SandboxFilter, [String])] {
+        guard let user, let list = filters[user] else { return [] }
+        return list.compactMap { filter in filter.firstMatch(in: text).map { (filter, [$0]) } }
     }
 
     /// Adds or replaces `user`'s filter; a new one gets the next id (and its keywords theirs).

@@ -28,7 +28,8 @@ extension Timeline {
     /// nil when it is gone.
     func replyTarget(_ parentID: Int64) -> (link: ReplyLink, answersComment: Int64?)? {
         if let parent = status(id: parentID) {
-            if let above = parent.replyTo {
+            // A reply to a reply: but one of the seed's direct messages has no Weibo comment (0) and is a root there.
+            if let above = parent.replyTo, above.commentID != 0 {
                 // A reply to a reply: the same thread, answering the parent's Weibo comment.
                 return (ReplyLink(parentID: parent.id, parentAuthor: parent.authorIndex,
                                   rootOrdinal: above.rootOrdinal, commentID: 0), above.commentID)
@@ -75,6 +76,10 @@ extension Timeline {
     /// it (generated replies and replies to replies too, as Weibo counts them);
     /// for a reply, the replies answering it.
     func repliesCount(of status: SandboxStatus) -> Int {
+        if status.ordinal <= 0 {
+            // One of the seed's direct messages: the one after it in its conversation, and replies made since.
+            return data.directMessages.filter { $0.replyTo?.parentID == status.id }.count + commentsCount(of: status)
+        }
         guard let link = status.replyTo else { return commentsCount(of: status) }
         guard let root = self.status(ordinal: link.rootOrdinal) else { return 0 }
         return replies(toComment: link.commentID, on: root).count

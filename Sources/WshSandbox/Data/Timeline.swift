@@ -69,6 +69,13 @@ struct Timeline: Sendable {
     // Notifications and conversations (see Timeline+Notifications.swift, Timeline+Conversations.swift).
     var notificationLedger = NotificationLedger()
     var conversationsRead: [Int: Set<Int>] = [:]
+    /// Conversations a user removed (`DELETE /api/v1/conversations/:id`): id → the
+    /// ordinal of its last status then; a newer status brings it back.
+    var conversationsRemoved: [Int: [Int64: Int]] = [:]
+    /// Posted `direct` statuses, oldest first (the conversations' index).
+    var postedDirect: [Int] = []
+    /// Deleted direct messages of the seed (their ordinals are 0 and below, apart from `deleted`).
+    var deletedDirect: Set<Int> = []
     // Uploads, posted polls and votes (see Timeline+Posting.swift).
     var posting = PostingState()
     // Replies that are statuses, filters and profiles (Timeline+Replies.swift, +Filters.swift, +Profiles.swift).
@@ -121,12 +128,14 @@ struct Timeline: Sendable {
     }
 
     func isDeleted(ordinal: Int) -> Bool {
+        if ordinal <= 0 { return deletedDirect.contains(ordinal) }
         let below = deletedCount(atOrBelow: ordinal)
         return below > 0 && deleted[below - 1] == ordinal
     }
 
     /// The status with `ordinal`, deleted or not (a repost still shows its original).
     func status(ordinal: Int) -> SandboxStatus? {
+        if ordinal <= 0 { return data.directMessage(ordinal: ordinal).map(edited) }
         if ordinal >= 1, ordinal <= data.statuses.count { return edited(data.statuses[ordinal - 1]) }
         let postedIndex = ordinal - data.statuses.count - 1
         return posted.indices.contains(postedIndex) ? edited(posted[postedIndex]) : nil
@@ -141,8 +150,16 @@ struct Timeline: Sendable {
     /// The status with `id`, nil when there is none or it was deleted.
     func status(id: Int64) -> SandboxStatus? {
         let ordinal = id - SandboxStatus.firstID
-        guard ordinal > 0, ordinal <= Int64(ordinalCount), !isDeleted(ordinal: Int(ordinal)) else { return nil }
+        // The seed's direct messages are 0 and below.
+        guard ordinal > -Int64(data.directMessages.count), ordinal <= Int64(ordinalCount),
+              !isDeleted(ordinal: Int(ordinal)) else { return nil }
         return status(ordinal: Int(ordinal))
+    }
+
+    /// The status with `id` as the Weibo side sees it: the seed's direct
+    /// messages (Mastodon only) are not there.
+    func weiboStatus(id: Int64) -> SandboxStatus? {
+        id - SandboxStatus.firstID > 0 ? status(id: id) : nil
     }
 
     // MARK: Timelines (ordinals, newest first, deleted ones left out)
@@ -248,6 +265,7 @@ struct Timeline: Sendable {
         for user in DataSet.mentionedUsers(in: status.text, index: data.userIndexByScreenName) {
             postedMentions[user, default: []].append(status.ordinal)
         }
+        if status.mastodon?.visibility == "direct" { postedDirect.append(status.ordinal) }
     }
 
     /// Why a write was refused.
@@ -267,6 +285,11 @@ struct Timeline: Sendable {
     mutating func delete(id: Int64, by user: Int) -> Result<SandboxStatus, Refusal> {
         guard let status = status(id: id) else { return .failure(.noSuchStatus) }
         guard status.authorIndex == user else { return .failure(.notTheAuthor) }
+        if status.ordinal <= 0 {
+            // One of the seed's direct messages: no Weibo face, no count of the author's statuses.
+            deletedDirect.insert(status.ordinal)
+            return .success(status)
+        }
         deleted.insert(status.ordinal, at: deletedCount(atOrBelow: status.ordinal))
         deletedCountByUser[user, default: 0] += 1
         // A reply is also a comment on the Weibo side (Timeline+Replies.swift): it goes too.

@@ -55,12 +55,13 @@ extension MastodonRenderer {
     }
 
     /// `"filtered":[{"filter","keyword_matches","status_matches"}]`: the
-    /// viewer's filters for `context` that match `status` (a `hide` one only
-    /// where the page kept it: a status asked for by id).
-    func writeFilterResults(_ status: SandboxStatus, for viewer: Int, context: String, into json: inout JSONWriter) {
+    /// viewer's filters that match a status (`Timeline.filterResults`), whatever
+    /// the context: each names its contexts and action, and the client applies
+    /// them, as Mastodon 4 leaves it to the client.
+    func writeFilterResults(_ results: [(SandboxFilter, [String])], into json: inout JSONWriter) {
         json.key("filtered")
         json.arrayStart()
-        for (filter, words) in timeline.filterResults(status, for: viewer, context: context) {
+        for (filter, words) in results {
             json.objectStart()
             json.key("filter")
             writeFilter(filter, withRules: false, into: &json)

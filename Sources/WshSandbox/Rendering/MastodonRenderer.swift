@@ -16,10 +16,6 @@ struct MastodonRenderer {
     let origin: String
     /// How ids are written.
     let ids: MastodonIDStyle
-    /// The filter context of what is rendered (`home`, `public`, `thread`,
-    /// `account`, `notifications`): statuses carry the viewer's matching
-    /// filters in `filtered`; nil: none apply.
-    var filterContext: String? = nil
     /// The server imitated: its extra members go in through `writeFlavourMembers`.
     let flavour: SandboxFlavour
 
@@ -75,9 +71,28 @@ struct MastodonRenderer {
         }
         var json = JSONWriter(capacity: 8000)
         json.objectStart()
-        json.member("ancestors", [])
-        json.key("descendants")
-        json.arrayStart()
+        if status.ordinal <= 0 {
+            // One of the seed's direct messages: the conversation's messages before it and after it.
+            let thread = timeline.data.directMessages.filter {
+                ($0.replyTo?.rootOrdinal ?? $0.ordinal) == (status.replyTo?.rootOrdinal ?? status.ordinal)
+                    && !timeline.isDeleted(ordinal: $0.ordinal)
+            }
+            json.key("ancestors")
+            json.arrayStart()
+            for message in thread where message.ordinal < status.ordinal {
+                writeStatus(timeline.edited(message), into: &json)
+            }
+            json.arrayEnd()
+            json.key("descendants")
+            json.arrayStart()
+            for message in thread where message.ordinal > status.ordinal {
+                writeStatus(timeline.edited(message), into: &json)
+            }
+        } else {
+            json.member("ancestors", [])
+            json.key("descendants")
+            json.arrayStart()
+        }
         writeThread(under: nil, on: status, into: &json)
         json.arrayEnd()
         json.objectEnd()
@@ -118,11 +133,9 @@ struct MastodonRenderer {
         }
     }
 
-    /// A comment as the reply it is: the reply status it is the Weibo face of
-    /// (left out when one of the viewer's `hide` filters matches it), else the comment.
+    /// A comment as the reply it is: the reply status it is the Weibo face of, else the comment.
     private func writeCommentOrReply(_ comment: SandboxComment, on status: SandboxStatus, into json: inout JSONWriter) {
         if let reply = timeline.replyStatus(forComment: comment.id) {
-            if let viewer, timeline.isHiddenByFilter(reply, for: viewer, context: filterContext ?? "thread") { return }
             writeStatus(reply, into: &json)
         } else {
             writeReply(comment, on: status, into: &json)
@@ -179,12 +192,9 @@ struct MastodonRenderer {
             json.member("content", content)
         }
         if withText { json.member("text", status.text) }
-        if !nested, let viewer, let filterContext {
-            writeFilterResults(boost ? timeline.boosted(by: status) ?? status : status, for: viewer,
-                               context: filterContext, into: &json)
-        } else {
-            json.member("filtered", [])
-        }
+        // A boost carries what its original matches, as the original does inside it.
+        writeFilterResults(timeline.filterResults(boost ? timeline.boosted(by: status) ?? status : status, for: viewer),
+                           into: &json)
         json.key("reblog")
         if boost, let original = timeline.boosted(by: status) {
             writeStatus(original, into: &json, nested: true)
@@ -254,7 +264,7 @@ struct MastodonRenderer {
         }
         json.member("content", html.content(comment.text))
         if withText { json.member("text", comment.text) }
-        json.member("filtered", [])
+        writeFilterResults(timeline.filterResults(text: comment.text, for: viewer), into: &json)
         json.null("reblog")
         json.key("application")
         writeApplication(comment.source, into: &json)

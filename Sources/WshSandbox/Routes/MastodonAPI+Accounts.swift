@@ -33,7 +33,7 @@ extension MastodonAPI {
     /// scheduled statuses are published.
     func expireDue() {
         let now = self.now
-        guard let next = store.timeline.nextExpiry, next <= now else { return }
+        guard let next = store.read(\.nextExpiry), next <= now else { return }
         _ = store.write { timeline in
             timeline.expire(at: now)
             return []

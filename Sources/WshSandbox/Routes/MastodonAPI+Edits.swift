@@ -18,7 +18,7 @@ extension MastodonAPI {
     /// Publishes the scheduled statuses whose time has come (one write, only when some are due).
     func publishDueScheduled() {
         let now = self.now
-        guard store.timeline.hasDueScheduled(at: now) else { return }
+        guard store.read({ $0.hasDueScheduled(at: now) }) else { return }
         _ = store.write { timeline in
             timeline.publishDueScheduled(at: now)
             return []

@@ -5,9 +5,10 @@ import NIOCore
 
 /// Filters v2 (`/api/v2/filters`), the viewer's own: `GET`, `POST`, and
 /// `GET`/`PUT`/`DELETE filters/:id`; a filter's keywords
-/// (`filters/:id/keywords`, `filters/keywords/:id`). Timelines apply them
-/// (MastodonAPI+Reads.swift): `warn` marks a status in `filtered`, `hide`
-/// leaves it out of the page.
+/// (`filters/:id/keywords`, `filters/keywords/:id`). Every status rendered
+/// for the viewer (timelines, a status, a thread, notifications, conversations)
+/// carries the filters it matches in `filtered`, whatever the context; the
+/// client applies each filter's contexts and action, as with Mastodon 4.
 extension MastodonAPI {
     /// Dispatches the path after `/api/v2/filters`.
     func filtersRoute(_ call: Call, _ rest: [String]) throws -> Reply {

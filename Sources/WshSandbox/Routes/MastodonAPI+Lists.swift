@@ -178,11 +178,10 @@ extension MastodonAPI {
     /// their replies to others by the list's `replies_policy`.
     func listTimeline(_ call: Call, id: String) throws -> Reply {
         let viewer = try viewer(call, .user)!
-        // Mastodon applies `home` filters to lists too.
-        return try cachedStatusPage(call, viewer: viewer, filterContext: "home") { timeline in
+        return try cachedStatusPage(call, viewer: viewer) { timeline in
             let list = try list(id, of: viewer, in: timeline)
             return try page(timeline.authorsIndex(list.members), call) { ordinal in
-                timeline.isOnList(ordinal, list, owner: viewer) && timeline.passesFilters(ordinal, for: viewer, context: "home")
+                timeline.isOnList(ordinal, list, owner: viewer)
             }
         }
     }

@@ -86,6 +86,18 @@ extension MastodonAPI {
         return Reply(body: body, effect: .write)
     }
 
+    /// `DELETE /api/v1/conversations/:id`: `{}`; the conversation leaves the
+    /// token owner's list (its statuses stay) until a newer message comes.
+    func removeConversation(_ call: Call, id: String) throws -> Reply {
+        let viewer = try viewer(call, .user)!
+        let id = try identifier(id)
+        let body = try store.write { timeline in
+            guard timeline.removeConversation(id: id, for: viewer) else { throw MastodonError.notFound }
+            return Array("{}".utf8)
+        }
+        return Reply(body: body, effect: .write)
+    }
+
     /// One page of `items` (oldest first, `id` increasing), those `keep` holds
     /// for, as `page(byID:…)` pages them listed newest first; but read from the
     /// cursor on (found by binary search) and only as far as the page and its

@@ -71,16 +71,13 @@ extension MastodonAPI {
     /// header: rendered once for the timeline as it is, the viewer and the
     /// query, then served from the store's cache until a write, as the Weibo
     /// side's answers are. Nothing else goes into a page: the clock does not.
-    /// `filterContext` names the filters' context the page is (`home`, `public`,
-    /// `account`): its statuses carry the viewer's matching filters.
-    func cachedStatusPage(_ call: Call, viewer: Int?, filterContext: String? = nil,
+    /// Its statuses carry the viewer's matching filters (`filtered`), as every status rendered for a viewer does.
+    func cachedStatusPage(_ call: Call, viewer: Int?,
                           _ select: (Timeline) throws -> (ordinals: [Int], link: String?)) throws -> Reply {
         let key = "\(viewer.map(String.init) ?? "-") \(state.ids.rawValue) \(state.origin)\(call.path)?\(call.query)"
         let page = try store.page(for: key) { timeline in
             let (slice, link) = try select(timeline)
-            var renderer = renderer(timeline, viewer: viewer)
-            renderer.filterContext = filterContext
-            return (renderer.statuses(slice), link)
+            return (renderer(timeline, viewer: viewer).statuses(slice), link)
         }
         var reply = Reply(body: page.body)
         setPageLink(page.link, on: &reply)
@@ -96,26 +93,25 @@ extension MastodonAPI {
         let viewer = try viewer(call, .preview)
         if call.parameters.flag("remote") { return try statusPage([], call, timeline: store.timeline, viewer: viewer) }
         let onlyMedia = call.parameters.flag("only_media")
-        return try cachedStatusPage(call, viewer: viewer, filterContext: "public") { timeline in
+        return try cachedStatusPage(call, viewer: viewer) { timeline in
             let hidden = viewer.map(timeline.hiddenAuthors(for:)) ?? []
             let index = tag.map(timeline.tagIndex) ?? timeline.publicIndex
             return try page(index, call) { ordinal in
                 timeline.isOnPublicTimeline(ordinal, hidden: hidden, onlyMedia: onlyMedia, tag: tag)
-                    && timeline.passesFilters(ordinal, for: viewer, context: "public")
             }
         }
     }
 
     /// `timelines/home`: the viewer's statuses and those of whom they follow,
     /// boosts included; replies as Mastodon's feed takes them (`Timeline.isOnHome`),
-    /// members of the viewer's exclusive lists left out, `hide` filters applied.
+    /// members of the viewer's exclusive lists left out. A status a `hide` filter
+    /// matches stays, carrying it in `filtered`: Mastodon 4 leaves hiding to the client.
     func homeTimeline(_ call: Call) throws -> Reply {
         let viewer = try viewer(call, .user)!
-        return try cachedStatusPage(call, viewer: viewer, filterContext: "home") { timeline in
+        return try cachedStatusPage(call, viewer: viewer) { timeline in
             let exclusive = timeline.exclusiveListMembers(of: viewer)
             return try page(timeline.authorsIndex(timeline.homeAuthors(of: viewer)), call) { ordinal in
                 timeline.isOnHome(ordinal, of: viewer, exclusive: exclusive)
-                    && timeline.passesFilters(ordinal, for: viewer, context: "home")
             }
         }
     }
@@ -131,12 +127,11 @@ extension MastodonAPI {
         let excludeReplies = call.parameters.flag("exclude_replies")
         let onlyMedia = call.parameters.flag("only_media")
         let tagged = call.parameters["tagged"].flatMap { $0.isEmpty ? nil : $0 }
-        return try cachedStatusPage(call, viewer: viewer, filterContext: "account") { timeline in
+        return try cachedStatusPage(call, viewer: viewer) { timeline in
             try page(timeline.userIndex(user.index), call) { ordinal in
                 guard !timeline.isDeleted(ordinal: ordinal), let status = timeline.status(ordinal: ordinal) else { return false }
                 if excludeReblogs && timeline.isBoost(status) { return false }
                 if excludeReplies && !Timeline.isThreadOrNoReply(status) { return false }
-                if !timeline.passesFilters(ordinal, for: viewer, context: "account") { return false }
                 if onlyMedia && status.pictureKeys.isEmpty { return false }
                 if let tagged, !Hashtags.text(status.text, has: tagged) { return false }
                 return true
@@ -169,9 +164,7 @@ extension MastodonAPI {
         if let status = timeline.status(id: id) {
             // A boost's context is its original's, as Mastodon shows it.
             let shown = timeline.isBoost(status) ? timeline.boosted(by: status) ?? status : status
-            var renderer = renderer(timeline, viewer: viewer)
-            renderer.filterContext = "thread"
-            return Self.json(renderer.context(of: shown))
+            return Self.json(renderer(timeline, viewer: viewer).context(of: shown))
         }
         if let (comment, status) = timeline.comment(id: id) {
             return Self.json(renderer(timeline, viewer: viewer).context(of: comment, on: status))

@@ -178,6 +178,8 @@ struct MastodonAPI: Sendable {
             return try conversations(call)
         case (.post, 4, "v1") where s[1] == "conversations" && s[3] == "read":
             return try readConversation(call, id: s[2])
+        case (.delete, 3, "v1") where s[1] == "conversations":
+            return try removeConversation(call, id: s[2])
         case (.get, 3, "v1") where s[1] == "accounts" && s[2] == "verify_credentials":
             return try verifyCredentials(call)
         case (.get, 3, "v1") where s[1] == "accounts" && s[2] == "lookup":

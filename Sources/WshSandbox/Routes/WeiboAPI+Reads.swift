@@ -33,14 +33,14 @@ extension WeiboAPI {
             }
         case .repostTimeline:
             let id = try identifier(fields, "id")
-            guard let original = store.timeline.status(id: id) else { throw WeiboError.statusNotFound }
+            guard let original = store.timeline.weiboStatus(id: id) else { throw WeiboError.statusNotFound }
             return try cursorTimeline(fields, key: "v\(viewer) reposts \(id)", viewer: viewer, listKey: "reposts") { timeline in
                 timeline.repostOrdinals(of: original.ordinal)
             }
         case .showStatus:
             let id = try identifier(fields, "id")
             guard let body = store.response(for: "v\(viewer) status \(id)", render: { timeline in
-                timeline.status(id: id).map { WeiboRenderer(timeline: timeline, viewer: viewer).statusJSON($0) }
+                timeline.weiboStatus(id: id).map { WeiboRenderer(timeline: timeline, viewer: viewer).statusJSON($0) }
             }) else { throw WeiboError.statusNotFound }
             return body
         case .comments:
@@ -48,7 +48,7 @@ extension WeiboAPI {
             let count = try integer(fields, "count", default: 50, in: 1...200)
             let page = try integer(fields, "page", default: 1, in: 1...Int(Int32.max))
             guard let body = store.response(for: "v\(viewer) comments \(id) \(count) \(page)", render: { timeline in
-                timeline.status(id: id).map {
+                timeline.weiboStatus(id: id).map {
                     WeiboRenderer(timeline: timeline, viewer: viewer).commentsPage(of: $0, count: count, page: page)
                 }
             }) else { throw WeiboError.statusNotFound }

@@ -77,7 +77,7 @@ extension WeiboAPI {
             // 0: no comment; 1: also comment on the status reposted; 2: on the original; 3: both.
             let alsoComment = try integer(fields, "is_comment", default: 0, in: 0...3)
             return try store.write { timeline in
-                guard let target = timeline.status(id: id) else { throw WeiboError.statusNotFound }
+                guard let target = timeline.weiboStatus(id: id) else { throw WeiboError.statusNotFound }
                 var text = remark.isEmpty ? "转发微博" : remark
                 // Reposting a repost quotes the chain, as Weibo does.
                 if target.retweetedOrdinal != nil {
@@ -98,7 +98,7 @@ extension WeiboAPI {
             let id = try identifier(fields, "id")
             let text = try text(fields, "comment")
             return try store.write { timeline in
-                guard let status = timeline.status(id: id) else { throw WeiboError.statusNotFound }
+                guard let status = timeline.weiboStatus(id: id) else { throw WeiboError.statusNotFound }
                 let comment = timeline.addComment(text: text, on: status, author: actor, source: Self.source)
                 return WeiboRenderer(timeline: timeline, viewer: actor).commentJSON(comment, on: status)
             }
@@ -108,7 +108,7 @@ extension WeiboAPI {
             var text = try text(fields, "comment")
             let withoutMention = try integer(fields, "without_mention", default: 0, in: 0...1) == 1
             return try store.write { timeline in
-                guard let status = timeline.status(id: id) else { throw WeiboError.statusNotFound }
+                guard let status = timeline.weiboStatus(id: id) else { throw WeiboError.statusNotFound }
                 guard let (replied, on) = timeline.comment(id: cid), on.ordinal == status.ordinal else {
                     throw WeiboError.commentNotFound
                 }
@@ -127,7 +127,7 @@ extension WeiboAPI {
         case .createFavorite, .destroyFavorite:
             let id = try identifier(fields, "id")
             return try store.write { timeline in
-                guard let status = timeline.status(id: id) else { throw WeiboError.statusNotFound }
+                guard let status = timeline.weiboStatus(id: id) else { throw WeiboError.statusNotFound }
                 let change = endpoint == .createFavorite
                     ? timeline.favourite(status, by: actor) : timeline.unfavourite(status, by: actor)
                 let time = try change.mapError(Self.error).get()

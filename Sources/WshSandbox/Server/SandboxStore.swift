@@ -29,12 +29,19 @@ final class SandboxStore: Sendable {
         state.withLock { $0.timeline }
     }
 
+    /// What `body` reads from the timeline, under the lock, without copying it
+    /// (a copy retains every index it holds): for the checks every request makes.
+    func read<T>(_ body: (Timeline) -> T) -> T {
+        state.withLock { body($0.timeline) }
+    }
+
     /// The response for `key`, rendering it from the current timeline when
     /// not cached; nil (not cached) when `render` finds nothing. A key must
     /// name everything the body depends on, the viewer included.
     func response(for key: String, render: (Timeline) -> [UInt8]?) -> ByteBuffer? {
-        let (cached, timeline, version) = state.withLock { ($0.cache[key], $0.timeline, $0.version) }
-        if let cached { return cached }
+        // A hit copies nothing else under the lock (a timeline copy retains every index it holds).
+        if let cached = state.withLock({ $0.cache[key] }) { return cached }
+        let (timeline, version) = state.withLock { ($0.timeline, $0.version) }
         guard let bytes = render(timeline) else { return nil }
         let buffer = ByteBuffer(bytes: bytes)
         state.withLock { state in
@@ -50,8 +57,8 @@ final class SandboxStore: Sendable {
     /// does; when `render` throws (a bad cursor), nothing is kept.
     func page(for key: String, render: (Timeline) throws -> (body: [UInt8], link: String?)) rethrows
         -> (body: ByteBuffer, link: String?) {
-        let (cached, timeline, version) = state.withLock { ($0.pages[key], $0.timeline, $0.version) }
-        if let cached { return cached }
+        if let cached = state.withLock({ $0.pages[key] }) { return cached }
+        let (timeline, version) = state.withLock { ($0.timeline, $0.version) }
         let (bytes, link) = try render(timeline)
         let page = (body: ByteBuffer(bytes: bytes), link: link)
         state.withLock { state in

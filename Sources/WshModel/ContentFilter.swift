@@ -31,11 +31,24 @@ public struct FilterMatch: Sendable, Hashable {
     /// `warn`, `hide` or `blur`; anything else is read as `warn`.
     public var action: String
     public var keywords: [String]
+    /// Where the filter applies (`home`, `notifications`, `public`, `thread`,
+    /// `account`): Mastodon 4 lists every active filter a status matches,
+    /// whatever the page, and its clients apply each only in its contexts.
+    /// Empty when the server did not say: then it applies everywhere.
+    public var context: [String]
 
-    public init(title: String, action: String, keywords: [String] = []) {
+    public init(title: String, action: String, keywords: [String] = [], context: [String] = []) {
         self.title = title
         self.action = action
         self.keywords = keywords
+        self.context = context
+    }
+
+    /// True when the filter applies where `context` is shown; nil `context`:
+    /// a screen no filter applies to (bookmarks, favourites), as on Mastodon's own.
+    public func applies(in context: String?) -> Bool {
+        guard let context else { return false }
+        return self.context.isEmpty || self.context.contains(context)
     }
 
     /// True when the status is not to be shown at all.
@@ -46,6 +59,16 @@ public struct FilterMatch: Sendable, Hashable {
 }
 
 extension Status {
+    /// The status with only the filter matches that apply where `context` is
+    /// shown (see `FilterMatch.applies(in:)`); a boost's original too.
+    public func filtered(in context: String?) -> Status {
+        guard !self.filterMatches.isEmpty || !(self.retweetedStatus?.filterMatches.isEmpty ?? true) else { return self }
+        var status = self
+        status.filterMatches = self.filterMatches.filter { $0.applies(in: context) }
+        status.retweetedStatus = self.retweetedStatus?.filtered(in: context)
+        return status
+    }
+
     /// True when a filter the server applied says to hide it (a boost: or the status it boosts).
     public var isHiddenByFilter: Bool {
         self.filterMatches.contains { $0.hides } || (self.retweetedStatus?.filterMatches.contains { $0.hides } ?? false)

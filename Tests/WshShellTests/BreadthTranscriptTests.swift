@@ -39,6 +39,28 @@ struct BreadthTranscriptTests {
 
     // MARK: a. Filters
 
+    @Test("a filter applies only in the contexts it names: one for home and notifications leaves the public timeline as it is, though the server marks the status with it there too")
+    func filtersApplyInTheirContexts() async throws {
+        let harness = try await ShellHarness(dialect: .mastodon)
+        let me = harness.sandbox.accounts[0]
+        let other = harness.sandbox.accounts[1]
+        for (title, action, keyword) in [("Sunsets", "warn", "sunset"), ("Boats", "hide", "sailboat")] {
+            let made = try await mastodon(harness, "api/v2/filters", as: me, form: "title=\(title)&context[]=home&context[]=notifications"
+                                          + "&filter_action=\(action)&keywords_attributes[][keyword]=\(keyword)")
+            #expect(made.status == 200)
+        }
+        try await mastodon(harness, "api/v1/statuses", as: other, form: "status=what%20a%20sunset%20tonight")
+        try await mastodon(harness, "api/v1/statuses", as: other, form: "status=a%20red%20sailboat%20passed")
+        let marked = await harness.run("api get api/v1/timelines/public limit=2")
+        #expect(marked.stdout.contains("\"Sunsets\""), "the server marks it in every context: \(marked.stdout)")
+
+        let rows = await harness.run("fetch public 5\nlist")
+        #expect(rows.status == 0, "\(rows.stderr)")
+        #expect(rows.stdout.contains("what a sunset tonight"), "\(rows.stdout)")
+        #expect(rows.stdout.contains("a red sailboat passed"), "\(rows.stdout)")
+        #expect(!rows.stdout.contains("Filtered:"), "\(rows.stdout)")
+    }
+
     @Test("a warn filter shows 'Filtered: TITLE' in place of the text until detail opens it; a hide filter leaves the row out, in timelines and notifications; filters lists them")
     func filtersAreHonoured() async throws {
         let harness = try await ShellHarness(dialect: .mastodon)

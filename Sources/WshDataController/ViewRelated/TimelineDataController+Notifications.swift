@@ -22,7 +22,11 @@ extension TimelineDataController {
             return page
         }
         users.remember(authorsOf: page.notifications.compactMap(\.status))
-        return page
+        var shown = page
+        for index in shown.notifications.indices {
+            shown.notifications[index].status = shown.notifications[index].status?.filtered(in: "notifications")
+        }
+        return shown
     }
 
     /// The notifications of `page` the screen shows: those whose status no

@@ -9,8 +9,9 @@ extension TimelineDataController {
         let users = self.users
         try await statuses.api.run("TimelineDataController.stream(\(source))", count: { _ in 0 }) {
             try await $0.streamTimeline(source, $1) { received in
-                if case .status(let status) = received { users.remember(authorsOf: [status]) }
-                return event(received)
+                guard case .status(let status) = received else { return event(received) }
+                users.remember(authorsOf: [status])
+                return event(.status(status.filtered(in: source.filterContext)))
             }
         }
     }

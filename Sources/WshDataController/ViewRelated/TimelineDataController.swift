@@ -53,8 +53,9 @@ public final class TimelineDataController: Sendable {
     /// cached on the way, so `user NAME` for any of them needs no request.
     public func load(_ source: TimelineSource, count: Int, from cursor: TimelineCursor? = nil)
         async throws(RequestError) -> TimelineSlice {
-        let slice = try await loadConsultingArchive(source, count: count, from: cursor)
+        var slice = try await loadConsultingArchive(source, count: count, from: cursor)
         users.remember(authorsOf: slice.statuses)
+        slice.statuses = slice.statuses.map { $0.filtered(in: source.filterContext) }
         return slice
     }
 
@@ -63,8 +64,9 @@ public final class TimelineDataController: Sendable {
     /// `newer` starts.
     public func newer(_ source: TimelineSource, count: Int, than newestID: String, from link: TimelineCursor? = nil)
         async throws(RequestError) -> TimelineSlice {
-        let loaded = try await statuses.newer(source, count: count, than: newestID, from: link)
+        var loaded = try await statuses.newer(source, count: count, than: newestID, from: link)
         users.remember(authorsOf: loaded.statuses)
+        loaded.statuses = loaded.statuses.map { $0.filtered(in: source.filterContext) }
         return loaded
     }
 
@@ -80,7 +82,8 @@ public final class TimelineDataController: Sendable {
 
     // MARK: Detail-side data
 
-    /// The status with `id`, from the cache when a page brought it.
+    /// The status with `id`, from the cache when a page brought it (with
+    /// every filter it matches: `detail` names them and shows the text).
     public func status(id: String) async throws(RequestError) -> Status {
         try await statuses.status(id: id)
     }

@@ -42,6 +42,21 @@ public enum TimelineSource: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The filter context its statuses are shown in (Mastodon's `home`,
+    /// `public`, `account`, `notifications`): a server's filters apply to a
+    /// status here only when they name it. Nil for the account's own
+    /// collections (bookmarks, favourites), where Mastodon applies none.
+    public var filterContext: String? {
+        switch self {
+        case .public, .local, .tag: "public"
+        case .home, .list: "home"
+        case .user: "account"
+        case .mentions: "notifications"
+        case .reposts: "thread"
+        case .bookmarks, .favourites: nil
+        }
+    }
+
     /// False for a collection ordered by when the account saved each status
     /// (bookmarks, favourites): its cursors are the server's own, never a
     /// status id, and what is newer is what comes before the top row.

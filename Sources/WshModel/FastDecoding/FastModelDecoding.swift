@@ -369,7 +369,7 @@ extension MastodonStatus {
 }
 
 extension MastodonStatus.FilterResult {
-    private static let filterKeys = JSONKeys(["title", "filter_action"])
+    private static let filterKeys = JSONKeys(["title", "filter_action", "context"])
 
     static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> MastodonStatus.FilterResult {
         var result = MastodonStatus.FilterResult()
@@ -377,7 +377,11 @@ extension MastodonStatus.FilterResult {
             try r.lenientObject { r throws(JSONBytes.Declined) in
                 var filter = Filter()
                 try r.object(filterKeys) { r, field throws(JSONBytes.Declined) in
-                    if field == 0 { filter.title = try r.lenientString() } else { filter.filterAction = try r.lenientString() }
+                    switch field {
+                    case 0: filter.title = try r.lenientString()
+                    case 1: filter.filterAction = try r.lenientString()
+                    default: filter.context = try r.lenientStrings()
+                    }
                 }
                 return filter
             }

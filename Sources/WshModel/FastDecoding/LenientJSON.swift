@@ -113,6 +113,27 @@ extension ModelReader {
         return (list ?? [], total)
     }
 
+    /// `[String].lenientValue`: an array of strings; nil for anything else, an
+    /// array with an element that is not a string included (JSONDecoder's answer).
+    mutating func lenientStrings() throws(Declined) -> [String]? {
+        guard peek() == UInt8(ascii: "[") else {
+            try skipValue()
+            return nil
+        }
+        try json.enterArray()
+        var values: [String]? = []
+        var first = true
+        while try nextElement(&first) {
+            if peek() == UInt8(ascii: "\""), values != nil {
+                values?.append(try string())
+            } else {
+                try skipValue()
+                values = nil
+            }
+        }
+        return values
+    }
+
     /// `lenientArray`: nil unless an array; its objects read by `read`,
     /// other elements dropped.
     mutating func lenientArray<T>(

@@ -111,9 +111,10 @@ public struct MastodonStatus: Decodable, Sendable, Hashable, LenientValue {
         struct Filter: Decodable, Sendable, Hashable, LenientValue {
             @Lenient var title: String? = nil
             @Lenient var filterAction: String? = nil
+            @Lenient var context: [String]? = nil
 
             enum CodingKeys: String, CodingKey {
-                case title
+                case title, context
                 case filterAction = "filter_action"
             }
         }
@@ -126,7 +127,7 @@ public struct MastodonStatus: Decodable, Sendable, Hashable, LenientValue {
         /// action is Mastodon 4.0's default, `warn`.
         var match: FilterMatch? {
             guard let filter else { return nil }
-            return FilterMatch(title: filter.title ?? "", action: filter.filterAction ?? "warn")
+            return FilterMatch(title: filter.title ?? "", action: filter.filterAction ?? "warn", context: filter.context ?? [])
         }
     }
 

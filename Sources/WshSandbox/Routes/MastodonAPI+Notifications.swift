@@ -21,11 +21,9 @@ extension MastodonAPI {
             if let from, timeline.data.users[notification.account].id != from { return false }
             return timeline.isShown(notification, to: viewer)
         }
-        // Their statuses carry the viewer's `notifications` filters in `filtered`
-        // (`warn` and `hide` alike: the client hides what a `hide` one matches).
-        var renderer = renderer(timeline, viewer: viewer)
-        renderer.filterContext = "notifications"
-        var reply = Self.json(renderer.notifications(slice))
+        // Their statuses carry every filter of the viewer's they match in `filtered`,
+        // as everywhere: the client applies those whose context is `notifications`.
+        var reply = Self.json(renderer(timeline, viewer: viewer).notifications(slice))
         setPageLink(link, on: &reply)
         return reply
     }
@@ -35,9 +33,7 @@ extension MastodonAPI {
         let viewer = try viewer(call, .user)!
         let timeline = store.timeline
         guard let notification = timeline.notification(id: try identifier(id), for: viewer) else { throw MastodonError.notFound }
-        var renderer = renderer(timeline, viewer: viewer)
-        renderer.filterContext = "notifications"
-        return Self.json(renderer.notificationJSON(notification))
+        return Self.json(renderer(timeline, viewer: viewer).notificationJSON(notification))
     }
 
     /// `POST /api/v1/notifications/:id/dismiss`: `{}`; 404 for one not there (any more).

@@ -39,14 +39,6 @@ extension MastodonAPI {
             }
         }
 
-        /// The filters' context of what it carries: `public` for the public and hashtag streams, `home` for the user's and a list's.
-        var filterContext: String {
-            switch self {
-            case .publicTimeline, .hashtag: "public"
-            case .user, .list: "home"
-            }
-        }
-
         var needsUser: Bool {
             switch self {
             case .user, .list: true
@@ -118,10 +110,9 @@ extension MastodonAPI {
     static func newEvents(_ stream: Stream, viewer: Int?, cursor: inout StreamCursor, store: SandboxStore,
                           state: MastodonState) -> [(event: String, payload: String)] {
         let timeline = store.timeline
-        var renderer = MastodonRenderer(timeline: timeline, viewer: viewer, origin: state.origin, ids: state.ids,
+        // Each status carries the viewer's filters it matches in `filtered`, as a page would.
+        let renderer = MastodonRenderer(timeline: timeline, viewer: viewer, origin: state.origin, ids: state.ids,
                                         flavour: state.flavour)
-        // Each status carries the viewer's filters for the stream's context in `filtered`, as a page of it would.
-        renderer.filterContext = stream.filterContext
         var events: [(event: String, payload: String)] = []
         while cursor.next <= timeline.ordinalCount {
             defer { cursor.next += 1 }

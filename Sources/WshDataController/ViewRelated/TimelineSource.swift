@@ -25,6 +25,9 @@ public enum TimelineSource: Sendable, Hashable, CustomStringConvertible {
     case bookmarks
     /// The statuses the account favourited, newest favourite first.
     case favourites
+    /// The best matches of `query` in the local archive `file` (`archive
+    /// search`): answered by the archive, never by the server.
+    case archive(query: String, file: String)
 
     /// How `fetch` and the history name it: `public`, `home`, `user @name`, `reposts 123`.
     public var description: String {
@@ -39,6 +42,7 @@ public enum TimelineSource: Sendable, Hashable, CustomStringConvertible {
         case .list(let name): "list \(name)"
         case .bookmarks: "bookmarks"
         case .favourites: "favourites"
+        case .archive(let query, _): "archive search \(query)"
         }
     }
 

@@ -23,7 +23,7 @@ extension MastodonDialect {
         case .tag(let tag):
             let query = "&tag=" + PercentEncoding.encoded(tag)
             names = ("hashtag?" + query.dropFirst(), "hashtag" + query)
-        case .user, .reposts, .list, .bookmarks, .favourites: throw .configuration("Mastodon has no stream of \(source)")
+        case .user, .reposts, .list, .bookmarks, .favourites, .archive: throw .configuration("Mastodon has no stream of \(source)")
         }
         let base = try await streamingBase(exchange)
         let mentionsOnly = source == .mentions

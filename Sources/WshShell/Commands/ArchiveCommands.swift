@@ -30,15 +30,21 @@ extension Shell {
                     the archive Mastodon makes: Create activities of Note objects), so years of
                     posts are searched the same way.
                     `archive on` keeps every timeline read from the server (fetch, more) in the
-                    archive as it arrives; `archive off` stops. When the server cannot be reached,
-                    or with wsh --offline, fetch and more answer from the archive and say so.
-                    `archive search QUERY [N]` shows the N best matches (default 20) with the
-                    matching words marked: any part of a word, in English or Chinese.
+                    archive as it arrives; `archive off` stops. A page that cannot be written (a
+                    full disk) is shown all the same, one line says why, and keeping pauses until
+                    `archive on` again. When the server cannot be reached, or with wsh --offline,
+                    fetch and more answer from the archive and say so.
+                    `archive search QUERY [N]` shows the N best matches (default 20, at most 200)
+                    with the matching words marked: any part of a word from three characters, a
+                    Chinese word of one or two characters inside a sentence, the start of a word
+                    for one or two Latin letters. The matches become the rows: detail N opens one
+                    from the archive; --json prints them instead.
                     The file is $XDG_DATA_HOME/wsh/archive.sqlite (else
                     ~/.local/share/wsh/archive.sqlite); --archive FILE picks another. Any SQLite
                     tool reads it; sql queries it from here.
                       archive sync home --limit 2000
                       archive search 天气
+                      detail 1
                       archive
                     """,
                 arguments: [

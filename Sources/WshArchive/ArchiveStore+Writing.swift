@@ -160,22 +160,23 @@ extension ArchiveStore {
     private func indexPendingRows() throws(ArchiveError) {
         var wordsUpTo: Int64 = 0
         if case .integer(let rowid)? = try connection.scalar("SELECT coalesce(max(id), 0) FROM search_words_docsize") { wordsUpTo = rowid }
-        let searchUpTo = try indexedUpTo()
+        let alts = """
+            coalesce((SELECT group_concat(alt, char(10)) FROM
+                (SELECT alt FROM media WHERE status = s.rowid AND alt IS NOT NULL ORDER BY position)), '')
+            """
+        // `search` straight from the statuses, in one statement.
+        try connection.run("INSERT INTO search (rowid, text, cw, alt) SELECT s.rowid, s.text, s.cw, \(alts) FROM statuses s "
+                           + "WHERE s.rowid > (SELECT coalesce(max(id), 0) FROM search_docsize) ORDER BY s.rowid")
+        // `search_words` through ArchiveWords.
         var rows: [PageBatch.SearchRow] = []
-        try connection.run("""
-            SELECT s.rowid, s.text, s.cw,
-                coalesce((SELECT group_concat(alt, char(10)) FROM
-                    (SELECT alt FROM media WHERE status = s.rowid AND alt IS NOT NULL ORDER BY position)), '')
-            FROM statuses s WHERE s.rowid > ? ORDER BY s.rowid
-            """, [.integer(min(searchUpTo, wordsUpTo))]) { row in
+        try connection.run("SELECT s.rowid, s.text, s.cw, \(alts) FROM statuses s WHERE s.rowid > ? ORDER BY s.rowid",
+                           [.integer(wordsUpTo)]) { row in
             rows.append(PageBatch.SearchRow(rowid: row.integer(0) ?? 0, text: row.string(1) ?? "", cw: row.string(2),
                                             alt: row.string(3) ?? ""))
         }
         var start = 0
         while start < rows.count {
-            let chunk = rows[start..<min(rows.count, start + 5000)]
-            try PageBatch.insertSearch(chunk.filter { $0.rowid > searchUpTo }[...], connection)
-            try PageBatch.insertWords(chunk.filter { $0.rowid > wordsUpTo }[...], connection)
+            try PageBatch.insertWords(rows[start..<min(rows.count, start + 5000)], connection)
             start += 5000
         }
         pendingIndex = 0
@@ -427,14 +428,15 @@ struct PageBatch {
             """, [.text(String(decoding: json, as: UTF8.self))])
     }
 
-    /// Writes `rows` into `search_words`, as `ArchiveWords.indexed` writes them, in one statement.
+    /// Writes `rows` into `search_words`, as `ArchiveWords.indexed` writes them, in one
+    /// statement: a JSON object from rowid to words, read by `json_each` with no `json_extract`.
     static func insertWords(_ rows: ArraySlice<SearchRow>, _ connection: SQLiteConnection) throws(ArchiveError) {
         guard !rows.isEmpty else { return }
-        var json: [UInt8] = [UInt8(ascii: "[")]
+        var json: [UInt8] = [UInt8(ascii: "{")]
         json.reserveCapacity(rows.count * 200)
         for (offset, row) in rows.enumerated() {
             if offset > 0 { json.append(UInt8(ascii: ",")) }
-            json += Array("[\(row.rowid),\"".utf8)
+            json += Array("\"\(row.rowid)\":\"".utf8)
             ArchiveWords.append(row.text, to: &json, escapingJSON: true)
             if let cw = row.cw, !cw.isEmpty {
                 json += Array("\\n".utf8)
@@ -444,12 +446,11 @@ struct PageBatch {
                 json += Array("\\n".utf8)
                 ArchiveWords.append(row.alt, to: &json, escapingJSON: true)
             }
-            json += Array("\"]".utf8)
+            json.append(UInt8(ascii: "\""))
         }
-        json.append(UInt8(ascii: "]"))
-        try connection.run("""
-            INSERT INTO search_words (rowid, words) SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?)
-            """, [.text(String(decoding: json, as: UTF8.self))])
+        json.append(UInt8(ascii: "}"))
+        try connection.run("INSERT INTO search_words (rowid, words) SELECT CAST(key AS INTEGER), value FROM json_each(?)",
+                           [.text(String(decoding: json, as: UTF8.self))])
     }
 }
 

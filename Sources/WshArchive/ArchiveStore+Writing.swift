@@ -114,6 +114,14 @@ extension ArchiveStore {
                         ON CONFLICT (server, id) DO UPDATE SET name = excluded.name, display_name = excluded.display_name
                         """, [.text(scope.server), .text(id), author.name, author.displayName])
                 }
+                // Which source brought them: one statement for the page.
+                if !batch.sources.isEmpty {
+                    try connection.run("""
+                        INSERT OR IGNORE INTO source_statuses (server, account, source, status)
+                        SELECT ?, ?, ?, value FROM json_each(?)
+                        """, [.text(scope.server), .text(scope.account), .text(scope.source),
+                              .text("[" + batch.sources.map(String.init).joined(separator: ",") + "]")])
+                }
                 if let cursors { try save(cursors, scope: scope) }
                 try batch.writeReplaced(connection)
                 pendingIndex = (pendingIndex ?? 0) + batch.write.added
@@ -271,7 +279,7 @@ extension ArchiveStore {
             // Read again, unchanged: only the source that brought it may be new (and it is there again).
             if existing.json == item.json {
                 try connection.run("UPDATE statuses SET deleted_at = NULL WHERE rowid = ? AND deleted_at IS NOT NULL", [.integer(rowid)])
-                try keepSource(rowid, scope: scope)
+                batch.sources.append(rowid)
                 return
             }
             if columns.editedAtText != nil, columns.editedAtText != existing.editedAt {
@@ -313,13 +321,7 @@ extension ArchiveStore {
             batch.search.append(PageBatch.SearchRow(rowid: rowid, text: columns.text, cw: columns.cwText,
                                                     alt: alts.joined(separator: "\n")))
         }
-        try keepSource(rowid, scope: scope)
-    }
-
-    /// Notes that `scope`'s source brought the status at `rowid`.
-    private func keepSource(_ rowid: Int64, scope: ArchiveScope) throws(ArchiveError) {
-        try connection.run("INSERT OR IGNORE INTO source_statuses (server, account, source, status) VALUES (?, ?, ?, ?)",
-                           [.text(scope.server), .text(scope.account), .text(scope.source), .integer(rowid)])
+        batch.sources.append(rowid)
     }
 
     /// Now, as the archive writes times: ISO 8601 in UTC.
@@ -387,6 +389,8 @@ struct PageBatch {
     var authors: [String: (name: SQLiteValue, displayName: SQLiteValue)] = [:]
     /// Indexed statuses whose text the page replaces: their old rows go, these come.
     var replaced: [Int64] = []
+    /// Every status of the page, kept or read again: the source brought them.
+    var sources: [Int64] = []
     var search: [SearchRow] = []
 
     init(now: String, indexedUpTo: Int64) {

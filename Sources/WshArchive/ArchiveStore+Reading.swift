@@ -76,7 +76,8 @@ extension ArchiveStore {
         }
         for word in scanned {
             let pattern = "%" + word.replacing("\\", with: "\\\\").replacing("%", with: "\\%").replacing("_", with: "\\_") + "%"
-            filters.append("rowid IN (SELECT rowid FROM search WHERE text LIKE ? ESCAPE '\\' OR cw LIKE ? ESCAPE '\\' OR alt LIKE ? ESCAPE '\\')")
+            filters.append("rowid IN (SELECT rowid FROM search WHERE text LIKE ? ESCAPE '\\' OR cw LIKE ? ESCAPE '\\' "
+                           + "OR alt LIKE ? ESCAPE '\\')")
             parameters += [.text(pattern), .text(pattern), .text(pattern)]
         }
         parameters.append(.integer(Int64(limit)))

@@ -126,7 +126,8 @@ extension TimelineDataController {
             return status
         }
         archiveAnswered.withLock { answered in
-            answered = Dictionary(found.compactMap { status in status.identifier.map { ($0, status) } }, uniquingKeysWith: { first, _ in first })
+            answered = Dictionary(found.compactMap { status in status.identifier.map { ($0, status) } },
+                                  uniquingKeysWith: { first, _ in first })
         }
         statuses.api.archiveHit(call: "ArchiveStore.search(\(String(reflecting: query)), limit: \(count))", itemCount: found.count)
         statuses.remember(found)
@@ -187,6 +188,7 @@ extension TimelineDataController {
 
     private func pauseKeeping(call: String, _ error: ArchiveError) {
         archive.withLock { $0?.keepsLive = false }
-        statuses.api.archiveFailed(call: call, message: "archive on: \(error.message); keeping timelines is paused (archive on starts it again)")
+        statuses.api.archiveFailed(call: call,
+                                   message: "archive on: \(error.message); keeping timelines is paused (archive on starts it again)")
     }
 }

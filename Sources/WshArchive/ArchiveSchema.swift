@@ -6,7 +6,7 @@
 /// reading only, as accounts.json is (see AccountStore).
 enum ArchiveSchema {
     /// The version this wsh writes.
-    static let current = 1
+    static let current = 2
 
     /// `migrations[n]` takes a file from version n to n + 1.
     static let migrations: [String] = [
@@ -96,6 +96,11 @@ enum ArchiveSchema {
             PRIMARY KEY (server, account, source)
         );
         CREATE VIRTUAL TABLE search USING fts5 (text, cw, alt, tokenize = 'trigram');
+        """,
+        // 2: words of one or two characters found through an index (ArchiveWords); filled by
+        // `ArchiveStore.migrate` from `search`.
+        """
+        CREATE VIRTUAL TABLE search_words USING fts5 (words, tokenize = 'unicode61');
         """,
     ]
 }

@@ -35,49 +35,74 @@ extension ArchiveStore {
     /// The statuses matching `query`, best first (bm25), at most `limit`.
     ///
     /// Each word of `query` must appear in the text, the content warning or
-    /// a media description, anywhere inside a word (the trigram tokenizer: so
-    /// Chinese, written without spaces, matches too). A word shorter than
-    /// three characters has no trigram: such queries are answered by a scan
-    /// of the same table (LIKE), newest first.
+    /// a media description. A word of three characters or more matches
+    /// anywhere inside a word (`search`, the trigram tokenizer: so Chinese,
+    /// written without spaces, matches too). A Chinese, Japanese or Korean
+    /// word of one or two characters is found inside a sentence through
+    /// `search_words` (ArchiveWords); a Latin one of one or two letters
+    /// matches the start of a word there. Only a short word mixing scripts
+    /// or of punctuation is looked for by a scan (LIKE).
     public func search(_ query: String, limit: Int) throws(ArchiveError) -> [ArchiveMatch] {
         let words = query.split(whereSeparator: \.isWhitespace).map(String.init)
         guard !words.isEmpty else { return [] }
-        let marks = "char(1), char(2)"
-        let sql: String
-        var parameters: [SQLiteValue]
-        if words.allSatisfy({ $0.count >= 3 }) {
-            let match = words.map { "\"" + $0.replacing("\"", with: "\"\"") + "\"" }.joined(separator: " ")
-            // The best rows are ranked first on the index alone; only they are
-            // then joined to their JSON and marked (`highlight` needs the MATCH again).
-            sql = """
-                WITH best AS (SELECT rowid, bm25(search) AS score FROM search WHERE search MATCH ?1 ORDER BY score LIMIT ?2)
-                SELECT s.api, s.json, highlight(search, 0, \(marks)), s.server, s.account, s.deleted_at
-                FROM best JOIN search ON search.rowid = best.rowid JOIN statuses s ON s.rowid = best.rowid
-                WHERE search MATCH ?1 ORDER BY best.score
-                """
-            parameters = [.text(match), .integer(Int64(limit))]
-        } else {
-            let each = words.map { _ in "(search.text LIKE ? ESCAPE '\\' OR search.cw LIKE ? ESCAPE '\\' OR search.alt LIKE ? ESCAPE '\\')" }
-            sql = """
-                SELECT s.api, s.json, search.text, s.server, s.account, s.deleted_at
-                FROM search JOIN statuses s ON s.rowid = search.rowid
-                WHERE \(each.joined(separator: " AND ")) ORDER BY s.id_number DESC LIMIT ?
-                """
-            parameters = []
-            for word in words {
-                let escaped = "%" + word.replacing("\\", with: "\\\\").replacing("%", with: "\\%").replacing("_", with: "\\_") + "%"
-                parameters += [.text(escaped), .text(escaped), .text(escaped)]
+        // What a sync left unindexed (it was killed) is indexed first, when the file can be written.
+        if !isNewer, (try? hasPendingIndex()) == true { try? indexPending() }
+        var trigrams: [String] = []
+        var short: [String] = []
+        var scanned: [String] = []
+        for word in words {
+            switch ArchiveWords.term(word) {
+            case .trigram(let text): trigrams.append(ArchiveWords.quoted(text))
+            case .word(let expression): short.append(expression)
+            case .scan(let text): scanned.append(text)
             }
-            parameters.append(.integer(Int64(limit)))
+        }
+        var parameters: [SQLiteValue] = []
+        var filters: [String] = []
+        // Ranked by the trigram table when a word is there, else by the table of short words.
+        let ranking: String
+        if !trigrams.isEmpty {
+            ranking = "search"
+            parameters.append(.text(trigrams.joined(separator: " ")))
+            if !short.isEmpty {
+                filters.append("rowid IN (SELECT rowid FROM search_words WHERE search_words MATCH ?)")
+                parameters.append(.text(short.joined(separator: " ")))
+            }
+        } else if !short.isEmpty {
+            ranking = "search_words"
+            parameters.append(.text(short.joined(separator: " ")))
+        } else {
+            ranking = ""
+        }
+        for word in scanned {
+            let pattern = "%" + word.replacing("\\", with: "\\\\").replacing("%", with: "\\%").replacing("_", with: "\\_") + "%"
+            filters.append("rowid IN (SELECT rowid FROM search WHERE text LIKE ? ESCAPE '\\' OR cw LIKE ? ESCAPE '\\' "
+                           + "OR alt LIKE ? ESCAPE '\\')")
+            parameters += [.text(pattern), .text(pattern), .text(pattern)]
+        }
+        parameters.append(.integer(Int64(limit)))
+        let sql: String
+        if ranking.isEmpty {
+            sql = """
+                SELECT s.api, s.json, s.text, s.server, s.account, s.deleted_at
+                FROM statuses s WHERE s.\(filters.joined(separator: " AND s.")) ORDER BY s.id_number DESC LIMIT ?
+                """
+        } else {
+            // The best rows are ranked on the index alone, then joined to their JSON.
+            let filter = filters.isEmpty ? "" : " AND " + filters.joined(separator: " AND ")
+            sql = """
+                WITH best AS (SELECT rowid, bm25(\(ranking)) AS score FROM \(ranking) WHERE \(ranking) MATCH ?\(filter)
+                              ORDER BY score LIMIT ?)
+                SELECT s.api, s.json, s.text, s.server, s.account, s.deleted_at
+                FROM best JOIN statuses s ON s.rowid = best.rowid ORDER BY best.score
+                """
         }
         var matches: [ArchiveMatch] = []
         do {
             try connection.run(sql, parameters) { row in
                 guard let status = Self.status(api: row.string(0) ?? "", json: row.string(1) ?? "") else { return }
-                var marked = row.string(2) ?? ""
-                if !words.allSatisfy({ $0.count >= 3 }) { marked = Self.mark(words, in: marked) }
-                matches.append(ArchiveMatch(status: status, marked: marked, server: row.string(3) ?? "",
-                                            account: row.string(4) ?? "", deletedAt: row.string(5)))
+                matches.append(ArchiveMatch(status: status, marked: Self.mark(words, in: row.string(2) ?? ""),
+                                            server: row.string(3) ?? "", account: row.string(4) ?? "", deletedAt: row.string(5)))
             }
         } catch {
             throw Self.explain(error, path: path)
@@ -153,17 +178,27 @@ extension ArchiveStore {
         return try? ModelDecoding.decode(Status.self, from: data)
     }
 
-    /// `text` with each of `words` between the marks.
-    static func mark(_ words: [String], in text: String) -> String {
+    /// `text` with each of `words` between the marks, found whatever their case.
+    public static func mark(_ words: [String], in text: String) -> String {
+        let characters = Array(text)
+        let folded = characters.map { $0.lowercased() }
+        let wanted = words.map { Array($0).map { $0.lowercased() } }.filter { !$0.isEmpty }
         var result = ""
-        var rest = Substring(text)
-        while !rest.isEmpty {
-            let found = words.compactMap { word in rest.firstRange(of: word).map { ($0, word) } }
-                .min { $0.0.lowerBound < $1.0.lowerBound }
-            guard let (range, _) = found else { break }
-            result += rest[..<range.lowerBound] + String(ArchiveMatch.markStart) + rest[range] + String(ArchiveMatch.markEnd)
-            rest = rest[range.upperBound...]
+        var index = 0
+        while index < characters.count {
+            let found = wanted.filter { word in
+                index + word.count <= characters.count && folded[index..<(index + word.count)].elementsEqual(word)
+            }.map(\.count).max()
+            if let length = found {
+                result.append(ArchiveMatch.markStart)
+                result += String(characters[index..<(index + length)])
+                result.append(ArchiveMatch.markEnd)
+                index += length
+            } else {
+                result.append(characters[index])
+                index += 1
+            }
         }
-        return result + rest
+        return result
     }
 }

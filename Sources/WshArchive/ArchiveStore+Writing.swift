@@ -28,11 +28,14 @@ public struct ArchivedStatus: Sendable {
     /// `json` is the Model's own encoding (the body did not give the server's):
     /// the row's api is then `wsh`.
     public var modelEncoded: Bool
+    /// The status's language as the JSON gives it (Mastodon's `language`), for the `language` column.
+    public var language: String?
 
-    public init(status: Status, json: String, modelEncoded: Bool = false) {
+    public init(status: Status, json: String, modelEncoded: Bool = false, language: String? = nil) {
         self.status = status
         self.json = json
         self.modelEncoded = modelEncoded
+        self.language = language
     }
 }
 
@@ -89,20 +92,102 @@ extension ArchiveStore {
     /// transaction: after a crash either both are in the file or neither.
     /// A status it has already is updated (its counts move); when its
     /// `edited_at` changed, the version it had is kept in `edits`.
+    ///
+    /// New statuses reach the full-text tables a few thousand at a time
+    /// (`indexPending`, in the transaction of the page that passes
+    /// `ArchiveStore.indexBatch`, and when a sync ends): FTS5 writes a segment
+    /// of its index at each statement that writes to it, and merges segments
+    /// as they pile up, so indexing page by page cost more than the rest of a
+    /// sync. What is not indexed yet is the statuses above the highest rowid
+    /// of `search`, so a sync killed before it indexed loses nothing: the next
+    /// write or search indexes them.
     @discardableResult
     public func store(_ page: [ArchivedStatus], scope: ArchiveScope, cursors: ArchiveCursors?) throws(ArchiveError) -> ArchiveWrite {
         try checkWritable()
         do {
             return try connection.transaction { () throws(ArchiveError) -> ArchiveWrite in
-                var write = ArchiveWrite()
-                let now = Self.now()
-                for item in page { try store(item, scope: scope, now: now, write: &write) }
+                var batch = PageBatch(now: Self.now(), indexedUpTo: try indexedUpTo())
+                for item in page { try store(item, scope: scope, batch: &batch) }
+                for (id, author) in batch.authors {
+                    try connection.run("""
+                        INSERT INTO accounts (server, id, name, display_name) VALUES (?, ?, ?, ?)
+                        ON CONFLICT (server, id) DO UPDATE SET name = excluded.name, display_name = excluded.display_name
+                        """, [.text(scope.server), .text(id), author.name, author.displayName])
+                }
+                // Which source brought them: one statement for the page.
+                if !batch.sources.isEmpty {
+                    try connection.run("""
+                        INSERT OR IGNORE INTO source_statuses (server, account, source, status)
+                        SELECT ?, ?, ?, value FROM json_each(?)
+                        """, [.text(scope.server), .text(scope.account), .text(scope.source),
+                              .text("[" + batch.sources.map(String.init).joined(separator: ",") + "]")])
+                }
                 if let cursors { try save(cursors, scope: scope) }
-                return write
+                try batch.writeReplaced(connection)
+                pendingIndex = (pendingIndex ?? 0) + batch.write.added
+                if let pending = pendingIndex, pending >= Self.indexBatch { try indexPendingRows() }
+                return batch.write
             }
         } catch {
+            pendingIndex = nil
             throw Self.explain(error, path: path)
         }
+    }
+
+    /// How many new statuses wait before they are indexed together.
+    public static let indexBatch = 4000
+
+    /// Indexes the statuses the full-text tables do not have yet (a sync's
+    /// last ones, or those of a sync that was killed), in one transaction.
+    public func indexPending() throws(ArchiveError) {
+        try checkWritable()
+        do {
+            try connection.transaction { () throws(ArchiveError) in try indexPendingRows() }
+        } catch {
+            pendingIndex = nil
+            throw Self.explain(error, path: path)
+        }
+    }
+
+    /// Whether statuses wait to be indexed.
+    public func hasPendingIndex() throws(ArchiveError) -> Bool {
+        if pendingIndex == 0 { return false }
+        let pending = try connection.scalar("""
+            SELECT (SELECT coalesce(max(rowid), 0) FROM statuses)
+                > min((SELECT coalesce(max(id), 0) FROM search_docsize), (SELECT coalesce(max(id), 0) FROM search_words_docsize))
+            """)
+        return pending == .integer(1)
+    }
+
+    /// The highest rowid `search` holds: every status above it waits to be indexed.
+    private func indexedUpTo() throws(ArchiveError) -> Int64 {
+        if case .integer(let rowid)? = try connection.scalar("SELECT coalesce(max(id), 0) FROM search_docsize") { return rowid }
+        return 0
+    }
+
+    private func indexPendingRows() throws(ArchiveError) {
+        var wordsUpTo: Int64 = 0
+        if case .integer(let rowid)? = try connection.scalar("SELECT coalesce(max(id), 0) FROM search_words_docsize") { wordsUpTo = rowid }
+        let alts = """
+            coalesce((SELECT group_concat(alt, char(10)) FROM
+                (SELECT alt FROM media WHERE status = s.rowid AND alt IS NOT NULL ORDER BY position)), '')
+            """
+        // `search` straight from the statuses, in one statement.
+        try connection.run("INSERT INTO search (rowid, text, cw, alt) SELECT s.rowid, s.text, s.cw, \(alts) FROM statuses s "
+                           + "WHERE s.rowid > (SELECT coalesce(max(id), 0) FROM search_docsize) ORDER BY s.rowid")
+        // `search_words` through ArchiveWords.
+        var rows: [PageBatch.SearchRow] = []
+        try connection.run("SELECT s.rowid, s.text, s.cw, \(alts) FROM statuses s WHERE s.rowid > ? ORDER BY s.rowid",
+                           [.integer(wordsUpTo)]) { row in
+            rows.append(PageBatch.SearchRow(rowid: row.integer(0) ?? 0, text: row.string(1) ?? "", cw: row.string(2),
+                                            alt: row.string(3) ?? ""))
+        }
+        var start = 0
+        while start < rows.count {
+            try PageBatch.insertWords(rows[start..<min(rows.count, start + 5000)], connection)
+            start += 5000
+        }
+        pendingIndex = 0
     }
 
     /// Saves `cursors` alone (a sync that brought nothing new still says when it ran).
@@ -161,50 +246,58 @@ extension ArchiveStore {
                   text(cursors.gapCursor), text(cursors.gapFloor), text(cursors.gapTop), text(cursors.lastSync)])
     }
 
-    private func store(_ item: ArchivedStatus, scope: ArchiveScope, now: String, write: inout ArchiveWrite) throws(ArchiveError) {
+    private func store(_ item: ArchivedStatus, scope: ArchiveScope, batch: inout PageBatch) throws(ArchiveError) {
         let status = item.status
         guard let id = status.identifier else { return }
         let columns = StatusColumns(status)
-        var existing: (rowid: Int64, editedAt: String?, text: String?, cw: String?, json: String)?
-        try connection.run("SELECT rowid, edited_at, text, cw, json FROM statuses WHERE server = ? AND account = ? AND id = ?",
-                           [.text(scope.server), .text(scope.account), .text(id)]) { row in
-            existing = (row.integer(0) ?? 0, row.string(1), row.string(2), row.string(3), row.string(4) ?? "")
-        }
         let values: [SQLiteValue] = [
             columns.authorID, columns.author, columns.createdAt, .text(columns.text), columns.cw, columns.visibility,
             columns.replies, columns.reposts, columns.favourites, columns.inReplyTo, columns.boostOf, columns.url,
-            columns.editedAt, .text(item.json),
+            columns.editedAt, .text(item.json), item.language.map { .text($0) } ?? .null,
         ]
+        // Most statuses of a sync are new: try the insert first, and read the row kept only when there is one.
+        try connection.run("""
+            INSERT INTO statuses (author_id, author, created_at, text, cw, visibility, replies_count, reposts_count,
+                favourites_count, in_reply_to_id, boost_of_id, url, edited_at, json, language,
+                server, account, api, id, id_number, archived_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (server, account, id) DO NOTHING
+            """, values + [.text(scope.server), .text(scope.account), .text(item.modelEncoded ? "wsh" : scope.api), .text(id),
+                           Int64(id).map { .integer($0) } ?? .null, .text(batch.now)])
         let rowid: Int64
-        if let existing {
+        if connection.changes == 1 {
+            rowid = connection.lastInsertRowID
+            batch.write.added += 1
+        } else {
+            var existing: (rowid: Int64, editedAt: String?, text: String?, cw: String?, json: String)?
+            try connection.run("SELECT rowid, edited_at, text, cw, json FROM statuses WHERE server = ? AND account = ? AND id = ?",
+                               [.text(scope.server), .text(scope.account), .text(id)]) { row in
+                existing = (row.integer(0) ?? 0, row.string(1), row.string(2), row.string(3), row.string(4) ?? "")
+            }
+            guard let existing else { return }
             rowid = existing.rowid
+            // Read again, unchanged: only the source that brought it may be new (and it is there again).
+            if existing.json == item.json {
+                try connection.run("UPDATE statuses SET deleted_at = NULL WHERE rowid = ? AND deleted_at IS NOT NULL", [.integer(rowid)])
+                batch.sources.append(rowid)
+                return
+            }
             if columns.editedAtText != nil, columns.editedAtText != existing.editedAt {
                 try connection.run("INSERT INTO edits (status, edited_at, text, cw, json, replaced_at) VALUES (?, ?, ?, ?, ?, ?)",
                                    [.integer(rowid), columns.editedAt, existing.text.map { .text($0) } ?? .null,
-                                    existing.cw.map { .text($0) } ?? .null, .text(existing.json), .text(now)])
-                write.edited += 1
+                                    existing.cw.map { .text($0) } ?? .null, .text(existing.json), .text(batch.now)])
+                batch.write.edited += 1
             }
             try connection.run("""
                 UPDATE statuses SET author_id = ?, author = ?, created_at = ?, text = ?, cw = ?, visibility = ?,
                     replies_count = ?, reposts_count = ?, favourites_count = ?, in_reply_to_id = ?, boost_of_id = ?,
-                    url = ?, edited_at = ?, json = ?, language = json_extract(json, '$.language'), deleted_at = NULL
+                    url = ?, edited_at = ?, json = ?, language = ?, deleted_at = NULL
                 WHERE rowid = ?
                 """, values + [.integer(rowid)])
-            try connection.run("DELETE FROM search WHERE rowid = ?", [.integer(rowid)])
+            if rowid <= batch.indexedUpTo { batch.replaced.append(rowid) }
             try connection.run("DELETE FROM media WHERE status = ?", [.integer(rowid)])
             try connection.run("DELETE FROM tags WHERE status = ?", [.integer(rowid)])
             try connection.run("DELETE FROM mentions WHERE status = ?", [.integer(rowid)])
-        } else {
-            try connection.run("""
-                INSERT INTO statuses (server, account, api, id, id_number, author_id, author, created_at, text, cw,
-                    visibility, replies_count, reposts_count, favourites_count, in_reply_to_id, boost_of_id, url,
-                    edited_at, json, archived_at, language)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, json_extract(?19, '$.language'))
-                """, [.text(scope.server), .text(scope.account), .text(item.modelEncoded ? "wsh" : scope.api), .text(id),
-                      Int64(id).map { .integer($0) } ?? .null] + values + [.text(now)])
-            guard case .integer(let inserted)? = try connection.scalar("SELECT last_insert_rowid()") else { return }
-            rowid = inserted
-            write.added += 1
         }
         var alts: [String] = []
         for (position, url) in columns.mediaURLs.enumerated() {
@@ -222,15 +315,13 @@ extension ArchiveStore {
             try connection.run("INSERT OR IGNORE INTO mentions (status, name) VALUES (?, ?)", [.integer(rowid), .text(name)])
         }
         if let user = status.user, let userID = user.identifier {
-            try connection.run("""
-                INSERT INTO accounts (server, id, name, display_name) VALUES (?, ?, ?, ?)
-                ON CONFLICT (server, id) DO UPDATE SET name = excluded.name, display_name = excluded.display_name
-                """, [.text(scope.server), .text(userID), columns.author, (user.displayName ?? user.name).map { .text($0) } ?? .null])
+            batch.authors[userID] = (columns.author, (user.displayName ?? user.name).map { .text($0) } ?? .null)
         }
-        try connection.run("INSERT INTO search (rowid, text, cw, alt) VALUES (?, ?, ?, ?)",
-                           [.integer(rowid), .text(columns.text), columns.cw, .text(alts.joined(separator: "\n"))])
-        try connection.run("INSERT OR IGNORE INTO source_statuses (server, account, source, status) VALUES (?, ?, ?, ?)",
-                           [.text(scope.server), .text(scope.account), .text(scope.source), .integer(rowid)])
+        if rowid <= batch.indexedUpTo {
+            batch.search.append(PageBatch.SearchRow(rowid: rowid, text: columns.text, cw: columns.cwText,
+                                                    alt: alts.joined(separator: "\n")))
+        }
+        batch.sources.append(rowid)
     }
 
     /// Now, as the archive writes times: ISO 8601 in UTC.
@@ -256,6 +347,7 @@ struct StatusColumns {
     var editedAtText: String?
     var editedAt: SQLiteValue
     var mediaURLs: [String]
+    var cwText: String?
 
     init(_ status: Status) {
         func text(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
@@ -264,7 +356,8 @@ struct StatusColumns {
         author = text((status.user?.screenName ?? status.user?.username).map { "@" + $0 })
         createdAt = text(status.createdAt.map { Timestamp(date: $0.date, utcOffset: 0).iso8601Text })
         self.text = status.text ?? ""
-        cw = text(status.contentWarning.flatMap { $0.isEmpty ? nil : $0 })
+        cwText = status.contentWarning.flatMap { $0.isEmpty ? nil : $0 }
+        cw = text(cwText)
         visibility = text(status.visibility)
         replies = number(status.commentsCount)
         reposts = number(status.repostsCount)
@@ -275,5 +368,117 @@ struct StatusColumns {
         editedAtText = status.editedAt.map { Timestamp(date: $0.date, utcOffset: 0).iso8601Text }
         editedAt = text(editedAtText)
         mediaURLs = status.picURLs
+    }
+}
+
+/// What one page's transaction gathers, and how full-text rows are written.
+struct PageBatch {
+    /// One row of the full-text tables.
+    struct SearchRow {
+        var rowid: Int64
+        var text: String
+        var cw: String?
+        var alt: String
+    }
+
+    let now: String
+    /// Statuses up to this rowid are indexed; those above wait for `indexPending`.
+    let indexedUpTo: Int64
+    var write = ArchiveWrite()
+    /// The page's authors, once each: id → (@name, display name).
+    var authors: [String: (name: SQLiteValue, displayName: SQLiteValue)] = [:]
+    /// Indexed statuses whose text the page replaces: their old rows go, these come.
+    var replaced: [Int64] = []
+    /// Every status of the page, kept or read again: the source brought them.
+    var sources: [Int64] = []
+    var search: [SearchRow] = []
+
+    init(now: String, indexedUpTo: Int64) {
+        self.now = now
+        self.indexedUpTo = indexedUpTo
+    }
+
+    /// Replaces the full text of the indexed statuses the page changed.
+    func writeReplaced(_ connection: SQLiteConnection) throws(ArchiveError) {
+        guard !replaced.isEmpty else { return }
+        let rowids = "[" + replaced.map(String.init).joined(separator: ",") + "]"
+        try connection.run("DELETE FROM search WHERE rowid IN (SELECT value FROM json_each(?))", [.text(rowids)])
+        try connection.run("DELETE FROM search_words WHERE rowid IN (SELECT value FROM json_each(?))", [.text(rowids)])
+        try Self.insertSearch(search[...], connection)
+        try Self.insertWords(search[...], connection)
+    }
+
+    /// Writes `rows` into `search` in one statement (one JSON array of rows:
+    /// FTS5 then writes them as one segment).
+    static func insertSearch(_ rows: ArraySlice<SearchRow>, _ connection: SQLiteConnection) throws(ArchiveError) {
+        guard !rows.isEmpty else { return }
+        var json: [UInt8] = [UInt8(ascii: "[")]
+        json.reserveCapacity(rows.count * 160)
+        for (offset, row) in rows.enumerated() {
+            if offset > 0 { json.append(UInt8(ascii: ",")) }
+            json += Array("[\(row.rowid),".utf8)
+            JSONText.append(row.text, to: &json)
+            json.append(UInt8(ascii: ","))
+            if let cw = row.cw { JSONText.append(cw, to: &json) } else { json += Array("null".utf8) }
+            json.append(UInt8(ascii: ","))
+            JSONText.append(row.alt, to: &json)
+            json.append(UInt8(ascii: "]"))
+        }
+        json.append(UInt8(ascii: "]"))
+        try connection.run("""
+            INSERT INTO search (rowid, text, cw, alt)
+            SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]')
+            FROM json_each(?)
+            """, [.text(String(decoding: json, as: UTF8.self))])
+    }
+
+    /// Writes `rows` into `search_words`, as `ArchiveWords.indexed` writes them, in one
+    /// statement: a JSON object from rowid to words, read by `json_each` with no `json_extract`.
+    static func insertWords(_ rows: ArraySlice<SearchRow>, _ connection: SQLiteConnection) throws(ArchiveError) {
+        guard !rows.isEmpty else { return }
+        var json: [UInt8] = [UInt8(ascii: "{")]
+        json.reserveCapacity(rows.count * 200)
+        for (offset, row) in rows.enumerated() {
+            if offset > 0 { json.append(UInt8(ascii: ",")) }
+            json += Array("\"\(row.rowid)\":\"".utf8)
+            ArchiveWords.append(row.text, to: &json, escapingJSON: true)
+            if let cw = row.cw, !cw.isEmpty {
+                json += Array("\\n".utf8)
+                ArchiveWords.append(cw, to: &json, escapingJSON: true)
+            }
+            if !row.alt.isEmpty {
+                json += Array("\\n".utf8)
+                ArchiveWords.append(row.alt, to: &json, escapingJSON: true)
+            }
+            json.append(UInt8(ascii: "\""))
+        }
+        json.append(UInt8(ascii: "}"))
+        try connection.run("INSERT INTO search_words (rowid, words) SELECT CAST(key AS INTEGER), value FROM json_each(?)",
+                           [.text(String(decoding: json, as: UTF8.self))])
+    }
+}
+
+/// JSON string literals, written by hand (bytes) for the full-text rows.
+enum JSONText {
+    static func append(_ text: String, to json: inout [UInt8]) {
+        json.append(UInt8(ascii: "\""))
+        for byte in text.utf8 { appendEscaped(byte, to: &json) }
+        json.append(UInt8(ascii: "\""))
+    }
+
+    /// One byte of UTF-8 inside a JSON string: a quote, a backslash and the
+    /// control characters escaped (no byte of a multibyte character is one of them).
+    @inline(__always)
+    static func appendEscaped(_ byte: UInt8, to json: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+            json.append(UInt8(ascii: "\\"))
+            json.append(byte)
+        case 0..<0x20:
+            let hex = Array("0123456789abcdef".utf8)
+            json += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+        default:
+            json.append(byte)
+        }
     }
 }

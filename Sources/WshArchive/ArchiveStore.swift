@@ -18,6 +18,9 @@ public final class ArchiveStore: @unchecked Sendable {
     /// True when the file was written by a newer wsh (its schema version is
     /// above ours): it is read, never written.
     public let isNewer: Bool
+    /// New statuses not in the full-text tables yet, as far as this store
+    /// knows (nil: not counted since it opened); see `store`.
+    var pendingIndex: Int?
 
     /// `$XDG_DATA_HOME/wsh/archive.sqlite`, else `~/.local/share/wsh/archive.sqlite`.
     public static func defaultPath(environment: [String: String]) -> String {
@@ -27,7 +30,10 @@ public final class ArchiveStore: @unchecked Sendable {
 
     /// Opens (or creates, 0600 in a 0700 folder) the archive at `path` and
     /// brings its schema up to date. Every failure is one line naming the file.
-    public init(path: String, create: Bool = true) throws(ArchiveError) {
+    ///
+    /// - Parameter maximumPages: SQLite's `max_page_count` for this connection: a write that
+    ///   would grow the file past it fails as on a full disk (how the tests make one).
+    public init(path: String, create: Bool = true, maximumPages: Int? = nil) throws(ArchiveError) {
         self.path = path
         let exists = access(path, F_OK) == 0
         if !exists {
@@ -42,9 +48,13 @@ public final class ArchiveStore: @unchecked Sendable {
                 // Turning a new file to WAL needs it alone: SQLite answers "busy" at once, without its busy
                 // handler, while another wsh opening the same new file holds it; try again for a while.
                 try Self.retryingWhileBusy { () throws(ArchiveError) in
+                    // A new file gets 16 KiB pages (before WAL fixes them): a status's JSON is about 2 KB,
+                    // and 4 KiB pages held one or two, half empty.
+                    if !exists { try connection.execute("PRAGMA page_size = 16384") }
                     try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
                 }
                 if version < ArchiveSchema.current { try Self.migrate(connection, from: version) }
+                if let maximumPages { try connection.execute("PRAGMA max_page_count = \(maximumPages)") }
             }
         } catch {
             throw Self.explain(error, path: path)
@@ -104,9 +114,24 @@ public final class ArchiveStore: @unchecked Sendable {
             }
             while at < ArchiveSchema.current {
                 try connection.execute(ArchiveSchema.migrations[at])
+                if at == 1 { try fillSearchWords(connection) }
                 at += 1
             }
             try connection.execute("PRAGMA user_version = \(ArchiveSchema.current)")
+        }
+    }
+
+    /// Writes `search_words` for every row of `search`, five thousand rows a statement.
+    private static func fillSearchWords(_ connection: SQLiteConnection) throws(ArchiveError) {
+        var rows: [PageBatch.SearchRow] = []
+        try connection.run("SELECT rowid, text, cw, alt FROM search") { row in
+            rows.append(PageBatch.SearchRow(rowid: row.integer(0) ?? 0, text: row.string(1) ?? "", cw: row.string(2),
+                                            alt: row.string(3) ?? ""))
+        }
+        var start = 0
+        while start < rows.count {
+            try PageBatch.insertWords(rows[start..<min(rows.count, start + 5000)], connection)
+            start += 5000
         }
     }
 

@@ -48,6 +48,7 @@ public enum OutboxImport {
             }
         }
         if !page.isEmpty, let scope { result.added += try store.store(page, scope: scope, cursors: nil).added }
+        try store.indexPending()
         return result
     }
 

@@ -84,6 +84,9 @@ public final class SQLiteConnection: @unchecked Sendable {
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     public var changes: Int { Int(wsh_sqlite_changes(handle)) }
 
+    /// The rowid of the last row inserted.
+    public var lastInsertRowID: Int64 { wsh_sqlite_last_insert_rowid(handle) }
+
     /// Runs `sql` with `parameters` and hands each row to `row`; the
     /// statement is prepared once per connection and kept.
     public func run(_ sql: String, _ parameters: [SQLiteValue] = [], row: (Row) throws(ArchiveError) -> Void = { _ in })

@@ -65,5 +65,8 @@ struct ArchiveKillTests {
         #expect(Self.sqlite3(killed, "SELECT count(*) - count(DISTINCT id) FROM statuses") == "0")
         #expect(Self.sqlite3(killed, ids) == Self.sqlite3(clean, ids))
         #expect(Self.sqlite3(killed, "SELECT back_done FROM cursors") == "1")
+        // The statuses the killed sync kept but had not indexed yet are indexed by the next one.
+        #expect(Self.sqlite3(killed, "SELECT count(*) FROM search") == Self.sqlite3(killed, "SELECT count(*) FROM statuses"))
+        #expect(Self.sqlite3(killed, "SELECT count(*) FROM search_words") == Self.sqlite3(killed, "SELECT count(*) FROM statuses"))
     }
 }

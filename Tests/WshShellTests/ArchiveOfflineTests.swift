@@ -10,12 +10,14 @@ import WshSandbox
 struct ArchiveOfflineTests {
     /// A shell on the sandbox's API at its URL (not the embedded target), so a
     /// later shell on the same URL finds the same rows once the sandbox is gone.
-    private func shell(on sandbox: SandboxServer, file: String, dialect: Connection.DialectChoice, offline: Bool = false) -> ShellHarness {
+    private func shell(on sandbox: SandboxServer, file: String, dialect: Connection.DialectChoice, offline: Bool = false,
+                       maximumPages: Int? = nil) -> ShellHarness {
         let base = dialect == .mastodon ? sandbox.mastodonBaseURL : sandbox.baseURL
         var configuration = Shell.Configuration(target: .url(base), tokenSource: .value(Secret(sandbox.token)))
         configuration.dialect = dialect
         configuration.archivePath = file
         configuration.offline = offline
+        configuration.archiveMaximumPages = maximumPages
         return ShellHarness(configuration: configuration)
     }
 
@@ -69,6 +71,27 @@ struct ArchiveOfflineTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try ArchiveTranscriptTests.sqlite3(file, "SELECT count(*) FROM source_statuses WHERE source = 'local'") == "14")
         #expect(try ArchiveTranscriptTests.sqlite3(file, "SELECT count(*) FROM source_statuses WHERE source = 'public'") == "0")
+        await sandbox.stop()
+    }
+}
+
+extension ArchiveOfflineTests {
+    /// A full disk, made with SQLite's `max_page_count` (the file may not grow by a page):
+    /// root, as the tests may run, writes a read-only file all the same.
+    @Test("archive on with a full disk: one line, once; the rows fetched are shown; keeping pauses")
+    func archiveOnFullDisk() async throws {
+        let sandbox = try await SandboxServer.start(SandboxConfiguration())
+        let file = ArchiveTranscriptTests.freshFile()
+        let harness = shell(on: sandbox, file: file, dialect: .mastodon, maximumPages: 1)
+        // Forty statuses' JSON does not fit in the pages the new file has.
+        let run = await harness.run("archive on\nfetch local 40\nlist\nmore\nfetch public 3")
+        #expect(run.status == 0, "\(run.stderr)")
+        let rows = run.stdout.split(separator: "\n").filter { $0.drop { $0 == " " }.first?.isNumber == true }
+        #expect(rows.count == 40, "\(run.stdout)")
+        let said = run.stderr.components(separatedBy: "archive on: the disk holding \(file) is full").count - 1
+        #expect(said == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("keeping timelines is paused (archive on starts it again)"), "\(run.stderr)")
+        #expect(try ArchiveTranscriptTests.sqlite3(file, "SELECT count(*) FROM statuses") == "0")
         await sandbox.stop()
     }
 }

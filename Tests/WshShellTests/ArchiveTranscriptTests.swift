@@ -59,6 +59,16 @@ struct ArchiveTranscriptTests {
         let english = await harness.run("archive search popotam --archive \(file)")
         #expect(english.status == 0, "\(english.stderr)")
         #expect(english.stdout.contains("hip«popotam»us"), "\(english.stdout)")
+        // The matches are rows: detail opens one, from the archive (no request), and list shows them.
+        let opened = await harness.run("archive search hippopotamus --archive \(file)\ntrace on\ndetail 1\ntrace off\nlist")
+        #expect(opened.status == 0, "\(opened.stderr)")
+        #expect(opened.stdout.contains("1. @"), "\(opened.stdout)")
+        #expect(opened.stdout.contains("Testing the archive: a «hippopotamus» sentence"), "\(opened.stdout)")
+        // Once in the detail, once in the list.
+        #expect(opened.stdout.components(separatedBy: "Testing the archive: a hippopotamus sentence").count == 3, "\(opened.stdout)")
+        #expect(opened.stderr.contains("ArchiveStore.status(id:"), "\(opened.stderr)")
+        #expect(opened.stderr.contains("answered from the archive: no request"), "\(opened.stderr)")
+        #expect(!opened.stderr.contains("could not be reached"), "\(opened.stderr)")
         let chinese = await harness.run("archive search 天气特别 --archive \(file)")
         #expect(chinese.stdout.contains("今天北京的«天气特别»好"), "\(chinese.stdout)")
         // Two characters, below a trigram: found all the same.
@@ -106,7 +116,7 @@ struct ArchiveTranscriptTests {
             #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
         }
         #expect(try Self.sqlite3(file, "SELECT count(*) FROM statuses") == count)
-        #expect(try Self.sqlite3(file, "PRAGMA user_version") == "1")
+        #expect(try Self.sqlite3(file, "PRAGMA user_version") == "2")
     }
 
     @Test("a file that is not SQLite, or damaged, gets one line and is left as it was")

@@ -69,13 +69,15 @@ extension TimelineDataController {
             case .archive(let failure): sync.result.end = .archiveFailed(failure)
             case .limit: sync.result.end = .limit
             }
+            // What arrived before Ctrl-C or a failed request is searchable at once.
+            if case .archive = error {} else { try? store.indexPending() }
         }
         return sync.result
     }
 }
 
 /// Why a sync stopped early.
-enum ArchiveSyncStop: Error {
+enum ArchiveSyncStop: Error, Sendable {
     case cancelled
     case limit
     case request(RequestError)
@@ -149,24 +151,35 @@ struct ArchiveSyncRun {
             cursors.backDone = top.next == nil
             try keep(top, progress: progress)
         }
-        // 3. The walk back, from where it stopped.
+        // 3. The walk back, from where it stopped; each next page is asked for while the one before is stored.
+        var ahead: PrefetchedPage?
+        defer { ahead?.task.cancel() }
         while !cursors.backDone {
             // Without a cursor (an older file), the walk goes on below the oldest status.
             let from = cursors.backCursor ?? (ordered ? cursors.oldestID.map { ArchiveCursorText.text(.olderThan(id: $0)) } : nil)
             guard let from else { break }
-            let older = try await page(from: from)
+            let older: ArchivePage
+            if let prefetched = ahead, prefetched.cursor == from {
+                ahead = nil
+                older = try await prefetched.value()
+            } else {
+                older = try await page(from: from)
+            }
             if let last = older.statuses.last?.status.identifier { cursors.oldestID = last }
             cursors.backCursor = older.next
             cursors.backDone = older.next == nil
+            if let next = older.next { ahead = prefetch(from: next, arriving: older.statuses.count) }
             try keep(older, progress: progress)
         }
         do throws(ArchiveError) { try finish() } catch { throw .archive(error) }
     }
 
-    /// Notes when the sync ran, with the cursors as they stand.
+    /// Notes when the sync ran, with the cursors as they stand, and indexes
+    /// the statuses that wait for the full-text tables.
     mutating func finish() throws(ArchiveError) {
         cursors.lastSync = ArchiveCursorText.now()
         try store.save(cursors, for: scope)
+        try store.indexPending()
     }
 
     /// Walks down from `cursor` until the page that reaches `gapFloor` (what
@@ -193,14 +206,42 @@ struct ArchiveSyncRun {
 
     /// One page, after the pause the rate-limit budget asks for; the limit and Ctrl-C are checked first.
     /// `cursor` and the `next` returned are the archive's text of a cursor (`ArchiveCursorText`).
-    private mutating func page(from cursor: String?) async throws(ArchiveSyncStop) -> (statuses: [ArchivedStatus], next: String?) {
+    private mutating func page(from cursor: String?) async throws(ArchiveSyncStop) -> ArchivePage {
+        let pause = try beforeRequest()
+        return try await Self.fetch(controller: controller, source: source, count: count, from: cursor, after: pause)
+    }
+
+    /// Ctrl-C and the limit checked, the request counted: the pause the budget asks for before it.
+    private mutating func beforeRequest() throws(ArchiveSyncStop) -> Duration {
         if Task.isCancelled { throw .cancelled }
         if let limit, result.fetched >= limit { throw .limit }
         let wait = budget.pauseBeforeNextRequest()
-        if requests > 0, wait > .zero {
-            do { try await Task.sleep(for: wait) } catch { throw .cancelled }
+        defer { requests += 1 }
+        return requests > 0 ? wait : .zero
+    }
+
+    /// Starts the request for the page at `cursor` while the page before is
+    /// stored: the server answers and the page is decoded while SQLite writes.
+    /// Nil when the limit is reached with the page in hand (`arriving` statuses), or on Ctrl-C.
+    private mutating func prefetch(from cursor: String, arriving: Int) -> PrefetchedPage? {
+        if let limit, result.fetched + arriving >= limit { return nil }
+        guard let pause = try? beforeRequest() else { return nil }
+        let (controller, source, count) = (self.controller, self.source, self.count)
+        return PrefetchedPage(cursor: cursor, task: Task {
+            do throws(ArchiveSyncStop) {
+                return .success(try await Self.fetch(controller: controller, source: source, count: count, from: cursor, after: pause))
+            } catch {
+                return .failure(error)
+            }
+        })
+    }
+
+    /// Sends the request for one page (after `pause`) and keeps each status's JSON as the server wrote it.
+    static func fetch(controller: TimelineDataController, source: ArchiveSyncSource, count: Int, from cursor: String?,
+                      after pause: Duration) async throws(ArchiveSyncStop) -> ArchivePage {
+        if pause > .zero {
+            do { try await Task.sleep(for: pause) } catch { throw .cancelled }
         }
-        requests += 1
         let body = KeptBody()
         let statuses: [Status]
         let next: String?
@@ -227,14 +268,16 @@ struct ArchiveSyncRun {
         controller.users.remember(authorsOf: statuses)
         let raw = body.data.map(RawStatuses.byID) ?? [:]
         let kept = statuses.map { status in
-            if let json = status.identifier.flatMap({ raw[$0] }) { return ArchivedStatus(status: status, json: json) }
+            if let kept = status.identifier.flatMap({ raw[$0] }) {
+                return ArchivedStatus(status: status, json: kept.json, language: kept.language)
+            }
             return ArchivedStatus(status: status, json: ArchiveCursorText.modelJSON(status), modelEncoded: true)
         }
-        return (kept, next)
+        return ArchivePage(statuses: kept, next: next)
     }
 
     /// Stores a page with the cursors as they now stand (one transaction).
-    private mutating func keep(_ page: (statuses: [ArchivedStatus], next: String?), progress: (Int) -> Void)
+    private mutating func keep(_ page: ArchivePage, progress: (Int) -> Void)
         throws(ArchiveSyncStop) {
         if cursors.oldestID == nil { cursors.oldestID = page.statuses.last?.status.identifier }
         do throws(ArchiveError) {
@@ -246,6 +289,25 @@ struct ArchiveSyncRun {
         }
         result.fetched += page.statuses.count
         progress(result.fetched)
+    }
+}
+
+/// One page of a sync: its statuses with their JSON, and the cursor of the next.
+struct ArchivePage: Sendable {
+    var statuses: [ArchivedStatus]
+    var next: String?
+}
+
+/// A page asked for ahead, while the one before is stored.
+struct PrefetchedPage {
+    /// The cursor it was asked from.
+    let cursor: String
+    let task: Task<Result<ArchivePage, ArchiveSyncStop>, Never>
+
+    /// The page, once it arrived; Ctrl-C cancels the request.
+    func value() async throws(ArchiveSyncStop) -> ArchivePage {
+        let result = await withTaskCancellationHandler { await task.value } onCancel: { [task] in task.cancel() }
+        return try result.get()
     }
 }
 

@@ -5,13 +5,13 @@ import WshText
 /// what the archive keeps whole. Reads the bytes once (`JSONBytes`), so
 /// keeping the JSON costs no second decoding of the page.
 enum RawStatuses {
-    /// The JSON text of each status in `body`, by id: the elements of a
+    /// The JSON text of each status in `body`, by id, with its `language` (Mastodon's): the elements of a
     /// top-level array (Mastodon), or of the first array inside a top-level
     /// object (Weibo's `statuses`, `favorites`); an element with a `status`
     /// object inside (a notification, a favourite) gives that status.
-    static func byID(_ body: Data) -> [String: String] {
+    static func byID(_ body: Data) -> [String: (json: String, language: String?)] {
         body.withUnsafeBytes { bytes in
-            var spans: [(id: String, start: Int, end: Int)] = []
+            var spans: [(id: String, start: Int, end: Int, language: String?)] = []
             _ = JSONBytes.read(bytes) { (reader: inout JSONBytes) throws(JSONBytes.Declined) in
                 if reader.peek() == UInt8(ascii: "{") {
                     try reader.enterObject()
@@ -27,16 +27,17 @@ enum RawStatuses {
                     try elements(&reader, into: &spans)
                 }
             }
-            var found: [String: String] = [:]
+            var found: [String: (json: String, language: String?)] = [:]
             let base = bytes.bindMemory(to: UInt8.self)
             for span in spans {
-                found[span.id] = String(decoding: UnsafeBufferPointer(rebasing: base[span.start..<span.end]), as: UTF8.self)
+                found[span.id] = (String(decoding: UnsafeBufferPointer(rebasing: base[span.start..<span.end]), as: UTF8.self),
+                                  span.language)
             }
             return found
         }
     }
 
-    private static func elements(_ reader: inout JSONBytes, into spans: inout [(id: String, start: Int, end: Int)])
+    private static func elements(_ reader: inout JSONBytes, into spans: inout [(id: String, start: Int, end: Int, language: String?)])
         throws(JSONBytes.Declined) {
         try reader.enterArray()
         var first = true
@@ -46,7 +47,7 @@ enum RawStatuses {
     }
 
     /// Reads one object: its id and span, or the span of the `status` object inside it.
-    private static func status(_ reader: inout JSONBytes, into spans: inout [(id: String, start: Int, end: Int)])
+    private static func status(_ reader: inout JSONBytes, into spans: inout [(id: String, start: Int, end: Int, language: String?)])
         throws(JSONBytes.Declined) {
         let start = reader.valueStart()
         guard reader.peek() == UInt8(ascii: "{") else { return try reader.skipValue() }
@@ -54,12 +55,15 @@ enum RawStatuses {
         var first = true
         var id: String?
         var idstr: String?
-        var inner: [(id: String, start: Int, end: Int)] = []
+        var language: String?
+        var inner: [(id: String, start: Int, end: Int, language: String?)] = []
         while let key = try reader.nextKey(&first) {
             if reader.key(key, is: "id") {
                 id = try scalar(&reader)
             } else if reader.key(key, is: "idstr") {
                 idstr = try scalar(&reader)
+            } else if reader.key(key, is: "language"), reader.peek() == UInt8(ascii: "\"") {
+                language = try reader.string()
             } else if reader.key(key, is: "status"), reader.peek() == UInt8(ascii: "{") {
                 try status(&reader, into: &inner)
             } else {
@@ -69,7 +73,7 @@ enum RawStatuses {
         if let wrapped = inner.first {
             spans.append(wrapped)
         } else if let identifier = idstr ?? id {
-            spans.append((identifier, start, reader.position))
+            spans.append((identifier, start, reader.position, language))
         }
     }
 

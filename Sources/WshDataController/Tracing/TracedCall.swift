@@ -132,6 +132,11 @@ struct TracedCall: Sendable {
         trace?(TraceEvent(call: call, itemCount: itemCount, source: .cache))
     }
 
+    /// Reports a write to the local archive that failed (`archive on`), in one line a user reads.
+    func archiveFailed(call: String, message: String) {
+        trace?(TraceEvent(call: call, itemCount: 0, source: .failed(message)))
+    }
+
     /// Reports a call the local archive answered.
     func archiveHit(call: String, itemCount: Int) {
         trace?(TraceEvent(call: call, itemCount: itemCount, source: .archive))

@@ -20,16 +20,20 @@ public struct ArchiveAttachment: Sendable {
     public var offline: Bool
     /// Keep each page read from the server in the archive as it arrives.
     public var keepsLive: Bool
+    /// The most pages the file may grow to (`ArchiveStore`'s `maximumPages`); nil: no limit but the disk's.
+    public var maximumPages: Int?
     /// The store, once opened.
     var store: ArchiveStore?
 
-    public init(path: String, server: String, account: String?, api: String, offline: Bool, keepsLive: Bool) {
+    public init(path: String, server: String, account: String?, api: String, offline: Bool, keepsLive: Bool,
+                maximumPages: Int? = nil) {
         self.path = path
         self.server = server
         self.account = account
         self.api = api
         self.offline = offline
         self.keepsLive = keepsLive
+        self.maximumPages = maximumPages
     }
 }
 
@@ -50,6 +54,7 @@ extension TimelineDataController {
     /// The trace says which answered; the ViewModel above never knows.
     func loadConsultingArchive(_ source: TimelineSource, count: Int, from cursor: TimelineCursor?)
         async throws(RequestError) -> TimelineSlice {
+        if case .archive(let query, let file) = source { return try archiveMatches(query, file: file, count: count, from: cursor) }
         guard let attachment = archiveAttachment else { return try await statuses.timeline(source, count: count, from: cursor) }
         if attachment.offline {
             return try archivedPage(source, count: count, from: cursor, failure: nil)
@@ -99,13 +104,51 @@ extension TimelineDataController {
         return TimelineSlice(statuses: found, next: next)
     }
 
+    /// `archive search`: the best `count` matches of `query` in the archive
+    /// `file`, as a timeline's rows (one page: the best are all there is).
+    /// A status deleted on the server comes marked `deleted`. `detail N`
+    /// opens each from here too (`archivedStatus`), with no request.
+    private func archiveMatches(_ query: String, file: String, count: Int, from cursor: TimelineCursor?)
+        throws(RequestError) -> TimelineSlice {
+        guard cursor == nil else { return TimelineSlice(statuses: [], next: nil) }
+        let matches: [ArchiveMatch]
+        do {
+            let store = archiveAttachment?.path == file ? try openArchive() : nil
+            matches = try (store ?? ArchiveStore(path: file, create: false)).search(query, limit: count)
+        } catch let error as ArchiveError {
+            throw RequestError.configuration(error.message)
+        } catch {
+            throw RequestError.configuration("\(error)")
+        }
+        let found = matches.map { match in
+            var status = match.status
+            if match.deletedAt != nil { status.deleted = true }
+            return status
+        }
+        archiveAnswered.withLock { answered in
+            answered = Dictionary(found.compactMap { status in status.identifier.map { ($0, status) } },
+                                  uniquingKeysWith: { first, _ in first })
+        }
+        statuses.api.archiveHit(call: "ArchiveStore.search(\(String(reflecting: query)), limit: \(count))", itemCount: found.count)
+        statuses.remember(found)
+        return TimelineSlice(statuses: found, next: nil)
+    }
+
+    /// A status the last `archive search` showed, as the archive keeps it (nil: not one of them).
+    func archivedStatus(id: String) -> Status? {
+        guard let status = archiveAnswered.withLock({ $0[id] }) else { return nil }
+        statuses.api.archiveHit(call: "ArchiveStore.status(id: \(String(reflecting: id)))", itemCount: 1)
+        return status
+    }
+
     /// The attached archive's store, opened once; nil when the file does not exist.
     private func openArchive() throws(ArchiveError) -> ArchiveStore? {
         if let store = archiveAttachment?.store { return store }
         guard let path = archiveAttachment?.path else { return nil }
         let store: ArchiveStore
         do {
-            store = try ArchiveStore(path: path, create: archiveAttachment?.keepsLive ?? false)
+            store = try ArchiveStore(path: path, create: archiveAttachment?.keepsLive ?? false,
+                                     maximumPages: archiveAttachment?.maximumPages)
         } catch where error.message.hasPrefix("no archive") {
             return nil
         }
@@ -114,15 +157,38 @@ extension TimelineDataController {
     }
 
     /// `archive on`: the page just read, kept (its cursors untouched: a sync walks its own).
+    /// A write that fails (a full disk, a read-only file) leaves the page shown as it
+    /// arrived: the failure is traced once, as a failed `ArchiveStore.store`, and
+    /// keeping stops until `archive on` again.
     private func keepLive(_ slice: TimelineSlice, body: KeptBody, source: TimelineSource) {
-        guard let attachment = archiveAttachment, let store = try? openArchive() else { return }
+        guard let attachment = archiveAttachment else { return }
+        let call = "ArchiveStore.store(\(source), count: \(slice.statuses.count))"
+        let store: ArchiveStore
+        do {
+            guard let opened = try openArchive() else { return }
+            store = opened
+        } catch {
+            return pauseKeeping(call: call, error)
+        }
         let raw = body.data.map(RawStatuses.byID) ?? [:]
         let page = slice.statuses.map { status in
-            if let json = status.identifier.flatMap({ raw[$0] }) { return ArchivedStatus(status: status, json: json) }
+            if let kept = status.identifier.flatMap({ raw[$0] }) {
+                return ArchivedStatus(status: status, json: kept.json, language: kept.language)
+            }
             return ArchivedStatus(status: status, json: ArchiveCursorText.modelJSON(status), modelEncoded: true)
         }
         let scope = ArchiveScope(server: attachment.server, account: attachment.account ?? "anonymous", api: attachment.api,
                                  source: source.description)
-        _ = try? store.store(page, scope: scope, cursors: nil)
+        do {
+            try store.store(page, scope: scope, cursors: nil)
+        } catch {
+            pauseKeeping(call: call, error)
+        }
+    }
+
+    private func pauseKeeping(call: String, _ error: ArchiveError) {
+        archive.withLock { $0?.keepsLive = false }
+        statuses.api.archiveFailed(call: call,
+                                   message: "archive on: \(error.message); keeping timelines is paused (archive on starts it again)")
     }
 }

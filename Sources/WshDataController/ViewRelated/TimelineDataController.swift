@@ -18,6 +18,8 @@ public final class TimelineDataController: Sendable {
     /// The local archive, when the shell attached one: one more source of pages
     /// (see TimelineDataController+Archive.swift).
     let archive = Mutex<ArchiveAttachment?>(nil)
+    /// The statuses the last `archive search` showed, by id: `detail N` opens them from the archive.
+    let archiveAnswered = Mutex<[String: Status]>([:])
 
     /// A controller composing `statuses` and `users`.
     public init(statuses: StatusDataController, users: UserDataController) {
@@ -39,7 +41,8 @@ public final class TimelineDataController: Sendable {
     }
 
     public func maximumCount(for source: TimelineSource) -> Int? {
-        statuses.dialect.maximumCount(for: source)
+        if case .archive = source { return 200 }  // the archive's own limit, whatever the API
+        return statuses.dialect.maximumCount(for: source)
     }
 
     /// True when `source` pages by cursor on this API (`more` goes on from the last status).
@@ -85,7 +88,8 @@ public final class TimelineDataController: Sendable {
     /// The status with `id`, from the cache when a page brought it (with
     /// every filter it matches: `detail` names them and shows the text).
     public func status(id: String) async throws(RequestError) -> Status {
-        try await statuses.status(id: id)
+        if let archived = archivedStatus(id: id) { return archived }
+        return try await statuses.status(id: id)
     }
 
     /// The first page of comments on the status with `statusID`.

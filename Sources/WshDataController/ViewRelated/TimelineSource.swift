@@ -25,6 +25,9 @@ public enum TimelineSource: Sendable, Hashable, CustomStringConvertible {
     case bookmarks
     /// The statuses the account favourited, newest favourite first.
     case favourites
+    /// The best matches of `query` in the local archive `file` (`archive
+    /// search`): answered by the archive, never by the server.
+    case archive(query: String, file: String)
 
     /// How `fetch` and the history name it: `public`, `home`, `user @name`, `reposts 123`.
     public var description: String {
@@ -39,13 +42,15 @@ public enum TimelineSource: Sendable, Hashable, CustomStringConvertible {
         case .list(let name): "list \(name)"
         case .bookmarks: "bookmarks"
         case .favourites: "favourites"
+        case .archive(let query, _): "archive search \(query)"
         }
     }
 
     /// The filter context its statuses are shown in (Mastodon's `home`,
     /// `public`, `account`, `notifications`): a server's filters apply to a
     /// status here only when they name it. Nil for the account's own
-    /// collections (bookmarks, favourites), where Mastodon applies none.
+    /// collections (bookmarks, favourites), where Mastodon applies none, and
+    /// for what the archive finds.
     public var filterContext: String? {
         switch self {
         case .public, .local, .tag: "public"
@@ -53,7 +58,7 @@ public enum TimelineSource: Sendable, Hashable, CustomStringConvertible {
         case .user: "account"
         case .mentions: "notifications"
         case .reposts: "thread"
-        case .bookmarks, .favourites: nil
+        case .bookmarks, .favourites, .archive: nil
         }
     }
 

@@ -3,6 +3,7 @@ import Glibc
 import WshArchive
 import WshDataController
 import WshLanguage
+import WshModel
 import WshRequest
 import WshText
 import WshViewModel
@@ -29,15 +30,21 @@ extension Shell {
                     the archive Mastodon makes: Create activities of Note objects), so years of
                     posts are searched the same way.
                     `archive on` keeps every timeline read from the server (fetch, more) in the
-                    archive as it arrives; `archive off` stops. When the server cannot be reached,
-                    or with wsh --offline, fetch and more answer from the archive and say so.
-                    `archive search QUERY [N]` shows the N best matches (default 20) with the
-                    matching words marked: any part of a word, in English or Chinese.
+                    archive as it arrives; `archive off` stops. A page that cannot be written (a
+                    full disk) is shown all the same, one line says why, and keeping pauses until
+                    `archive on` again. When the server cannot be reached, or with wsh --offline,
+                    fetch and more answer from the archive and say so.
+                    `archive search QUERY [N]` shows the N best matches (default 20, at most 200)
+                    with the matching words marked: any part of a word from three characters, a
+                    Chinese word of one or two characters inside a sentence, the start of a word
+                    for one or two Latin letters. The matches become the rows: detail N opens one
+                    from the archive; --json prints them instead.
                     The file is $XDG_DATA_HOME/wsh/archive.sqlite (else
                     ~/.local/share/wsh/archive.sqlite); --archive FILE picks another. Any SQLite
                     tool reads it; sql queries it from here.
                       archive sync home --limit 2000
                       archive search 天气
+                      detail 1
                       archive
                     """,
                 arguments: [
@@ -233,6 +240,10 @@ extension Shell {
         return "@" + identity.screenName
     }
 
+    /// `archive search QUERY [N]`: the matches become the timeline's rows
+    /// (the DataController answers `.archive` from the file), so `detail N`,
+    /// `favorite N` and the rest work on them as on any timeline; each is
+    /// shown with its matching words marked. `--json` prints the matches.
     private func archiveSearch(_ context: CommandContext, words: [String]) throws(LanguageError) {
         var terms = words
         var count = 20
@@ -240,22 +251,38 @@ extension Shell {
             count = number
             terms.removeLast()
         }
-        guard count >= 1 else { throw .usage("N must be 1 or more, not \(count)") }
+        guard (1...200).contains(count) else { throw .usage("N must be from 1 to 200, not \(count)") }
         let query = terms.joined(separator: " ")
         guard !query.isEmpty else { throw .usage("archive search needs a QUERY: archive search 天气") }
         let path = try archivePath(context)
-        let matches: [ArchiveMatch]
-        do {
-            let store = try ArchiveStore(path: path, create: false)
-            matches = try store.search(query, limit: count)
-        } catch {
-            throw .commandFailed(error.message)
-        }
-        context.setVariable("count", to: .int(matches.count))
-        if wantsJSON(context) {
-            context.write(try JSONView.encode(matches.map(ArchiveMatchDocument.init)))
+        let store: ArchiveStore
+        do { store = try ArchiveStore(path: path, create: false) } catch { throw .commandFailed(error.message) }
+        // Without a session (no account to read with), or for --json, the matches are printed, not made rows.
+        guard !wantsJSON(context), let session = try? session() else {
+            let matches: [ArchiveMatch]
+            do { matches = try store.search(query, limit: count) } catch { throw .commandFailed(error.message) }
+            context.setVariable("count", to: .int(matches.count))
+            if wantsJSON(context) {
+                context.write(try JSONView.encode(matches.map(ArchiveMatchDocument.init)))
+            } else {
+                showMatches(context, query: query, matches.map { ($0.status, $0.marked, $0.deletedAt != nil) })
+            }
             return
         }
+        let loaded = try drive(context, input: "SessionViewModel.fetch(source: archive search \(query), count: \(count))") {
+            try await $0.fetch(source: .archive(query: query, file: path), count: count)
+        }
+        context.setVariable("count", to: .int(loaded))
+        let byID = Dictionary(session.state.timeline.statuses.compactMap { status in status.identifier.map { ($0, status) } },
+                              uniquingKeysWith: { first, _ in first })
+        let queryWords = query.split(whereSeparator: \.isWhitespace).map(String.init)
+        showMatches(context, query: query, session.rows.compactMap { row in
+            byID[row.id].map { ($0, ArchiveStore.mark(queryWords, in: $0.text ?? ""), $0.deleted == true) }
+        })
+    }
+
+    /// The matches, numbered as the rows: author, time, and the text with the matching words marked.
+    private func showMatches(_ context: CommandContext, query: String, _ matches: [(status: Status, marked: String, deleted: Bool)]) {
         if matches.isEmpty {
             context.note("no status in the archive matches \(query)")
             return
@@ -263,7 +290,7 @@ extension Shell {
         for (offset, match) in matches.enumerated() {
             let author = TerminalText.sanitize(match.status.user?.screenName ?? "?")
             let time = match.status.createdAt.map { CivilTime.minuteText($0.date) } ?? ""
-            let deleted = match.deletedAt == nil ? "" : console.style.red(" (deleted on the server)")
+            let deleted = match.deleted ? console.style.red(" (deleted on the server)") : ""
             context.writeLine("\(offset + 1). @\(author) · \(time)\(deleted)")
             context.writeLine("   " + marked(match.marked))
         }
@@ -410,7 +437,8 @@ extension Shell {
         guard let path = archiveFile() else { return }
         dataController.attachArchive(ArchiveAttachment(
             path: path, server: connection.accountKey, account: account,
-            api: dialect.name == "mastodon" ? "mastodon" : "weibo", offline: configuration.offline, keepsLive: archiveKeepsLive))
+            api: dialect.name == "mastodon" ? "mastodon" : "weibo", offline: configuration.offline, keepsLive: archiveKeepsLive,
+            maximumPages: configuration.archiveMaximumPages))
         if archiveNotice == nil {
             let console = self.console
             let notice = ArchiveNoticeView(offline: configuration.offline, path: path) { console.note(console.diagnosticStyle.dim($0)) }

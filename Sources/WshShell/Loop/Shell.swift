@@ -39,6 +39,9 @@ public final class Shell {
         public var archivePath: String?
         /// `--offline`: timelines answer from the archive alone.
         public var offline = false
+        /// The most pages the archive may grow to while `archive on` keeps timelines (SQLite's
+        /// `max_page_count`); nil: as the disk allows. Tests set it to make a full disk.
+        public var archiveMaximumPages: Int?
 
         public init(target: Connection.Target = .sandbox, tokenSource: TokenSource = .environment("WSH_ACCESS_TOKEN"),
                     launchSandbox: Connection.SandboxLauncher? = nil, json: Bool = false,

@@ -9,6 +9,8 @@ import WshDataController
 final class ArchiveNoticeView: SessionSubscriber, @unchecked Sendable {
     /// Statuses the archive gave since the input started; nil while it gave nothing.
     private let answered = Mutex<Int?>(nil)
+    /// A write `archive on` could not make, said once when the input ends.
+    private let failure = Mutex<String?>(nil)
     private let offline: Bool
     private let path: String
     private let write: (String) -> Void
@@ -23,9 +25,13 @@ final class ArchiveNoticeView: SessionSubscriber, @unchecked Sendable {
         switch event {
         case .inputStarted:
             answered.withLock { $0 = nil }
-        case .dataController(let call) where call.source == .archive:
+        // Only a timeline answered in the server's place says so (not `archive search`, nor its rows' detail).
+        case .dataController(let call) where call.source == .archive && call.call.hasPrefix("ArchiveStore.statuses("):
             answered.withLock { $0 = ($0 ?? 0) + call.itemCount }
+        case .dataController(let call) where call.call.hasPrefix("ArchiveStore.store("):
+            if case .failed(let message) = call.source { failure.withLock { $0 = message } }
         case .inputEnded:
+            if let message = failure.withLock({ line in defer { line = nil }; return line }) { write(message) }
             let answer = answered.withLock { count in
                 defer { count = nil }
                 return count

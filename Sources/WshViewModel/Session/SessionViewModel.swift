@@ -471,7 +471,7 @@ public final class SessionViewModel {
         case .tag(let tag): "tag \(replayWord(tag)) "
         case .user(.uid(let uid)): "user \(replayWord(uid)) "
         case .user(.screenName(let name)): "user \(replayWord("@" + name)) "
-        case .reposts: nil
+        case .reposts, .archive: nil
         case .list(let name): "list \(replayWord(name)) "
         case .bookmarks: "bookmarks "
         case .favourites: "favourites "

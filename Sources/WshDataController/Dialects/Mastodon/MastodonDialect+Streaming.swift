@@ -28,7 +28,7 @@ extension MastodonDialect {
             let list = try await Call(exchange).list(named: name)
             let query = "&list=" + PercentEncoding.encoded(list.id)
             names = ("list?" + query.dropFirst(), "list" + query)
-        case .user, .reposts, .bookmarks, .favourites: throw .configuration("Mastodon has no stream of \(source)")
+        case .user, .reposts, .bookmarks, .favourites, .archive: throw .configuration("Mastodon has no stream of \(source)")
         }
         let base = try await streamingBase(exchange)
         let mentionsOnly = source == .mentions

@@ -109,6 +109,7 @@ public struct MastodonDialect: Dialect {
         case .bookmarks: return try await call.timeline("api/v1/bookmarks", query)
         case .favourites: return try await call.timeline("api/v1/favourites", query)
         case .reposts: throw .configuration("Mastodon has no timeline of a status's boosts")
+        case .archive: throw .configuration("\(source) is answered by the archive, not the server")
         }
     }
 

@@ -20,7 +20,7 @@ public struct WeiboDialect: Dialect {
         case .public: 200
         case .home, .user, .mentions, .reposts: 100
         case .favourites: 50
-        case .local, .tag, .list, .bookmarks: nil
+        case .local, .tag, .list, .bookmarks, .archive: nil
         }
     }
 
@@ -63,7 +63,7 @@ public struct WeiboDialect: Dialect {
             // Favorites page by number; the statuses, in the order they were favourited.
             let favorites = try await exchange.fetch(FavoritesPage.self, Endpoint(.get, "favorites.json", parameters: Self.paging(query)))
             return TimelinePage(statuses: favorites.favorites.compactMap(\.status), totalNumber: favorites.totalNumber)
-        case .local, .tag, .list, .bookmarks: throw .configuration(Self.lacks(source.description))
+        case .local, .tag, .list, .bookmarks, .archive: throw .configuration(Self.lacks(source.description))
         }
         parameters += Self.paging(query)
         return try await exchange.fetch(TimelinePage.self, Endpoint(.get, path, parameters: parameters))

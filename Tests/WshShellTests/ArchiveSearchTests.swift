@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import WshArchive
+import WshModel
+
+/// `archive search` in the store itself: which index a word goes to, and
+/// that words of any length are found inside sentences, in Chinese and English.
+@Suite("Searching the archive")
+struct ArchiveSearchTests {
+    private static func status(_ id: Int, _ text: String, alt: String? = nil) -> ArchivedStatus {
+        var storage = Status.Storage()
+        storage.idstr = String(id)
+        storage.id = Int64(id)
+        storage.text = text
+        if let alt {
+            storage.picURLs = ["https://example.com/\(id).png"]
+            storage.mediaDescriptions = [alt]
+        }
+        var user = User.Storage()
+        user.idstr = "1"
+        user.screenName = "ada"
+        storage.user = User(user)
+        let status = Status(storage)
+        return ArchivedStatus(status: status, json: String(decoding: try! JSONEncoder().encode(status), as: UTF8.self),
+                              modelEncoded: true)
+    }
+
+    private static func store() throws -> ArchiveStore {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wsh-archive-\(UUID().uuidString)").path
+        return try ArchiveStore(path: folder + "/archive.sqlite")
+    }
+
+    @Test("Chinese is written as two-character words plus each run's last character; other text stays")
+    func indexedText() {
+        #expect(ArchiveWords.indexed("今天北京的天气") == " 今天 天北 北京 京的 的天 天气 气")
+        #expect(ArchiveWords.indexed("Swift 6 学习中!") == "Swift 6  学习 习中 中 !")
+        #expect(ArchiveWords.indexed("ソフト和한국어") == " ソフ フト ト和 和한 한국 국어 어")
+    }
+
+    @Test("one or two characters go to the words table, three or more to the trigrams, the rest to a scan")
+    func terms() {
+        #expect(ArchiveWords.term("天") == .word("\"天\"*"))
+        #expect(ArchiveWords.term("天气") == .word("\"天气\""))
+        #expect(ArchiveWords.term("go") == .word("\"go\"*"))
+        #expect(ArchiveWords.term("天气好") == .trigram("天气好"))
+        #expect(ArchiveWords.term("concert") == .trigram("concert"))
+        #expect(ArchiveWords.term("A股") == .scan("A股"))
+        #expect(ArchiveWords.term("!?") == .scan("!?"))
+    }
+
+    @Test("words of one, two and more characters are found inside sentences, marked whatever their case")
+    func findsInsideSentences() throws {
+        let store = try Self.store()
+        let scope = ArchiveScope(server: "https://example.social/", account: "@ada", api: "mastodon", source: "home")
+        try store.store([
+            Self.status(3, "今天北京的天气特别好，我们去公园散步吧"),
+            Self.status(2, "Anyone going to the Concert tonight? A股 rallied"),
+            Self.status(1, "明天见", alt: "一只熊猫在吃竹子"),
+        ], scope: scope, cursors: nil)
+        func found(_ query: String) throws -> [String] {
+            try store.search(query, limit: 10).map(\.marked).map {
+                String($0.map { $0 == ArchiveMatch.markStart ? "«" : $0 == ArchiveMatch.markEnd ? "»" : $0 })
+            }
+        }
+        #expect(try found("天气") == ["今天北京的«天气»特别好，我们去公园散步吧"])
+        #expect(try found("园") == ["今天北京的天气特别好，我们去公«园»散步吧"])
+        #expect(try found("吧") == ["今天北京的天气特别好，我们去公园散步«吧»"])
+        #expect(try found("天气特别") == ["今天北京的«天气特别»好，我们去公园散步吧"])
+        #expect(try found("concert") == ["Anyone going to the «Concert» tonight? A股 rallied"])
+        #expect(try found("go") == ["Anyone «go»ing to the Concert tonight? A股 rallied"])
+        #expect(try found("A股") == ["Anyone going to the Concert tonight? «A股» rallied"])
+        #expect(try found("北京 公园") == ["今天«北京»的天气特别好，我们去«公园»散步吧"])
+        #expect(try found("北京 tonight") == [])
+        // A media description is searched too (the row shows the text).
+        #expect(try found("熊猫") == ["明天见"])
+        #expect(try found("竹子").count == 1)
+    }
+
+    @Test("statuses stored but not indexed yet (a sync killed before it indexed) are found all the same")
+    func pendingIndex() throws {
+        let store = try Self.store()
+        let scope = ArchiveScope(server: "https://example.social/", account: "@ada", api: "mastodon", source: "home")
+        try store.store([Self.status(1, "第一条：早安")], scope: scope, cursors: nil)
+        #expect(try store.hasPendingIndex())
+        // Another wsh opens the file later: it finds them pending, and the search indexes them.
+        let later = try ArchiveStore(path: store.path, create: false)
+        #expect(try later.search("早安", limit: 5).count == 1)
+        #expect(try !later.hasPendingIndex())
+    }
+}

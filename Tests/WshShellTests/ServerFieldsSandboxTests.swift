@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WshSandbox
+import WshTestSupport
 @testable import WshShell
 
 /// The sandbox in Akkoma's flavour (its `pleroma` and `akkoma` members on
@@ -18,7 +19,7 @@ struct ServerFieldsSandboxTests {
         return object["pleroma"] is [String: Any] && object["akkoma"] is [String: Any] && object["id"] != nil
     }
 
-    @Test("search, followers, a thread, conversations and a favourite's answer keep Akkoma's members in --json")
+    @Test("search, followers, a thread, mentions, conversations and a favourite's answer keep Akkoma's members in --json")
     func akkomaMembersKept() async throws {
         let harness = try await ShellHarness(dialect: .mastodon, flavour: .akkoma)
         let connected = await harness.run("fetch 20\nlist --json")
@@ -57,6 +58,12 @@ struct ServerFieldsSandboxTests {
         let first = try #require((try json(favourited.stdout) as? [[String: Any]])?.first)
         #expect(flavoured(first) && first["favourited"] as? Bool == true)
 
+        // The mentions timeline is read from mention notifications: each one's `status`, as the server sent it.
+        let mentions = await harness.run("fetch mentions 5\nlist --json")
+        #expect(mentions.status == 0, "\(mentions.stderr)")
+        let mentioned = try #require(try json(mentions.stdout) as? [[String: Any]], "\(mentions.stdout)")
+        #expect(!mentioned.isEmpty && mentioned.allSatisfy { flavoured($0) && flavoured($0["account"]) }, "\(mentions.stdout.prefix(300))")
+
         // A direct message starts a conversation; its last status is the server's, every member of it.
         let conversations = await harness.run("post --visibility direct @\(acct) a word in private\nconversations --json")
         #expect(conversations.status == 0, "\(conversations.stderr)")
@@ -64,5 +71,20 @@ struct ServerFieldsSandboxTests {
         let last = try #require(threads.first?["last_status"] as? [String: Any], "\(conversations.stdout)")
         #expect(flavoured(last) && last["visibility"] as? String == "direct" && threads.first?["index"] as? Int == 1)
         #expect(flavoured(last["account"]))
+    }
+
+    @Test("a status streamed over either transport keeps the server's members in list --json",
+          arguments: [StreamingTransports.serverSentEvents, .webSocket])
+    func streamedStatusKept(served: StreamingTransports) async throws {
+        let harness = try await ShellHarness(dialect: .mastodon, flavour: .akkoma, streaming: served)
+        let poster = keepPosting(to: harness.sandbox, as: harness.sandbox.accounts[1])
+        let watched = await harness.run("watch public --stream --until 1 --timeout 30\nlist --json")
+        poster.cancel()
+        #expect(watched.status == 0, "\(watched.stderr)")
+        let text = String(watched.stdout[(watched.stdout.firstIndex(of: "[") ?? watched.stdout.startIndex)...])
+        let rows = try #require(try json(text) as? [[String: Any]], "\(watched.stdout)")
+        let streamed = try #require(rows.first { ($0["account"] as? [String: Any])?["acct"] as? String == harness.sandbox.accounts[1].screenName },
+                                    "\(watched.stdout.prefix(400))")
+        #expect(flavoured(streamed) && flavoured(streamed["account"]) && streamed["index"] != nil)
     }
 }

@@ -16,7 +16,7 @@ extension MastodonDialect {
         let call = Call(exchange)
         var results = try await call.get(MastodonSearch.self, "api/v2/search", parameters).results
         if let body = call.body {
-            // Each account and status as the server sent it, for `--json`; one scan of the body, no second parse.
+            // Each account and status as the server sent it, for `--json`: the body's bytes scanned, not parsed again.
             results.accounts = call.kept(results.accounts, \.serverJSON, from: ServerJSON.elements(of: body, member: "accounts"))
             results.statuses = call.kept(results.statuses, \.serverJSON, from: ServerJSON.elements(of: body, member: "statuses"))
         }

@@ -54,6 +54,8 @@ public struct Conversation: Sendable, Hashable {
     public var unread: Bool
     public var accounts: [User]
     public var lastStatus: Status?
+    /// The conversation as the server sent it, for `--json`; nil when not kept.
+    public var serverJSON: ServerJSON? = nil
 }
 
 /// What a timeline's stream delivers.

@@ -16,6 +16,8 @@ public struct Comment: Hashable, Sendable, Codable, LenientValue {
     public var depth = 0
     /// Which API's names the comment came with.
     public var shape = APIShape.weibo
+    /// A reply in a Mastodon thread as the server sent it (the status), for `--json`; nil when not kept.
+    public var serverJSON: ServerJSON? = nil
 
     /// The id as text: `idstr` when present, otherwise `id`.
     public var identifier: String? { idstr ?? id.map(String.init) ?? mid }

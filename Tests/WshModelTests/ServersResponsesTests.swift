@@ -101,4 +101,42 @@ struct ServersResponsesTests {
         #expect(first["pleroma"]?["conversation_id"] != nil && first["poll"] != nil)
         #expect(ServerJSON.elements(of: Data(#"{"error":"x"}"#.utf8)) == nil)
     }
+
+    /// A search `{accounts, statuses, hashtags}` and a thread `{ancestors,
+    /// descendants}` made of real entities, as a server nests them.
+    static func nested(_ members: [(String, [String])]) throws -> Data {
+        let parts = try members.map { key, names in
+            "\"\(key)\": [" + (try names.map { String(decoding: try fixture($0), as: UTF8.self) }.joined(separator: ",\n")) + "]"
+        }
+        return Data(("{ " + parts.joined(separator: ",\n") + " }").utf8)
+    }
+
+    @Test("a member's array elements and a member object are kept as slices of the body (search, thread, conversation)")
+    func keptMemberSlices() throws {
+        let search = try Self.nested([("accounts", ["gotosocial_account_moved", "pixelfed_account"]),
+                                      ("statuses", ["pleroma_status_card"]), ("hashtags", [])])
+        let accounts = try #require(ServerJSON.elements(of: search, member: "accounts"))
+        #expect(accounts.count == 2)
+        #expect(accounts[0].value?["enable_rss"] != nil && accounts[1].value?["discoverable"] != nil)
+        let statuses = try #require(ServerJSON.elements(of: search, member: "statuses"))
+        #expect(statuses.count == 1 && statuses[0].value?["pleroma"]?["emoji_reactions"] != nil)
+        #expect(ServerJSON.elements(of: search, member: "hashtags") == [])
+        // Slices of the one body, not copies.
+        #expect(statuses[0].bytes.startIndex > search.startIndex && statuses[0].bytes.endIndex < search.endIndex)
+        #expect(ServerJSON.elements(of: search, member: "missing") == nil)
+
+        let thread = try Self.nested([("ancestors", []), ("descendants", ["pleroma_status_poll", "pleroma_status_quote"])])
+        let replies = try #require(ServerJSON.elements(of: thread, member: "descendants"))
+        #expect(replies.compactMap { $0.value?["in_reply_to_account_id"] }.count == 2)
+
+        let conversation = Data((#"{"id":"7","unread":true,"last_status":"# + String(decoding: try Self.fixture("pleroma_status_poll"), as: UTF8.self)
+            + #","accounts":[]}"#).utf8)
+        #expect(ServerJSON.member("last_status", of: conversation)?.value?["pleroma"] != nil)
+        #expect(ServerJSON.member("last_status", of: Data(#"{"id":"7","last_status":null}"#.utf8)) == nil)
+        #expect(ServerJSON.member("id", of: Data("[1]".utf8)) == nil)
+        let mentions = Data(("[" + #"{"id":"1","type":"mention","status":"# + String(decoding: try Self.fixture("pleroma_status_card"), as: UTF8.self)
+            + "}," + #"{"id":"2","type":"follow","status":null}"# + "]").utf8)
+        let kept = try #require(ServerJSON.members("status", ofElementsOf: mentions))
+        #expect(kept.count == 2 && kept[0]?.value?["pleroma"] != nil && kept[1] == nil)
+    }
 }

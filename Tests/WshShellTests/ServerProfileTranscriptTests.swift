@@ -88,18 +88,38 @@ struct ServerProfileTranscriptTests {
 @Suite("What real servers send, kept")
 struct ServerFieldsTranscriptTests {
     static func harness() throws -> ShellHarness {
-        func entry(_ url: String, _ body: String) -> [String: Any] {
-            ["request": ["method": "GET", "url": url],
+        func entry(_ url: String, _ body: String, method: String = "GET") -> [String: Any] {
+            ["request": ["method": method, "url": url],
              "response": ["status": 200, "headers": [["name": "Content-Type", "value": "application/json"]],
                           "content": ["text": body]]]
         }
         let fixture = ServerProfileTranscriptTests.fixture
-        let page = "[" + (try ["pleroma_status_card", "pleroma_status_poll"].map(fixture).joined(separator: ",")) + "]"
+        func array(_ names: [String]) throws -> String { "[" + (try names.map(fixture).joined(separator: ",\n")) + "]" }
+        let page = try array(["pleroma_status_card", "pleroma_status_poll"])
+        // Real entities nested as the server nests them: a search, a thread, a conversation.
+        let search = #"{"accounts": "# + (try array(["gotosocial_account_moved", "pixelfed_account"])) + #", "statuses": "#
+            + (try array(["pleroma_status_card"])) + #", "hashtags": []}"#
+        let context = #"{"ancestors": [], "descendants": "# + (try array(["pleroma_status_poll", "pleroma_status_quote"])) + "}"
+        let conversations = #"[{"id": "31", "unread": true, "accounts": "# + (try array(["pixelfed_account"]))
+            + #", "last_status": "# + (try fixture("pleroma_status_poll")) + "}]"
+        // The favourite's answer: the status as the server has it now, a reaction more than the page showed.
+        var favourited = try #require(try JSONSerialization.jsonObject(with: Data(try fixture("pleroma_status_card").utf8)) as? [String: Any])
+        favourited["favourited"] = true
+        var pleroma = try #require(favourited["pleroma"] as? [String: Any])
+        pleroma["emoji_reactions"] = [["name": "🎉", "count": 1, "me": true]]
+        favourited["pleroma"] = pleroma
+        let answer = String(decoding: try JSONSerialization.data(withJSONObject: favourited), as: UTF8.self)
         let har: [String: Any] = ["log": ["version": "1.2", "entries": [
             entry("https://pleroma.example/api/v1/timelines/public?limit=***", page),
             entry("https://pleroma.example/api/v1/accounts/lookup?acct=the_mighty_zork", try fixture("gotosocial_account_moved")),
             entry("https://pleroma.example/api/v1/notifications?limit=***",
                   "[" + (try fixture("pleroma_notification_emoji_reaction")) + "]"),
+            entry("https://pleroma.example/api/v2/search?q=zork&limit=***", search),
+            entry("https://pleroma.example/api/v1/accounts/01F8MH1H7YV1Z7D2C8K2730QBF/followers?limit=***",
+                  try array(["pixelfed_account", "mastodon_account_moved"])),
+            entry("https://pleroma.example/api/v1/statuses/A8tEMYF2GNnfPcL4dc/context", context),
+            entry("https://pleroma.example/api/v1/conversations?limit=***", conversations),
+            entry("https://pleroma.example/api/v1/statuses/A8tEMYF2GNnfPcL4dc/favourite", answer, method: "POST"),
         ]]]
         let recording = try HARRecording.parse(try JSONSerialization.data(withJSONObject: har), name: "pleroma.har")
         var configuration = Shell.Configuration(target: .url("https://pleroma.example/"), tokenSource: .value(Secret("t0123456789")),
@@ -128,6 +148,74 @@ struct ServerFieldsTranscriptTests {
         #expect(first["favourites_count"] != nil && (first["account"] as? [String: Any])?["acct"] != nil)
         let detail = try object(await harness.run("detail 2 --json").stdout)
         #expect((detail["poll"] as? [String: Any])?["options"] != nil && detail["pleroma"] != nil)
+    }
+
+    @Test("search --json keeps every field of each account and status the server sent")
+    func searchFieldsKept() async throws {
+        let harness = try Self.harness()
+        let searched = await harness.run("search zork --json")
+        #expect(searched.status == 0, "\(searched.stderr)")
+        let json = try object(searched.stdout)
+        let accounts = try #require(json["accounts"] as? [[String: Any]])
+        let zork = try #require(accounts.first?["user"] as? [String: Any])
+        // GoToSocial's own (`enable_rss`, `role`) beside wsh's (`acct`, `moved`).
+        #expect(zork["enable_rss"] != nil && zork["role"] != nil && zork["avatar"] != nil, "\(zork.keys.sorted())")
+        #expect(zork["acct"] as? String == "the_mighty_zork" && zork["moved"] != nil)
+        #expect((accounts.last?["user"] as? [String: Any])?["discoverable"] != nil)
+        let status = try #require((json["statuses"] as? [[String: Any]])?.first)
+        #expect(status["index"] as? Int == 3 && status["in_reply_to_account_id"] != nil && status["pinned"] != nil, "\(status.keys.sorted())")
+        #expect(((status["pleroma"] as? [String: Any])?["emoji_reactions"] as? [Any])?.isEmpty == false)
+        #expect((status["account"] as? [String: Any])?["avatar"] != nil)
+    }
+
+    @Test("followers --json keeps every field of each account the server sent")
+    func followersFieldsKept() async throws {
+        let harness = try Self.harness()
+        let listed = await harness.run("followers the_mighty_zork --json")
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let users = try #require(try object(listed.stdout)["users"] as? [[String: Any]])
+        #expect(users.map { $0["index"] as? Int } == [1, 2])
+        let pixelfed = try #require(users[0]["user"] as? [String: Any])
+        #expect(pixelfed["discoverable"] != nil && pixelfed["last_status_at"] != nil && pixelfed["avatar"] != nil, "\(pixelfed.keys.sorted())")
+        let moved = try #require(users[1]["user"] as? [String: Any])
+        #expect((moved["moved"] as? [String: Any])?["avatar"] != nil, "\(moved)")
+    }
+
+    @Test("comments --json of a thread keeps every field of each reply the server sent")
+    func threadFieldsKept() async throws {
+        let harness = try Self.harness()
+        let thread = await harness.run("fetch 2\ncomments 1 --json")
+        #expect(thread.status == 0, "\(thread.stderr)")
+        let replies = try #require(try object(thread.stdout)["comments"] as? [[String: Any]])
+        #expect(replies.map { $0["index"] as? Int } == [1, 2])
+        let first = replies[0]
+        #expect(first["in_reply_to_account_id"] != nil && first["pleroma"] != nil && first["poll"] != nil, "\(first.keys.sorted())")
+        #expect(first["depth"] as? Int == 0 && first["id"] as? String == "103874034847713213")
+        #expect((first["account"] as? [String: Any])?["avatar"] != nil && (first["account"] as? [String: Any])?["acct"] != nil)
+    }
+
+    @Test("conversations --json keeps the conversation's and its last status's fields")
+    func conversationFieldsKept() async throws {
+        let harness = try Self.harness()
+        let listed = await harness.run("conversations --json")
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]], "\(listed.stdout)")
+        let last = try #require(rows.first?["last_status"] as? [String: Any])
+        #expect(last["pleroma"] != nil && last["in_reply_to_account_id"] != nil && last["pinned"] != nil, "\(last.keys.sorted())")
+        #expect(rows.first?["index"] as? Int == 1 && rows.first?["unread"] as? Bool == true)
+    }
+
+    @Test("after favorite, list --json shows the server's answer: every field of it, the new reactions too")
+    func favouriteAnswerKept() async throws {
+        let harness = try Self.harness()
+        let favourited = await harness.run("fetch 2\nfavorite 1\nlist --json")
+        #expect(favourited.status == 0, "\(favourited.stderr)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(favourited.stdout.utf8)) as? [[String: Any]])
+        let first = try #require(rows.first)
+        #expect(first["favourited"] as? Bool == true && first["index"] as? Int == 1)
+        let reactions = (first["pleroma"] as? [String: Any])?["emoji_reactions"] as? [[String: Any]]
+        #expect(reactions?.map { $0["name"] as? String } == ["🎉"], "\(String(describing: reactions))")
+        #expect(first["in_reply_to_account_id"] != nil)
     }
 
     @Test("detail shows Pleroma's emoji reactions")

@@ -376,22 +376,32 @@ public struct MastodonContext: Decodable, Sendable {
     @Lenient public var descendants: [MastodonStatus] = []
 
     /// The replies under the status with `rootID` as a comments page, in
-    /// thread order (each reply after the one it answers), with their depth.
-    public func comments(under rootID: String) -> CommentsPage {
-        var children: [String: [MastodonStatus]] = [:]
-        for reply in descendants { children[reply.inReplyToID ?? rootID, default: []].append(reply) }
+    /// thread order (each reply after the one it answers), with their depth;
+    /// `kept`: each of `descendants` as the server sent it, in the answer's
+    /// order (for `--json`), ignored unless there is one per reply.
+    public func comments(under rootID: String, kept: [ServerJSON]? = nil) -> CommentsPage {
+        let kept = kept?.count == descendants.count ? kept : nil
+        var children: [String: [Int]] = [:]
+        for (offset, reply) in descendants.enumerated() { children[reply.inReplyToID ?? rootID, default: []].append(offset) }
+        func comment(_ offset: Int, depth: Int) -> Comment {
+            var comment = descendants[offset].comment(depth: depth)
+            comment.serverJSON = kept?[offset]
+            return comment
+        }
         var ordered: [Comment] = []
         var visited: Set<String> = []
         func walk(_ parent: String, depth: Int) {
-            for reply in children[parent] ?? [] {
-                guard let id = reply.id, visited.insert(id).inserted else { continue }
-                ordered.append(reply.comment(depth: depth))
+            for offset in children[parent] ?? [] {
+                guard let id = descendants[offset].id, visited.insert(id).inserted else { continue }
+                ordered.append(comment(offset, depth: depth))
                 walk(id, depth: depth + 1)
             }
         }
         walk(rootID, depth: 0)
         // Replies whose parent is not in the thread (a server may cut it) still show, at the top level.
-        for reply in descendants where !visited.contains(reply.id ?? "") { ordered.append(reply.comment(depth: 0)) }
+        for (offset, reply) in descendants.enumerated() where !visited.contains(reply.id ?? "") {
+            ordered.append(comment(offset, depth: 0))
+        }
         return CommentsPage(comments: ordered, totalNumber: ordered.count)
     }
 }

@@ -240,6 +240,8 @@ public struct CommentDocument: Encodable, Sendable, Hashable {
     public var user: UserDocument?
     /// A reply in a Mastodon thread: how deep, and Mastodon's own names in `--json`.
     var mastodonDepth: Int?
+    /// A reply in a Mastodon thread as the server sent it (the status), sanitized (see `StatusDocument.server`).
+    var server: JSONValue?
 
     public init(_ comment: Comment, index: Int) {
         self.index = index
@@ -247,11 +249,12 @@ public struct CommentDocument: Encodable, Sendable, Hashable {
         idstr = comment.identifier.map(StatusDocument.clean)
         createdAt = comment.createdAt?.weiboText
         text = comment.text.map { TerminalText.sanitize($0, .multiline) }
-        user = comment.user.map { UserDocument($0) }
         if comment.shape == .mastodon {
             createdAt = comment.createdAt?.iso8601Text
             mastodonDepth = comment.depth
+            server = ServerFields.sanitized(comment.serverJSON)
         }
+        user = comment.user.map { [server] in UserDocument($0, server: server?["account"]) }
     }
 
     /// Weibo's names, or for a reply in a Mastodon thread Mastodon's: the id
@@ -263,9 +266,12 @@ public struct CommentDocument: Encodable, Sendable, Hashable {
                 "index": index, "id": id, "idstr": idstr, "created_at": createdAt, "text": text, "user": user,
             ])
         }
-        try encoder.encodeFields([
-            "index": index, "id": idstr, "created_at": createdAt, "text": text, "account": user, "depth": mastodonDepth,
-        ])
+        // Over every other field the server sent (`in_reply_to_id`, `pleroma`, …).
+        try ServerFields.encode(server, typed: { [self] encoder throws in
+            try encoder.encodeFields([
+                "index": index, "id": idstr, "created_at": createdAt, "text": text, "account": user, "depth": mastodonDepth,
+            ])
+        }, to: encoder)
     }
 }
 

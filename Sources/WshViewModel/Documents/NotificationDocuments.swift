@@ -74,6 +74,8 @@ public struct ConversationDocument: Encodable, Sendable, Hashable {
     /// The screen names of who is in it besides you.
     public var accounts: [String]
     @JSONNull public var lastStatus: StatusDocument?
+    /// The conversation as the server sent it, sanitized (see `StatusDocument.server`).
+    var server: JSONValue?
 
     enum CodingKeys: String, CodingKey {
         case index, id, unread, accounts
@@ -85,6 +87,20 @@ public struct ConversationDocument: Encodable, Sendable, Hashable {
         id = StatusDocument.clean(conversation.id)
         unread = conversation.unread
         accounts = conversation.accounts.compactMap { $0.screenName.map(StatusDocument.clean) }
-        lastStatus = conversation.lastStatus.map { StatusDocument($0) }
+        server = ServerFields.sanitized(conversation.serverJSON)
+        lastStatus = conversation.lastStatus.map { [server] in StatusDocument($0, server: server?["last_status"]) }
+    }
+
+    /// wsh's fields (`accounts` by name), over every other field the server sent;
+    /// `last_status` keeps every field of its own.
+    public func encode(to encoder: Encoder) throws {
+        try ServerFields.encode(server, typed: { [self] encoder throws in
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(index, forKey: .index)
+            try container.encode(id, forKey: .id)
+            try container.encode(unread, forKey: .unread)
+            try container.encode(accounts, forKey: .accounts)
+            try container.encode(_lastStatus, forKey: .lastStatus)
+        }, to: encoder)
     }
 }

@@ -29,7 +29,7 @@ extension TimelineViewModel {
         try offered(\.bookmarks, "bookmarks")
         return try await toggleStatus(at: index, bookmark, "bookmarked", readBack: { .bookmarked(statusID: $0) }) {
             (id: String) async throws(WriteError) in try await dataController.setBookmark(bookmark, statusID: id)
-        } next: { id, status in state.updatingBookmark(id: id, to: status.bookmarked ?? bookmark) }
+        } next: { id, status in state.updatingBookmark(id: id, to: status.bookmarked ?? bookmark, server: status.serverJSON) }
     }
 
     /// Sets the bookmark of `statusID` back or again, for undo or redo of `operation`. Returns a note.
@@ -39,7 +39,7 @@ extension TimelineViewModel {
             operation, undo: undo, doing: "\(bookmark ? "bookmarking" : "unbookmarking") status \(statusID)",
             check: dataController.readBack(.status(id: statusID)).command
         ) { () async throws(WriteError) in try await dataController.setBookmark(bookmark, statusID: statusID) }
-        commit(state.updatingBookmark(id: statusID, to: outcome.value.bookmarked ?? bookmark))
+        commit(state.updatingBookmark(id: statusID, to: outcome.value.bookmarked ?? bookmark, server: outcome.value.serverJSON))
         let verb = bookmark ? "bookmarked" : "unbookmarked"
         if case .recovered = outcome.resolution { return "the answer was lost; the server shows status \(statusID) \(verb)" }
         return "\(verb) status \(statusID) on the server"
@@ -163,8 +163,9 @@ extension TimelineViewModel {
 }
 
 extension TimelineState {
-    /// This state with the status `id` shown `bookmarked` wherever it shows.
-    func updatingBookmark(id: String, to bookmarked: Bool) -> TimelineState {
+    /// This state with the status `id` shown `bookmarked` wherever it shows;
+    /// `server`: the server's answer as it sent it, kept for `--json`.
+    func updatingBookmark(id: String, to bookmarked: Bool, server: ServerJSON? = nil) -> TimelineState {
         let current = statuses.first { $0.identifier == id }
             ?? screens.lazy.compactMap { screen -> Status? in
                 switch screen {
@@ -174,6 +175,7 @@ extension TimelineState {
             }.first
         guard var status = current else { return self }
         status.bookmarked = bookmarked
+        status.serverJSON = server ?? status.serverJSON
         return replacingStatus(id: id, with: status)
     }
 }

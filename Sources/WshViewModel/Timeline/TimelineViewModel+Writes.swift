@@ -401,6 +401,8 @@ extension TimelineState {
         status.commentsCount = updated.commentsCount ?? status.commentsCount
         status.attitudesCount = updated.attitudesCount ?? status.attitudesCount
         status.favorited = updated.favorited ?? status.favorited
+        // The server's newer answer, every field of it, for `--json` (wsh's fields still merge over it).
+        status.serverJSON = updated.serverJSON ?? status.serverJSON
         return replacingStatus(id: id, with: status)
     }
 }

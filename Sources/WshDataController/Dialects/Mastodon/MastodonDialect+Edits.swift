@@ -27,7 +27,7 @@ extension MastodonDialect {
             parameters.append(("poll[expires_in]", String(max(300, left))))
             if let multiple = poll.multiple { parameters.append(("poll[multiple]", multiple ? "true" : "false")) }
         }
-        return try await call.send(MastodonStatus.self, .put, path, parameters).status
+        return call.kept(try await call.send(MastodonStatus.self, .put, path, parameters).status, \.serverJSON)
     }
 
     public func editHistory(id: String, _ exchange: DialectExchange) async throws(RequestError) -> [StatusEdit] {

@@ -16,7 +16,8 @@ extension MastodonDialect {
     }
 
     public func notification(id: String, _ exchange: DialectExchange) async throws(RequestError) -> ActivityNotification {
-        try await Call(exchange).get(MastodonNotification.self, "api/v1/notifications/\(Call.segment(id))").notification
+        let call = Call(exchange)
+        return call.kept(try await call.get(MastodonNotification.self, "api/v1/notifications/\(Call.segment(id))").notification, \.serverJSON)
     }
 
     public func dismissNotification(id: String, _ exchange: DialectExchange) async throws(RequestError) {
@@ -29,6 +30,15 @@ extension MastodonDialect {
 
     public func conversations(count: Int, _ exchange: DialectExchange) async throws(RequestError) -> [Conversation] {
         let limit = String(min(max(count, 1), Self.pageLimit))
-        return try await Call(exchange).get([MastodonConversation].self, "api/v1/conversations", [("limit", limit)]).map(\.conversation)
+        let call = Call(exchange)
+        let conversations = try await call.get([MastodonConversation].self, "api/v1/conversations", [("limit", limit)])
+        // Each conversation as the server sent it: its accounts and last status keep theirs too.
+        return call.kept(conversations.map(\.conversation), \.serverJSON).map { conversation in
+            guard let json = conversation.serverJSON else { return conversation }
+            var conversation = conversation
+            conversation.accounts = call.kept(conversation.accounts, \.serverJSON, from: ServerJSON.elements(of: json.bytes, member: "accounts"))
+            conversation.lastStatus?.serverJSON = ServerJSON.member("last_status", of: json.bytes)
+            return conversation
+        }
     }
 }

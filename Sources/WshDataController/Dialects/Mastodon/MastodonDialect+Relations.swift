@@ -13,7 +13,13 @@ extension MastodonDialect {
         var parameters = [("q", query), ("limit", String(min(max(limit, 1), Self.pageLimit)))]
         if kinds.count == 1, let kind = kinds.first { parameters.append(("type", kind.rawValue)) }
         if resolve { parameters.append(("resolve", "true")) }
-        var results = try await Call(exchange).get(MastodonSearch.self, "api/v2/search", parameters).results
+        let call = Call(exchange)
+        var results = try await call.get(MastodonSearch.self, "api/v2/search", parameters).results
+        if let body = call.body {
+            // Each account and status as the server sent it, for `--json`: the body's bytes scanned, not parsed again.
+            results.accounts = call.kept(results.accounts, \.serverJSON, from: ServerJSON.elements(of: body, member: "accounts"))
+            results.statuses = call.kept(results.statuses, \.serverJSON, from: ServerJSON.elements(of: body, member: "statuses"))
+        }
         if !kinds.isEmpty {
             if !kinds.contains(.accounts) { results.accounts = [] }
             if !kinds.contains(.statuses) { results.statuses = [] }
@@ -65,7 +71,7 @@ extension Call {
         let limit = [("limit", String(min(max(count, 1), MastodonDialect.accountPageLimit)))]
         let accounts = try await call.page([MastodonAccount].self, path, PageQuery(count: count, link: cursor), limit, limited: false)
         // The next page starts where only the Link header knows (a follow's id, not an account's): followed as sent.
-        var page = UserPage(users: accounts.map(\.user), next: call.link("next"))
+        var page = UserPage(users: call.kept(accounts.map(\.user), \.serverJSON), next: call.link("next"))
         // Whether you follow each is the relationships' to say; a visitor has none, and the list stands without.
         let ids = accounts.compactMap(\.id)
         if !ids.isEmpty, let relationships = try? await call.get([MastodonRelationship].self, "api/v1/accounts/relationships",

@@ -133,10 +133,14 @@ extension MastodonDialect {
             guard event.event == "notification",
                   let notification = try? ModelDecoding.decode(MastodonNotification.self, from: data),
                   notification.type == "mention" else { return nil }
-            return notification.status?.status
+            var status = notification.status?.status
+            status?.serverJSON = ServerJSON.member("status", of: data)
+            return status
         }
-        guard event.event == "update" else { return nil }
-        return (try? ModelDecoding.decode(MastodonStatus.self, from: data))?.status
+        guard event.event == "update", var status = (try? ModelDecoding.decode(MastodonStatus.self, from: data))?.status else { return nil }
+        // As the server sent it, for `--json`.
+        status.serverJSON = ServerJSON(data)
+        return status
     }
 
     /// `http(s)://host[:port]/` of the streaming API: the instance's URL when

@@ -101,7 +101,13 @@ public struct MastodonDialect: Dialect {
             let notifications = try await call.page([MastodonNotification].self, "api/v1/notifications", query,
                                                     [("types[]", "mention")] + Call.paging(query), limited: false)
             // The next page starts at a notification id, which only the Link header knows.
-            return call.pagedByLink(TimelinePage(statuses: notifications.compactMap { $0.status?.status }))
+            let kept = call.body.flatMap { ServerJSON.members("status", ofElementsOf: $0) }
+            let statuses = notifications.enumerated().compactMap { offset, notification -> Status? in
+                guard var status = notification.status?.status else { return nil }
+                if let kept, kept.count == notifications.count { status.serverJSON = kept[offset] }
+                return status
+            }
+            return call.pagedByLink(TimelinePage(statuses: statuses))
         case .list(let name):
             let list = try await call.list(named: name)
             return try await call.timeline("api/v1/timelines/list/\(Call.segment(list.id))", query)
@@ -125,9 +131,10 @@ public struct MastodonDialect: Dialect {
     }
 
     public func comments(statusID: String, _ query: PageQuery, _ exchange: DialectExchange) async throws(RequestError) -> CommentsPage {
-        let context = try await Call(exchange).get(MastodonContext.self, "api/v1/statuses/\(Call.segment(statusID))/context")
+        let call = Call(exchange)
+        let context = try await call.get(MastodonContext.self, "api/v1/statuses/\(Call.segment(statusID))/context")
         // The whole thread, in thread order: cutting it at `count` would drop the newest replies.
-        return context.comments(under: statusID)
+        return context.comments(under: statusID, kept: call.body.flatMap { ServerJSON.elements(of: $0, member: "descendants") })
     }
 
     public func user(_ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> User {
@@ -162,7 +169,8 @@ public struct MastodonDialect: Dialect {
     // MARK: Writes
 
     public func post(_ draft: StatusDraft, _ exchange: DialectExchange) async throws(RequestError) -> Status {
-        try await Call(exchange).send(MastodonStatus.self, .post, "api/v1/statuses", Call.statusForm(draft)).status
+        let call = Call(exchange)
+        return call.kept(try await call.send(MastodonStatus.self, .post, "api/v1/statuses", Call.statusForm(draft)).status, \.serverJSON)
     }
 
     /// `POST /api/v2/media` (multipart: `file`, streamed from disk, and `description`);
@@ -185,39 +193,48 @@ public struct MastodonDialect: Dialect {
     }
 
     public func delete(id: String, _ exchange: DialectExchange) async throws(RequestError) -> Status {
-        try await Call(exchange).send(MastodonStatus.self, .delete, "api/v1/statuses/\(Call.segment(id))").status
+        let call = Call(exchange)
+        return call.kept(try await call.send(MastodonStatus.self, .delete, "api/v1/statuses/\(Call.segment(id))").status, \.serverJSON)
     }
 
     /// Mastodon's own compensating call: unboost the original (deleting the boost status is not it).
     public func unrepost(_ repost: String, of original: String, _ exchange: DialectExchange) async throws(RequestError) -> Status {
-        try await Call(exchange).send(MastodonStatus.self, .post, "api/v1/statuses/\(Call.segment(original))/unreblog").status
+        let call = Call(exchange)
+        return call.kept(try await call.send(MastodonStatus.self, .post, "api/v1/statuses/\(Call.segment(original))/unreblog").status,
+                         \.serverJSON)
     }
 
     /// A boost takes no text of its own.
     public func repost(id: String, text: String?, _ exchange: DialectExchange) async throws(RequestError) -> Status {
-        try await Call(exchange).send(MastodonStatus.self, .post, "api/v1/statuses/\(Call.segment(id))/reblog").status
+        let call = Call(exchange)
+        return call.kept(try await call.send(MastodonStatus.self, .post, "api/v1/statuses/\(Call.segment(id))/reblog").status, \.serverJSON)
     }
 
     public func setFavorite(_ favorite: Bool, id: String, _ exchange: DialectExchange) async throws(RequestError) -> Favorite {
         let action = favorite ? "favourite" : "unfavourite"
-        return Favorite(status: try await Call(exchange).send(MastodonStatus.self, .post,
-                                                              "api/v1/statuses/\(Call.segment(id))/\(action)").status)
+        let call = Call(exchange)
+        let status = try await call.send(MastodonStatus.self, .post, "api/v1/statuses/\(Call.segment(id))/\(action)").status
+        return Favorite(status: call.kept(status, \.serverJSON))
     }
 
     /// A comment is a reply status in the thread.
     public func comment(statusID: String, text: String, _ exchange: DialectExchange) async throws(RequestError) -> Comment {
-        try await Call(exchange).send(MastodonStatus.self, .post, "api/v1/statuses",
-                                      [("status", text), ("in_reply_to_id", statusID)]).comment(depth: 0)
+        let call = Call(exchange)
+        return call.kept(try await call.send(MastodonStatus.self, .post, "api/v1/statuses",
+                                             [("status", text), ("in_reply_to_id", statusID)]).comment(depth: 0), \.serverJSON)
     }
 
     public func reply(statusID: String, commentID: String, text: String, _ exchange: DialectExchange)
         async throws(RequestError) -> Comment {
-        try await Call(exchange).send(MastodonStatus.self, .post, "api/v1/statuses",
-                                      [("status", text), ("in_reply_to_id", commentID)]).comment(depth: 1)
+        let call = Call(exchange)
+        return call.kept(try await call.send(MastodonStatus.self, .post, "api/v1/statuses",
+                                             [("status", text), ("in_reply_to_id", commentID)]).comment(depth: 1), \.serverJSON)
     }
 
     public func deleteComment(statusID: String, commentID: String, _ exchange: DialectExchange) async throws(RequestError) -> Comment {
-        try await Call(exchange).send(MastodonStatus.self, .delete, "api/v1/statuses/\(Call.segment(commentID))").comment(depth: 0)
+        let call = Call(exchange)
+        return call.kept(try await call.send(MastodonStatus.self, .delete, "api/v1/statuses/\(Call.segment(commentID))").comment(depth: 0),
+                         \.serverJSON)
     }
 
     public func setFollowing(_ follow: Bool, _ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> User {
@@ -232,8 +249,10 @@ public struct MastodonDialect: Dialect {
 
 extension MastodonDialect {
     public func setBookmark(_ bookmark: Bool, id: String, _ exchange: DialectExchange) async throws(RequestError) -> Status {
-        try await Call(exchange).send(MastodonStatus.self, .post,
-                                      "api/v1/statuses/\(Call.segment(id))/\(bookmark ? "bookmark" : "unbookmark")").status
+        let call = Call(exchange)
+        return call.kept(try await call.send(MastodonStatus.self, .post,
+                                             "api/v1/statuses/\(Call.segment(id))/\(bookmark ? "bookmark" : "unbookmark")").status,
+                         \.serverJSON)
     }
 
     public func lists(_ exchange: DialectExchange) async throws(RequestError) -> [UserList] {
@@ -242,8 +261,9 @@ extension MastodonDialect {
 
     public func listMembers(listID: String, _ exchange: DialectExchange) async throws(RequestError) -> [User] {
         // `limit=0`: every member at once.
-        try await Call(exchange).get([MastodonAccount].self, "api/v1/lists/\(Call.segment(listID))/accounts", [("limit", "0")])
-            .map(\.user)
+        let call = Call(exchange)
+        return call.kept(try await call.get([MastodonAccount].self, "api/v1/lists/\(Call.segment(listID))/accounts", [("limit", "0")])
+            .map(\.user), \.serverJSON)
     }
 
     public func createList(title: String, _ exchange: DialectExchange) async throws(RequestError) -> UserList {
@@ -400,7 +420,7 @@ struct Call {
     /// failure here must not report an accepted write as failed.
     func account(_ id: String, after user: UserReference) async -> User {
         do {
-            return try await get(MastodonAccount.self, "api/v1/accounts/\(Call.segment(id))").user
+            return kept(try await get(MastodonAccount.self, "api/v1/accounts/\(Call.segment(id))").user, \.serverJSON)
         } catch {
             if case .screenName(let name) = user { return User(idstr: id, screenName: name) }
             return User(idstr: id)
@@ -440,12 +460,20 @@ struct Call {
     /// element of that answer kept at `field` (a slice of the body, for
     /// `--json`); as they are when the answer's elements cannot be told apart.
     func kept<Value>(_ values: [Value], _ field: WritableKeyPath<Value, ServerJSON?>) -> [Value] {
-        guard let body = exchange.response?.body, let elements = ServerJSON.elements(of: body),
-              elements.count == values.count else { return values }
+        kept(values, field, from: body.flatMap { ServerJSON.elements(of: $0) })
+    }
+
+    /// `values`, each with its own of `elements` (as the server sent them, in
+    /// its order) kept at `field`; as they are unless there is one per value.
+    func kept<Value>(_ values: [Value], _ field: WritableKeyPath<Value, ServerJSON?>, from elements: [ServerJSON]?) -> [Value] {
+        guard let elements, elements.count == values.count else { return values }
         var kept = values
         for index in kept.indices { kept[index][keyPath: field] = elements[index] }
         return kept
     }
+
+    /// The body of the last answer; nil before one.
+    var body: Data? { exchange.response?.body }
 
     /// `value` decoded from the whole of the last answer, with that answer kept at `field`.
     func kept<Value>(_ value: Value, _ field: WritableKeyPath<Value, ServerJSON?>) -> Value {

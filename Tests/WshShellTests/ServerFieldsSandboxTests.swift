@@ -69,6 +69,13 @@ struct ServerFieldsSandboxTests {
         #expect(conversations.status == 0, "\(conversations.stderr)")
         let threads = try #require(try json(conversations.stdout) as? [[String: Any]], "\(conversations.stdout)")
         let last = try #require(threads.first?["last_status"] as? [String: Any], "\(conversations.stdout)")
+        // Where wsh writes a plain value (the accounts' names) and the server sent objects, the server's stay.
+        let others = try #require(threads.first?["accounts"] as? [[String: Any]], "\(conversations.stdout)")
+        #expect(others.first?["acct"] as? String == acct, "\(conversations.stdout)")
+        let notified = await harness.run("notifications 3 --json")
+        let notes = try #require((try json(notified.stdout) as? [String: Any])?["notifications"] as? [[String: Any]], "\(notified.stdout)")
+        #expect(!notes.isEmpty)
+        #expect(notes.allSatisfy { (($0["account"] as? [String: Any])?["acct"] as? String) != nil }, "\(notified.stdout)")
         #expect(flavoured(last) && last["visibility"] as? String == "direct" && threads.first?["index"] as? Int == 1)
         #expect(flavoured(last["account"]))
     }

@@ -27,7 +27,11 @@ enum ServerFields {
     }
 
     /// `typed` merged over `server`: objects member by member, arrays of the
-    /// same length element by element, anything else wsh's value.
+    /// same length element by element; where the server sent an object or an
+    /// array and wsh has a plain value under the same name (a notification's
+    /// `account`, which wsh writes as the acct), the server's, so that
+    /// `.account.acct` from the server's documentation finds it; anything
+    /// else wsh's value.
     static func merged(_ server: JSONValue, under typed: JSONValue) -> JSONValue {
         switch (server, typed) {
         case (.object(var members), .object(let ours)):
@@ -35,6 +39,10 @@ enum ServerFields {
             return .object(members)
         case (.array(let elements), .array(let ours)) where elements.count == ours.count:
             return .array(zip(elements, ours).map { merged($0, under: $1) })
+        case (.object, .object), (.object, .array), (.array, .object), (.array, .array):
+            return typed
+        case (.object, _), (.array, _):
+            return server
         default:
             return typed
         }

@@ -47,15 +47,24 @@ public enum MastodonErrorKinds {
 
 /// Mastodon's error field, read from any object; an `error` that is not
 /// text (a server's own shape) still makes it an error body, with no message.
+///
+/// Iceshrimp.NET answers a path its Mastodon API does not serve with its own
+/// shape, `{"statusCode": 501, "error": "NotImplemented", "message": "This API
+/// method has not been implemented", "requestId": …}`: there `error` only names
+/// the status, and `message` is what the server said, so that is the message.
 private struct MastodonErrorBody: Decodable {
     var isErrorBody: Bool
     var error: String?
 
-    enum CodingKeys: String, CodingKey { case error }
+    enum CodingKeys: String, CodingKey { case error, message, statusCode }
 
     init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         isErrorBody = c.contains(.error)
         error = try? c.decodeIfPresent(String.self, forKey: .error)
+        if (try? c.decodeIfPresent(Int.self, forKey: .statusCode)) != nil,
+           let message = try? c.decodeIfPresent(String.self, forKey: .message), !message.isEmpty {
+            error = message
+        }
     }
 }

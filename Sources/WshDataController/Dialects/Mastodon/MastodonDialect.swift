@@ -451,8 +451,14 @@ struct Call {
     /// A timeline page of statuses at `path`, asked with `query`'s paging and
     /// `extra` or, when `query` follows a server's link, with that link's
     /// query as sent; with the server's links to the next and newer pages.
+    /// Elements of which none is a status (no `id`), as Sharkey once answered
+    /// `[{},{}]`, make an answer that does not read, not rows with nothing in them.
     func timeline(_ path: String, _ query: PageQuery, _ extra: [(String, String)] = []) async throws(RequestError) -> TimelinePage {
         let statuses = try await page([MastodonStatus].self, path, query, extra)
+        if !statuses.isEmpty, statuses.allSatisfy({ $0.id == nil }) {
+            throw .decoding(what: "[Status]", where: "[0].id",
+                            detail: "none of the \(statuses.count) elements is a status (no id)")
+        }
         return pagedByLink(TimelinePage(statuses: kept(statuses.map(\.status), \.serverJSON)))
     }
 

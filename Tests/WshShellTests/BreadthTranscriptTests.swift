@@ -39,16 +39,23 @@ struct BreadthTranscriptTests {
 
     // MARK: a. Filters
 
+    /// Makes each (title, action, keyword) a filter of `account`'s for `contexts`, as a client would (POST /api/v2/filters).
+    private func addFilters(_ harness: ShellHarness, as account: SandboxAccount, in contexts: [String],
+                            _ filters: [(title: String, action: String, keyword: String)]) async throws {
+        let context = contexts.map { "&context[]=\($0)" }.joined()
+        for filter in filters {
+            let made = try await mastodon(harness, "api/v2/filters", as: account, form: "title=\(filter.title)\(context)"
+                                          + "&filter_action=\(filter.action)&keywords_attributes[][keyword]=\(filter.keyword)")
+            #expect(made.status == 200)
+        }
+    }
+
     @Test("a filter applies only in the contexts it names: one for home and notifications leaves the public timeline as it is, though the server marks the status with it there too")
     func filtersApplyInTheirContexts() async throws {
         let harness = try await ShellHarness(dialect: .mastodon)
         let me = harness.sandbox.accounts[0]
         let other = harness.sandbox.accounts[1]
-        for (title, action, keyword) in [("Sunsets", "warn", "sunset"), ("Boats", "hide", "sailboat")] {
-            let made = try await mastodon(harness, "api/v2/filters", as: me, form: "title=\(title)&context[]=home&context[]=notifications"
-                                          + "&filter_action=\(action)&keywords_attributes[][keyword]=\(keyword)")
-            #expect(made.status == 200)
-        }
+        try await addFilters(harness, as: me, in: ["home", "notifications"], [("Sunsets", "warn", "sunset"), ("Boats", "hide", "sailboat")])
         try await mastodon(harness, "api/v1/statuses", as: other, form: "status=what%20a%20sunset%20tonight")
         try await mastodon(harness, "api/v1/statuses", as: other, form: "status=a%20red%20sailboat%20passed")
         let marked = await harness.run("api get api/v1/timelines/public limit=2")
@@ -66,11 +73,7 @@ struct BreadthTranscriptTests {
         let harness = try await ShellHarness(dialect: .mastodon)
         let me = harness.sandbox.accounts[0]
         let other = harness.sandbox.accounts[1]
-        for (title, action, keyword) in [("Spoilers", "warn", "finale"), ("Conference", "hide", "wwdc")] {
-            let made = try await mastodon(harness, "api/v2/filters", as: me, form: "title=\(title)&context[]=public&context[]=notifications"
-                                          + "&filter_action=\(action)&keywords_attributes[][keyword]=\(keyword)")
-            #expect(made.status == 200)
-        }
+        try await addFilters(harness, as: me, in: ["public", "notifications"], [("Spoilers", "warn", "finale"), ("Conference", "hide", "wwdc")])
         try await mastodon(harness, "api/v1/statuses", as: other, form: "status=%40\(me.screenName)%20the%20finale%20was%20great")
         try await mastodon(harness, "api/v1/statuses", as: other, form: "status=%40\(me.screenName)%20see%20you%20at%20WWDC")
         try await mastodon(harness, "api/v1/statuses", as: other, form: "status=nothing%20to%20hide")

@@ -39,7 +39,7 @@ enum ServerFields {
             return .object(members)
         case (.array(let elements), .array(let ours)) where elements.count == ours.count:
             return .array(zip(elements, ours).map { merged($0, under: $1) })
-        case (.object, .object), (.object, .array), (.array, .object), (.array, .array):
+        case (.object, .array), (.array, .object), (.array, .array):
             return typed
         case (.object, _), (.array, _):
             return server

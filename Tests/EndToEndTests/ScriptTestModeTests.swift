@@ -140,18 +140,6 @@ struct ScriptTestModeTests {
         #expect(file.stderr == "\(path):2: syntax error: invalid UTF-8 in input\n")
     }
 
-    private func runTool(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
 }
 
 /// What a JUnit report holds, read with XMLParser.

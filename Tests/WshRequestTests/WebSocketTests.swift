@@ -204,15 +204,7 @@ struct WebSocketClientTests {
     func cancels() async throws {
         let server = try Server(steps: [.waitForClose])
         defer { server.stop() }
-        let (openedStream, opened) = AsyncStream<Void>.makeStream()
-        let client = CurlHTTPClient()
-        let task = Task {
-            try await client.webSocket(HTTPRequest(url: server.url), maxMessageBytes: 1000, send: []) { message in
-                if message == .opened { opened.yield() }
-                return true
-            }
-        }
-        for await _ in openedStream { break }
+        let (_, task) = await quietSocket(server)
         task.cancel()
         await #expect(throws: RequestError.cancelled) { try await task.value }
     }
@@ -221,6 +213,13 @@ struct WebSocketClientTests {
     func interrupts() async throws {
         let server = try Server(steps: [.waitForClose])
         defer { server.stop() }
+        let (client, task) = await quietSocket(server)
+        client.cancelCurrentRequest()
+        await #expect(throws: RequestError.cancelled) { try await task.value }
+    }
+
+    /// A client's socket to `server`, open and waiting for a message, and the task it runs in.
+    private func quietSocket(_ server: Server) async -> (CurlHTTPClient, Task<HTTPResponse, any Error>) {
         let (openedStream, opened) = AsyncStream<Void>.makeStream()
         let client = CurlHTTPClient()
         let task = Task {
@@ -230,7 +229,6 @@ struct WebSocketClientTests {
             }
         }
         for await _ in openedStream { break }
-        client.cancelCurrentRequest()
-        await #expect(throws: RequestError.cancelled) { try await task.value }
+        return (client, task)
     }
 }

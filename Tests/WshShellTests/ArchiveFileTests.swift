@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WshSandbox
+import WshTestSupport
 @testable import WshShell
 
 /// The archive read without wsh: every query docs/ARCHIVE.md offers to copy,
@@ -12,19 +13,6 @@ struct ArchiveFileTests {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let text = try String(contentsOf: root.appendingPathComponent("docs/ARCHIVE.md"), encoding: .utf8)
         return text.components(separatedBy: "```sql\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
-    }
-
-    private static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
     @Test("every documented query runs in sqlite3 and in Python, and finds rows where it should")
@@ -42,9 +30,9 @@ struct ArchiveFileTests {
         let queries = try Self.documentedQueries()
         #expect(queries.count >= 9)
         for query in queries {
-            let cli = try Self.run("/usr/bin/sqlite3", ["-bail", file, query])
+            let cli = try runTool("/usr/bin/sqlite3", ["-bail", file, query])
             #expect(cli.status == 0, "sqlite3: \(query)\n\(cli.output)")
-            let python = try Self.run("/usr/bin/python3", ["-c", """
+            let python = try runTool("/usr/bin/python3", ["-c", """
                 import sqlite3, sys
                 connection = sqlite3.connect('file:' + sys.argv[1] + '?mode=ro', uri=True)
                 rows = connection.execute(sys.argv[2]).fetchall()

@@ -20,19 +20,8 @@ struct MastodonOAuth: Sendable {
     /// Where the authorization server metadata (RFC 8414) is served, as Mastodon 4.3 does.
     static let metadataPath = "/.well-known/oauth-authorization-server"
 
-    /// An answer: Doorkeeper's JSON, an HTML page, or a redirect.
-    struct Reply: Sendable {
-        var status: HTTPResponse.Status = .ok
-        var contentType = "application/json;charset=UTF-8"
-        var location: String?
-        var body: ByteBuffer
-
-        var response: Response {
-            var headers: HTTPFields = [.contentType: contentType]
-            if let location { headers[.location] = location }
-            return Response(status: status, headers: headers, body: .init(byteBuffer: body))
-        }
-    }
+    /// An answer: JSON, an HTML page, or a redirect.
+    typealias Reply = OAuthReply
 
     func respond(to request: Request) async -> Reply {
         var path = request.uri.path

@@ -14,19 +14,8 @@ struct WeiboOAuthAPI: Sendable {
     let tokens: TokenStore
     let store: SandboxStore
 
-    /// An answer: JSON, HTML or a redirect.
-    struct Reply: Sendable {
-        var status: HTTPResponse.Status = .ok
-        var contentType = "application/json;charset=UTF-8"
-        var location: String?
-        var body: ByteBuffer
-
-        var response: Response {
-            var headers: HTTPFields = [.contentType: contentType]
-            if let location { headers[.location] = location }
-            return Response(status: status, headers: headers, body: .init(byteBuffer: body))
-        }
-    }
+    /// An answer: JSON, an HTML page, or a redirect.
+    typealias Reply = OAuthReply
 
     func respond(to request: Request) async throws -> Reply {
         let path = request.uri.path

@@ -1,0 +1,17 @@
+import Foundation
+
+/// Runs another program a test reads wsh's files with (sqlite3, python3,
+/// xmllint, prove): its exit status and what it printed, stdout and stderr
+/// together.
+public func runTool(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}

@@ -122,6 +122,7 @@ extension ArchiveStore {
                         """, [.text(scope.server), .text(scope.account), .text(scope.source),
                               .text("[" + batch.sources.map(String.init).joined(separator: ",") + "]")])
                 }
+                try batch.writeParts(connection)
                 if let cursors { try save(cursors, scope: scope) }
                 try batch.writeReplaced(connection)
                 pendingIndex = (pendingIndex ?? 0) + batch.write.added
@@ -304,16 +305,10 @@ extension ArchiveStore {
             let alt = position < status.mediaDescriptions.count ? status.mediaDescriptions[position] : nil
             let type = position < status.mediaTypes.count ? status.mediaTypes[position] : nil
             if let alt { alts.append(alt) }
-            try connection.run("INSERT OR REPLACE INTO media (status, position, type, url, alt) VALUES (?, ?, ?, ?, ?)",
-                               [.integer(rowid), .integer(Int64(position)), type.map { .text($0) } ?? .null, .text(url),
-                                alt.map { .text($0) } ?? .null])
+            batch.media.append(PageBatch.Medium(status: rowid, position: position, type: type, url: url, alt: alt))
         }
-        for tag in Set(status.tags) {
-            try connection.run("INSERT OR IGNORE INTO tags (status, tag) VALUES (?, ?)", [.integer(rowid), .text(tag)])
-        }
-        for name in Set(status.mentions) {
-            try connection.run("INSERT OR IGNORE INTO mentions (status, name) VALUES (?, ?)", [.integer(rowid), .text(name)])
-        }
+        for tag in Set(status.tags) { batch.tags.append((rowid, tag)) }
+        for name in Set(status.mentions) { batch.mentions.append((rowid, name)) }
         if let user = status.user, let userID = user.identifier {
             batch.authors[userID] = (columns.author, (user.displayName ?? user.name).map { .text($0) } ?? .null)
         }
@@ -392,10 +387,61 @@ struct PageBatch {
     /// Every status of the page, kept or read again: the source brought them.
     var sources: [Int64] = []
     var search: [SearchRow] = []
+    /// The page's attachments, hashtags and mentions, written a table a statement (`writeParts`).
+    var media: [Medium] = []
+    var tags: [(status: Int64, tag: String)] = []
+    var mentions: [(status: Int64, name: String)] = []
+
+    /// One row of `media`.
+    struct Medium {
+        var status: Int64
+        var position: Int
+        var type: String?
+        var url: String
+        var alt: String?
+    }
 
     init(now: String, indexedUpTo: Int64) {
         self.now = now
         self.indexedUpTo = indexedUpTo
+    }
+
+    /// Writes the page's media, tags and mentions: one statement a table, each reading a JSON array of
+    /// rows (a statement a row cost more than the rows).
+    func writeParts(_ connection: SQLiteConnection) throws(ArchiveError) {
+        if !media.isEmpty {
+            var json: [UInt8] = [UInt8(ascii: "[")]
+            for (offset, medium) in media.enumerated() {
+                if offset > 0 { json.append(UInt8(ascii: ",")) }
+                json += Array("[\(medium.status),\(medium.position),".utf8)
+                JSONText.append(optional: medium.type, to: &json)
+                json.append(UInt8(ascii: ","))
+                JSONText.append(medium.url, to: &json)
+                json.append(UInt8(ascii: ","))
+                JSONText.append(optional: medium.alt, to: &json)
+                json.append(UInt8(ascii: "]"))
+            }
+            json.append(UInt8(ascii: "]"))
+            try connection.run("""
+                INSERT OR REPLACE INTO media (status, position, type, url, alt)
+                SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'),
+                       json_extract(value, '$[3]'), json_extract(value, '$[4]') FROM json_each(?)
+                """, [.text(String(decoding: json, as: UTF8.self))])
+        }
+        for (table, column, rows) in [("tags", "tag", tags.map { ($0.status, $0.tag) }),
+                                      ("mentions", "name", mentions.map { ($0.status, $0.name) })] where !rows.isEmpty {
+            var json: [UInt8] = [UInt8(ascii: "[")]
+            for (offset, row) in rows.enumerated() {
+                if offset > 0 { json.append(UInt8(ascii: ",")) }
+                json += Array("[\(row.0),".utf8)
+                JSONText.append(row.1, to: &json)
+                json.append(UInt8(ascii: "]"))
+            }
+            json.append(UInt8(ascii: "]"))
+            try connection.run("INSERT OR IGNORE INTO \(table) (status, \(column)) "
+                               + "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?)",
+                               [.text(String(decoding: json, as: UTF8.self))])
+        }
     }
 
     /// Replaces the full text of the indexed statuses the page changed.
@@ -460,6 +506,11 @@ struct PageBatch {
 
 /// JSON string literals, written by hand (bytes) for the full-text rows.
 enum JSONText {
+    /// `text`, or `null`.
+    static func append(optional text: String?, to json: inout [UInt8]) {
+        if let text { append(text, to: &json) } else { json += Array("null".utf8) }
+    }
+
     static func append(_ text: String, to json: inout [UInt8]) {
         json.append(UInt8(ascii: "\""))
         for byte in text.utf8 { appendEscaped(byte, to: &json) }

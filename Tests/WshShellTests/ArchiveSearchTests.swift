@@ -87,4 +87,25 @@ struct ArchiveSearchTests {
         #expect(try later.search("早安", limit: 5).count == 1)
         #expect(try !later.hasPendingIndex())
     }
+
+    @Test("a word in more statuses than the ranked window is ranked among those kept last; a rarer one among all")
+    func rankedWindow() throws {
+        let store = try Self.store()
+        let scope = ArchiveScope(server: "https://example.social/", account: "@ada", api: "mastodon", source: "home")
+        let window = ArchiveStore.rankedWindow
+        // bm25 puts the shortest text first. The shortest of all is kept first, outside the window of the
+        // statuses kept last; a short one of the window comes first instead.
+        var page = [Self.status(1, "天晴")]
+        page += (2...window).map { Self.status($0, "今天的天气和昨天一样，出门的时候记得带伞，下午可能还会下雨 \($0)") }
+        page.append(Self.status(window + 1, "天好"))
+        page += (window + 2...window + 10).map { Self.status($0, "今天的天气和昨天一样，出门的时候记得带伞，下午可能还会下雨 \($0)") }
+        try store.store(page, scope: scope, cursors: nil)
+        let common = try store.search("天", limit: 3).map(\.status.text)
+        #expect(common.first == "天好", "\(common)")
+        #expect(!common.contains("天晴"), "\(common)")
+        // A word only a few statuses have is ranked over all of them, the first kept too.
+        #expect(try store.search("晴", limit: 3).map(\.status.text) == ["天晴"])
+        let both = try store.search("天晴 天好", limit: 3)
+        #expect(both.isEmpty)
+    }
 }

@@ -116,7 +116,7 @@ struct ArchiveTranscriptTests {
             #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
         }
         #expect(try Self.sqlite3(file, "SELECT count(*) FROM statuses") == count)
-        #expect(try Self.sqlite3(file, "PRAGMA user_version") == "2")
+        #expect(try Self.sqlite3(file, "PRAGMA user_version") == "3")
     }
 
     @Test("a file that is not SQLite, or damaged, gets one line and is left as it was")
@@ -173,6 +173,44 @@ struct ArchiveTranscriptTests {
         #expect(sync.status != 0)
         #expect(sync.stderr.contains("newer wsh"), "\(sync.stderr)")
         #expect(try Self.sqlite3(file, "SELECT count(*) FROM statuses") == count)
+    }
+
+    @Test("a file of an older schema (2) is migrated when a sync opens it, and keeps every row")
+    func olderSchemaIsMigrated() async throws {
+        let file = Self.freshFile()
+        let harness = try await ShellHarness(dialect: .mastodon)
+        _ = await harness.run("archive sync public --limit 40 --archive \(file)")
+        // Schema 2 had an index on the author; a wsh of that schema wrote this file.
+        _ = try Self.sqlite3(file, "CREATE INDEX statuses_author ON statuses (author); PRAGMA user_version = 2")
+        let count = try Self.sqlite3(file, "SELECT count(*) FROM statuses")
+        let sync = await harness.run("archive sync public --limit 40 --archive \(file)\narchive search concert --archive \(file)")
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(try Self.sqlite3(file, "PRAGMA user_version") == "3")
+        #expect(try Self.sqlite3(file, "SELECT count(*) FROM sqlite_schema WHERE name = 'statuses_author'") == "0")
+        #expect(try Self.sqlite3(file, "SELECT count(*) FROM statuses") == count)
+    }
+
+    @Test("a sync keeps each status's media with alt text, hashtags and mentions, as the server's JSON lists them")
+    func partsOfStatuses() async throws {
+        let file = Self.freshFile()
+        let harness = try await ShellHarness(dialect: .mastodon)
+        let sync = await harness.run("archive sync public --limit 400 --archive \(file)")
+        #expect(sync.status == 0, "\(sync.stderr)")
+        for (table, fromJSON) in [
+            ("media", "SELECT count(*) FROM statuses s, json_each(s.json, '$.media_attachments')"),
+            ("tags", "SELECT count(DISTINCT s.rowid || ' ' || lower(json_extract(t.value, '$.name'))) FROM statuses s, json_each(s.json, '$.tags') t"),
+            ("mentions", "SELECT count(*) FROM statuses s, json_each(s.json, '$.mentions')"),
+        ] {
+            let kept = try Self.sqlite3(file, "SELECT count(*) FROM \(table)")
+            #expect(kept == (try Self.sqlite3(file, fromJSON)), "\(table)")
+            #expect(Int(kept) ?? 0 > 0, "the sandbox's public timeline has \(table)")
+        }
+        let alt = try Self.sqlite3(file, """
+            SELECT count(*) FROM media m JOIN statuses s ON s.rowid = m.status
+            WHERE m.alt IS json_extract(s.json, '$.media_attachments[' || m.position || '].description')
+              AND m.url = json_extract(s.json, '$.media_attachments[' || m.position || '].url')
+            """)
+        #expect(alt == (try Self.sqlite3(file, "SELECT count(*) FROM media")))
     }
 
     @Test("two syncs at once: the second waits for the first, and the file holds both without duplicates")

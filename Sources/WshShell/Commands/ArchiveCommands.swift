@@ -37,7 +37,8 @@ extension Shell {
                     `archive search QUERY [N]` shows the N best matches (default 20, at most 200)
                     with the matching words marked: any part of a word from three characters, a
                     Chinese word of one or two characters inside a sentence, the start of a word
-                    for one or two Latin letters. The matches become the rows: detail N opens one
+                    for one or two Latin letters; a word found in more than 5000 statuses is ranked
+                    among the 5000 kept last. The matches become the rows: detail N opens one
                     from the archive; --json prints them instead.
                     The file is $XDG_DATA_HOME/wsh/archive.sqlite (else
                     ~/.local/share/wsh/archive.sqlite); --archive FILE picks another. Any SQLite

@@ -93,7 +93,7 @@ extension ArchiveStore {
     /// A status it has already is updated (its counts move); when its
     /// `edited_at` changed, the version it had is kept in `edits`.
     ///
-    /// New statuses reach the full-text tables a few thousand at a time
+    /// New statuses reach the full-text tables many thousands at a time
     /// (`indexPending`, in the transaction of the page that passes
     /// `ArchiveStore.indexBatch`, and when a sync ends): FTS5 writes a segment
     /// of its index at each statement that writes to it, and merges segments
@@ -136,7 +136,7 @@ extension ArchiveStore {
     }
 
     /// How many new statuses wait before they are indexed together.
-    public static let indexBatch = 4000
+    public static let indexBatch = 16_000
 
     /// Indexes the statuses the full-text tables do not have yet (a sync's
     /// last ones, or those of a sync that was killed), in one transaction.

@@ -202,13 +202,16 @@ extension ArchiveStore {
     }
 
     /// Marks deleted the statuses of `scope`'s source whose ids lie between
-    /// `window`'s oldest and newest but which the server no longer lists.
+    /// `window`'s oldest and newest (and above, when `newest`: the window is
+    /// the source's newest page, so nothing it has above that page is still
+    /// there) but which the server no longer lists.
     /// They stay in the file, with `deleted_at` set. Returns how many.
     @discardableResult
-    public func markMissing(from window: [String], scope: ArchiveScope) throws(ArchiveError) -> Int {
+    public func markMissing(from window: [String], scope: ArchiveScope, newest: Bool = false) throws(ArchiveError) -> Int {
         try checkWritable()
         let numbers = window.compactMap { Int64($0) }
-        guard numbers.count == window.count, let low = numbers.min(), let high = numbers.max() else { return 0 }
+        guard numbers.count == window.count, let low = numbers.min(), var high = numbers.max() else { return 0 }
+        if newest { high = .max }
         var missing: [Int64] = []
         let present = Set(window)
         try connection.run("""
@@ -292,9 +295,9 @@ extension ArchiveStore {
             try connection.run("""
                 UPDATE statuses SET author_id = ?, author = ?, created_at = ?, text = ?, cw = ?, visibility = ?,
                     replies_count = ?, reposts_count = ?, favourites_count = ?, in_reply_to_id = ?, boost_of_id = ?,
-                    url = ?, edited_at = ?, json = ?, language = ?, deleted_at = NULL
+                    url = ?, edited_at = ?, json = ?, language = ?, deleted_at = NULL, api = ?
                 WHERE rowid = ?
-                """, values + [.integer(rowid)])
+                """, values + [.text(item.modelEncoded ? "wsh" : scope.api), .integer(rowid)])
             if rowid <= batch.indexedUpTo { batch.replaced.append(rowid) }
             try connection.run("DELETE FROM media WHERE status = ?", [.integer(rowid)])
             try connection.run("DELETE FROM tags WHERE status = ?", [.integer(rowid)])

@@ -94,10 +94,42 @@ struct ArchiveTranscriptTests {
                     == "今天北京的天气特别好，我们去公园散步吧")
         }
 
+        // The newest status deleted: nothing newer is on the page to put it between, and it is found all the same.
+        let newest = await harness.run("fetch home 5\ndelete 1")
+        #expect(newest.status == 0, "\(dialect): \(newest.stderr)")
+        let fourth = await harness.run("archive sync home --limit 1 --archive \(file)")
+        #expect(fourth.stderr.contains("1 deleted on the server"), "\(fourth.stderr)")
+        #expect(try Self.sqlite3(file, "SELECT count(*) FROM statuses WHERE (text LIKE '%公园%' OR text LIKE '%上海%') AND deleted_at IS NOT NULL")
+                == "1")
+
         // archive alone: the file and each source.
         let summary = await harness.run("archive --archive \(file)")
         #expect(summary.stdout.contains("\(file) · \(kept + 2) statuses"), "\(summary.stdout)")
         #expect(summary.stdout.contains(" home: \(kept + 2) · last sync 20"), "\(summary.stdout)")
+    }
+
+    @Test("one server read through both APIs into one file: a status read again through the other keeps that API's JSON")
+    func bothFacesOneFile() async throws {
+        let file = Self.freshFile()
+        // The embedded sandbox is one server with two faces: the same statuses, the same ids.
+        let weibo = try await ShellHarness(dialect: .weibo)
+        _ = await weibo.run("archive sync home --limit 40 --archive \(file)")
+        #expect(try Self.sqlite3(file, "SELECT DISTINCT api FROM statuses") == "weibo")
+        let count = try Self.sqlite3(file, "SELECT count(*) FROM statuses")
+        let mastodon = try await ShellHarness(dialect: .mastodon)
+        let synced = await mastodon.run("archive sync home --limit 40 --archive \(file)")
+        #expect(synced.status == 0, "\(synced.stderr)")
+        // Read again through Mastodon's face, each row holds Mastodon's JSON and says so: it reads back whole.
+        #expect(try Self.sqlite3(file, "SELECT count(*) FROM statuses") == count)
+        #expect(try Self.sqlite3(file, "SELECT count(*) FROM statuses WHERE api = 'weibo' AND json LIKE '{\"id\":\"%'") == "0")
+        let texts = try Self.sqlite3(file, "SELECT text FROM statuses WHERE api = 'mastodon' ORDER BY id_number DESC")
+        let word = String(try #require(texts.split(whereSeparator: { $0 == " " || $0 == "\n" })
+            .first { $0.count >= 5 && $0.allSatisfy { $0.isASCII && $0.isLetter } }))
+        let script = "archive search \(word) 1 --archive \(file)\ndetail 1"
+        let found = await weibo.run(script)
+        #expect(found.status == 0, "\(script): \(found.stderr)")
+        #expect(!found.stdout.contains("@?"), "\(found.stdout)")
+        #expect(found.stdout.contains(word), "\(found.stdout)")
     }
 
     @Test("sql reads, and a write is refused by the read-only connection, the file unchanged")

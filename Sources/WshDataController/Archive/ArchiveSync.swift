@@ -132,7 +132,7 @@ struct ArchiveSyncRun {
         let ids = top.statuses.compactMap(\.status.identifier)
         if let newest = cursors.newestID {
             if findsDeletions {
-                do throws(ArchiveError) { result.deleted += try store.markMissing(from: ids, scope: scope) } catch { throw .archive(error) }
+                do throws(ArchiveError) { result.deleted += try store.markMissing(from: ids, scope: scope, newest: true) } catch { throw .archive(error) }
             }
             let reached = top.next == nil || ids.contains { $0 == newest || (ordered && StatusID.isOlder($0, than: newest)) }
             if reached {

@@ -75,6 +75,16 @@ public final class ArchiveStore: @unchecked Sendable {
         }
     }
 
+    /// The API (`mastodon`, `weibo`) in which the archive at `path` kept statuses of
+    /// `server`; nil when it has none of them, or cannot be read.
+    public static func api(ofServer server: String, in path: String) -> String? {
+        guard let connection = try? readOnlyConnection(path: path),
+              case .text(let api)? = try? connection.scalar(
+                "SELECT api FROM statuses WHERE server = ? AND api IN ('mastodon', 'weibo') LIMIT 1", [.text(server)])
+        else { return nil }
+        return api
+    }
+
     /// Runs `body` again while SQLite says the file is busy or locked, for up to five seconds.
     private static func retryingWhileBusy(_ body: () throws(ArchiveError) -> Void) throws(ArchiveError) {
         let deadline = ContinuousClock.now + .seconds(5)

@@ -62,6 +62,33 @@ struct ArchiveOfflineTests {
         #expect(missing.stderr.contains("refused") || missing.stderr.contains("connect"), "\(missing.stderr)")
     }
 
+    @Test("a server that cannot be reached, its API not named: the archive says which it spoke, and answers")
+    func unreachableServerNotNamed() async throws {
+        let sandbox = try await SandboxServer.start(SandboxConfiguration())
+        let file = ArchiveTranscriptTests.freshFile()
+        #expect(await shell(on: sandbox, file: file, dialect: .mastodon).run("archive sync home --limit 40").status == 0)
+        await sandbox.stop()
+        // A new wsh on the same URL, finding out its API as `wsh --api URL` does: it cannot ask the server.
+        let later = ShellHarness(configuration: {
+            var configuration = Shell.Configuration(target: .url(sandbox.mastodonBaseURL), tokenSource: .value(Secret(sandbox.token)))
+            configuration.archivePath = file
+            return configuration
+        }())
+        let run = await later.run("fetch home 10\nlist")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("the server could not be reached: answered from the archive (10 statuses"), "\(run.stderr)")
+        #expect(run.stdout.split(separator: "\n").count >= 10, "\(run.stdout)")
+        // A server the archive never kept fails as it did, naming what could not be reached.
+        let elsewhere = ShellHarness(configuration: {
+            var configuration = Shell.Configuration(target: .url("http://127.0.0.1:9/"), tokenSource: .value(Secret(sandbox.token)))
+            configuration.archivePath = file
+            return configuration
+        }())
+        let failed = await elsewhere.run("fetch home 3")
+        #expect(failed.status != 0)
+        #expect(failed.stderr.contains("127.0.0.1"), "\(failed.stderr)")
+    }
+
     @Test("archive on keeps each page read from the server; archive off stops")
     func archiveOnKeepsLive() async throws {
         let sandbox = try await SandboxServer.start(SandboxConfiguration())

@@ -1,3 +1,4 @@
+import WshArchive
 import WshLanguage
 import WshDataController
 import WshRequest
@@ -116,6 +117,9 @@ public final class Shell {
         }
         registerCommands()
         stream.subscribe(TerminalViews(shell: self))
+        connection.archivedAPI = { [weak self] server in
+            self?.archiveFile().flatMap { ArchiveStore.api(ofServer: server, in: $0) }
+        }
     }
 
     /// Runs `source` to its end; returns the exit status.

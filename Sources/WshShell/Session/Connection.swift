@@ -301,6 +301,13 @@ public final class Connection {
             detected = try Bridge.run({ try await DialectDetector.detect(base: url, http: http) },
                                       onInterrupt: { http.cancelCurrentRequest() })
         } catch let error as RequestError {
+            // The server cannot be reached: the archive may say which API it spoke when it kept its
+            // statuses, so that timelines answer from there (they say so) rather than fail here.
+            if case .transport = error, let api = archivedAPI?(accountKey) {
+                let dialect = Dialects.named(api)
+                foundDialect = dialect
+                return dialect
+            }
             throw error
         } catch {
             throw .cancelled
@@ -325,6 +332,11 @@ public final class Connection {
     public var software: ServerSoftware? { profile?.software }
     /// The server detection found: software, versions, compatibility layer or not, what it lacks.
     public private(set) var profile: ServerProfile?
+
+    /// Which API (`mastodon`, `weibo`) the local archive kept a server's statuses
+    /// in, by the server's key (`accountKey`); nil when it keeps none. The shell
+    /// sets it: it knows the archive.
+    public var archivedAPI: ((String) -> String?)?
 
     /// A short name for the prompt: `sandbox` or the API's host.
     public var label: String {

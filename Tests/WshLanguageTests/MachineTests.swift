@@ -224,8 +224,12 @@ struct MachineTests {
             outputOf("set s x; set i 0; while $i < 3 { let s = $s + $i % 7; let i = $i + 1 }")
                 == "!test.wsh:1: let: expected a number for + but got \"x\"")
         // Decimals and number strings go the general way and give what they gave.
-        #expect(outputOf("set s 0.5; set i 0; while $i < 4 { let s = $s + $i % 3; let i = $i + 1 }; echo $s $i") == "3.5 4\n")
-        #expect(outputOf("set s \"3\"; set i \"0\"; while $i < 4 { let s = $s + $i % 3; let i = $i + 1 }; echo $s $i") == "6 4\n")
+        #expect(
+            outputOf("set s 0.5; set i 0; while $i < 4 { let s = $s + $i % 3; let i = $i + 1 }; echo $s $i")
+                == "3.5 4\n")
+        #expect(
+            outputOf("set s \"3\"; set i \"0\"; while $i < 4 { let s = $s + $i % 3; let i = $i + 1 }; echo $s $i")
+                == "6 4\n")
         #expect(outputOf("set i 0.5; while $i < 3 { let i = $i + 1 }; echo $i") == "3.5\n")
         // A variable that changes type inside the loop, both ways.
         #expect(
@@ -238,7 +242,9 @@ struct MachineTests {
         #expect(outputOf("set n 3; set i 0; while $i < $n { let i = $i + 1 }; echo $i") == "3\n")
         #expect(outputOf("set n 2.5; set i 0; while $i < $n { let i = $i + 1 }; echo $i") == "3\n")
         #expect(outputOf("set n abc; set i 0; while $i < $n { if $i > 5 { break }; let i = $i + 1 }; echo $i") == "6\n")
-        #expect(outputOf("set i 20; set c 0; while $i >= 0 { let c = $c + $i % 3; let i = $i - 3 }; echo $i $c") == "-1 14\n")
+        #expect(
+            outputOf("set i 20; set c 0; while $i >= 0 { let c = $c + $i % 3; let i = $i - 3 }; echo $i $c")
+                == "-1 14\n")
         #expect(outputOf("set i 1; while $i <= 100 { let i = $i * 3 }; echo $i") == "243\n")
         // The same variable on both sides of the sum.
         #expect(outputOf("set s 1; set i 0; while $i < 3 { let s = $s + $s % 5; let i = $i + 1 }; echo $s") == "8\n")
@@ -248,13 +254,23 @@ struct MachineTests {
                 == "0\n0\n0\n")
         // Locals in a function, an unset local reading the script-scope value, and
         // a local that shadows it.
-        #expect(outputOf("def f { set s 0; set i 0; while $i < 5 { let s = $s + $i % 3; let i = $i + 1 }; echo $s $i }; f") == "4 5\n")
-        #expect(outputOf("set s 10; set i 2; def f { while $i < 5 { let s = $s + $i % 3; let i = $i + 1 }; echo $s $i }; f; echo $s $i") == "13 5\n10 2\n")
-        #expect(outputOf("def f { set i 0; while $i < 3 { let i = $i + 1 } ; echo $i }; set i 100; f; echo $i") == "3\n100\n")
+        #expect(
+            outputOf("def f { set s 0; set i 0; while $i < 5 { let s = $s + $i % 3; let i = $i + 1 }; echo $s $i }; f")
+                == "4 5\n")
+        #expect(
+            outputOf("set s 10; set i 2; def f { while $i < 5 { let s = $s + $i % 3; let i = $i + 1 }; echo $s $i }; f; echo $s $i")
+                == "13 5\n10 2\n")
+        #expect(
+            outputOf("def f { set i 0; while $i < 3 { let i = $i + 1 } ; echo $i }; set i 100; f; echo $i")
+                == "3\n100\n")
         // An unset variable is reported as before.
-        #expect(outputOf("set i 0; while $i < 3 { let s = $s + $i % 7; let i = $i + 1 }") == "!test.wsh:1: let: no such variable: $s")
+        #expect(
+            outputOf("set i 0; while $i < 3 { let s = $s + $i % 7; let i = $i + 1 }")
+                == "!test.wsh:1: let: no such variable: $s")
         // `continue` jumps to the back edge, which then runs alone.
-        #expect(outputOf("set i 0; set n 0; while $i < 6 { let i = $i + 1; if $i % 2 == 0 { continue }; let n = $n + $i % 4 }; echo $i $n") == "6 5\n")
+        #expect(
+            outputOf("set i 0; set n 0; while $i < 6 { let i = $i + 1; if $i % 2 == 0 { continue }; let n = $n + $i % 4 }; echo $i $n")
+                == "6 5\n")
     }
 
     // MARK: Values that change type

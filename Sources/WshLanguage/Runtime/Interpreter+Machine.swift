@@ -117,7 +117,9 @@ extension Interpreter {
                         let next = cursor.code[pc]
                         pc &+= 1
                         try r.countLoopStep(limits)
-                        if let b = r.integer(next.b, depth: 0, localsBase: cursor.localsBase, constants: cursor.constants) {
+                        if let b = r.integer(
+                            next.b, depth: 0, localsBase: cursor.localsBase, constants: cursor.constants)
+                        {
                             if next.op.compareInts(value, b) { pc = next.target }
                         } else if try compare(next, &r, cursor) {
                             pc = next.target
@@ -650,7 +652,9 @@ extension Interpreter {
     private func echoBeforeFailure(at index: Int, _ cursor: Cursor) {
         guard commandWillRun != nil, index >= 0, let end = cursor.unit.origin(at: index)?.end else { return }
         switch cursor.code[index].opcode {
-        case .binary, .binaryIntoNext, .binaryThenLoopJump, .accumulateIntoNext, .stepThenLoopJump, .not, .negate, .toBool, .andJump, .orJump: break
+        case .binary, .binaryIntoNext, .binaryThenLoopJump, .accumulateIntoNext, .stepThenLoopJump, .not, .negate,
+            .toBool, .andJump, .orJump:
+            break
         default: return
         }
         // The command's echo point is the next of its own instructions that echoes

@@ -118,7 +118,7 @@ final class CodeUnit {
             } else if this.opcode == .binary, this.c != Destination.push, next.opcode == .loopCompareJump {
                 let steps =
                     CodeUnit.isVariable(this.a) && Operand.kind(this.b) == Operand.integerKind
-                    && CodeUnit.destination(this.c, is: this.a) && next.a == this.a
+                    && CodeUnit.destination(this.c, is: this.a) && next.a == this.a && next.b != Operand.stack
                 frozenCode[index].opcode = steps ? .stepThenLoopJump : .binaryThenLoopJump
             }
         }

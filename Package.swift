@@ -30,6 +30,10 @@ let package = Package(
         .target(name: "CEditLine", dependencies: ["CDynamicLoad"]),
         // libsqlite3, loaded when the archive is first opened (`archive`, `sql`).
         .target(name: "CSQLite", dependencies: ["CDynamicLoad"], linkerSettings: [.linkedLibrary("dl")]),
+        // The argument vector for the standard library's `CommandLine`, so that the
+        // Swift runtime's own way of finding it (reading /proc/self/maps before
+        // main) is not linked into wsh.
+        .target(name: "CCommandLine"),
 
         // Below everything: untrusted text (the one sanitizer, the one redaction, the
         // escapers), and what wsh took from full Foundation (JSON values, percent-coding,
@@ -90,7 +94,7 @@ let package = Package(
 
         // Executables stay thin.
         .executableTarget(
-            name: "wsh", dependencies: ["WshCommandLine", "WshShell", "WshSandbox", "WshHAR", "WshText"],
+            name: "wsh", dependencies: ["CCommandLine", "WshCommandLine", "WshShell", "WshSandbox", "WshHAR", "WshText"],
             exclude: ["exports.map", "static-cxx", "symbol-order.txt"],
             linkerSettings: [.unsafeFlags(startupLinkerFlags + layoutLinkerFlags, .when(platforms: [.linux], configuration: .release))]),
         .executableTarget(
@@ -181,7 +185,7 @@ var layoutLinkerFlags: [String] {
 /// `String: Hashable` by scanning every protocol conformance in the binary,
 /// 8 000 of them, touching pages all over it. With direct accessors the
 /// witness tables are passed in, and `wsh -c 'echo hi'` does no such scan.
-for target in package.targets where target.type != .test && !["CDynamicLoad", "CCurl", "CEditLine", "CSQLite"].contains(target.name) {
+for target in package.targets where target.type != .test && !["CDynamicLoad", "CCurl", "CEditLine", "CSQLite", "CCommandLine"].contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + [
         .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"],
                      .when(platforms: [.linux], configuration: .release)),

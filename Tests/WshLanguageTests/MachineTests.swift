@@ -32,10 +32,17 @@ struct MachineTests {
         let code = Array(unit.frozenCode)
         let back = try #require(code.firstIndex { $0.opcode == .loopCompareJump })
         let body = code[code[back].target..<back].map(\.opcode)
-        // `$s + $i % 7` in one step, and `let i = $i + 1` runs the back edge itself.
-        #expect(body == [.binaryIntoNext, .binary, .binaryThenLoopJump])
+        // `$s + $i % 7` into s in one step, and `let i = $i + 1` runs the back edge itself.
+        #expect(body == [.accumulateIntoNext, .binary, .stepThenLoopJump])
         // The compiled code stays as it was; only what the machine reads changes.
-        #expect(!unit.instructions.contains { $0.opcode == .binaryIntoNext || $0.opcode == .binaryThenLoopJump })
+        #expect(!unit.instructions.contains { $0.opcode.isFrozenPair })
+        // Other shapes keep the general pairs: a sum into another variable, a step
+        // by a variable, a condition that reads another variable first.
+        let other = Array(
+            try compiled("set s 0; set i 0; set n 9; while $i < $n { let t = $s + $i % 7; let i = $i + $s }").frozenCode)
+        #expect(other.contains { $0.opcode == .binaryIntoNext } && other.contains { $0.opcode == .binaryThenLoopJump })
+        let reversed = Array(try compiled("set i 0; set n 9; while $n > $i { let i = $i + 1 }").frozenCode)
+        #expect(reversed.contains { $0.opcode == .binaryThenLoopJump })
     }
 
     @Test("given if with a comparison when compiled then the comparison jumps itself")
@@ -195,6 +202,75 @@ struct MachineTests {
         #expect(outputOf("set i 0\nwhile $i < $n {\n  let i = $i + 1\n}") == "!test.wsh:2: while: no such variable: $n")
         #expect(outputOf("set i 0; while $i < 2.5 { let i = $i + 0.5 }; echo $i") == "2.5\n")
         #expect(outputOf("set i 0; set n 0; while $i < 10 { let i = $i + 1; if $i > 5 { continue }; let n = $n + 1 }; echo $i $n") == "10 5\n")
+    }
+
+    @Test("given a sum or a step on integer variables when run in place then errors, types and $? are as before")
+    func inPlacePairs() {
+        // Overflow, division by zero and a non-number: the same message, at the same
+        // command, and the variable keeps its value.
+        #expect(
+            outputOf("set s 9223372036854775807; set i 1; while $i < 3 { let s = $s + $i % 7; let i = $i + 1 }")
+                == "!test.wsh:1: let: integer overflow in 9223372036854775807 + 1")
+        #expect(
+            outputOf("set s 5; set i 1; try { while $i < 3 { let s = $s + $i % 0; let i = $i + 1 } } catch { echo $error }; echo $s $i")
+                == "division by zero\n5 1\n")
+        #expect(
+            outputOf("set i 9223372036854775806\nwhile $i > 0 {\n  let i = $i + 1\n}")
+                == "!test.wsh:3: let: integer overflow in 9223372036854775807 + 1")
+        #expect(
+            outputOf("set i -9223372036854775700; try { while $i < 1 { let i = $i - 100 } } catch { echo $error }; echo $i")
+                == "integer overflow in -9223372036854775800 - 100\n-9223372036854775800\n")
+        #expect(
+            outputOf("set s x; set i 0; while $i < 3 { let s = $s + $i % 7; let i = $i + 1 }")
+                == "!test.wsh:1: let: expected a number for + but got \"x\"")
+        // Decimals and number strings go the general way and give what they gave.
+        #expect(
+            outputOf("set s 0.5; set i 0; while $i < 4 { let s = $s + $i % 3; let i = $i + 1 }; echo $s $i")
+                == "3.5 4\n")
+        #expect(
+            outputOf("set s \"3\"; set i \"0\"; while $i < 4 { let s = $s + $i % 3; let i = $i + 1 }; echo $s $i")
+                == "6 4\n")
+        #expect(outputOf("set i 0.5; while $i < 3 { let i = $i + 1 }; echo $i") == "3.5\n")
+        // A variable that changes type inside the loop, both ways.
+        #expect(
+            outputOf("set s 0; set i 0; while $i < 6 { let s = $s + $i % 4; if $i == 2 { let s = $s * 1.5 }; if $i == 4 { set s 7 }; let i = $i + 1 }; echo $s")
+                == "8\n")
+        #expect(
+            outputOf("set i 0; while $i < 6 { let i = $i + 1; if $i == 2 { set i 2.5 }; if $i == 3.5 { set i \"4\" } }; echo $i")
+                == "6\n")
+        // The bound read from a variable, a decimal, a string; a step that is not +1.
+        #expect(outputOf("set n 3; set i 0; while $i < $n { let i = $i + 1 }; echo $i") == "3\n")
+        #expect(outputOf("set n 2.5; set i 0; while $i < $n { let i = $i + 1 }; echo $i") == "3\n")
+        #expect(outputOf("set n abc; set i 0; while $i < $n { if $i > 5 { break }; let i = $i + 1 }; echo $i") == "6\n")
+        #expect(
+            outputOf("set i 20; set c 0; while $i >= 0 { let c = $c + $i % 3; let i = $i - 3 }; echo $i $c")
+                == "-1 14\n")
+        #expect(outputOf("set i 1; while $i <= 100 { let i = $i * 3 }; echo $i") == "243\n")
+        // The same variable on both sides of the sum.
+        #expect(outputOf("set s 1; set i 0; while $i < 3 { let s = $s + $s % 5; let i = $i + 1 }; echo $s") == "8\n")
+        // `$?` after the in-place assignments is 0, as after `let`.
+        #expect(
+            outputOf("def f { return 3 }; set s 0; set i 0; while $i < 2 { f; let s = $s + $i % 7; echo $?; f; let i = $i + 1 }; echo $?")
+                == "0\n0\n0\n")
+        // Locals in a function, an unset local reading the script-scope value, and
+        // a local that shadows it.
+        #expect(
+            outputOf("def f { set s 0; set i 0; while $i < 5 { let s = $s + $i % 3; let i = $i + 1 }; echo $s $i }; f")
+                == "4 5\n")
+        #expect(
+            outputOf("set s 10; set i 2; def f { while $i < 5 { let s = $s + $i % 3; let i = $i + 1 }; echo $s $i }; f; echo $s $i")
+                == "13 5\n10 2\n")
+        #expect(
+            outputOf("def f { set i 0; while $i < 3 { let i = $i + 1 } ; echo $i }; set i 100; f; echo $i")
+                == "3\n100\n")
+        // An unset variable is reported as before.
+        #expect(
+            outputOf("set i 0; while $i < 3 { let s = $s + $i % 7; let i = $i + 1 }")
+                == "!test.wsh:1: let: no such variable: $s")
+        // `continue` jumps to the back edge, which then runs alone.
+        #expect(
+            outputOf("set i 0; set n 0; while $i < 6 { let i = $i + 1; if $i % 2 == 0 { continue }; let n = $n + $i % 4 }; echo $i $n")
+                == "6 5\n")
     }
 
     // MARK: Values that change type

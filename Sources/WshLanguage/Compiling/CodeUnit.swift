@@ -106,15 +106,20 @@ final class CodeUnit {
         frozenCode = .allocate(capacity: instructions.count)
         _ = frozenCode.initialize(from: instructions)
         for index in frozenCode.indices.dropLast() {
+            let this = frozenCode[index]
             let next = frozenCode[index + 1]
-            if frozenCode[index].opcode == .binary, frozenCode[index].c == Destination.push, next.opcode == .binary,
+            if this.opcode == .binary, this.c == Destination.push, next.opcode == .binary,
                 next.b == Operand.stack, next.a != Operand.stack
             {
-                frozenCode[index].opcode = .binaryIntoNext
-            } else if frozenCode[index].opcode == .binary, frozenCode[index].c != Destination.push,
-                next.opcode == .loopCompareJump
-            {
-                frozenCode[index].opcode = .binaryThenLoopJump
+                let accumulates =
+                    CodeUnit.isVariable(this.a) && Operand.kind(this.b) == Operand.integerKind
+                    && CodeUnit.isVariable(next.a) && CodeUnit.destination(next.c, is: next.a)
+                frozenCode[index].opcode = accumulates ? .accumulateIntoNext : .binaryIntoNext
+            } else if this.opcode == .binary, this.c != Destination.push, next.opcode == .loopCompareJump {
+                let steps =
+                    CodeUnit.isVariable(this.a) && Operand.kind(this.b) == Operand.integerKind
+                    && CodeUnit.destination(this.c, is: this.a) && next.a == this.a && next.b != Operand.stack
+                frozenCode[index].opcode = steps ? .stepThenLoopJump : .binaryThenLoopJump
             }
         }
         frozenConstants = .allocate(capacity: Swift.max(constants.count, 1))
@@ -124,6 +129,20 @@ final class CodeUnit {
         siteCache.initialize(repeating: SiteCache())
         echoSlotBase = localSlots.count
         frameLocalCount = localSlots.count + echoSlotCount
+    }
+
+    /// Whether an ``Operand`` reads a variable (script-scope or local).
+    private static func isVariable(_ operand: Int32) -> Bool {
+        Operand.kind(operand) == Operand.globalKind || Operand.kind(operand) == Operand.localKind
+    }
+
+    /// Whether a ``Destination`` is the variable an ``Operand`` reads.
+    private static func destination(_ destination: Int32, is operand: Int32) -> Bool {
+        switch Destination.kind(destination) {
+        case Destination.globalKind: operand == Operand.global(Destination.index(destination))
+        case Destination.localKind: operand == Operand.local(Destination.index(destination))
+        default: false
+        }
     }
 
     /// The command that instruction `index` belongs to.

@@ -72,6 +72,19 @@ enum Opcode: UInt8, Sendable {
     /// machine runs the back edge right after it, without dispatching it. A jump
     /// to the back edge (`continue`) runs it alone. Made by ``CodeUnit/freeze()``.
     case binaryThenLoopJump
+    /// A `binaryIntoNext` whose first operation reads a variable and an integer in
+    /// the instruction and whose second adds to a variable its result and assigns
+    /// it there (`let s = $s + $i % 7`): when both variables hold integers the
+    /// machine reads each once, by a slot known from the code, and writes the sum
+    /// in place; otherwise the pair runs as a `binaryIntoNext`. Made by
+    /// ``CodeUnit/freeze()``.
+    case accumulateIntoNext
+    /// A `binaryThenLoopJump` that changes a variable by an integer in the
+    /// instruction (`let i = $i + 1`) where the loop's condition then reads that
+    /// variable first (`while $i < N`): when it holds an integer the machine
+    /// reads it once, writes the result in place and compares the result. Otherwise
+    /// it runs as a `binaryThenLoopJump`. Made by ``CodeUnit/freeze()``.
+    case stepThenLoopJump
     /// Compare ``Operand``s `a` and `b` with `op` (a comparison) and jump to `c` when
     /// the result is false.
     case compareJumpIfFalse
@@ -161,6 +174,15 @@ enum Opcode: UInt8, Sendable {
     /// Tell the host that the command of `echoes[a]` is about to act, its words
     /// expanded.
     case echoCommand
+
+    /// Whether ``CodeUnit/freeze()`` makes it from a `binary` and the instruction
+    /// after it, in the code the machine reads only.
+    var isFrozenPair: Bool {
+        switch self {
+        case .binaryIntoNext, .binaryThenLoopJump, .accumulateIntoNext, .stepThenLoopJump: true
+        default: false
+        }
+    }
 
     /// Whether `c` holds a jump target.
     var jumps: Bool {

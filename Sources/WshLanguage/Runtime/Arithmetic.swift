@@ -54,35 +54,42 @@ enum BinaryOperator: UInt8, Sendable {
 
     @inline(__always)
     func applyInts(_ a: Int, _ b: Int) throws(LanguageError) -> Value {
+        .int(try intResult(a, b))
+    }
+
+    /// The operator on two integers, whose result is always an integer (a
+    /// comparison's 1 or 0): the machine keeps it out of a ``Value``.
+    @inline(__always)
+    func intResult(_ a: Int, _ b: Int) throws(LanguageError) -> Int {
         switch self {
         case .add:
             let (result, overflow) = a.addingReportingOverflow(b)
             if overflow { throw BinaryOperator.overflow(a, self, b) }
-            return .int(result)
+            return result
         case .subtract:
             let (result, overflow) = a.subtractingReportingOverflow(b)
             if overflow { throw BinaryOperator.overflow(a, self, b) }
-            return .int(result)
+            return result
         case .multiply:
             let (result, overflow) = a.multipliedReportingOverflow(by: b)
             if overflow { throw BinaryOperator.overflow(a, self, b) }
-            return .int(result)
+            return result
         case .divide:
             if b == 0 { throw LanguageError.commandFailed("division by zero") }
             let (result, overflow) = a.dividedReportingOverflow(by: b)
             if overflow { throw BinaryOperator.overflow(a, self, b) }
-            return .int(result)
+            return result
         case .remainder:
             if b == 0 { throw LanguageError.commandFailed("division by zero") }
             let (result, overflow) = a.remainderReportingOverflow(dividingBy: b)
             if overflow { throw BinaryOperator.overflow(a, self, b) }
-            return .int(result)
-        case .equal: return .int(a == b ? 1 : 0)
-        case .notEqual: return .int(a != b ? 1 : 0)
-        case .less: return .int(a < b ? 1 : 0)
-        case .lessOrEqual: return .int(a <= b ? 1 : 0)
-        case .greater: return .int(a > b ? 1 : 0)
-        case .greaterOrEqual: return .int(a >= b ? 1 : 0)
+            return result
+        case .equal: return a == b ? 1 : 0
+        case .notEqual: return a != b ? 1 : 0
+        case .less: return a < b ? 1 : 0
+        case .lessOrEqual: return a <= b ? 1 : 0
+        case .greater: return a > b ? 1 : 0
+        case .greaterOrEqual: return a >= b ? 1 : 0
         }
     }
 

@@ -60,18 +60,31 @@ extension Interpreter {
                 case .binary:
                     let left = instruction.a
                     let right = instruction.b
-                    let result: Value
                     if let b = r.integer(right, depth: 0, localsBase: cursor.localsBase, constants: cursor.constants),
                         let a = r.integer(
                             left, depth: right == Operand.stack ? 1 : 0, localsBase: cursor.localsBase,
                             constants: cursor.constants)
                     {
                         r.dropIntegerOperands(left, right)
-                        result = try instruction.op.applyInts(a, b)
+                        r.put(int: try instruction.op.intResult(a, b), instruction.c, localsBase: cursor.localsBase)
                     } else {
-                        result = try slowBinary(instruction, &r, cursor)
+                        r.put(try slowBinary(instruction, &r, cursor), instruction.c, localsBase: cursor.localsBase)
                     }
-                    r.put(result, instruction.c, localsBase: cursor.localsBase)
+                case .accumulateIntoNext:
+                    // `let s = $s + $i % 7`, both variables integers: read each once,
+                    // add in place (the tag of an integer slot stays as it is).
+                    let next = cursor.code[pc]
+                    let source = r.slot(instruction.a, localsBase: cursor.localsBase)
+                    let total = r.slot(next.a, localsBase: cursor.localsBase)
+                    if case .int(let a)? = source.pointee, case .int(let sum)? = total.pointee {
+                        let right = try instruction.op.intResult(a, Operand.index(instruction.b))
+                        // The next instruction's errors are its own.
+                        pc &+= 1
+                        total.initialize(to: .int(try next.op.intResult(sum, right)))
+                        r.status = 0
+                        break
+                    }
+                    fallthrough
                 case .binaryIntoNext:
                     let localsBase = cursor.localsBase
                     if let b = r.integer(instruction.b, depth: 0, localsBase: localsBase, constants: cursor.constants),
@@ -80,34 +93,52 @@ extension Interpreter {
                             constants: cursor.constants)
                     {
                         r.dropIntegerOperands(instruction.a, instruction.b)
-                        let result = try instruction.op.applyInts(a, b)
+                        let right = try instruction.op.intResult(a, b)
                         let next = cursor.code[pc]
-                        if case .int(let right) = result,
-                            let left = r.integer(next.a, depth: 0, localsBase: localsBase, constants: cursor.constants)
-                        {
+                        if let left = r.integer(next.a, depth: 0, localsBase: localsBase, constants: cursor.constants) {
                             // The next instruction's errors are its own.
                             pc &+= 1
-                            r.put(try next.op.applyInts(left, right), next.c, localsBase: localsBase)
+                            r.put(int: try next.op.intResult(left, right), next.c, localsBase: localsBase)
                         } else {
-                            r.stack.append(result)
+                            r.stack.append(.int(right))
                         }
                     } else {
                         r.stack.append(try slowBinary(instruction, &r, cursor))
                     }
+                case .stepThenLoopJump:
+                    // `let i = $i + 1` and `while $i < N`, `$i` an integer: one read,
+                    // the result written in place and compared as it is.
+                    let slot = r.slot(instruction.a, localsBase: cursor.localsBase)
+                    if case .int(let a)? = slot.pointee {
+                        let value = try instruction.op.intResult(a, Operand.index(instruction.b))
+                        slot.initialize(to: .int(value))
+                        r.status = 0
+                        // The back edge, whose errors are its own.
+                        let next = cursor.code[pc]
+                        pc &+= 1
+                        try r.countLoopStep(limits)
+                        if let b = r.integer(
+                            next.b, depth: 0, localsBase: cursor.localsBase, constants: cursor.constants)
+                        {
+                            if next.op.compareInts(value, b) { pc = next.target }
+                        } else if try compare(next, &r, cursor) {
+                            pc = next.target
+                        }
+                        break
+                    }
+                    fallthrough
                 case .binaryThenLoopJump:
                     let localsBase = cursor.localsBase
-                    let result: Value
                     if let b = r.integer(instruction.b, depth: 0, localsBase: localsBase, constants: cursor.constants),
                         let a = r.integer(
                             instruction.a, depth: instruction.b == Operand.stack ? 1 : 0, localsBase: localsBase,
                             constants: cursor.constants)
                     {
                         r.dropIntegerOperands(instruction.a, instruction.b)
-                        result = try instruction.op.applyInts(a, b)
+                        r.put(int: try instruction.op.intResult(a, b), instruction.c, localsBase: localsBase)
                     } else {
-                        result = try slowBinary(instruction, &r, cursor)
+                        r.put(try slowBinary(instruction, &r, cursor), instruction.c, localsBase: localsBase)
                     }
-                    r.put(result, instruction.c, localsBase: localsBase)
                     // The back edge, whose errors are its own.
                     let next = cursor.code[pc]
                     pc &+= 1
@@ -621,7 +652,9 @@ extension Interpreter {
     private func echoBeforeFailure(at index: Int, _ cursor: Cursor) {
         guard commandWillRun != nil, index >= 0, let end = cursor.unit.origin(at: index)?.end else { return }
         switch cursor.code[index].opcode {
-        case .binary, .binaryIntoNext, .binaryThenLoopJump, .not, .negate, .toBool, .andJump, .orJump: break
+        case .binary, .binaryIntoNext, .binaryThenLoopJump, .accumulateIntoNext, .stepThenLoopJump, .not, .negate,
+            .toBool, .andJump, .orJump:
+            break
         default: return
         }
         // The command's echo point is the next of its own instructions that echoes

@@ -96,14 +96,23 @@ public final class Interpreter {
     /// a function, `help`, completion): a script that calls none, such as
     /// `echo hi`, never builds the declarations (see ``register(lazily:)``).
     public var commands: CommandTable {
-        if builtinsPending || !pendingCommands.isEmpty { registerPendingCommands() }
+        if builtinsPending || firstPending != nil { registerPendingCommands() }
         return table
     }
     private var table = CommandTable()
     /// The built-ins are registered before anything else, when the table is first read.
     private var builtinsPending = true
-    /// What ``register(lazily:)`` was given and has not made yet, in order.
-    private var pendingCommands: [() -> [CommandSpec]] = []
+    /// What ``register(lazily:)`` was given and has not made yet, in order: a
+    /// chain of nodes, not an array, whose element type (a function type) the
+    /// runtime would build metadata for at every start (27 000 of the 480 000
+    /// instructions of `wsh -c 'echo hi'`).
+    private final class PendingCommands {
+        let make: () -> [CommandSpec]
+        var next: PendingCommands?
+        init(_ make: @escaping () -> [CommandSpec]) { self.make = make }
+    }
+    private var firstPending: PendingCommands?
+    private var lastPending: PendingCommands?
 
     let globals = GlobalVariables()
     @exclusivity(unchecked) var functions: [String: CodeUnit] = [:]
@@ -160,7 +169,9 @@ public final class Interpreter {
     /// A host with many commands passes them here, so that a script that calls
     /// none of them does not pay for declaring them.
     public func register(lazily make: @escaping () -> [CommandSpec]) {
-        pendingCommands.append(make)
+        let pending = PendingCommands(make)
+        if let last = lastPending { last.next = pending } else { firstPending = pending }
+        lastPending = pending
     }
 
     private func registerPendingCommands() {
@@ -168,9 +179,10 @@ public final class Interpreter {
             builtinsPending = false
             for spec in Builtins.specs { table.register(spec) }
         }
-        while !pendingCommands.isEmpty {
-            let make = pendingCommands.removeFirst()
-            for command in make() { registerChecked(command) }
+        while let pending = firstPending {
+            firstPending = pending.next
+            if firstPending == nil { lastPending = nil }
+            for command in pending.make() { registerChecked(command) }
         }
     }
 

@@ -58,20 +58,30 @@ struct Registers {
 
     /// An operand as an integer when it is one, without touching reference counts;
     /// `depth` is its distance from the top when it is on the stack.
+    ///
+    /// Tested in the order loops meet them (an integer in the instruction, then a
+    /// variable), with a variable's slot chosen by a conditional move: a `switch`
+    /// here compiled to a jump table, an indirect jump per operand.
     @inline(__always)
     func integer(_ operand: Int32, depth: Int, localsBase: Int, constants: UnsafePointer<Value>) -> Int? {
         let index = Operand.index(operand)
-        switch Operand.kind(operand) {
-        case Operand.integerKind:
-            return index
-        case Operand.globalKind:
-            if case .int(let value)? = globals[index] { return value }
-        case Operand.localKind:
-            if case .int(let value)? = locals[localsBase + index] { return value }
-        case Operand.constantKind:
-            if case .int(let value) = constants[index] { return value }
-        default:
-            if case .int(let value) = stack[stack.count - 1 - depth] { return value }
+        let kind = Operand.kind(operand)
+        if kind == Operand.integerKind { return index }
+        if UInt32(bitPattern: kind &- Operand.globalKind) < 2 {
+            let slot = kind == Operand.globalKind ? globals + index : locals.base + (localsBase + index)
+            if case .int(let value)? = slot.pointee { return value }
+            return nil
+        }
+        return otherInteger(operand, depth: depth, constants: constants)
+    }
+
+    /// ``integer(_:depth:localsBase:constants:)`` for a constant or a stack operand.
+    @inline(__always)
+    private func otherInteger(_ operand: Int32, depth: Int, constants: UnsafePointer<Value>) -> Int? {
+        if Operand.kind(operand) == Operand.constantKind {
+            if case .int(let value) = constants[Operand.index(operand)] { return value }
+        } else if case .int(let value) = stack[stack.count - 1 - depth] {
+            return value
         }
         return nil
     }
@@ -85,18 +95,45 @@ struct Registers {
 
     /// Pushes a result or assigns it to a variable (which sets `$?` to 0, as `let`).
     @inline(__always)
-    mutating func put(_ value: Value, _ destination: Int32, localsBase: Int) {
-        let index = Destination.index(destination)
-        switch Destination.kind(destination) {
-        case Destination.globalKind:
-            Registers.overwrite(globals + index, with: value)
-            status = 0
-        case Destination.localKind:
-            Registers.overwrite(locals.base + (localsBase + index), with: value)
-            status = 0
-        default:
+    mutating func put(_ value: __owned Value, _ destination: Int32, localsBase: Int) {
+        let kind = Destination.kind(destination)
+        if kind == Destination.push {
             stack.append(value)
+        } else {
+            Registers.overwrite(variable(destination, localsBase: localsBase), with: value)
+            status = 0
         }
+    }
+
+    /// Assigns an integer result to a ``Destination``; see ``put(_:_:localsBase:)``.
+    @inline(__always)
+    mutating func put(int value: Int, _ destination: Int32, localsBase: Int) {
+        if Destination.kind(destination) == Destination.push {
+            stack.append(.int(value))
+        } else {
+            let slot = variable(destination, localsBase: localsBase)
+            if case .int? = slot.pointee {
+                slot.initialize(to: .int(value))
+            } else {
+                slot.pointee = .int(value)
+            }
+            status = 0
+        }
+    }
+
+    /// The slot of a variable ``Operand`` (global or local), chosen without a branch.
+    @inline(__always)
+    func slot(_ operand: Int32, localsBase: Int) -> UnsafeMutablePointer<Value?> {
+        let index = Operand.index(operand)
+        return Operand.kind(operand) == Operand.globalKind ? globals + index : locals.base + (localsBase + index)
+    }
+
+    /// The slot of a variable ``Destination`` (global or local), chosen without a branch.
+    @inline(__always)
+    func variable(_ destination: Int32, localsBase: Int) -> UnsafeMutablePointer<Value?> {
+        let index = Destination.index(destination)
+        return Destination.kind(destination) == Destination.globalKind
+            ? globals + index : locals.base + (localsBase + index)
     }
 
     /// Assigns a variable; an integer there needs no release, so it is simply

@@ -262,6 +262,7 @@ public final class CurlHTTPClient: CancellableHTTPClient, StreamingHTTPClient, @
     }
 
     static func parseHeaders(_ block: String) -> [String: String] {
+        if let headers = parseASCIIHeaders(block) { return headers }
         var headers: [String: String] = [:]
         for line in block.split(whereSeparator: \.isNewline) {
             guard let colon = line.firstIndex(of: ":") else { continue }
@@ -269,6 +270,38 @@ public final class CurlHTTPClient: CancellableHTTPClient, StreamingHTTPClient, @
             headers[name] = String(trimmed(line[line.index(after: colon)...]))
         }
         return headers
+    }
+
+    /// `parseHeaders` for a block of ASCII (every server's, nearly), on its bytes:
+    /// lines end at CR, LF, VT or FF (ASCII's newlines), names are lowercased and
+    /// values trimmed of spaces and tabs, as the general way does; nil for any other block.
+    /// Splitting by Character was a tenth of a 100-status page's own work.
+    private static func parseASCIIHeaders(_ block: String) -> [String: String]? {
+        var block = block
+        return block.withUTF8 { bytes -> [String: String]? in
+            var headers: [String: String] = [:]
+            var start = 0
+            let count = bytes.count
+            while start < count {
+                var end = start
+                while end < count, !(0x0A...0x0D).contains(bytes[end]) {
+                    if bytes[end] >= 0x80 { return nil }
+                    end += 1
+                }
+                defer { start = end + 1 }
+                guard let colon = (start..<end).first(where: { bytes[$0] == UInt8(ascii: ":") }) else { continue }
+                func trimmed(_ range: Range<Int>) -> Range<Int> {
+                    var (low, high) = (range.lowerBound, range.upperBound)
+                    while low < high, bytes[low] == 0x20 || bytes[low] == 0x09 { low += 1 }
+                    while high > low, bytes[high - 1] == 0x20 || bytes[high - 1] == 0x09 { high -= 1 }
+                    return low..<high
+                }
+                let name = trimmed(start..<colon).map { (0x41...0x5A).contains(bytes[$0]) ? bytes[$0] | 0x20 : bytes[$0] }
+                headers[String(decoding: name, as: UTF8.self)] =
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[trimmed(colon + 1..<end)]), as: UTF8.self)
+            }
+            return headers
+        }
     }
 
     /// `text` without the spaces and tabs at either end (`CharacterSet.whitespaces`:

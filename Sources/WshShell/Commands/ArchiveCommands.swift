@@ -102,7 +102,7 @@ extension Shell {
                 let result = try OutboxImport.run(path: words[0], into: store)
                 context.setVariable("count", to: .int(result.notes))
                 context.note(console.diagnosticStyle.dim(
-                    "imported \(result.notes) posts of \(result.account) on \(result.server): \(result.added) new"))
+                    "imported \(result.notes) \(result.notes == 1 ? "post" : "posts") of \(result.account) on \(result.server): \(result.added) new"))
             } catch {
                 throw .commandFailed(error.message)
             }

@@ -171,7 +171,9 @@ public enum TerminalText {
             index += 1
             if policy.keepsStyles, let start, final == 0x6D,
                scalars[parameters..<(index - 1)].allSatisfy({ ("0"..."9").contains($0) || $0 == ";" }) {
-                output.append(contentsOf: scalars[start..<index])
+                // A scalar at a time: the view's `append(contentsOf:)` copied the whole output so far each
+                // time, and a list of 20 000 coloured rows took minutes to print.
+                for scalar in scalars[start..<index] { output.append(scalar) }
             }
         }
 

@@ -80,6 +80,18 @@ struct TerminalTextTests {
             }
         }
     }
+
+    @Test("a long coloured listing keeps every row and every colour, as written")
+    func longStyledOutput() {
+        // What `list` prints after `fetch --all`: thousands of rows, each with its colours.
+        let rows = (1...20_000).map { "\u{1B}[2m\($0)\u{1B}[0m  \u{1B}[1m@user\($0 % 97)\u{1B}[0m  今天天气真好 row \($0)" }
+        let text = rows.joined(separator: "\n")
+        let kept = TerminalText.sanitize(text, .output)
+        #expect(kept == text)
+        // A control sequence that is not a colour still goes, wherever it is.
+        let moved = TerminalText.sanitize(text + "\u{1B}[2J\u{1B}[31mend\u{1B}[0m", .output)
+        #expect(moved == text + "\u{1B}[31mend\u{1B}[0m")
+    }
 }
 
 @Suite("Masking secrets")

@@ -201,16 +201,15 @@ extension Shell {
             // The sync reads notifications a full page at a time, whatever this says.
             case .notifications: perPage = 80
             }
-            let progress = console.diagnosticIsTerminal ? { [console] (total: Int) in
-                console.diagnostic("\rsyncing \(source): \(total) statuses…")
-            } : nil
+            let bar = ProgressLine(title: "syncing \(source)", limit: limit)
+            let progress = console.diagnosticIsTerminal ? { [console] (total: Int) in console.diagnostic(bar.draw(total)) } : nil
             let report = WaitingHandOver(progress)
             let handOver = WaitingHandOver((controller, store))
             let result = try wait {
                 await handOver.value.0.syncArchive(handOver.value.1, source: source, scope: scope, count: perPage, limit: limit,
                                                    progress: { report.value?($0) })
             }
-            if progress != nil { console.diagnostic("\r" + String(repeating: " ", count: 60) + "\r") }
+            if progress != nil { console.diagnostic(bar.clear) }
             totalFetched += result.fetched
             var line = "synced \(source): \(result.fetched) fetched, \(result.added) new"
             if result.edited > 0 { line += ", \(result.edited) edited" }

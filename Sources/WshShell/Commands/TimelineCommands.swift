@@ -188,9 +188,8 @@ extension Shell {
             return
         }
         if page != nil { throw .usage("--page and --all do not go together") }
-        let progress = console.diagnosticIsTerminal ? { [console] (total: Int) in
-            console.diagnostic("\rfetching \(source): \(total) statuses…")
-        } : nil
+        let line = ProgressLine(title: "fetching \(source)", limit: limit)
+        let progress = console.diagnosticIsTerminal ? { [console] (total: Int) in console.diagnostic(line.draw(total)) } : nil
         let maximum = try session().maximumCount(for: source)
         let perPage = count ?? maximum ?? 20
         // Called from the input's Task while this thread waits for it (see WaitingHandOver).
@@ -198,8 +197,7 @@ extension Shell {
         let result = try drive(context, input: "SessionViewModel.fetchAll(source: \(source), count: \(perPage), limit: \(limit.map(String.init) ?? "nil"))") {
             try await $0.fetchAll(source: source, count: perPage, limit: limit, progress: { report.value?($0) })
         }
-        // Blank the progress line (the console lets no erase sequence out: spaces do it).
-        if progress != nil { console.diagnostic("\r" + String(repeating: " ", count: 60) + "\r") }
+        if progress != nil { console.diagnostic(line.clear) }
         announceLoaded(context, verb: "fetched", loaded: result.loaded)
         switch result.end {
         case .end, .limit: break

@@ -264,8 +264,9 @@ public struct JSONBytes {
         while true {
             let entry = keys.slots[slot]
             if entry.index < 0 { return nil }
+            // The first eight bytes are the prefix: only the rest is compared.
             if entry.prefix == key.prefix, Int(entry.count) == key.count,
-               key.count <= 8 || self.key(key, is: keys.names[Int(entry.index)]) {
+               key.count <= 8 || memcmp(base + key.start + 8, keys.names[Int(entry.index)].utf8Start + 8, key.count - 8) == 0 {
                 return Int(entry.index)
             }
             slot = (slot + 1) & (keys.slots.count - 1)

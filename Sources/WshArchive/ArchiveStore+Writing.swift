@@ -177,17 +177,8 @@ extension ArchiveStore {
         try connection.run("INSERT INTO search (rowid, text, cw, alt) SELECT s.rowid, s.text, s.cw, \(alts) FROM statuses s "
                            + "WHERE s.rowid > (SELECT coalesce(max(id), 0) FROM search_docsize) ORDER BY s.rowid")
         // `search_words` through ArchiveWords.
-        var rows: [PageBatch.SearchRow] = []
-        try connection.run("SELECT s.rowid, s.text, s.cw, \(alts) FROM statuses s WHERE s.rowid > ? ORDER BY s.rowid",
-                           [.integer(wordsUpTo)]) { row in
-            rows.append(PageBatch.SearchRow(rowid: row.integer(0) ?? 0, text: row.string(1) ?? "", cw: row.string(2),
-                                            alt: row.string(3) ?? ""))
-        }
-        var start = 0
-        while start < rows.count {
-            try PageBatch.insertWords(rows[start..<min(rows.count, start + 5000)], connection)
-            start += 5000
-        }
+        try PageBatch.insertWords(selecting: "SELECT s.rowid, s.text, s.cw, \(alts) FROM statuses s WHERE s.rowid > ? ORDER BY s.rowid",
+                                  [.integer(wordsUpTo)], connection)
         pendingIndex = 0
     }
 
@@ -413,37 +404,29 @@ struct PageBatch {
     /// rows (a statement a row cost more than the rows).
     func writeParts(_ connection: SQLiteConnection) throws(ArchiveError) {
         if !media.isEmpty {
-            var json: [UInt8] = [UInt8(ascii: "[")]
-            for (offset, medium) in media.enumerated() {
-                if offset > 0 { json.append(UInt8(ascii: ",")) }
-                json += Array("[\(medium.status),\(medium.position),".utf8)
+            let rows = JSONText.array(media) { medium, json in
+                json += Array("\(medium.status),\(medium.position),".utf8)
                 JSONText.append(optional: medium.type, to: &json)
                 json.append(UInt8(ascii: ","))
                 JSONText.append(medium.url, to: &json)
                 json.append(UInt8(ascii: ","))
                 JSONText.append(optional: medium.alt, to: &json)
-                json.append(UInt8(ascii: "]"))
             }
-            json.append(UInt8(ascii: "]"))
             try connection.run("""
                 INSERT OR REPLACE INTO media (status, position, type, url, alt)
                 SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'),
                        json_extract(value, '$[3]'), json_extract(value, '$[4]') FROM json_each(?)
-                """, [.text(String(decoding: json, as: UTF8.self))])
+                """, [.text(rows)])
         }
-        for (table, column, rows) in [("tags", "tag", tags.map { ($0.status, $0.tag) }),
-                                      ("mentions", "name", mentions.map { ($0.status, $0.name) })] where !rows.isEmpty {
-            var json: [UInt8] = [UInt8(ascii: "[")]
-            for (offset, row) in rows.enumerated() {
-                if offset > 0 { json.append(UInt8(ascii: ",")) }
-                json += Array("[\(row.0),".utf8)
-                JSONText.append(row.1, to: &json)
-                json.append(UInt8(ascii: "]"))
+        for (table, column, pairs) in [("tags", "tag", tags.map { ($0.status, $0.tag) }),
+                                       ("mentions", "name", mentions.map { ($0.status, $0.name) })] where !pairs.isEmpty {
+            let rows = JSONText.array(pairs) { pair, json in
+                json += Array("\(pair.0),".utf8)
+                JSONText.append(pair.1, to: &json)
             }
-            json.append(UInt8(ascii: "]"))
             try connection.run("INSERT OR IGNORE INTO \(table) (status, \(column)) "
                                + "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?)",
-                               [.text(String(decoding: json, as: UTF8.self))])
+                               [.text(rows)])
         }
     }
 
@@ -461,24 +444,33 @@ struct PageBatch {
     /// FTS5 then writes them as one segment).
     static func insertSearch(_ rows: ArraySlice<SearchRow>, _ connection: SQLiteConnection) throws(ArchiveError) {
         guard !rows.isEmpty else { return }
-        var json: [UInt8] = [UInt8(ascii: "[")]
-        json.reserveCapacity(rows.count * 160)
-        for (offset, row) in rows.enumerated() {
-            if offset > 0 { json.append(UInt8(ascii: ",")) }
-            json += Array("[\(row.rowid),".utf8)
+        let array = JSONText.array(rows, bytesEach: 160) { row, json in
+            json += Array("\(row.rowid),".utf8)
             JSONText.append(row.text, to: &json)
             json.append(UInt8(ascii: ","))
-            if let cw = row.cw { JSONText.append(cw, to: &json) } else { json += Array("null".utf8) }
+            JSONText.append(optional: row.cw, to: &json)
             json.append(UInt8(ascii: ","))
             JSONText.append(row.alt, to: &json)
-            json.append(UInt8(ascii: "]"))
         }
-        json.append(UInt8(ascii: "]"))
         try connection.run("""
             INSERT INTO search (rowid, text, cw, alt)
             SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]')
             FROM json_each(?)
-            """, [.text(String(decoding: json, as: UTF8.self))])
+            """, [.text(array)])
+    }
+
+    /// Writes into `search_words` the rows `sql` selects (rowid, text, cw, alt), five thousand a statement.
+    static func insertWords(selecting sql: String, _ parameters: [SQLiteValue], _ connection: SQLiteConnection)
+        throws(ArchiveError) {
+        var rows: [SearchRow] = []
+        try connection.run(sql, parameters) { row in
+            rows.append(SearchRow(rowid: row.integer(0) ?? 0, text: row.string(1) ?? "", cw: row.string(2), alt: row.string(3) ?? ""))
+        }
+        var start = 0
+        while start < rows.count {
+            try insertWords(rows[start..<min(rows.count, start + 5000)], connection)
+            start += 5000
+        }
     }
 
     /// Writes `rows` into `search_words`, as `ArchiveWords.indexed` writes them, in one
@@ -509,6 +501,21 @@ struct PageBatch {
 
 /// JSON string literals, written by hand (bytes) for the full-text rows.
 enum JSONText {
+    /// A JSON array of `rows`, each written by `row` (its elements, without the brackets), as
+    /// one text for `json_each`: how a page's rows of a table go to SQLite in one statement.
+    static func array<Rows: Collection>(_ rows: Rows, bytesEach: Int = 64, _ row: (Rows.Element, inout [UInt8]) -> Void) -> String {
+        var json: [UInt8] = [UInt8(ascii: "[")]
+        json.reserveCapacity(rows.count * bytesEach)
+        for (offset, element) in rows.enumerated() {
+            if offset > 0 { json.append(UInt8(ascii: ",")) }
+            json.append(UInt8(ascii: "["))
+            row(element, &json)
+            json.append(UInt8(ascii: "]"))
+        }
+        json.append(UInt8(ascii: "]"))
+        return String(decoding: json, as: UTF8.self)
+    }
+
     /// `text`, or `null`.
     static func append(optional text: String?, to json: inout [UInt8]) {
         if let text { append(text, to: &json) } else { json += Array("null".utf8) }

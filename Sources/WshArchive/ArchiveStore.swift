@@ -131,18 +131,9 @@ public final class ArchiveStore: @unchecked Sendable {
         }
     }
 
-    /// Writes `search_words` for every row of `search`, five thousand rows a statement.
+    /// Writes `search_words` for every row of `search`.
     private static func fillSearchWords(_ connection: SQLiteConnection) throws(ArchiveError) {
-        var rows: [PageBatch.SearchRow] = []
-        try connection.run("SELECT rowid, text, cw, alt FROM search") { row in
-            rows.append(PageBatch.SearchRow(rowid: row.integer(0) ?? 0, text: row.string(1) ?? "", cw: row.string(2),
-                                            alt: row.string(3) ?? ""))
-        }
-        var start = 0
-        while start < rows.count {
-            try PageBatch.insertWords(rows[start..<min(rows.count, start + 5000)], connection)
-            start += 5000
-        }
+        try PageBatch.insertWords(selecting: "SELECT rowid, text, cw, alt FROM search", [], connection)
     }
 
     /// The folder (0700) and an empty file (0600) before SQLite opens it, so

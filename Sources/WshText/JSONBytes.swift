@@ -661,7 +661,7 @@ public struct JSONBytes {
                 guard base[i] == UInt8(ascii: "\\") else {
                     // The run up to the next escape, copied at once (a byte at a time, a status's
                     // `source`, whose quotes are escaped, cost two thousand instructions).
-                    let next = memchr(base + i, 0x5C, stop - i).map { $0.assumingMemoryBound(to: UInt8.self) - UnsafeMutablePointer(mutating: base) } ?? stop
+                    let next = memchr(base + i, 0x5C, stop - i).map { UnsafeRawPointer(base).distance(to: $0) } ?? stop
                     (out.baseAddress! + n).update(from: base + i, count: next - i)
                     n += next - i
                     i = next

@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -155,13 +156,21 @@ public struct JSONBytes {
     /// reads, and fails the object on a bad one).
     @inlinable
     public mutating func nextKey(_ first: inout Bool) throws(Declined) -> Key? {
+        guard try atKey(&first) else { return nil }
+        return try key()
+    }
+
+    /// Steps to the next key of the object entered (its opening quote): false
+    /// when the object ends instead, the reader then past it.
+    @inlinable @inline(__always)
+    mutating func atKey(_ first: inout Bool) throws(Declined) -> Bool {
         var byte = peek()
         if first {
             first = false
             if byte == UInt8(ascii: "}") {
                 index += 1
                 depth -= 1
-                return nil
+                return false
             }
         } else if byte == UInt8(ascii: ",") {
             index += 1
@@ -169,11 +178,17 @@ public struct JSONBytes {
         } else if byte == UInt8(ascii: "}") {
             index += 1
             depth -= 1
-            return nil
+            return false
         } else {
             throw Declined()
         }
         guard byte == UInt8(ascii: "\"") else { throw Declined() }
+        return true
+    }
+
+    /// Reads the key at the reader (at its opening quote) and the colon after it.
+    @inlinable @inline(__always)
+    mutating func key() throws(Declined) -> Key {
         index += 1
         let start = index
         var high: UInt64 = 0
@@ -213,6 +228,69 @@ public struct JSONBytes {
         index += 1
         if depth == 1, let declined = declinedTopLevelKeys, match(key, declined) != nil { throw Declined() }
         return key
+    }
+
+    /// What `nextKey(_:in:order:)` returns when the object ends.
+    @inlinable public static var objectEnds: Int { Int.min }
+
+    /// The next key of the object entered, as `nextKey` reads it, by its
+    /// index in `keys` (-1 for a key not in them; `objectEnds` when the
+    /// object ends), trying first the key `order` has at `position`: when
+    /// the bytes there are that key's, quotes and all, it is that key, and
+    /// nothing else is read or looked up. A server writes every object of a
+    /// kind with its keys in the same order; where this one has a key more
+    /// or fewer, the reader finds its place in `order` again. `misses`
+    /// counts the keys `order` did not predict.
+    @inlinable
+    public mutating func nextKey(
+        _ first: inout Bool, in keys: JSONKeys, order: KeyOrder, position: inout Int, misses: inout Int
+    ) throws(Declined) -> Int {
+        guard try atKey(&first) else { return Self.objectEnds }
+        if position < order.entries.count {
+            let entry = order.entries[position]
+            let count = Int(entry.count)
+            // The reader's own keys are checked where `order` learnt them; a key the top level must not have is not.
+            if index + count + 8 <= end, depth > 1 || declinedTopLevelKeys == nil,
+               Self.equal(base + index, order.bytes + Int(entry.offset), count) {
+                index += count
+                position += 1
+                guard peek() == UInt8(ascii: ":") else { throw Declined() }
+                index += 1
+                return Int(entry.index)
+            }
+        }
+        let key = try self.key()
+        misses += 1
+        // A key left out moves the rest up; a key put in leaves the place as it was.
+        var next = position
+        while next < order.entries.count, next < position + 4 {
+            let entry = order.entries[next]
+            if Int(entry.count) == key.count + 2,
+               memcmp(base + key.start, order.bytes + Int(entry.offset) + 1, key.count) == 0 {
+                position = next + 1
+                break
+            }
+            next += 1
+        }
+        return match(key, keys) ?? -1
+    }
+
+    /// Whether the `count` bytes at `a` and `b` are the same, read eight
+    /// at a time (both may be read up to eight bytes past `count`).
+    @inlinable @inline(__always)
+    static func equal(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+        var i = 0
+        while i + 8 <= count {
+            if UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self) != UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self) {
+                return false
+            }
+            i += 8
+        }
+        guard i < count else { return true }
+        let mask: UInt64 = (1 << (UInt64(count - i) << 3)) &- 1
+        let x = UInt64(littleEndian: UnsafeRawPointer(a + i).loadUnaligned(as: UInt64.self))
+        let y = UInt64(littleEndian: UnsafeRawPointer(b + i).loadUnaligned(as: UInt64.self))
+        return (x ^ y) & mask == 0
     }
 
     /// Whether another element of the array entered follows (the reader is
@@ -565,6 +643,27 @@ public struct JSONBytes {
         return try unescape(start, count)
     }
 
+    /// Reads a string as `string()` does, answering from `memo` when the same
+    /// bytes (as sent, escapes and all) were read into it before: a value
+    /// that comes again and again in a body, as a Weibo status's `source`
+    /// does, is decoded once.
+    @inlinable
+    public mutating func string(remembering memo: RepeatedStrings) throws(Declined) -> String {
+        let (start, count, plain, ascii) = try scanString()
+        for entry in memo.entries where entry.count == count && memcmp(base + entry.start, base + start, count) == 0 {
+            return entry.value
+        }
+        let value: String
+        if plain {
+            guard ascii || Self.isValidUTF8(base + start, count) else { throw Declined() }
+            value = String(decoding: UnsafeBufferPointer(start: base + start, count: count), as: UTF8.self)
+        } else {
+            value = try unescape(start, count)
+        }
+        if memo.entries.count < RepeatedStrings.capacity { memo.entries.append((start, count, value)) }
+        return value
+    }
+
     /// Reads a string: `plain` gets its bytes when they are ASCII without
     /// escapes and may answer from them; otherwise (or when it gives nil)
     /// `decoded` gets the string.
@@ -787,6 +886,56 @@ public struct JSONBytes {
     }
 }
 
+/// The keys of an object of one kind in the order a body gave them, with
+/// each one's index in the kind's `JSONKeys` (-1 for one it does not read),
+/// to read the next object of the kind by (`JSONBytes.nextKey(_:in:order:…)`).
+public final class KeyOrder {
+    @usableFromInline struct Entry {
+        /// Where the key is in `bytes`, its quotes included.
+        @usableFromInline let offset: Int32
+        @usableFromInline let count: Int32
+        @usableFromInline let index: Int32
+    }
+
+    /// Each key with its quotes, one after another, and eight zero bytes.
+    @usableFromInline let bytes: UnsafeMutablePointer<UInt8>
+    @usableFromInline let entries: [Entry]
+
+    /// The keys `keys` (where each is in `json`'s body, and its index) in order.
+    public init(_ keys: [(key: JSONBytes.Key, index: Int)], in json: JSONBytes) {
+        let size = keys.reduce(8) { $0 + $1.key.count + 2 }
+        bytes = .allocate(capacity: size)
+        bytes.initialize(repeating: 0, count: size)
+        var entries: [Entry] = []
+        entries.reserveCapacity(keys.count)
+        var offset = 0
+        for (key, index) in keys {
+            bytes[offset] = UInt8(ascii: "\"")
+            (bytes + offset + 1).update(from: json.base + key.start, count: key.count)
+            bytes[offset + 1 + key.count] = UInt8(ascii: "\"")
+            entries.append(Entry(offset: Int32(offset), count: Int32(key.count + 2), index: Int32(index)))
+            offset += key.count + 2
+        }
+        self.entries = entries
+    }
+
+    deinit { bytes.deallocate() }
+}
+
+/// Strings read in one body, by where their bytes are in it, for
+/// `JSONBytes.string(remembering:)`. Only the first `capacity` distinct
+/// values are kept: the values worth remembering are few (a handful of
+/// posting apps on a page), and a body of distinct ones costs one
+/// comparison of lengths each.
+public final class RepeatedStrings {
+    @usableFromInline static var capacity: Int { 16 }
+    @usableFromInline var entries: [(start: Int, count: Int, value: String)] = []
+
+    public init() {}
+}
+
+private let jsonKeysMade = Atomic<Int>(0)
+
 /// The keys a Model type reads, for `JSONBytes.match`: a small open-addressing
 /// table on each key's length and first eight bytes.
 public struct JSONKeys: Sendable {
@@ -800,8 +949,11 @@ public struct JSONKeys: Sendable {
     @usableFromInline let slots: [Slot]
     @usableFromInline let names: [StaticString]
     @usableFromInline let shift: UInt64
+    /// A number no other table has, from 0 up: for a reader that keeps something per table.
+    public let tag: Int
 
     public init(_ names: [StaticString]) {
+        tag = jsonKeysMade.add(1, ordering: .relaxed).oldValue
         var size = 8
         while size < names.count * 4 { size *= 2 }
         shift = UInt64(64 - size.trailingZeroBitCount)

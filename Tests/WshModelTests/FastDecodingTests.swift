@@ -125,6 +125,65 @@ struct FastDecodingTests {
         #expect(counts == [10, 10, 11, 10, 10])
     }
 
+
+    @Test("a page whose objects mostly keep one key order: keys left out, put in, moved, doubled, spaced, and like-named, each read as JSONDecoder reads it")
+    func keyOrderKept() throws {
+        // The order the first status gives; the ones after it vary it as servers do.
+        let keys: [(String, String)] = [
+            ("created_at", #""Tue May 31 17:46:55 +0800 2011""#), ("id", "11"), ("idstr", #""11""#), ("mid", #""11""#),
+            ("text", #""hello""#), ("source", #""<a href=\"http://weibo.com\" rel=\"nofollow\">微博</a>""#),
+            ("favorited", "false"), ("pic_urls", #"[{"thumbnail_pic": "http://p/1.jpg"}]"#),
+            ("user", #"{"id": 5, "screen_name": "kiwi"}"#), ("reposts_count", "3"), ("comments_count", "4"),
+        ]
+        func status(_ fields: [(String, String)], spaced: Bool = false) -> String {
+            let separator = spaced ? " ,\n  " : ","
+            return "{" + fields.map { spaced ? "\"\($0.0)\" :  \($0.1)" : "\"\($0.0)\":\($0.1)" }.joined(separator: separator) + "}"
+        }
+        var statuses = [status(keys)]
+        var changed = keys
+        changed[1].1 = "12"
+        changed[4].1 = #""second, \u00e9\n""#
+        // Another app, its name as long as the first's.
+        changed[5].1 = #""<a href=\"http://weibo.com\" rel=\"nofollow\">微信</a>""#
+        statuses.append(status(changed))
+        // Left out: one key (`idstr` then where `id` was), then several, then all but the last.
+        statuses.append(status(keys.filter { $0.0 != "id" }))
+        statuses.append(status(keys.filter { !["mid", "text", "favorited", "user"].contains($0.0) }))
+        statuses.append(status([keys.last!]))
+        // Put in: unknown keys, one like a known key's start (`id` / `idx`), and a known key missing from the first.
+        var added = keys
+        added.insert(("idx", "99"), at: 2)
+        added.insert(("visible", #"{"type": 0, "list_id": 0}"#), at: 6)
+        added.append(("attitudes_count", "8"))
+        statuses.append(status(added))
+        // Doubled: the first of two counts, where the order expects the key and where it does not.
+        var doubled = keys
+        doubled.insert(("text", #""not this one""#), at: 5)
+        doubled.insert(("id", "13"), at: 0)
+        statuses.append(status(doubled))
+        // Moved: the same keys in another order, then reversed; whitespace between tokens.
+        statuses.append(status(Array(keys[5...] + keys[..<5])))
+        statuses.append(status(keys.reversed()))
+        statuses.append(status(keys, spaced: true))
+        // A repost: a status of the same kind inside one, in its own order.
+        var repost = keys
+        repost.append(("retweeted_status", status(Array(keys.reversed().prefix(6)))))
+        statuses.append(status(repost))
+        // The first order again, after all that.
+        statuses.append(status(changed))
+        let page = Data(#"{"statuses": [\#(statuses.joined(separator: ","))], "total_number": \#(statuses.count)}"#.utf8)
+        let fast = try #require(FastModelDecoding.decode(TimelinePage.self, from: page))
+        Self.check(page, as: Self.types[0], "the page of varied orders")
+        #expect(fast.statuses.map(\.id) == [11, 12, nil, 11, nil, 11, 13, 11, 11, 11, 11, 12])
+        #expect(fast.statuses[2].idstr == "11")
+        #expect(fast.statuses.map(\.text) == ["hello", "second, é\n", "hello", nil, nil, "hello", "hello", "hello",
+                                              "hello", "hello", "hello", "second, é\n"])
+        #expect(fast.statuses[5].attitudesCount == 8)
+        #expect(fast.statuses[10].retweetedStatus?.commentsCount == 4)
+        #expect(fast.statuses.allSatisfy { $0.commentsCount == 4 })
+        // Two apps of names as long, each status with its own.
+        #expect(fast.statuses.map { $0.source?.contains("微信") } == [false, true, false, false, nil] + Array(repeating: false, count: 6) + [true])
+    }
     @Test("errors are JSONDecoder's, word for word")
     func sameErrors() {
         for body in ["", "nul", "{", #"{"reposts_count": 1}"#, "[1, 2", #""text""#, "42", "null", #"{"comments": 5"#] {

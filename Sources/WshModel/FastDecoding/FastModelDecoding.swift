@@ -142,7 +142,7 @@ extension Status {
             case 2: s.mid = try r.lenientString()
             case 3: s.createdAt = try r.lenientTime()
             case 4: s.text = try r.lenientString()
-            case 5: s.source = try r.lenientString()
+            case 5: s.source = try r.lenientRepeatedString()
             case 6: s.favorited = try r.lenientBool()
             case 7: s.truncated = try r.lenientBool()
             case 8: s.inReplyToStatusID = try r.lenientString()
@@ -160,7 +160,7 @@ extension Status {
             default: s.deleted = try r.lenientBool()
             }
         }
-        return Status(s)
+        return Status(consume s)
     }
 
     /// One `pic_urls[]` element: its `thumbnail_pic`.
@@ -201,7 +201,7 @@ extension User {
             default: u.status = try r.lenientObject(Status.fast)
             }
         }
-        return User(u)
+        return User(consume u)
     }
 }
 
@@ -221,7 +221,7 @@ extension Comment {
             case 2: c.mid = try r.lenientString()
             case 3: c.createdAt = try r.lenientTime()
             case 4: c.text = try r.lenientString()
-            case 5: c.source = try r.lenientString()
+            case 5: c.source = try r.lenientRepeatedString()
             case 6: c.user = try r.lenientObject { r throws(JSONBytes.Declined) in try r.user() }
             case 7: c.status = try r.lenientObject(Status.fast)
             default: c.replyComment = try r.lenientObject(Comment.fast)

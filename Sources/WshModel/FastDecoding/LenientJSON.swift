@@ -31,6 +31,14 @@ extension ModelReader {
         }
     }
 
+    /// `lenientString` for a field whose few values come again and again
+    /// (a Weibo status's `source`, an anchor with escaped quotes): each is
+    /// decoded once a body.
+    mutating func lenientRepeatedString() throws(Declined) -> String? {
+        guard peek() == UInt8(ascii: "\"") else { return try lenientString() }
+        return try json.string(remembering: repeated)
+    }
+
     /// `Int64.lenientValue`: an integer, also from a numeric string; nil for `""`,
     /// other text, bools, null, objects and arrays.
     mutating func lenientInt() throws(Declined) -> Int64? {

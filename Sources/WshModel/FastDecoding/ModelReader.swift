@@ -16,6 +16,10 @@ struct ModelReader {
     var json: JSONBytes
     /// The users of this body, by a hash of their first bytes.
     let users = UserMemo()
+    /// Strings that repeat from object to object (see `lenientRepeatedString`).
+    let repeated = RepeatedStrings()
+    /// The order of each kind's keys in this body (see `object`).
+    let orders = KeyOrders()
     /// Those of the body read before (see `RecentUsers`).
     private let earlier: RecentUsers.Body?
 
@@ -39,19 +43,46 @@ struct ModelReader {
     /// of each key it knows, the first time that key appears (JSONDecoder
     /// keeps the first of duplicate keys), and reads its value; every other
     /// value is skipped.
+    ///
+    /// The first object of a kind in a body is read key by key, and the
+    /// order of its keys kept; the next ones are read by that order (see
+    /// `JSONBytes.nextKey(_:in:order:…)`): a key where the order has it is
+    /// known by comparing its bytes, with no search. An object that breaks
+    /// the order in more than a few places (a server that writes each
+    /// object its own way) has the next one learnt again.
     @inline(__always)
     mutating func object(_ keys: JSONKeys, _ field: (inout ModelReader, Int) throws(Declined) -> Void) throws(Declined) {
         var seen = 0
         try enterObject()
         var first = true
-        while let key = try nextKey(&first) {
-            guard let index = match(key, keys), seen & 1 << index == 0 else {
+        guard let order = orders.order(of: keys) else {
+            var learnt: [(key: JSONBytes.Key, index: Int)] = []
+            while let key = try nextKey(&first) {
+                let index = match(key, keys)
+                learnt.append((key, index ?? -1))
+                guard let index, seen & 1 << index == 0 else {
+                    try skipValue()
+                    continue
+                }
+                seen |= 1 << index
+                try field(&self, index)
+            }
+            orders.keep(KeyOrder(learnt, in: json), of: keys)
+            return
+        }
+        var position = 0
+        var misses = 0
+        while true {
+            let index = try json.nextKey(&first, in: keys, order: order, position: &position, misses: &misses)
+            if index == JSONBytes.objectEnds { break }
+            guard index >= 0, seen & 1 << index == 0 else {
                 try skipValue()
                 continue
             }
             seen |= 1 << index
             try field(&self, index)
         }
+        if misses > 3 { orders.forget(keys) }
     }
 
     /// A user object (the reader is at `{`): one with the bytes of a user
@@ -79,6 +110,26 @@ struct ModelReader {
         }
         users.entries[hash, default: []].append((JSONBytes.Span(start: start, end: json.position), user))
         return user
+    }
+}
+
+/// The key order of each kind of object read in a body, by its table's tag.
+final class KeyOrders {
+    private var orders: [KeyOrder?] = []
+
+    @inline(__always)
+    func order(of keys: JSONKeys) -> KeyOrder? {
+        keys.tag < orders.count ? orders[keys.tag] : nil
+    }
+
+    func keep(_ order: KeyOrder, of keys: JSONKeys) {
+        if keys.tag >= orders.count { orders += Array(repeating: nil, count: keys.tag + 1 - orders.count) }
+        // A kind read inside one of its own (a repost) may have kept its order first.
+        if orders[keys.tag] == nil { orders[keys.tag] = order }
+    }
+
+    func forget(_ keys: JSONKeys) {
+        orders[keys.tag] = nil
     }
 }
 

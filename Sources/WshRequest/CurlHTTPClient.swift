@@ -36,7 +36,7 @@ public final class CurlHTTPClient: CancellableHTTPClient, StreamingHTTPClient, @
     /// Secrets to blank out of any message this client produces.
     let secrets: [String]
     /// The client's own thread: every transfer, a WebSocket's too, runs here.
-    let queue = DispatchQueue(label: "wsh.curl")
+    let queue = RequestThread()
     // @unchecked Sendable: `handle` is used only on `queue`, except for
     // wsh_curl_cancel, which is documented as safe from any thread.
     private let handle: OpaquePointer?
@@ -71,6 +71,7 @@ public final class CurlHTTPClient: CancellableHTTPClient, StreamingHTTPClient, @
     }
 
     deinit {
+        queue.stop()
         if let handle { wsh_curl_free(handle) }
     }
 

@@ -1,4 +1,6 @@
 import Dispatch
+import Glibc
+import Synchronization
 import WshText
 
 /// Runs async ViewModel inputs from the shell's synchronous main thread.
@@ -52,6 +54,14 @@ final class WaitingThreadExecutor: TaskExecutor, @unchecked Sendable {
     private var jobs: [UnownedJob] = []
     private var finished = false
     private let ready = DispatchSemaphore(value: 0)
+    /// Jobs queued and the Task's end, counted, for `runJobs` to watch while it spins.
+    private let arrivals = Atomic<Int>(0)
+    /// `arrivals` when `runJobs` last took the queue (the waiting thread's own).
+    private var drained = 0
+    /// Whether the next wait may watch before it sleeps: at first, and after jobs ran.
+    private var watching = true
+    /// When the wait under way began (the waiting thread's own).
+    private var waitStarted: UInt64?
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
@@ -63,6 +73,7 @@ final class WaitingThreadExecutor: TaskExecutor, @unchecked Sendable {
         if forward {
             globalConcurrentExecutor.enqueue(job)
         } else {
+            arrivals.add(1, ordering: .releasing)
             ready.signal()
         }
     }
@@ -70,15 +81,48 @@ final class WaitingThreadExecutor: TaskExecutor, @unchecked Sendable {
     /// Marks the Task finished (the last thing it does).
     func finish() {
         lock.withLock { finished = true }
+        arrivals.add(1, ordering: .releasing)
         ready.signal()
     }
+
+    /// How long the waiting thread watches for the Task's next job before
+    /// it sleeps, when answers have been coming quickly: over a fast
+    /// connection one comes within a millisecond or two, and a thread woken
+    /// from sleep takes tens of microseconds to run again (more on a virtual
+    /// machine). It gives way to any other thread that wants its core while
+    /// it watches. It does not watch while answers come slowly, nor for the
+    /// first one (which waits for libcurl to load: a thread watching on the
+    /// other core then costs an interrupt for every mapping the loader makes).
+    static let patience: UInt64 = 2_000_000
+    /// Whether the last wait for an answer ended within `patience`.
+    private static let quick = Atomic<Bool>(false)
 
     /// Runs the jobs that arrive within `timeout` until none is queued; true
     /// once the Task has finished.
     func runJobs(waitingAtMost timeout: DispatchTimeInterval) -> Bool {
-        _ = ready.wait(timeout: .now() + timeout)
+        if arrivals.load(ordering: .acquiring) == drained {
+            let now = DispatchTime.now().uptimeNanoseconds
+            if waitStarted == nil { waitStarted = now }
+            // Watched once a wait: a long one (a slow server) sleeps between its checks for Ctrl-C.
+            if watching, Self.quick.load(ordering: .relaxed) {
+                while arrivals.load(ordering: .acquiring) == drained, DispatchTime.now().uptimeNanoseconds < now + Self.patience {
+                    sched_yield()
+                }
+            }
+            watching = false
+            if arrivals.load(ordering: .acquiring) == drained {
+                _ = ready.wait(timeout: .now() + timeout)
+            }
+        }
+        let arrived = arrivals.load(ordering: .acquiring)
+        if arrived != drained, let started = waitStarted {
+            Self.quick.store(DispatchTime.now().uptimeNanoseconds - started < Self.patience, ordering: .relaxed)
+            waitStarted = nil
+        }
+        drained = arrived
         while let job = lock.withLock({ jobs.isEmpty ? nil : jobs.removeFirst() }) {
             job.runSynchronously(on: asUnownedTaskExecutor())
+            watching = true
         }
         return lock.withLock { finished && jobs.isEmpty }
     }

@@ -63,9 +63,29 @@ public enum TerminalText {
     /// those the policy keeps), DEL, and the lead bytes of C1 controls
     /// (C2 80–9F), bidi controls (D8 9C, E2 80 8E/8F/A8–AE, E2 81 A6–A9).
     static func needsWork(_ utf8: String.UTF8View, _ policy: Policy) -> Bool {
+        if let answer = utf8.withContiguousStorageIfAvailable({ needsWork($0, policy) }) { return answer }
+        return Array(utf8).withUnsafeBufferPointer { needsWork($0, policy) }
+    }
+
+    static func needsWork(_ bytes: UnsafeBufferPointer<UInt8>, _ policy: Policy) -> Bool {
         var previous: UInt8 = 0
         var beforePrevious: UInt8 = 0
-        for byte in utf8 {
+        var index = 0
+        while index < bytes.count {
+            // Eight bytes at a time while none is a control, DEL, or the first
+            // byte of a sequence that may need work (C2, D8, E2), nor follows one.
+            if index + 8 <= bytes.count, !isLead(previous), !isLead(beforePrevious) {
+                let word = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self))
+                if !hasByte(below: 0x20, word), !hasByte(0x7F, word), !hasByte(0xC2, word), !hasByte(0xD8, word),
+                   !hasByte(0xE2, word) {
+                    index += 8
+                    previous = UInt8(truncatingIfNeeded: word >> 56)
+                    beforePrevious = UInt8(truncatingIfNeeded: word >> 48)
+                    continue
+                }
+            }
+            let byte = bytes[index]
+            index += 1
             switch byte {
             case 0x0A, 0x09:
                 if !policy.keepsLineBreaks { return true }
@@ -88,6 +108,22 @@ public enum TerminalText {
             previous = byte
         }
         return false
+    }
+
+    @inline(__always)
+    private static func isLead(_ byte: UInt8) -> Bool { byte == 0xC2 || byte == 0xD8 || byte == 0xE2 }
+
+    /// Whether a byte of `word` is `byte`.
+    @inline(__always)
+    private static func hasByte(_ byte: UInt8, _ word: UInt64) -> Bool {
+        let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
+        return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0
+    }
+
+    /// Whether a byte of `word` is below `limit` (at most 0x80).
+    @inline(__always)
+    private static func hasByte(below limit: UInt8, _ word: UInt64) -> Bool {
+        (word &- 0x0101_0101_0101_0101 &* UInt64(limit)) & ~word & 0x8080_8080_8080_8080 != 0
     }
 
     /// Walks the scalars once, dropping sequences whole.

@@ -68,11 +68,41 @@ struct DisplayWidthTests {
         }
     }
 
+    @Test("fitting measures once and gives what cutting then padding gives, for every width")
+    func fitIsTruncateThenPad() {
+        let texts = ["", "abc", "微博天气真好", "Anyone going to the concert? 加油！ 👍🏽🌸", "e\u{301}e\u{301}e\u{301}", "👩‍💻👩‍💻 ok",
+                     "🇨🇳🇯🇵", "a\u{600}b", "\u{1100}\u{1161}\u{11A8}한글", "…", "x\u{200B}y"]
+        for text in texts {
+            for columns in 0..<24 {
+                let expected = DisplayWidth.padRight(DisplayWidth.truncate(text, to: columns), to: columns)
+                #expect(Array(DisplayWidth.fit(text, to: columns).utf8) == Array(expected.utf8), "\(text) in \(columns)")
+            }
+        }
+    }
+
     @Test("padding aligns mixed-width text to the same column")
     func padding() {
         #expect(DisplayWidth.of(DisplayWidth.padRight("微博", to: 8)) == 8)
         #expect(DisplayWidth.of(DisplayWidth.padRight("ab", to: 8)) == 8)
         #expect(DisplayWidth.padLeft("7", to: 3) == "  7")
+    }
+}
+
+@Suite("Trailing whitespace")
+struct TrailingWhitespaceTests {
+    @Test("trimmed by bytes where it can be, as Character by Character trims it: CR LF, wide spaces, marks and prepended spaces included")
+    func sameAsByCharacter() {
+        func byCharacter(_ text: String) -> String {
+            var text = text
+            while text.last?.isWhitespace == true { text.removeLast() }
+            return text
+        }
+        let cases = ["", " ", "   ", "abc", "abc  ", "abc \t\n", "a\r\n", "a\r\n\r\n ", "微博 ", "微博\u{3000}", "微博\u{3000} ",
+                     "e\u{301} ", "e \u{301}", "\u{600} ", "\u{600}  x", "x\u{600} ", "\u{1B}[2m 1\u{1B}[0m", "👩‍💻  ", "a\u{85}", "a \u{A0}",
+                     " \n\u{0B}\u{0C}", "tab\t"]
+        for text in cases {
+            #expect(Array(text.trimmingTrailingWhitespace().utf8) == Array(byCharacter(text).utf8), "\(text.debugDescription)")
+        }
     }
 }
 

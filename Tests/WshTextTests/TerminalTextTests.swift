@@ -71,6 +71,32 @@ struct TerminalTextTests {
         #expect(TerminalText.sanitize("50%\r", .output) == "50%\r")
     }
 
+    @Test("a control, DEL, C1 or bidi control is found wherever it falls in a long printable run, eight bytes at a time or not")
+    func foundAtEveryOffset() {
+        let intruders = ["\u{1B}[2J", "\u{07}", "\u{7F}", "\u{9B}31m", "\u{202E}", "\u{2066}", "\u{61C}", "\r", "\t"]
+        for intruder in intruders {
+            for offset in 0..<20 {
+                for tail in [0, 1, 7, 8, 9] {
+                    // Printable runs of ASCII, and of CJK (three bytes a character, so every alignment comes up).
+                    let head = offset % 2 == 0 ? String(repeating: "a", count: offset) : String(repeating: "微", count: offset)
+                    let text = head + intruder + String(repeating: "z", count: tail)
+                    let clean = TerminalText.sanitize(text)
+                    #expect(!clean.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value)
+                                || [0x202E, 0x2066, 0x61C].contains($0.value) }, "\(text.debugDescription) → \(clean.debugDescription)")
+                    #expect(clean.hasPrefix(head) && clean.hasSuffix(String(repeating: "z", count: tail)))
+                }
+            }
+        }
+        // Printable text of every length comes back as it was: ASCII, and mixed with
+        // characters whose UTF-8 starts as a C1 or bidi control's does (é is C3 A9, – E2 80 93, ب D8 A8).
+        for count in 0..<40 {
+            let ascii = String((0..<count).map { Character(Unicode.Scalar(0x20 + ($0 * 7) % 95)!) })
+            #expect(TerminalText.sanitize(ascii) == ascii)
+            let mixed = String((0..<count).map { ["a", "é", "–", "ب", "微", "\u{A0}", "…"][$0 % 7] as Character })
+            #expect(TerminalText.sanitize(mixed) == mixed, "\(mixed)")
+        }
+    }
+
     @Test("every single byte and every pair of bytes sanitizes without a crash or a leak")
     func exhaustivePairs() {
         for first in 0..<256 {

@@ -86,29 +86,53 @@ public enum DisplayWidth {
 
     /// `text` cut to at most `columns` columns, ending in `…` when cut.
     public static func truncate(_ text: String, to columns: Int) -> String {
-        guard columns > 0 else { return "" }
+        cut(text, to: columns).text
+    }
+
+    /// `text` cut to `columns` columns as `truncate` cuts it, then padded
+    /// with spaces to them, measured once.
+    public static func fit(_ text: String, to columns: Int) -> String {
+        let (cut, width) = cut(text, to: columns)
+        return width >= columns ? cut : cut + spaces(columns - width)
+    }
+
+    /// `truncate`'s text, and the columns it takes.
+    private static func cut(_ text: String, to columns: Int) -> (text: String, width: Int) {
+        guard columns > 0 else { return ("", 0) }
         var used = 0
         var fits = text.startIndex  // the end of the glyphs that fit beside the `…`
+        var fitsWidth = 0
         var cut = false
         forEachGlyph(text[...]) { width, end in
             used += width
-            if used <= columns - 1 { fits = end }
+            if used <= columns - 1 {
+                fits = end
+                fitsWidth = used
+            }
             if used > columns { cut = true }
             return !cut
         }
-        return cut ? String(text[..<fits]) + "…" : text
+        return cut ? (String(text[..<fits]) + "…", fitsWidth + 1) : (text, used)
     }
 
     /// `text` padded with spaces on the right to `columns` columns.
     public static func padRight(_ text: String, to columns: Int) -> String {
         let width = of(text)
-        return width >= columns ? text : text + String(repeating: " ", count: columns - width)
+        return width >= columns ? text : text + spaces(columns - width)
     }
 
     /// `text` padded with spaces on the left to `columns` columns.
     public static func padLeft(_ text: String, to columns: Int) -> String {
         let width = of(text)
-        return width >= columns ? text : String(repeating: " ", count: columns - width) + text
+        return width >= columns ? text : spaces(columns - width) + text
+    }
+
+    /// `count` spaces (`String(repeating:count:)` goes a Character at a time).
+    static func spaces(_ count: Int) -> String {
+        String(unsafeUninitializedCapacity: count) { buffer in
+            buffer.initialize(repeating: UInt8(ascii: " "))
+            return count
+        }
     }
 
     static func isZeroWidth(_ scalar: Unicode.Scalar) -> Bool {

@@ -28,8 +28,8 @@ struct AccountRowsView {
         var output = ""
         for (row, count) in zip(rows, counts) {
             let index = DisplayWidth.padLeft(String(row.index), to: indexWidth)
-            let name = DisplayWidth.padRight(DisplayWidth.truncate(row.screenName, to: nameWidth), to: nameWidth)
-            let display = DisplayWidth.padRight(DisplayWidth.truncate(row.name, to: displayWidth), to: displayWidth)
+            let name = DisplayWidth.fit(row.screenName, to: nameWidth)
+            let display = DisplayWidth.fit(row.name, to: displayWidth)
             let line = "\(style.dim(index))  \(style.cyan(name))  \(display)  \(style.dim(DisplayWidth.padLeft(count, to: countWidth)))  "
                 + (row.followedByYou == true ? style.green(row.followText) : style.dim(row.followText))
             output += line.trimmingTrailingWhitespace() + "\n"

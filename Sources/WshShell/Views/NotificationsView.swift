@@ -17,7 +17,7 @@ struct NotificationsView {
         let textWidth = max(12, columns - (indexWidth + typeWidth + whoWidth + timeWidth + 8))
         var output = ""
         for row in rows {
-            let who = DisplayWidth.padRight(DisplayWidth.truncate(row.who, to: whoWidth), to: whoWidth)
+            let who = DisplayWidth.fit(row.who, to: whoWidth)
             let line = "\(style.dim(DisplayWidth.padLeft(String(row.index), to: indexWidth)))  "
                 + "\(style.yellow(DisplayWidth.padRight(row.type, to: typeWidth)))  \(style.cyan(who))  "
                 + "\(style.dim(DisplayWidth.padRight(row.time, to: timeWidth)))  \(DisplayWidth.truncate(row.text, to: textWidth))"
@@ -42,7 +42,7 @@ struct ConversationsView {
         let textWidth = max(12, columns - (indexWidth + withWidth + timeWidth + 10))
         var output = ""
         for row in rows {
-            let with = DisplayWidth.padRight(DisplayWidth.truncate(row.with, to: withWidth), to: withWidth)
+            let with = DisplayWidth.fit(row.with, to: withWidth)
             let line = "\(style.dim(DisplayWidth.padLeft(String(row.index), to: indexWidth)))  \(row.unread ? style.yellow("•") : " ") "
                 + "\(style.cyan(with))  \(style.dim(DisplayWidth.padRight(row.time, to: timeWidth)))  "
                 + DisplayWidth.truncate(row.text, to: textWidth)

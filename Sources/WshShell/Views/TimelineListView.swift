@@ -19,9 +19,9 @@ struct TimelineListView {
         var output = ""
         for row in rows {
             let index = DisplayWidth.padLeft(String(row.index), to: indexWidth)
-            let author = DisplayWidth.padRight(DisplayWidth.truncate(row.author, to: authorWidth), to: authorWidth)
+            let author = DisplayWidth.fit(row.author, to: authorWidth)
             let time = DisplayWidth.padRight(row.time, to: timeWidth)
-            let text = DisplayWidth.padRight(DisplayWidth.truncate(row.text, to: textWidth), to: textWidth)
+            let text = DisplayWidth.fit(row.text, to: textWidth)
             let markers = row.markers.isEmpty ? "" : " " + row.markers
             var line = "\(style.dim(index))  \(style.cyan(author))  \(style.dim(time))  \(text)  "
                 + style.dim(DisplayWidth.padRight(row.countsText, to: countsWidth)) + style.yellow(markers)

@@ -589,6 +589,19 @@ public struct JSONBytes {
         if first == UInt8(ascii: "0") {
             index += 1
         } else if first >= UInt8(ascii: "1"), first <= UInt8(ascii: "9") {
+            // Eight digits at a time while the value stays far from overflowing (an id's sixteen in two steps).
+            while index + 8 <= end, token.magnitude < 100_000_000_000 {
+                let chunk = word(at: index)
+                guard chunk & 0xF0F0_F0F0_F0F0_F0F0 == 0x3030_3030_3030_3030,
+                      (chunk &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0 == 0x3030_3030_3030_3030 else { break }
+                // The first digit is the lowest byte: pairs, then fours, then all eight.
+                var value = chunk & 0x0F0F_0F0F_0F0F_0F0F
+                value = (value &* 2561) >> 8 & 0x00FF_00FF_00FF_00FF
+                value = (value &* 6_553_601) >> 16 & 0x0000_FFFF_0000_FFFF
+                value = (value &* 42_949_672_960_001) >> 32
+                token.magnitude = token.magnitude &* 100_000_000 &+ value
+                index += 8
+            }
             while index < end {
                 let digit = base[index] &- UInt8(ascii: "0")
                 guard digit < 10 else { break }
@@ -636,11 +649,23 @@ public struct JSONBytes {
     @inlinable
     public mutating func string() throws(Declined) -> String {
         let (start, count, plain, ascii) = try scanString()
-        if plain {
-            guard ascii || Self.isValidUTF8(base + start, count) else { throw Declined() }
-            return String(decoding: UnsafeBufferPointer(start: base + start, count: count), as: UTF8.self)
-        }
+        if plain { return try plainString(start, count, ascii: ascii) }
         return try unescape(start, count)
+    }
+
+    /// The string of `count` bytes at `start`, which hold no escape: declined
+    /// when they are not valid UTF-8. `String(decoding:)` checks them once
+    /// (and would repair what is invalid, where JSONDecoder fails): the same
+    /// bytes back means nothing was repaired, as U+FFFD is valid itself.
+    @inlinable @inline(__always)
+    func plainString(_ start: Int, _ count: Int, ascii: Bool) throws(Declined) -> String {
+        let text = String(decoding: UnsafeBufferPointer(start: base + start, count: count), as: UTF8.self)
+        if ascii { return text }
+        var same = false
+        var text2 = text
+        text2.withUTF8 { same = $0.count == count && memcmp($0.baseAddress!, base + start, count) == 0 }
+        guard same else { throw Declined() }
+        return text2
     }
 
     /// Reads a string as `string()` does, answering from `memo` when the same
@@ -655,8 +680,7 @@ public struct JSONBytes {
         }
         let value: String
         if plain {
-            guard ascii || Self.isValidUTF8(base + start, count) else { throw Declined() }
-            value = String(decoding: UnsafeBufferPointer(start: base + start, count: count), as: UTF8.self)
+            value = try plainString(start, count, ascii: ascii)
         } else {
             value = try unescape(start, count)
         }
@@ -675,10 +699,7 @@ public struct JSONBytes {
         if isPlain, ascii, let result = plain(UnsafeBufferPointer(start: base + start, count: count)) {
             return result
         }
-        if isPlain {
-            guard ascii || Self.isValidUTF8(base + start, count) else { throw Declined() }
-            return decoded(String(decoding: UnsafeBufferPointer(start: base + start, count: count), as: UTF8.self))
-        }
+        if isPlain { return decoded(try plainString(start, count, ascii: ascii)) }
         return decoded(try unescape(start, count))
     }
 

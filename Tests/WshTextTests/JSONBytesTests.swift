@@ -60,6 +60,30 @@ struct JSONBytesTests {
         for other in ["9223372036854775808", "-9223372036854775809", "-0", "1.0", "1e3", "99999999999999999999999"] {
             #expect(int(other) == .some(nil), "\(other)")
         }
+        // Every length from 1 to 20 digits, every digit in every place, read eight at a time or one by one,
+        // with what may follow a number (an array's next element, its end, a fraction).
+        let digits = Array("9876543210123456789")
+        for length in 1...19 {
+            for shift in 0..<10 {
+                var text = String((0..<length).map { digits[($0 + shift) % digits.count] })
+                if text.first == "0" { text = "1" + text.dropFirst() }
+                let expected = Int64(text)
+                #expect(int(text) == .some(expected), "\(text)")
+                let list = read("[\(text),\(text)]") { r throws(JSONBytes.Declined) -> [Int64?] in
+                    try r.enterArray()
+                    var first = true
+                    var values: [Int64?] = []
+                    while try r.nextElement(&first) { values.append(try r.number().int64) }
+                    return values
+                }
+                #expect(list == .some([expected, expected]), "[\(text),\(text)]")
+                #expect(int(text + ".5") == .some(nil))
+                #expect(int("-" + text) == .some(Int64("-" + text)), "-\(text)")
+            }
+        }
+        #expect(int("18446744073709551615") == .some(nil))
+        #expect(int("12345678:") == nil)
+        #expect(int("0123456789") == nil)
     }
 
     @Test("keys match their table by length and bytes, long and short, and an escaped key declines")

@@ -1,6 +1,5 @@
 import Dispatch
 import Glibc
-import Synchronization
 import WshText
 
 /// A thread of its own that runs blocks one at a time, in order: where an
@@ -23,9 +22,8 @@ final class RequestThread: @unchecked Sendable {
     private var blocks: [() -> Void] = []
     private var started = false
     private var stopping = false
-    /// Blocks queued (and the stop), counted, for the thread to watch while it waits.
-    private let arrivals = Atomic<Int>(0)
-    private let ready = DispatchSemaphore(value: 0)
+    /// Rung for each block queued and for the stop.
+    private let doorbell = Doorbell()
 
     /// Runs `block` on the thread, after the blocks queued before it.
     func async(_ block: @escaping () -> Void) {
@@ -34,16 +32,14 @@ final class RequestThread: @unchecked Sendable {
             defer { started = true }
             return !started
         }
-        arrivals.add(1, ordering: .releasing)
-        ready.signal()
+        doorbell.ring()
         if start { Self.spawn(self) }
     }
 
     /// Lets the thread end once the blocks queued have run.
     func stop() {
         lock.withLock { stopping = true }
-        arrivals.add(1, ordering: .releasing)
-        ready.signal()
+        doorbell.ring()
     }
 
     private static func spawn(_ thread: RequestThread) {
@@ -68,17 +64,12 @@ final class RequestThread: @unchecked Sendable {
         // Whether the last block came within `patience` of the one before.
         var quick = false
         while true {
-            if arrivals.load(ordering: .acquiring) == drained {
+            if doorbell.count == drained {
                 let idle = DispatchTime.now().uptimeNanoseconds
-                if quick {
-                    while arrivals.load(ordering: .acquiring) == drained, DispatchTime.now().uptimeNanoseconds < idle + Self.patience {
-                        sched_yield()
-                    }
-                }
-                if arrivals.load(ordering: .acquiring) == drained { ready.wait() }
+                doorbell.wait(past: drained, watchingFor: quick ? Self.patience : 0)
                 quick = DispatchTime.now().uptimeNanoseconds - idle < Self.patience
             }
-            drained = arrivals.load(ordering: .acquiring)
+            drained = doorbell.count
             while let block = lock.withLock({ blocks.isEmpty ? nil : blocks.removeFirst() }) {
                 block()
             }

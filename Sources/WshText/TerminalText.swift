@@ -76,7 +76,7 @@ public enum TerminalText {
             // byte of a sequence that may need work (C2, D8, E2), nor follows one.
             if index + 8 <= bytes.count, !isLead(previous), !isLead(beforePrevious) {
                 let word = UInt64(littleEndian: UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self))
-                if !hasByte(below: 0x20, word), !hasByte(0x7F, word), !hasByte(0xC2, word), !hasByte(0xD8, word),
+                if JSONBytes.byteBelow0x20(word) == 0, !hasByte(0x7F, word), !hasByte(0xC2, word), !hasByte(0xD8, word),
                    !hasByte(0xE2, word) {
                     index += 8
                     previous = UInt8(truncatingIfNeeded: word >> 56)
@@ -113,17 +113,10 @@ public enum TerminalText {
     @inline(__always)
     private static func isLead(_ byte: UInt8) -> Bool { byte == 0xC2 || byte == 0xD8 || byte == 0xE2 }
 
-    /// Whether a byte of `word` is `byte`.
+    /// Whether a byte of `word` is `byte` (JSONBytes's test for a zero byte, on the word XORed with it).
     @inline(__always)
     private static func hasByte(_ byte: UInt8, _ word: UInt64) -> Bool {
-        let x = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
-        return (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 != 0
-    }
-
-    /// Whether a byte of `word` is below `limit` (at most 0x80).
-    @inline(__always)
-    private static func hasByte(below limit: UInt8, _ word: UInt64) -> Bool {
-        (word &- 0x0101_0101_0101_0101 &* UInt64(limit)) & ~word & 0x8080_8080_8080_8080 != 0
+        JSONBytes.zeroByte(word ^ (0x0101_0101_0101_0101 &* UInt64(byte))) != 0
     }
 
     /// Walks the scalars once, dropping sequences whole.

@@ -1,5 +1,4 @@
 import Dispatch
-import Glibc
 import Synchronization
 import WshText
 
@@ -53,10 +52,9 @@ final class WaitingThreadExecutor: TaskExecutor, @unchecked Sendable {
     private let lock = ThreadLock()
     private var jobs: [UnownedJob] = []
     private var finished = false
-    private let ready = DispatchSemaphore(value: 0)
-    /// Jobs queued and the Task's end, counted, for `runJobs` to watch while it spins.
-    private let arrivals = Atomic<Int>(0)
-    /// `arrivals` when `runJobs` last took the queue (the waiting thread's own).
+    /// Rung for each job queued and for the Task's end.
+    private let doorbell = Doorbell()
+    /// `doorbell.count` when `runJobs` last took the queue (the waiting thread's own).
     private var drained = 0
     /// Whether the next wait may watch before it sleeps: at first, and after jobs ran.
     private var watching = true
@@ -73,16 +71,14 @@ final class WaitingThreadExecutor: TaskExecutor, @unchecked Sendable {
         if forward {
             globalConcurrentExecutor.enqueue(job)
         } else {
-            arrivals.add(1, ordering: .releasing)
-            ready.signal()
+            doorbell.ring()
         }
     }
 
     /// Marks the Task finished (the last thing it does).
     func finish() {
         lock.withLock { finished = true }
-        arrivals.add(1, ordering: .releasing)
-        ready.signal()
+        doorbell.ring()
     }
 
     /// How long the waiting thread watches for the Task's next job before
@@ -100,21 +96,14 @@ final class WaitingThreadExecutor: TaskExecutor, @unchecked Sendable {
     /// Runs the jobs that arrive within `timeout` until none is queued; true
     /// once the Task has finished.
     func runJobs(waitingAtMost timeout: DispatchTimeInterval) -> Bool {
-        if arrivals.load(ordering: .acquiring) == drained {
-            let now = DispatchTime.now().uptimeNanoseconds
-            if waitStarted == nil { waitStarted = now }
+        if doorbell.count == drained {
+            if waitStarted == nil { waitStarted = DispatchTime.now().uptimeNanoseconds }
             // Watched once a wait: a long one (a slow server) sleeps between its checks for Ctrl-C.
-            if watching, Self.quick.load(ordering: .relaxed) {
-                while arrivals.load(ordering: .acquiring) == drained, DispatchTime.now().uptimeNanoseconds < now + Self.patience {
-                    sched_yield()
-                }
-            }
+            let watches = watching && Self.quick.load(ordering: .relaxed)
+            doorbell.wait(past: drained, watchingFor: watches ? Self.patience : 0, timeout: timeout)
             watching = false
-            if arrivals.load(ordering: .acquiring) == drained {
-                _ = ready.wait(timeout: .now() + timeout)
-            }
         }
-        let arrived = arrivals.load(ordering: .acquiring)
+        let arrived = doorbell.count
         if arrived != drained, let started = waitStarted {
             Self.quick.store(DispatchTime.now().uptimeNanoseconds - started < Self.patience, ordering: .relaxed)
             waitStarted = nil

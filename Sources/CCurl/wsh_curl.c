@@ -112,10 +112,6 @@ static void *preload_thread(void *unused) {
     return NULL;
 }
 
-void wsh_curl_finish_preload(void) {
-    if (atomic_load(&preload_started)) wsh_curl_load();
-}
-
 void wsh_curl_preload(void) {
     if (atomic_exchange(&preload_started, 1)) return;
     pthread_attr_t attributes;

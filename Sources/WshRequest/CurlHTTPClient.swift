@@ -84,13 +84,6 @@ public final class CurlHTTPClient: CancellableHTTPClient, StreamingHTTPClient, @
         wsh_curl_preload()
     }
 
-    /// Waits for a load `preload()` began (at once if none did). A process
-    /// that preloaded calls it before `exit`: exiting while libcurl's
-    /// libraries initialise on the other thread can crash.
-    public static func finishPreload() {
-        wsh_curl_finish_preload()
-    }
-
     /// The libcurl version in use, or nil when it could not be loaded.
     public static var libraryVersion: String? {
         wsh_curl_version().map { String(cString: $0) }

@@ -74,11 +74,6 @@ const char *wsh_curl_load(void);
 /// then waits only for what is left. Does nothing once loading has started.
 void wsh_curl_preload(void);
 
-/// Waits until a load wsh_curl_preload began has finished (returns at once
-/// when none began). Call it before exit: exiting while libcurl initialises
-/// (OpenSSL registers its own exit handler then) can crash the process.
-void wsh_curl_finish_preload(void);
-
 /// A new handle, or NULL if libcurl cannot be loaded or initialised.
 wsh_curl *wsh_curl_new(void);
 void wsh_curl_free(wsh_curl *handle);

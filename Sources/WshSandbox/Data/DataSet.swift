@@ -387,13 +387,15 @@ extension DataSet {
             for (position, message) in thread.enumerated() {
                 let ordinal = made.count - count + 1
                 var rng = SplitMix64(seed: seed, stream: Stream.direct.rawValue, index: 1000 + UInt64(made.count))
-                // Whom it mentions is who is in the conversation: a text that mentions anyone else is drawn again.
+                // Whom it mentions is who is in the conversation: a text that mentions anyone else is drawn
+                // again. (Tested on bytes: `@` is one, and no corpus text puts a mark after one.)
                 var body = text.commentText(&rng)
-                for _ in 0..<20 where body.contains("@") { body = text.commentText(&rng) }
+                for _ in 0..<20 where body.utf8.contains(UInt8(ascii: "@")) { body = text.commentText(&rng) }
                 var status = SandboxStatus(
                     ordinal: ordinal,
                     createdAt: Timestamp(date: oldest.addingTimeInterval(-TimeInterval((count - made.count) * 600))),
-                    text: "@\(names[message.to]) " + body.filter { $0 != "@" }, source: rng.pick(Corpus.sources),
+                    text: "@\(names[message.to]) " + (body.utf8.contains(UInt8(ascii: "@")) ? body.filter { $0 != "@" } : body),
+                    source: rng.pick(Corpus.sources),
                     authorIndex: message.author, pictureKeys: [], retweetedOrdinal: nil,
                     repostsCount: 0, commentsCount: 0, attitudesCount: 0, escapesUnicode: false,
                     mastodon: MastodonExtras(visibility: "direct"))

@@ -30,7 +30,8 @@ struct JSONWriter {
         separator()
         bytes.append(UInt8(ascii: "\""))
         key.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
@@ -39,11 +40,21 @@ struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
         switch escaping {
         case .plain:
-            for byte in value.utf8 { appendEscaped(byte) }
+            // The runs between bytes that need escaping go in at once.
+            var value = value
+            value.withUTF8 { utf8 in
+                var run = 0
+                for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<index]))
+                    appendEscaped(byte)
+                    run = index + 1
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...]))
+            }
         case .php:
             for unit in value.utf16 {
                 if unit < 0x80 {
-                    if unit == UInt16(UInt8(ascii: "/")) { bytes.append(contentsOf: [0x5C, 0x2F]) }
+                    if unit == UInt16(UInt8(ascii: "/")) { bytes.append(0x5C); bytes.append(0x2F) }
                     else { appendEscaped(UInt8(unit)) }
                 } else {
                     appendUnicodeEscape(unit)
@@ -54,7 +65,25 @@ struct JSONWriter {
         needsComma = true
     }
 
-    mutating func int<T: BinaryInteger>(_ value: T) { raw(String(value)) }
+    mutating func int<T: BinaryInteger>(_ value: T) {
+        guard let value = Int64(exactly: value) else { return raw(String(value)) }
+        separator()
+        // Written digit by digit, from the last (no String made on the way).
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
+        let count = withUnsafeMutableBytes(of: &digits) { buffer in
+            var end = buffer.count
+            repeat {
+                end -= 1
+                buffer[end] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            return buffer.count - end
+        }
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        withUnsafeBytes(of: &digits) { bytes.append(contentsOf: $0.suffix(count)) }
+        needsComma = true
+    }
     mutating func bool(_ value: Bool) { raw(value ? "true" : "false") }
     mutating func null() { raw("null") }
     /// `"name": null`.
@@ -97,20 +126,22 @@ struct JSONWriter {
 
     private mutating func appendEscaped(_ byte: UInt8) {
         switch byte {
-        case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, UInt8(ascii: "\"")])
-        case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
-        case UInt8(ascii: "\n"): bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-        case UInt8(ascii: "\r"): bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-        case UInt8(ascii: "\t"): bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(0x5C); bytes.append(byte)
+        case UInt8(ascii: "\n"): bytes.append(0x5C); bytes.append(UInt8(ascii: "n"))
+        case UInt8(ascii: "\r"): bytes.append(0x5C); bytes.append(UInt8(ascii: "r"))
+        case UInt8(ascii: "\t"): bytes.append(0x5C); bytes.append(UInt8(ascii: "t"))
         case 0..<0x20: appendUnicodeEscape(UInt16(byte))
         default: bytes.append(byte)
         }
     }
 
+    /// `\uXXXX`, in lowercase hex.
     private mutating func appendUnicodeEscape(_ unit: UInt16) {
-        let hex = Array("0123456789abcdef".utf8)
-        bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"),
-                                  hex[Int(unit >> 12 & 0xF)], hex[Int(unit >> 8 & 0xF)],
-                                  hex[Int(unit >> 4 & 0xF)], hex[Int(unit & 0xF)]])
+        bytes.append(0x5C)
+        bytes.append(UInt8(ascii: "u"))
+        for shift in stride(from: 12, through: 0, by: -4) {
+            let digit = UInt8(truncatingIfNeeded: unit >> UInt16(shift)) & 0xF
+            bytes.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
+        }
     }
 }

@@ -160,4 +160,22 @@ struct WeiboTimeTests {
         let leap = Timestamp(date: Date(timeIntervalSince1970: 951_782_400), utcOffset: 0)  // 2000-02-29
         #expect(leap.weiboText == "Tue Feb 29 00:00:00 +0000 2000")
     }
+
+    @Test("years of every width and offsets of every sign print in both forms")
+    func textForms() {
+        func at(_ seconds: Double, _ offset: Int) -> Timestamp {
+            Timestamp(date: Date(timeIntervalSince1970: seconds), utcOffset: offset)
+        }
+        // 0999-12-31 23:59:59.5 UTC: Weibo writes the year as it is, ISO 8601 with four digits.
+        let old = at(-30_610_224_000.5, 0)
+        #expect(old.weiboText == "Tue Dec 31 23:59:59 +0000 999")
+        #expect(old.iso8601Text == "0999-12-31T23:59:59.500Z")
+        #expect(at(1_306_835_215.042, -(3 * 3600 + 30 * 60)).weiboText == "Tue May 31 06:16:55 -0330 2011")
+        #expect(at(1_306_835_215.042, 0).iso8601Text == "2011-05-31T09:46:55.042Z")
+        #expect(at(0, 14 * 3600).weiboText == "Thu Jan 01 14:00:00 +1400 1970")
+        // 10000-01-01 00:00:00 UTC, past four digits.
+        let far = at(253_402_300_800, 0)
+        #expect(far.weiboText == "Sat Jan 01 00:00:00 +0000 10000")
+        #expect(far.iso8601Text == "10000-01-01T00:00:00.000Z")
+    }
 }

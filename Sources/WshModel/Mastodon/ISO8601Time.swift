@@ -80,6 +80,20 @@ extension Timestamp {
     public var iso8601Text: String {
         let utc = Timestamp(date: date, utcOffset: 0).components
         let milliseconds = Int((date.timeIntervalSince1970 * 1000).rounded(.down)) % 1000
+        if (0...9999).contains(utc.year) {
+            return ASCIIFields.text(capacity: 24) { text in
+                text.number(utc.year, width: 4)
+                text.byte(UInt8(ascii: "-"))
+                text.number(utc.month, width: 2)
+                text.byte(UInt8(ascii: "-"))
+                text.number(utc.day, width: 2)
+                text.byte(UInt8(ascii: "T"))
+                text.clock(utc.hour, utc.minute, utc.second)
+                text.byte(UInt8(ascii: "."))
+                text.number((milliseconds + 1000) % 1000, width: 3)
+                text.byte(UInt8(ascii: "Z"))
+            }
+        }
         func pad(_ n: Int, _ width: Int = 2) -> String {
             let text = String(n)
             return String(repeating: "0", count: max(0, width - text.count)) + text

@@ -84,6 +84,29 @@ extension Timestamp {
     /// The time in Weibo's text form, e.g. `Tue May 31 17:46:55 +0800 2011`.
     public var weiboText: String {
         let c = components
+        let offset = abs(utcOffset)
+        // 30 bytes for a year of four digits; a year of five digits makes 31.
+        guard (0...99_999).contains(c.year), offset < 100 * 3600 else { return interpolatedWeiboText }
+        return ASCIIFields.text(capacity: 31) { text in
+            text.text(Self.weekdays[c.weekday])
+            text.byte(UInt8(ascii: " "))
+            text.text(Self.months[c.month - 1])
+            text.byte(UInt8(ascii: " "))
+            text.number(c.day, width: 2)
+            text.byte(UInt8(ascii: " "))
+            text.clock(c.hour, c.minute, c.second)
+            text.byte(UInt8(ascii: " "))
+            text.byte(utcOffset < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+"))
+            text.number(offset / 3600, width: 2)
+            text.number(offset % 3600 / 60, width: 2)
+            text.byte(UInt8(ascii: " "))
+            text.number(c.year)
+        }
+    }
+
+    /// `weiboText` for any year and offset (a year before 0 or past 99 999 is written as it is).
+    private var interpolatedWeiboText: String {
+        let c = components
         let sign = utcOffset < 0 ? "-" : "+"
         let offset = abs(utcOffset)
         return "\(Self.weekdays[c.weekday]) \(Self.months[c.month - 1]) \(pad(c.day)) "

@@ -50,6 +50,7 @@ struct DisplayWidthTests {
     @Test("measuring and cutting scalar by scalar where scalars cannot join gives what glyph by glyph gives")
     func shortcutTruncatesLikeGlyphs() {
         let texts = ["Hello, 世界！今天天气不错 — “quoted” … end", "한국어 텍스트와 English 섞어서", "ÀÉÎõü ΑΒΓ Привет 微博", "a\tb\u{7}c",
+                     "abcde\u{301}fgh ↻12 ✎3 ♥45", "微博e\u{301}x ⌚⭐ →",
                      "Can't sleep... 今天的晚霞好美 🏃‍♂️😀🏃‍♂️ cafe\u{301} 👍🏽!", "1\u{FE0F}\u{20E3} か\u{3099}ん 🇨🇳🇯🇵 \u{1100}\u{1161}\u{11A8}x"]
         for text in texts {
             #expect(DisplayWidth.of(text) == DisplayWidth.clusterWidth(text), "\(text)")

@@ -295,6 +295,7 @@ extension String {
         // seen without finding the last Character, which costs thousands of
         // instructions on a long line.
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+        if let last = utf8.last, last < 0x80, !isSpace(last) { return self }
         var bytes = utf8[...]
         // ASCII whitespace after ASCII is a Character of its own (or, CR LF, half of one): dropped by its byte.
         while let last = bytes.last, isSpace(last) {

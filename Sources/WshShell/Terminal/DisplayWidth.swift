@@ -8,6 +8,14 @@ public enum DisplayWidth {
     public static func of(_ text: some StringProtocol) -> Int {
         // Printable ASCII, the commonest case, is one column a byte.
         if text.utf8.allSatisfy({ $0 &- 0x20 < 0x5F }) { return text.utf8.count }
+        // Text of which every scalar is a glyph of its own (no joining scalar
+        // anywhere: names, counts, most CJK) is summed scalar by scalar.
+        var simple = 0
+        for scalar in text.unicodeScalars {
+            guard let width = simpleWidth(scalar) else { simple = -1; break }
+            simple += width
+        }
+        if simple >= 0 { return simple }
         var total = 0
         forEachGlyph(Substring(text)) { width, _ in
             total += width
@@ -60,11 +68,20 @@ public enum DisplayWidth {
         case 0x20..<0x7F: return 1
         case 0..<0x20, 0x7F...0x9F, 0xAD: return 0  // controls, soft hyphen
         case 0xA0..<0x300, 0x370..<0x483, 0x2010...0x2027, 0x2030...0x205E: return 1
+        case 0x2100..<0x2C00: return symbolWidth(scalar)
         case 0x3099...0x309A, 0x302A...0x302F: return nil  // combining kana and tone marks
         case 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7A3,
              0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF01...0xFF60, 0xFFE0...0xFFE6: return 2
         default: return nil
         }
+    }
+
+    /// The columns of a symbol (letterlike, arrows, mathematical, technical,
+    /// box drawing, shapes, dingbats: none of them joins the scalars around it
+    /// but through a joiner or selector, which go glyph by glyph), as
+    /// `of(_: Character)` measures it alone: `↻ ✎ ♥` one column, `⌚ ⭐` two.
+    private static func symbolWidth(_ scalar: Unicode.Scalar) -> Int {
+        scalar.properties.isEmojiPresentation || isWide(scalar.value) ? 2 : (isZeroWidth(scalar) ? 0 : 1)
     }
 
     /// The columns one grapheme cluster takes.
@@ -99,6 +116,7 @@ public enum DisplayWidth {
     /// `truncate`'s text, and the columns it takes.
     private static func cut(_ text: String, to columns: Int) -> (text: String, width: Int) {
         guard columns > 0 else { return ("", 0) }
+        if let simple = simpleCut(text, to: columns) { return simple }
         var used = 0
         var fits = text.startIndex  // the end of the glyphs that fit beside the `…`
         var fitsWidth = 0
@@ -113,6 +131,30 @@ public enum DisplayWidth {
             return !cut
         }
         return cut ? (String(text[..<fits]) + "…", fitsWidth + 1) : (text, used)
+    }
+
+    /// `cut` for text whose scalars, up to where it is cut, are glyphs of
+    /// their own, read scalar by scalar; nil for any other text. (A scalar
+    /// that a joining one follows is never where it is cut: the joining one
+    /// is read, and nil returned, before the text goes past `columns`.)
+    private static func simpleCut(_ text: String, to columns: Int) -> (text: String, width: Int)? {
+        var used = 0
+        var fits = 0  // the UTF-8 offset after the glyphs that fit beside the `…`
+        var fitsWidth = 0
+        var read = 0  // the UTF-8 offset after the last scalar read
+        for scalar in text.unicodeScalars {
+            guard let width = simpleWidth(scalar) else { return nil }
+            read += UTF8.width(scalar)
+            used += width
+            if used <= columns - 1 {
+                fits = read
+                fitsWidth = used
+            }
+            if used > columns {
+                return (String(text[..<text.utf8.index(text.utf8.startIndex, offsetBy: fits)]) + "…", fitsWidth + 1)
+            }
+        }
+        return (text, used)
     }
 
     /// `text` padded with spaces on the right to `columns` columns.

@@ -10,28 +10,33 @@ struct TextGenerator {
     /// text is put together (the empty string comes back): what indexing the
     /// statuses needs, at a fraction of the cost.
     func statusText(_ rng: inout SplitMix64, build: Bool = true) -> String {
-        // Every pick is made whether or not the text is built: the draws must not change.
+        // Every pick is made whether or not the text is built: the draws must
+        // not change. Not building, a pick draws its index and touches no text.
         var parts: [String] = []
-        if rng.chance(0.3) { let topic = rng.pick(Corpus.topics); if build { parts.append(topic) } }
-        if rng.chance(0.25) { let name = rng.pick(screenNames); if build { parts.append("@" + name) } }
+        func pick(_ items: [String]) -> String? {
+            let index = rng.index(items.count)
+            return build ? items[index] : nil
+        }
+        if rng.chance(0.3), let topic = pick(Corpus.topics) { parts.append(topic) }
+        if rng.chance(0.25), let name = pick(screenNames) { parts.append("@" + name) }
         for _ in 0..<rng.int(1...3) {
-            let part = rng.chance(0.7) ? rng.pick(Corpus.chinese) : rng.pick(Corpus.english)
-            if build { parts.append(part) }
+            if let part = pick(rng.chance(0.7) ? Corpus.chinese : Corpus.english) { parts.append(part) }
         }
         if rng.chance(0.5) {
-            let emoji = (0..<rng.int(1...3)).map { _ in rng.pick(Corpus.emoji) }
-            if build { parts.append(emoji.joined()) }
+            var emoji = ""
+            for _ in 0..<rng.int(1...3) { if let one = pick(Corpus.emoji) { emoji += one } }
+            if build { parts.append(emoji) }
         }
-        if rng.chance(0.2) { let emoticon = rng.pick(Corpus.emoticons); if build { parts.append(emoticon) } }
+        if rng.chance(0.2), let emoticon = pick(Corpus.emoticons) { parts.append(emoticon) }
         if rng.chance(0.15) {
-            if build { parts.append(Self.shortLink(&rng)) } else { _ = Self.skipToken(&rng, length: 7) }
+            if build { parts.append(Self.shortLink(&rng)) } else { Self.skipToken(&rng, length: 7) }
         }
-        if rng.chance(0.1) { let name = rng.pick(screenNames); if build { parts.append("@" + name) } }
+        if rng.chance(0.1), let name = pick(screenNames) { parts.append("@" + name) }
         var text = build ? fit(parts) : ""
         // Rare hazards a client must render safely: a zero-width space, a
         // line break, and a terminal escape sequence the shell must strip.
         if rng.chance(0.03), build { text.insert("\u{200B}", at: text.index(text.startIndex, offsetBy: text.count / 2)) }
-        if rng.chance(0.03) { let line = rng.pick(Corpus.chinese); if build { text += "\n" + line } }
+        if rng.chance(0.03), let line = pick(Corpus.chinese) { text += "\n" + line }
         if rng.chance(0.01), build { text = "\u{1B}[31m" + text + "\u{1B}[0m" }
         return build ? String(text.prefix(140)) : ""
     }

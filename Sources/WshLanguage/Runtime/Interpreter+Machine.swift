@@ -772,7 +772,7 @@ extension Interpreter {
     /// Runs a table command. Returns a compiled file when the command is `source`, for
     /// the machine to run as a new frame.
     private func callCommand(_ name: String, _ words: [String]) throws(LanguageError) -> CodeUnit? {
-        guard let spec = commands.lookup(name) else {
+        guard let spec = command(named: name) else {
             throw LanguageError(.failed, "unknown command", command: name)
         }
         switch spec.action {

@@ -175,15 +175,40 @@ public final class Interpreter {
     }
 
     private func registerPendingCommands() {
-        if builtinsPending {
-            builtinsPending = false
-            for spec in Builtins.specs { table.register(spec) }
+        registerBuiltinsIfPending()
+        while registerNextPending() {}
+    }
+
+    /// The command a call names: the commands given to ``register(lazily:)``
+    /// are declared a batch at a time, in order, until one batch declares it
+    /// (a script that calls `fetch` does not declare the archive's commands).
+    /// The same as reading it from ``commands``: a batch never redeclares a
+    /// command an earlier batch declared (checked in debug builds).
+    func command(named name: String) -> CommandSpec? {
+        registerBuiltinsIfPending()
+        repeat {
+            if let spec = table.lookup(name) { return spec }
+        } while registerNextPending()
+        return nil
+    }
+
+    private func registerBuiltinsIfPending() {
+        guard builtinsPending else { return }
+        builtinsPending = false
+        for spec in Builtins.specs { table.register(spec) }
+    }
+
+    /// Declares the oldest batch given to ``register(lazily:)``; false when none is left.
+    private func registerNextPending() -> Bool {
+        guard let pending = firstPending else { return false }
+        firstPending = pending.next
+        if firstPending == nil { lastPending = nil }
+        for command in pending.make() {
+            assert(([command.name] + command.aliases).allSatisfy { table.lookup($0) == nil },
+                   "\(command.name) is declared by two batches of lazily registered commands")
+            registerChecked(command)
         }
-        while let pending = firstPending {
-            firstPending = pending.next
-            if firstPending == nil { lastPending = nil }
-            for command in pending.make() { registerChecked(command) }
-        }
+        return true
     }
 
     private func registerChecked(_ command: CommandSpec) {

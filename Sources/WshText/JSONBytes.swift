@@ -659,13 +659,11 @@ public struct JSONBytes {
     /// bytes back means nothing was repaired, as U+FFFD is valid itself.
     @inlinable @inline(__always)
     func plainString(_ start: Int, _ count: Int, ascii: Bool) throws(Declined) -> String {
-        let text = String(decoding: UnsafeBufferPointer(start: base + start, count: count), as: UTF8.self)
+        var text = String(decoding: UnsafeBufferPointer(start: base + start, count: count), as: UTF8.self)
         if ascii { return text }
-        var same = false
-        var text2 = text
-        text2.withUTF8 { same = $0.count == count && memcmp($0.baseAddress!, base + start, count) == 0 }
+        let same = text.withUTF8 { $0.count == count && memcmp($0.baseAddress!, base + start, count) == 0 }
         guard same else { throw Declined() }
-        return text2
+        return text
     }
 
     /// Reads a string as `string()` does, answering from `memo` when the same

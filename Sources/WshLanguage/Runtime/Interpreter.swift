@@ -92,9 +92,10 @@ public final class Interpreter {
 
     /// The commands this interpreter knows, built-ins and language forms included.
     ///
-    /// The table is filled when it is first read (a call of a command that is not
-    /// a function, `help`, completion): a script that calls none, such as
-    /// `echo hi`, never builds the declarations (see ``register(lazily:)``).
+    /// Reading it declares every command still pending (`help`, completion); a
+    /// call declares only the batches up to the one that has its command
+    /// (``command(named:)``), and a script that calls none, such as `echo hi`,
+    /// declares nothing (see ``register(lazily:)``).
     public var commands: CommandTable {
         if builtinsPending || firstPending != nil { registerPendingCommands() }
         return table

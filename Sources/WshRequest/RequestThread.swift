@@ -67,7 +67,10 @@ final class RequestThread: @unchecked Sendable {
             if doorbell.count == drained {
                 let idle = DispatchTime.now().uptimeNanoseconds
                 doorbell.wait(past: drained, watchingFor: quick ? Self.patience : 0)
-                quick = DispatchTime.now().uptimeNanoseconds - idle < Self.patience
+                // Only a block that came is quick: a wait can also return on the wake
+                // a ring left behind (the first block's, rung before the thread began),
+                // and taking that for a quick block would watch a core after one request.
+                quick = doorbell.count != drained && DispatchTime.now().uptimeNanoseconds - idle < Self.patience
             }
             drained = doorbell.count
             while let block = lock.withLock({ blocks.isEmpty ? nil : blocks.removeFirst() }) {

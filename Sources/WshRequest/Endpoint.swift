@@ -69,7 +69,17 @@ public struct Endpoint: Sendable, Hashable {
 public enum FormEncoding {
     /// `k=v&k2=v2`, each part percent-encoded.
     public static func encode(_ parameters: [(String, String)]) -> String {
-        parameters.map { "\(PercentEncoding.encoded($0.0))=\(PercentEncoding.encoded($0.1))" }.joined(separator: "&")
+        // Appended in a loop: `joined(separator:)` is the standard library's generic,
+        // which looks the array's conformances up by name (a scan of every record) on
+        // its first call, and a request's URL is the first text a fetch joins.
+        var encoded = ""
+        for (name, value) in parameters {
+            if !encoded.isEmpty { encoded += "&" }
+            encoded += PercentEncoding.encoded(name)
+            encoded += "="
+            encoded += PercentEncoding.encoded(value)
+        }
+        return encoded
     }
 
 }

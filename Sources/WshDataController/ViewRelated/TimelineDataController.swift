@@ -77,9 +77,12 @@ public final class TimelineDataController: Sendable {
     /// `muted` does not name, and that no filter of the server's says to hide
     /// (`filtered` with `hide`). Who is muted is the user's choice, held in the
     /// ViewModel's state (so undo puts it back); this controller only applies it.
-    public func openStatuses<Loaded: Collection<Status>>(in loaded: Loaded, muting muted: MutedUsers) -> [Status] {
+    ///
+    /// An array, not any collection: a generic over the collection, called from the
+    /// ViewModel's module, would find the array's conformances by name at run time.
+    public func openStatuses(in loaded: [Status], muting muted: MutedUsers) -> [Status] {
         let hides = loaded.contains { $0.isHiddenByFilter }
-        guard !muted.isEmpty || hides else { return Array(loaded) }
+        guard !muted.isEmpty || hides else { return loaded }
         return loaded.filter { !$0.isHiddenByFilter && !muted.mutes($0.user) }
     }
 

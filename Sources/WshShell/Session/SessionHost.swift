@@ -46,7 +46,10 @@ extension Shell {
     func drive<Output>(_ context: CommandContext, input: String, show: SessionChange = [],
                        _ body: sending @escaping (SessionViewModel) async throws -> Output) throws(LanguageError) -> Output {
         let session = try session()
-        let command = ([context.name] + context.words).joined(separator: " ")
+        // Put together word by word: `joined(separator:)` would be the standard library's
+        // generic, which looks the array's conformances up by name on its first call.
+        var command = context.name
+        for word in context.words { command += " " + word }
         stream.publish(.inputStarted(command: command, input: input))
         let started = ContinuousClock.now
         var failure: LanguageError?

@@ -39,15 +39,18 @@ public struct StatusCellViewModel: Sendable, Hashable {
         countsText = "↻\(reposts) ✎\(comments) ♥\(likes)"
         isRetweet = status.retweetedStatus != nil
         pictureCount = status.picURLs.isEmpty ? (status.thumbnailPic == nil ? 0 : 1) : status.picURLs.count
-        var markers: [String] = []
-        if status.contentWarning != nil { markers.append("[CW]") }
-        if isRetweet && !status.isBoost { markers.append("[RT]") }
-        if status.poll != nil { markers.append("[poll]") }
-        if status.quote != nil { markers.append("❝") }
-        if status.sensitive == true && status.contentWarning == nil && pictureCount > 0 { markers.append("[sensitive]") }
+        // Put together one by one: `joined(separator:)` is the standard library's generic,
+        // which looks the array's conformances up by name on its first call in a run.
+        var markers = ""
+        func mark(_ marker: String) { markers += markers.isEmpty ? marker : " " + marker }
+        if status.contentWarning != nil { mark("[CW]") }
+        if isRetweet && !status.isBoost { mark("[RT]") }
+        if status.poll != nil { mark("[poll]") }
+        if status.quote != nil { mark("❝") }
+        if status.sensitive == true && status.contentWarning == nil && pictureCount > 0 { mark("[sensitive]") }
         for (kind, count) in MediaKind.counts(of: status, total: pictureCount) {
-            markers.append("[\(DisplayText.plural(count, kind.word))]")
+            mark("[\(DisplayText.plural(count, kind.word))]")
         }
-        self.markers = markers.joined(separator: " ")
+        self.markers = markers
     }
 }

@@ -110,6 +110,57 @@ struct TimelineSourceTests {
         #expect(fixture.session.rowDocuments.compactMap(\.idstr) == Array(fixture.api.statuses.prefix(45).compactMap(\.idstr)))
     }
 
+    /// 57 statuses behind an API whose rate limit has `hits` calls left, resetting in half an hour.
+    private func fixture(withHitsLeft hits: Int) -> TimelineFixture {
+        let fixture = TimelineFixture(api: FakeWeiboAPI(statusCount: 57))
+        fixture.http.answer { [api = fixture.api] request in
+            request.path.hasSuffix("rate_limit_status.json")
+                ? .json(#"{"remaining_user_hits":\#(hits),"user_limit":150,"reset_time_in_seconds":1800,"limit_time_unit":"HOURS"}"#)
+                : api.respond(to: request)
+        }
+        return fixture
+    }
+
+    @Test("--all says once why it slows down when the rate limit runs low, before it waits, and Ctrl-C in the wait keeps the page that arrived")
+    func loadAllTellsItsPacing() async throws {
+        // Three requests left, the window resetting in half an hour: a page every ten minutes.
+        let fixture = fixture(withHitsLeft: 3)
+        let http = fixture.http
+        let timeline = fixture.timeline
+        let told = Mutex<[TimelineViewModel.RateLimitPacing]>([])
+        let walk = Task {
+            try await timeline.loadAll(source: .public, count: 20, limit: nil, pacing: { pacing in
+                told.withLock { $0.append(pacing) }
+                // What Ctrl-C does to the input's task, here before the ten minutes' wait begins.
+                withUnsafeCurrentTask { $0?.cancel() }
+            })
+        }
+        // Were it never told, the walk would wait ten minutes a page: it is stopped after 10 s.
+        let watchdog = Task { try await Task.sleep(for: .seconds(10)); walk.cancel() }
+        let result = try await walk.value
+        watchdog.cancel()
+
+        let pacing = try #require(told.withLock { $0 }.first)
+        #expect(told.withLock { $0.count } == 1)
+        #expect(pacing.requestsLeft == 3)
+        #expect(pacing.wait == .seconds(600))
+        #expect((1795...1800).contains(pacing.secondsToReset))
+        #expect(pacing.text == "3 requests left in the rate limit, reset in 30 min: a page every 10 min from now")
+        #expect(result.loaded == 20)
+        #expect(result.end == .interrupted)
+        #expect(http.requests.filter { $0.path.hasSuffix("public_timeline.json") }.count == 1)
+    }
+
+    @Test("--all with budget to spare says nothing of pacing and does not wait")
+    func loadAllWithBudgetToSpare() async throws {
+        let fixture = fixture(withHitsLeft: 148)
+        var told = 0
+        let all = try await fixture.timeline.loadAll(source: .public, count: 20, limit: nil, pacing: { _ in told += 1 })
+        #expect(all.loaded == 57)
+        #expect(all.end == .end)
+        #expect(told == 0)
+    }
+
     @Test("--all checks each arriving status for a repeat once, however many pages came before: 102 pages hash 2 005 ids, not 100 000")
     func loadAllDeduplicationIsLinear() async throws {
         let fixture = TimelineFixture(api: FakeWeiboAPI(statusCount: 2000))

@@ -19,7 +19,9 @@ extension Shell {
                     (default 20), up to the API's limit. --page P picks a page of a timeline
                     paged by number; the others page with more (older) and newer. --all walks the whole
                     timeline (--limit N stops after N statuses), showing progress on a terminal;
-                    Ctrl-C stops it keeping what arrived. Sets $count to the number fetched.
+                    Ctrl-C stops it keeping what arrived. As the account's rate limit runs low it
+                    spaces the pages so as not to run out, and says so in one line before the
+                    first wait of a second or more. Sets $count to the number fetched.
                       fetch 50
                       fetch home
                       fetch user @wsh_team 10
@@ -194,8 +196,14 @@ extension Shell {
         let perPage = count ?? maximum ?? 20
         // Called from the input's Task while this thread waits for it (see WaitingHandOver).
         let report = WaitingHandOver(progress)
+        // Said whether or not stderr is a terminal: a script's walk may wait minutes a page.
+        let slowing = WaitingHandOver { [console] (pacing: TimelineViewModel.RateLimitPacing) in
+            if progress != nil { console.diagnostic(line.clear) }
+            console.note("fetch: \(pacing.text) (Ctrl-C keeps what arrived)")
+        }
         let result = try drive(context, input: "SessionViewModel.fetchAll(source: \(source), count: \(perPage), limit: \(limit.map(String.init) ?? "nil"))") {
-            try await $0.fetchAll(source: source, count: perPage, limit: limit, progress: { report.value?($0) })
+            try await $0.fetchAll(source: source, count: perPage, limit: limit, progress: { report.value?($0) },
+                                  pacing: { slowing.value($0) })
         }
         if progress != nil { console.diagnostic(line.clear) }
         announceLoaded(context, verb: "fetched", loaded: result.loaded)

@@ -156,13 +156,15 @@ public final class SessionViewModel {
     /// `fetch SOURCE --all [--limit N]`: walks the timeline until it ends,
     /// `limit` statuses arrived, Ctrl-C, or a page fails, keeping what
     /// arrived (see `TimelineViewModel.loadAll`). `progress` hears the total
-    /// after each page.
+    /// after each page; `pacing`, once, why the walk slows down (the rate limit).
     public func fetchAll(source: TimelineSource, count: Int, limit: Int?, pause: Duration = .zero,
-                         progress: (Int) -> Void = { _ in }) async throws(ViewModelError) -> (loaded: Int, end: TimelineViewModel.LoadAllEnd) {
+                         progress: (Int) -> Void = { _ in },
+                         pacing: (TimelineViewModel.RateLimitPacing) -> Void = { _ in }) async throws(ViewModelError) -> (loaded: Int, end: TimelineViewModel.LoadAllEnd) {
         var result: (loaded: Int, end: TimelineViewModel.LoadAllEnd) = (0, .end)
         let replay = Self.replayWords(source).map { "fetch \($0)\(count) --all\(limit.map { " --limit \($0)" } ?? "")" }
         try await record(replay: replay) { () async throws(ViewModelError) -> String in
-            result = try await timeline.loadAll(source: source, count: count, limit: limit, pause: pause, progress: progress)
+            result = try await timeline.loadAll(source: source, count: count, limit: limit, pause: pause,
+                                                progress: progress, pacing: pacing)
             let limited = limit.map { " --limit \($0)" } ?? ""
             let how = switch result.end {
             case .end, .limit: ""

@@ -148,6 +148,31 @@ public final class TimelineViewModel {
         return fresh.count
     }
 
+    /// Why a walk (`loadAll`) slows down: the rate limit's requests left,
+    /// spread over the time to its reset.
+    public struct RateLimitPacing: Sendable, Hashable {
+        /// The requests the account has left in the window, the next one counted.
+        public var requestsLeft: Int
+        /// When the window resets, as far as the API said at the walk's start.
+        public var secondsToReset: Int
+        /// The wait before each page from now on.
+        public var wait: Duration
+
+        public init(requestsLeft: Int, secondsToReset: Int, wait: Duration) {
+            self.requestsLeft = requestsLeft
+            self.secondsToReset = secondsToReset
+            self.wait = wait
+        }
+
+        /// `10 requests left in the rate limit, reset in 52 min: a page every 5 min 12 s from now`.
+        public var text: String {
+            let seconds = Int(wait.components.seconds)
+            let every = seconds < 60 ? "\(seconds) s" : seconds % 60 == 0 ? "\(seconds / 60) min" : "\(seconds / 60) min \(seconds % 60) s"
+            return "\(DisplayText.plural(requestsLeft, "request")) left in the rate limit, "
+                + "reset in \(LimitsViewModel.duration(secondsToReset)): a page every \(every) from now"
+        }
+    }
+
     /// How `loadAll` ended.
     public enum LoadAllEnd: Sendable, Hashable {
         /// The timeline had no more.
@@ -165,8 +190,13 @@ public final class TimelineViewModel {
     /// the rows. `progress` is told the total after each page. Unlike other
     /// inputs, a failure after the first page keeps what arrived: it says
     /// so in the result instead of throwing.
+    ///
+    /// As the account's rate limit runs low, the walk spaces its pages so as
+    /// not to run out (see `RequestBudget`); `pacing` is told, once, when that
+    /// first makes it wait a second or more before a page.
     public func loadAll(source: TimelineSource, count: Int, limit: Int?, pause: Duration = .zero,
-                        progress: (Int) -> Void = { _ in }) async throws(ViewModelError) -> (loaded: Int, end: LoadAllEnd) {
+                        progress: (Int) -> Void = { _ in },
+                        pacing: (RateLimitPacing) -> Void = { _ in }) async throws(ViewModelError) -> (loaded: Int, end: LoadAllEnd) {
         try validate(source: source, count: count, page: nil)
         if let limit, limit < 1 { throw fail(.invalidPaging(name: "limit", value: limit, allowed: 1...Int(Int32.max))) }
         var arrived = TimelineState()
@@ -176,6 +206,8 @@ public final class TimelineViewModel {
         defer { deduplicationWork = seen.hashed }
         // Stay inside the remaining rate-limit budget: slow down as it runs low.
         var budget = await dataController.requestBudget()
+        let budgetRead = ContinuousClock.now
+        var toldPacing = false
         var cursor: TimelineCursor?
         var newer: TimelineCursor?
         var end = LoadAllEnd.end
@@ -201,7 +233,15 @@ public final class TimelineViewModel {
                 break
             }
             if added > 0 { progress(arrived.statuses.count) }
-            let wait = max(pause, budget.pauseBeforeNextRequest())
+            let left = budget.remaining
+            let paced = budget.pauseBeforeNextRequest()
+            let wait = max(pause, paced)
+            if cursor != nil, !toldPacing, paced >= .seconds(1), paced > pause, let left {
+                toldPacing = true
+                let elapsed = Int((ContinuousClock.now - budgetRead).components.seconds)
+                pacing(RateLimitPacing(requestsLeft: left, secondsToReset: max(0, (budget.secondsToReset ?? 0) - elapsed),
+                                       wait: paced))
+            }
             if cursor != nil, wait > .zero {
                 do { try await Task.sleep(for: wait) } catch { end = .interrupted; break }
             }

@@ -124,6 +124,7 @@ struct WebSocketClientTests {
         let (result, heard) = await open(server.url, send: [#"{"type":"subscribe","stream":"public"}"#], stop: { _ in false })
         #expect(try result.get().status == 101)
         #expect(heard == [.opened, .text(#"{"event":"update"}"#)])
+        #expect(server.waitUntilServed())
         let frames = server.received
         #expect(frames == [
             .init(opcode: 0x1, masked: true, payload: Array(#"{"type":"subscribe","stream":"public"}"#.utf8)),
@@ -144,6 +145,7 @@ struct WebSocketClientTests {
         let (result, heard) = await open(server.url, stop: { $0 == .text("one") })
         #expect(try result.get().status == 101)
         #expect(heard == [.opened, .text("one")])
+        #expect(server.waitUntilServed())
         #expect(server.received.first?.opcode == 0x8)
         #expect(server.received.first?.payload == [0x03, 0xE8])
     }
@@ -174,6 +176,7 @@ struct WebSocketClientTests {
         }
         #expect(error.description.contains("a message larger than the limit of 1000 bytes"), "\(error)")
         #expect(heard == [.opened])
+        #expect(server.waitUntilServed())
         #expect(server.received.first?.payload.prefix(2) == [0x03, 0xF1])
     }
 

@@ -52,6 +52,8 @@ public final class ScriptedWebSocketServer: @unchecked Sendable {
     private var stopped = false
     private var frames: [ClientFrame] = []
     private var requests: [String] = []
+    /// Signalled once the connection has been served (or none came before `stop`).
+    private let served = DispatchSemaphore(value: 0)
 
     public init(answer: Answer = .accept, steps: [Step]) throws {
         let (listener, port) = try listenOnLoopback()
@@ -63,9 +65,17 @@ public final class ScriptedWebSocketServer: @unchecked Sendable {
         // accept() after stop() could take a later server's socket, which may
         // get the same descriptor number.
         Thread.detachNewThread { [self] in
+            defer { served.signal() }
             let connection = accept(listener, nil, nil)
             if connection >= 0 { serve(connection) }
         }
+    }
+
+    /// Waits until the connection has been served: its steps run, or the
+    /// client gone. A client can finish before the server has read its last
+    /// frame, so `received` is read after this. False after `seconds`.
+    public func waitUntilServed(seconds: Double = 10) -> Bool {
+        served.wait(timeout: .now() + seconds) == .success
     }
 
     /// The streaming URL as wsh asks for it (http://, which the upgrade makes ws://).

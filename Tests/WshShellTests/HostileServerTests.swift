@@ -59,6 +59,28 @@ struct HostileServerTests {
         expectClean(interactive, "interactive views")
     }
 
+    @Test("fetch --all against a server that sends the same full page for every page stops after three, keeping the first, and says why")
+    func fetchAllStopsOnARepeatingServer() async throws {
+        // The hostile server answers every page of the public timeline with the same three statuses.
+        let transcript = try await run("fetch public 3 --all; echo kept $count")
+        #expect(transcript.stderr.contains(
+            "fetch: stopped after 3 statuses, kept: the server sent 3 pages in a row with nothing new: it repeats itself, so the walk stopped"),
+                "\(transcript.stderr)")
+        #expect(!transcript.stdout.contains("kept"), "a failed command stops the script: \(transcript.stdout)")
+        expectClean(transcript, "fetch --all")
+    }
+
+    @Test("archive sync against the same server stops after three repeated pages too, keeping what it stored, and says why")
+    func archiveSyncStopsOnARepeatingServer() async throws {
+        let file = ArchiveTranscriptTests.freshFile()
+        let transcript = try await run("archive sync public --archive \(file)")
+        #expect(transcript.stderr.contains(
+            "archive: public: stopped after 12 statuses, kept: the server sent 3 pages in a row with nothing new: it repeats itself, so the sync stopped"),
+                "\(transcript.stderr)")
+        #expect(try ArchiveTranscriptTests.sqlite3(file, "SELECT count(*) FROM statuses") == "3")
+        expectClean(transcript, "archive sync")
+    }
+
     @Test("API error bodies, HTML error pages and non-JSON answers, in messages, $error and $errcode")
     func everyErrorPath() async throws {
         for (line, expected) in [("user apierror", "API error 10023: Denied"), ("user htmlerror", "HTTP 502"),

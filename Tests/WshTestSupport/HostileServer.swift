@@ -50,8 +50,9 @@ public enum HostileText {
 /// page carries `HostileText.payload`: the fixture that drives every View,
 /// every error path, `$error` and the trace in the trust-boundary tests.
 ///
-/// Routes under `/2/`: the four read endpoints wsh uses (hostile data);
-/// `users/show.json?screen_name=apierror` answers 403 with a hostile Weibo
+/// Routes under `/2/`: the four read endpoints wsh uses (hostile data; the
+/// public timeline the same full page for every page asked, ten times, then
+/// an empty one); `users/show.json?screen_name=apierror` answers 403 with a hostile Weibo
 /// error body, `…=htmlerror` 502 with a hostile HTML page; `raw/notjson`
 /// answers 200 with hostile text that is not JSON; `raw/hugeheader` sends one
 /// header line of 1 MiB, `raw/manyheaders` a thousand header lines of 1 KB;
@@ -61,6 +62,11 @@ public final class HostileServer: @unchecked Sendable {
     private let listener: Int32
     private let lock = NSLock()
     private var stopped = false
+    /// Public timeline pages answered so far: every one is the same three
+    /// statuses, up to `repeatedPages`, then an empty page, so that a client
+    /// walking pages without noticing the repeats ends all the same.
+    private var timelinePages = 0
+    public static let repeatedPages = 10
 
     public init() throws {
         let (listener, port) = try listenOnLoopback()
@@ -140,6 +146,11 @@ public final class HostileServer: @unchecked Sendable {
         }
         switch path {
         case "/2/statuses/public_timeline.json":
+            let page = lock.withLock { () -> Int in
+                timelinePages += 1
+                return timelinePages
+            }
+            if page > Self.repeatedPages { return (200, "application/json", #"{"statuses":[],"total_number":3}"#) }
             return (200, "application/json", #"{"statuses":[\#(status(1)),\#(status(2)),\#(status(3))],"total_number":3}"#)
         case "/2/statuses/show.json":
             return (200, "application/json", status(1))

@@ -161,6 +161,42 @@ struct TimelineSourceTests {
         #expect(told == 0)
     }
 
+    @Test("--all stops, keeping the first page, when the server sends the same full page three times in a row")
+    func loadAllStopsOnRepeatedPages() async throws {
+        let fixture = TimelineFixture(api: FakeWeiboAPI(statusCount: 57))
+        // The first page, for every page asked; after ten, an empty one (so a walk that
+        // missed the repeats ends, and this test fails rather than hangs).
+        let first = Mutex<(response: HTTPResponse?, pages: Int)>((nil, 0))
+        fixture.http.answer { [api = fixture.api] request in
+            guard request.path.hasSuffix("public_timeline.json") else { return api.respond(to: request) }
+            return first.withLock { saved in
+                saved.pages += 1
+                if saved.pages > 10 { return .json(#"{"statuses":[],"total_number":57}"#) }
+                if saved.response == nil { saved.response = api.respond(to: request) }
+                return saved.response!
+            }
+        }
+        let all = try await fixture.timeline.loadAll(source: .public, count: 20, limit: nil)
+        #expect(all.loaded == 20)
+        #expect(all.end == .failed(.serverRepeatsItself(pages: 3)))
+        #expect(fixture.http.requests.filter { $0.path.hasSuffix("public_timeline.json") }.count == 4)
+        #expect(fixture.timeline.rows.map(\.id) == Array(fixture.api.statuses.prefix(20).compactMap(\.idstr)))
+    }
+
+    @Test("--all goes on past a page that repeats the one before it whole (a page's worth posted meanwhile)")
+    func loadAllGoesOnPastOneRepeatedPage() async throws {
+        let fixture = TimelineFixture(api: FakeWeiboAPI(statusCount: 57))
+        // Twenty posts arrive while page 1 is read: page 2 is page 1 again, page 3 what page 2 was.
+        var moved = fixture.api
+        moved.statuses.insert(contentsOf: (1...20).map { FakeWeiboAPI.makeStatus(-$0, by: moved.users[0]) }, at: 0)
+        fixture.http.answer { [api = fixture.api, moved] request in
+            (Int(request.queryItems["page"] ?? "1") ?? 1) <= 1 ? api.respond(to: request) : moved.respond(to: request)
+        }
+        let all = try await fixture.timeline.loadAll(source: .public, count: 20, limit: nil)
+        #expect(all.loaded == 57)
+        #expect(all.end == .end)
+    }
+
     @Test("--all checks each arriving status for a repeat once, however many pages came before: 102 pages hash 2 005 ids, not 100 000")
     func loadAllDeduplicationIsLinear() async throws {
         let fixture = TimelineFixture(api: FakeWeiboAPI(statusCount: 2000))

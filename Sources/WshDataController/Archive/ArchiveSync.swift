@@ -17,6 +17,9 @@ public struct ArchiveSyncResult: Sendable {
         case failed(RequestError)
         /// The file could not be written.
         case archiveFailed(ArchiveError)
+        /// The server sent `pages` pages in a row with nothing it had not sent
+        /// in this sync: it repeats itself, and the walk would never end.
+        case serverRepeatsItself(pages: Int)
     }
 
     /// Statuses fetched, new ones, edited ones (their versions kept), and
@@ -68,6 +71,7 @@ extension TimelineDataController {
             case .request(let failure): sync.result.end = .failed(failure)
             case .archive(let failure): sync.result.end = .archiveFailed(failure)
             case .limit: sync.result.end = .limit
+            case .repeating(let pages): sync.result.end = .serverRepeatsItself(pages: pages)
             }
             // What arrived before Ctrl-C or a failed request is searchable at once.
             if case .archive = error {} else { try? store.indexPending() }
@@ -82,6 +86,8 @@ enum ArchiveSyncStop: Error, Sendable {
     case limit
     case request(RequestError)
     case archive(ArchiveError)
+    /// Pages in a row with nothing this sync had not fetched (`ArchiveSyncRun.repeatedPagesToStop`).
+    case repeating(pages: Int)
 }
 
 /// One sync of one source: its cursors, as they move page by page.
@@ -96,6 +102,16 @@ struct ArchiveSyncRun {
     var result = ArchiveSyncResult()
     var cursors = ArchiveCursors()
     var requests = 0
+    /// The ids this sync has fetched, whether or not the archive had them (a
+    /// file another sync wrote, or an import, holds what a walk finds).
+    var fetchedIDs = Set<String>()
+    /// Pages in a row, each followed by another, with no status this sync had
+    /// not fetched before.
+    var repeatedPages = 0
+    /// How many such pages end a sync. One can happen (a page's worth posted
+    /// between two numbered pages); three in a row is a server that sends the
+    /// same pages again and again, and the walk would never end.
+    static let repeatedPagesToStop = 3
 
     init(controller: TimelineDataController, store: ArchiveStore, source: ArchiveSyncSource, scope: ArchiveScope, count: Int,
          limit: Int?, budget: RequestBudget) {
@@ -289,6 +305,12 @@ struct ArchiveSyncRun {
         }
         result.fetched += page.statuses.count
         progress(result.fetched)
+        var unseen = 0
+        for status in page.statuses {
+            if let id = status.status.identifier, fetchedIDs.insert(id).inserted { unseen += 1 }
+        }
+        repeatedPages = !page.statuses.isEmpty && page.next != nil && unseen == 0 ? repeatedPages + 1 : 0
+        if repeatedPages == Self.repeatedPagesToStop { throw .repeating(pages: repeatedPages) }
     }
 }
 

@@ -221,11 +221,14 @@ extension Shell {
             case .done, .limit: break
             case .interrupted:
                 context.setVariable("count", to: .int(totalFetched))
-                throw LanguageError(.interrupted, "interrupted: kept the \(result.fetched) statuses of \(source) that arrived")
+                throw LanguageError(.interrupted, "interrupted: kept the \(statusCount(result.fetched)) of \(source) that arrived")
             case .failed(let error):
-                failures.append("\(source): stopped after \(result.fetched) statuses, which are kept: \(redact(error.description))")
+                failures.append("\(source): stopped after \(statusCount(result.fetched)), kept: \(redact(error.description))")
             case .archiveFailed(let error):
                 throw .commandFailed(error.message)
+            case .serverRepeatsItself(let pages):
+                failures.append("\(source): stopped after \(statusCount(result.fetched)), kept: the server sent \(pages) pages"
+                                + " in a row with nothing new: it repeats itself, so the sync stopped")
             }
         }
         context.setVariable("count", to: .int(totalFetched))

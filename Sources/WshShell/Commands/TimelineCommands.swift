@@ -21,7 +21,8 @@ extension Shell {
                     timeline (--limit N stops after N statuses), showing progress on a terminal;
                     Ctrl-C stops it keeping what arrived. As the account's rate limit runs low it
                     spaces the pages so as not to run out, and says so in one line before the
-                    first wait of a second or more. Sets $count to the number fetched.
+                    first wait of a second or more; a server that sends the same pages again
+                    and again is left after three. Sets $count to the number fetched.
                       fetch 50
                       fetch home
                       fetch user @wsh_team 10
@@ -209,10 +210,15 @@ extension Shell {
         announceLoaded(context, verb: "fetched", loaded: result.loaded)
         switch result.end {
         case .end, .limit: break
-        case .interrupted: throw LanguageError(.interrupted, "interrupted: kept the \(result.loaded) statuses that arrived")
+        case .interrupted: throw LanguageError(.interrupted, "interrupted: kept the \(statusCount(result.loaded)) that arrived")
         case .failed(let error):
-            throw .commandFailed("stopped after \(result.loaded) statuses, which are kept: \(redact(error.description))")
+            throw .commandFailed("stopped after \(statusCount(result.loaded)), kept: \(redact(error.description))")
         }
+    }
+
+    /// `1 status`, `3 statuses`: what a walk kept, in its messages.
+    func statusCount(_ count: Int) -> String {
+        count == 1 ? "1 status" : "\(count) statuses"
     }
 
     private func watch(_ context: CommandContext) throws(LanguageError) {

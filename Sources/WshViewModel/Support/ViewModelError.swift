@@ -18,6 +18,9 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
     case pageTooLarge(count: Int, maximum: Int, api: String)
     /// `more` before anything was fetched.
     case nothingFetched
+    /// A walk (`fetch --all`) whose server answered `pages` full pages in a row
+    /// with nothing it had not sent before: it would go on for ever.
+    case serverRepeatsItself(pages: Int)
     /// A timeline this API does not have (`fetch local` on Weibo, `fetch reposts` on Mastodon).
     case timelineNotOffered(source: String)
     /// `--page` on a timeline that pages by cursor.
@@ -104,6 +107,8 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
             return "count must be 1 to \(maximum), not \(count): this API (\(api)) serves at most \(maximum) statuses a page"
         case .nothingFetched:
             return "nothing to continue: fetch first"
+        case .serverRepeatsItself(let pages):
+            return "the server sent \(pages) pages in a row with nothing new: it repeats itself, so the walk stopped"
         case .timelineNotOffered(let source):
             return "this API has no \(source) timeline"
         case .pageNeedsPublicTimeline(let source):

@@ -173,6 +173,11 @@ public final class TimelineViewModel {
         }
     }
 
+    /// How many pages in a row may bring nothing new before a walk stops. One
+    /// can, where pages are numbered and a page's worth was posted since the
+    /// page before; three in a row is a server that sends the same page again.
+    static let repeatedPagesToStop = 3
+
     /// How `loadAll` ended.
     public enum LoadAllEnd: Sendable, Hashable {
         /// The timeline had no more.
@@ -208,6 +213,8 @@ public final class TimelineViewModel {
         var budget = await dataController.requestBudget()
         let budgetRead = ContinuousClock.now
         var toldPacing = false
+        // Full pages in a row that brought nothing new: a server repeating itself.
+        var repeatedPages = 0
         var cursor: TimelineCursor?
         var newer: TimelineCursor?
         var end = LoadAllEnd.end
@@ -230,6 +237,11 @@ public final class TimelineViewModel {
             }
             if let limit, arrived.statuses.count >= limit {
                 end = .limit
+                break
+            }
+            repeatedPages = added > 0 ? 0 : repeatedPages + 1
+            if cursor != nil, repeatedPages == Self.repeatedPagesToStop {
+                end = .failed(.serverRepeatsItself(pages: repeatedPages))
                 break
             }
             if added > 0 { progress(arrived.statuses.count) }

@@ -86,7 +86,7 @@ enum ArchiveSyncStop: Error, Sendable {
     case limit
     case request(RequestError)
     case archive(ArchiveError)
-    /// Pages in a row with nothing this sync had not fetched (`ArchiveSyncRun.repeatedPagesToStop`).
+    /// Pages in a row with nothing this sync had not fetched (`RepeatedPages`).
     case repeating(pages: Int)
 }
 
@@ -105,13 +105,7 @@ struct ArchiveSyncRun {
     /// The ids this sync has fetched, whether or not the archive had them (a
     /// file another sync wrote, or an import, holds what a walk finds).
     var fetchedIDs = Set<String>()
-    /// Pages in a row, each followed by another, with no status this sync had
-    /// not fetched before.
-    var repeatedPages = 0
-    /// How many such pages end a sync. One can happen (a page's worth posted
-    /// between two numbered pages); three in a row is a server that sends the
-    /// same pages again and again, and the walk would never end.
-    static let repeatedPagesToStop = 3
+    var repeated = RepeatedPages()
 
     init(controller: TimelineDataController, store: ArchiveStore, source: ArchiveSyncSource, scope: ArchiveScope, count: Int,
          limit: Int?, budget: RequestBudget) {
@@ -309,8 +303,7 @@ struct ArchiveSyncRun {
         for status in page.statuses {
             if let id = status.status.identifier, fetchedIDs.insert(id).inserted { unseen += 1 }
         }
-        repeatedPages = !page.statuses.isEmpty && page.next != nil && unseen == 0 ? repeatedPages + 1 : 0
-        if repeatedPages == Self.repeatedPagesToStop { throw .repeating(pages: repeatedPages) }
+        if repeated.stops(afterPageWith: unseen, more: page.next != nil) { throw .repeating(pages: repeated.inARow) }
     }
 }
 

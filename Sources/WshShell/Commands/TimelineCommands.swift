@@ -339,7 +339,7 @@ extension Shell {
     /// After fetch or more: sets `$count` and notes what arrived on stderr.
     private func announceLoaded(_ context: CommandContext, verb: String, loaded: Int) {
         context.setVariable("count", to: .int(loaded))
-        context.note(console.diagnosticStyle.dim("\(verb) \(loaded) status\(loaded == 1 ? "" : "es") · \(rowCount) row\(rowCount == 1 ? "" : "s")"))
+        context.note(console.diagnosticStyle.dim("\(verb) \(statusCount(loaded)) · \(rowCount) row\(rowCount == 1 ? "" : "s")"))
     }
 
     /// Notes the operation just recorded, e.g. `mute @name → 3 rows hidden`.

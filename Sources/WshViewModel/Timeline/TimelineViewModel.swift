@@ -173,11 +173,6 @@ public final class TimelineViewModel {
         }
     }
 
-    /// How many pages in a row may bring nothing new before a walk stops. One
-    /// can, where pages are numbered and a page's worth was posted since the
-    /// page before; three in a row is a server that sends the same page again.
-    static let repeatedPagesToStop = 3
-
     /// How `loadAll` ended.
     public enum LoadAllEnd: Sendable, Hashable {
         /// The timeline had no more.
@@ -213,8 +208,7 @@ public final class TimelineViewModel {
         var budget = await dataController.requestBudget()
         let budgetRead = ContinuousClock.now
         var toldPacing = false
-        // Full pages in a row that brought nothing new: a server repeating itself.
-        var repeatedPages = 0
+        var repeated = RepeatedPages()
         var cursor: TimelineCursor?
         var newer: TimelineCursor?
         var end = LoadAllEnd.end
@@ -239,9 +233,8 @@ public final class TimelineViewModel {
                 end = .limit
                 break
             }
-            repeatedPages = added > 0 ? 0 : repeatedPages + 1
-            if cursor != nil, repeatedPages == Self.repeatedPagesToStop {
-                end = .failed(.serverRepeatsItself(pages: repeatedPages))
+            if repeated.stops(afterPageWith: added, more: cursor != nil) {
+                end = .failed(.serverRepeatsItself(pages: repeated.inARow))
                 break
             }
             if added > 0 { progress(arrived.statuses.count) }

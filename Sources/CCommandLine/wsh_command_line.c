@@ -14,6 +14,16 @@
 // runtime, the debug build's, the runtime keeps its own and these go unused.)
 #include "wsh_command_line.h"
 #include <stdlib.h>
+#include <unistd.h>
+
+// Present only in a build with coverage (`swift build --enable-code-coverage`,
+// which links LLVM's profile runtime); a weak reference is null elsewhere.
+int __llvm_profile_write_file(void) __attribute__((weak));
+
+void wsh_exit(int status) {
+    if (__llvm_profile_write_file) __llvm_profile_write_file();
+    _exit(status);
+}
 #if defined(__linux__) && defined(__GLIBC__)
 
 static char **savedArgv;

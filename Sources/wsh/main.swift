@@ -1,5 +1,6 @@
 // wsh: parse the command line, wire the shell to the sandbox, run, exit.
 import FoundationEssentials
+import CCommandLine
 import WshCommandLine
 import WshHAR
 import WshRequest
@@ -149,5 +150,6 @@ let status = shell.start(invocation)
 // loaded library's destructors (0.7 M instructions, a fifth of a millisecond of
 // each run, freeing memory the kernel takes back at once), and they would wait
 // for libcurl to finish loading if the sandbox started but no request was sent.
+// (A coverage build writes its profile first: wsh_exit.)
 fflush(nil)
-_exit(status)
+wsh_exit(status)

@@ -44,9 +44,9 @@ struct WriteDataControllerTests {
 
     @Test("setFavorite and setFollowing count 'already so' as done only when asked")
     func alreadyDone_onlyWhenAsked() async throws {
-        _ = try await statuses.setFavorite(true, statusID: statusID, alreadyDoneCounts: false)
-        await #expect(throws: WriteError.self) { try await statuses.setFavorite(true, statusID: statusID, alreadyDoneCounts: false) }
-        let done = try await statuses.setFavorite(true, statusID: statusID, alreadyDoneCounts: true)
+        _ = try await statuses.set(.favorite, true, statusID: statusID, alreadyDoneCounts: false)
+        await #expect(throws: WriteError.self) { try await statuses.set(.favorite, true, statusID: statusID, alreadyDoneCounts: false) }
+        let done = try await statuses.set(.favorite, true, statusID: statusID, alreadyDoneCounts: true)
         guard case .alreadyDone = done.resolution else { Issue.record("expected alreadyDone"); return }
 
         let notFollowing = try await users.setFollowing(false, .uid("1001"), alreadyDoneCounts: true)

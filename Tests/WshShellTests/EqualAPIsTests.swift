@@ -51,7 +51,7 @@ struct EqualAPIsTests {
         #expect(weibo.shell.completions(forLine: "api get statuses/").contains("statuses/show.json"))
     }
 
-    @Test("no Weibo endpoint is written in Sources outside Weibo's folders and the sandbox")
+    @Test("no Weibo endpoint is written in Sources outside Weibo's folders, the write declarations and the sandbox")
     func noWeiboPathsOutsideWeibo() throws {
         let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources")
@@ -60,8 +60,10 @@ struct EqualAPIsTests {
         #expect(files.contains("WshRequest/APIClient.swift"), "the scan reads \(sources.path)")
         var found: [String] = []
         for file in files where file.hasSuffix(".swift") {
-            // The sandbox serves Weibo's paths; each Weibo/ folder is where they belong.
-            if file.hasPrefix("WshSandbox/") || file.hasPrefix("wsh-sandbox/") || file.split(separator: "/").contains("Weibo") { continue }
+            // The sandbox serves Weibo's paths; each Weibo/ folder is where they belong, and a
+            // write's declaration (WshDataController/Writes) names its call on every API at once.
+            if file.hasPrefix("WshSandbox/") || file.hasPrefix("wsh-sandbox/") || file.hasPrefix("WshDataController/Writes/")
+                || file.split(separator: "/").contains("Weibo") { continue }
             let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
             for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
             where line.contains(pattern) {

@@ -40,7 +40,7 @@ struct ListsSessionTests {
         try await withMastodonSession { _, session, _, traces in
             try await session.fetch(count: 5)
             let ids = session.rows.map(\.id)
-            for index in [3, 2, 1] { try await session.setBookmark(true, index: index) }
+            for index in [3, 2, 1] { try await session.set(.bookmark, true, index: index) }
             #expect(session.rowDocuments[0].mastodon != nil)
             try await session.fetch(source: .bookmarks, count: 2)
             #expect(session.rows.map(\.id) == [ids[0], ids[1]])
@@ -63,12 +63,12 @@ struct ListsSessionTests {
         try await withMastodonSession { _, session, other, _ in
             try await other.fetch(count: 5)
             let ids = other.rows.map(\.id)
-            try await other.setBookmark(true, index: 4)
+            try await other.set(.bookmark, true, index: 4)
             try await session.fetch(source: .bookmarks, count: 5)
             #expect(session.rows.map(\.id) == [ids[3]])
             // Bookmarked later, of an older status than some bookmarked before: by when, not by id.
-            try await other.setBookmark(true, index: 5)
-            try await other.setBookmark(true, index: 1)
+            try await other.set(.bookmark, true, index: 5)
+            try await other.set(.bookmark, true, index: 1)
             try await session.newer()
             #expect(session.rows.map(\.id) == [ids[0], ids[4], ids[3]])
         }
@@ -143,7 +143,7 @@ struct ListsSessionTests {
         try await withMastodonSession { _, session, _, _ in
             try await session.fetch(count: 5)
             let ids = session.rows.map(\.id)
-            for index in [5, 1, 3] { try await session.setFavorite(true, index: index) }
+            for index in [5, 1, 3] { try await session.set(.favorite, true, index: index) }
             try await session.fetch(source: .favourites, count: 2)
             try await session.more()
             #expect(session.rows.map(\.id) == [ids[2], ids[0], ids[4]])
@@ -157,12 +157,12 @@ struct ListsSessionTests {
             let session = SessionViewModel(dataController: TimelineDataController(client: client, trace: { traces.record($0) }))
             try await session.fetch(count: 3)
             let sent = traces.values.count
-            await #expect(throws: ViewModelError.self) { try await session.setBookmark(true, index: 1) }
+            await #expect(throws: ViewModelError.self) { try await session.set(.bookmark, true, index: 1) }
             #expect(session.errorMessage == "this API (weibo) has no bookmarks")
             await #expect(throws: ViewModelError.self) { try await session.showLists() }
             await #expect(throws: ViewModelError.self) { try await session.fetch(source: .bookmarks) }
             #expect(traces.values.count == sent)
-            try await session.setFavorite(true, index: 2)
+            try await session.set(.favorite, true, index: 2)
             try await session.fetch(source: .favourites, count: 5)
             #expect(session.rows.count == 1)
         }

@@ -76,7 +76,7 @@ struct NotificationsSessionTests {
             try await me.fetch(source: .user(.uid(String(server.accounts[0].uid))), count: 5)
             try await other.fetch(source: .user(.uid(String(server.accounts[0].uid))), count: 5)
             let status = try #require(other.rows.first { !$0.isRetweet })
-            try await other.setFavorite(true, index: status.index)
+            try await other.set(.favorite, true, index: status.index)
 
             try await me.notifications(count: 10)
             let top = try #require(me.notifications?.rows.first)

@@ -17,13 +17,13 @@ struct RemoteEffectTests {
             (CommentEffect(statusID: "7", commentID: "71", text: "yes", repliedTo: "70"),
              "replied to comment 70 of status 7 (comment 71) · undo deletes the reply"),
             (RepostEffect(statusID: "7", repostID: "8", text: nil), "reposted status 7 as status 8 · undo takes the repost back"),
-            (FavoriteEffect(statusID: "123"), "favourited status 123 · undo unfavourites"),
-            (FavoriteEffect(statusID: "123", favorited: false), "unfavourited status 123 · undo favourites"),
+            (ToggleEffect(.favorite, true, statusID: "123"), "favourited status 123 · undo unfavourites"),
+            (ToggleEffect(.favorite, false, statusID: "123"), "unfavourited status 123 · undo favourites"),
             (DeletedStatusEffect(id: "7", text: "hi"), "deleted status 7 · undo posts its text again as a new status"),
             (FollowEffect(bob), "followed @bob · undo unfollows"),
             (BlockEffect(bob, on: true), "blocked @bob · undo unblocks"),
             (ServerMuteEffect(bob, on: false), "unmuted @bob on the server · undo mutes again"),
-            (BookmarkEffect(statusID: "7", bookmarked: false), "unbookmarked status 7 · undo bookmarks again"),
+            (ToggleEffect(.bookmark, false, statusID: "7"), "unbookmarked status 7 · undo bookmarks again"),
             (ListCreatedEffect(id: "3", title: "pals"), "created list \"pals\" (3) · undo deletes it"),
             (ListDeletedEffect(id: "3", title: "pals", members: [bob]),
              "deleted list \"pals\" (3, 1 member) · undo makes it again with a new id"),
@@ -43,20 +43,20 @@ struct RemoteEffectTests {
     func replacingStatusID() {
         #expect(RepostEffect(statusID: "1", repostID: "2", text: nil).replacingStatusID("2", with: "5")
             == RepostEffect(statusID: "1", repostID: "5", text: nil))
-        #expect(FavoriteEffect(statusID: "1", favorited: false).replacingStatusID("1", with: "5")
-            == FavoriteEffect(statusID: "5", favorited: false))
-        #expect(FavoriteEffect(statusID: "1").replacingStatusID("2", with: "5") == FavoriteEffect(statusID: "1"))
+        #expect(ToggleEffect(.favorite, false, statusID: "1").replacingStatusID("1", with: "5")
+            == ToggleEffect(.favorite, false, statusID: "5"))
+        #expect(ToggleEffect(.favorite, true, statusID: "1").replacingStatusID("2", with: "5") == ToggleEffect(.favorite, true, statusID: "1"))
         #expect(FollowEffect(.uid("1")).replacingStatusID("1", with: "5") == FollowEffect(.uid("1")))
     }
 
     @Test("recorded operations are equal only when their effects are the same type with the same inputs")
     func recordedEquality() {
         var favourite = OperationHistory(initial: 0)
-        favourite.record("w", leaving: 1, remote: FavoriteEffect(statusID: "1"))
+        favourite.record("w", leaving: 1, remote: ToggleEffect(.favorite, true, statusID: "1"))
         var again = OperationHistory(initial: 0)
-        again.record("w", leaving: 1, remote: FavoriteEffect(statusID: "1"))
+        again.record("w", leaving: 1, remote: ToggleEffect(.favorite, true, statusID: "1"))
         var bookmark = OperationHistory(initial: 0)
-        bookmark.record("w", leaving: 1, remote: BookmarkEffect(statusID: "1"))
+        bookmark.record("w", leaving: 1, remote: ToggleEffect(.bookmark, true, statusID: "1"))
         var local = OperationHistory(initial: 0)
         local.record("w", leaving: 1)
 

@@ -281,10 +281,10 @@ struct WriteTests {
         try await fixture.session.fetch(count: 3)
         let id = fixture.rowID(1)
 
-        try await fixture.session.setFavorite(true, index: 1)
+        try await fixture.session.set(.favorite, true, index: 1)
         #expect(fixture.lastForm(Self.favorite) == ["id": id])
         #expect(fixture.server.favorites == [id])
-        #expect((fixture.session.operationRecords.last?.remote as? FavoriteEffect) == FavoriteEffect(statusID: id))
+        #expect((fixture.session.operationRecords.last?.remote as? ToggleEffect) == ToggleEffect(.favorite, true, statusID: id))
         #expect(fixture.session.operations.last == "favorite 1")
 
         try await fixture.session.undo()
@@ -302,10 +302,10 @@ struct WriteTests {
         let fixture = WriteFixture()
         try await fixture.session.fetch(count: 3)
         let id = fixture.rowID(1)
-        try await fixture.session.setFavorite(true, index: 1)
+        try await fixture.session.set(.favorite, true, index: 1)
 
         await #expect {
-            try await fixture.session.setFavorite(true, index: 1)
+            try await fixture.session.set(.favorite, true, index: 1)
         } throws: { error in
             guard case ViewModelError.requestFailed(.api(let failure))? = error as? ViewModelError else { return false }
             return failure.code == 20704
@@ -323,8 +323,8 @@ struct WriteTests {
         let fixture = WriteFixture()
         try await fixture.session.fetch(count: 3)
         let id = fixture.rowID(2)
-        try await fixture.session.setFavorite(true, index: 2)
-        try await fixture.session.setFavorite(false, index: 2)
+        try await fixture.session.set(.favorite, true, index: 2)
+        try await fixture.session.set(.favorite, false, index: 2)
         #expect(fixture.lastForm(Self.unfavorite) == ["id": id])
         #expect(fixture.server.favorites.isEmpty)
 
@@ -338,16 +338,16 @@ struct WriteTests {
         let fixture = WriteFixture()
         try await fixture.session.fetch(count: 3)
         fixture.server.script(Self.favorite, [.loseAnswer(FakeWriteServer.dropped(Self.favorite))])
-        try await fixture.session.setFavorite(true, index: 1)
+        try await fixture.session.set(.favorite, true, index: 1)
         #expect(fixture.session.notes == ["the answer was lost; the server shows it done"])
 
         fixture.server.script(Self.favorite, [.failBefore(FakeWriteServer.dropped(Self.favorite))])
-        await #expect(throws: ViewModelError.self) { try await fixture.session.setFavorite(true, index: 2) }
+        await #expect(throws: ViewModelError.self) { try await fixture.session.set(.favorite, true, index: 2) }
         #expect(fixture.session.errorMessage?.contains("the server shows the status is not favourited") == true)
 
         fixture.server.tellState(false)
         fixture.server.script(Self.favorite, [.loseAnswer(FakeWriteServer.dropped(Self.favorite))])
-        await #expect(throws: ViewModelError.self) { try await fixture.session.setFavorite(true, index: 3) }
+        await #expect(throws: ViewModelError.self) { try await fixture.session.set(.favorite, true, index: 3) }
         #expect(fixture.session.errorMessage?.contains("does not say whether it is favourited") == true)
         #expect(fixture.session.operationCount == 2)
     }

@@ -81,8 +81,9 @@ public protocol Dialect: Sendable {
     func unrepost(_ repost: String, of original: String, _ exchange: DialectExchange) async throws(RequestError) -> Status
     /// Reposts (boosts) `id`, with `text` where the API takes one; the repost.
     func repost(id: String, text: String?, _ exchange: DialectExchange) async throws(RequestError) -> Status
-    /// Favourites or unfavourites `id`.
-    func setFavorite(_ favorite: Bool, id: String, _ exchange: DialectExchange) async throws(RequestError) -> Favorite
+    /// Sends `call`, one way of a `StatusToggle` (favourite, bookmark…), for
+    /// the status `statusID`; the status as the server answers it, if it does.
+    func toggle(_ call: ToggleCall, statusID: String, _ exchange: DialectExchange) async throws(RequestError) -> Status?
     /// Comments `text` on `statusID` (Mastodon: a reply to it).
     func comment(statusID: String, text: String, _ exchange: DialectExchange) async throws(RequestError) -> Comment
     /// Replies `text` to the comment `commentID` on `statusID`.
@@ -115,8 +116,6 @@ public protocol Dialect: Sendable {
         async throws(RequestError) -> UserPage
     // MARK: Bookmarks and lists (`capabilities.bookmarks`, `capabilities.lists`)
 
-    /// Bookmarks or unbookmarks `id`; the status, its `bookmarked` as it now is.
-    func setBookmark(_ bookmark: Bool, id: String, _ exchange: DialectExchange) async throws(RequestError) -> Status
     /// The token owner's lists.
     func lists(_ exchange: DialectExchange) async throws(RequestError) -> [UserList]
     /// The accounts on the list `listID`.

@@ -1,7 +1,7 @@
 /// An operation every API has whose help names the API's own call
 /// (`help favorite`, `help follow`), and the calls it depends on.
 public enum SharedOperation: String, Sendable, CaseIterable {
-    case favorite, unfavorite, comment, reply, deleteComment, delete, repost, unrepost, follow, unfollow, rateLimits
+    case comment, reply, deleteComment, delete, repost, unrepost, follow, unfollow, rateLimits
     /// The reads a lost answer is checked by: a status's comments, a user's relationship.
     case readComments, readFollowing
 }

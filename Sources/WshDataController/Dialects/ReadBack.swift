@@ -4,10 +4,8 @@
 public enum ReadBack: Sendable, Hashable {
     /// The status, to see it is there (or gone).
     case status(id: String)
-    /// The status and whether you favourited it.
-    case favourited(statusID: String)
-    /// The status and whether you bookmarked it.
-    case bookmarked(statusID: String)
+    /// The status and the field that holds `toggle`'s flag (whether you favourited it, bookmarked it…).
+    case toggle(StatusToggle, statusID: String)
     /// The text as written, before editing again.
     case statusSource(id: String)
     /// The comments (Weibo) or the thread (Mastodon) of a status.

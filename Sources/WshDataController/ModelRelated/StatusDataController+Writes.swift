@@ -161,27 +161,29 @@ extension StatusDataController {
         ) { try await $0.repost(id: statusID, text: text, $1) }
     }
 
-    // MARK: Favourites
+    // MARK: Toggles
 
-    /// Favourites (`true`) or unfavourites (`false`) the status `statusID`
-    /// (the dialect's `setFavorite`), and returns the
-    /// status as the server sends it back, if it does.
+    /// Turns `toggle`'s flag of the status `statusID` on or off (the call the
+    /// declaration names for this API), and returns the status as the server
+    /// sends it back, if it does.
     ///
-    /// When `alreadyDoneCounts`, the server saying it is already so
-    /// (favourited, or not favourited) is `.alreadyDone`: undo and redo want
-    /// the state, not the act. A lost answer is resolved by reading the
-    /// status's `favorited` (uncached): as wanted is `.recovered`, the other
-    /// way `.notApplied`, absent or unreadable `.unknown`.
-    public func setFavorite(_ favorite: Bool, statusID: String, alreadyDoneCounts: Bool)
+    /// When `alreadyDoneCounts`, the server saying it is already so is
+    /// `.alreadyDone`: undo and redo want the state, not the act. A lost
+    /// answer is resolved by reading the status's flag (uncached): as wanted
+    /// is `.recovered`, the other way `.notApplied`, absent or unreadable `.unknown`.
+    public func set(_ toggle: StatusToggle, _ on: Bool, statusID: String, alreadyDoneCounts: Bool = false)
         async throws(WriteError) -> WriteOutcome<Status?> {
+        guard let call = toggle.call(on, on: dialect) else {
+            throw .rejected(.configuration("this API (\(dialect.serverName)) has no \(toggle.feature)"))
+        }
         let lost: RequestError
         do {
-            let answer = try await api.run("StatusDataController.\(favorite ? "favorite" : "unfavorite")(id: \(statusID))",
-                                           count: { _ in 1 }) {
-                try await $0.setFavorite(favorite, id: statusID, $1)
+            let status = try await api.run("StatusDataController.\(toggle.command(on))(id: \(statusID))", count: { _ in 1 }) {
+                try await $0.toggle(call, statusID: statusID, $1)
             }
-            if let status = answer.status { remember([status]) }
-            return WriteOutcome(answer.status)
+            // The cached status is what `detail` opens: it must show the flag as it now is.
+            if let status { remember([status]) }
+            return WriteOutcome(status)
         } catch {
             if alreadyDoneCounts, error.isAlreadyDone {
                 return WriteOutcome(nil, resolution: .alreadyDone(reason: error.description))
@@ -189,7 +191,10 @@ extension StatusDataController {
             guard error.leavesWriteOutcomeUnknown else { throw .rejected(error) }
             lost = error
         }
-        let status = try await resolveLostToggle(lost, statusID: statusID, \.favorited, wanted: favorite, named: "favourited")
+        let status = try await api.resolveLostAnswer(
+            lost, reading: "status \(statusID)", call: "StatusDataController.status(id: \(statusID)) (is it \(toggle.on)?)",
+            silence: "the server's status \(statusID) does not say whether it is \(toggle.on)",
+            { try await $0.status(id: statusID, $1) }, landed: { toggle.flag($0).map { $0 == on } })
         remember([status])
         return WriteOutcome(status, resolution: .recovered(lostAnswer: lost.description))
     }

@@ -1,14 +1,9 @@
 import WshModel
 import WshRequest
 
-/// Bookmarks and lists: the writes resolve a lost answer by reading the
+/// Lists: the writes resolve a lost answer by reading the
 /// server before they report, as the other writes do.
 extension TimelineDataController {
-    /// Bookmarks or unbookmarks the status `statusID`.
-    public func setBookmark(_ bookmark: Bool, statusID: String) async throws(WriteError) -> WriteOutcome<Status> {
-        try await statuses.setBookmark(bookmark, statusID: statusID)
-    }
-
     /// The account's lists.
     public func lists() async throws(RequestError) -> [UserList] {
         try await statuses.api.run("TimelineDataController.lists()", count: \.count) { try await $0.lists($1) }

@@ -27,12 +27,6 @@ extension TimelineDataController {
         return outcome
     }
 
-    /// Favourites or unfavourites the status `statusID`.
-    public func setFavorite(_ favorite: Bool, statusID: String, alreadyDoneCounts: Bool = false)
-        async throws(WriteError) -> WriteOutcome<Status?> {
-        try await statuses.setFavorite(favorite, statusID: statusID, alreadyDoneCounts: alreadyDoneCounts)
-    }
-
     /// Follows or unfollows the user `reference` names.
     public func setFollowing(_ follow: Bool, _ reference: UserReference, alreadyDoneCounts: Bool = false)
         async throws(WriteError) -> WriteOutcome<User?> {

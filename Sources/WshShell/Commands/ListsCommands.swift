@@ -1,16 +1,12 @@
 import WshLanguage
 import WshViewModel
 
-/// `bookmark`, `unbookmark` and `lists` (with `create`, `delete`, `add`,
-/// `remove`): Mastodon's bookmarks and lists, each write one recorded
-/// ViewModel input marked `⇅` whose undo is its compensating request.
-/// Refused in one line, before any request, where the API has neither.
+/// `lists` (with `create`, `delete`, `add`, `remove`): Mastodon's lists,
+/// each write one recorded ViewModel input marked `⇅` whose undo is its
+/// compensating request. Refused in one line, before any request, where the
+/// API has none.
 extension Shell {
     func listsCommands() -> [CommandSpec] {
-        let commands = [
-            bookmarkToggle(name: "bookmark", abstract: "Bookmark row N (Mastodon).", bookmark: true),
-            bookmarkToggle(name: "unbookmark", abstract: "Remove the bookmark of row N (Mastodon).", bookmark: false),
-        ]
         var lists = CommandSpec(
             name: "lists", abstract: "Show your lists, or create, delete, add to or remove from one (Mastodon).",
             discussion: """
@@ -29,27 +25,7 @@ extension Shell {
             options: [.json],
             completion: { request in request.argumentIndex == 0 ? ["create", "delete", "add", "remove"] : [] },
             handler: { [unowned self] context in try self.lists(context) })
-        return commands + [lists]
-    }
-
-    private func bookmarkToggle(name: String, abstract: String, bookmark: Bool) -> CommandSpec {
-        var spec = CommandSpec(
-            name: name, abstract: abstract,
-            discussion: """
-                POST /api/v1/statuses/:id/\(name). undo \(bookmark ? "takes the bookmark away" : "bookmarks it again");
-                redo \(name)s it again. A lost answer is resolved by reading the status's "bookmarked".
-                fetch bookmarks lists what you bookmarked.
-                """,
-            arguments: [ArgumentSpec("N", help: "the row number from list")],
-            completion: { [unowned self] _ in rowNumbers() },
-            handler: { [unowned self] context in
-                try refuseUnless(\.bookmarks, "has no bookmarks")
-                let index = try integer(context.arguments["N"], name: "N") ?? 0
-                try drive(context, input: "SessionViewModel.setBookmark(\(bookmark), index: \(index))") {
-                    try await $0.setBookmark(bookmark, index: index)
-                }
-            })
-        return spec
+        return [lists]
     }
 
     private func lists(_ context: CommandContext) throws(LanguageError) {

@@ -92,7 +92,6 @@ extension Shell {
     static let offeredOnlyWith: [String: (capability: KeyPath<Capabilities, Bool> & Sendable, feature: String)] = [
         "notifications": (\.notifications, "notifications"), "dismiss": (\.notifications, "notifications"),
         "conversations": (\.conversations, "direct conversations"),
-        "bookmark": (\.bookmarks, "bookmarks"), "unbookmark": (\.bookmarks, "bookmarks"),
         "lists": (\.lists, "lists"),
         "edit": (\.editsStatuses, "status edits"), "edits": (\.editsStatuses, "status edits"),
         "scheduled": (\.schedulesStatuses, "scheduled statuses"), "unschedule": (\.schedulesStatuses, "scheduled statuses"),

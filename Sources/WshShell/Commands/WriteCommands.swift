@@ -2,8 +2,9 @@ import WshDataController
 import WshLanguage
 import WshViewModel
 
-/// `comment`, `reply`, `repost`, `favorite`, `unfavorite`, `delete`,
-/// `follow`, `unfollow`: writes, each one recorded ViewModel input marked
+/// `comment`, `reply`, `repost`, `delete`, `follow`, `unfollow` and the
+/// status toggles (`favorite`, `bookmark`… and their opposites, one command
+/// each way per `StatusToggle` declaration): writes, each one recorded ViewModel input marked
 /// `⇅` whose undo is a request to the server; and `limits`, which only reads.
 extension Shell {
     func writeCommands() -> [CommandSpec] {
@@ -66,8 +67,6 @@ extension Shell {
                         try await $0.repost(index: index, text: text)
                     }
                 }), [("", .repost), ("undo", .unrepost)]),
-            toggle(name: "favorite", abstract: "Favourite row N.", undo: "unfavourites it", favorite: true),
-            toggle(name: "unfavorite", abstract: "Unfavourite row N.", undo: "favourites it again", favorite: false),
             withCalls(CommandSpec(
                 name: "delete", abstract: "Delete row N, one of your own statuses; the row disappears.",
                 discussion: """
@@ -103,25 +102,52 @@ extension Shell {
                         context.write(LimitsView(style: console.style).render(limits))
                     }
                 }), [("", .rateLimits)]),
-        ]
+        ] + configuration.statusToggles.flatMap { [toggleCommand($0, true), toggleCommand($0, false)] }
     }
 
-    private func toggle(name: String, abstract: String, undo: String, favorite: Bool) -> CommandSpec {
-        withCalls(CommandSpec(
-            name: name, abstract: abstract,
+    /// The command that sets `toggle` `on` (or off), its help and its calls read from the declaration.
+    private func toggleCommand(_ toggle: StatusToggle, _ on: Bool) -> CommandSpec {
+        let name = toggle.command(on)
+        var spec = CommandSpec(
+            name: name, abstract: on ? toggle.abstract.on : toggle.abstract.off,
             discussion: """
-                undo \(undo); redo sends it again. For undo and redo, a status already so
-                (favourited, or not) counts as done, and the note says so. If the answer is
-                lost, wsh reads the status's field named below before it reports.
+                undo is `\(toggle.command(!on)) N`; redo sends it again. For undo and redo, a status
+                already so (\(toggle.on), or not) counts as done, and the note says so. If the answer
+                is lost, wsh reads the status's field named below before it reports.
                 """,
             arguments: [ArgumentSpec("N", help: "the row number from list")],
             completion: { [unowned self] _ in rowNumbers() },
             handler: { [unowned self] context in
-                let index = try integer(context.arguments["N"], name: "N") ?? 0
-                try drive(context, input: "SessionViewModel.setFavorite(\(favorite), index: \(index))") {
-                    try await $0.setFavorite(favorite, index: index)
+                if let dialect = connection.knownDialect, !toggle.isOffered(by: dialect) {
+                    throw LanguageError.usage("this API (\(dialect.serverName)) has no \(toggle.feature)")
                 }
-            }), [("", favorite ? .favorite : .unfavorite), ("undo", favorite ? .unfavorite : .favorite)])
+                let index = try integer(context.arguments["N"], name: "N") ?? 0
+                try drive(context, input: "SessionViewModel.set(.\(toggle.name), \(on), index: \(index))") {
+                    try await $0.set(toggle, on, index: index)
+                }
+            })
+        // `POST /api/v1/statuses/:id/favourite, field "favourited"; undo: POST …/unfavourite, field "favourited".`
+        func calls(_ dialect: any Dialect) -> String {
+            guard let call = toggle.call(on, on: dialect), let undo = toggle.call(!on, on: dialect) else {
+                return "none: \(dialect.serverName) has no \(toggle.feature)."
+            }
+            let field = toggle.field[dialect.name].map { ", field \"\($0)\"" } ?? ""
+            return "\(call)\(field); undo: \(undo)\(field)."
+        }
+        spec.currentNotes = { [unowned self] in
+            guard let dialect = connection.knownDialect else {
+                return "On \(connection.label): the call depends on the API, found out by connect URL or the first request; "
+                    + "help \(name) names it then."
+            }
+            return toggle.isOffered(by: dialect) ? "On this API (\(dialect.name)): " + calls(dialect)
+                : "Not on this API: \(dialect.serverName) has no \(toggle.feature)."
+        }
+        spec.makeManualNotes = { Dialects.all.map { "On \($0.name): " + calls($0) }.joined(separator: "\n\n") }
+        spec.unavailable = { [unowned self] in
+            guard let dialect = connection.knownDialect, !toggle.isOffered(by: dialect) else { return nil }
+            return "not on \(dialect.serverName)"
+        }
+        return spec
     }
 
     private func follow(name: String, abstract: String, undo: String, follow: Bool) -> CommandSpec {

@@ -1,22 +1,11 @@
 import WshDataController
 import WshText
 
-/// `bookmark N`, `unbookmark N`, `lists` and its writes as recorded inputs;
-/// each write's `RemoteEffect` (`BookmarkEffect`, `ListCreatedEffect`,
+/// `lists` and its writes as recorded inputs; each write's `RemoteEffect` (`ListCreatedEffect`,
 /// `ListDeletedEffect`, `ListMemberEffect`) is undone by its compensating call.
 extension SessionViewModel {
     /// The lists screen on top, if that is what shows.
     public var lists: ListsViewModel? { timeline.lists }
-
-    /// `bookmark N` / `unbookmark N`: undo does the other.
-    public func setBookmark(_ bookmark: Bool, index: Int) async throws(ViewModelError) {
-        let word = bookmark ? "bookmark" : "unbookmark"
-        try await recordRemote(replay: "\(word) \(index)") { () async throws(ViewModelError) -> (String, (any RemoteEffect)?) in
-            let toggled = try await timeline.setBookmark(bookmark, index: index)
-            notes.append(toggled.note ?? "\(word)ed status \(toggled.target) on the server")
-            return ("\(word) \(index)", BookmarkEffect(statusID: toggled.target, bookmarked: bookmark))
-        }
-    }
 
     /// `lists`: opens the screen of the account's lists.
     public func showLists() async throws(ViewModelError) {
@@ -58,37 +47,6 @@ extension SessionViewModel {
         }
     }
 
-}
-
-/// A bookmark (`bookmarked`) or unbookmark of `statusID`: undo sends the
-/// other, redo the same again.
-public struct BookmarkEffect: RemoteEffect {
-    /// The status bookmarked or unbookmarked.
-    public var statusID: String
-    /// True for a bookmark, false for an unbookmark.
-    public var bookmarked: Bool
-
-    /// The bookmark (or, with `bookmarked` false, the unbookmark) of `statusID`.
-    public init(statusID: String, bookmarked: Bool = true) {
-        self.statusID = statusID
-        self.bookmarked = bookmarked
-    }
-
-    public var summary: String {
-        "\(bookmarked ? "bookmarked" : "unbookmarked") status \(TerminalText.sanitize(statusID)) · undo \(bookmarked ? "unbookmarks" : "bookmarks again")"
-    }
-
-    public func undo(in session: SessionViewModel, undoing operation: String) async throws(ViewModelError) -> String {
-        try await session.timeline.setBookmarkAgain(!bookmarked, statusID: statusID, for: operation, undo: true)
-    }
-
-    public func redo(in session: SessionViewModel, redoing operation: String) async throws(ViewModelError) {
-        session.notes.append(try await session.timeline.setBookmarkAgain(bookmarked, statusID: statusID, for: operation, undo: false))
-    }
-
-    public func replacingStatusID(_ oldID: String, with newID: String) -> BookmarkEffect {
-        BookmarkEffect(statusID: statusID == oldID ? newID : statusID, bookmarked: bookmarked)
-    }
 }
 
 /// An effect that names a list: when undo or redo makes a list again under a

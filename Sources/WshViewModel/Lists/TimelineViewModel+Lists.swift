@@ -2,10 +2,9 @@ import WshDataController
 import WshModel
 import WshRequest
 
-/// Bookmarks and lists: `bookmark N` / `unbookmark N`, the `lists` screen,
-/// and the list writes, each with the request that takes it back or sends
-/// it again for undo and redo. Refused before any request where the API has
-/// no such thing.
+/// Lists: the `lists` screen and the list writes, each with the request
+/// that takes it back or sends it again for undo and redo. Refused before any
+/// request where the API has no lists.
 extension TimelineViewModel {
     /// A list the server has, after a write: its id and title.
     public struct ListWritten: Sendable, Hashable {
@@ -21,29 +20,6 @@ extension TimelineViewModel {
 
     /// The lists screen on top, if that is what shows.
     public var lists: ListsViewModel? { screen.lists }
-
-    // MARK: Bookmarks
-
-    /// Bookmarks (`true`) or unbookmarks row `index`; the row shows the server's `bookmarked`.
-    public func setBookmark(_ bookmark: Bool, index: Int) async throws(ViewModelError) -> Toggled {
-        try offered(\.bookmarks, "bookmarks")
-        return try await toggleStatus(at: index, bookmark, "bookmarked", readBack: { .bookmarked(statusID: $0) }) {
-            (id: String) async throws(WriteError) in try await dataController.setBookmark(bookmark, statusID: id)
-        } next: { id, status in state.updatingBookmark(id: id, to: status.bookmarked ?? bookmark, server: status.serverJSON) }
-    }
-
-    /// Sets the bookmark of `statusID` back or again, for undo or redo of `operation`. Returns a note.
-    public func setBookmarkAgain(_ bookmark: Bool, statusID: String, for operation: String, undo: Bool)
-        async throws(ViewModelError) -> String {
-        let outcome = try await compensate(
-            operation, undo: undo, doing: "\(bookmark ? "bookmarking" : "unbookmarking") status \(statusID)",
-            check: dataController.readBack(.status(id: statusID)).command
-        ) { () async throws(WriteError) in try await dataController.setBookmark(bookmark, statusID: statusID) }
-        commit(state.updatingBookmark(id: statusID, to: outcome.value.bookmarked ?? bookmark, server: outcome.value.serverJSON))
-        let verb = bookmark ? "bookmarked" : "unbookmarked"
-        if case .recovered = outcome.resolution { return "the answer was lost; the server shows status \(statusID) \(verb)" }
-        return "\(verb) status \(statusID) on the server"
-    }
 
     // MARK: Lists
 
@@ -159,24 +135,6 @@ extension TimelineViewModel {
         var next = state
         next.screens[next.screens.count - 1] = .lists(lists)
         commit(next)
-    }
-}
-
-extension TimelineState {
-    /// This state with the status `id` shown `bookmarked` wherever it shows;
-    /// `server`: the server's answer as it sent it, kept for `--json`.
-    func updatingBookmark(id: String, to bookmarked: Bool, server: ServerJSON? = nil) -> TimelineState {
-        let current = statuses.first { $0.identifier == id }
-            ?? screens.lazy.compactMap { screen -> Status? in
-                switch screen {
-                case .detail(let status), .comments(let status, _): status.identifier == id ? status : nil
-                default: nil
-                }
-            }.first
-        guard var status = current else { return self }
-        status.bookmarked = bookmarked
-        status.serverJSON = server ?? status.serverJSON
-        return replacingStatus(id: id, with: status)
     }
 }
 

@@ -9,7 +9,7 @@ import WshModel
 /// them only restores what wsh shows.
 ///
 /// Each family of write is one type, declared beside the inputs that make it
-/// (`FavoriteEffect` in `SessionViewModel+Writes.swift`, `EditEffect` in
+/// (`ToggleEffect` in `SessionViewModel+Writes.swift`, `EditEffect` in
 /// `SessionViewModel+Edits.swift`…), and carries its own undo, redo and id
 /// replacement: `SessionViewModel.undo()` and `redo()` call them without
 /// knowing which write it is, and `history --effects` shows `summary`. A new

@@ -3,7 +3,7 @@ import WshText
 
 /// The session's writes besides `post`, each one recorded input marked
 /// remote (`⇅`), and the `RemoteEffect` of each family (`CommentEffect`,
-/// `RepostEffect`, `FavoriteEffect`, `DeletedStatusEffect`, `FollowEffect`)
+/// `RepostEffect`, `ToggleEffect`, `DeletedStatusEffect`, `FollowEffect`)
 /// with its undo and redo requests; and `limits`, which is not recorded.
 extension SessionViewModel {
     // MARK: Inputs recorded in the history
@@ -39,13 +39,14 @@ extension SessionViewModel {
         }
     }
 
-    /// `favorite N` / `unfavorite N`: undo does the other.
-    public func setFavorite(_ favorite: Bool, index: Int) async throws(ViewModelError) {
-        try await recordRemote(replay: "\(favorite ? "favorite" : "unfavorite") \(index)") { () async throws(ViewModelError) -> (String, (any RemoteEffect)?) in
-            let toggled = try await timeline.setFavorite(favorite, index: index)
-            notes.append(toggled.note ?? "\(favorite ? "favourited" : "unfavourited") status \(toggled.target) on the server")
-            return ("\(favorite ? "favorite" : "unfavorite") \(index)",
-                    FavoriteEffect(statusID: toggled.target, favorited: favorite))
+    /// `favorite N`, `unbookmark N`… (any `StatusToggle`, on or off): undo
+    /// sends it the other way.
+    public func set(_ toggle: StatusToggle, _ on: Bool, index: Int) async throws(ViewModelError) {
+        let command = "\(toggle.command(on)) \(index)"
+        try await recordRemote(replay: command) { () async throws(ViewModelError) -> (String, (any RemoteEffect)?) in
+            let toggled = try await timeline.set(toggle, on, index: index)
+            notes.append(toggled.note ?? "\(toggle.past(on)) status \(toggled.target) on the server")
+            return (command, ToggleEffect(toggle, on, statusID: toggled.target))
         }
     }
 
@@ -198,34 +199,37 @@ public struct RepostEffect: RemoteEffect {
     }
 }
 
-/// A favourite (`favorited`) or unfavourite of `statusID`: undo sends the
-/// other, redo the same again.
-public struct FavoriteEffect: RemoteEffect {
-    /// The status favourited or unfavourited.
+/// A `StatusToggle` set on or off for `statusID` (a favourite, an
+/// unbookmark…): undo sends it the other way, redo the same again.
+public struct ToggleEffect: RemoteEffect {
+    /// The write, as declared.
+    public var toggle: StatusToggle
+    /// True when it turned the flag on.
+    public var on: Bool
+    /// The status it was about.
     public var statusID: String
-    /// True for a favourite, false for an unfavourite.
-    public var favorited: Bool
 
-    /// The favourite (or, with `favorited` false, the unfavourite) of `statusID`.
-    public init(statusID: String, favorited: Bool = true) {
+    /// `toggle` set `on` (or off) for `statusID`.
+    public init(_ toggle: StatusToggle, _ on: Bool, statusID: String) {
+        self.toggle = toggle
+        self.on = on
         self.statusID = statusID
-        self.favorited = favorited
     }
 
     public var summary: String {
-        "\(favorited ? "favourited" : "unfavourited") status \(TerminalText.sanitize(statusID)) · undo \(favorited ? "unfavourites" : "favourites")"
+        "\(toggle.past(on)) status \(TerminalText.sanitize(statusID)) · undo \(on ? toggle.undoOfOn : toggle.undoOfOff)"
     }
 
     public func undo(in session: SessionViewModel, undoing operation: String) async throws(ViewModelError) -> String {
-        try await session.timeline.setFavoriteAgain(!favorited, statusID: statusID, for: operation, undo: true)
+        try await session.timeline.setAgain(toggle, !on, statusID: statusID, for: operation, undo: true)
     }
 
     public func redo(in session: SessionViewModel, redoing operation: String) async throws(ViewModelError) {
-        session.notes.append(try await session.timeline.setFavoriteAgain(favorited, statusID: statusID, for: operation, undo: false))
+        session.notes.append(try await session.timeline.setAgain(toggle, on, statusID: statusID, for: operation, undo: false))
     }
 
-    public func replacingStatusID(_ oldID: String, with newID: String) -> FavoriteEffect {
-        FavoriteEffect(statusID: statusID == oldID ? newID : statusID, favorited: favorited)
+    public func replacingStatusID(_ oldID: String, with newID: String) -> ToggleEffect {
+        ToggleEffect(toggle, on, statusID: statusID == oldID ? newID : statusID)
     }
 }
 

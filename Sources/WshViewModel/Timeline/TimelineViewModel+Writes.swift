@@ -99,29 +99,22 @@ extension TimelineViewModel {
         return (id, posted)
     }
 
-    /// Favourites (`true`) or unfavourites row `index`. The row's counts
-    /// follow the status the server sends back.
-    public func setFavorite(_ favorite: Bool, index: Int) async throws(ViewModelError) -> Toggled {
-        try await toggleStatus(at: index, favorite, "favourited", readBack: { .favourited(statusID: $0) }) {
-            (id: String) async throws(WriteError) in try await dataController.setFavorite(favorite, statusID: id)
-        } next: { _, status in state.updatingCounts(from: status) }
-    }
-
-    /// Sets a flag of row `index`'s status (`on`, named `flag`: favourited,
-    /// bookmarked) with `send`, commits the state `next` makes of the server's
-    /// answer (the status it sends back), and returns it toggled; a lost answer is
-    /// resolved as `write` does, checked the way `readBack` of the id says.
-    func toggleStatus<Answer: Sendable>(
-        at index: Int, _ on: Bool, _ flag: String, readBack: (String) -> ReadBack,
-        _ send: (String) async throws(WriteError) -> WriteOutcome<Answer>, next: (String, Answer) -> TimelineState
-    ) async throws(ViewModelError) -> Toggled {
+    /// Turns `toggle`'s flag of row `index` on or off (favourite, bookmark…).
+    /// The row, and any screen showing the status, take the counts and the
+    /// flag of the status the server sends back. An API without the toggle
+    /// refuses before any request; a lost answer is resolved as `write` does,
+    /// by reading the status's flag.
+    public func set(_ toggle: StatusToggle, _ on: Bool, index: Int) async throws(ViewModelError) -> Toggled {
+        guard toggle.isOffered(by: dataController.statuses.dialect) else {
+            throw fail(.notOffered("this API (\(dataController.dialectName)) has no \(toggle.feature)"))
+        }
         let status = try openStatus(at: index)
         let id = status.identifier ?? ""
         let written = try await write(
-            nothing: on ? "the status is not \(flag)" : "the status is still \(flag)",
-            advice: dataController.readBack(readBack(id)).advice
-        ) { () async throws(WriteError) in try await send(id) }
-        commit(next(id, written.value))
+            nothing: on ? "the status is not \(toggle.on)" : "the status is still \(toggle.on)",
+            advice: dataController.readBack(.toggle(toggle, statusID: id)).advice
+        ) { () async throws(WriteError) in try await dataController.statuses.set(toggle, on, statusID: id) }
+        commit(state.updating(toggle, on, statusID: id, from: written.value))
         return Toggled(target: id, note: Self.lostAnswerNote(written, found: "the server shows it done"))
     }
 
@@ -212,19 +205,20 @@ extension TimelineViewModel {
         }
     }
 
-    /// Sets the favourite of `statusID` back or again, for undo or redo of
+    /// Sets `toggle`'s flag of `statusID` back or again, for undo or redo of
     /// `operation`; "already so" counts as done. Returns a note.
-    public func setFavoriteAgain(_ favorite: Bool, statusID: String, for operation: String, undo: Bool)
+    public func setAgain(_ toggle: StatusToggle, _ on: Bool, statusID: String, for operation: String, undo: Bool)
         async throws(ViewModelError) -> String {
-        let verb = favorite ? "favourit" : "unfavourit"
         let outcome = try await compensate(
-            operation, undo: undo, doing: "\(verb)ing status \(statusID)",
+            operation, undo: undo, doing: "\(toggle.doing(on)) status \(statusID)",
             check: dataController.readBack(.status(id: statusID)).command
-        ) { () async throws(WriteError) in try await dataController.setFavorite(favorite, statusID: statusID, alreadyDoneCounts: true) }
+        ) { () async throws(WriteError) in
+            try await dataController.statuses.set(toggle, on, statusID: statusID, alreadyDoneCounts: true)
+        }
         return switch outcome.resolution {
-        case .answered: "\(verb)ed status \(statusID) on the server"
-        case .recovered: "the answer was lost; the server shows status \(statusID) \(verb)ed"
-        case .alreadyDone: "status \(statusID) was already \(favorite ? "favourited" : "not favourited") on the server"
+        case .answered: "\(toggle.past(on)) status \(statusID) on the server"
+        case .recovered: "the answer was lost; the server shows status \(statusID) \(toggle.past(on))"
+        case .alreadyDone: "status \(statusID) was already \(on ? toggle.on : "not " + toggle.on) on the server"
         }
     }
 
@@ -384,19 +378,22 @@ extension TimelineState {
         return next
     }
 
-    /// This state with the counts (and `favorited`) of the status `updated`
-    /// names taken from it wherever it shows; unchanged for nil. Only the
-    /// counts are taken: a write's answer may carry the status without its author.
-    func updatingCounts(from updated: Status?) -> TimelineState {
-        guard let updated, let id = updated.identifier else { return self }
-        let current = statuses.first { $0.identifier == id }
+    /// The status `id` as the state shows it: a loaded row, else a screen open on it.
+    func status(id: String) -> Status? {
+        statuses.first { $0.identifier == id }
             ?? screens.lazy.compactMap { screen -> Status? in
                 switch screen {
                 case .detail(let status), .comments(let status, _), .edits(let status, _): status.identifier == id ? status : nil
                 case .user, .scheduled, .notifications, .conversations, .search, .accounts, .lists: nil
                 }
             }.first
-        guard var status = current else { return self }
+    }
+
+    /// This state with the counts (and `favorited`) of the status `updated`
+    /// names taken from it wherever it shows; unchanged for nil. Only the
+    /// counts are taken: a write's answer may carry the status without its author.
+    func updatingCounts(from updated: Status?) -> TimelineState {
+        guard let updated, let id = updated.identifier, var status = status(id: id) else { return self }
         status.repostsCount = updated.repostsCount ?? status.repostsCount
         status.commentsCount = updated.commentsCount ?? status.commentsCount
         status.attitudesCount = updated.attitudesCount ?? status.attitudesCount
@@ -404,5 +401,14 @@ extension TimelineState {
         // The server's newer answer, every field of it, for `--json` (wsh's fields still merge over it).
         status.serverJSON = updated.serverJSON ?? status.serverJSON
         return replacingStatus(id: id, with: status)
+    }
+
+    /// This state after `toggle` was set `on` for the status `id`: the counts
+    /// of the server's `answer`, and the flag as it says (else as wanted).
+    func updating(_ toggle: StatusToggle, _ on: Bool, statusID id: String, from answer: Status?) -> TimelineState {
+        let next = updatingCounts(from: answer)
+        guard var status = next.status(id: id) else { return next }
+        toggle.setFlag(&status, answer.flatMap(toggle.flag) ?? on)
+        return next.replacingStatus(id: id, with: status)
     }
 }

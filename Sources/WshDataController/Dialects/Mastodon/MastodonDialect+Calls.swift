@@ -12,8 +12,6 @@ extension MastodonDialect {
 
     public func call(for operation: SharedOperation) -> OperationCall {
         switch operation {
-        case .favorite: OperationCall("POST", "/api/v1/statuses/:id/favourite", field: "favourited")
-        case .unfavorite: OperationCall("POST", "/api/v1/statuses/:id/unfavourite", field: "favourited")
         // A comment is a reply status in the thread.
         case .comment: OperationCall("POST", "/api/v1/statuses", "status, in_reply_to_id")
         case .reply: OperationCall("POST", "/api/v1/statuses", "status, in_reply_to_id: the comment's id")

@@ -52,8 +52,7 @@ public struct MastodonDialect: Dialect {
     public func readBack(_ what: ReadBack) -> ReadBackHint {
         switch what {
         case .status(let id): ReadBackHint("api get api/v1/statuses/\(id)")
-        case .favourited(let id): ReadBackHint("api get api/v1/statuses/\(id)", field: "favourited")
-        case .bookmarked(let id): ReadBackHint("api get api/v1/statuses/\(id)", field: "bookmarked")
+        case .toggle(let toggle, let id): ReadBackHint("api get api/v1/statuses/\(id)", field: toggle.field[name])
         case .statusSource(let id): ReadBackHint("api get api/v1/statuses/\(id)/source")
         case .comments(let id): ReadBackHint("api get api/v1/statuses/\(id)/context")
         case .ownRecentStatuses: ReadBackHint("api get api/v1/timelines/home limit=5")
@@ -210,11 +209,11 @@ public struct MastodonDialect: Dialect {
         return call.kept(try await call.send(MastodonStatus.self, .post, "api/v1/statuses/\(Call.segment(id))/reblog").status, \.serverJSON)
     }
 
-    public func setFavorite(_ favorite: Bool, id: String, _ exchange: DialectExchange) async throws(RequestError) -> Favorite {
-        let action = favorite ? "favourite" : "unfavourite"
+    public func toggle(_ toggle: ToggleCall, statusID: String, _ exchange: DialectExchange) async throws(RequestError) -> Status? {
         let call = Call(exchange)
-        let status = try await call.send(MastodonStatus.self, .post, "api/v1/statuses/\(Call.segment(id))/\(action)").status
-        return Favorite(status: call.kept(status, \.serverJSON))
+        let path = String(toggle.path.drop { $0 == "/" }).replacing(":id", with: Call.segment(statusID))
+        let parameters = toggle.idParameter.map { [($0, statusID)] } ?? []
+        return call.kept(try await call.send(MastodonStatus.self, toggle.method, path, parameters).status, \.serverJSON)
     }
 
     /// A comment is a reply status in the thread.
@@ -248,13 +247,6 @@ public struct MastodonDialect: Dialect {
 // MARK: Bookmarks and lists
 
 extension MastodonDialect {
-    public func setBookmark(_ bookmark: Bool, id: String, _ exchange: DialectExchange) async throws(RequestError) -> Status {
-        let call = Call(exchange)
-        return call.kept(try await call.send(MastodonStatus.self, .post,
-                                             "api/v1/statuses/\(Call.segment(id))/\(bookmark ? "bookmark" : "unbookmark")").status,
-                         \.serverJSON)
-    }
-
     public func lists(_ exchange: DialectExchange) async throws(RequestError) -> [UserList] {
         try await Call(exchange).get([UserList].self, "api/v1/lists")
     }

@@ -10,8 +10,6 @@ extension WeiboDialect {
 
     public func call(for operation: SharedOperation) -> OperationCall {
         switch operation {
-        case .favorite: OperationCall("POST", "favorites/create.json", "id", field: "favorited")
-        case .unfavorite: OperationCall("POST", "favorites/destroy.json", "id", field: "favorited")
         case .comment: OperationCall("POST", "comments/create.json", "id, comment")
         case .reply: OperationCall("POST", "comments/reply.json", "id, cid, comment")
         case .deleteComment: OperationCall("POST", "comments/destroy.json", "cid")

@@ -31,8 +31,7 @@ public struct WeiboDialect: Dialect {
     public func readBack(_ what: ReadBack) -> ReadBackHint {
         switch what {
         case .status(let id), .statusSource(let id): ReadBackHint("api get statuses/show.json id=\(id)")
-        case .favourited(let id): ReadBackHint("api get statuses/show.json id=\(id)", field: "favorited")
-        case .bookmarked(let id): ReadBackHint("api get statuses/show.json id=\(id)")
+        case .toggle(let toggle, let id): ReadBackHint("api get statuses/show.json id=\(id)", field: toggle.field[name])
         case .comments(let id): ReadBackHint("api get comments/show.json id=\(id)")
         case .ownRecentStatuses: ReadBackHint("api get statuses/user_timeline.json count=5")
         case .following(let user): ReadBackHint("api get users/show.json \(user.weiboArgument)", field: "following")
@@ -137,9 +136,13 @@ public struct WeiboDialect: Dialect {
         return try await exchange.fetch(Status.self, Endpoint(.post, "statuses/repost.json", parameters: parameters))
     }
 
-    public func setFavorite(_ favorite: Bool, id: String, _ exchange: DialectExchange) async throws(RequestError) -> Favorite {
-        try await exchange.fetch(Favorite.self, Endpoint(.post, favorite ? "favorites/create.json" : "favorites/destroy.json",
-                                                         parameters: [("id", id)]))
+    public func toggle(_ call: ToggleCall, statusID: String, _ exchange: DialectExchange) async throws(RequestError) -> Status? {
+        let endpoint = Endpoint(call.method, call.path.replacing(":id", with: statusID),
+                                parameters: call.idParameter.map { [($0, statusID)] } ?? [])
+        switch call.answer {
+        case .status: return try await exchange.fetch(Status.self, endpoint)
+        case .wrapped: return try await exchange.fetch(Favorite.self, endpoint).status
+        }
     }
 
     public func comment(statusID: String, text: String, _ exchange: DialectExchange) async throws(RequestError) -> Comment {
@@ -165,10 +168,6 @@ public struct WeiboDialect: Dialect {
 
     /// `Weibo has no bookmarks`: the one line for what Weibo lacks.
     static func lacks(_ what: String) -> String { "Weibo has no \(what)" }
-
-    public func setBookmark(_ bookmark: Bool, id: String, _ exchange: DialectExchange) async throws(RequestError) -> Status {
-        throw .configuration(Self.lacks("bookmarks"))
-    }
 
     public func lists(_ exchange: DialectExchange) async throws(RequestError) -> [UserList] {
         throw .configuration(Self.lacks("lists"))

@@ -26,7 +26,7 @@ extension Shell {
                 name: "led", abstract: "Show the calculator's display.",
                 handler: { [unowned self] context in
                     let text = sessionStorage?.ledText ?? "0"
-                    context.write(LEDView(style: console.style).render(text))
+                    show(context, reading: "SessionViewModel.ledText", ("LEDView", LEDView(style: console.style).render(text)))
                 }),
             CommandSpec(
                 name: "history", abstract: "List the recorded operations, numbered.",
@@ -66,7 +66,9 @@ extension Shell {
                     if wantsJSON(context) {
                         context.write(try JSONView.encode(documents))
                     } else {
-                        context.write(HistoryView(style: console.style).render(records, effects: effects))
+                        show(context, reading: "SessionViewModel.operationRecords",
+                             ("HistoryView (\(records.count) operation\(records.count == 1 ? "" : "s"))",
+                              HistoryView(style: console.style).render(records, effects: effects)))
                     }
                 }),
             CommandSpec(

@@ -57,12 +57,11 @@ extension Shell {
             options: [.json],
             handler: { [unowned self] context in
                 try refuseUnless(\.filters, "has no filters")
-                let filters = try drive(context, input: "SessionViewModel.filters()") { try await $0.filters() }
-                if wantsJSON(context) {
-                    context.write(try JSONView.encode(filters.document))
-                } else {
-                    context.write(FiltersView(style: console.style).render(filters))
-                }
+                let asJSON = wantsJSON(context)
+                let filters = try drive(context, input: "SessionViewModel.filters()", view: { [console] filters in
+                    asJSON ? nil : ("FiltersView (\(filters.rows.count) rows)", FiltersView(style: console.style).render(filters))
+                }) { try await $0.filters() }
+                if asJSON { context.write(try JSONView.encode(filters.document)) }
                 context.setVariable("count", to: .int(filters.rows.count))
             })
         return [search, accountList(.followers), accountList(.following),

@@ -36,12 +36,20 @@ extension Shell {
         if context.arguments.flag("diff") {
             let diff = sessionStorage?.lastChange
             leaveResult(context, diff)
-            context.write(wantsJSON(context) ? try JSONView.encode(diff) : view.render(diff))
+            if wantsJSON(context) {
+                context.write(try JSONView.encode(diff))
+            } else {
+                show(context, reading: "SessionViewModel.lastChange", ("StateView (the last change)", view.render(diff)))
+            }
         } else {
             // Before the first command that needs a session, the state is a fresh one.
             let document = sessionStorage?.stateDocument ?? SessionStateDocument(SessionState())
             leaveResult(context, document)
-            context.write(wantsJSON(context) ? try JSONView.encode(document) : view.render(document))
+            if wantsJSON(context) {
+                context.write(try JSONView.encode(document))
+            } else {
+                show(context, reading: "SessionViewModel.stateDocument", ("StateView", view.render(document)))
+            }
         }
     }
 }

@@ -97,7 +97,8 @@ extension Shell {
                     if wantsJSON(context) {
                         context.write(try JSONView.encode(documents()))
                     } else if let session = sessionStorage {
-                        context.write(TimelineListView(style: console.style, columns: console.columns()).render(session.rows))
+                        show(context, reading: "SessionViewModel.rows",
+                             TimelineListView(style: console.style, columns: console.columns()).shown(session.rows))
                     }
                 }),
             CommandSpec(

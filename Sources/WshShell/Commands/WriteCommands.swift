@@ -95,12 +95,11 @@ extension Shell {
                     """,
                 options: [.json],
                 handler: { [unowned self] context in
-                    let limits = try drive(context, input: "SessionViewModel.limits()") { try await $0.limits() }
-                    if wantsJSON(context) {
-                        context.write(try JSONView.encode(limits.document))
-                    } else {
-                        context.write(LimitsView(style: console.style).render(limits))
-                    }
+                    let asJSON = wantsJSON(context)
+                    let limits = try drive(context, input: "SessionViewModel.limits()", view: { [console] limits in
+                        asJSON ? nil : ("LimitsView", LimitsView(style: console.style).render(limits))
+                    }) { try await $0.limits() }
+                    if asJSON { context.write(try JSONView.encode(limits.document)) }
                 }), [("", .rateLimits)]),
         ] + configuration.statusToggles.flatMap { [toggleCommand($0, true), toggleCommand($0, false)] }
     }

@@ -1,5 +1,6 @@
 import WshDataController
 import WshLanguage
+import WshText
 import WshViewModel
 
 extension Shell {
@@ -41,9 +42,13 @@ extension Shell {
     ///   - input: how the trace names the input, e.g. `SessionViewModel.fetch(count: 5, page: 1)`.
     ///   - show: what to render even outside an interactive session, because
     ///     the command was asked to show it (e.g. `detail` shows the detail).
+    ///   - view: the View the command renders of what the input returned
+    ///     (`limits`: `LimitsView`), its name and text; nil for none (`--json`).
+    ///     It is rendered before the input ends, so the stream announces it.
     /// - Returns: what the input returned (e.g. how many statuses `fetch` loaded).
     @discardableResult
     func drive<Output>(_ context: CommandContext, input: String, show: SessionChange = [],
+                       view: ((Output) -> (name: String, text: String)?)? = nil,
                        _ body: sending @escaping (SessionViewModel) async throws -> Output) throws(LanguageError) -> Output {
         let session = try session()
         // Put together word by word: `joined(separator:)` would be the standard library's
@@ -61,6 +66,7 @@ extension Shell {
         } catch {
             failure = error
         }
+        if let output, let (name, text) = view?(output) { render(context, name, text) }
         // `detail N --expand` shows the text behind a content warning.
         let expand = context.name == "detail" || context.name == "show" ? context.arguments.flag("expand") : false
         stream.publish(.inputEnded(InputEnded(
@@ -70,6 +76,30 @@ extension Shell {
         publishStateIfWatched(after: command)
         guard let output else { throw failure ?? .commandFailed("no result") }
         return output
+    }
+
+    /// Shows the View `view` renders of ViewModel outputs alone (`list`:
+    /// `TimelineListView` of `SessionViewModel.rows`): a command of its own on
+    /// the session's stream, with no input, so `trace` and the classroom name
+    /// the View as they name an input's.
+    ///
+    /// - Parameters:
+    ///   - outputs: the outputs it reads, as the trace names them (`SessionViewModel.rows`).
+    ///   - view: the View's name as the trace shows it, and its text.
+    func show(_ context: CommandContext, reading outputs: String, _ view: (name: String, text: String)) {
+        var command = context.name
+        for word in context.words { command += " " + word }
+        stream.publish(.inputStarted(command: command, input: outputs))
+        let started = ContinuousClock.now
+        render(context, view.name, view.text)
+        stream.publish(.inputEnded(InputEnded(command: command, show: [], expand: false, notes: [], failure: nil,
+                                              elapsed: ContinuousClock.now - started)))
+    }
+
+    /// Writes `text`, rendered by the View `name`, and says so on the stream.
+    private func render(_ context: CommandContext, _ name: String, _ text: String) {
+        context.write(text)
+        stream.publish(.rendered(view: name, text: TerminalText.sanitize(text, .multiline), onTerminal: true))
     }
 
     /// Drives an input that opens a screen: shows it, or with `--json` prints

@@ -78,9 +78,7 @@ final class TerminalViews: SessionSubscriber, @unchecked Sendable {
     static func screen(_ session: SessionViewModel, style: Style, columns: Int, expand: Bool) -> (String, String) {
         switch session.screen {
         case .list:
-            let rows = session.rows
-            return ("TimelineListView (\(rows.count) row\(rows.count == 1 ? "" : "s"))",
-                    TimelineListView(style: style, columns: columns).render(rows))
+            return TimelineListView(style: style, columns: columns).shown(session.rows)
         case .detail(let detail):
             return ("StatusDetailView", StatusDetailView(style: style).render(detail, expand: expand))
         case .comments(let comments):

@@ -6,6 +6,11 @@ struct TimelineListView {
     let style: Style
     let columns: Int
 
+    /// The View's name as `trace` shows it (`TimelineListView (3 rows)`), and its text of `rows`.
+    func shown(_ rows: [StatusCellViewModel]) -> (name: String, text: String) {
+        ("TimelineListView (\(rows.count) row\(rows.count == 1 ? "" : "s"))", render(rows))
+    }
+
     func render(_ rows: [StatusCellViewModel]) -> String {
         guard !rows.isEmpty else { return "" }
         let indexWidth = String(rows.count).count

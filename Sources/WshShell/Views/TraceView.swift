@@ -14,7 +14,8 @@ struct TraceView {
         func row(_ layer: String, _ text: String) {
             lines.append(style.dim("│ ") + style.magenta(layer + String(repeating: " ", count: max(0, 16 - layer.count))) + text)
         }
-        row("ViewModel", "input  " + input)
+        // A command that only shows a View read the ViewModel's outputs: no input, no change.
+        row("ViewModel", (entries.isEmpty && !rendered.isEmpty && failure == nil ? "output " : "input  ") + input)
         for entry in entries {
             switch entry {
             case .dataController(let event):

@@ -30,7 +30,7 @@ struct BreadthDataControllerTests {
             default: .json(#"{"error":"Record not found"}"#, status: 404)
             }
         }
-        let filters = try await Self.timeline(fake).filters()
+        let filters = try await Self.timeline(fake).users.filters()
         #expect(filters.map(\.title) == ["Spoilers", "Old"])
         #expect(filters[0].action == "hide")
         #expect(filters[0].context == ["home", "notifications"])
@@ -49,7 +49,7 @@ struct BreadthDataControllerTests {
             default: .json(#"{"error":"Record not found"}"#, status: 404)
             }
         }
-        let filters = try await Self.timeline(fake).filters()
+        let filters = try await Self.timeline(fake).users.filters()
         #expect(filters.map(\.title) == ["spoiler", "meh"])
         #expect(filters.map(\.action) == ["hide", "warn"])
         #expect(filters[0].keywords == ["spoiler"])
@@ -59,7 +59,7 @@ struct BreadthDataControllerTests {
     @Test("a refusal of /api/v2/filters that is not its absence (401) is the answer, not a fall back")
     func filtersV2RefusedIsNotAFallBack() async throws {
         let fake = FakeHTTPClient { _ in .json(#"{"error":"The access token is invalid"}"#, status: 401) }
-        await #expect(throws: RequestError.self) { try await Self.timeline(fake).filters() }
+        await #expect(throws: RequestError.self) { try await Self.timeline(fake).users.filters() }
         #expect(fake.requests.count == 1)
     }
 
@@ -104,12 +104,12 @@ struct BreadthDataControllerTests {
             }
         }
         let timeline = Self.timeline(fake)
-        let first = try await timeline.statusAccounts(.favouritedBy, statusID: "5", count: 2)
+        let first = try await timeline.users.statusAccounts(.favouritedBy, statusID: "5", count: 2)
         #expect(first.users.compactMap(\.screenName) == ["a", "b"])
-        let second = try await timeline.statusAccounts(.favouritedBy, statusID: "5", count: 2, cursor: first.next)
+        let second = try await timeline.users.statusAccounts(.favouritedBy, statusID: "5", count: 2, cursor: first.next)
         #expect(second.users.compactMap(\.screenName) == ["c"])
         #expect(second.next == nil)
-        let boosters = try await timeline.statusAccounts(.rebloggedBy, statusID: "5", count: 40)
+        let boosters = try await timeline.users.statusAccounts(.rebloggedBy, statusID: "5", count: 40)
         #expect(boosters.users.compactMap(\.screenName) == ["d"])
     }
 
@@ -122,14 +122,14 @@ struct BreadthDataControllerTests {
                 : .json(#"{"error":"Request Api not found!","error_code":10020}"#, status: 404)
         }
         let timeline = Self.timeline(fake, dialect: WeiboDialect(), base: "http://weibo.test/2/")
-        let page = try await timeline.statusAccounts(.rebloggedBy, statusID: "5", count: 40)
+        let page = try await timeline.users.statusAccounts(.rebloggedBy, statusID: "5", count: 40)
         #expect(page.users.compactMap(\.screenName) == ["u1", "u2"])
         #expect(page.next == nil)
         #expect(fake.requests.first?.url.contains("id=5") == true)
         #expect(WeiboDialect().capabilities.listsRebloggedBy)
         #expect(!WeiboDialect().capabilities.listsFavouritedBy)
         await #expect(throws: RequestError.configuration("Weibo does not say who liked a status")) {
-            try await timeline.statusAccounts(.favouritedBy, statusID: "5", count: 40)
+            try await timeline.users.statusAccounts(.favouritedBy, statusID: "5", count: 40)
         }
     }
 

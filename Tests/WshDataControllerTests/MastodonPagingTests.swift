@@ -148,8 +148,8 @@ struct MastodonPagingTests {
         let first = try await timeline.notifications(NotificationQuery(count: 1, types: ["mention"]))
         let older = try await timeline.notifications(NotificationQuery(count: 1, types: ["mention"], from: first.next))
         #expect(older.next == nil)
-        let page = try await timeline.accounts(.followers, of: .uid("7"), count: 1)
-        _ = try await timeline.accounts(.followers, of: .uid("7"), count: 1, cursor: page.next)
+        let page = try await timeline.users.accounts(.followers, of: .uid("7"), count: 1)
+        _ = try await timeline.users.accounts(.followers, of: .uid("7"), count: 1, cursor: page.next)
         let asked = fake.requests.map(\.url).filter { !$0.contains("relationships") }
         #expect(asked == [notifications + "?limit=1&types%5B%5D=mention", notifications + "?types%5B%5D=mention&max_id=n2&limit=1&grouped=false",
                           followers + "?limit=1", followers + "?limit=1&max_id=f-99&v=2"])

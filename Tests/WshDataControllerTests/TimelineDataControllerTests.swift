@@ -36,7 +36,7 @@ struct TimelineDataControllerTests {
         let controller = TimelineDataController(client: backend.client)
         _ = try await controller.load(.public, count: 4)
 
-        let user = try await controller.user(.screenName("dave"))
+        let user = try await controller.users.user(.screenName("dave"))
 
         #expect(user.identifier == "1004")
         #expect(backend.requestedPaths == ["/2/statuses/public_timeline.json"])

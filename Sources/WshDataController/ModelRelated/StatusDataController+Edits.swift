@@ -58,7 +58,7 @@ extension StatusDataController {
     }
 
     /// A page of the account's scheduled statuses, at most `count`, from `cursor` (nil: the first).
-    public func scheduledPage(count: Int, cursor: String?) async throws(RequestError) -> ScheduledPage {
+    public func scheduledPage(count: Int = 40, cursor: String? = nil) async throws(RequestError) -> ScheduledPage {
         try await api.run("StatusDataController.scheduledStatuses(count: \(count)\(cursor == nil ? "" : ", next page"))",
                           count: { $0.statuses.count }) {
             try await $0.scheduledStatuses(count: count, cursor: cursor, $1)

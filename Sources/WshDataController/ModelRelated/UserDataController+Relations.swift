@@ -17,7 +17,7 @@ extension UserDataController {
     }
 
     /// A page of `reference`'s followers or of whom they follow, from `cursor`; the users are cached.
-    public func accounts(_ list: AccountList, of reference: UserReference, count: Int, cursor: String?)
+    public func accounts(_ list: AccountList, of reference: UserReference, count: Int, cursor: String? = nil)
         async throws(RequestError) -> UserPage {
         let page = try await api.run("UserDataController.\(list.rawValue)(\(reference))", count: { $0.users.count }) {
             try await $0.accounts(list, of: reference, count: count, cursor: cursor, $1)
@@ -27,7 +27,7 @@ extension UserDataController {
     }
 
     /// A page of who favourited or boosted the status `statusID`, from `cursor`; the users are cached.
-    public func statusAccounts(_ list: StatusAccountList, statusID: String, count: Int, cursor: String?)
+    public func statusAccounts(_ list: StatusAccountList, statusID: String, count: Int, cursor: String? = nil)
         async throws(RequestError) -> UserPage {
         let page = try await api.run("UserDataController.\(list.rawValue)(status: \(statusID))", count: { $0.users.count }) {
             try await $0.statusAccounts(list, statusID: statusID, count: count, cursor: cursor, $1)

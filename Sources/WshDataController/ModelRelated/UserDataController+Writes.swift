@@ -13,7 +13,7 @@ extension UserDataController {
     /// answer is resolved by reading the dialect's `followingState` (uncached) for its
     /// `following`: as wanted is `.recovered`, the other way `.notApplied`,
     /// absent or unreadable `.unknown`.
-    public func setFollowing(_ follow: Bool, _ reference: UserReference, alreadyDoneCounts: Bool)
+    public func setFollowing(_ follow: Bool, _ reference: UserReference, alreadyDoneCounts: Bool = false)
         async throws(WriteError) -> WriteOutcome<User?> {
         let lost: RequestError
         do {

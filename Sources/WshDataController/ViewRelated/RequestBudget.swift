@@ -40,7 +40,7 @@ extension TimelineDataController {
     /// The account's budget from the API's rate limits; `.unknown` when
     /// the API does not answer it (the caller's own pace then holds).
     public func requestBudget() async -> RequestBudget {
-        guard let status = try? await rateLimitStatus() else { return .unknown }
+        guard let status = try? await users.rateLimitStatus() else { return .unknown }
         return RequestBudget(remaining: status.remainingUserHits, secondsToReset: status.resetTimeInSeconds)
     }
 }

@@ -34,6 +34,12 @@ public final class TimelineDataController: Sendable {
                   users: UserDataController(client: client, dialect: dialect, trace: trace))
     }
 
+    /// What the connected API can do beyond what every API has.
+    public var capabilities: Capabilities { statuses.dialect.capabilities }
+
+    /// The API's name (`weibo`, `mastodon`), for saying what it lacks.
+    public var dialectName: String { statuses.dialect.serverName }
+
     /// The largest page `source` serves on this API; nil when it has no such timeline.
     /// How a user reads `what` back on this API, for the advice after a lost answer.
     public func readBack(_ what: ReadBack) -> ReadBackHint {
@@ -95,20 +101,17 @@ public final class TimelineDataController: Sendable {
         return try await statuses.status(id: id)
     }
 
-    /// The first page of comments on the status with `statusID`.
-    public func comments(statusID: String, count: Int = 50) async throws(RequestError) -> CommentsPage {
-        try await statuses.comments(statusID: statusID, count: count)
-    }
-
-    /// The user `reference` names, from the cache when a page brought them.
-    public func user(_ reference: UserReference) async throws(RequestError) -> User {
-        try await users.user(reference)
-    }
-
     /// Posts `text` as a new status and returns it, resolving a lost answer
     /// (see `StatusDataController.post(text:)`).
     public func post(text: String) async throws(WriteError) -> WriteOutcome<Status> {
         try await post(StatusDraft(text: text))
+    }
+
+    /// Reposts the status `statusID`, with `text` when given; its authors are cached.
+    public func repost(statusID: String, text: String?) async throws(WriteError) -> WriteOutcome<Status> {
+        let outcome = try await statuses.repost(statusID: statusID, text: text)
+        users.remember(authorsOf: [outcome.value])
+        return outcome
     }
 
     /// Posts `draft`, its media uploaded first (`upload(_:)`), resolving a lost answer.
@@ -116,13 +119,6 @@ public final class TimelineDataController: Sendable {
         let outcome = try await statuses.post(draft)
         users.remember(authorsOf: [outcome.value])
         return outcome
-    }
-
-    /// Deletes the account's status with `id`, resolving a lost answer
-    /// (see `StatusDataController.destroy(id:)`).
-    /// With `repostOf`, `id` is a repost of that status, taken back by the API's own call.
-    public func deleteStatus(id: String, repostOf original: String? = nil) async throws(WriteError) -> WriteOutcome<Status?> {
-        try await statuses.destroy(id: id, repostOf: original)
     }
 
     /// The account's own statuses, newest first.

@@ -31,10 +31,10 @@ extension TimelineViewModel {
         guard !text.allSatisfy(\.isWhitespace) else { throw fail(.emptyText("edit")) }
         let status = try openStatus(at: index)
         let id = status.identifier ?? ""
-        let before = try await request { () async throws(RequestError) in try await dataController.source(id: id) }
+        let before = try await request { () async throws(RequestError) in try await dataController.statuses.source(id: id) }
         let written = try await write(
             nothing: "the status is unchanged", advice: dataController.readBack(.statusSource(id: id)).advice + " before editing again"
-        ) { () async throws(WriteError) in try await dataController.edit(id: id, text: text) }
+        ) { () async throws(WriteError) in try await dataController.statuses.edit(id: id, text: text) }
         commit(state.replacingStatus(id: id, with: written.value))
         return Edited(statusID: id, previousText: before.text,
                       note: Self.lostAnswerNote(written, found: "the server shows the status edited"))
@@ -45,7 +45,7 @@ extension TimelineViewModel {
         try requireEdits()
         let status = try openStatus(at: index)
         let id = status.identifier ?? ""
-        let versions = try await request { () async throws(RequestError) in try await dataController.editHistory(id: id) }
+        let versions = try await request { () async throws(RequestError) in try await dataController.statuses.editHistory(id: id) }
         var next = state
         next.screens.append(.edits(status, versions))
         commit(next)
@@ -66,7 +66,7 @@ extension TimelineViewModel {
         let sent = try await request { () async throws(RequestError) in try await dataController.upload(draft) }
         let written = try await write(
             nothing: "nothing was scheduled", advice: "check with `scheduled` before scheduling again"
-        ) { () async throws(WriteError) in try await dataController.schedule(sent, at: at) }
+        ) { () async throws(WriteError) in try await dataController.statuses.schedule(sent, at: at) }
         var scheduled = written.value
         // What the server did not echo back is what was sent: scheduling it again (undo of unschedule) sends it all.
         if scheduled.mediaIDs.isEmpty { scheduled.mediaIDs = sent.mediaIDs }
@@ -81,7 +81,7 @@ extension TimelineViewModel {
     public func showScheduled(count: Int = 40) async throws(ViewModelError) -> Int {
         try requireSchedules()
         guard (1...40).contains(count) else { throw fail(.invalidPaging(name: "N", value: count, allowed: 1...40)) }
-        let page = try await request { () async throws(RequestError) in try await dataController.scheduledPage(count: count) }
+        let page = try await request { () async throws(RequestError) in try await dataController.statuses.scheduledPage(count: count) }
         var next = state
         if case .scheduled? = next.screens.last { next.screens.removeLast() }
         next.screens.append(.scheduled(page.statuses, next: page.next))
@@ -99,7 +99,7 @@ extension TimelineViewModel {
         guard case .scheduled(let shown, let cursor)? = state.screens.last else { throw fail(.nothingFetched) }
         guard let cursor else { return 0 }
         let page = try await request { () async throws(RequestError) in
-            try await dataController.scheduledPage(cursor: cursor)
+            try await dataController.statuses.scheduledPage(cursor: cursor)
         }
         let known = Set(shown.map(\.id))
         let fresh = page.statuses.filter { !known.contains($0.id) }
@@ -118,13 +118,13 @@ extension TimelineViewModel {
         if case .scheduled(let shown, _)? = state.screens.last {
             listed = shown
         } else {
-            listed = try await request { () async throws(RequestError) in try await dataController.scheduledStatuses() }
+            listed = try await request { () async throws(RequestError) in try await dataController.statuses.scheduledStatuses() }
         }
         guard index >= 1, index <= listed.count else { throw fail(.noScheduled(index: index, count: listed.count)) }
         let target = listed[index - 1]
         let written = try await write(
             nothing: "it is still scheduled", advice: "check with `scheduled`"
-        ) { () async throws(WriteError) in try await dataController.unschedule(id: target.id) }
+        ) { () async throws(WriteError) in try await dataController.statuses.unschedule(id: target.id) }
         commit(state.showingScheduled { $0.filter { $0.id != target.id } })
         var note = Self.lostAnswerNote(written, found: "the server shows it cancelled")
         if case .alreadyDone = written.resolution { note = "scheduled status \(target.id) was already gone from the server" }
@@ -137,7 +137,7 @@ extension TimelineViewModel {
     public func editAgain(id: String, text: String, for operation: String, undo: Bool) async throws(ViewModelError) -> String {
         let outcome = try await compensate(
             operation, undo: undo, doing: "editing status \(id)", check: dataController.readBack(.statusSource(id: id)).command
-        ) { () async throws(WriteError) in try await dataController.edit(id: id, text: text) }
+        ) { () async throws(WriteError) in try await dataController.statuses.edit(id: id, text: text) }
         let line = SessionViewModel.quoted(text)
         return switch outcome.resolution {
         case .answered, .alreadyDone: "status \(id) says \(line) again on the server"
@@ -153,7 +153,7 @@ extension TimelineViewModel {
         }
         let outcome = try await compensate(
             operation, undo: undo, doing: "scheduling it again", check: "scheduled"
-        ) { () async throws(WriteError) in try await dataController.schedule(scheduled.draft, at: at) }
+        ) { () async throws(WriteError) in try await dataController.statuses.schedule(scheduled.draft, at: at) }
         return Scheduled(scheduled: outcome.value, note: Self.lostAnswerNote(outcome, found: "found it among the scheduled statuses"))
     }
 
@@ -161,7 +161,7 @@ extension TimelineViewModel {
     public func unscheduleAgain(id: String, for operation: String, undo: Bool) async throws(ViewModelError) -> String {
         let outcome = try await compensate(
             operation, undo: undo, doing: "cancelling scheduled status \(id)", check: "scheduled"
-        ) { () async throws(WriteError) in try await dataController.unschedule(id: id) }
+        ) { () async throws(WriteError) in try await dataController.statuses.unschedule(id: id) }
         return Self.removalNote(outcome, "scheduled status \(id)", "cancelled")
     }
 

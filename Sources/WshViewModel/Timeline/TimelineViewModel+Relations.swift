@@ -35,7 +35,7 @@ extension TimelineViewModel {
                 + (offered.isEmpty ? "nothing" : offered.map(\.rawValue).sorted().joined(separator: ", "))))
         }
         let results = try await request { () async throws(RequestError) in
-            try await dataController.search(query, kinds: kinds, limit: limit, resolve: resolve)
+            try await dataController.users.search(query, kinds: kinds, limit: limit, resolve: resolve)
         }
         var next = state
         next.screens.append(.search(query: query, results))
@@ -51,9 +51,9 @@ extension TimelineViewModel {
         guard let reference = UserReference(name) else { throw fail(.noUserGiven) }
         guard (1...80).contains(count) else { throw fail(.invalidPaging(name: "N", value: count, allowed: 1...80)) }
         let page = try await request { () async throws(RequestError) in
-            var page = try await dataController.accounts(list, of: reference, count: count)
+            var page = try await dataController.users.accounts(list, of: reference, count: count)
             while all, let cursor = page.next, page.users.count < limit {
-                let next = try await dataController.accounts(list, of: reference, count: count, cursor: cursor)
+                let next = try await dataController.users.accounts(list, of: reference, count: count, cursor: cursor)
                 page.users += next.users
                 page.following.merge(next.following) { $1 }
                 // A server that repeats its cursor would loop: stop where it does.
@@ -82,9 +82,9 @@ extension TimelineViewModel {
         let shown = status.isBoost ? status.retweetedStatus ?? status : status
         guard let statusID = shown.identifier else { throw fail(.invalidInput("row \(index) has no status id")) }
         let page = try await request { () async throws(RequestError) in
-            var page = try await dataController.statusAccounts(list, statusID: statusID, count: count)
+            var page = try await dataController.users.statusAccounts(list, statusID: statusID, count: count)
             while all, let cursor = page.next, page.users.count < limit, !Task.isCancelled {
-                let next = try await dataController.statusAccounts(list, statusID: statusID, count: count, cursor: cursor)
+                let next = try await dataController.users.statusAccounts(list, statusID: statusID, count: count, cursor: cursor)
                 page.users += next.users
                 page.following.merge(next.following) { $1 }
                 // A server that repeats its cursor would loop: stop where it does.
@@ -105,7 +105,7 @@ extension TimelineViewModel {
         let written = try await write(
             nothing: block ? "\(reference) is not blocked" : "\(reference) is still blocked",
             advice: dataController.readBack(.relationship(field: "blocking", accountID: nil)).advice
-        ) { () async throws(WriteError) in try await dataController.setBlocking(block, reference) }
+        ) { () async throws(WriteError) in try await dataController.users.setBlocking(block, reference) }
         commit(state)
         return Toggled(target: reference.description, note: Self.lostAnswerNote(written, found: "the server shows it done"))
     }
@@ -120,7 +120,7 @@ extension TimelineViewModel {
             nothing: mute ? "\(reference) is not muted" : "\(reference) is still muted",
             advice: dataController.readBack(.relationship(field: "muting", accountID: nil)).advice
         ) { () async throws(WriteError) in
-            try await dataController.setServerMute(mute, reference, duration: duration, notifications: notifications)
+            try await dataController.users.setServerMute(mute, reference, duration: duration, notifications: notifications)
         }
         commit(state)
         return Toggled(target: reference.description, note: Self.lostAnswerNote(written, found: "the server shows it done"))
@@ -134,7 +134,7 @@ extension TimelineViewModel {
         let outcome = try await compensate(
             operation, undo: undo, doing: "\(block ? "blocking" : "unblocking") \(reference)",
             check: dataController.readBack(.relationship(field: "blocking", accountID: nil)).command
-        ) { () async throws(WriteError) in try await dataController.setBlocking(block, reference) }
+        ) { () async throws(WriteError) in try await dataController.users.setBlocking(block, reference) }
         return Self.relationNote(outcome, "\(block ? "blocked" : "unblocked") \(reference)")
     }
 
@@ -145,7 +145,7 @@ extension TimelineViewModel {
             operation, undo: undo, doing: "\(mute ? "muting" : "unmuting") \(reference) on the server",
             check: dataController.readBack(.relationship(field: "muting", accountID: nil)).command
         ) { () async throws(WriteError) in
-            try await dataController.setServerMute(mute, reference, duration: duration, notifications: notifications)
+            try await dataController.users.setServerMute(mute, reference, duration: duration, notifications: notifications)
         }
         return Self.relationNote(outcome, "\(mute ? "muted" : "unmuted") \(reference)")
     }

@@ -55,7 +55,7 @@ extension TimelineViewModel {
         let id = status.identifier ?? ""
         let written = try await write(
             nothing: "no comment was made", advice: commentCheckAdvice(statusID: id)
-        ) { () async throws(WriteError) in try await dataController.comment(statusID: id, text: text) }
+        ) { () async throws(WriteError) in try await dataController.statuses.comment(statusID: id, text: text) }
         commit(state.adding(comment: written.value, toStatus: id))
         return CommentWritten(statusID: id, commentID: written.value.identifier ?? "", repliedTo: nil,
                               note: Self.lostAnswerNote(written, found: "found the comment on the server"), comment: written.value)
@@ -72,7 +72,7 @@ extension TimelineViewModel {
         if case .comments(let shown, let page)? = state.screens.last, shown.identifier == id {
             comments = page.comments
         } else {
-            comments = try await request { () async throws(RequestError) in try await dataController.comments(statusID: id) }.comments
+            comments = try await request { () async throws(RequestError) in try await dataController.statuses.comments(statusID: id) }.comments
         }
         guard commentIndex >= 1, commentIndex <= comments.count else {
             throw fail(.noComment(index: commentIndex, count: comments.count))
@@ -80,7 +80,7 @@ extension TimelineViewModel {
         let target = comments[commentIndex - 1].identifier ?? ""
         let written = try await write(
             nothing: "no reply was made", advice: commentCheckAdvice(statusID: id)
-        ) { () async throws(WriteError) in try await dataController.reply(statusID: id, commentID: target, text: text) }
+        ) { () async throws(WriteError) in try await dataController.statuses.reply(statusID: id, commentID: target, text: text) }
         commit(state.adding(comment: written.value, toStatus: id))
         return CommentWritten(statusID: id, commentID: written.value.identifier ?? "", repliedTo: target,
                               note: Self.lostAnswerNote(written, found: "found the reply on the server"), comment: written.value)
@@ -125,7 +125,7 @@ extension TimelineViewModel {
         let id = status.identifier ?? ""
         let written = try await write(
             nothing: "nothing was deleted", advice: dataController.readBack(.status(id: id)).advice
-        ) { () async throws(WriteError) in try await dataController.deleteStatus(id: id) }
+        ) { () async throws(WriteError) in try await dataController.statuses.destroy(id: id) }
         var next = state
         next.statuses.remove(id: id)
         next.screens = state.screens.filter { !$0.shows(statusID: id) }
@@ -142,7 +142,7 @@ extension TimelineViewModel {
         let written = try await write(
             nothing: follow ? "you do not follow \(reference)" : "you still follow \(reference)",
             advice: dataController.readBack(.following(reference)).advice
-        ) { () async throws(WriteError) in try await dataController.setFollowing(follow, reference) }
+        ) { () async throws(WriteError) in try await dataController.users.setFollowing(follow, reference) }
         var next = state
         if let user = written.value, case .user(let shown)? = state.screens.last, reference.matches(shown) {
             next.screens[next.screens.count - 1] = .user(user)
@@ -156,13 +156,13 @@ extension TimelineViewModel {
     /// The account's filters on the server; an API without them refuses before any request.
     public func filters() async throws(ViewModelError) -> FiltersViewModel {
         guard dataController.capabilities.filters else { throw fail(.notOffered("this API (\(dataController.dialectName)) has no filters")) }
-        let filters = try await request { () async throws(RequestError) in try await dataController.filters() }
+        let filters = try await request { () async throws(RequestError) in try await dataController.users.filters() }
         commit(state)
         return FiltersViewModel(filters)
     }
 
     public func rateLimits() async throws(ViewModelError) -> LimitsViewModel {
-        let status = try await request { () async throws(RequestError) in try await dataController.rateLimitStatus() }
+        let status = try await request { () async throws(RequestError) in try await dataController.users.rateLimitStatus() }
         commit(state)
         return LimitsViewModel(status)
     }
@@ -178,7 +178,7 @@ extension TimelineViewModel {
         let outcome = try await compensate(
             operation, undo: true, doing: "deleting comment \(commentID)",
             check: dataController.readBack(.comments(statusID: statusID)).command
-        ) { () async throws(WriteError) in try await dataController.deleteComment(statusID: statusID, commentID: commentID) }
+        ) { () async throws(WriteError) in try await dataController.statuses.destroyComment(statusID: statusID, commentID: commentID) }
         return Self.removalNote(outcome, "comment \(commentID)", "deleted")
     }
 
@@ -189,8 +189,8 @@ extension TimelineViewModel {
             operation, undo: false, doing: repliedTo == nil ? "commenting" : "replying",
             check: dataController.readBack(.comments(statusID: statusID)).command
         ) { () async throws(WriteError) in
-            if let repliedTo { return try await dataController.reply(statusID: statusID, commentID: repliedTo, text: text) }
-            return try await dataController.comment(statusID: statusID, text: text)
+            if let repliedTo { return try await dataController.statuses.reply(statusID: statusID, commentID: repliedTo, text: text) }
+            return try await dataController.statuses.comment(statusID: statusID, text: text)
         }
         return CommentWritten(statusID: statusID, commentID: outcome.value.identifier ?? "", repliedTo: repliedTo,
                               note: Self.lostAnswerNote(outcome, found: "found the comment on the server"), comment: outcome.value)
@@ -230,7 +230,7 @@ extension TimelineViewModel {
         let outcome = try await compensate(
             operation, undo: undo, doing: "\(follow ? "following" : "unfollowing") \(reference)",
             check: dataController.readBack(.user(reference)).command
-        ) { () async throws(WriteError) in try await dataController.setFollowing(follow, reference, alreadyDoneCounts: true) }
+        ) { () async throws(WriteError) in try await dataController.users.setFollowing(follow, reference, alreadyDoneCounts: true) }
         return switch outcome.resolution {
         case .answered: "\(verb) \(reference) on the server"
         case .recovered: "the answer was lost; the server shows \(reference) \(verb)"
@@ -252,7 +252,7 @@ extension TimelineViewModel {
     public func deleteAgain(id: String, redoing operation: String) async throws(ViewModelError) -> String {
         let outcome = try await compensate(
             operation, undo: false, doing: "deleting status \(id)", check: dataController.readBack(.status(id: id)).command
-        ) { () async throws(WriteError) in try await dataController.deleteStatus(id: id) }
+        ) { () async throws(WriteError) in try await dataController.statuses.destroy(id: id) }
         return Self.removalNote(outcome, "status \(id)", "deleted")
     }
 

@@ -302,7 +302,7 @@ public final class TimelineViewModel {
         } else {
             throw fail(.noStatusOpen)
         }
-        let page = try await request { () async throws(RequestError) in try await dataController.comments(statusID: status.identifier ?? "") }
+        let page = try await request { () async throws(RequestError) in try await dataController.statuses.comments(statusID: status.identifier ?? "") }
         var next = state
         next.screens.append(.comments(status, page))
         commit(next)
@@ -321,7 +321,7 @@ public final class TimelineViewModel {
             guard let author = status.user.flatMap({ UserReference(author: $0) }) else { throw fail(.noAuthor) }
             reference = author
         }
-        let user = try await request { () async throws(RequestError) in try await dataController.user(reference) }
+        let user = try await request { () async throws(RequestError) in try await dataController.users.user(reference) }
         var next = state
         next.screens.append(.user(user))
         commit(next)
@@ -408,7 +408,7 @@ public final class TimelineViewModel {
     /// With `repostOf`, `id` is a repost of that status: the API's own call takes it back.
     public func deletePost(id: String, repostOf original: String? = nil, undoing operation: String) async throws(ViewModelError) -> String {
         let outcome = try await send(refusalFails: false) { () async throws(WriteError) in
-            try await dataController.deleteStatus(id: id, repostOf: original)
+            try await dataController.statuses.destroy(id: id, repostOf: original)
         }
         switch outcome {
         case .success(let deleted):

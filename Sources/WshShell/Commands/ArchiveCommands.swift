@@ -294,7 +294,7 @@ extension Shell {
         }
         for (offset, match) in matches.enumerated() {
             let author = TerminalText.sanitize(match.status.user?.screenName ?? "?")
-            let time = match.status.createdAt.map { CivilTime.minuteText($0.date) } ?? ""
+            let time = match.status.createdAt.map { CivilTime.minuteText($0.date, in: .shown) } ?? ""
             let deleted = match.deleted ? console.style.red(" (deleted on the server)") : ""
             context.writeLine("\(offset + 1). @\(author) · \(time)\(deleted)")
             context.writeLine("   " + marked(match.marked))

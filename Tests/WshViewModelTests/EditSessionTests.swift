@@ -114,7 +114,7 @@ struct EditSessionTests {
     func weibo_refusesBeforeAnyRequest() async throws {
         try await withSandboxClient { _, client in
             let traces = RecordingObserver<TraceEvent>()
-            let session = SessionViewModel(dataController: TimelineDataController(client: client, trace: { traces.record($0) }))
+            let session = SessionViewModel(dataController: TimelineDataController(client: client, dialect: WeiboDialect(), trace: { traces.record($0) }))
             try await session.fetch(count: 2)
             let fetched = traces.values.count
             await #expect(throws: ViewModelError.notOffered("this API (weibo) cannot edit a status")) {

@@ -195,8 +195,7 @@ extension Shell {
         var totalFetched = 0
         for source in sources {
             if case .timeline = source { try checkOffered(source.description.split(separator: " ").first.map(String.init)) }
-            let scope = ArchiveScope(server: connection.accountKey, account: account, api: dialect.name == "mastodon" ? "mastodon" : "weibo",
-                                     source: source.description)
+            let scope = ArchiveScope(server: connection.accountKey, account: account, api: dialect.name, source: source.description)
             let perPage: Int
             switch source {
             case .timeline(let timeline): perPage = dialect.maximumCount(for: timeline) ?? 20
@@ -442,7 +441,7 @@ extension Shell {
         guard let path = archiveFile() else { return }
         dataController.attachArchive(ArchiveAttachment(
             path: path, server: connection.accountKey, account: account,
-            api: dialect.name == "mastodon" ? "mastodon" : "weibo", offline: configuration.offline, keepsLive: archiveKeepsLive,
+            api: dialect.name, offline: configuration.offline, keepsLive: archiveKeepsLive,
             maximumPages: configuration.archiveMaximumPages))
         if archiveNotice == nil {
             let console = self.console

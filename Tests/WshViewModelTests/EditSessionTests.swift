@@ -122,7 +122,7 @@ struct EditSessionTests {
             }
             await #expect(throws: ViewModelError.notOffered("this API (weibo) cannot edit a status")) { try await session.edits(index: 1) }
             await #expect(throws: ViewModelError.notOffered("this API (weibo) cannot schedule a status")) {
-                try await session.schedule("x", at: Timestamp(date: Date().addingTimeInterval(3600)))
+                try await session.schedule("x", at: Timestamp(date: Date().addingTimeInterval(3600), utcOffset: 0))
             }
             await #expect(throws: ViewModelError.notOffered("this API (weibo) cannot schedule a status")) { try await session.scheduled() }
             #expect(traces.values.count == fetched)

@@ -1,6 +1,5 @@
-/// How much of its rate limit the token has left: what Weibo's rate-limit
-/// call says (Weibo/RateLimitStatus+Weibo.swift reads it), or Mastodon's
-/// rate-limit headers. Every field is optional.
+/// How much of its rate limit the token has left, as Weibo's rate-limit call
+/// (Weibo/RateLimitStatus+Weibo.swift) or Mastodon's headers say; every field optional.
 public struct RateLimitStatus: Hashable, Sendable {
     /// Requests the token's user may still send in this period.
     public var remainingUserHits: Int?

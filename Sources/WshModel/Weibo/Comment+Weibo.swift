@@ -1,5 +1,4 @@
-/// A comment in Weibo's wire shape (`created_at`, `reply_comment`…): JSONDecoder
-/// reads and writes it so, and FastDecoding/ reads the same keys faster.
+/// A comment in Weibo's wire shape, as JSONDecoder reads it (FastDecoding/ reads the same keys faster).
 extension Comment: Codable, LenientValue {
     enum CodingKeys: String, CodingKey {
         case id, idstr, mid, text, source, user, status

@@ -1,7 +1,6 @@
-/// Weibo's rate-limit body (`account/rate_limit_status.json`), every field
-/// read leniently: the real service sends the counts as numbers or strings,
-/// and `reset_time` as its local text (`2011-06-03 18:00:00`).
-extension RateLimitStatus: Codable {
+/// Weibo's rate-limit body, read leniently: counts come as numbers or strings,
+/// `reset_time` as Weibo's local text (`2011-06-03 18:00:00`).
+extension RateLimitStatus: Decodable {
     enum CodingKeys: String, CodingKey {
         case remainingUserHits = "remaining_user_hits"
         case remainingIPHits = "remaining_ip_hits"
@@ -19,16 +18,5 @@ extension RateLimitStatus: Codable {
             userLimit: c.lenient(Int.self, .userLimit), ipLimit: c.lenient(Int.self, .ipLimit),
             resetTime: c.lenient(String.self, .resetTime), resetTimeInSeconds: c.lenient(Int.self, .resetTimeInSeconds),
             limitTimeUnit: c.lenient(String.self, .limitTimeUnit))
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeIfPresent(remainingUserHits, .remainingUserHits)
-        try c.encodeIfPresent(remainingIPHits, .remainingIPHits)
-        try c.encodeIfPresent(userLimit, .userLimit)
-        try c.encodeIfPresent(ipLimit, .ipLimit)
-        try c.encodeIfPresent(resetTime, .resetTime)
-        try c.encodeIfPresent(resetTimeInSeconds, .resetTimeInSeconds)
-        try c.encodeIfPresent(limitTimeUnit, .limitTimeUnit)
     }
 }

@@ -1,5 +1,4 @@
-/// A status in Weibo's wire shape (`created_at`, `pic_urls`, `retweeted_status`…):
-/// JSONDecoder reads and writes it so, and FastDecoding/ reads the same keys faster.
+/// A status in Weibo's wire shape, as JSONDecoder reads it (FastDecoding/ reads the same keys faster).
 extension Status: Codable, LenientValue {
     enum CodingKeys: String, CodingKey {
         case id, idstr, mid, text, source, favorited, truncated, user, deleted

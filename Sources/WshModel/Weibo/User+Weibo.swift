@@ -1,5 +1,4 @@
-/// A user in Weibo's wire shape (`screen_name`, `followers_count`…): JSONDecoder
-/// reads and writes it so, and FastDecoding/ reads the same keys faster.
+/// A user in Weibo's wire shape, as JSONDecoder reads it (FastDecoding/ reads the same keys faster).
 extension User: Codable, LenientValue {
     enum CodingKeys: String, CodingKey {
         case id, idstr, name, location, description, url, gender, verified, status

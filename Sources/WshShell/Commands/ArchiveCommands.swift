@@ -440,9 +440,8 @@ extension Shell {
     func attachArchive(to dataController: TimelineDataController, dialect: any Dialect, account: String? = nil) {
         guard let path = archiveFile() else { return }
         dataController.attachArchive(ArchiveAttachment(
-            path: path, server: connection.accountKey, account: account,
-            api: dialect.name, offline: configuration.offline, keepsLive: archiveKeepsLive,
-            maximumPages: configuration.archiveMaximumPages))
+            path: path, server: connection.accountKey, account: account, api: dialect.name, offline: configuration.offline,
+            keepsLive: archiveKeepsLive, maximumPages: configuration.archiveMaximumPages))
         if archiveNotice == nil {
             let console = self.console
             let notice = ArchiveNoticeView(offline: configuration.offline, path: path) { console.note(console.diagnosticStyle.dim($0)) }

@@ -16,9 +16,8 @@ enum DisplayText {
         guard let time = time.map(shown) else { return "" }
         let c = time.components
         let offset = abs(time.utcOffset)
-        let sign = time.utcOffset < 0 ? "-" : "+"
         return "\(c.year)-\(pad(c.month))-\(pad(c.day)) \(pad(c.hour)):\(pad(c.minute)):\(pad(c.second)) "
-            + "\(sign)\(pad(offset / 3600))\(pad(offset % 3600 / 60))"
+            + "\(time.utcOffset < 0 ? "-" : "+")\(pad(offset / 3600))\(pad(offset % 3600 / 60))"
     }
 
     /// The instant of `time` in the zone the terminal shows times in: the local one, `TZ` honoured.

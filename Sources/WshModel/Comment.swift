@@ -1,5 +1,5 @@
-/// A comment on a status, as Weibo's comments call gives it.
-public struct Comment: Hashable, Sendable, Codable, LenientValue {
+/// A comment on a status (a reply, on Mastodon), as every API's comments calls give it.
+public struct Comment: Hashable, Sendable {
     public var id: Int64?
     public var idstr: String?
     public var mid: String?
@@ -36,33 +36,5 @@ public struct Comment: Hashable, Sendable, Codable, LenientValue {
         self.user = user
         self.status = status
         self.replyComment = replyComment
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case id, idstr, mid, text, source, user, status
-        case createdAt = "created_at"
-        case replyComment = "reply_comment"
-    }
-
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            id: c.lenient(Int64.self, .id), idstr: c.lenient(String.self, .idstr), mid: c.lenient(String.self, .mid),
-            createdAt: c.lenient(Timestamp.self, .createdAt), text: c.lenient(String.self, .text),
-            source: c.lenient(String.self, .source), user: c.lenient(User.self, .user),
-            status: c.lenient(Status.self, .status), replyComment: c.lenient(Comment.self, .replyComment))
-    }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encodeIfPresent(createdAt, .createdAt)
-        try c.encodeIfPresent(id, .id)
-        try c.encodeIfPresent(idstr, .idstr)
-        try c.encodeIfPresent(mid, .mid)
-        try c.encodeIfPresent(text, .text)
-        try c.encodeIfPresent(source, .source)
-        try c.encodeIfPresent(user, .user)
-        try c.encodeIfPresent(status, .status)
-        try c.encodeIfPresent(replyComment, .replyComment)
     }
 }

@@ -1,21 +1,20 @@
 import FoundationEssentials
 import WshText
 
-/// A time as an API wrote it: the instant and the UTC offset it was written with.
+/// A time: an instant, and the UTC offset the server wrote it with.
 ///
-/// Every API's times become this one type. Weibo writes times as
-/// `Tue May 31 17:46:55 +0800 2011` (`EEE MMM dd HH:mm:ss Z yyyy`, English
-/// names whatever the locale); Mastodon writes ISO 8601. The offset is kept
-/// so a client can show the time as the service wrote it, and so encoding
-/// gives back the same text.
+/// Every API's times become this one type, each read from its own text in
+/// its own folder (Weibo/WeiboTimeFormat.swift, Mastodon/ISO8601Time.swift).
+/// The offset is kept so `--json` gives back the server's own text; the
+/// terminal shows the instant in the local zone.
 public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The instant.
     public var date: Date
-    /// Seconds east of UTC, as written in the text (`+0800` is 28 800).
+    /// Seconds east of UTC, as the server wrote it (`+0800` is 28 800).
     public var utcOffset: Int
 
-    /// A time at `date`, shown with `utcOffset` seconds east of UTC.
-    public init(date: Date, utcOffset: Int = 8 * 3600) {
+    /// A time at `date`, written with `utcOffset` seconds east of UTC.
+    public init(date: Date, utcOffset: Int) {
         self.date = date
         self.utcOffset = utcOffset
     }
@@ -27,7 +26,7 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
         return (y, m, d, secondsOfDay / 3600, secondsOfDay % 3600 / 60, secondsOfDay % 60, CivilTime.weekday(days: days))
     }
 
-    /// Weibo's text form (`weiboText`), as the Model's `Codable` writes it
+    /// Weibo's text form (`weiboText`), as Weibo's `Codable` writes it
     /// (see WshModel/Weibo/WeiboTimeFormat.swift).
     public var description: String { weiboText }
 

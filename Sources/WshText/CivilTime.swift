@@ -45,9 +45,9 @@ public enum CivilTime {
         ((days % 7) + 11) % 7
     }
 
-    /// `2025-06-01 12:00` of `date` in UTC.
-    public static func minuteText(_ moment: Date) -> String {
-        let (days, second) = split(Int(moment.timeIntervalSince1970.rounded(.down)))
+    /// `2025-06-01 12:00` of `moment` in `zone`.
+    public static func minuteText(_ moment: Date, in zone: ClockZone = .utc) -> String {
+        let (days, second) = split(Int(moment.timeIntervalSince1970.rounded(.down)) + zone.utcOffset(at: moment))
         let (year, month, day) = date(days: days)
         return "\(year)-\(two(month))-\(two(day)) \(two(second / 3600)):\(two(second % 3600 / 60))"
     }
@@ -86,6 +86,8 @@ public struct ClockZone: Sendable {
     /// The local zone, as the C library sees it.
     public static let local = ClockZone(fixedOffset: nil)
     public static let utc = ClockZone(fixedOffset: 0)
+    /// The zone the terminal shows times in: `local`, unless a caller (a test) binds another.
+    @TaskLocal public static var shown = ClockZone.local
     /// `seconds` east of UTC all year.
     public static func fixed(_ seconds: Int) -> ClockZone { ClockZone(fixedOffset: seconds) }
 

@@ -37,4 +37,33 @@ struct LocalTimeTests {
             #expect(utc.contains { scheduled.contains($0) }, "\(clock) in \(zone): \(scheduled), expected one of \(utc)")
         }
     }
+
+    /// The detail's time of `fetch 1; detail 1` under `zone`, as the instant
+    /// (seconds since 1970) and its clock text; and `list --json` of that run,
+    /// the sandbox's port (a new one each run) left out.
+    private func detailTime(_ dialect: String, zone: String) async throws -> (instant: Int, clock: String, json: String) {
+        let run = try await WshProcess.run(["--dialect", dialect, "-c", "fetch 1; detail 1; list --json"], environment: ["TZ": zone])
+        #expect(run.status == 0, "\(run.stderr)")
+        let match = try #require(run.stdout.firstMatch(of: /· (\d{4})-(\d\d)-(\d\d) ((\d\d):(\d\d):(\d\d)) ([+-])(\d\d)(\d\d) ·/), "\(run.stdout)")
+        let n = { (text: Substring) in Int(text)! }
+        let parts = DateComponents(calendar: Calendar(identifier: .gregorian), timeZone: TimeZone(identifier: "UTC"),
+                                   year: n(match.1), month: n(match.2), day: n(match.3), hour: n(match.5), minute: n(match.6), second: n(match.7))
+        let offset = (n(match.9) * 3600 + n(match.10) * 60) * (match.8 == "-" ? -1 : 1)
+        let clock = try #require(parts.date)
+        return (Int(clock.timeIntervalSince1970) - offset, "\(match.4) \(match.8)\(match.9)\(match.10)",
+                run.stdout.range(of: "\n[").map { String(run.stdout[$0.lowerBound...]).replacing(/127\.0\.0\.1:\d+/, with: "") } ?? "")
+    }
+
+    @Test("detail shows a status's time in TZ on both APIs: the same instant 8 hours apart on the clock in UTC and Shanghai; list --json keeps the server's text")
+    func detailTimeHonoursTZ() async throws {
+        for dialect in ["weibo", "mastodon"] {
+            let utc = try await detailTime(dialect, zone: "UTC")
+            let shanghai = try await detailTime(dialect, zone: "Asia/Shanghai")
+            #expect(utc.instant == shanghai.instant, "\(dialect): \(utc.clock) and \(shanghai.clock)")
+            #expect(utc.clock.hasSuffix("+0000") && shanghai.clock.hasSuffix("+0800"), "\(dialect): \(utc.clock), \(shanghai.clock)")
+            let hours = [utc.clock, shanghai.clock].map { Int($0.prefix(2))! }
+            #expect((hours[0] + 8) % 24 == hours[1], "\(dialect): \(utc.clock) and \(shanghai.clock)")
+            #expect(!utc.json.isEmpty && utc.json == shanghai.json, "\(dialect): list --json does not depend on TZ")
+        }
+    }
 }

@@ -155,7 +155,7 @@ struct EditDataControllerTests {
     @Test("Weibo's dialect refuses to edit or schedule in one line, sending nothing")
     func weibo_refuses() async throws {
         let http = FakeHTTPClient { _ throws(RequestError) in .json("{}") }
-        let statuses = StatusDataController(client: APIClient(configuration: APIConfiguration(baseURL: "http://w.test/2/"), http: http))
+        let statuses = StatusDataController(client: APIClient(configuration: APIConfiguration(baseURL: "http://w.test/2/"), http: http), dialect: WeiboDialect())
         await #expect(throws: WriteError.rejected(.configuration("Weibo cannot edit a status"))) {
             try await statuses.edit(id: "1", text: "x")
         }

@@ -158,7 +158,7 @@ struct MastodonPagingTests {
     @Test("Weibo still pages by its inclusive max_id: one more asked, the boundary dropped")
     func weiboUnchanged() async throws {
         let backend = FakeBackend()
-        let statuses = StatusDataController(client: backend.client)
+        let statuses = StatusDataController(client: backend.client, dialect: WeiboDialect())
         let first = try await statuses.timeline(.home, count: 3)
         guard case .olderThan(let id)? = first.next else { Issue.record("no cursor: \(String(describing: first.next))"); return }
         #expect(id == first.statuses.last?.identifier)

@@ -11,7 +11,7 @@ struct SandboxDataControllerTests {
     @Test("given the sandbox when pages 1 and 2 are asked then they hold different statuses with authors")
     func pages() async throws {
         try await withSandboxClient { _, client in
-            let controller = TimelineDataController(client: client)
+            let controller = TimelineDataController(client: client, dialect: WeiboDialect())
 
             let first = try await controller.load(.public, count: 10, from: .page(1)).statuses
             let second = try await controller.load(.public, count: 10, from: .page(2)).statuses
@@ -26,9 +26,9 @@ struct SandboxDataControllerTests {
     func statusByID() async throws {
         try await withSandboxClient { _, client in
             let traces = RecordingObserver<TraceEvent>()
-            let pages = StatusDataController(client: client)
+            let pages = StatusDataController(client: client, dialect: WeiboDialect())
             let id = try #require(try await pages.publicTimeline(count: 1, page: 7).statuses.first?.identifier)
-            let controller = StatusDataController(client: client, trace: { traces.record($0) })
+            let controller = StatusDataController(client: client, dialect: WeiboDialect(), trace: { traces.record($0) })
 
             let status = try await controller.status(id: id)
             _ = try await controller.status(id: id)
@@ -42,7 +42,7 @@ struct SandboxDataControllerTests {
     @Test("given a status when its comments are asked then each comment has an author and text")
     func comments() async throws {
         try await withSandboxClient { _, client in
-            let controller = StatusDataController(client: client)
+            let controller = StatusDataController(client: client, dialect: WeiboDialect())
             let statuses = try await controller.publicTimeline(count: 20).statuses
             let commented = try #require(statuses.first { ($0.commentsCount ?? 0) > 0 })
 
@@ -57,7 +57,7 @@ struct SandboxDataControllerTests {
     func unknownStatus() async throws {
         try await withSandboxClient { _, client in
             await #expect {
-                try await StatusDataController(client: client).status(id: "1")
+                try await StatusDataController(client: client, dialect: WeiboDialect()).status(id: "1")
             } throws: { error in
                 guard case .api(let failure) = error as? RequestError else { return false }
                 return failure.code == 20101
@@ -71,7 +71,7 @@ struct SandboxDataControllerTests {
             server.setFaults(SandboxFaults(malformed: true))
 
             await #expect {
-                try await StatusDataController(client: client).publicTimeline(count: 5)
+                try await StatusDataController(client: client, dialect: WeiboDialect()).publicTimeline(count: 5)
             } throws: { error in
                 guard case .decoding(let what, _, _) = error as? RequestError else { return false }
                 return what == "TimelinePage"
@@ -83,8 +83,8 @@ struct SandboxDataControllerTests {
     func users() async throws {
         try await withSandboxClient { _, client in
             let traces = RecordingObserver<TraceEvent>()
-            let controller = UserDataController(client: client, trace: { traces.record($0) })
-            let author = try #require(try await StatusDataController(client: client).publicTimeline(count: 1).statuses.first?.user)
+            let controller = UserDataController(client: client, dialect: WeiboDialect(), trace: { traces.record($0) })
+            let author = try #require(try await StatusDataController(client: client, dialect: WeiboDialect()).publicTimeline(count: 1).statuses.first?.user)
 
             let byName = try await controller.user(.screenName(author.screenName ?? ""))
             let byUID = try await controller.user(.uid(author.identifier ?? ""))

@@ -9,7 +9,7 @@ struct StatusDataControllerTests {
     @Test("given a timeline when a page is asked then it requests public_timeline with count and page")
     func publicTimeline_sendsCountAndPage() async throws {
         let backend = FakeBackend()
-        let controller = StatusDataController(client: backend.client)
+        let controller = StatusDataController(client: backend.client, dialect: WeiboDialect())
 
         let page = try await controller.publicTimeline(count: 5, page: 2)
 
@@ -21,7 +21,7 @@ struct StatusDataControllerTests {
     @Test("given a page was loaded when a status of it is asked then no second request is sent")
     func status_afterPage_comesFromCache() async throws {
         let backend = FakeBackend()
-        let controller = StatusDataController(client: backend.client)
+        let controller = StatusDataController(client: backend.client, dialect: WeiboDialect())
         _ = try await controller.publicTimeline(count: 5)
 
         let status = try await controller.status(id: String(FakeWeiboAPI.statusID(3)))
@@ -34,7 +34,7 @@ struct StatusDataControllerTests {
     func cache_keepsTheNewestPages() async throws {
         let pages = seenPageLimit + 1
         let backend = FakeBackend(api: FakeWeiboAPI(statusCount: pages))
-        let controller = StatusDataController(client: backend.client)
+        let controller = StatusDataController(client: backend.client, dialect: WeiboDialect())
         for page in 1...pages { _ = try await controller.publicTimeline(count: 1, page: page) }
 
         let newest = try await controller.status(id: String(FakeWeiboAPI.statusID(pages)))
@@ -50,7 +50,7 @@ struct StatusDataControllerTests {
     @Test("given a page was loaded when a status is posted then it is found without a request, as are the page's")
     func cache_holdsPostedStatus() async throws {
         let backend = FakeBackend()
-        let controller = StatusDataController(client: backend.client)
+        let controller = StatusDataController(client: backend.client, dialect: WeiboDialect())
         _ = try await controller.publicTimeline(count: 5)
         let posted = try await controller.post(text: "fresh").value
         let requests = backend.requestedPaths.count
@@ -66,7 +66,7 @@ struct StatusDataControllerTests {
     @Test("given an empty cache when a status is asked then statuses/show.json is requested once")
     func status_notCached_isFetchedOnce() async throws {
         let backend = FakeBackend()
-        let controller = StatusDataController(client: backend.client)
+        let controller = StatusDataController(client: backend.client, dialect: WeiboDialect())
         let id = String(FakeWeiboAPI.statusID(7))
 
         _ = try await controller.status(id: id)
@@ -79,7 +79,7 @@ struct StatusDataControllerTests {
     @Test("given a status when its comments are asked then comments/show.json answers them")
     func comments_areFetched() async throws {
         let backend = FakeBackend()
-        let controller = StatusDataController(client: backend.client)
+        let controller = StatusDataController(client: backend.client, dialect: WeiboDialect())
 
         let page = try await controller.comments(statusID: String(FakeWeiboAPI.statusID(1)))
 
@@ -90,7 +90,7 @@ struct StatusDataControllerTests {
     @Test("given text when it is posted then a form POST to statuses/update.json carries it")
     func post_sendsForm() async throws {
         let backend = FakeBackend()
-        let controller = StatusDataController(client: backend.client)
+        let controller = StatusDataController(client: backend.client, dialect: WeiboDialect())
 
         let status = try await controller.post(text: "hello 世界 & more").value
 
@@ -114,7 +114,7 @@ struct StatusDataControllerTests {
                 for body in ["{\(fields),\(own)}", "{\(own),\(fields)}"] {
                     let backend = FakeBackend()
                     backend.http.answer { _ in .json(body) }
-                    let controller = StatusDataController(client: backend.client)
+                    let controller = StatusDataController(client: backend.client, dialect: WeiboDialect())
                     do throws(RequestError) {
                         try await read(controller)
                         Issue.record("\(body) was read as a value")
@@ -132,7 +132,7 @@ struct StatusDataControllerTests {
         // The same fields inside a status are not the body's: the page is read.
         let backend = FakeBackend()
         backend.http.answer { _ in .json(#"{"statuses":[{"id":7,"idstr":"7","text":"x","error":"e","error_code":1}],"total_number":1}"#) }
-        let page = try await StatusDataController(client: backend.client).publicTimeline(count: 5)
+        let page = try await StatusDataController(client: backend.client, dialect: WeiboDialect()).publicTimeline(count: 5)
         #expect(page.statuses.map(\.identifier) == ["7"])
     }
 
@@ -140,7 +140,7 @@ struct StatusDataControllerTests {
     func malformedBody_isDecodingError() async {
         let backend = FakeBackend()
         backend.http.answer { _ in .json(#"{"total_number": 3}"#) }
-        let controller = StatusDataController(client: backend.client)
+        let controller = StatusDataController(client: backend.client, dialect: WeiboDialect())
 
         await #expect(throws: RequestError.decoding(what: "TimelinePage", where: "", detail: "missing 'statuses'")) {
             try await controller.publicTimeline(count: 5)
@@ -150,7 +150,7 @@ struct StatusDataControllerTests {
     @Test("given an unknown id when the status is asked then the API error comes back")
     func unknownStatus_isAPIError() async {
         let backend = FakeBackend()
-        let controller = StatusDataController(client: backend.client)
+        let controller = StatusDataController(client: backend.client, dialect: WeiboDialect())
 
         await #expect {
             try await controller.status(id: "1")
@@ -163,7 +163,7 @@ struct StatusDataControllerTests {
     @Test("given a trace sink when calls are made then each reports source, method, url, status, bytes and items")
     func trace_reportsEveryCall() async throws {
         let backend = FakeBackend()
-        let controller = StatusDataController(client: backend.client, trace: backend.trace)
+        let controller = StatusDataController(client: backend.client, dialect: WeiboDialect(), trace: backend.trace)
 
         _ = try await controller.publicTimeline(count: 4)
         _ = try await controller.status(id: String(FakeWeiboAPI.statusID(2)))
@@ -201,7 +201,7 @@ struct StatusDataControllerTests {
         let client = APIClient(configuration: APIConfiguration(baseURL: "http://weibo.test/2/", token: .value(Secret("t0ken"))),
                                  http: echoing)
         let traces = RecordingObserver<TraceEvent>()
-        let controller = StatusDataController(client: client, trace: { traces.record($0) })
+        let controller = StatusDataController(client: client, dialect: WeiboDialect(), trace: { traces.record($0) })
 
         await #expect(throws: RequestError.self) { _ = try await controller.publicTimeline(count: 2) }
         do {

@@ -9,7 +9,7 @@ struct TimelineDataControllerTests {
     @Test("given a muted author when the open statuses are asked then that author's statuses are left out")
     func openStatuses_leaveOutMutedAuthors() async throws {
         let backend = FakeBackend()
-        let controller = TimelineDataController(client: backend.client)
+        let controller = TimelineDataController(client: backend.client, dialect: WeiboDialect())
         let loaded = try await controller.load(.public, count: 8).statuses
 
         let open = controller.openStatuses(in: loaded, muting: MutedUsers([.screenName("bob")]))
@@ -21,7 +21,7 @@ struct TimelineDataControllerTests {
     @Test("given a uid is muted when the open statuses are asked then that author is left out too")
     func openStatuses_muteByUID() async throws {
         let backend = FakeBackend()
-        let controller = TimelineDataController(client: backend.client)
+        let controller = TimelineDataController(client: backend.client, dialect: WeiboDialect())
         let loaded = try await controller.load(.public, count: 8).statuses
 
         let open = controller.openStatuses(in: loaded, muting: MutedUsers([.uid("1001")]))
@@ -33,7 +33,7 @@ struct TimelineDataControllerTests {
     @Test("given a page was loaded when one of its authors is asked then no request is sent")
     func page_cachesAuthors() async throws {
         let backend = FakeBackend()
-        let controller = TimelineDataController(client: backend.client)
+        let controller = TimelineDataController(client: backend.client, dialect: WeiboDialect())
         _ = try await controller.load(.public, count: 4)
 
         let user = try await controller.users.user(.screenName("dave"))

@@ -9,7 +9,7 @@ struct UserDataControllerTests {
     @Test("given a screen name when the user is asked then users/show.json is asked by screen_name")
     func user_byScreenName() async throws {
         let backend = FakeBackend()
-        let controller = UserDataController(client: backend.client)
+        let controller = UserDataController(client: backend.client, dialect: WeiboDialect())
 
         let user = try await controller.user(.screenName("bob"))
 
@@ -20,7 +20,7 @@ struct UserDataControllerTests {
     @Test("given a uid when the user is asked then users/show.json is asked by uid, once")
     func user_byUID_isCached() async throws {
         let backend = FakeBackend()
-        let controller = UserDataController(client: backend.client)
+        let controller = UserDataController(client: backend.client, dialect: WeiboDialect())
 
         _ = try await controller.user(.uid("1003"))
         let again = try await controller.user(.screenName("CAROL"))
@@ -32,8 +32,8 @@ struct UserDataControllerTests {
     @Test("given a page's statuses when their authors are asked by uid or by name in any case then the newest copy answers, no request")
     func authorsOfPage_areCached() async throws {
         let backend = FakeBackend()
-        let statuses = StatusDataController(client: backend.client)
-        let controller = UserDataController(client: backend.client)
+        let statuses = StatusDataController(client: backend.client, dialect: WeiboDialect())
+        let controller = UserDataController(client: backend.client, dialect: WeiboDialect())
         var older = try await statuses.publicTimeline(count: 8).statuses
         older[1].user?.name = "Bob, before"
         controller.remember(authorsOf: older)

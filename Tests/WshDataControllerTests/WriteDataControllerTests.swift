@@ -17,8 +17,8 @@ struct WriteDataControllerTests {
         http = FakeHTTPClient { request throws(RequestError) in try server.respond(to: request) }
         let client = APIClient(configuration: APIConfiguration(baseURL: "http://weibo.test/2/", token: .value(Secret("t0ken"))),
                                  http: http)
-        statuses = StatusDataController(client: client)
-        users = UserDataController(client: client)
+        statuses = StatusDataController(client: client, dialect: WeiboDialect())
+        users = UserDataController(client: client, dialect: WeiboDialect())
     }
 
     var statusID: String { server.timeline.statuses[0].idstr ?? "" }

@@ -140,7 +140,7 @@ private enum EagerReference {
         }
         var time = DataSet.newestTime.date
         for i in statuses.indices.reversed() {
-            statuses[i].createdAt = Timestamp(date: time)
+            statuses[i].createdAt = Timestamp(date: time, utcOffset: 8 * 3600)
             var rng = SplitMix64(seed: seed, stream: 4, index: UInt64(i))
             time -= TimeInterval(rng.int(20...3600))
         }

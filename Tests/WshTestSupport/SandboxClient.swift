@@ -7,7 +7,7 @@ import WshSandbox
 ///
 /// ```swift
 /// try await withSandboxClient { server, client in
-///     let page = try await StatusDataController(client: client).publicTimeline(count: 5)
+///     let page = try await StatusDataController(client: client, dialect: WeiboDialect()).publicTimeline(count: 5)
 /// }
 /// ```
 ///

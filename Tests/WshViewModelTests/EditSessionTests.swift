@@ -114,7 +114,7 @@ struct EditSessionTests {
     func weibo_refusesBeforeAnyRequest() async throws {
         try await withSandboxClient { _, client in
             let traces = RecordingObserver<TraceEvent>()
-            let session = SessionViewModel(dataController: TimelineDataController(client: client, trace: { traces.record($0) }))
+            let session = SessionViewModel(dataController: TimelineDataController(client: client, dialect: WeiboDialect(), trace: { traces.record($0) }))
             try await session.fetch(count: 2)
             let fetched = traces.values.count
             await #expect(throws: ViewModelError.notOffered("this API (weibo) cannot edit a status")) {
@@ -122,7 +122,7 @@ struct EditSessionTests {
             }
             await #expect(throws: ViewModelError.notOffered("this API (weibo) cannot edit a status")) { try await session.edits(index: 1) }
             await #expect(throws: ViewModelError.notOffered("this API (weibo) cannot schedule a status")) {
-                try await session.schedule("x", at: Timestamp(date: Date().addingTimeInterval(3600)))
+                try await session.schedule("x", at: Timestamp(date: Date().addingTimeInterval(3600), utcOffset: 0))
             }
             await #expect(throws: ViewModelError.notOffered("this API (weibo) cannot schedule a status")) { try await session.scheduled() }
             #expect(traces.values.count == fetched)

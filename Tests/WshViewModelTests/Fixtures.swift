@@ -15,7 +15,7 @@ struct SessionFixture {
         http = FakeHTTPClient { request in api.respond(to: request) }
         let client = APIClient(configuration: APIConfiguration(baseURL: "http://weibo.test/2/", token: .value(Secret("t"))),
                                  http: http)
-        session = SessionViewModel(dataController: TimelineDataController(client: client), historyLimit: historyLimit)
+        session = SessionViewModel(dataController: TimelineDataController(client: client, dialect: WeiboDialect()), historyLimit: historyLimit)
         session.onChange = { [changes] in changes.record($0) }
     }
 
@@ -47,7 +47,7 @@ struct TimelineFixture {
         http = FakeHTTPClient { request in api.respond(to: request) }
         let client = APIClient(configuration: APIConfiguration(baseURL: "http://weibo.test/2/", token: .value(Secret("t"))),
                                  http: http)
-        timeline = TimelineViewModel(dataController: TimelineDataController(client: client))
+        timeline = TimelineViewModel(dataController: TimelineDataController(client: client, dialect: WeiboDialect()))
         timeline.onChange = { [changes] in changes.record($0) }
     }
 }

@@ -154,7 +154,7 @@ struct ListsSessionTests {
     func weiboRefuses() async throws {
         try await withSandboxClient { _, client in
             let traces = RecordingObserver<TraceEvent>()
-            let session = SessionViewModel(dataController: TimelineDataController(client: client, trace: { traces.record($0) }))
+            let session = SessionViewModel(dataController: TimelineDataController(client: client, dialect: WeiboDialect(), trace: { traces.record($0) }))
             try await session.fetch(count: 3)
             let sent = traces.values.count
             await #expect(throws: ViewModelError.self) { try await session.set(.bookmark, true, index: 1) }

@@ -46,7 +46,7 @@ struct LoginViewModelTests {
         let now = self.now
         return LoginViewModel(oauth: flow, makeUsers: { token in
             UserDataController(client: APIClient(configuration: APIConfiguration(baseURL: "https://api.example/2/", token: .value(token)),
-                                                   http: users))
+                                                   http: users), dialect: WeiboDialect())
         }, now: { now })
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WshModel
+import WshText
 @testable import WshViewModel
 
 /// What Mastodon has and Weibo lacks, shown by the same cell and detail ViewModels.
@@ -19,7 +20,7 @@ struct MastodonDisplayTests {
         #expect(row.text == "CW: spoilers")
         #expect(row.markers == "[CW]")
         #expect(row.author == "@ann@example.social")
-        let detail = StatusDetailViewModel(status: warned)
+        let detail = ClockZone.$shown.withValue(.utc) { StatusDetailViewModel(status: warned) }
         #expect(detail.contentWarning == "spoilers")
         #expect(detail.text == "the ending")
         #expect(detail.visibility == "unlisted")
@@ -121,7 +122,7 @@ struct MastodonMoreFieldsTests {
     @Test("the detail shows the edit time, the link preview, tags, mentions and the poll's kind; --json keeps them all")
     func shownAndKept() throws {
         let status = try JSONDecoder().decode(MastodonStatus.self, from: Data(json.utf8)).status
-        let detail = StatusDetailViewModel(status: status)
+        let detail = ClockZone.$shown.withValue(.utc) { StatusDetailViewModel(status: status) }
         #expect(detail.editedNote == "edited 2024-11-06 08:00:00 +0000")
         #expect(detail.cardLine == "A page — https://x.example/a")
         #expect(detail.tagsLine == "#swift")

@@ -123,7 +123,7 @@ struct PostingSessionTests {
         }
         try await withSandboxClient { _, client in
             let weiboTraces = RecordingObserver<TraceEvent>()
-            let session = SessionViewModel(dataController: TimelineDataController(client: client, trace: { weiboTraces.record($0) }))
+            let session = SessionViewModel(dataController: TimelineDataController(client: client, dialect: WeiboDialect(), trace: { weiboTraces.record($0) }))
             await #expect(throws: ViewModelError.self) { try await session.post(StatusDraft(text: "x", spoiler: "y")) }
             #expect(session.errorMessage == "--cw: weibo has no content warnings")
             await #expect(throws: ViewModelError.self) {

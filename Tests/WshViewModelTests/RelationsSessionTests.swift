@@ -86,7 +86,7 @@ struct RelationsSessionTests {
             #expect(session.errorMessage?.contains("fetch tag swift") == true)
 
             let traces = RecordingObserver<TraceEvent>()
-            let weibo = SessionViewModel(dataController: TimelineDataController(client: client, trace: { traces.record($0) }))
+            let weibo = SessionViewModel(dataController: TimelineDataController(client: client, dialect: WeiboDialect(), trace: { traces.record($0) }))
             await #expect(throws: ViewModelError.self) { try await weibo.search("swift", kinds: [.hashtags]) }
             #expect(weibo.errorMessage == "this API (weibo) cannot search --tags; its search finds statuses")
             #expect(traces.values.isEmpty)
@@ -147,7 +147,7 @@ struct RelationsSessionTests {
             #expect(try await listed("api/v1/blocks", client).isEmpty)
 
             let traces = RecordingObserver<TraceEvent>()
-            let weibo = SessionViewModel(dataController: TimelineDataController(client: weiboClient, trace: { traces.record($0) }))
+            let weibo = SessionViewModel(dataController: TimelineDataController(client: weiboClient, dialect: WeiboDialect(), trace: { traces.record($0) }))
             await #expect(throws: ViewModelError.notOffered("this API (weibo) has no block")) { try await weibo.setBlocking(true, name: author) }
             #expect(traces.values.isEmpty)
             #expect(weibo.operations.isEmpty)

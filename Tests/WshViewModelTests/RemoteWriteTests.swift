@@ -120,7 +120,7 @@ struct AccountFixture {
         http = FakeHTTPClient { request throws(RequestError) in try account.respond(to: request) }
         let client = APIClient(configuration: APIConfiguration(baseURL: "http://weibo.test/2/", token: .value(Secret("t"))),
                                  http: http)
-        session = SessionViewModel(dataController: TimelineDataController(client: client), historyLimit: historyLimit)
+        session = SessionViewModel(dataController: TimelineDataController(client: client, dialect: WeiboDialect()), historyLimit: historyLimit)
     }
 
     /// The requests sent to `path`.

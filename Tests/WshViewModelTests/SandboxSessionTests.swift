@@ -10,7 +10,7 @@ import WshViewModel
 struct SandboxSessionTests {
     /// A session on `client`, whose DataController calls are traced into `traces`.
     func makeSession(_ client: APIClient, traces: RecordingObserver<TraceEvent>) -> SessionViewModel {
-        SessionViewModel(dataController: TimelineDataController(client: client, trace: { traces.record($0) }))
+        SessionViewModel(dataController: TimelineDataController(client: client, dialect: WeiboDialect(), trace: { traces.record($0) }))
     }
 
     @Test("given the sandbox when fetch 5 then more then 10 distinct rows, in two requests on one connection")

@@ -9,7 +9,7 @@ import WshViewModel
 @Suite("SessionStateDocument and SessionStateDiff")
 struct SessionStateDocumentTests {
     func makeSession(_ client: APIClient) -> SessionViewModel {
-        SessionViewModel(dataController: TimelineDataController(client: client))
+        SessionViewModel(dataController: TimelineDataController(client: client, dialect: WeiboDialect()))
     }
 
     @Test("given a fetch, a mute, a detail and calc 12 + when documented then rows keep muted authors marked, the screen names its status, the brain its pending +")

@@ -1,27 +1,37 @@
 import Testing
 import WshModel
 import WshTestSupport
+import WshText
 import WshViewModel
 
 @Suite("Cell and screen ViewModels")
 struct ScreenViewModelTests {
     let alice = User(id: 1001, idstr: "1001", screenName: "alice", name: "Alice")
 
-    @Test("given a status written at +0800 when shown as a row then the time is month-day hour:minute in that offset")
-    func cell_showsShortTimeInTheStatusOffset() {
+    @Test("given a status written at +0800 when shown as a row in +0800 then the time is month-day hour:minute there")
+    func cell_showsShortTimeInTheShownZone() {
         let status = Status(createdAt: Timestamp(weiboText: "Tue May 31 17:46:55 +0800 2011"), text: "hi", user: alice)
 
-        let cell = StatusCellViewModel(status: status, index: 1)
+        let cell = ClockZone.$shown.withValue(.fixed(8 * 3600)) { StatusCellViewModel(status: status, index: 1) }
 
         #expect(cell.time == "05-31 17:46")
         #expect(cell.author == "@alice")
     }
 
-    @Test("given a status written at -0500 when shown as a row then the time is not moved to another zone")
-    func cell_keepsNegativeOffset() {
-        let status = Status(createdAt: Timestamp(weiboText: "Sun Jan 01 00:05:00 -0500 2012"), user: alice)
-
-        #expect(StatusCellViewModel(status: status, index: 1).time == "01-01 00:05")
+    @Test("given one instant written by Weibo at -0500 and in ISO 8601 at UTC when shown in UTC and in +0800 then the clocks are 8 hours apart")
+    func times_showTheInstantInTheShownZone() throws {
+        let weibo = Status(createdAt: Timestamp(weiboText: "Sun Jan 01 00:05:00 -0500 2012"), user: alice)
+        let iso = Status(createdAt: try #require(Timestamp(iso8601: "2012-01-01T05:05:00.000Z")), user: alice)
+        for status in [weibo, iso] {
+            ClockZone.$shown.withValue(.utc) {
+                #expect(StatusCellViewModel(status: status, index: 1).time == "01-01 05:05")
+                #expect(StatusDetailViewModel(status: status).time == "2012-01-01 05:05:00 +0000")
+            }
+            ClockZone.$shown.withValue(.fixed(8 * 3600)) {
+                #expect(StatusCellViewModel(status: status, index: 1).time == "01-01 13:05")
+                #expect(StatusDetailViewModel(status: status).time == "2012-01-01 13:05:00 +0800")
+            }
+        }
     }
 
     @Test("given text with line breaks and escape codes when shown as a row then it is one clean line")
@@ -53,7 +63,7 @@ struct ScreenViewModelTests {
             repostsCount: 1, commentsCount: 2, attitudesCount: 3,
             retweetedStatus: Status(text: "inner", user: User(screenName: "bob")))
 
-        let detail = StatusDetailViewModel(status: status)
+        let detail = ClockZone.$shown.withValue(.fixed(8 * 3600)) { StatusDetailViewModel(status: status) }
 
         #expect(detail.id == "42")
         #expect(detail.text == "full\ntext")

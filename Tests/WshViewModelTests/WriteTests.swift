@@ -17,7 +17,7 @@ struct WriteFixture {
         http = FakeHTTPClient { request throws(RequestError) in try server.respond(to: request) }
         let client = APIClient(configuration: APIConfiguration(baseURL: "http://weibo.test/2/", token: .value(Secret("t"))),
                                  http: http)
-        session = SessionViewModel(dataController: TimelineDataController(client: client))
+        session = SessionViewModel(dataController: TimelineDataController(client: client, dialect: WeiboDialect()))
     }
 
     /// The requests sent to `path` (e.g. `/2/comments/create.json`).

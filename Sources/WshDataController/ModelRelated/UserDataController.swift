@@ -13,7 +13,7 @@ public final class UserDataController: Sendable {
     private let seen = Mutex(SeenPages<SeenUsers>(limit: seenPageLimit))
 
     /// A controller that calls the API through `client` in `dialect` and reports each call to `trace`.
-    public init(client: APIClient, dialect: any Dialect = WeiboDialect(), trace: TraceSink? = nil) {
+    public init(client: APIClient, dialect: any Dialect, trace: TraceSink? = nil) {
         api = TracedCall(client: client, trace: trace, dialect: dialect)
     }
 

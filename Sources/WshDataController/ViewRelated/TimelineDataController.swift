@@ -29,7 +29,7 @@ public final class TimelineDataController: Sendable {
 
     /// A controller with model-related controllers of its own, all calling
     /// the API through `client` and tracing to `trace`.
-    public convenience init(client: APIClient, dialect: any Dialect = WeiboDialect(), trace: TraceSink? = nil) {
+    public convenience init(client: APIClient, dialect: any Dialect, trace: TraceSink? = nil) {
         self.init(statuses: StatusDataController(client: client, dialect: dialect, trace: trace),
                   users: UserDataController(client: client, dialect: dialect, trace: trace))
     }

@@ -5,6 +5,9 @@ import WshText
 /// (`EEE MMM dd HH:mm:ss Z yyyy`, English names whatever the locale):
 /// Weibo's own format, kept beside Weibo's code as ISO 8601 is beside Mastodon's.
 extension Timestamp {
+    /// A time at `date` written as Weibo writes its times, at +0800 (the sandbox's Weibo data).
+    public init(date: Date) { self.init(date: date, utcOffset: 8 * 3600) }
+
     /// Parses Weibo's `EEE MMM dd HH:mm:ss Z yyyy`; nil when the text is not in that form.
     public init?(weiboText text: String) {
         // Fields are split on spaces: weekday, month, day, time, offset, year.
@@ -118,7 +121,7 @@ extension Timestamp {
     static let weekdays = CivilTime.weekdayNames
 }
 
-/// The Model's shapes are Weibo's, so a time in the Model encodes and decodes
+/// A time in Weibo's wire shapes (Status, User, Comment…) encodes and decodes
 /// as Weibo writes it; Mastodon's entities read ISO 8601 through `LenientISO8601`.
 extension Timestamp: Codable {
     public init(from decoder: Decoder) throws {

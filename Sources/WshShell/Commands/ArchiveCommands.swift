@@ -195,8 +195,7 @@ extension Shell {
         var totalFetched = 0
         for source in sources {
             if case .timeline = source { try checkOffered(source.description.split(separator: " ").first.map(String.init)) }
-            let scope = ArchiveScope(server: connection.accountKey, account: account, api: dialect.name == "mastodon" ? "mastodon" : "weibo",
-                                     source: source.description)
+            let scope = ArchiveScope(server: connection.accountKey, account: account, api: dialect.name, source: source.description)
             let perPage: Int
             switch source {
             case .timeline(let timeline): perPage = dialect.maximumCount(for: timeline) ?? 20
@@ -294,7 +293,7 @@ extension Shell {
         }
         for (offset, match) in matches.enumerated() {
             let author = TerminalText.sanitize(match.status.user?.screenName ?? "?")
-            let time = match.status.createdAt.map { CivilTime.minuteText($0.date) } ?? ""
+            let time = match.status.createdAt.map { CivilTime.minuteText($0.date, in: .shown) } ?? ""
             let deleted = match.deleted ? console.style.red(" (deleted on the server)") : ""
             context.writeLine("\(offset + 1). @\(author) · \(time)\(deleted)")
             context.writeLine("   " + marked(match.marked))
@@ -441,9 +440,8 @@ extension Shell {
     func attachArchive(to dataController: TimelineDataController, dialect: any Dialect, account: String? = nil) {
         guard let path = archiveFile() else { return }
         dataController.attachArchive(ArchiveAttachment(
-            path: path, server: connection.accountKey, account: account,
-            api: dialect.name == "mastodon" ? "mastodon" : "weibo", offline: configuration.offline, keepsLive: archiveKeepsLive,
-            maximumPages: configuration.archiveMaximumPages))
+            path: path, server: connection.accountKey, account: account, api: dialect.name, offline: configuration.offline,
+            keepsLive: archiveKeepsLive, maximumPages: configuration.archiveMaximumPages))
         if archiveNotice == nil {
             let console = self.console
             let notice = ArchiveNoticeView(offline: configuration.offline, path: path) { console.note(console.diagnosticStyle.dim($0)) }

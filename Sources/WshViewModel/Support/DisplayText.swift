@@ -5,21 +5,24 @@ import WshText
 /// Turns Model values into the strings Views show. Pure functions, so every
 /// ViewModel formats the same way.
 enum DisplayText {
-    /// `05-31 17:46`: month-day hour:minute in the time's own UTC offset, as
-    /// the Weibo demo's timeline shows it.
+    /// `05-31 17:46`: month-day hour:minute in the zone the terminal shows times in (`ClockZone.shown`).
     static func shortTime(_ time: Timestamp?) -> String {
-        guard let c = time?.components else { return "" }
+        guard let c = time.map(shown)?.components else { return "" }
         return "\(pad(c.month))-\(pad(c.day)) \(pad(c.hour)):\(pad(c.minute))"
     }
 
-    /// `2011-05-31 17:46:55 +0800`, for a detail screen.
+    /// `2011-05-31 17:46:55 +0800`, for a detail screen: in the zone times are shown in, with its offset.
     static func fullTime(_ time: Timestamp?) -> String {
-        guard let time else { return "" }
+        guard let time = time.map(shown) else { return "" }
         let c = time.components
         let offset = abs(time.utcOffset)
-        let sign = time.utcOffset < 0 ? "-" : "+"
         return "\(c.year)-\(pad(c.month))-\(pad(c.day)) \(pad(c.hour)):\(pad(c.minute)):\(pad(c.second)) "
-            + "\(sign)\(pad(offset / 3600))\(pad(offset % 3600 / 60))"
+            + "\(time.utcOffset < 0 ? "-" : "+")\(pad(offset / 3600))\(pad(offset % 3600 / 60))"
+    }
+
+    /// The instant of `time` in the zone the terminal shows times in: the local one, `TZ` honoured.
+    private static func shown(_ time: Timestamp) -> Timestamp {
+        Timestamp(date: time.date, utcOffset: ClockZone.shown.utcOffset(at: time.date))
     }
 
     /// `@name`, or `(unknown)` when the API sent no author.

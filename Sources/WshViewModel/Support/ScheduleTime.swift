@@ -29,8 +29,7 @@ public enum ScheduleTime {
             let when = lead < 0 ? "\(-minutes) minute\(-minutes == 1 ? "" : "s") ago" : "in \(minutes) minute\(minutes == 1 ? "" : "s")"
             throw .badScheduleTime("--at \(word) is \(when): a status must be scheduled at least 5 minutes ahead")
         }
-        let offset = timeZone.utcOffset(at: date)
-        return Timestamp(date: Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)), utcOffset: offset)
+        return Timestamp(date: Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)), utcOffset: timeZone.utcOffset(at: date))
     }
 
     /// `+90s`, `+30m`, `+1h`, `+2d` in seconds; nil when `text` is not one.

@@ -9,7 +9,7 @@ public struct StatusCellViewModel: Sendable, Hashable {
     public let id: String
     /// `@screen_name`.
     public let author: String
-    /// `05-31 17:46`, in the status's own UTC offset.
+    /// `05-31 17:46`, in the local zone.
     public let time: String
     /// The text on one line; a content warning instead of the text it hides
     /// (`CW: spoilers`); a boost as `↻ @who boosted · ` and the boosted text.

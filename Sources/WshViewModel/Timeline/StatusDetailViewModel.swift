@@ -10,7 +10,7 @@ public struct StatusDetailViewModel: Sendable, Hashable {
     public let author: String
     /// The author's display name, empty when the API sent none.
     public let authorName: String
-    /// `2011-05-31 17:46:55 +0800`.
+    /// `2011-05-31 17:46:55 +0800`, in the local zone.
     public let time: String
     /// The full text, line breaks kept.
     public let text: String

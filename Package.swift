@@ -70,13 +70,17 @@ let package = Package(
 
         // The classroom page's server (`web on`): the page and its assets inside the
         // binary, a window of the session's events, Server-Sent Events with ids.
+        // Its script and style (Sources/WshWeb/Page) become string literals at build time.
         .target(
             name: "WshWeb",
             dependencies: [
                 "WshText",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]),
+            ],
+            plugins: ["EmbedFiles"]),
+        .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["wsh-embed"]),
+        .executableTarget(name: "wsh-embed", path: "Plugins/wsh-embed"),
 
         // View / ViewController: the loop, the commands, the Views. No WshModel:
         // commands and Views read ViewModel outputs, never Model values.
@@ -185,7 +189,7 @@ var layoutLinkerFlags: [String] {
 /// `String: Hashable` by scanning every protocol conformance in the binary,
 /// 8 000 of them, touching pages all over it. With direct accessors the
 /// witness tables are passed in, and `wsh -c 'echo hi'` does no such scan.
-for target in package.targets where target.type != .test && !["CDynamicLoad", "CCurl", "CEditLine", "CSQLite", "CCommandLine"].contains(target.name) {
+for target in package.targets where ![.test, .plugin].contains(target.type) && !["CDynamicLoad", "CCurl", "CEditLine", "CSQLite", "CCommandLine"].contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + [
         .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"],
                      .when(platforms: [.linux], configuration: .release)),

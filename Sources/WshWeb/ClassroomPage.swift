@@ -9,6 +9,12 @@ import WshText
 /// handout (its events inside the file, no connection). The page builds
 /// every text node with `textContent`: nothing from the session is ever read
 /// as HTML.
+///
+/// Its style (`Page/classroom.css`: large type and strong contrast for a
+/// projector, light and dark, 1024×768 to 4K, a zoom for the content) and
+/// script (`Page/classroom.js`: the events grouped by line, and the selected
+/// line's layers, Views, terminal text, state and history) are string literals
+/// made from those files at build time (`Plugins/EmbedFiles`): wsh reads no file.
 public enum ClassroomPage {
     /// Whose page it is.
     public enum Role: Sendable {
@@ -57,7 +63,7 @@ public enum ClassroomPage {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta http-equiv="Content-Security-Policy" content="\(XMLText.escaped(policy, apostrophe: "&#39;"))">
         <title>wsh \(XMLText.escaped(title, apostrophe: "&#39;")) · classroom</title>
-        <style nonce="\(nonce)">\(PageStyle.css)</style>
+        <style nonce="\(nonce)">\(EmbeddedFiles.classroomCSS)</style>
         </head>
         <body>
         <header id="bar">
@@ -104,7 +110,7 @@ public enum ClassroomPage {
         </main>
         <script type="application/json" id="wsh-settings">\(scriptSafe(settings))</script>
         <script type="application/json" id="wsh-events">\(scriptSafe(events))</script>
-        <script nonce="\(nonce)">\(PageScript.js)</script>
+        <script nonce="\(nonce)">\(EmbeddedFiles.classroomJS)</script>
         </body>
         </html>
 

@@ -191,6 +191,18 @@ class ClassroomTests(unittest.TestCase):
         select_line(teacher, "undo")
         self.assertEqual(teacher.find_element(By.ID, "history-position").get_attribute("data-position"), "2")
 
+    def test_the_page_serves_the_script_and_style_in_the_repository_and_runs_them(self):
+        with urllib.request.urlopen(self.wsh.teacher, timeout=5) as response:
+            html = response.read()
+        nonce = re.search(rb'<script nonce="([^"]+)">', html).group(1)
+        for name, element in (("classroom.css", b"style"), ("classroom.js", b"script")):
+            with open(os.path.join(ROOT, "Sources", "WshWeb", "Page", name), "rb") as handle:
+                code = handle.read()
+            self.assertTrue(b"<%s nonce=\"%s\">%s</%s>" % (element, nonce, code, element) in html,
+                            "the page's %s is not Sources/WshWeb/Page/%s: rebuild wsh" % (element.decode(), name))
+        # The script ran: only it sets the connection pill to "live".
+        self.open(self.wsh.teacher)
+
     def test_a_page_reloaded_mid_session_catches_up(self):
         page = self.open(self.wsh.teacher)
         self.wsh.type("fetch 3")

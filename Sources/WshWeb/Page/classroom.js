@@ -1,9 +1,3 @@
-/// The classroom page's script: it reads the session's events (from the
-/// stream, or from inside a saved file), groups them by the line they belong
-/// to, and shows the selected line's layers, Views, terminal text, state and
-/// history. Every text goes in through `textContent`.
-enum PageScript {
-    static let js = #"""
 "use strict";
 (function () {
   const settings = JSON.parse(document.getElementById("wsh-settings").textContent);
@@ -426,5 +420,3 @@ enum PageScript {
   }
   window.wshPage = { events: () => events, lines: () => lines, selected: () => selected };
 })();
-"""#
-}

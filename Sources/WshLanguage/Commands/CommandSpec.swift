@@ -94,3 +94,116 @@ public struct CompletionRequest: Sendable, Equatable {
 /// Returns candidate words for a ``CompletionRequest``; the table filters them by
 /// prefix.
 public typealias CompletionProvider = (CompletionRequest) -> [String]
+
+/// A positional argument of a command: its name for synopsis and help, and how many
+/// words it takes.
+public struct ArgumentSpec: Sendable, Equatable {
+    /// How many words an argument takes.
+    public enum Arity: Sendable, Equatable {
+        /// Exactly one word.
+        case required
+        /// Zero or one word.
+        case optional
+        /// Any number of words, including none; only the last argument may be variadic.
+        case variadic
+        /// One or more words; only the last argument may be.
+        case oneOrMore
+    }
+
+    /// The name shown in synopsis and help, by convention upper case: `NAME`.
+    public var name: String
+    /// One line saying what the argument is.
+    public var help: String
+    /// How many words it takes.
+    public var arity: Arity
+
+    /// Creates an argument.
+    public init(_ name: String, help: String = "", arity: Arity = .required) {
+        self.name = name
+        self.help = help
+        self.arity = arity
+    }
+
+    var synopsis: String {
+        switch arity {
+        case .required: name
+        case .optional: "[\(name)]"
+        case .variadic: "[\(name)…]"
+        case .oneOrMore: "\(name)…"
+        }
+    }
+}
+
+/// An option of a command: a flag such as `--json` or a valued option such as
+/// `--page 2` (also written `--page=2`).
+public struct OptionSpec: Sendable, Equatable {
+    /// The long name without dashes: `json` for `--json`.
+    public var name: String
+    /// An optional one-letter alias: `j` for `-j`.
+    public var short: Character?
+    /// The value's placeholder (`N` for `--page N`), or nil for a flag.
+    public var valueName: String?
+    /// One line saying what the option does.
+    public var help: String
+
+    /// Creates a flag, an option without a value.
+    public static func flag(_ name: String, short: Character? = nil, help: String = "") -> OptionSpec {
+        OptionSpec(name: name, short: short, valueName: nil, help: help)
+    }
+
+    /// Creates an option that takes a value.
+    public static func valued(
+        _ name: String, valueName: String, short: Character? = nil, help: String = ""
+    ) -> OptionSpec {
+        OptionSpec(name: name, short: short, valueName: valueName, help: help)
+    }
+
+    /// `--json` or `--page N`.
+    var synopsis: String {
+        valueName.map { "--\(name) \($0)" } ?? "--\(name)"
+    }
+}
+
+/// What a command handler gets: its parsed arguments, the output sinks and access to
+/// variables.
+public struct CommandContext {
+    /// The name the command was called by (may be an alias).
+    public let name: String
+    /// The words after the command name, as given.
+    public let words: [String]
+    /// The words parsed against the command's options and arguments.
+    public let arguments: ParsedArguments
+    unowned let interpreter: Interpreter
+
+    /// Writes text to the result stream (stdout, or the `$(…)` capture).
+    public func write(_ text: String) { interpreter.write(text) }
+
+    /// Writes a line to the result stream.
+    public func writeLine(_ text: String) { interpreter.write(text + "\n") }
+
+    /// Writes a line to the diagnostic stream (stderr): notes and warnings that are
+    /// not results.
+    public func note(_ text: String) { interpreter.diagnostics(text + "\n") }
+
+    /// Sets a script-scope variable, such as `$count` after a fetch.
+    public func setVariable(_ name: String, to value: Value) { interpreter.setVariable(name, to: value) }
+
+    /// Reads a variable as the calling code sees it (local first, then script scope).
+    public func variable(_ name: String) -> Value? { interpreter.currentVariable(name) }
+
+    /// Leaves a JSON document in `$result` for `json get PATH` (see
+    /// ``Interpreter/setResultDocument(_:)``).
+    public func setResultDocument(_ json: String?) {
+        interpreter.setResultDocument(json)
+    }
+
+    /// Leaves a JSON document in `$result` that is made only if a script reads it
+    /// (see ``Interpreter/setResultDocument(lazy:)``).
+    public func setResultDocument(lazy produce: @escaping () -> String?) {
+        interpreter.setResultDocument(lazy: produce)
+    }
+
+    /// Whether the host asked to stop; long-running handlers should check and throw
+    /// `LanguageError(.interrupted, "interrupted")`.
+    public var isInterruptRequested: Bool { interpreter.interruptRequested() }
+}

@@ -165,21 +165,6 @@ extension Shell {
         }
         return true
     }
-
-    /// The options `mute` and `unmute` take for the server's mute.
-    static let serverMuteOptions: [OptionSpec] = [
-        .flag("server", help: "mute on the server (Mastodon: POST /api/v1/accounts/:id/mute; undo unmutes)"),
-        .valued("duration", valueName: "S", help: "with --server: for S seconds (default: for ever)"),
-        .flag("notifications", help: "with --server: hide their notifications too"),
-    ]
-
-    /// `spec` (`mute`, `unmute`) with a note of its own when the connected API has no server-side mute.
-    func withServerMuteNotes(_ spec: CommandSpec) -> CommandSpec {
-        var spec = spec
-        spec.currentNotes = { [unowned self] in relationNotes { $0.mutesOnServer ? nil : "no server-side mute (--server)" } }
-        return spec
-    }
-
     /// `On this API (weibo): no block.`, or nil when `lacking` finds nothing missing.
     func relationNotes(_ lacking: @escaping (Capabilities) -> String?) -> String? {
         guard let dialect = connection.knownDialect else {

@@ -395,15 +395,6 @@ extension Shell {
         context.note("wrote \(base).svg and \(base).mmd (\(count) command\(count == 1 ? "" : "s"))")
     }
 
-    /// Whether a command should answer in JSON: its own `--json` or the global flag.
-    func wantsJSON(_ context: CommandContext) -> Bool {
-        configuration.json || context.arguments.flag("json")
-    }
-}
-
-extension OptionSpec {
-    /// `--json`, the option of every command that can answer as JSON (`wantsJSON` reads it).
-    static let json = OptionSpec.flag("json", help: "as JSON")
 }
 
 /// `status --json`: where the session points and what it holds. `token`

@@ -120,3 +120,26 @@ extension Shell {
         return output
     }
 }
+
+extension Shell {
+    /// Leaves a command's JSON form in `$result` for `json get PATH`, encoded
+    /// only if a script reads it; the document is the value as the command saw it.
+    func leaveResult<Document: Encodable>(_ context: CommandContext, _ document: Document) {
+        context.setResultDocument(lazy: { try? JSONView.encode(document) })
+    }
+
+    /// Leaves the document `make` returns in `$result`, made only if a script reads it.
+    func leaveResult<Document: Encodable>(_ context: CommandContext, later make: @escaping () -> Document) {
+        context.setResultDocument(lazy: { try? JSONView.encode(make()) })
+    }
+
+    /// Whether a command should answer in JSON: its own `--json` or the global flag.
+    func wantsJSON(_ context: CommandContext) -> Bool {
+        configuration.json || context.arguments.flag("json")
+    }
+}
+
+extension OptionSpec {
+    /// `--json`, the option of every command that can answer as JSON (`wantsJSON` reads it).
+    static let json = OptionSpec.flag("json", help: "as JSON")
+}

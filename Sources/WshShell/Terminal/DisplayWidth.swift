@@ -210,3 +210,25 @@ public enum DisplayWidth {
         }
     }
 }
+
+extension String {
+    /// The text without the whitespace it ends in, as a line is written.
+    func trimmingTrailingWhitespace() -> String {
+        // Most text ends in a byte that is neither whitespace nor part of a
+        // longer character (a listing's line ends in a colour's `m`): that is
+        // seen without finding the last Character, which costs thousands of
+        // instructions on a long line.
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+        if let last = utf8.last, last < 0x80, !isSpace(last) { return self }
+        var bytes = utf8[...]
+        // ASCII whitespace after ASCII is a Character of its own (or, CR LF, half of one): dropped by its byte.
+        while let last = bytes.last, isSpace(last) {
+            if let before = bytes.dropLast().last, before >= 0x80 { break }
+            bytes.removeLast()
+        }
+        if let last = bytes.last, last < 0x80, !isSpace(last) { return String(Substring(bytes)) }
+        var text = String(Substring(bytes))
+        while text.last?.isWhitespace == true { text.removeLast() }
+        return text
+    }
+}

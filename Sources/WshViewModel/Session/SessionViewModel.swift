@@ -487,3 +487,49 @@ public final class SessionViewModel {
         UserReference(name)?.description ?? name
     }
 }
+
+/// The whole view state of a session, as one value: what the timeline
+/// screens show (muted users included) and the calculator.
+///
+/// The history keeps one per operation; undo is putting one back.
+public struct SessionState: Sendable, Hashable {
+    public var timeline: TimelineState
+    public var calculator: CalculatorBrain
+
+    /// A fresh session: nothing loaded, nobody muted, the calculator at 0.
+    public init(timeline: TimelineState = TimelineState(), calculator: CalculatorBrain = CalculatorBrain()) {
+        self.timeline = timeline
+        self.calculator = calculator
+    }
+}
+
+/// What a `SessionViewModel` change asks the shell's Views to re-render:
+/// one bit mask per notification.
+extension ViewChange where Subject == SessionViewModel {
+    /// `rows` changed.
+    public static var rows: Self { Self(bit: 0) }
+    /// `screen` changed: detail, comments or user opened or closed.
+    public static var screen: Self { Self(bit: 1) }
+    /// `ledText` or the calculator's entries changed.
+    public static var led: Self { Self(bit: 2) }
+    /// `operations`, `canUndo` or `canRedo` changed.
+    public static var history: Self { Self(bit: 3) }
+    /// `errorMessage` was set or cleared.
+    public static var error: Self { Self(bit: 4) }
+    /// `isLoading` turned on or off.
+    public static var loading: Self { Self(bit: 5) }
+
+    /// The session bits for a timeline change.
+    init(_ change: TimelineChange) {
+        self = []
+        if change.contains(.rows) { insert(.rows) }
+        if change.contains(.screen) { insert(.screen) }
+        if change.contains(.loading) { insert(.loading) }
+        // Errors are the session's to report: it shows one message for any input.
+    }
+
+    /// The session bits for a calculator change.
+    init(_ change: CalculatorChange) {
+        self = change.isDisjoint(with: [.led, .operations]) ? [] : .led
+    }
+}

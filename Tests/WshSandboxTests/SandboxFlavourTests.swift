@@ -156,6 +156,28 @@ struct SandboxFlavourTests {
         }
     }
 
+    @Test("favourited_by and reblogged_by page as every list does: the flavour's header name, its last page's links",
+          arguments: names)
+    func whoFavouritedPaging(name: String) async throws {
+        let expected = try #require(Self.expected[name])
+        try await withSandbox(SandboxConfiguration(statuses: 30, flavour: try Self.flavour(name))) { server in
+            let id = server.configuration.idStyle.render(4_000_000_000_000_010)
+            for account in server.accounts.prefix(2) {
+                #expect(await server.mastodon("POST", "statuses/\(id)/favourite", token: account.token).status == 200)
+                #expect(await server.mastodon("POST", "statuses/\(id)/reblog", token: account.token).status == 200)
+            }
+            for list in ["favourited_by", "reblogged_by"] {
+                // Both accounts on one page: the last.
+                let page = await server.mastodon("statuses/\(id)/\(list)")
+                #expect(page.stringIDs.count == 2, "\(list)")
+                #expect(page.headerNames.contains(expected.linkHeaderName), "\(list): \(page.headerNames)")
+                #expect(!page.headerNames.contains(expected.linkHeaderName == "Link" ? "link" : "Link"), "\(list)")
+                #expect(page.links["prev"] != nil, "\(list)")
+                #expect((page.links["next"] != nil) == expected.nextOnLastPage, "\(list): \(page.headers)")
+            }
+        }
+    }
+
     @Test("errors: an unknown status's 404 and a bad token's status, worded as the server words them",
           arguments: names)
     func errors(name: String) async throws {

@@ -13,15 +13,13 @@ extension MastodonAPI {
     // MARK: Bookmarks and favourites
 
     /// `GET bookmarks`: the viewer's bookmarks, newest first.
-    func bookmarks(_ call: Call) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func bookmarks(_ call: Call, viewer: Int) throws -> Reply {
         let timeline = store.timeline
         return try recordPage(timeline.bookmarkRecords(of: viewer), call, timeline: timeline, viewer: viewer)
     }
 
     /// `GET favourites`: the viewer's favourites, newest first.
-    func favouritesList(_ call: Call) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func favouritesList(_ call: Call, viewer: Int) throws -> Reply {
         let timeline = store.timeline
         return try recordPage(timeline.favouriteRecords(of: viewer), call, timeline: timeline, viewer: viewer)
     }
@@ -53,8 +51,7 @@ extension MastodonAPI {
     }
 
     /// `POST statuses/:id/bookmark|unbookmark`: the status, with `bookmarked`; both are idempotent.
-    func bookmarkAction(_ call: Call, id: String, bookmark: Bool) throws -> Reply {
-        let actor = try viewer(call, .user)!
+    func bookmarkAction(_ call: Call, actor: Int, id: String, bookmark: Bool) throws -> Reply {
         let id = try identifier(id)
         let render = renderer(for: actor)
         let body = try store.write { timeline in
@@ -74,22 +71,19 @@ extension MastodonAPI {
     // MARK: Lists
 
     /// `GET lists`.
-    func listsIndex(_ call: Call) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func listsIndex(_ call: Call, viewer: Int) throws -> Reply {
         let timeline = store.timeline
         return Self.json(renderer(timeline, viewer: viewer).lists(timeline.lists(of: viewer)))
     }
 
     /// `GET lists/:id`.
-    func showList(_ call: Call, id: String) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func showList(_ call: Call, viewer: Int, id: String) throws -> Reply {
         let timeline = store.timeline
         return Self.json(renderer(timeline, viewer: viewer).listJSON(try list(id, of: viewer, in: timeline)))
     }
 
     /// `POST lists` (`title`, `replies_policy`, `exclusive`) and `PUT lists/:id` (the same, each optional).
-    func saveList(_ call: Call, id: String?) throws -> Reply {
-        let actor = try viewer(call, .user)!
+    func saveList(_ call: Call, actor: Int, id: String?) throws -> Reply {
         let parameters = call.parameters
         let title = parameters["title"]
         if id == nil || title != nil, (title ?? "").allSatisfy(\.isWhitespace) {
@@ -120,8 +114,7 @@ extension MastodonAPI {
     }
 
     /// `DELETE lists/:id`: `{}`.
-    func deleteList(_ call: Call, id: String) throws -> Reply {
-        let actor = try viewer(call, .user)!
+    func deleteList(_ call: Call, actor: Int, id: String) throws -> Reply {
         let body = try store.write { timeline in
             guard let number = listNumber(id), timeline.deleteList(id: number, of: actor) != nil else { throw MastodonError.notFound }
             return Array("{}".utf8)
@@ -130,8 +123,7 @@ extension MastodonAPI {
     }
 
     /// `GET lists/:id/accounts`: the members, in the order added (`limit`, default 40, 0 for all).
-    func listAccounts(_ call: Call, id: String) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func listAccounts(_ call: Call, viewer: Int, id: String) throws -> Reply {
         let timeline = store.timeline
         let list = try list(id, of: viewer, in: timeline)
         let count = call.parameters["limit"] == "0" ? Int.max : limit(call, default: 40, maximum: 80)
@@ -141,8 +133,7 @@ extension MastodonAPI {
 
     /// `POST lists/:id/accounts` and `DELETE` with `account_ids[]`: `{}`. Only
     /// accounts the owner follows may be added (404, as Mastodon answers).
-    func changeListAccounts(_ call: Call, id: String, add: Bool) throws -> Reply {
-        let actor = try viewer(call, .user)!
+    func changeListAccounts(_ call: Call, actor: Int, id: String, add: Bool) throws -> Reply {
         let accountIDs = call.parameters.list("account_ids")
         guard !accountIDs.isEmpty else { throw MastodonError.badParameter("account_ids is missing") }
         let body = try store.write { timeline in
@@ -167,8 +158,7 @@ extension MastodonAPI {
     }
 
     /// `GET accounts/:id/lists`: the viewer's lists that hold the account.
-    func accountLists(_ call: Call, id: String) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func accountLists(_ call: Call, viewer: Int, id: String) throws -> Reply {
         let timeline = store.timeline
         guard let user = timeline.user(id: try identifier(id)) else { throw MastodonError.notFound }
         return Self.json(renderer(timeline, viewer: viewer).lists(timeline.lists(of: viewer, holding: user.index)))
@@ -176,8 +166,7 @@ extension MastodonAPI {
 
     /// `GET timelines/list/:id`: the members' statuses, paged as a timeline;
     /// their replies to others by the list's `replies_policy`.
-    func listTimeline(_ call: Call, id: String) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func listTimeline(_ call: Call, viewer: Int, id: String) throws -> Reply {
         return try cachedStatusPage(call, viewer: viewer) { timeline in
             let list = try list(id, of: viewer, in: timeline)
             return try page(timeline.authorsIndex(list.members), call) { ordinal in

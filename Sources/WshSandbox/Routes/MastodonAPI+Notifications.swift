@@ -8,8 +8,7 @@ import NIOCore
 extension MastodonAPI {
     /// `GET /api/v1/notifications`: `types[]`, `exclude_types[]`, `account_id`,
     /// paged by `max_id`, `since_id`, `min_id`, `limit` (at most 80) with a `Link` header.
-    func notifications(_ call: Call) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func notifications(_ call: Call, viewer: Int) throws -> Reply {
         let timeline = store.timeline
         let types = Set(call.parameters.list("types"))
         let excluded = Set(call.parameters.list("exclude_types"))
@@ -29,16 +28,14 @@ extension MastodonAPI {
     }
 
     /// `GET /api/v1/notifications/:id`.
-    func notification(_ call: Call, id: String) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func notification(_ call: Call, viewer: Int, id: String) throws -> Reply {
         let timeline = store.timeline
         guard let notification = timeline.notification(id: try identifier(id), for: viewer) else { throw MastodonError.notFound }
         return Self.json(renderer(timeline, viewer: viewer).notificationJSON(notification))
     }
 
     /// `POST /api/v1/notifications/:id/dismiss`: `{}`; 404 for one not there (any more).
-    func dismissNotification(_ call: Call, id: String) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func dismissNotification(_ call: Call, viewer: Int, id: String) throws -> Reply {
         let id = try identifier(id)
         let body = try store.write { timeline in
             guard timeline.dismissNotification(id: id, for: viewer) else { throw MastodonError.notFound }
@@ -48,8 +45,7 @@ extension MastodonAPI {
     }
 
     /// `POST /api/v1/notifications/clear`: `{}`.
-    func clearNotifications(_ call: Call) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func clearNotifications(_ call: Call, viewer: Int) throws -> Reply {
         let body = store.write { timeline in
             timeline.clearNotifications(for: viewer)
             return Array("{}".utf8)
@@ -58,8 +54,7 @@ extension MastodonAPI {
     }
 
     /// `GET /api/v1/conversations`: newest first, paged as notifications.
-    func conversations(_ call: Call) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func conversations(_ call: Call, viewer: Int) throws -> Reply {
         let timeline = store.timeline
         let (slice, link) = try page(byID: timeline.conversations(for: viewer), \.last.id, call, maximum: 40)
         var reply = Self.json(renderer(timeline, viewer: viewer).conversations(slice))
@@ -68,8 +63,7 @@ extension MastodonAPI {
     }
 
     /// `POST /api/v1/conversations/:id/read`: the conversation, read.
-    func readConversation(_ call: Call, id: String) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func readConversation(_ call: Call, viewer: Int, id: String) throws -> Reply {
         let id = try identifier(id)
         let render = renderer(for: viewer)
         let body = try store.write { timeline in
@@ -84,8 +78,7 @@ extension MastodonAPI {
 
     /// `DELETE /api/v1/conversations/:id`: `{}`; the conversation leaves the
     /// token owner's list (its statuses stay) until a newer message comes.
-    func removeConversation(_ call: Call, id: String) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func removeConversation(_ call: Call, viewer: Int, id: String) throws -> Reply {
         let id = try identifier(id)
         let body = try store.write { timeline in
             guard timeline.removeConversation(id: id, for: viewer) else { throw MastodonError.notFound }

@@ -89,8 +89,7 @@ extension MastodonAPI {
     /// `timelines/public` and `timelines/tag/:hashtag`: every public status but
     /// boosts (as Mastodon leaves them out) and the viewer's blocked and muted accounts'; `local` changes nothing (every
     /// account is local), `remote=true` is empty, `only_media` keeps statuses with pictures.
-    func publicTimeline(_ call: Call, tag: String?) throws -> Reply {
-        let viewer = try viewer(call, .preview)
+    func publicTimeline(_ call: Call, viewer: Int?, tag: String?) throws -> Reply {
         if call.parameters.flag("remote") { return try statusPage([], call, timeline: store.timeline, viewer: viewer) }
         let onlyMedia = call.parameters.flag("only_media")
         return try cachedStatusPage(call, viewer: viewer) { timeline in
@@ -106,8 +105,7 @@ extension MastodonAPI {
     /// boosts included; replies as Mastodon's feed takes them (`Timeline.isOnHome`),
     /// members of the viewer's exclusive lists left out. A status a `hide` filter
     /// matches stays, carrying it in `filtered`: Mastodon 4 leaves hiding to the client.
-    func homeTimeline(_ call: Call) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func homeTimeline(_ call: Call, viewer: Int) throws -> Reply {
         return try cachedStatusPage(call, viewer: viewer) { timeline in
             let exclusive = timeline.exclusiveListMembers(of: viewer)
             return try page(timeline.authorsIndex(timeline.homeAuthors(of: viewer)), call) { ordinal in
@@ -118,8 +116,7 @@ extension MastodonAPI {
 
     /// `accounts/:id/statuses`: `exclude_reblogs`, `exclude_replies` (a thread's
     /// self-replies stay, as on Mastodon), `only_media`, `tagged`; `pinned=true` is empty.
-    func accountStatuses(_ call: Call, id: String) throws -> Reply {
-        let viewer = try viewer(call, .open)
+    func accountStatuses(_ call: Call, viewer: Int?, id: String) throws -> Reply {
         let timeline = store.timeline
         guard let user = timeline.user(id: try identifier(id)) else { throw MastodonError.notFound }
         if call.parameters.flag("pinned") { return try statusPage([], call, timeline: timeline, viewer: viewer) }
@@ -142,8 +139,7 @@ extension MastodonAPI {
     // MARK: Statuses
 
     /// A status, or a comment as the reply it is.
-    func showStatus(_ call: Call, id: String) throws -> Reply {
-        let viewer = try viewer(call, .open)
+    func showStatus(_ call: Call, viewer: Int?, id: String) throws -> Reply {
         let timeline = store.timeline
         let id = try identifier(id)
         if let status = timeline.status(id: id) {
@@ -157,8 +153,7 @@ extension MastodonAPI {
 
     /// `statuses/:id/context`: a status's comments as threaded replies; a
     /// reply's status and parent replies as ancestors.
-    func context(_ call: Call, id: String) throws -> Reply {
-        let viewer = try viewer(call, .open)
+    func context(_ call: Call, viewer: Int?, id: String) throws -> Reply {
         let timeline = store.timeline
         let id = try identifier(id)
         if let status = timeline.status(id: id) {
@@ -174,15 +169,13 @@ extension MastodonAPI {
 
     // MARK: Accounts
 
-    func verifyCredentials(_ call: Call) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func verifyCredentials(_ call: Call, viewer: Int) throws -> Reply {
         let timeline = store.timeline
         return Self.json(renderer(timeline, viewer: viewer).accountJSON(timeline.data.users[viewer], withSource: true))
     }
 
     /// `accounts/lookup?acct=`: a screen name, with or without `@` and this server's domain.
-    func lookup(_ call: Call) throws -> Reply {
-        let viewer = try viewer(call, .open)
+    func lookup(_ call: Call, viewer: Int?) throws -> Reply {
         let timeline = store.timeline
         var acct = Substring(call.parameters["acct"] ?? "")
         if acct.hasPrefix("@") { acct = acct.dropFirst() }
@@ -196,16 +189,14 @@ extension MastodonAPI {
         return Self.json(renderer(timeline, viewer: viewer).accountJSON(user))
     }
 
-    func account(_ call: Call, id: String) throws -> Reply {
-        let viewer = try viewer(call, .open)
+    func account(_ call: Call, viewer: Int?, id: String) throws -> Reply {
         let timeline = store.timeline
         guard let user = timeline.user(id: try identifier(id)) else { throw MastodonError.notFound }
         return Self.json(renderer(timeline, viewer: viewer).accountJSON(user))
     }
 
     /// `accounts/relationships?id[]=…`: unknown ids are left out, as Mastodon does.
-    func relationships(_ call: Call) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func relationships(_ call: Call, viewer: Int) throws -> Reply {
         let timeline = store.timeline
         let users = call.parameters.list("id").compactMap { state.ids.parse($0).flatMap(timeline.user(id:)) }
         return Self.json(renderer(timeline, viewer: viewer).relationships(users))

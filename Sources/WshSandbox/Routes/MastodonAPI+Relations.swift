@@ -11,8 +11,7 @@ extension MastodonAPI {
     // MARK: Lists
 
     /// `accounts/:id/followers` and `accounts/:id/following`, paged by `Link`.
-    func followList(_ call: Call, id: String, followers: Bool) throws -> Reply {
-        let viewer = try viewer(call, .open)
+    func followList(_ call: Call, viewer: Int?, id: String, followers: Bool) throws -> Reply {
         let timeline = store.timeline
         guard let user = timeline.user(id: try identifier(id)) else { throw MastodonError.notFound }
         let indices = followers ? timeline.followerList(of: user.index) : timeline.followingList(of: user.index)
@@ -20,15 +19,13 @@ extension MastodonAPI {
     }
 
     /// `GET /api/v1/blocks`: whom the viewer blocks.
-    func blockList(_ call: Call) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func blockList(_ call: Call, viewer: Int) throws -> Reply {
         let timeline = store.timeline
         return try accountPage(timeline.blockList(of: viewer).sorted(by: >), call, timeline: timeline, viewer: viewer)
     }
 
     /// `GET /api/v1/mutes`: whom the viewer mutes, each with `mute_expires_at`.
-    func muteList(_ call: Call) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func muteList(_ call: Call, viewer: Int) throws -> Reply {
         let timeline = store.timeline
         let mutes = timeline.muteList(of: viewer).sorted { $0.user > $1.user }
         let (slice, link) = try accountSlice(mutes.map(\.user), call, timeline: timeline)
@@ -56,8 +53,7 @@ extension MastodonAPI {
 
     /// `accounts/:id/block`, `unblock`, `mute` (`notifications`, default true;
     /// `duration` in seconds, 0 for ever) and `unmute`, answered with the Relationship.
-    func relate(_ call: Call, id: String, action: String) throws -> Reply {
-        let actor = try viewer(call, .user)!
+    func relate(_ call: Call, actor: Int, id: String, action: String) throws -> Reply {
         guard let target = store.timeline.user(id: try identifier(id)) else { throw MastodonError.notFound }
         guard target.index != actor else { throw MastodonError.notAllowed }
         var notifications = true

@@ -12,8 +12,7 @@ extension MastodonAPI {
     /// `POST /api/v1/statuses`: `status`, `in_reply_to_id`, `spoiler_text`,
     /// `visibility`, `sensitive`, `language`, `media_ids[]`, `poll[…]`; an `Idempotency-Key` answers a
     /// repeat with the first answer instead of posting again.
-    func postStatus(_ call: Call) throws -> Reply {
-        let actor = try viewer(call, .user)!
+    func postStatus(_ call: Call, actor: Int) throws -> Reply {
         let keptKey = call.idempotencyKey.map { "\(actor) \($0)" }
         if let keptKey, let kept = state.idempotentAnswer(keptKey) { return Reply(body: kept) }
         let parameters = call.parameters
@@ -32,7 +31,7 @@ extension MastodonAPI {
                                     spoilerText: spoiler,
                                     language: parameters["language"].flatMap { $0.isEmpty ? nil : $0 }, mediaIDs: media)
         if let at = parameters["scheduled_at"], !at.isEmpty {
-            return try scheduleStatus(call, at: at, text: text, extras: extras, poll: poll, keptKey: keptKey)
+            return try scheduleStatus(call, actor: actor, at: at, text: text, extras: extras, poll: poll, keptKey: keptKey)
         }
         let source = self.source(of: call.caller)
         let render = renderer(for: actor)
@@ -60,8 +59,7 @@ extension MastodonAPI {
     }
 
     /// `DELETE /api/v1/statuses/:id`: the author's own status or reply, answered as it was, with `text`.
-    func deleteStatus(_ call: Call, id: String) throws -> Reply {
-        let actor = try viewer(call, .user)!
+    func deleteStatus(_ call: Call, actor: Int, id: String) throws -> Reply {
         let id = try identifier(id)
         let render = renderer(for: actor)
         let body = try store.write { timeline in
@@ -85,8 +83,7 @@ extension MastodonAPI {
 
     /// `reblog`, `unreblog`, `favourite`, `unfavourite` of a status (a boost
     /// stands for its original). `reblog` answers the boost, the others the status.
-    func statusAction(_ call: Call, id: String, action: String) throws -> Reply {
-        let actor = try viewer(call, .user)!
+    func statusAction(_ call: Call, actor: Int, id: String, action: String) throws -> Reply {
         let id = try identifier(id)
         let render = renderer(for: actor)
         let source = self.source(of: call.caller)
@@ -125,8 +122,7 @@ extension MastodonAPI {
     }
 
     /// `accounts/:id/follow` and `unfollow`, answered with the Relationship.
-    func follow(_ call: Call, id: String, follow: Bool) throws -> Reply {
-        let actor = try viewer(call, .user)!
+    func follow(_ call: Call, actor: Int, id: String, follow: Bool) throws -> Reply {
         guard let target = store.timeline.user(id: try identifier(id)) else { throw MastodonError.notFound }
         guard target.index != actor else { throw MastodonError.notAllowed }
         let render = renderer(for: actor)

@@ -89,7 +89,7 @@ extension MastodonAPI {
                 records.append((user, record))
             }
         }
-        return try accountsByRecord(records, call, timeline: timeline, viewer: viewer)
+        return try accountPage(records.sorted { $0.id > $1.id }, call, timeline: timeline, viewer: viewer)
     }
 
     /// `statuses/:id/reblogged_by`: the accounts that boosted the status,
@@ -104,17 +104,7 @@ extension MastodonAPI {
                   (boost.repostedOrdinal ?? boost.retweetedOrdinal) == status.ordinal else { continue }
             boosts.append((boost.authorIndex, boost.id))
         }
-        return try accountsByRecord(boosts, call, timeline: timeline, viewer: viewer)
-    }
-
-    /// The accounts of `records` (a favourite's or boost's user and id), newest
-    /// record first, paged by the records' ids through the one pager.
-    private func accountsByRecord(_ records: [(user: Int, id: Int64)], _ call: Call, timeline: Timeline,
-                                  viewer: Int?) throws -> Reply {
-        let (slice, link) = try page(byID: records.sorted { $0.id > $1.id }, { $0.id }, call, default: 40, maximum: 80)
-        var reply = Self.json(renderer(timeline, viewer: viewer).accounts(slice.map { timeline.data.users[$0.user] }))
-        setPageLink(link, on: &reply)
-        return reply
+        return try accountPage(boosts.sorted { $0.id > $1.id }, call, timeline: timeline, viewer: viewer)
     }
 
     /// The status `id` names (a boost stands for what it boosts); 404 when there is none.

@@ -134,11 +134,7 @@ extension MastodonAPI {
             }
             return Reply(body: body, effect: .write)
         default:
-            let body = try store.write { timeline in
-                guard timeline.unschedule(id: id, of: actor) != nil else { throw MastodonError.notFound }
-                return Array("{}".utf8)
-            }
-            return Reply(body: body, effect: .write)
+            return try emptyWrite { $0.unschedule(id: id, of: actor) != nil }
         }
     }
 

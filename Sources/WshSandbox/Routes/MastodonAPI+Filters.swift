@@ -23,11 +23,7 @@ extension MastodonAPI {
     /// `DELETE filters/:id`.
     func deleteFilter(viewer: Int, id: String) throws -> Reply {
         let number = try filter(id, of: viewer, in: store.timeline).id
-        _ = store.write { timeline in
-            _ = timeline.deleteFilter(id: number, of: viewer)
-            return []
-        }
-        return Reply(body: ByteBuffer(string: "{}"), effect: .write)
+        return try emptyWrite { $0.deleteFilter(id: number, of: viewer) }
     }
 
     /// `GET filters/:id/keywords`.
@@ -66,11 +62,7 @@ extension MastodonAPI {
             return Reply(body: body, effect: .write)
         case .delete:
             filter.keywords.remove(at: position)
-            _ = store.write { timeline in
-                _ = timeline.saveFilter(filter, of: viewer)
-                return []
-            }
-            return Reply(body: ByteBuffer(string: "{}"), effect: .write)
+            return try emptyWrite { _ = $0.saveFilter(filter, of: viewer); return true }
         default:
             throw MastodonError.notFound
         }

@@ -28,26 +28,7 @@ extension MastodonAPI {
     /// naming record ids, with its `Link` header, as `page` does for status ids.
     private func recordPage(_ records: [(ordinal: Int, id: Int64)], _ call: Call, timeline: Timeline,
                             viewer: Int) throws -> Reply {
-        func recordCursor(_ name: String) throws -> Int64? {
-            guard let text = call.parameters[name], !text.isEmpty else { return nil }
-            guard let id = state.ids.parse(text) else {
-                throw MastodonError.badParameter("\(name) must be an id of this server (\(state.ids.rawValue)), got \(text)")
-            }
-            return id
-        }
-        let size = limit(call)
-        let maxID = try recordCursor("max_id")
-        let sinceID = try recordCursor("since_id") ?? 0
-        let minID = try recordCursor("min_id")
-        let lower = max(sinceID, minID ?? 0)
-        let matching = records.filter { record in record.id > lower && (maxID.map { record.id < $0 } ?? true) }
-        let slice = minID != nil ? Array(matching.suffix(size)) : Array(matching.prefix(size))
-        var reply = Self.json(renderer(timeline, viewer: viewer).statuses(slice.map(\.ordinal)))
-        let link = pageLink(call, newest: slice.first?.id, oldest: slice.last?.id) {
-            records.contains { record in record.id < slice.last!.id }
-        }
-        setPageLink(link, on: &reply)
-        return reply
+        try pagedReply(records, by: \.id, call, maximum: 40) { renderer(timeline, viewer: viewer).statuses($0.map(\.ordinal)) }
     }
 
     /// `POST statuses/:id/bookmark|unbookmark`: the status, with `bookmarked`; both are idempotent.
@@ -115,11 +96,7 @@ extension MastodonAPI {
 
     /// `DELETE lists/:id`: `{}`.
     func deleteList(_ call: Call, actor: Int, id: String) throws -> Reply {
-        let body = try store.write { timeline in
-            guard let number = listNumber(id), timeline.deleteList(id: number, of: actor) != nil else { throw MastodonError.notFound }
-            return Array("{}".utf8)
-        }
-        return Reply(body: body, effect: .write)
+        try emptyWrite { timeline in listNumber(id).flatMap { timeline.deleteList(id: $0, of: actor) } != nil }
     }
 
     /// `GET lists/:id/accounts`: the members, in the order added (`limit`, default 40, 0 for all).
@@ -136,7 +113,7 @@ extension MastodonAPI {
     func changeListAccounts(_ call: Call, actor: Int, id: String, add: Bool) throws -> Reply {
         let accountIDs = call.parameters.list("account_ids")
         guard !accountIDs.isEmpty else { throw MastodonError.badParameter("account_ids is missing") }
-        let body = try store.write { timeline in
+        return try emptyWrite { timeline in
             let list = try self.list(id, of: actor, in: timeline)
             var members = list.members
             for text in accountIDs {
@@ -152,9 +129,8 @@ extension MastodonAPI {
                 }
             }
             _ = timeline.updateList(id: list.id, of: actor) { $0.members = members }
-            return Array("{}".utf8)
+            return true
         }
-        return Reply(body: body, effect: .write)
     }
 
     /// `GET accounts/:id/lists`: the viewer's lists that hold the account.

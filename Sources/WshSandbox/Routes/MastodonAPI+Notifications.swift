@@ -37,29 +37,20 @@ extension MastodonAPI {
     /// `POST /api/v1/notifications/:id/dismiss`: `{}`; 404 for one not there (any more).
     func dismissNotification(_ call: Call, viewer: Int, id: String) throws -> Reply {
         let id = try identifier(id)
-        let body = try store.write { timeline in
-            guard timeline.dismissNotification(id: id, for: viewer) else { throw MastodonError.notFound }
-            return Array("{}".utf8)
-        }
-        return Reply(body: body, effect: .write)
+        return try emptyWrite { $0.dismissNotification(id: id, for: viewer) }
     }
 
     /// `POST /api/v1/notifications/clear`: `{}`.
     func clearNotifications(_ call: Call, viewer: Int) throws -> Reply {
-        let body = store.write { timeline in
-            timeline.clearNotifications(for: viewer)
-            return Array("{}".utf8)
-        }
-        return Reply(body: body, effect: .write)
+        try emptyWrite { $0.clearNotifications(for: viewer); return true }
     }
 
     /// `GET /api/v1/conversations`: newest first, paged as notifications.
     func conversations(_ call: Call, viewer: Int) throws -> Reply {
         let timeline = store.timeline
-        let (slice, link) = try page(byID: timeline.conversations(for: viewer), \.last.id, call, maximum: 40)
-        var reply = Self.json(renderer(timeline, viewer: viewer).conversations(slice))
-        setPageLink(link, on: &reply)
-        return reply
+        return try pagedReply(timeline.conversations(for: viewer), by: \.last.id, call, maximum: 40) {
+            renderer(timeline, viewer: viewer).conversations($0)
+        }
     }
 
     /// `POST /api/v1/conversations/:id/read`: the conversation, read.
@@ -80,11 +71,7 @@ extension MastodonAPI {
     /// token owner's list (its statuses stay) until a newer message comes.
     func removeConversation(_ call: Call, viewer: Int, id: String) throws -> Reply {
         let id = try identifier(id)
-        let body = try store.write { timeline in
-            guard timeline.removeConversation(id: id, for: viewer) else { throw MastodonError.notFound }
-            return Array("{}".utf8)
-        }
-        return Reply(body: body, effect: .write)
+        return try emptyWrite { $0.removeConversation(id: id, for: viewer) }
     }
 
     /// One page of `items` (oldest first, `id` increasing), those `keep` holds
@@ -126,6 +113,9 @@ extension MastodonAPI {
 
     /// A page of `items` (newest first, `id` decreasing) by the cursors and
     /// `limit` of `call`, with its `Link` header (`next`: older, `prev`: newer).
+    /// `max_id` keeps ids **less than** it (exclusive), `since_id` ids greater
+    /// (the newest `limit` of them), `min_id` ids greater too, but the `limit`
+    /// just above it (the page adjacent to it); the page is newest first in every case.
     func page<Item>(byID items: [Item], _ id: (Item) -> Int64, _ call: Call, default defaultLimit: Int = 20, maximum: Int)
         throws -> (items: [Item], link: String?) {
         let limit = limit(call, default: defaultLimit, maximum: maximum)

@@ -20,6 +20,16 @@ extension MastodonAPI {
         return links.joined(separator: ", ")
     }
 
+    /// `items` (newest first, `id` decreasing) paged by `page(byID:…)`, rendered
+    /// by `render`, with the paging header.
+    func pagedReply<Item>(_ items: [Item], by id: (Item) -> Int64, _ call: Call, default defaultLimit: Int = 20,
+                          maximum: Int, render: ([Item]) -> [UInt8]) throws -> Reply {
+        let (slice, link) = try page(byID: items, id, call, default: defaultLimit, maximum: maximum)
+        var reply = Self.json(render(slice))
+        setPageLink(link, on: &reply)
+        return reply
+    }
+
     /// Sets `link` (nil: nothing) on `reply` under the flavour's header name.
     func setPageLink(_ link: String?, on reply: inout Reply) {
         guard let link, let name = HTTPField.Name(state.flavour.paging.headerName) else { return }

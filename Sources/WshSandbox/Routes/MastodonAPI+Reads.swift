@@ -8,22 +8,8 @@ import NIOCore
 extension MastodonAPI {
     // MARK: Paging
 
-    /// One page of `ordinals` (newest first) by Mastodon's cursors, and its `Link` header.
-    ///
-    /// `max_id` keeps ids **less than** it (exclusive), `since_id` ids greater
-    /// (the newest `limit` of them), `min_id` ids greater too, but the `limit`
-    /// just above it (the page adjacent to it); the page is newest first in
-    /// every case. The paging header is the one pager's (`pageLink`): on
-    /// Mastodon `rel="next"` when older statuses remain, `rel="prev"` when the
-    /// page is not empty.
-    func page(_ ordinals: [Int], _ call: Call) throws -> (ordinals: [Int], link: String?) {
-        // Paged as everything else is (MastodonAPI+Notifications.swift), by the statuses' ids.
-        let (slice, link) = try page(byID: ordinals, { SandboxStatus.firstID + Int64($0) }, call, maximum: 40)
-        return (slice, link)
-    }
-
     /// One page of the timeline `index`, the ordinals `keep` holds for, as
-    /// `page(_:_:)` pages them listed newest first; but read from the cursor on
+    /// `page(byID:…)` pages them listed newest first; but read from the cursor on
     /// (found by binary search) and only as far as the page and its `rel="next"`
     /// need, so a page costs the same whatever the size of the timeline.
     func page(_ index: OrdinalIndex, _ call: Call, keep: (Int) -> Bool) throws -> (ordinals: [Int], link: String?) {
@@ -61,10 +47,9 @@ extension MastodonAPI {
 
     /// A page of statuses as a reply with its `Link` header.
     private func statusPage(_ ordinals: [Int], _ call: Call, timeline: Timeline, viewer: Int?) throws -> Reply {
-        let (slice, link) = try page(ordinals, call)
-        var reply = Self.json(renderer(timeline, viewer: viewer).statuses(slice))
-        setPageLink(link, on: &reply)
-        return reply
+        try pagedReply(ordinals, by: { SandboxStatus.firstID + Int64($0) }, call, maximum: 40) {
+            renderer(timeline, viewer: viewer).statuses($0)
+        }
     }
 
     /// The page `select` picks from the timeline, as a reply with its `Link`

@@ -261,6 +261,15 @@ struct MastodonAPI: Sendable {
         Reply(body: ByteBuffer(bytes: bytes), effect: effect)
     }
 
+    /// A write answered with `{}`; 404 when `change` finds nothing to change (returns false).
+    func emptyWrite(_ change: (inout Timeline) throws -> Bool) throws -> Reply {
+        _ = try store.write { timeline in
+            guard try change(&timeline) else { throw MastodonError.notFound }
+            return []
+        }
+        return Reply(body: ByteBuffer(string: "{}"), effect: .write)
+    }
+
     /// A JSON object with status 200, its members written by `members`.
     static func object(capacity: Int, _ members: (inout JSONWriter) -> Void) -> Reply {
         var json = JSONWriter(capacity: capacity)

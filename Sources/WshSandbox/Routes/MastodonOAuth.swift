@@ -21,7 +21,7 @@ struct MastodonOAuth: Sendable {
     static let metadataPath = "/.well-known/oauth-authorization-server"
 
     /// An answer: JSON, an HTML page, or a redirect.
-    typealias Reply = OAuthReply
+    typealias Reply = SandboxReply
 
     func respond(to request: Request) async -> Reply {
         var path = request.uri.path
@@ -174,8 +174,8 @@ struct MastodonOAuth: Sendable {
             answer = [("error", denied.error), ("error_description", denied.description ?? "")]
         }
         if let state = parameters["state"] { answer.append(("state", state)) }
-        return Reply(status: .found, contentType: "text/html;charset=UTF-8",
-                              location: OAuthRedirect.uri(redirectURI, adding: answer), body: ByteBuffer())
+        return Reply(status: .found, contentType: "text/html;charset=UTF-8", body: ByteBuffer(),
+                     headers: [.location: OAuthRedirect.uri(redirectURI, adding: answer)])
     }
 
     // MARK: token, revoke

@@ -13,7 +13,7 @@ extension WeiboAPI: SandboxAPIFace {
 
     func effect(of reply: ByteBuffer, path: String) -> SandboxEffect? { Self.routes[path]?.effect }
 
-    func sent(_ reply: ByteBuffer) -> SandboxReply { SandboxReply(reply) }
+    func sent(_ reply: ByteBuffer) -> SandboxReply { SandboxReply(body: reply) }
 
     func sent(_ failure: WeiboError, path: String) -> SandboxReply { SandboxReply(failure, path: path) }
 }

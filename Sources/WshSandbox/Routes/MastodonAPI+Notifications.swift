@@ -81,15 +81,11 @@ extension MastodonAPI {
     func page<Items: RandomAccessCollection>(ascending items: Items, _ id: (Items.Element) -> Int64, _ call: Call,
                                              default defaultLimit: Int = 20, maximum: Int,
                                              keep: (Items.Element) -> Bool) throws -> (items: [Items.Element], link: String?) {
-        let limit = limit(call, default: defaultLimit, maximum: maximum)
-        let maxID = try cursor(call, "max_id")
-        let sinceID = try cursor(call, "since_id")
-        let minID = try cursor(call, "min_id")
-        let lower = max(sinceID ?? 0, minID ?? 0)
+        let (limit, maxID, lower, fromBelow) = try cursors(call, default: defaultLimit, maximum: maximum)
         let start = items.partitioningIndex { id($0) > lower }
         let end = maxID.map { upper in items.partitioningIndex { id($0) >= upper } } ?? items.endIndex
         var slice: [Items.Element] = []
-        if minID != nil {
+        if fromBelow {
             // The `limit` just above `min_id`: read upwards, then turned newest first.
             var position = start
             while position < end, slice.count < limit {
@@ -118,15 +114,11 @@ extension MastodonAPI {
     /// just above it (the page adjacent to it); the page is newest first in every case.
     func page<Item>(byID items: [Item], _ id: (Item) -> Int64, _ call: Call, default defaultLimit: Int = 20, maximum: Int)
         throws -> (items: [Item], link: String?) {
-        let limit = limit(call, default: defaultLimit, maximum: maximum)
-        let maxID = try cursor(call, "max_id")
-        let sinceID = try cursor(call, "since_id")
-        let minID = try cursor(call, "min_id")
-        let lower = max(sinceID ?? 0, minID ?? 0)
+        let (limit, maxID, lower, fromBelow) = try cursors(call, default: defaultLimit, maximum: maximum)
         let matching = items.filter { item in
             id(item) > lower && (maxID.map { id(item) < $0 } ?? true)
         }
-        let slice = minID != nil ? Array(matching.suffix(limit)) : Array(matching.prefix(limit))
+        let slice = fromBelow ? Array(matching.suffix(limit)) : Array(matching.prefix(limit))
         let link = pageLink(call, newest: slice.first.map(id), oldest: slice.last.map(id)) {
             items.contains { id($0) < id(slice.last!) }
         }

@@ -13,19 +13,16 @@ extension MastodonAPI {
     /// (found by binary search) and only as far as the page and its `rel="next"`
     /// need, so a page costs the same whatever the size of the timeline.
     func page(_ index: OrdinalIndex, _ call: Call, keep: (Int) -> Bool) throws -> (ordinals: [Int], link: String?) {
-        let limit = limit(call, default: 20, maximum: 40)
-        let maxID = try cursor(call, "max_id")
-        let sinceID = try cursor(call, "since_id")
-        let minID = try cursor(call, "min_id")
+        let (limit, maxID, lowerID, fromBelow) = try cursors(call, maximum: 40)
         // A status's id is `firstID` + its ordinal; an id far below `firstID` is below every ordinal.
         func ordinal(_ id: Int64) -> Int {
             let (difference, overflow) = id.subtractingReportingOverflow(SandboxStatus.firstID)
             return overflow ? Int.min : Int(difference)
         }
-        let lower = ordinal(max(sinceID ?? 0, minID ?? 0))
+        let lower = ordinal(lowerID)
         let upper = maxID.map(ordinal) ?? Int.max
         var slice: [Int] = []
-        if minID != nil {
+        if fromBelow {
             // The `limit` just above `min_id`: read upwards, then turned newest first.
             for candidate in index.ascending(above: lower) {
                 guard candidate < upper, slice.count < limit else { break }

@@ -3,8 +3,8 @@ import Hummingbird
 import HTTPTypes
 import NIOCore
 
-/// Bookmarks, favourites and lists: `bookmarks`, `favourites`,
-/// `statuses/:id/bookmark|unbookmark`, `lists` (CRUD and members),
+/// Bookmarks, favourites and lists: `bookmarks`, `favourites` (bookmarking
+/// is a status action, MastodonAPI+Writes.swift), `lists` (CRUD and members),
 /// `accounts/:id/lists` and `timelines/list/:id`.
 ///
 /// Bookmarks and favourites page by the record's own id, as Mastodon's do:
@@ -29,24 +29,6 @@ extension MastodonAPI {
     private func recordPage(_ records: [(ordinal: Int, id: Int64)], _ call: Call, timeline: Timeline,
                             viewer: Int) throws -> Reply {
         try pagedReply(records, by: \.id, call, maximum: 40) { renderer(timeline, viewer: viewer).statuses($0.map(\.ordinal)) }
-    }
-
-    /// `POST statuses/:id/bookmark|unbookmark`: the status, with `bookmarked`; both are idempotent.
-    func bookmarkAction(_ call: Call, actor: Int, id: String, bookmark: Bool) throws -> Reply {
-        let id = try identifier(id)
-        let render = renderer(for: actor)
-        let body = try store.write { timeline in
-            guard var status = timeline.status(id: id) else {
-                if timeline.comment(id: id) != nil {
-                    throw MastodonError.validation("wsh-sandbox cannot bookmark a reply (a Weibo comment)")
-                }
-                throw MastodonError.notFound
-            }
-            if timeline.isBoost(status), let original = timeline.boosted(by: status) { status = original }
-            if bookmark { timeline.bookmark(status, by: actor) } else { timeline.unbookmark(status, by: actor) }
-            return render(timeline).statusJSON(status)
-        }
-        return Reply(body: body, effect: .write)
     }
 
     // MARK: Lists

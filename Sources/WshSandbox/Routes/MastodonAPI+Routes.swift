@@ -78,8 +78,8 @@ extension MastodonAPI {
         // Bookmarks, favourites and lists (MastodonAPI+Lists.swift).
         .user(.get, "v1/bookmarks") { try $0.bookmarks($1, viewer: $2) },
         .user(.get, "v1/favourites") { try $0.favouritesList($1, viewer: $2) },
-        .user(.post, "v1/statuses/*/bookmark") { try $0.bookmarkAction($1, actor: $2, id: $1.id, bookmark: true) },
-        .user(.post, "v1/statuses/*/unbookmark") { try $0.bookmarkAction($1, actor: $2, id: $1.id, bookmark: false) },
+        .user(.post, "v1/statuses/*/bookmark") { try $0.statusAction($1, actor: $2, id: $1.id, action: "bookmark") },
+        .user(.post, "v1/statuses/*/unbookmark") { try $0.statusAction($1, actor: $2, id: $1.id, action: "unbookmark") },
         .user(.get, "v1/timelines/list/*") { try $0.listTimeline($1, viewer: $2, id: $1.id) },
         .user(.get, "v1/lists") { try $0.listsIndex($1, viewer: $2) },
         .user(.post, "v1/lists") { try $0.saveList($1, actor: $2, id: nil) },

@@ -81,8 +81,9 @@ extension MastodonAPI {
         return Reply(body: body, effect: .deletion)
     }
 
-    /// `reblog`, `unreblog`, `favourite`, `unfavourite` of a status (a boost
-    /// stands for its original). `reblog` answers the boost, the others the status.
+    /// `reblog`, `unreblog`, `favourite`, `unfavourite`, `bookmark`, `unbookmark`
+    /// of a status (a boost stands for its original); all but `reblog` are
+    /// idempotent. `reblog` answers the boost, the others the status.
     func statusAction(_ call: Call, actor: Int, id: String, action: String) throws -> Reply {
         let id = try identifier(id)
         let render = renderer(for: actor)
@@ -90,13 +91,12 @@ extension MastodonAPI {
         let body = try store.write { timeline in
             guard var status = timeline.status(id: id) else {
                 if timeline.comment(id: id) != nil {
-                    throw MastodonError.validation("wsh-sandbox cannot \(action) a reply (a Weibo comment)")
+                    let verb = action == "unbookmark" ? "bookmark" : action
+                    throw MastodonError.validation("wsh-sandbox cannot \(verb) a reply (a Weibo comment)")
                 }
                 throw MastodonError.notFound
             }
-            if timeline.isBoost(status), let original = timeline.boosted(by: status) {
-                status = original
-            }
+            if timeline.isBoost(status), let original = timeline.boosted(by: status) { status = original }
             switch action {
             case "reblog":
                 if let visibility = status.mastodon?.visibility, visibility == "private" || visibility == "direct" {
@@ -113,6 +113,10 @@ extension MastodonAPI {
                 }
             case "favourite":
                 _ = timeline.favourite(status, by: actor)
+            case "bookmark":
+                timeline.bookmark(status, by: actor)
+            case "unbookmark":
+                timeline.unbookmark(status, by: actor)
             default:
                 _ = timeline.unfavourite(status, by: actor)
             }

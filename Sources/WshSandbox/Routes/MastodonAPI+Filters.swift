@@ -35,7 +35,7 @@ extension MastodonAPI {
     /// `POST filters/:id/keywords` (`keyword`, `whole_word`).
     func addKeyword(_ call: Call, viewer: Int, id: String) throws -> Reply {
         var filter = try filter(id, of: viewer, in: store.timeline)
-        filter.keywords.append(try keyword(call.parameters["keyword"], wholeWord: wholeWord(call.parameters, "whole_word")))
+        filter.keywords.append(try keyword(call.parameters["keyword"], wholeWord: wholeWord(call.parameters["whole_word"] ?? "")))
         let render = renderer(for: viewer)
         let body = store.write { timeline in
             let saved = timeline.saveFilter(filter, of: viewer)
@@ -131,10 +131,6 @@ extension MastodonAPI {
     }
 
     /// `whole_word`: Mastodon's default is true.
-    private func wholeWord(_ parameters: Parameters, _ name: String) -> Bool {
-        wholeWord(parameters[name] ?? "")
-    }
-
     private func wholeWord(_ text: String) -> Bool {
         text.isEmpty || ["true", "1", "on", "t"].contains(text.lowercased())
     }

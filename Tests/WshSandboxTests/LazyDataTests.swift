@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WshModel
 @testable import WshSandbox
+import WshText
 
 /// The data set makes a status's text only when the status is first read;
 /// these tests hold it to the data the sandbox made all at once before,
@@ -180,7 +181,7 @@ private enum EagerReference {
 
 @Suite("The sandbox's HTTP service")
 struct SandboxHTTPServiceTests {
-    @Test("the Date header is an IMF-fixdate, as a date formatter writes it, across years and leap days")
+    @Test("the Date header (CivilTime.httpDateText) is an IMF-fixdate, as a date formatter writes it, across years and leap days")
     func httpDate_matchesFormatter() {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -191,9 +192,9 @@ struct SandboxHTTPServiceTests {
         instants += (0..<500).map { _ in rng.int(0...4_102_444_800) }
         for seconds in instants {
             let expected = formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
-            #expect(SandboxHTTPService.httpDate(secondsSince1970: seconds) == expected, "\(seconds)")
+            #expect(CivilTime.httpDateText(secondsSince1970: seconds) == expected, "\(seconds)")
         }
-        #expect(SandboxHTTPService.httpDate(secondsSince1970: 784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(CivilTime.httpDateText(secondsSince1970: 784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
     }
 
     @Test("every response carries a Date header naming the day it was sent")
@@ -203,7 +204,7 @@ struct SandboxHTTPServiceTests {
                 let result = await server.get(endpoint)
                 let date = try #require(result.headers["date"], "\(endpoint): \(result.headers)")
                 #expect(date.hasSuffix(" GMT"))
-                let today = SandboxHTTPService.httpDate(secondsSince1970: Int(Date().timeIntervalSince1970))
+                let today = CivilTime.httpDateText(secondsSince1970: Int(Date().timeIntervalSince1970))
                 // The same day, month and year as now (barring a request at midnight).
                 #expect(date.dropFirst(5).prefix(11) == today.dropFirst(5).prefix(11) || today.contains(" 00:00:0"))
             }

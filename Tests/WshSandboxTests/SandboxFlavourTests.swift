@@ -156,6 +156,51 @@ struct SandboxFlavourTests {
         }
     }
 
+    @Test("a route for a signed-in user refuses a request without a token, before anything else, as the server words it",
+          arguments: names)
+    func signedInRoutes(name: String) async throws {
+        let expected = try #require(Self.expected[name])
+        try await withSandbox(SandboxConfiguration(statuses: 30, flavour: try Self.flavour(name))) { server in
+            let status = server.configuration.idStyle.render(4_000_000_000_000_010)
+            let routes = [("GET", "timelines/home"), ("GET", "accounts/verify_credentials"), ("POST", "statuses"),
+                          ("POST", "statuses/\(status)/favourite"), ("DELETE", "statuses/\(status)"),
+                          ("GET", "notifications"), ("POST", "notifications/clear"), ("GET", "bookmarks"),
+                          ("GET", "lists"), ("GET", "scheduled_statuses"), ("POST", "v2/media"), ("GET", "v2/filters"),
+                          // No such filter, nor such a path under filters: the token is asked for first.
+                          ("DELETE", "v2/filters/nothing"), ("PATCH", "v2/filters/nothing/else")]
+            for (method, path) in routes {
+                let refused = await server.mastodon(method, path)
+                #expect(refused.status == expected.badToken.0, "\(method) \(path)")
+                #expect(refused.mastodonError == expected.badToken.1, "\(method) \(path)")
+            }
+            // A route open to anyone answers without a token.
+            #expect(await server.mastodon("statuses/\(status)").status == 200)
+            #expect(await server.mastodon("statuses/\(status)/favourited_by").status == 200)
+        }
+    }
+
+    @Test("favourited_by and reblogged_by page as every list does: the flavour's header name, its last page's links",
+          arguments: names)
+    func whoFavouritedPaging(name: String) async throws {
+        let expected = try #require(Self.expected[name])
+        try await withSandbox(SandboxConfiguration(statuses: 30, flavour: try Self.flavour(name))) { server in
+            let id = server.configuration.idStyle.render(4_000_000_000_000_010)
+            for account in server.accounts.prefix(2) {
+                #expect(await server.mastodon("POST", "statuses/\(id)/favourite", token: account.token).status == 200)
+                #expect(await server.mastodon("POST", "statuses/\(id)/reblog", token: account.token).status == 200)
+            }
+            for list in ["favourited_by", "reblogged_by"] {
+                // Both accounts on one page: the last.
+                let page = await server.mastodon("statuses/\(id)/\(list)")
+                #expect(page.stringIDs.count == 2, "\(list)")
+                #expect(page.headerNames.contains(expected.linkHeaderName), "\(list): \(page.headerNames)")
+                #expect(!page.headerNames.contains(expected.linkHeaderName == "Link" ? "link" : "Link"), "\(list)")
+                #expect(page.links["prev"] != nil, "\(list)")
+                #expect((page.links["next"] != nil) == expected.nextOnLastPage, "\(list): \(page.headers)")
+            }
+        }
+    }
+
     @Test("errors: an unknown status's 404 and a bad token's status, worded as the server words them",
           arguments: names)
     func errors(name: String) async throws {

@@ -50,19 +50,14 @@ extension SandboxFlavour {
         streamingTransports: .both)
 
     /// Akkoma 3.10: Pleroma's fork, as Pleroma plus `akkoma: {…}` members.
-    public static let akkoma = SandboxFlavour(
-        name: "akkoma",
-        software: Software(name: "akkoma", version: "3.10.4-0-gebfb617", repository: "https://akkoma.dev/AkkomaGang/akkoma"),
-        nodeInfo: [NodeInfoLink(schema: "2.0", path: "/nodeinfo/2.0.json"),
-                   NodeInfoLink(schema: "2.1", path: "/nodeinfo/2.1.json")],
-        instanceVersion: "2.7.2 (compatible; Akkoma 3.10.4-0-gebfb617)",
-        mastodonAPIVersion: nil,
-        idStyle: .flake,
-        paging: Paging(headerName: "link", nextOnLastPage: true),
-        errors: Errors(wording: .mastodon, refusedToken: (403, "Invalid credentials."), rateLimited: "Throttled"),
-        extras: Extras(pleromaMembers: true, akkomaMembers: true, interactionPolicy: false, emojiReactions: true,
-                       dismissByBody: true),
-        streamingTransports: .both)
+    public static let akkoma: SandboxFlavour = {
+        var akkoma = pleroma
+        akkoma.name = "akkoma"
+        akkoma.software = Software(name: "akkoma", version: "3.10.4-0-gebfb617", repository: "https://akkoma.dev/AkkomaGang/akkoma")
+        akkoma.instanceVersion = "2.7.2 (compatible; Akkoma 3.10.4-0-gebfb617)"
+        akkoma.extras.akkomaMembers = true
+        return akkoma
+    }()
 
     /// Sharkey 2024.1 (Misskey's family): aid-style ids; nodeinfo 2.1 listed
     /// first, with `homepage`; Fastify's lower-case `link`, both ways from any

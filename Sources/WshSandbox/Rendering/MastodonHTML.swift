@@ -25,15 +25,15 @@ struct MastodonHTML {
                 pendingNewlines = 0
             }
             switch token {
-            case .text(let plain): html += Self.escaped(plain)
+            case .text(let plain): html += HTMLText.escaped(plain)
             case .newline: break
             case .link(let url): html += link(url)
             case .mention(let name):
                 html += isUser(name)
-                    ? "<span class=\"h-card\"><a href=\"\(profileURL(name))\" class=\"u-url mention\">@<span>\(Self.escaped(name))</span></a></span>"
-                    : "@" + Self.escaped(name)
+                    ? "<span class=\"h-card\"><a href=\"\(profileURL(name))\" class=\"u-url mention\">@<span>\(HTMLText.escaped(name))</span></a></span>"
+                    : "@" + HTMLText.escaped(name)
             case .hashtag(let name, _):
-                html += "<a href=\"\(tagURL(name.lowercased()))\" class=\"mention hashtag\" rel=\"tag\">#<span>\(Self.escaped(name))</span></a>"
+                html += "<a href=\"\(tagURL(name.lowercased()))\" class=\"mention hashtag\" rel=\"tag\">#<span>\(HTMLText.escaped(name))</span></a>"
             }
         }
         return html + "</p>"
@@ -50,26 +50,17 @@ struct MastodonHTML {
         }
         let shown: String
         if rest.count > 30 {
-            shown = "<span class=\"ellipsis\">\(Self.escaped(String(rest.prefix(30))))</span>"
-                + "<span class=\"invisible\">\(Self.escaped(String(rest.dropFirst(30))))</span>"
+            shown = "<span class=\"ellipsis\">\(HTMLText.escaped(String(rest.prefix(30))))</span>"
+                + "<span class=\"invisible\">\(HTMLText.escaped(String(rest.dropFirst(30))))</span>"
         } else {
-            shown = "<span class=\"\">\(Self.escaped(rest))</span><span class=\"invisible\"></span>"
+            shown = "<span class=\"\">\(HTMLText.escaped(rest))</span><span class=\"invisible\"></span>"
         }
-        return "<a href=\"\(Self.escaped(url))\" rel=\"nofollow noopener noreferrer\" target=\"_blank\">"
+        return "<a href=\"\(HTMLText.escaped(url))\" rel=\"nofollow noopener noreferrer\" target=\"_blank\">"
             + "<span class=\"invisible\">\(prefix)</span>\(shown)</a>"
     }
 
-    func profileURL(_ name: String) -> String { origin + "/@" + Self.pathEncoded(name) }
-    func tagURL(_ name: String) -> String { origin + "/tags/" + Self.pathEncoded(name) }
-
-    /// A path segment, percent-encoded (screen names and tags may be CJK).
-    static func pathEncoded(_ text: String) -> String {
-        PercentEncoding.encoded(text)
-    }
-
-
-    /// `&`, `<`, `>`, `"` and `'` as entities.
-    static func escaped(_ text: String) -> String { HTMLText.escaped(text) }
+    func profileURL(_ name: String) -> String { origin + "/@" + PercentEncoding.encoded(name) }
+    func tagURL(_ name: String) -> String { origin + "/tags/" + PercentEncoding.encoded(name) }
 }
 
 /// `2024-11-06T07:08:38.000Z`: ISO 8601 in UTC with milliseconds, as Mastodon writes times.

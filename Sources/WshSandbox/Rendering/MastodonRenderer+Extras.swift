@@ -1,4 +1,5 @@
 import FoundationEssentials
+import WshText
 
 /// Quotes (Mastodon 4.4+'s `quote`) and the generated profile fields and emojis of an account.
 extension MastodonRenderer {
@@ -28,13 +29,13 @@ extension MastodonRenderer {
     /// The generated fields after Location: a verified website link and a field with the emoji.
     func writeExtraFields(_ user: SandboxUser, into json: inout JSONWriter) {
         guard timeline.hasGeneratedProfileExtras(user) else { return }
-        let site = "https://example.com/~" + MastodonHTML.pathEncoded(user.screenName)
+        let site = "https://example.com/~" + PercentEncoding.encoded(user.screenName)
         let shown = "example.com/~" + user.screenName
         json.objectStart()
         json.member("name", "Website")
-        json.member("value", "<a href=\"\(MastodonHTML.escaped(site))\" target=\"_blank\" rel=\"nofollow noopener me\" translate=\"no\">"
+        json.member("value", "<a href=\"\(HTMLText.escaped(site))\" target=\"_blank\" rel=\"nofollow noopener me\" translate=\"no\">"
             + "<span class=\"invisible\">https://</span><span class=\"\">"
-            + MastodonHTML.escaped(shown) + "</span><span class=\"invisible\"></span></a>")
+            + HTMLText.escaped(shown) + "</span><span class=\"invisible\"></span></a>")
         json.member("verified_at", mastodonTime(user.createdAt.date))
         json.objectEnd()
         json.objectStart()

@@ -79,13 +79,7 @@ extension MastodonRenderer {
     func customEmojisJSON() -> [UInt8] {
         var json = JSONWriter(capacity: 300)
         json.arrayStart()
-        json.objectStart()
-        json.member("shortcode", Self.emojiShortcode)
-        json.member("url", origin + "/emoji/wsh.png")
-        json.member("static_url", origin + "/emoji/wsh_static.png")
-        json.member("visible_in_picker", true)
-        json.member("category", "wsh")
-        json.objectEnd()
+        writeEmoji(into: &json, category: "wsh")
         json.arrayEnd()
         return json.bytes
     }

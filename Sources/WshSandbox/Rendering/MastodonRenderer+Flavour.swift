@@ -1,4 +1,5 @@
 import FoundationEssentials
+import WshText
 
 /// The renderer's one hook for what a flavour's server adds to Mastodon's
 /// entities: Pleroma's and Akkoma's `pleroma`/`akkoma` members, GoToSocial's
@@ -70,7 +71,7 @@ extension MastodonRenderer {
     func writeFlavourMembers(_ user: SandboxUser, into json: inout JSONWriter) {
         if flavour.extras.pleromaMembers {
             json.object("pleroma") {
-                $0.member("ap_id", origin + "/users/" + MastodonHTML.pathEncoded(user.screenName))
+                $0.member("ap_id", origin + "/users/" + PercentEncoding.encoded(user.screenName))
                 $0.member("also_known_as", [])
                 $0.null("background_image")
                 $0.null("favicon")

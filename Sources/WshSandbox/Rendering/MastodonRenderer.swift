@@ -1,4 +1,5 @@
 import FoundationEssentials
+import WshText
 import WshModel
 
 /// Renders the timeline's records as Mastodon 4.x entities: Status, Account,
@@ -346,12 +347,14 @@ struct MastodonRenderer {
         json.arrayEnd()
     }
 
-    func writeEmoji(into json: inout JSONWriter) {
+    /// The seed's one custom emoji; `category` as `custom_emojis` lists it.
+    func writeEmoji(into json: inout JSONWriter, category: String? = nil) {
         json.objectStart()
         json.member("shortcode", Self.emojiShortcode)
         json.member("url", origin + "/emoji/wsh.png")
         json.member("static_url", origin + "/emoji/wsh_static.png")
         json.member("visible_in_picker", true)
+        if let category { json.member("category", category) }
         json.objectEnd()
     }
 
@@ -386,7 +389,7 @@ struct MastodonRenderer {
     func statusURL(_ author: SandboxUser, _ id: Int64) -> String { html.profileURL(author.screenName) + "/" + ids.render(id) }
 
     private func statusURI(_ author: SandboxUser, _ id: Int64) -> String {
-        origin + "/users/" + MastodonHTML.pathEncoded(author.screenName) + "/statuses/" + ids.render(id)
+        origin + "/users/" + PercentEncoding.encoded(author.screenName) + "/statuses/" + ids.render(id)
     }
 
     // MARK: Account, Relationship
@@ -402,7 +405,7 @@ struct MastodonRenderer {
         let avatar = "http://tva\(user.index % 4 + 1).sinaimg.cn/crop.0.0.180.180.180/\(user.avatarKey).jpg"
         let profile = timeline.profile(of: user.index)
         let noteText = profile.note ?? user.description
-        let note = noteText.isEmpty ? "" : "<p>" + MastodonHTML.escaped(noteText)
+        let note = noteText.isEmpty ? "" : "<p>" + HTMLText.escaped(noteText)
             .split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "<br />") + "</p>"
         json.objectStart()
         json.member("id", ids.render(user.id))
@@ -434,20 +437,20 @@ struct MastodonRenderer {
             for field in fields {
                 json.objectStart()
                 json.member("name", field.name)
-                json.member("value", MastodonHTML.escaped(field.value))
+                json.member("value", HTMLText.escaped(field.value))
                 json.null("verified_at")
                 json.objectEnd()
             }
         } else {
         json.objectStart()
         json.member("name", "Location")
-        json.member("value", MastodonHTML.escaped(user.location))
+        json.member("value", HTMLText.escaped(user.location))
         json.null("verified_at")
         json.objectEnd()
         if user.verified {
             json.objectStart()
             json.member("name", "Verified")
-            json.member("value", MastodonHTML.escaped(user.verifiedReason))
+            json.member("value", HTMLText.escaped(user.verifiedReason))
             json.member("verified_at", mastodonTime(user.createdAt.date))
             json.objectEnd()
         }

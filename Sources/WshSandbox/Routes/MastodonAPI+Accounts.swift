@@ -5,27 +5,9 @@ import NIOCore
 
 /// Endpoints real clients call that Mastodon 4 documents: the profile edit
 /// (`PATCH accounts/update_credentials`), who favourited or boosted a status
-/// (`statuses/:id/favourited_by`, `reblogged_by`), the server's custom emojis,
-/// and filters v2 (MastodonAPI+Filters.swift); and the expiries the clock drives.
+/// (`statuses/:id/favourited_by`, `reblogged_by`), the server's custom emojis;
+/// and the expiries the clock drives.
 extension MastodonAPI {
-    /// The routes of this file and MastodonAPI+Filters.swift; nil for any other path.
-    func accountsAndFiltersRoute(_ call: Call, _ s: [String]) throws -> Reply? {
-        switch (call.method, s.count, s.first ?? "") {
-        case (.patch, 3, "v1") where s[1] == "accounts" && s[2] == "update_credentials":
-            return try updateCredentials(call)
-        case (.get, 2, "v1") where s[1] == "custom_emojis":
-            return try customEmojis(call)
-        case (.get, 4, "v1") where s[1] == "statuses" && s[3] == "favourited_by":
-            return try favouritedBy(call, id: s[2])
-        case (.get, 4, "v1") where s[1] == "statuses" && s[3] == "reblogged_by":
-            return try rebloggedBy(call, id: s[2])
-        case (_, _, "v2") where s.count >= 2 && s[1] == "filters":
-            return try filtersRoute(call, Array(s.dropFirst(2)))
-        default:
-            return nil
-        }
-    }
-
     // MARK: Expiry
 
     /// Ends the mutes and filters whose time the sandbox's clock has passed,
@@ -46,8 +28,7 @@ extension MastodonAPI {
     /// `bot`, `discoverable`, `fields_attributes[N][name|value]` (at most 4,
     /// replacing the fields), `source[privacy|sensitive|language]`; answers the
     /// CredentialAccount (the Account with `source`).
-    func updateCredentials(_ call: Call) throws -> Reply {
-        let actor = try viewer(call, .user)!
+    func updateCredentials(_ call: Call, actor: Int) throws -> Reply {
         let parameters = call.parameters
         if let name = parameters["display_name"], name.count > 30 {
             throw MastodonError.validation("Display name is too long (maximum is 30 characters)")
@@ -89,8 +70,7 @@ extension MastodonAPI {
     // MARK: Emojis
 
     /// `GET custom_emojis`: the seed's emoji (`:wsh:`), with its category.
-    func customEmojis(_ call: Call) throws -> Reply {
-        let viewer = try viewer(call, .open)
+    func customEmojis(_ call: Call, viewer: Int?) throws -> Reply {
         return Self.json(renderer(store.timeline, viewer: viewer).customEmojisJSON())
     }
 
@@ -100,8 +80,7 @@ extension MastodonAPI {
     /// through the API, newest favourite first, paged by the favourite's own
     /// record id (as Mastodon pages them), `Link` header included. The
     /// generated `favourites_count` has no accounts behind it.
-    func favouritedBy(_ call: Call, id: String) throws -> Reply {
-        let viewer = try viewer(call, .open)
+    func favouritedBy(_ call: Call, viewer: Int?, id: String) throws -> Reply {
         let timeline = store.timeline
         let status = try shownStatus(id, in: timeline)
         var records: [(user: Int, id: Int64)] = []
@@ -110,17 +89,12 @@ extension MastodonAPI {
                 records.append((user, record))
             }
         }
-        records.sort { $0.id > $1.id }
-        let (slice, link) = try page(byID: records, { $0.id }, call, default: 40, maximum: 80)
-        var reply = Self.json(renderer(timeline, viewer: viewer).accounts(slice.map { timeline.data.users[$0.user] }))
-        if let link { reply.headers[HTTPField.Name("Link")!] = link }
-        return reply
+        return try accountPage(records.sorted { $0.id > $1.id }, call, timeline: timeline, viewer: viewer)
     }
 
     /// `statuses/:id/reblogged_by`: the accounts that boosted the status,
     /// newest boost first, paged by the boost's id, `Link` header included.
-    func rebloggedBy(_ call: Call, id: String) throws -> Reply {
-        let viewer = try viewer(call, .open)
+    func rebloggedBy(_ call: Call, viewer: Int?, id: String) throws -> Reply {
         let timeline = store.timeline
         let status = try shownStatus(id, in: timeline)
         let candidates = (timeline.postedReposts[status.ordinal] ?? []) + (timeline.data.repostOrdinalsByOrdinal[status.ordinal] ?? [])
@@ -130,11 +104,7 @@ extension MastodonAPI {
                   (boost.repostedOrdinal ?? boost.retweetedOrdinal) == status.ordinal else { continue }
             boosts.append((boost.authorIndex, boost.id))
         }
-        boosts.sort { $0.id > $1.id }
-        let (slice, link) = try page(byID: boosts, { $0.id }, call, default: 40, maximum: 80)
-        var reply = Self.json(renderer(timeline, viewer: viewer).accounts(slice.map { timeline.data.users[$0.user] }))
-        if let link { reply.headers[HTTPField.Name("Link")!] = link }
-        return reply
+        return try accountPage(boosts.sorted { $0.id > $1.id }, call, timeline: timeline, viewer: viewer)
     }
 
     /// The status `id` names (a boost stands for what it boosts); 404 when there is none.

@@ -29,8 +29,7 @@ extension MastodonAPI {
 
     /// `PUT /api/v1/statuses/:id`: `status`, `spoiler_text`, `sensitive`; the author's own only.
     /// As on Mastodon, what is not sent again is dropped: no `spoiler_text` is no content warning.
-    func editStatus(_ call: Call, id: String) throws -> Reply {
-        let actor = try viewer(call, .user)!
+    func editStatus(_ call: Call, actor: Int, id: String) throws -> Reply {
         let id = try identifier(id)
         let parameters = call.parameters
         if !parameters.list("media_ids").isEmpty {
@@ -57,16 +56,14 @@ extension MastodonAPI {
     }
 
     /// `GET /api/v1/statuses/:id/history`: every version, the original first.
-    func statusHistory(_ call: Call, id: String) throws -> Reply {
-        let viewer = try viewer(call, .open)
+    func statusHistory(_ call: Call, viewer: Int?, id: String) throws -> Reply {
         let timeline = store.timeline
         guard let status = timeline.status(id: try identifier(id)) else { throw MastodonError.notFound }
         return Self.json(renderer(timeline, viewer: viewer).history(of: status))
     }
 
     /// `GET /api/v1/statuses/:id/source`: the text as written (the author's own only).
-    func statusSource(_ call: Call, id: String) throws -> Reply {
-        let actor = try viewer(call, .user)!
+    func statusSource(_ call: Call, actor: Int, id: String) throws -> Reply {
         let timeline = store.timeline
         guard let status = timeline.status(id: try identifier(id)) else { throw MastodonError.notFound }
         guard status.authorIndex == actor else { throw MastodonError.notFound }
@@ -78,9 +75,8 @@ extension MastodonAPI {
     /// `POST /api/v1/statuses` with `scheduled_at` (its parameters read by
     /// `postStatus`): at least 5 minutes ahead, answered with a ScheduledStatus.
     /// Its media (checked as a post's are) and poll are kept with it, and go with it when it is published.
-    func scheduleStatus(_ call: Call, at text: String, text status: String, extras: MastodonExtras, poll: PollRequest?,
+    func scheduleStatus(_ call: Call, actor: Int, at text: String, text status: String, extras: MastodonExtras, poll: PollRequest?,
                         keptKey: String?) throws -> Reply {
-        let actor = try viewer(call, .user)!
         let at = try scheduledTime(text)
         let source = self.source(of: call.caller)
         let reply = call.parameters["in_reply_to_id"].flatMap { $0.isEmpty ? nil : $0 }
@@ -98,8 +94,7 @@ extension MastodonAPI {
     }
 
     /// `GET /api/v1/scheduled_statuses`: the caller's, newest id first, paged by `Link`.
-    func scheduledStatuses(_ call: Call) throws -> Reply {
-        let actor = try viewer(call, .user)!
+    func scheduledStatuses(_ call: Call, actor: Int) throws -> Reply {
         let timeline = store.timeline
         let all = timeline.scheduledPosts(of: actor)
         let limit = limit(call)
@@ -120,8 +115,7 @@ extension MastodonAPI {
     }
 
     /// `GET|PUT|DELETE /api/v1/scheduled_statuses/:id`: show, move (`scheduled_at`), cancel (answers `{}`).
-    func scheduledStatus(_ call: Call, id text: String) throws -> Reply {
-        let actor = try viewer(call, .user)!
+    func scheduledStatus(_ call: Call, actor: Int, id text: String) throws -> Reply {
         guard let id = state.ids.parse(text).map({ Int($0 - ScheduledPost.firstID) }) else { throw MastodonError.notFound }
         let application = applicationID(call.caller)
         let renderer = self.renderer(store.timeline, viewer: actor)
@@ -140,11 +134,7 @@ extension MastodonAPI {
             }
             return Reply(body: body, effect: .write)
         default:
-            let body = try store.write { timeline in
-                guard timeline.unschedule(id: id, of: actor) != nil else { throw MastodonError.notFound }
-                return Array("{}".utf8)
-            }
-            return Reply(body: body, effect: .write)
+            return try emptyWrite { $0.unschedule(id: id, of: actor) != nil }
         }
     }
 

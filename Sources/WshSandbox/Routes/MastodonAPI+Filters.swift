@@ -10,46 +10,42 @@ import NIOCore
 /// carries the filters it matches in `filtered`, whatever the context; the
 /// client applies each filter's contexts and action, as with Mastodon 4.
 extension MastodonAPI {
-    /// Dispatches the path after `/api/v2/filters`.
-    func filtersRoute(_ call: Call, _ rest: [String]) throws -> Reply {
-        let viewer = try viewer(call, .user)!
-        switch (call.method, rest.count) {
-        case (.get, 0):
-            return Self.json(renderer(store.timeline, viewer: viewer).filtersJSON(store.timeline.filterList(of: viewer)))
-        case (.post, 0):
-            return try saveFilter(call, id: nil, viewer: viewer)
-        case (.get, 1):
-            return Self.json(renderer(store.timeline, viewer: viewer).filterJSON(try filter(rest[0], of: viewer, in: store.timeline)))
-        case (.put, 1):
-            return try saveFilter(call, id: rest[0], viewer: viewer)
-        case (.delete, 1):
-            let number = try filter(rest[0], of: viewer, in: store.timeline).id
-            _ = store.write { timeline in
-                _ = timeline.deleteFilter(id: number, of: viewer)
-                return []
-            }
-            return Reply(body: ByteBuffer(string: "{}"), effect: .write)
-        case (.get, 2) where rest[1] == "keywords":
-            let filter = try filter(rest[0], of: viewer, in: store.timeline)
-            return Self.json(renderer(store.timeline, viewer: viewer).filterKeywordsJSON(filter.keywords))
-        case (.post, 2) where rest[1] == "keywords":
-            var filter = try filter(rest[0], of: viewer, in: store.timeline)
-            filter.keywords.append(try keyword(call.parameters["keyword"], wholeWord: wholeWord(call.parameters, "whole_word")))
-            let render = renderer(for: viewer)
-            let body = store.write { timeline in
-                let saved = timeline.saveFilter(filter, of: viewer)
-                return render(timeline).filterKeywordJSON(saved.keywords.last!)
-            }
-            return Reply(body: body, effect: .write)
-        case (_, 2) where rest[0] == "keywords":
-            return try keywordAction(call, id: rest[1], viewer: viewer)
-        default:
-            throw MastodonError.notFound
+    /// `GET filters`.
+    func filters(viewer: Int) -> Reply {
+        Self.json(renderer(store.timeline, viewer: viewer).filtersJSON(store.timeline.filterList(of: viewer)))
+    }
+
+    /// `GET filters/:id`.
+    func showFilter(viewer: Int, id: String) throws -> Reply {
+        Self.json(renderer(store.timeline, viewer: viewer).filterJSON(try filter(id, of: viewer, in: store.timeline)))
+    }
+
+    /// `DELETE filters/:id`.
+    func deleteFilter(viewer: Int, id: String) throws -> Reply {
+        let number = try filter(id, of: viewer, in: store.timeline).id
+        return try emptyWrite { $0.deleteFilter(id: number, of: viewer) }
+    }
+
+    /// `GET filters/:id/keywords`.
+    func filterKeywords(viewer: Int, id: String) throws -> Reply {
+        let filter = try filter(id, of: viewer, in: store.timeline)
+        return Self.json(renderer(store.timeline, viewer: viewer).filterKeywordsJSON(filter.keywords))
+    }
+
+    /// `POST filters/:id/keywords` (`keyword`, `whole_word`).
+    func addKeyword(_ call: Call, viewer: Int, id: String) throws -> Reply {
+        var filter = try filter(id, of: viewer, in: store.timeline)
+        filter.keywords.append(try keyword(call.parameters["keyword"], wholeWord: wholeWord(call.parameters["whole_word"] ?? "")))
+        let render = renderer(for: viewer)
+        let body = store.write { timeline in
+            let saved = timeline.saveFilter(filter, of: viewer)
+            return render(timeline).filterKeywordJSON(saved.keywords.last!)
         }
+        return Reply(body: body, effect: .write)
     }
 
     /// `GET`, `PUT` (`keyword`, `whole_word`), `DELETE filters/keywords/:id`.
-    private func keywordAction(_ call: Call, id: String, viewer: Int) throws -> Reply {
+    func keywordAction(_ call: Call, viewer: Int, id: String) throws -> Reply {
         guard let number = state.ids.parse(id).flatMap({ Int(exactly: $0) }),
               var filter = store.timeline.filter(holdingKeyword: number, of: viewer),
               let position = filter.keywords.firstIndex(where: { $0.id == number }) else { throw MastodonError.notFound }
@@ -66,11 +62,7 @@ extension MastodonAPI {
             return Reply(body: body, effect: .write)
         case .delete:
             filter.keywords.remove(at: position)
-            _ = store.write { timeline in
-                _ = timeline.saveFilter(filter, of: viewer)
-                return []
-            }
-            return Reply(body: ByteBuffer(string: "{}"), effect: .write)
+            return try emptyWrite { _ = $0.saveFilter(filter, of: viewer); return true }
         default:
             throw MastodonError.notFound
         }
@@ -81,7 +73,7 @@ extension MastodonAPI {
     /// `keywords_attributes[][keyword|whole_word]` (with `id` to change one,
     /// `_destroy` to remove it, on `PUT`). 422 for a blank title, no context
     /// or one not in the list, an unknown action.
-    private func saveFilter(_ call: Call, id: String?, viewer: Int) throws -> Reply {
+    func saveFilter(_ call: Call, id: String?, viewer: Int) throws -> Reply {
         let parameters = call.parameters
         var filter = try id.map { try self.filter($0, of: viewer, in: store.timeline) }
             ?? SandboxFilter(id: 0, title: "", context: [], action: "warn", expiresAt: nil, keywords: [])
@@ -139,10 +131,6 @@ extension MastodonAPI {
     }
 
     /// `whole_word`: Mastodon's default is true.
-    private func wholeWord(_ parameters: Parameters, _ name: String) -> Bool {
-        wholeWord(parameters[name] ?? "")
-    }
-
     private func wholeWord(_ text: String) -> Bool {
         text.isEmpty || ["true", "1", "on", "t"].contains(text.lowercased())
     }

@@ -3,8 +3,8 @@ import Hummingbird
 import HTTPTypes
 import NIOCore
 
-/// Bookmarks, favourites and lists: `bookmarks`, `favourites`,
-/// `statuses/:id/bookmark|unbookmark`, `lists` (CRUD and members),
+/// Bookmarks, favourites and lists: `bookmarks`, `favourites` (bookmarking
+/// is a status action, MastodonAPI+Writes.swift), `lists` (CRUD and members),
 /// `accounts/:id/lists` and `timelines/list/:id`.
 ///
 /// Bookmarks and favourites page by the record's own id, as Mastodon's do:
@@ -13,15 +13,13 @@ extension MastodonAPI {
     // MARK: Bookmarks and favourites
 
     /// `GET bookmarks`: the viewer's bookmarks, newest first.
-    func bookmarks(_ call: Call) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func bookmarks(_ call: Call, viewer: Int) throws -> Reply {
         let timeline = store.timeline
         return try recordPage(timeline.bookmarkRecords(of: viewer), call, timeline: timeline, viewer: viewer)
     }
 
     /// `GET favourites`: the viewer's favourites, newest first.
-    func favouritesList(_ call: Call) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func favouritesList(_ call: Call, viewer: Int) throws -> Reply {
         let timeline = store.timeline
         return try recordPage(timeline.favouriteRecords(of: viewer), call, timeline: timeline, viewer: viewer)
     }
@@ -30,66 +28,25 @@ extension MastodonAPI {
     /// naming record ids, with its `Link` header, as `page` does for status ids.
     private func recordPage(_ records: [(ordinal: Int, id: Int64)], _ call: Call, timeline: Timeline,
                             viewer: Int) throws -> Reply {
-        func recordCursor(_ name: String) throws -> Int64? {
-            guard let text = call.parameters[name], !text.isEmpty else { return nil }
-            guard let id = state.ids.parse(text) else {
-                throw MastodonError.badParameter("\(name) must be an id of this server (\(state.ids.rawValue)), got \(text)")
-            }
-            return id
-        }
-        let size = limit(call)
-        let maxID = try recordCursor("max_id")
-        let sinceID = try recordCursor("since_id") ?? 0
-        let minID = try recordCursor("min_id")
-        let lower = max(sinceID, minID ?? 0)
-        let matching = records.filter { record in record.id > lower && (maxID.map { record.id < $0 } ?? true) }
-        let slice = minID != nil ? Array(matching.suffix(size)) : Array(matching.prefix(size))
-        var reply = Self.json(renderer(timeline, viewer: viewer).statuses(slice.map(\.ordinal)))
-        let link = pageLink(call, newest: slice.first?.id, oldest: slice.last?.id) {
-            records.contains { record in record.id < slice.last!.id }
-        }
-        setPageLink(link, on: &reply)
-        return reply
-    }
-
-    /// `POST statuses/:id/bookmark|unbookmark`: the status, with `bookmarked`; both are idempotent.
-    func bookmarkAction(_ call: Call, id: String, bookmark: Bool) throws -> Reply {
-        let actor = try viewer(call, .user)!
-        let id = try identifier(id)
-        let render = renderer(for: actor)
-        let body = try store.write { timeline in
-            guard var status = timeline.status(id: id) else {
-                if timeline.comment(id: id) != nil {
-                    throw MastodonError.validation("wsh-sandbox cannot bookmark a reply (a Weibo comment)")
-                }
-                throw MastodonError.notFound
-            }
-            if timeline.isBoost(status), let original = timeline.boosted(by: status) { status = original }
-            if bookmark { timeline.bookmark(status, by: actor) } else { timeline.unbookmark(status, by: actor) }
-            return render(timeline).statusJSON(status)
-        }
-        return Reply(body: body, effect: .write)
+        try pagedReply(records, by: \.id, call, maximum: 40) { renderer(timeline, viewer: viewer).statuses($0.map(\.ordinal)) }
     }
 
     // MARK: Lists
 
     /// `GET lists`.
-    func listsIndex(_ call: Call) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func listsIndex(_ call: Call, viewer: Int) throws -> Reply {
         let timeline = store.timeline
         return Self.json(renderer(timeline, viewer: viewer).lists(timeline.lists(of: viewer)))
     }
 
     /// `GET lists/:id`.
-    func showList(_ call: Call, id: String) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func showList(_ call: Call, viewer: Int, id: String) throws -> Reply {
         let timeline = store.timeline
         return Self.json(renderer(timeline, viewer: viewer).listJSON(try list(id, of: viewer, in: timeline)))
     }
 
     /// `POST lists` (`title`, `replies_policy`, `exclusive`) and `PUT lists/:id` (the same, each optional).
-    func saveList(_ call: Call, id: String?) throws -> Reply {
-        let actor = try viewer(call, .user)!
+    func saveList(_ call: Call, actor: Int, id: String?) throws -> Reply {
         let parameters = call.parameters
         let title = parameters["title"]
         if id == nil || title != nil, (title ?? "").allSatisfy(\.isWhitespace) {
@@ -120,18 +77,12 @@ extension MastodonAPI {
     }
 
     /// `DELETE lists/:id`: `{}`.
-    func deleteList(_ call: Call, id: String) throws -> Reply {
-        let actor = try viewer(call, .user)!
-        let body = try store.write { timeline in
-            guard let number = listNumber(id), timeline.deleteList(id: number, of: actor) != nil else { throw MastodonError.notFound }
-            return Array("{}".utf8)
-        }
-        return Reply(body: body, effect: .write)
+    func deleteList(_ call: Call, actor: Int, id: String) throws -> Reply {
+        try emptyWrite { timeline in listNumber(id).flatMap { timeline.deleteList(id: $0, of: actor) } != nil }
     }
 
     /// `GET lists/:id/accounts`: the members, in the order added (`limit`, default 40, 0 for all).
-    func listAccounts(_ call: Call, id: String) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func listAccounts(_ call: Call, viewer: Int, id: String) throws -> Reply {
         let timeline = store.timeline
         let list = try list(id, of: viewer, in: timeline)
         let count = call.parameters["limit"] == "0" ? Int.max : limit(call, default: 40, maximum: 80)
@@ -141,11 +92,10 @@ extension MastodonAPI {
 
     /// `POST lists/:id/accounts` and `DELETE` with `account_ids[]`: `{}`. Only
     /// accounts the owner follows may be added (404, as Mastodon answers).
-    func changeListAccounts(_ call: Call, id: String, add: Bool) throws -> Reply {
-        let actor = try viewer(call, .user)!
+    func changeListAccounts(_ call: Call, actor: Int, id: String, add: Bool) throws -> Reply {
         let accountIDs = call.parameters.list("account_ids")
         guard !accountIDs.isEmpty else { throw MastodonError.badParameter("account_ids is missing") }
-        let body = try store.write { timeline in
+        return try emptyWrite { timeline in
             let list = try self.list(id, of: actor, in: timeline)
             var members = list.members
             for text in accountIDs {
@@ -161,14 +111,12 @@ extension MastodonAPI {
                 }
             }
             _ = timeline.updateList(id: list.id, of: actor) { $0.members = members }
-            return Array("{}".utf8)
+            return true
         }
-        return Reply(body: body, effect: .write)
     }
 
     /// `GET accounts/:id/lists`: the viewer's lists that hold the account.
-    func accountLists(_ call: Call, id: String) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func accountLists(_ call: Call, viewer: Int, id: String) throws -> Reply {
         let timeline = store.timeline
         guard let user = timeline.user(id: try identifier(id)) else { throw MastodonError.notFound }
         return Self.json(renderer(timeline, viewer: viewer).lists(timeline.lists(of: viewer, holding: user.index)))
@@ -176,8 +124,7 @@ extension MastodonAPI {
 
     /// `GET timelines/list/:id`: the members' statuses, paged as a timeline;
     /// their replies to others by the list's `replies_policy`.
-    func listTimeline(_ call: Call, id: String) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func listTimeline(_ call: Call, viewer: Int, id: String) throws -> Reply {
         return try cachedStatusPage(call, viewer: viewer) { timeline in
             let list = try list(id, of: viewer, in: timeline)
             return try page(timeline.authorsIndex(list.members), call) { ordinal in

@@ -8,8 +8,7 @@ import NIOCore
 extension MastodonAPI {
     /// `GET /api/v1/notifications`: `types[]`, `exclude_types[]`, `account_id`,
     /// paged by `max_id`, `since_id`, `min_id`, `limit` (at most 80) with a `Link` header.
-    func notifications(_ call: Call) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func notifications(_ call: Call, viewer: Int) throws -> Reply {
         let timeline = store.timeline
         let types = Set(call.parameters.list("types"))
         let excluded = Set(call.parameters.list("exclude_types"))
@@ -29,47 +28,33 @@ extension MastodonAPI {
     }
 
     /// `GET /api/v1/notifications/:id`.
-    func notification(_ call: Call, id: String) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func notification(_ call: Call, viewer: Int, id: String) throws -> Reply {
         let timeline = store.timeline
         guard let notification = timeline.notification(id: try identifier(id), for: viewer) else { throw MastodonError.notFound }
         return Self.json(renderer(timeline, viewer: viewer).notificationJSON(notification))
     }
 
     /// `POST /api/v1/notifications/:id/dismiss`: `{}`; 404 for one not there (any more).
-    func dismissNotification(_ call: Call, id: String) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func dismissNotification(_ call: Call, viewer: Int, id: String) throws -> Reply {
         let id = try identifier(id)
-        let body = try store.write { timeline in
-            guard timeline.dismissNotification(id: id, for: viewer) else { throw MastodonError.notFound }
-            return Array("{}".utf8)
-        }
-        return Reply(body: body, effect: .write)
+        return try emptyWrite { $0.dismissNotification(id: id, for: viewer) }
     }
 
     /// `POST /api/v1/notifications/clear`: `{}`.
-    func clearNotifications(_ call: Call) throws -> Reply {
-        let viewer = try viewer(call, .user)!
-        let body = store.write { timeline in
-            timeline.clearNotifications(for: viewer)
-            return Array("{}".utf8)
-        }
-        return Reply(body: body, effect: .write)
+    func clearNotifications(_ call: Call, viewer: Int) throws -> Reply {
+        try emptyWrite { $0.clearNotifications(for: viewer); return true }
     }
 
     /// `GET /api/v1/conversations`: newest first, paged as notifications.
-    func conversations(_ call: Call) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func conversations(_ call: Call, viewer: Int) throws -> Reply {
         let timeline = store.timeline
-        let (slice, link) = try page(byID: timeline.conversations(for: viewer), \.last.id, call, maximum: 40)
-        var reply = Self.json(renderer(timeline, viewer: viewer).conversations(slice))
-        setPageLink(link, on: &reply)
-        return reply
+        return try pagedReply(timeline.conversations(for: viewer), by: \.last.id, call, maximum: 40) {
+            renderer(timeline, viewer: viewer).conversations($0)
+        }
     }
 
     /// `POST /api/v1/conversations/:id/read`: the conversation, read.
-    func readConversation(_ call: Call, id: String) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func readConversation(_ call: Call, viewer: Int, id: String) throws -> Reply {
         let id = try identifier(id)
         let render = renderer(for: viewer)
         let body = try store.write { timeline in
@@ -84,14 +69,9 @@ extension MastodonAPI {
 
     /// `DELETE /api/v1/conversations/:id`: `{}`; the conversation leaves the
     /// token owner's list (its statuses stay) until a newer message comes.
-    func removeConversation(_ call: Call, id: String) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func removeConversation(_ call: Call, viewer: Int, id: String) throws -> Reply {
         let id = try identifier(id)
-        let body = try store.write { timeline in
-            guard timeline.removeConversation(id: id, for: viewer) else { throw MastodonError.notFound }
-            return Array("{}".utf8)
-        }
-        return Reply(body: body, effect: .write)
+        return try emptyWrite { $0.removeConversation(id: id, for: viewer) }
     }
 
     /// One page of `items` (oldest first, `id` increasing), those `keep` holds
@@ -101,15 +81,11 @@ extension MastodonAPI {
     func page<Items: RandomAccessCollection>(ascending items: Items, _ id: (Items.Element) -> Int64, _ call: Call,
                                              default defaultLimit: Int = 20, maximum: Int,
                                              keep: (Items.Element) -> Bool) throws -> (items: [Items.Element], link: String?) {
-        let limit = limit(call, default: defaultLimit, maximum: maximum)
-        let maxID = try cursor(call, "max_id")
-        let sinceID = try cursor(call, "since_id")
-        let minID = try cursor(call, "min_id")
-        let lower = max(sinceID ?? 0, minID ?? 0)
+        let (limit, maxID, lower, fromBelow) = try cursors(call, default: defaultLimit, maximum: maximum)
         let start = items.partitioningIndex { id($0) > lower }
         let end = maxID.map { upper in items.partitioningIndex { id($0) >= upper } } ?? items.endIndex
         var slice: [Items.Element] = []
-        if minID != nil {
+        if fromBelow {
             // The `limit` just above `min_id`: read upwards, then turned newest first.
             var position = start
             while position < end, slice.count < limit {
@@ -133,17 +109,16 @@ extension MastodonAPI {
 
     /// A page of `items` (newest first, `id` decreasing) by the cursors and
     /// `limit` of `call`, with its `Link` header (`next`: older, `prev`: newer).
+    /// `max_id` keeps ids **less than** it (exclusive), `since_id` ids greater
+    /// (the newest `limit` of them), `min_id` ids greater too, but the `limit`
+    /// just above it (the page adjacent to it); the page is newest first in every case.
     func page<Item>(byID items: [Item], _ id: (Item) -> Int64, _ call: Call, default defaultLimit: Int = 20, maximum: Int)
         throws -> (items: [Item], link: String?) {
-        let limit = limit(call, default: defaultLimit, maximum: maximum)
-        let maxID = try cursor(call, "max_id")
-        let sinceID = try cursor(call, "since_id")
-        let minID = try cursor(call, "min_id")
-        let lower = max(sinceID ?? 0, minID ?? 0)
+        let (limit, maxID, lower, fromBelow) = try cursors(call, default: defaultLimit, maximum: maximum)
         let matching = items.filter { item in
             id(item) > lower && (maxID.map { id(item) < $0 } ?? true)
         }
-        let slice = minID != nil ? Array(matching.suffix(limit)) : Array(matching.prefix(limit))
+        let slice = fromBelow ? Array(matching.suffix(limit)) : Array(matching.prefix(limit))
         let link = pageLink(call, newest: slice.first.map(id), oldest: slice.last.map(id)) {
             items.contains { id($0) < id(slice.last!) }
         }

@@ -20,6 +20,27 @@ extension MastodonAPI {
         return links.joined(separator: ", ")
     }
 
+    /// `items` (newest first, `id` decreasing) paged by `page(byID:…)`, rendered
+    /// by `render`, with the paging header.
+    func pagedReply<Item>(_ items: [Item], by id: (Item) -> Int64, _ call: Call, default defaultLimit: Int = 20,
+                          maximum: Int, render: ([Item]) -> [UInt8]) throws -> Reply {
+        let (slice, link) = try page(byID: items, id, call, default: defaultLimit, maximum: maximum)
+        var reply = Self.json(render(slice))
+        setPageLink(link, on: &reply)
+        return reply
+    }
+
+    /// `limit` and the cursors of a paged list: `max_id` (ids below it), the
+    /// lower bound (ids above `since_id` and `min_id`), and whether `min_id`
+    /// asks for the page just above it rather than the newest.
+    func cursors(_ call: Call, default defaultLimit: Int = 20, maximum: Int) throws
+        -> (limit: Int, maxID: Int64?, lower: Int64, fromBelow: Bool) {
+        let maxID = try cursor(call, "max_id")
+        let sinceID = try cursor(call, "since_id")
+        let minID = try cursor(call, "min_id")
+        return (limit(call, default: defaultLimit, maximum: maximum), maxID, max(sinceID ?? 0, minID ?? 0), minID != nil)
+    }
+
     /// Sets `link` (nil: nothing) on `reply` under the flavour's header name.
     func setPageLink(_ link: String?, on reply: inout Reply) {
         guard let link, let name = HTTPField.Name(state.flavour.paging.headerName) else { return }

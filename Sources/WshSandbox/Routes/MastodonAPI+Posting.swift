@@ -115,8 +115,7 @@ extension MastodonAPI {
     // MARK: Media
 
     /// `POST /api/v2/media` (202, processed later) and `/api/v1/media` (200, done): `file`, `description`.
-    func uploadMedia(_ call: Call, synchronous: Bool) throws -> Reply {
-        let actor = try viewer(call, .user)!
+    func uploadMedia(_ call: Call, actor: Int, synchronous: Bool) throws -> Reply {
         guard let file = call.parameters.files["file"] else { throw MastodonError.validation("File can't be blank") }
         guard let kind = Self.mediaKind(file.bytes) else {
             throw MastodonError.validation("File content type is invalid, File is invalid")
@@ -135,8 +134,7 @@ extension MastodonAPI {
     }
 
     /// `GET /api/v1/media/:id`: the caller's upload; asking is the step that finishes processing.
-    func showMedia(_ call: Call, id: String) throws -> Reply {
-        let actor = try viewer(call, .user)!
+    func showMedia(_ call: Call, actor: Int, id: String) throws -> Reply {
         let id = try identifier(id)
         guard let media = store.timeline.media(id: id), media.owner == actor else { throw MastodonError.notFound }
         let render = renderer(for: actor)
@@ -148,8 +146,7 @@ extension MastodonAPI {
     }
 
     /// `PUT /api/v1/media/:id`: a new `description` for the caller's upload.
-    func updateMedia(_ call: Call, id: String) throws -> Reply {
-        let actor = try viewer(call, .user)!
+    func updateMedia(_ call: Call, actor: Int, id: String) throws -> Reply {
         let id = try identifier(id)
         guard let media = store.timeline.media(id: id), media.owner == actor else { throw MastodonError.notFound }
         let description = call.parameters["description"].flatMap { $0.isEmpty ? nil : $0 }
@@ -225,8 +222,7 @@ extension MastodonAPI {
     }
 
     /// `GET /api/v1/polls/:id`.
-    func showPoll(_ call: Call, id: String) throws -> Reply {
-        let viewer = try viewer(call, .preview)
+    func showPoll(_ call: Call, viewer: Int?, id: String) throws -> Reply {
         let timeline = store.timeline
         let (_, poll) = try pollStatus(id, in: timeline, viewer: viewer)
         return Self.json(renderer(timeline, viewer: viewer).pollJSON(poll))
@@ -234,8 +230,7 @@ extension MastodonAPI {
 
     /// `POST /api/v1/polls/:id/votes` with `choices[]` (0-based): 422 for a
     /// closed poll, a second vote, a choice out of range, or several on a single-choice poll.
-    func vote(_ call: Call, id: String) throws -> Reply {
-        let actor = try viewer(call, .user)!
+    func vote(_ call: Call, actor: Int, id: String) throws -> Reply {
         let choiceTexts = call.parameters.list("choices")
         let render = renderer(for: actor)
         let body = try store.write { timeline in

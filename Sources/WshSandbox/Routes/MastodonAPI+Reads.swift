@@ -8,38 +8,21 @@ import NIOCore
 extension MastodonAPI {
     // MARK: Paging
 
-    /// One page of `ordinals` (newest first) by Mastodon's cursors, and its `Link` header.
-    ///
-    /// `max_id` keeps ids **less than** it (exclusive), `since_id` ids greater
-    /// (the newest `limit` of them), `min_id` ids greater too, but the `limit`
-    /// just above it (the page adjacent to it); the page is newest first in
-    /// every case. The paging header is the one pager's (`pageLink`): on
-    /// Mastodon `rel="next"` when older statuses remain, `rel="prev"` when the
-    /// page is not empty.
-    func page(_ ordinals: [Int], _ call: Call) throws -> (ordinals: [Int], link: String?) {
-        // Paged as everything else is (MastodonAPI+Notifications.swift), by the statuses' ids.
-        let (slice, link) = try page(byID: ordinals, { SandboxStatus.firstID + Int64($0) }, call, maximum: 40)
-        return (slice, link)
-    }
-
     /// One page of the timeline `index`, the ordinals `keep` holds for, as
-    /// `page(_:_:)` pages them listed newest first; but read from the cursor on
+    /// `page(byID:…)` pages them listed newest first; but read from the cursor on
     /// (found by binary search) and only as far as the page and its `rel="next"`
     /// need, so a page costs the same whatever the size of the timeline.
     func page(_ index: OrdinalIndex, _ call: Call, keep: (Int) -> Bool) throws -> (ordinals: [Int], link: String?) {
-        let limit = limit(call, default: 20, maximum: 40)
-        let maxID = try cursor(call, "max_id")
-        let sinceID = try cursor(call, "since_id")
-        let minID = try cursor(call, "min_id")
+        let (limit, maxID, lowerID, fromBelow) = try cursors(call, maximum: 40)
         // A status's id is `firstID` + its ordinal; an id far below `firstID` is below every ordinal.
         func ordinal(_ id: Int64) -> Int {
             let (difference, overflow) = id.subtractingReportingOverflow(SandboxStatus.firstID)
             return overflow ? Int.min : Int(difference)
         }
-        let lower = ordinal(max(sinceID ?? 0, minID ?? 0))
+        let lower = ordinal(lowerID)
         let upper = maxID.map(ordinal) ?? Int.max
         var slice: [Int] = []
-        if minID != nil {
+        if fromBelow {
             // The `limit` just above `min_id`: read upwards, then turned newest first.
             for candidate in index.ascending(above: lower) {
                 guard candidate < upper, slice.count < limit else { break }
@@ -61,10 +44,9 @@ extension MastodonAPI {
 
     /// A page of statuses as a reply with its `Link` header.
     private func statusPage(_ ordinals: [Int], _ call: Call, timeline: Timeline, viewer: Int?) throws -> Reply {
-        let (slice, link) = try page(ordinals, call)
-        var reply = Self.json(renderer(timeline, viewer: viewer).statuses(slice))
-        setPageLink(link, on: &reply)
-        return reply
+        try pagedReply(ordinals, by: { SandboxStatus.firstID + Int64($0) }, call, maximum: 40) {
+            renderer(timeline, viewer: viewer).statuses($0)
+        }
     }
 
     /// The page `select` picks from the timeline, as a reply with its `Link`
@@ -89,8 +71,7 @@ extension MastodonAPI {
     /// `timelines/public` and `timelines/tag/:hashtag`: every public status but
     /// boosts (as Mastodon leaves them out) and the viewer's blocked and muted accounts'; `local` changes nothing (every
     /// account is local), `remote=true` is empty, `only_media` keeps statuses with pictures.
-    func publicTimeline(_ call: Call, tag: String?) throws -> Reply {
-        let viewer = try viewer(call, .preview)
+    func publicTimeline(_ call: Call, viewer: Int?, tag: String?) throws -> Reply {
         if call.parameters.flag("remote") { return try statusPage([], call, timeline: store.timeline, viewer: viewer) }
         let onlyMedia = call.parameters.flag("only_media")
         return try cachedStatusPage(call, viewer: viewer) { timeline in
@@ -106,8 +87,7 @@ extension MastodonAPI {
     /// boosts included; replies as Mastodon's feed takes them (`Timeline.isOnHome`),
     /// members of the viewer's exclusive lists left out. A status a `hide` filter
     /// matches stays, carrying it in `filtered`: Mastodon 4 leaves hiding to the client.
-    func homeTimeline(_ call: Call) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func homeTimeline(_ call: Call, viewer: Int) throws -> Reply {
         return try cachedStatusPage(call, viewer: viewer) { timeline in
             let exclusive = timeline.exclusiveListMembers(of: viewer)
             return try page(timeline.authorsIndex(timeline.homeAuthors(of: viewer)), call) { ordinal in
@@ -118,8 +98,7 @@ extension MastodonAPI {
 
     /// `accounts/:id/statuses`: `exclude_reblogs`, `exclude_replies` (a thread's
     /// self-replies stay, as on Mastodon), `only_media`, `tagged`; `pinned=true` is empty.
-    func accountStatuses(_ call: Call, id: String) throws -> Reply {
-        let viewer = try viewer(call, .open)
+    func accountStatuses(_ call: Call, viewer: Int?, id: String) throws -> Reply {
         let timeline = store.timeline
         guard let user = timeline.user(id: try identifier(id)) else { throw MastodonError.notFound }
         if call.parameters.flag("pinned") { return try statusPage([], call, timeline: timeline, viewer: viewer) }
@@ -142,8 +121,7 @@ extension MastodonAPI {
     // MARK: Statuses
 
     /// A status, or a comment as the reply it is.
-    func showStatus(_ call: Call, id: String) throws -> Reply {
-        let viewer = try viewer(call, .open)
+    func showStatus(_ call: Call, viewer: Int?, id: String) throws -> Reply {
         let timeline = store.timeline
         let id = try identifier(id)
         if let status = timeline.status(id: id) {
@@ -157,8 +135,7 @@ extension MastodonAPI {
 
     /// `statuses/:id/context`: a status's comments as threaded replies; a
     /// reply's status and parent replies as ancestors.
-    func context(_ call: Call, id: String) throws -> Reply {
-        let viewer = try viewer(call, .open)
+    func context(_ call: Call, viewer: Int?, id: String) throws -> Reply {
         let timeline = store.timeline
         let id = try identifier(id)
         if let status = timeline.status(id: id) {
@@ -174,15 +151,13 @@ extension MastodonAPI {
 
     // MARK: Accounts
 
-    func verifyCredentials(_ call: Call) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func verifyCredentials(_ call: Call, viewer: Int) throws -> Reply {
         let timeline = store.timeline
         return Self.json(renderer(timeline, viewer: viewer).accountJSON(timeline.data.users[viewer], withSource: true))
     }
 
     /// `accounts/lookup?acct=`: a screen name, with or without `@` and this server's domain.
-    func lookup(_ call: Call) throws -> Reply {
-        let viewer = try viewer(call, .open)
+    func lookup(_ call: Call, viewer: Int?) throws -> Reply {
         let timeline = store.timeline
         var acct = Substring(call.parameters["acct"] ?? "")
         if acct.hasPrefix("@") { acct = acct.dropFirst() }
@@ -196,16 +171,14 @@ extension MastodonAPI {
         return Self.json(renderer(timeline, viewer: viewer).accountJSON(user))
     }
 
-    func account(_ call: Call, id: String) throws -> Reply {
-        let viewer = try viewer(call, .open)
+    func account(_ call: Call, viewer: Int?, id: String) throws -> Reply {
         let timeline = store.timeline
         guard let user = timeline.user(id: try identifier(id)) else { throw MastodonError.notFound }
         return Self.json(renderer(timeline, viewer: viewer).accountJSON(user))
     }
 
     /// `accounts/relationships?id[]=…`: unknown ids are left out, as Mastodon does.
-    func relationships(_ call: Call) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func relationships(_ call: Call, viewer: Int) throws -> Reply {
         let timeline = store.timeline
         let users = call.parameters.list("id").compactMap { state.ids.parse($0).flatMap(timeline.user(id:)) }
         return Self.json(renderer(timeline, viewer: viewer).relationships(users))

@@ -11,53 +11,43 @@ extension MastodonAPI {
     // MARK: Lists
 
     /// `accounts/:id/followers` and `accounts/:id/following`, paged by `Link`.
-    func followList(_ call: Call, id: String, followers: Bool) throws -> Reply {
-        let viewer = try viewer(call, .open)
+    func followList(_ call: Call, viewer: Int?, id: String, followers: Bool) throws -> Reply {
         let timeline = store.timeline
         guard let user = timeline.user(id: try identifier(id)) else { throw MastodonError.notFound }
         let indices = followers ? timeline.followerList(of: user.index) : timeline.followingList(of: user.index)
-        return try accountPage(indices, call, timeline: timeline, viewer: viewer)
+        return try accountPage(indices.map { ($0, timeline.data.users[$0].id) }, call, timeline: timeline, viewer: viewer)
     }
 
     /// `GET /api/v1/blocks`: whom the viewer blocks.
-    func blockList(_ call: Call) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func blockList(_ call: Call, viewer: Int) throws -> Reply {
         let timeline = store.timeline
-        return try accountPage(timeline.blockList(of: viewer).sorted(by: >), call, timeline: timeline, viewer: viewer)
+        let blocked = timeline.blockList(of: viewer).sorted(by: >).map { ($0, timeline.data.users[$0].id) }
+        return try accountPage(blocked, call, timeline: timeline, viewer: viewer)
     }
 
     /// `GET /api/v1/mutes`: whom the viewer mutes, each with `mute_expires_at`.
-    func muteList(_ call: Call) throws -> Reply {
-        let viewer = try viewer(call, .user)!
+    func muteList(_ call: Call, viewer: Int) throws -> Reply {
         let timeline = store.timeline
         let mutes = timeline.muteList(of: viewer).sorted { $0.user > $1.user }
-        let (slice, link) = try accountSlice(mutes.map(\.user), call, timeline: timeline)
-        let shown = slice.compactMap { index in mutes.first { $0.user == index } }
-        var reply = Self.json(renderer(timeline, viewer: viewer).mutedAccounts(shown))
-        setPageLink(link, on: &reply)
-        return reply
+        return try pagedReply(mutes, by: { timeline.data.users[$0.user].id }, call, default: 40, maximum: 80) {
+            renderer(timeline, viewer: viewer).mutedAccounts($0)
+        }
     }
 
-    /// A page of accounts (user indices, newest account first) with its `Link` header.
-    func accountPage(_ indices: [Int], _ call: Call, timeline: Timeline, viewer: Int?) throws -> Reply {
-        let (slice, link) = try accountSlice(indices, call, timeline: timeline)
-        var reply = Self.json(renderer(timeline, viewer: viewer).accounts(slice.map { timeline.data.users[$0] }))
-        setPageLink(link, on: &reply)
-        return reply
-    }
-
-    /// `limit` accounts of `indices` (descending ids; default 40, at most 80), paged by account ids.
-    private func accountSlice(_ indices: [Int], _ call: Call, timeline: Timeline) throws -> (slice: [Int], link: String?) {
-        let (slice, link) = try page(byID: indices, { timeline.data.users[$0].id }, call, default: 40, maximum: 80)
-        return (slice, link)
+    /// A page of accounts with its paging header: `entries` newest first by
+    /// `id` (the account's own, or the favourite's or boost's that lists it),
+    /// 40 by default, at most 80.
+    func accountPage(_ entries: [(user: Int, id: Int64)], _ call: Call, timeline: Timeline, viewer: Int?) throws -> Reply {
+        try pagedReply(entries, by: \.id, call, default: 40, maximum: 80) {
+            renderer(timeline, viewer: viewer).accounts($0.map { timeline.data.users[$0.user] })
+        }
     }
 
     // MARK: Writes
 
     /// `accounts/:id/block`, `unblock`, `mute` (`notifications`, default true;
     /// `duration` in seconds, 0 for ever) and `unmute`, answered with the Relationship.
-    func relate(_ call: Call, id: String, action: String) throws -> Reply {
-        let actor = try viewer(call, .user)!
+    func relate(_ call: Call, actor: Int, id: String, action: String) throws -> Reply {
         guard let target = store.timeline.user(id: try identifier(id)) else { throw MastodonError.notFound }
         guard target.index != actor else { throw MastodonError.notAllowed }
         var notifications = true

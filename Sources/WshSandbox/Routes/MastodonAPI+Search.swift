@@ -12,8 +12,7 @@ import NIOCore
 extension MastodonAPI {
     /// `api/v2/search`: `q`, `type` (accounts, statuses, hashtags), `limit`
     /// (default 20, at most 40), `offset`, `resolve`, `following`, `account_id`.
-    func search(_ call: Call) throws -> Reply {
-        let viewer = try viewer(call, .open)
+    func search(_ call: Call, viewer: Int?) throws -> Reply {
         let query = (call.parameters["q"] ?? "").trimmingSpaces
         let type = call.parameters["type"].flatMap { $0.isEmpty ? nil : $0 }
         if let type, !["accounts", "statuses", "hashtags"].contains(type) {
@@ -34,8 +33,7 @@ extension MastodonAPI {
     }
 
     /// `api/v1/accounts/search`: `q`, `limit` (default 40, at most 80), `offset`, `resolve`, `following`.
-    func accountSearch(_ call: Call) throws -> Reply {
-        let viewer = try viewer(call, .user)
+    func accountSearch(_ call: Call, viewer: Int) throws -> Reply {
         let timeline = store.timeline
         let query = (call.parameters["q"] ?? "").trimmingSpaces
         let offset = Int(call.parameters["offset"] ?? "") ?? 0

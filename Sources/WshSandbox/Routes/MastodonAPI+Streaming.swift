@@ -56,14 +56,14 @@ extension MastodonAPI {
     /// A sandbox that serves the WebSocket only (`--streaming websocket`, as
     /// GoToSocial) has no event streams: 404. A WebSocket upgrade that reaches
     /// this route (the sandbox serves no WebSocket) is 404 too, never an event stream.
-    func stream(_ call: Call, name: String, upgrade: Bool) throws -> Reply {
-        guard state.streamingTransports.servesServerSentEvents, !upgrade else {
+    func stream(_ call: Call, name: String) throws -> Reply {
+        guard state.streamingTransports.servesServerSentEvents, !call.asksWebSocketUpgrade else {
             throw MastodonError(status: .notFound, error: "Not Found")
         }
         guard let stream = Stream(name, call.parameters) else {
             throw MastodonError(status: .badRequest, error: "Unknown stream type")
         }
-        let viewer = try viewer(call, stream.needsUser ? .user : .preview)
+        let viewer = try stream.needsUser ? signedIn(call.caller) : previewer(call.caller)
         let store = self.store
         let state = self.state
         let opened = StreamCursor(store: store, viewer: viewer)

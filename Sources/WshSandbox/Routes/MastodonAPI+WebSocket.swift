@@ -79,8 +79,7 @@ extension MastodonAPI {
     /// The subscription `name` asks for, for `caller`; throws when there is no such stream or the caller may not have it.
     private func subscription(_ name: String, _ parameters: Parameters, caller: Caller) throws -> WebSocketSubscription {
         guard let stream = Stream(name, parameters) else { throw MastodonError(status: .badRequest, error: "Unknown stream type") }
-        let call = Call(method: .get, segments: [], path: "/api/v1/streaming", query: "", parameters: parameters, caller: caller)
-        let viewer = try viewer(call, stream.needsUser ? .user : .preview)
+        let viewer = try stream.needsUser ? signedIn(caller) : previewer(caller)
         var names = [name.replacing("/", with: ":")]
         if let tag = parameters["tag"], case .hashtag = stream { names.append(tag) }
         if let list = parameters["list"], case .list = stream { names.append(list) }

@@ -12,8 +12,7 @@ extension MastodonAPI {
     /// `POST /api/v1/statuses`: `status`, `in_reply_to_id`, `spoiler_text`,
     /// `visibility`, `sensitive`, `language`, `media_ids[]`, `poll[…]`; an `Idempotency-Key` answers a
     /// repeat with the first answer instead of posting again.
-    func postStatus(_ call: Call) throws -> Reply {
-        let actor = try viewer(call, .user)!
+    func postStatus(_ call: Call, actor: Int) throws -> Reply {
         let keptKey = call.idempotencyKey.map { "\(actor) \($0)" }
         if let keptKey, let kept = state.idempotentAnswer(keptKey) { return Reply(body: kept) }
         let parameters = call.parameters
@@ -32,7 +31,7 @@ extension MastodonAPI {
                                     spoilerText: spoiler,
                                     language: parameters["language"].flatMap { $0.isEmpty ? nil : $0 }, mediaIDs: media)
         if let at = parameters["scheduled_at"], !at.isEmpty {
-            return try scheduleStatus(call, at: at, text: text, extras: extras, poll: poll, keptKey: keptKey)
+            return try scheduleStatus(call, actor: actor, at: at, text: text, extras: extras, poll: poll, keptKey: keptKey)
         }
         let source = self.source(of: call.caller)
         let render = renderer(for: actor)
@@ -60,8 +59,7 @@ extension MastodonAPI {
     }
 
     /// `DELETE /api/v1/statuses/:id`: the author's own status or reply, answered as it was, with `text`.
-    func deleteStatus(_ call: Call, id: String) throws -> Reply {
-        let actor = try viewer(call, .user)!
+    func deleteStatus(_ call: Call, actor: Int, id: String) throws -> Reply {
         let id = try identifier(id)
         let render = renderer(for: actor)
         let body = try store.write { timeline in
@@ -83,23 +81,22 @@ extension MastodonAPI {
         return Reply(body: body, effect: .deletion)
     }
 
-    /// `reblog`, `unreblog`, `favourite`, `unfavourite` of a status (a boost
-    /// stands for its original). `reblog` answers the boost, the others the status.
-    func statusAction(_ call: Call, id: String, action: String) throws -> Reply {
-        let actor = try viewer(call, .user)!
+    /// `reblog`, `unreblog`, `favourite`, `unfavourite`, `bookmark`, `unbookmark`
+    /// of a status (a boost stands for its original); all but `reblog` are
+    /// idempotent. `reblog` answers the boost, the others the status.
+    func statusAction(_ call: Call, actor: Int, id: String, action: String) throws -> Reply {
         let id = try identifier(id)
         let render = renderer(for: actor)
         let source = self.source(of: call.caller)
         let body = try store.write { timeline in
             guard var status = timeline.status(id: id) else {
                 if timeline.comment(id: id) != nil {
-                    throw MastodonError.validation("wsh-sandbox cannot \(action) a reply (a Weibo comment)")
+                    let verb = action == "unbookmark" ? "bookmark" : action
+                    throw MastodonError.validation("wsh-sandbox cannot \(verb) a reply (a Weibo comment)")
                 }
                 throw MastodonError.notFound
             }
-            if timeline.isBoost(status), let original = timeline.boosted(by: status) {
-                status = original
-            }
+            if timeline.isBoost(status), let original = timeline.boosted(by: status) { status = original }
             switch action {
             case "reblog":
                 if let visibility = status.mastodon?.visibility, visibility == "private" || visibility == "direct" {
@@ -116,6 +113,10 @@ extension MastodonAPI {
                 }
             case "favourite":
                 _ = timeline.favourite(status, by: actor)
+            case "bookmark":
+                timeline.bookmark(status, by: actor)
+            case "unbookmark":
+                timeline.unbookmark(status, by: actor)
             default:
                 _ = timeline.unfavourite(status, by: actor)
             }
@@ -125,8 +126,7 @@ extension MastodonAPI {
     }
 
     /// `accounts/:id/follow` and `unfollow`, answered with the Relationship.
-    func follow(_ call: Call, id: String, follow: Bool) throws -> Reply {
-        let actor = try viewer(call, .user)!
+    func follow(_ call: Call, actor: Int, id: String, follow: Bool) throws -> Reply {
         guard let target = store.timeline.user(id: try identifier(id)) else { throw MastodonError.notFound }
         guard target.index != actor else { throw MastodonError.notAllowed }
         let render = renderer(for: actor)

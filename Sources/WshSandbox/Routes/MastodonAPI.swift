@@ -8,9 +8,8 @@ import NIOCore
 /// over the same timeline as the Weibo API: the same users, statuses, comments
 /// (as replies), follows, favourites and tokens.
 ///
-/// Answers are rendered per request by `MastodonRenderer`; errors are thrown
-/// as `MastodonError`. Reads are in `MastodonAPI+Reads.swift`, writes in
-/// `MastodonAPI+Writes.swift`, apps and instance in `MastodonAPI+Instance.swift`.
+/// Every route is a row of `routes` (MastodonAPI+Routes.swift); answers are
+/// rendered per request by `MastodonRenderer`; errors are thrown as `MastodonError`.
 struct MastodonAPI: Sendable {
     let store: SandboxStore
     let tokens: TokenStore
@@ -50,16 +49,6 @@ struct MastodonAPI: Sendable {
             case .user(_, let token, _), .app(_, let token): return token
             }
         }
-    }
-
-    /// What an endpoint needs from the caller.
-    enum Access {
-        /// No token needed; one given must be valid.
-        case open
-        /// No token needed while public preview is on.
-        case preview
-        /// A user's token.
-        case user
     }
 
     /// The query and body parameters: the first value of each name, and every value of repeated ones.
@@ -104,6 +93,11 @@ struct MastodonAPI: Sendable {
         var idempotencyKey: String?
         /// The request says `Upgrade: websocket` (it reached the routes: the sandbox serves no WebSocket).
         var asksWebSocketUpgrade = false
+        /// The segments the route's `*` and `**` stand for (MastodonAPI+Routes.swift).
+        var captured: [String] = []
+
+        /// The first segment the route's `*` stands for: the id in `statuses/:id`.
+        var id: String { captured.first ?? "" }
     }
 
     func respond(to request: Request) async throws -> Reply {
@@ -136,138 +130,6 @@ struct MastodonAPI: Sendable {
         }
     }
 
-    /// Dispatches on method and path.
-    private func route(_ call: Call) throws -> Reply {
-        let s = call.segments.map(String.init)
-        // Filters, profile edits, emojis, favourited_by/reblogged_by (MastodonAPI+Accounts.swift).
-        if let reply = try accountsAndFiltersRoute(call, s) { return reply }
-        switch (call.method, s.count, s.first ?? "") {
-        case (.get, 2, "v1") where s[1] == "instance":
-            return try instanceV1(call)
-        case (.get, 2, "v2") where s[1] == "instance":
-            return try instanceV2(call)
-        case (.post, 2, "v1") where s[1] == "apps":
-            return try registerApp(call)
-        case (.get, 3, "v1") where s[1] == "apps" && s[2] == "verify_credentials":
-            return try verifyApp(call)
-        case (.get, 3, "v1") where s[1] == "timelines" && s[2] == "public":
-            return try publicTimeline(call, tag: nil)
-        case (.get, 4, "v1") where s[1] == "timelines" && s[2] == "tag":
-            // The tag arrives percent-encoded (`%E8%AF%9D…` for a CJK topic).
-            return try publicTimeline(call, tag: PercentEncoding.decoded(s[3]) ?? s[3])
-        case (.get, 3, "v1") where s[1] == "timelines" && s[2] == "home":
-            return try homeTimeline(call)
-        // Notifications and conversations (MastodonAPI+Notifications.swift).
-        case (.get, 2, "v1") where s[1] == "notifications":
-            return try notifications(call)
-        case (.post, 3, "v1") where s[1] == "notifications" && s[2] == "clear":
-            return try clearNotifications(call)
-        case (.get, 3, "v1") where s[1] == "notifications":
-            return try notification(call, id: s[2])
-        case (.post, 4, "v1") where s[1] == "notifications" && s[3] == "dismiss":
-            return try dismissNotification(call, id: s[2])
-        case (.post, 3, "v1") where s[1] == "notifications" && s[2] == "dismiss" && state.flavour.extras.dismissByBody:
-            return try dismissNotification(call, id: call.parameters["id"] ?? "")
-        case (.get, 3, "v1") where s[1] == "streaming" && s[2] == "health":
-            return streamingHealth()
-        case (.get, 2, "v1") where s[1] == "streaming":
-            return try stream(call, name: call.parameters["stream"] ?? "", upgrade: call.asksWebSocketUpgrade)
-        case (.get, _, "v1") where s.count >= 3 && s[1] == "streaming":
-            return try stream(call, name: s[2...].joined(separator: "/"), upgrade: call.asksWebSocketUpgrade)
-        case (.get, 2, "v1") where s[1] == "conversations":
-            return try conversations(call)
-        case (.post, 4, "v1") where s[1] == "conversations" && s[3] == "read":
-            return try readConversation(call, id: s[2])
-        case (.delete, 3, "v1") where s[1] == "conversations":
-            return try removeConversation(call, id: s[2])
-        case (.get, 3, "v1") where s[1] == "accounts" && s[2] == "verify_credentials":
-            return try verifyCredentials(call)
-        case (.get, 3, "v1") where s[1] == "accounts" && s[2] == "lookup":
-            return try lookup(call)
-        case (.get, 3, "v1") where s[1] == "accounts" && s[2] == "relationships":
-            return try relationships(call)
-        // Search, followers/following, blocks and mutes (MastodonAPI+Search.swift, +Relations.swift).
-        case (.get, 2, "v2") where s[1] == "search":
-            return try search(call)
-        case (.get, 3, "v1") where s[1] == "accounts" && s[2] == "search":
-            return try accountSearch(call)
-        case (.get, 4, "v1") where s[1] == "accounts" && (s[3] == "followers" || s[3] == "following"):
-            return try followList(call, id: s[2], followers: s[3] == "followers")
-        case (.get, 2, "v1") where s[1] == "blocks":
-            return try blockList(call)
-        case (.get, 2, "v1") where s[1] == "mutes":
-            return try muteList(call)
-        case (.post, 4, "v1") where s[1] == "accounts" && ["block", "unblock", "mute", "unmute"].contains(s[3]):
-            return try relate(call, id: s[2], action: s[3])
-        case (.get, 3, "v1") where s[1] == "accounts":
-            return try account(call, id: s[2])
-        case (.get, 4, "v1") where s[1] == "accounts" && s[3] == "statuses":
-            return try accountStatuses(call, id: s[2])
-        case (.post, 4, "v1") where s[1] == "accounts" && (s[3] == "follow" || s[3] == "unfollow"):
-            return try follow(call, id: s[2], follow: s[3] == "follow")
-        case (.post, 2, "v1") where s[1] == "statuses":
-            return try postStatus(call)
-        case (.get, 3, "v1") where s[1] == "statuses":
-            return try showStatus(call, id: s[2])
-        case (.delete, 3, "v1") where s[1] == "statuses":
-            return try deleteStatus(call, id: s[2])
-        case (.get, 4, "v1") where s[1] == "statuses" && s[3] == "context":
-            return try context(call, id: s[2])
-        case (.post, 4, "v1") where s[1] == "statuses" && ["reblog", "unreblog", "favourite", "unfavourite"].contains(s[3]):
-            return try statusAction(call, id: s[2], action: s[3])
-        // Bookmarks, favourites and lists (MastodonAPI+Lists.swift).
-        case (.get, 2, "v1") where s[1] == "bookmarks":
-            return try bookmarks(call)
-        case (.get, 2, "v1") where s[1] == "favourites":
-            return try favouritesList(call)
-        case (.post, 4, "v1") where s[1] == "statuses" && (s[3] == "bookmark" || s[3] == "unbookmark"):
-            return try bookmarkAction(call, id: s[2], bookmark: s[3] == "bookmark")
-        case (.get, 4, "v1") where s[1] == "timelines" && s[2] == "list":
-            return try listTimeline(call, id: s[3])
-        case (.get, 2, "v1") where s[1] == "lists":
-            return try listsIndex(call)
-        case (.post, 2, "v1") where s[1] == "lists":
-            return try saveList(call, id: nil)
-        case (.get, 3, "v1") where s[1] == "lists":
-            return try showList(call, id: s[2])
-        case (.put, 3, "v1") where s[1] == "lists":
-            return try saveList(call, id: s[2])
-        case (.delete, 3, "v1") where s[1] == "lists":
-            return try deleteList(call, id: s[2])
-        case (.get, 4, "v1") where s[1] == "lists" && s[3] == "accounts":
-            return try listAccounts(call, id: s[2])
-        case (.post, 4, "v1") where s[1] == "lists" && s[3] == "accounts",
-             (.delete, 4, "v1") where s[1] == "lists" && s[3] == "accounts":
-            return try changeListAccounts(call, id: s[2], add: call.method == .post)
-        case (.get, 4, "v1") where s[1] == "accounts" && s[3] == "lists":
-            return try accountLists(call, id: s[2])
-        // Edits and scheduled statuses (MastodonAPI+Edits.swift).
-        case (.put, 3, "v1") where s[1] == "statuses":
-            return try editStatus(call, id: s[2])
-        case (.get, 4, "v1") where s[1] == "statuses" && s[3] == "history":
-            return try statusHistory(call, id: s[2])
-        case (.get, 4, "v1") where s[1] == "statuses" && s[3] == "source":
-            return try statusSource(call, id: s[2])
-        case (.get, 2, "v1") where s[1] == "scheduled_statuses":
-            return try scheduledStatuses(call)
-        case (_, 3, "v1") where s[1] == "scheduled_statuses" && [.get, .put, .delete].contains(call.method):
-            return try scheduledStatus(call, id: s[2])
-        // Posting: media uploads, polls.
-        case (.post, 2, "v1") where s[1] == "media", (.post, 2, "v2") where s[1] == "media":
-            return try uploadMedia(call, synchronous: s[0] == "v1")
-        case (.get, 3, "v1") where s[1] == "media":
-            return try showMedia(call, id: s[2])
-        case (.put, 3, "v1") where s[1] == "media":
-            return try updateMedia(call, id: s[2])
-        case (.get, 3, "v1") where s[1] == "polls":
-            return try showPoll(call, id: s[2])
-        case (.post, 4, "v1") where s[1] == "polls" && s[3] == "votes":
-            return try vote(call, id: s[2])
-        default:
-            throw MastodonError.notFound
-        }
-    }
-
     // MARK: Auth
 
     /// The caller, from `Authorization: Bearer TOKEN` or `access_token`: a
@@ -288,16 +150,6 @@ struct MastodonAPI: Sendable {
             return .user(grant.user, token: presented, appKey: grant.appKey)
         } catch {
             throw MastodonError.token(error)
-        }
-    }
-
-    /// Checks `access` for the caller; returns the viewer (nil: anonymous or an app).
-    func viewer(_ call: Call, _ access: Access) throws -> Int? {
-        switch (access, call.caller) {
-        case (.user, .anonymous): throw MastodonError.tokenInvalid
-        case (.user, .app): throw MastodonError.appTokenRefused
-        case (.preview, .anonymous) where !state.publicPreview: throw MastodonError.userRequired
-        default: return call.caller.user
         }
     }
 
@@ -407,6 +259,15 @@ struct MastodonAPI: Sendable {
     /// Encodes a reply as JSON with status 200.
     static func json(_ bytes: [UInt8], effect: Effect? = nil) -> Reply {
         Reply(body: ByteBuffer(bytes: bytes), effect: effect)
+    }
+
+    /// A write answered with `{}`; 404 when `change` finds nothing to change (returns false).
+    func emptyWrite(_ change: (inout Timeline) throws -> Bool) throws -> Reply {
+        _ = try store.write { timeline in
+            guard try change(&timeline) else { throw MastodonError.notFound }
+            return []
+        }
+        return Reply(body: ByteBuffer(string: "{}"), effect: .write)
     }
 
     /// A JSON object with status 200, its members written by `members`.

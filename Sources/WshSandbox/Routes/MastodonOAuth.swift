@@ -1,4 +1,5 @@
 import FoundationEssentials
+import WshText
 import Hummingbird
 import NIOCore
 
@@ -21,7 +22,7 @@ struct MastodonOAuth: Sendable {
     static let metadataPath = "/.well-known/oauth-authorization-server"
 
     /// An answer: JSON, an HTML page, or a redirect.
-    typealias Reply = OAuthReply
+    typealias Reply = SandboxReply
 
     func respond(to request: Request) async -> Reply {
         var path = request.uri.path
@@ -106,7 +107,7 @@ struct MastodonOAuth: Sendable {
         let (app, redirectURI) = try checkedClient(parameters)
         let challenge = try Self.challenge(parameters)
         let timeline = store.timeline
-        let e = MastodonHTML.escaped
+        let e = HTMLText.escaped
         var html = """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8"><title>Authorize \(e(app.name)) · wsh sandbox</title></head>
@@ -160,7 +161,7 @@ struct MastodonOAuth: Sendable {
                 let html = """
                     <!DOCTYPE html>
                     <html lang="en"><head><meta charset="utf-8"><title>Authorization code · wsh sandbox</title></head>
-                    <body><h1>Authorization code</h1><p>Copy this code and paste it into \(MastodonHTML.escaped(app.name)):</p>
+                    <body><h1>Authorization code</h1><p>Copy this code and paste it into \(HTMLText.escaped(app.name)):</p>
                     <p><code id="code">\(code)</code></p></body></html>
 
                     """
@@ -174,8 +175,8 @@ struct MastodonOAuth: Sendable {
             answer = [("error", denied.error), ("error_description", denied.description ?? "")]
         }
         if let state = parameters["state"] { answer.append(("state", state)) }
-        return Reply(status: .found, contentType: "text/html;charset=UTF-8",
-                              location: OAuthRedirect.uri(redirectURI, adding: answer), body: ByteBuffer())
+        return Reply(status: .found, contentType: "text/html;charset=UTF-8", body: ByteBuffer(),
+                     headers: [.location: OAuthRedirect.uri(redirectURI, adding: answer)])
     }
 
     // MARK: token, revoke
@@ -244,7 +245,7 @@ struct MastodonOAuth: Sendable {
     }
 
     private static func htmlError(_ error: MastodonError) -> Reply {
-        let text = MastodonHTML.escaped(error.error) + ": " + MastodonHTML.escaped(error.description ?? "")
+        let text = HTMLText.escaped(error.error) + ": " + HTMLText.escaped(error.description ?? "")
         let html = """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8"><title>An error has occurred</title></head>

@@ -11,16 +11,9 @@ extension WeiboAPI: SandboxAPIFace {
 
     func failure(for fault: InjectedFault) -> WeiboError { .injected(fault) }
 
-    func effect(of reply: ByteBuffer, path: String) -> SandboxEffect? {
-        guard let endpoint = Endpoint(rawValue: path), endpoint.isWrite else { return nil }
-        switch endpoint {
-        case .update: return .post
-        case .destroy: return .deletion
-        default: return .write
-        }
-    }
+    func effect(of reply: ByteBuffer, path: String) -> SandboxEffect? { Self.routes[path]?.effect }
 
-    func sent(_ reply: ByteBuffer) -> SandboxReply { SandboxReply(reply) }
+    func sent(_ reply: ByteBuffer) -> SandboxReply { SandboxReply(body: reply) }
 
     func sent(_ failure: WeiboError, path: String) -> SandboxReply { SandboxReply(failure, path: path) }
 }

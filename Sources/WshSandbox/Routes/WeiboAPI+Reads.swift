@@ -4,80 +4,98 @@ import Hummingbird
 /// The GET endpoints: timelines with Weibo's cursors, single statuses,
 /// comments, users, favourites, and the caller's rate limits.
 extension WeiboAPI {
-    func read(_ endpoint: Endpoint, _ fields: [String: String], _ caller: Caller) throws -> ByteBuffer {
-        // Every body may depend on who asks (`favorited`, `following`), so keys name the viewer.
-        let viewer = caller.user
-        switch endpoint {
-        case .publicTimeline:
-            let count = try integer(fields, "count", default: 20, in: 1...200)
-            let page = try integer(fields, "page", default: 1, in: 1...Int(Int32.max))
-            // A page past the end is still a page (empty), so this always renders.
-            return try cached("v\(viewer) timeline \(count) \(page)") {
-                WeiboRenderer(timeline: $0, viewer: viewer).timelinePage(count: count, page: page)
-            }
-        case .homeTimeline, .friendsTimeline:
-            return try cursorTimeline(fields, key: "v\(viewer) home", viewer: viewer) { timeline in
-                timeline.ordinals(byAnyOf: timeline.homeAuthors(of: viewer))
-            }
-        case .userTimeline:
-            // Weibo: no uid or screen_name means the token's own account.
-            let user = try user(fields, in: store.timeline, fallback: viewer)
-            return try cursorTimeline(fields, key: "v\(viewer) user \(user.index)", viewer: viewer,
-                                      total: { $0.statusesCount(of: user) }) { timeline in
-                timeline.ordinals(of: user)
-            }
-        case .mentions:
-            let me = store.timeline.data.users[viewer]
-            return try cursorTimeline(fields, key: "v\(viewer) mentions", viewer: viewer) { timeline in
-                timeline.mentionOrdinals(of: me)
-            }
-        case .repostTimeline:
-            let id = try identifier(fields, "id")
-            guard let original = store.timeline.weiboStatus(id: id) else { throw WeiboError.statusNotFound }
-            return try cursorTimeline(fields, key: "v\(viewer) reposts \(id)", viewer: viewer, listKey: "reposts") { timeline in
-                timeline.repostOrdinals(of: original.ordinal)
-            }
-        case .showStatus:
-            let id = try identifier(fields, "id")
-            guard let body = store.response(for: "v\(viewer) status \(id)", render: { timeline in
-                timeline.weiboStatus(id: id).map { WeiboRenderer(timeline: timeline, viewer: viewer).statusJSON($0) }
-            }) else { throw WeiboError.statusNotFound }
-            return body
-        case .comments:
-            let id = try identifier(fields, "id")
-            let count = try integer(fields, "count", default: 50, in: 1...200)
-            let page = try integer(fields, "page", default: 1, in: 1...Int(Int32.max))
-            guard let body = store.response(for: "v\(viewer) comments \(id) \(count) \(page)", render: { timeline in
-                timeline.weiboStatus(id: id).map {
-                    WeiboRenderer(timeline: timeline, viewer: viewer).commentsPage(of: $0, count: count, page: page)
-                }
-            }) else { throw WeiboError.statusNotFound }
-            return body
-        case .showUser:
-            let user = try user(fields, in: store.timeline)
-            return try cached("v\(viewer) user \(user.index)") {
-                WeiboRenderer(timeline: $0, viewer: viewer).userJSON(user)
-            }
-        case .favorites:
-            let count = try integer(fields, "count", default: 50, in: 1...50)
-            let page = try integer(fields, "page", default: 1, in: 1...Int(Int32.max))
-            return try cached("v\(viewer) favorites \(count) \(page)") { timeline in
-                WeiboRenderer(timeline: timeline, viewer: viewer)
-                    .favoritesPage(timeline.favouriteList(of: viewer), count: count, page: page)
-            }
-        case .getUID:
-            var json = JSONWriter(capacity: 32)
-            json.objectStart()
-            json.member("uid", store.timeline.data.users[viewer].id)
-            json.objectEnd()
-            return ByteBuffer(bytes: json.bytes)
-        case .rateLimitStatus:
-            return ByteBuffer(bytes: rateLimitStatus(rateLimiter.snapshot(token: caller.token)))
-        case .friends, .followers, .searchTopics:
-            return try readRelations(endpoint, fields, viewer: viewer)
-        default:
-            throw WeiboError.apiNotFound
+    // Every body may depend on who asks (`favorited`, `following`), so keys name the viewer.
+
+    /// `statuses/public_timeline.json`: `count` (1–200), `page`.
+    func publicTimeline(_ fields: [String: String], viewer: Int) throws -> ByteBuffer {
+        let count = try integer(fields, "count", default: 20, in: 1...200)
+        let page = try integer(fields, "page", default: 1, in: 1...Int(Int32.max))
+        // A page past the end is still a page (empty), so this always renders.
+        return try cached("v\(viewer) timeline \(count) \(page)") {
+            WeiboRenderer(timeline: $0, viewer: viewer).timelinePage(count: count, page: page)
         }
+    }
+
+    /// `statuses/home_timeline.json` and `friends_timeline.json`.
+    func homeTimeline(_ fields: [String: String], viewer: Int) throws -> ByteBuffer {
+        try cursorTimeline(fields, key: "v\(viewer) home", viewer: viewer) { timeline in
+            timeline.ordinals(byAnyOf: timeline.homeAuthors(of: viewer))
+        }
+    }
+
+    /// `statuses/user_timeline.json`: no uid or screen_name means the token's own account, as on Weibo.
+    func userTimeline(_ fields: [String: String], viewer: Int) throws -> ByteBuffer {
+        let user = try user(fields, in: store.timeline, fallback: viewer)
+        return try cursorTimeline(fields, key: "v\(viewer) user \(user.index)", viewer: viewer,
+                                  total: { $0.statusesCount(of: user) }) { timeline in
+            timeline.ordinals(of: user)
+        }
+    }
+
+    /// `statuses/mentions.json`.
+    func mentions(_ fields: [String: String], viewer: Int) throws -> ByteBuffer {
+        let me = store.timeline.data.users[viewer]
+        return try cursorTimeline(fields, key: "v\(viewer) mentions", viewer: viewer) { timeline in
+            timeline.mentionOrdinals(of: me)
+        }
+    }
+
+    /// `statuses/repost_timeline.json`: the reposts of `id`.
+    func repostTimeline(_ fields: [String: String], viewer: Int) throws -> ByteBuffer {
+        let id = try identifier(fields, "id")
+        guard let original = store.timeline.weiboStatus(id: id) else { throw WeiboError.statusNotFound }
+        return try cursorTimeline(fields, key: "v\(viewer) reposts \(id)", viewer: viewer, listKey: "reposts") { timeline in
+            timeline.repostOrdinals(of: original.ordinal)
+        }
+    }
+
+    /// `statuses/show.json`.
+    func showStatus(_ fields: [String: String], viewer: Int) throws -> ByteBuffer {
+        let id = try identifier(fields, "id")
+        guard let body = store.response(for: "v\(viewer) status \(id)", render: { timeline in
+            timeline.weiboStatus(id: id).map { WeiboRenderer(timeline: timeline, viewer: viewer).statusJSON($0) }
+        }) else { throw WeiboError.statusNotFound }
+        return body
+    }
+
+    /// `comments/show.json`: the comments on `id`, `count` (1–200), `page`.
+    func comments(_ fields: [String: String], viewer: Int) throws -> ByteBuffer {
+        let id = try identifier(fields, "id")
+        let count = try integer(fields, "count", default: 50, in: 1...200)
+        let page = try integer(fields, "page", default: 1, in: 1...Int(Int32.max))
+        guard let body = store.response(for: "v\(viewer) comments \(id) \(count) \(page)", render: { timeline in
+            timeline.weiboStatus(id: id).map {
+                WeiboRenderer(timeline: timeline, viewer: viewer).commentsPage(of: $0, count: count, page: page)
+            }
+        }) else { throw WeiboError.statusNotFound }
+        return body
+    }
+
+    /// `users/show.json`.
+    func showUser(_ fields: [String: String], viewer: Int) throws -> ByteBuffer {
+        let user = try user(fields, in: store.timeline)
+        return try cached("v\(viewer) user \(user.index)") {
+            WeiboRenderer(timeline: $0, viewer: viewer).userJSON(user)
+        }
+    }
+
+    /// `favorites.json`: `count` (1–50), `page`.
+    func favorites(_ fields: [String: String], viewer: Int) throws -> ByteBuffer {
+        let count = try integer(fields, "count", default: 50, in: 1...50)
+        let page = try integer(fields, "page", default: 1, in: 1...Int(Int32.max))
+        return try cached("v\(viewer) favorites \(count) \(page)") { timeline in
+            WeiboRenderer(timeline: timeline, viewer: viewer)
+                .favoritesPage(timeline.favouriteList(of: viewer), count: count, page: page)
+        }
+    }
+
+    /// `account/get_uid.json`.
+    func uid(of viewer: Int) -> ByteBuffer {
+        var json = JSONWriter(capacity: 32)
+        json.objectStart()
+        json.member("uid", store.timeline.data.users[viewer].id)
+        json.objectEnd()
+        return ByteBuffer(bytes: json.bytes)
     }
 
     /// A body rendered once and cached under `key`.
@@ -108,8 +126,9 @@ extension WeiboAPI {
         }
     }
 
-    /// Weibo's `account/rate_limit_status.json` answer.
-    private func rateLimitStatus(_ snapshot: RateLimiter.Snapshot) -> [UInt8] {
+    /// `account/rate_limit_status.json`: what is left of `token`'s calls.
+    func rateLimitStatus(token: String) -> ByteBuffer {
+        let snapshot = rateLimiter.snapshot(token: token)
         var json = JSONWriter(capacity: 512)
         json.objectStart()
         json.key("api_rate_limits")
@@ -131,7 +150,7 @@ extension WeiboAPI {
         json.member("reset_time_in_seconds", snapshot.secondsToReset)
         json.member("user_limit", snapshot.userLimit)
         json.objectEnd()
-        return json.bytes
+        return ByteBuffer(bytes: json.bytes)
     }
 
     /// `2011-06-03 18:00:00`, in Beijing time as Weibo writes it.

@@ -7,99 +7,104 @@ import Hummingbird
 /// Each answer is a `ByteBuffer` of JSON; anything else is thrown as a
 /// `WeiboError`, which the responder turns into a Weibo error body. The
 /// token decides who is asking (the viewer) and who writes (the actor).
-/// Reads are in `WeiboAPI+Reads.swift`, writes in `WeiboAPI+Writes.swift`.
+/// Every endpoint is a row of `routes`, below.
 struct WeiboAPI: Sendable {
     let store: SandboxStore
     let tokens: TokenStore
     let rateLimiter: RateLimiter
 
-    /// The endpoints, by path.
-    enum Endpoint: String, CaseIterable {
-        case publicTimeline = "/2/statuses/public_timeline.json"
-        case homeTimeline = "/2/statuses/home_timeline.json"
-        case friendsTimeline = "/2/statuses/friends_timeline.json"
-        case userTimeline = "/2/statuses/user_timeline.json"
-        case mentions = "/2/statuses/mentions.json"
-        case repostTimeline = "/2/statuses/repost_timeline.json"
-        case showStatus = "/2/statuses/show.json"
-        case comments = "/2/comments/show.json"
-        case showUser = "/2/users/show.json"
-        case favorites = "/2/favorites.json"
-        case rateLimitStatus = "/2/account/rate_limit_status.json"
-        case getUID = "/2/account/get_uid.json"
-        case update = "/2/statuses/update.json"
-        /// A status with one picture: multipart, `status` and the file `pic` (WeiboAPI+Writes.swift).
-        case upload = "/2/statuses/upload.json"
-        case destroy = "/2/statuses/destroy.json"
-        case repost = "/2/statuses/repost.json"
-        case createComment = "/2/comments/create.json"
-        case replyComment = "/2/comments/reply.json"
-        case destroyComment = "/2/comments/destroy.json"
-        case createFavorite = "/2/favorites/create.json"
-        case destroyFavorite = "/2/favorites/destroy.json"
-        case createFriendship = "/2/friendships/create.json"
-        case destroyFriendship = "/2/friendships/destroy.json"
-        // Followers, following and topic search (WeiboAPI+Relations.swift).
-        case friends = "/2/friendships/friends.json"
-        case followers = "/2/friendships/followers.json"
-        case searchTopics = "/2/search/topics.json"
+    /// Every endpoint the Weibo face serves, in one table: its method, its path
+    /// under `/2/`, and its handler, which gets the fields and the signed-in
+    /// user. Every one needs the user: no token is 21301 (`authorize`).
+    static let routes: [String: Route] = Dictionary(uniqueKeysWithValues: ([
+        // Reads (WeiboAPI+Reads.swift, +Relations.swift).
+        .get("statuses/public_timeline.json") { try $0.publicTimeline($1.fields, viewer: $1.user) },
+        .get("statuses/home_timeline.json") { try $0.homeTimeline($1.fields, viewer: $1.user) },
+        .get("statuses/friends_timeline.json") { try $0.homeTimeline($1.fields, viewer: $1.user) },
+        .get("statuses/user_timeline.json") { try $0.userTimeline($1.fields, viewer: $1.user) },
+        .get("statuses/mentions.json") { try $0.mentions($1.fields, viewer: $1.user) },
+        .get("statuses/repost_timeline.json") { try $0.repostTimeline($1.fields, viewer: $1.user) },
+        .get("statuses/show.json") { try $0.showStatus($1.fields, viewer: $1.user) },
+        .get("comments/show.json") { try $0.comments($1.fields, viewer: $1.user) },
+        .get("users/show.json") { try $0.showUser($1.fields, viewer: $1.user) },
+        .get("favorites.json") { try $0.favorites($1.fields, viewer: $1.user) },
+        // Asking how many calls are left is not a call that counts.
+        .get("account/rate_limit_status.json", counted: false) { api, call in api.rateLimitStatus(token: call.token) },
+        .get("account/get_uid.json") { api, call in api.uid(of: call.user) },
+        .get("friendships/friends.json") { try $0.followList($1.fields, viewer: $1.user, following: true) },
+        .get("friendships/followers.json") { try $0.followList($1.fields, viewer: $1.user, following: false) },
+        .get("search/topics.json") { try $0.searchTopics($1.fields, viewer: $1.user) },
+        // Writes (WeiboAPI+Writes.swift).
+        .post("statuses/update.json", effect: .post) { try $0.update($1.fields, actor: $1.user) },
+        // A status with one picture: multipart, `status` and the file `pic`.
+        .post("statuses/upload.json", multipart: true) { try $0.upload($1.fields, picture: $1.picture, actor: $1.user) },
+        .post("statuses/destroy.json", effect: .deletion) { try $0.destroy($1.fields, actor: $1.user) },
+        .post("statuses/repost.json") { try $0.repost($1.fields, actor: $1.user) },
+        .post("comments/create.json") { try $0.createComment($1.fields, actor: $1.user) },
+        .post("comments/reply.json") { try $0.replyComment($1.fields, actor: $1.user) },
+        .post("comments/destroy.json") { try $0.destroyComment($1.fields, actor: $1.user) },
+        .post("favorites/create.json") { try $0.favorite($1.fields, actor: $1.user, create: true) },
+        .post("favorites/destroy.json") { try $0.favorite($1.fields, actor: $1.user, create: false) },
+        .post("friendships/create.json") { try $0.friendship($1.fields, actor: $1.user, create: true) },
+        .post("friendships/destroy.json") { try $0.friendship($1.fields, actor: $1.user, create: false) },
+    ] as [Route]).map { ("/2/" + $0.path, $0) })
 
-        var method: HTTPRequest.Method { isWrite ? .post : .get }
+    /// One row of the table.
+    struct Route: Sendable {
+        let method: HTTPRequest.Method
+        /// The path under `/2/`, which `rate_limit_status` names an API by (without `.json`).
+        let path: String
+        /// What a call changes, for the statistics.
+        var effect: SandboxEffect? = nil
+        /// The body is `multipart/form-data`, not a form.
+        var multipart = false
+        /// The call counts towards the rate limit.
+        var counted = true
+        let serve: @Sendable (WeiboAPI, Call) throws -> ByteBuffer
 
-        /// True for the endpoints that change the data (POST).
-        var isWrite: Bool {
-            switch self {
-            case .update, .upload, .destroy, .repost, .createComment, .replyComment, .destroyComment,
-                 .createFavorite, .destroyFavorite, .createFriendship, .destroyFriendship:
-                return true
-            default:
-                return false
-            }
+        static func get(_ path: String, counted: Bool = true,
+                        _ serve: @escaping @Sendable (WeiboAPI, Call) throws -> ByteBuffer) -> Route {
+            Route(method: .get, path: path, counted: counted, serve: serve)
         }
 
-        /// `statuses/update`, as `rate_limit_status` names an API.
-        var apiName: String {
-            String(rawValue.dropFirst(3).dropLast(5))
+        static func post(_ path: String, effect: SandboxEffect = .write, multipart: Bool = false,
+                         _ serve: @escaping @Sendable (WeiboAPI, Call) throws -> ByteBuffer) -> Route {
+            Route(method: .post, path: path, effect: effect, multipart: multipart, serve: serve)
         }
     }
 
-    /// Who is asking: the user the token acts as, and the token.
-    struct Caller {
+    /// One request being served: its fields (the query's, and a POST's body's),
+    /// an upload's picture, and who asks: the user the token acts as, and the token.
+    struct Call {
+        var fields: [String: String]
+        var picture: UploadedFile?
         var user: Int
         var token: String
     }
 
     func respond(to request: Request) async throws -> ByteBuffer {
-        guard let endpoint = Endpoint(rawValue: request.uri.path) else { throw WeiboError.apiNotFound }
+        guard let route = Self.routes[request.uri.path] else { throw WeiboError.apiNotFound }
         let method = request.method == .head ? .get : request.method
-        guard method == endpoint.method else { throw WeiboError.methodNotSupported }
+        guard method == route.method else { throw WeiboError.methodNotSupported }
         // A POST may carry access_token in its body, as Weibo allows; an upload's body is multipart.
         var picture: UploadedFile?
         let fields: [String: String]
-        if endpoint == .upload {
+        if route.multipart {
             (fields, picture) = try await Self.uploadFields(of: request)
         } else {
-            fields = try await FormFields.fields(of: request, readingBody: endpoint.isWrite)
+            fields = try await FormFields.fields(of: request, readingBody: route.method == .post)
         }
-        let caller = try authorize(fields["access_token"], header: request.headers[.authorization])
-        // Asking how many calls are left is not a call that counts.
-        if endpoint != .rateLimitStatus,
-           !rateLimiter.admit(token: caller.token, endpoint: endpoint.apiName) {
+        let (user, token) = try authorize(fields["access_token"], header: request.headers[.authorization])
+        if route.counted, !rateLimiter.admit(token: token, endpoint: String(route.path.dropLast(5))) {
             throw WeiboError.rateLimited
         }
-        if endpoint == .upload {
-            return try upload(fields, picture: picture, caller)
-        }
-        if endpoint.isWrite {
-            return try write(endpoint, fields, caller)
-        }
-        return try read(endpoint, fields, caller)
+        return try route.serve(self, Call(fields: fields, picture: picture, user: user, token: token))
     }
 
     /// The caller, from `access_token` or `Authorization: OAuth2 TOKEN`
     /// (`Bearer` too): no token is 21301, an unknown or expired one 21327,
     /// a revoked one 21332.
-    private func authorize(_ parameter: String?, header: String?) throws -> Caller {
+    private func authorize(_ parameter: String?, header: String?) throws -> (user: Int, token: String) {
         var presented = parameter
         if presented == nil, let header {
             let parts = header.split(separator: " ", maxSplits: 1)
@@ -109,7 +114,7 @@ struct WeiboAPI: Sendable {
         }
         guard let presented, !presented.isEmpty else { throw WeiboError.authMissing }
         do {
-            return Caller(user: try tokens.user(for: presented), token: presented)
+            return (try tokens.user(for: presented), presented)
         } catch {
             throw WeiboError.token(error)
         }

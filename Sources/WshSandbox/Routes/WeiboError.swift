@@ -73,16 +73,13 @@ struct WeiboError: Error, Sendable {
     /// The error an injected fault answers with, with the code a client would
     /// meet for that status from the real service.
     static func injected(_ fault: InjectedFault) -> WeiboError {
-        if fault.isRateLimit { return .rateLimited }
-        let httpStatus = fault.httpStatus
         switch fault.status {
-        case 400: return WeiboError(status: httpStatus, code: APIErrorCode.parameterError, message: "parameter error")
-        case 401: return WeiboError(status: httpStatus, code: APIErrorCode.tokenExpired, message: "expired_token")
-        case 403: return WeiboError(status: httpStatus, code: APIErrorCode.rateLimited,
-                                    message: "User requests out of rate limit!")
-        case 404: return WeiboError(status: httpStatus, code: APIErrorCode.statusDoesNotExist,
-                                    message: "target weibo does not exist!")
-        default: return WeiboError(status: httpStatus, code: APIErrorCode.systemError, message: "system error!")
+        case 400: return .parameter("parameter error")
+        case 401: return .tokenExpired
+        // The rate-limit fault is 403 too.
+        case 403: return .rateLimited
+        case 404: return .statusNotFound
+        default: return WeiboError(status: fault.httpStatus, code: APIErrorCode.systemError, message: "system error!")
         }
     }
 

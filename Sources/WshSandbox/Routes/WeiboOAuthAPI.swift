@@ -15,7 +15,7 @@ struct WeiboOAuthAPI: Sendable {
     let store: SandboxStore
 
     /// An answer: JSON, an HTML page, or a redirect.
-    typealias Reply = OAuthReply
+    typealias Reply = SandboxReply
 
     func respond(to request: Request) async throws -> Reply {
         let path = request.uri.path
@@ -103,8 +103,8 @@ struct WeiboOAuthAPI: Sendable {
                       ("error_description", "the user denied the request")]
         }
         if let state = fields["state"] { answer.append(("state", state)) }
-        return Reply(status: .found, contentType: "text/html;charset=UTF-8",
-                     location: OAuthRedirect.uri(redirectURI, adding: answer), body: ByteBuffer())
+        return Reply(status: .found, contentType: "text/html;charset=UTF-8", body: ByteBuffer(),
+                     headers: [.location: OAuthRedirect.uri(redirectURI, adding: answer)])
     }
 
     /// The app (`client_id`, 21324 when unknown) and a usable `redirect_uri` (21322); 21323 when missing.

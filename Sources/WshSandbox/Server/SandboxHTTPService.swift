@@ -17,8 +17,9 @@ import ServiceLifecycle
 /// does not need before its first request can be served: no inner service
 /// group (whose start-up describes each service by reflection) and no
 /// date-cache service (whose first date goes through `Calendar` and the
-/// time-zone database). Each response still carries its `Date` header,
-/// written by `httpDate(secondsSince1970:)`.
+/// time-zone database). Each response still carries its `Date` header
+/// (RFC 9110's IMF-fixdate, as Hummingbird writes it), written by
+/// `CivilTime.httpDateText` from arithmetic alone.
 struct SandboxHTTPService: Service {
     let responder: SandboxResponder
     let configuration: ServerConfiguration
@@ -55,7 +56,7 @@ struct SandboxHTTPService: Service {
             } catch {
                 response = Response(status: .internalServerError, body: .init())
             }
-            response.headers[.date] = Self.httpDate(secondsSince1970: Int(Date().timeIntervalSince1970.rounded(.down)))
+            response.headers[.date] = CivilTime.httpDateText(secondsSince1970: Int(Date().timeIntervalSince1970.rounded(.down)))
             do {
                 try await responseWriter.write(response: response.head, body: response.body)
             } catch is HTTPParserError {
@@ -69,10 +70,4 @@ struct SandboxHTTPService: Service {
     }
 
     private struct ParseErrorWhileWritingResponse: Error {}
-
-    /// An HTTP date (RFC 9110's IMF-fixdate), e.g. `Sun, 06 Nov 1994 08:49:37 GMT`,
-    /// as Hummingbird writes it, from arithmetic alone.
-    static func httpDate(secondsSince1970 seconds: Int) -> String {
-        CivilTime.httpDateText(secondsSince1970: seconds)
-    }
 }

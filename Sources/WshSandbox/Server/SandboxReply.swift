@@ -15,12 +15,8 @@ struct SandboxReply {
     /// A body written as it comes (the streaming API), instead of `body`.
     var stream: (@Sendable (inout any ResponseBodyWriter) async throws -> Void)?
 
-    /// 200 with Weibo's JSON type.
-    init(_ body: ByteBuffer) {
-        self.init(status: .ok, contentType: SandboxReply.weiboJSONType, body: body)
-    }
-
-    init(status: HTTPResponse.Status, contentType: String, body: ByteBuffer, headers: HTTPFields = [:],
+    /// 200 with Weibo's JSON type unless said otherwise.
+    init(status: HTTPResponse.Status = .ok, contentType: String = SandboxReply.weiboJSONType, body: ByteBuffer, headers: HTTPFields = [:],
          stream: (@Sendable (inout any ResponseBodyWriter) async throws -> Void)? = nil) {
         self.status = status
         self.contentType = contentType

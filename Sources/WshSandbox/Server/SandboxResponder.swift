@@ -36,54 +36,54 @@ struct SandboxResponder: HTTPResponder {
 
     typealias Reply = SandboxReply
 
-
     func respond(to request: Request, context: Context) async throws -> Response {
         let started = ContinuousClock.now
         let path = request.uri.path
+        // Which face of the sandbox answered, for a trace or the classroom page to show.
+        let face: String
         let sent: (response: Response, note: String, bytes: Int)
         if let replay, !path.hasPrefix("/admin/") {
             let weibo = path.hasPrefix("/2/")
+            face = "HARReplayer"
             sent = await serveAPI(request, context: context, failure: { fault in
                 weibo ? Self.faulted(fault, face: api, path: path) : Self.faulted(fault, face: mastodon, path: path)
             }) {
                 Self.replayed(request, from: replay, origin: mastodon.state.origin)
             }
         } else if path.hasPrefix("/2/") {
+            face = WeiboAPI.name
             sent = await serve(api, request, context: context)
         } else if path.hasPrefix("/api/") {
+            face = MastodonAPI.name
             sent = await serve(mastodon, request, context: context)
-        } else if path.hasPrefix("/oauth/") || path == MastodonOAuth.metadataPath {
-            let reply = await mastodonOAuth.respond(to: request)
-            sent = (reply.response, String(reply.status.code), reply.body.readableBytes)
-        } else if MastodonAPI.isNodeInfo(path) {
-            // Discovery, as the OAuth metadata: no token, no faults, not counted.
-            let reply = mastodon.sent(mastodon.nodeInfo(path: path))
-            sent = (reply.response, String(reply.status.code), reply.body.readableBytes)
-        } else if path.hasPrefix("/oauth2/") {
-            let reply: WeiboOAuthAPI.Reply
-            do {
-                reply = try await oauth.respond(to: request)
-            } catch {
-                let failure = Reply(error as? WeiboError ?? .systemError, path: path)
-                reply = WeiboOAuthAPI.Reply(status: failure.status, contentType: failure.contentType, body: failure.body)
+        } else {
+            let reply: Reply
+            if path.hasPrefix("/oauth/") || path == MastodonOAuth.metadataPath {
+                face = path.hasPrefix("/oauth/") ? "MastodonOAuth" : MastodonAPI.name
+                reply = await mastodonOAuth.respond(to: request)
+            } else if MastodonAPI.isNodeInfo(path) {
+                // Discovery, as the OAuth metadata: no token, no faults, not counted.
+                face = MastodonAPI.name
+                reply = mastodon.sent(mastodon.nodeInfo(path: path))
+            } else if path.hasPrefix("/oauth2/") {
+                face = "WeiboOAuthAPI"
+                do {
+                    reply = try await oauth.respond(to: request)
+                } catch {
+                    reply = Reply(error as? WeiboError ?? .systemError, path: path)
+                }
+            } else if path.hasPrefix("/admin/") {
+                face = "AdminAPI"
+                reply = adminAccess.permits(peer: context.channel.remoteAddress?.ipAddress,
+                                            authorization: request.headers[.authorization])
+                    ? await answer(path: path) { try await admin.respond(to: request) }
+                    : Reply(.adminForbidden, path: path)
+            } else {
+                face = path.hasPrefix("/.well-known/") || path.hasPrefix("/nodeinfo") ? MastodonAPI.name : "SandboxResponder"
+                reply = Reply(.apiNotFound, path: path)
             }
             sent = (reply.response, String(reply.status.code), reply.body.readableBytes)
-        } else if path.hasPrefix("/admin/") {
-            let reply = adminAccess.permits(peer: context.channel.remoteAddress?.ipAddress,
-                                            authorization: request.headers[.authorization])
-                ? await answer(path: path) { try await admin.respond(to: request) }
-                : Reply(.adminForbidden, path: path)
-            sent = (reply.response, String(reply.status.code), reply.body.readableBytes)
-        } else {
-            let reply = Reply(.apiNotFound, path: path)
-            sent = (reply.response, String(reply.status.code), reply.body.readableBytes)
         }
-        // Which face of the sandbox answered, for a trace or the classroom page to show.
-        let face = if replay != nil && !path.hasPrefix("/admin/") { "HARReplayer" }
-            else if path.hasPrefix("/2/") { WeiboAPI.name } else if path.hasPrefix("/api/") { MastodonAPI.name }
-            else if path.hasPrefix("/oauth2/") { "WeiboOAuthAPI" } else if path.hasPrefix("/oauth/") { "MastodonOAuth" }
-            else if path.hasPrefix("/admin/") { "AdminAPI" } else if path.hasPrefix("/.well-known/") || path.hasPrefix("/nodeinfo") { MastodonAPI.name }
-            else { "SandboxResponder" }
         var answered = sent.response
         if let field = HTTPField.Name(SandboxRouteHeader.name) {
             answered.headers[field] = "\(face) \(request.method.rawValue) \(SandboxRouteHeader.pattern(of: path))"
@@ -190,10 +190,7 @@ struct SandboxResponder: HTTPResponder {
         let url = request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")
         guard let exchange = replay.answer(method: method, url: url) else {
             let message = HARReplayer.missing(method: method, url: url)
-            let body = JSONValue(["error": JSONValue(message)]).encoded()
-            var reply = Reply(ByteBuffer(bytes: body))
-            reply.status = .notFound
-            return reply
+            return Reply(status: .notFound, body: ByteBuffer(bytes: JSONValue(["error": JSONValue(message)]).encoded()))
         }
         return Reply(exchange, origin: origin)
     }
@@ -201,7 +198,7 @@ struct SandboxResponder: HTTPResponder {
     /// Runs a handler, turning what it throws into a Weibo error reply.
     private func answer(path: String, _ handler: () async throws -> ByteBuffer) async -> Reply {
         do {
-            return Reply(try await handler())
+            return Reply(body: try await handler())
         } catch let error as WeiboError {
             return Reply(error, path: path)
         } catch {

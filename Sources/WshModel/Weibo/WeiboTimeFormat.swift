@@ -5,9 +5,6 @@ import WshText
 /// (`EEE MMM dd HH:mm:ss Z yyyy`, English names whatever the locale):
 /// Weibo's own format, kept beside Weibo's code as ISO 8601 is beside Mastodon's.
 extension Timestamp {
-    /// A time at `date` written as Weibo writes its times, at +0800 (the sandbox's Weibo data).
-    public init(date: Date) { self.init(date: date, utcOffset: 8 * 3600) }
-
     /// Parses Weibo's `EEE MMM dd HH:mm:ss Z yyyy`; nil when the text is not in that form.
     public init?(weiboText text: String) {
         // Fields are split on spaces: weekday, month, day, time, offset, year.

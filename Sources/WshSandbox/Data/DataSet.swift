@@ -420,3 +420,9 @@ extension DataSet {
         isDirectMessage(ordinal: ordinal) ? directMessages[ordinal + directMessages.count - 1] : nil
     }
 }
+
+extension Timestamp {
+    /// A time at `date` as the sandbox writes its data's times: at +0800, as
+    /// Weibo's servers do (its Mastodon side writes the same instants in UTC).
+    init(date: Date) { self.init(date: date, utcOffset: 8 * 3600) }
+}

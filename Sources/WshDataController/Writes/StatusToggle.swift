@@ -1,5 +1,6 @@
 import WshModel
 import WshRequest
+import WshText
 
 /// A remote write that turns one flag of a status on or off (favourite,
 /// bookmark), declared once: the command and its opposite, the words the
@@ -122,6 +123,13 @@ public struct ToggleCall: Sendable, Hashable, CustomStringConvertible {
         self.path = path
         self.idParameter = idParameter
         self.answer = answer
+    }
+
+    /// The request for the status `id`: the path relative to the API's base,
+    /// the id in it percent-encoded (or as the form field `idParameter`).
+    public func endpoint(statusID id: String) -> Endpoint {
+        Endpoint(method, String(path.drop { $0 == "/" }).replacing(":id", with: PercentEncoding.encoded(id)),
+                 parameters: idParameter.map { [($0, id)] } ?? [])
     }
 
     /// `POST /api/v1/statuses/:id/favourite`, or `POST favorites/create.json (id)`.

@@ -211,9 +211,7 @@ public struct MastodonDialect: Dialect {
 
     public func toggle(_ toggle: ToggleCall, statusID: String, _ exchange: DialectExchange) async throws(RequestError) -> Status? {
         let call = Call(exchange)
-        let path = String(toggle.path.drop { $0 == "/" }).replacing(":id", with: Call.segment(statusID))
-        let parameters = toggle.idParameter.map { [($0, statusID)] } ?? []
-        return call.kept(try await call.send(MastodonStatus.self, toggle.method, path, parameters).status, \.serverJSON)
+        return call.kept(try await exchange.fetch(MastodonStatus.self, toggle.endpoint(statusID: statusID)).status, \.serverJSON)
     }
 
     /// A comment is a reply status in the thread.

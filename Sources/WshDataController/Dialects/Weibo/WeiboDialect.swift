@@ -137,8 +137,7 @@ public struct WeiboDialect: Dialect {
     }
 
     public func toggle(_ call: ToggleCall, statusID: String, _ exchange: DialectExchange) async throws(RequestError) -> Status? {
-        let endpoint = Endpoint(call.method, call.path.replacing(":id", with: statusID),
-                                parameters: call.idParameter.map { [($0, statusID)] } ?? [])
+        let endpoint = call.endpoint(statusID: statusID)
         switch call.answer {
         case .status: return try await exchange.fetch(Status.self, endpoint)
         case .wrapped: return try await exchange.fetch(Favorite.self, endpoint).status

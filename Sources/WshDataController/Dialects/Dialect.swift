@@ -262,7 +262,7 @@ public enum Dialects {
     /// The dialect called `name` (`weibo`, `mastodon`); Weibo for nil
     /// (accounts stored before Mastodon) or a name this wsh does not know.
     public static func named(_ name: String?) -> any Dialect {
-        name == MastodonDialect().name ? MastodonDialect() : WeiboDialect()
+        name == "mastodon" ? MastodonDialect() : WeiboDialect()
     }
 }
 

@@ -38,10 +38,19 @@ public final class SessionViewModel {
 
     /// The timeline and the screens opened over it.
     public let timeline: TimelineViewModel
-    /// The calculator's Top ViewModel: LED and entries.
-    public let calculator: CalculatorTopViewModel
+    /// The calculator's Top ViewModel: LED and entries. Made when first used
+    /// (`calc`, or undo back to a state it had): a session that never
+    /// presses a key runs none of it.
+    public var calculator: CalculatorTopViewModel {
+        if let calculatorStorage { return calculatorStorage }
+        let calculator = CalculatorTopViewModel()
+        calculator.onChange = { [unowned self] change in pending.formUnion(SessionChange(change)) }
+        calculatorStorage = calculator
+        return calculator
+    }
+    private var calculatorStorage: CalculatorTopViewModel?
     /// The calculator's Bottom ViewModel: the keypad.
-    public let keypad: CalculatorBottomViewModel
+    public var keypad: CalculatorBottomViewModel { CalculatorBottomViewModel(top: calculator) }
     /// Every recorded operation and the state it left.
     public internal(set) var history = OperationHistory(initial: SessionState())
     /// The last input's failure, nil once an input succeeds.
@@ -62,8 +71,6 @@ public final class SessionViewModel {
     public init(dataController: TimelineDataController,
                 historyLimit: Int = OperationHistory<SessionState>.defaultLimit) {
         timeline = TimelineViewModel(dataController: dataController)
-        calculator = CalculatorTopViewModel()
-        keypad = CalculatorBottomViewModel(top: calculator)
         history = OperationHistory(initial: state, limit: historyLimit)
         timeline.onChange = { [unowned self] change in
             // A request starting is shown at once; the rest waits for the input's end.
@@ -73,13 +80,14 @@ public final class SessionViewModel {
                 pending.formUnion(SessionChange(change))
             }
         }
-        calculator.onChange = { [unowned self] change in pending.formUnion(SessionChange(change)) }
     }
 
     // MARK: Outputs
 
     /// The whole view state, as the history records it.
-    public var state: SessionState { SessionState(timeline: timeline.state, calculator: calculator.brain) }
+    public var state: SessionState {
+        SessionState(timeline: timeline.state, calculator: calculatorStorage?.brain ?? SessionState.untouched)
+    }
     /// `state --json`: the current state as a document.
     public var stateDocument: SessionStateDocument { SessionStateDocument(state) }
     /// `state --diff`: what the last applied operation changed; nil when none is applied.
@@ -121,7 +129,7 @@ public final class SessionViewModel {
     /// True while a request is on its way.
     public var isLoading: Bool { timeline.isLoading }
     /// What the calculator's LED shows.
-    public var ledText: String { calculator.ledText }
+    public var ledText: String { calculatorStorage?.ledText ?? SessionState.untouched.display }
     /// The recorded operations, oldest first (undone ones excluded).
     public var operations: [String] { history.operations }
     /// The recorded operations with what each changed on the server, oldest first.
@@ -423,7 +431,7 @@ public final class SessionViewModel {
     /// Puts `state` on every screen.
     private func show(_ state: SessionState) {
         timeline.restore(state.timeline)
-        calculator.restore(state.calculator)
+        if calculatorStorage != nil || state.calculator != SessionState.untouched { calculator.restore(state.calculator) }
     }
 
     /// Sends one notification: the children's changes plus `own`.
@@ -496,8 +504,11 @@ public struct SessionState: Sendable, Hashable {
     public var timeline: TimelineState
     public var calculator: CalculatorBrain
 
+    /// The calculator before any key: 0.
+    public static let untouched = CalculatorBrain()
+
     /// A fresh session: nothing loaded, nobody muted, the calculator at 0.
-    public init(timeline: TimelineState = TimelineState(), calculator: CalculatorBrain = CalculatorBrain()) {
+    public init(timeline: TimelineState = TimelineState(), calculator: CalculatorBrain = SessionState.untouched) {
         self.timeline = timeline
         self.calculator = calculator
     }

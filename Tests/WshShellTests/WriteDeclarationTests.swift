@@ -40,7 +40,7 @@ struct WriteDeclarationTests {
         var configuration = Shell.Configuration(target: .url("https://pin.example/"), tokenSource: .value(Secret("t0123456789")))
         configuration.dialect = .mastodon
         configuration.tape = .replay(ReplayHTTPClient(recording: recording))
-        configuration.statusToggles = StatusToggle.all + [pin]
+        configuration.moreStatusToggles = [pin]
         return ShellHarness(configuration: configuration)
     }
 
@@ -80,7 +80,7 @@ struct WriteDeclarationTests {
              "response": ["status": 200, "content": ["text": "{}"]]]]]] as [String: Any]
         let recording = try HARRecording.parse(try JSONSerialization.data(withJSONObject: har), name: "weibo.har")
         configuration.tape = .replay(ReplayHTTPClient(recording: recording))
-        configuration.statusToggles = StatusToggle.all + [Self.pin]
+        configuration.moreStatusToggles = [Self.pin]
         let harness = ShellHarness(configuration: configuration)
         let help = await harness.run("help pin")
         #expect(help.stdout.contains("Not on this API: weibo has no pinned statuses."), "\(help.stdout)")

@@ -101,7 +101,7 @@ extension Shell {
                     }) { try await $0.limits() }
                     if asJSON { context.write(try JSONView.encode(limits.document)) }
                 }), [("", .rateLimits)]),
-        ] + configuration.statusToggles.flatMap { [toggleCommand($0, true), toggleCommand($0, false)] }
+        ] + (StatusToggle.all + configuration.moreStatusToggles).flatMap { [toggleCommand($0, true), toggleCommand($0, false)] }
     }
 
     /// The command that sets `toggle` `on` (or off), its help and its calls read from the declaration.

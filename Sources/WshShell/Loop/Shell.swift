@@ -43,9 +43,9 @@ public final class Shell {
         /// The most pages the archive may grow to while `archive on` keeps timelines (SQLite's
         /// `max_page_count`); nil: as the disk allows. Tests set it to make a full disk.
         public var archiveMaximumPages: Int?
-        /// The status toggles (favourite, bookmark…) the shell makes commands of: each
-        /// declaration gives its two commands, their help, undo, redo and history line.
-        public var statusToggles = StatusToggle.all
+        /// Status toggles to make commands of beyond wsh's own (`StatusToggle.all`):
+        /// each declaration gives its two commands, their help, undo, redo and history line.
+        public var moreStatusToggles: [StatusToggle] = []
 
         public init(target: Connection.Target = .sandbox, tokenSource: TokenSource = .environment("WSH_ACCESS_TOKEN"),
                     launchSandbox: Connection.SandboxLauncher? = nil, json: Bool = false,

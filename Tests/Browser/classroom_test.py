@@ -217,6 +217,18 @@ class ClassroomTests(unittest.TestCase):
         self.assertIn("StatusDetailView", page.find_element(By.ID, "views").text)
         self.assertIn("+ screen detail of status", page.find_element(By.ID, "state-diff").text)
 
+    def test_every_command_that_shows_something_names_its_view(self):
+        page = self.open(self.wsh.teacher)
+        for line in ("fetch 3", "list", "history", "state", "limits", "led"):
+            self.wsh.type(line)
+        wait_for_done(page, "led")
+        for command, view in (("list", "TimelineListView (3 rows)"), ("history", "HistoryView (1 operation)"),
+                              ("state", "StateView"), ("limits", "LimitsView"), ("led", "LEDView")):
+            select_line(page, command)
+            self.assertIn(view, page.find_element(By.ID, "views").text, command)
+            lane = " ".join(text.replace("\n", " ") for text in texts(page, '#lanes .ev[data-layer="View"]'))
+            self.assertIn("rendered " + view, lane, command)
+
     def test_a_student_page_has_no_controls_and_a_wrong_key_gets_403(self):
         page = self.open(self.wsh.student)
         self.assertEqual(page.find_element(By.ID, "role").text, "student · read-only")

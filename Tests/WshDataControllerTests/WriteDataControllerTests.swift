@@ -42,14 +42,14 @@ struct WriteDataControllerTests {
         guard case .alreadyDone = again.resolution else { Issue.record("expected alreadyDone"); return }
     }
 
-    @Test("setFavorite and setFollowing count 'already so' as done only when asked")
+    @Test("A status toggle and an account toggle count 'already so' as done only when asked")
     func alreadyDone_onlyWhenAsked() async throws {
         _ = try await statuses.set(.favorite, true, statusID: statusID, alreadyDoneCounts: false)
         await #expect(throws: WriteError.self) { try await statuses.set(.favorite, true, statusID: statusID, alreadyDoneCounts: false) }
         let done = try await statuses.set(.favorite, true, statusID: statusID, alreadyDoneCounts: true)
         guard case .alreadyDone = done.resolution else { Issue.record("expected alreadyDone"); return }
 
-        let notFollowing = try await users.setFollowing(false, .uid("1001"), alreadyDoneCounts: true)
+        let notFollowing = try await users.set(.follow, false, .uid("1001"), alreadyDoneCounts: true)
         guard case .alreadyDone = notFollowing.resolution else { Issue.record("expected alreadyDone"); return }
         #expect(FakeWriteServer.form(http.requests.last?.body) == ["uid": "1001"])
     }

@@ -104,7 +104,7 @@ struct SearchTranscriptTests {
         #expect(refused.status == 2)
         #expect(refused.stderr == "-c:1: block: this API (weibo) has no block\n", "\(refused.stderr)")
         #expect(weibo.sandbox.stats.requests == before)
-        #expect(await weibo.run("help block").stdout.contains("On this API (weibo): no block."))
+        #expect(await weibo.run("help block").stdout.contains("Not on this API: weibo has no block."))
     }
 
     @Test("mute --server mutes on the server (undo unmutes), plain mute stays the local filter, Weibo has no server mute")

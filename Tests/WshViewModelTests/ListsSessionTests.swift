@@ -83,10 +83,10 @@ struct ListsSessionTests {
             #expect(session.lists?.rows.map(\.title) == ["Friends"])
             let firstID = try #require(session.lists?.rows.first?.id)
             // Mastodon keeps only followed accounts on a list: one clear line, nothing changed.
-            try await session.setFollowing(false, name: author)
+            try await session.set(.follow, false, name: author)
             await #expect(throws: ViewModelError.self) { try await session.setListMember(true, list: "friends", user: author) }
             #expect(session.errorMessage?.contains("follow @") == true)
-            try await session.setFollowing(true, name: author)
+            try await session.set(.follow, true, name: author)
             try await session.setListMember(true, list: "friends", user: author)
             try await session.fetch(source: .list("Friends"), count: 5)
             #expect(!session.rows.isEmpty)
@@ -117,7 +117,7 @@ struct ListsSessionTests {
     func undoAddAndCreate() async throws {
         try await withMastodonSession { server, session, _, _ in
             let author = try await otherAuthor(session, server)
-            try await session.setFollowing(true, name: author)
+            try await session.set(.follow, true, name: author)
             try await session.createList(title: "Watch")
             try await session.showLists()
             let firstID = try #require(session.lists?.rows.first?.id)

@@ -102,7 +102,7 @@ struct RelationsSessionTests {
             let (session, _) = mastodon(server)
             let author = try await stranger(session, but: server)
             let me = "@" + server.accounts[0].screenName
-            try await session.setFollowing(true, name: author)
+            try await session.set(.follow, true, name: author)
 
             try await session.accounts(.followers, name: author)
             let followers = try #require(session.accounts)
@@ -136,19 +136,19 @@ struct RelationsSessionTests {
             let id = await accountID(author, client)
             #expect(!id.isEmpty)
 
-            try await session.setBlocking(true, name: author)
+            try await session.set(.block, true, name: author)
             #expect(try await listed("api/v1/blocks", client) == [id])
-            #expect((session.operationRecords.last?.remote as? BlockEffect) == BlockEffect(.screenName(String(author.dropFirst())), on: true))
+            #expect((session.operationRecords.last?.remote as? AccountToggleEffect) == AccountToggleEffect(.block, true, user: .screenName(String(author.dropFirst()))))
             try await session.undo()
             #expect(try await listed("api/v1/blocks", client).isEmpty)
             try await session.redo()
             #expect(try await listed("api/v1/blocks", client) == [id])
-            try await session.setBlocking(false, name: author)
+            try await session.set(.block, false, name: author)
             #expect(try await listed("api/v1/blocks", client).isEmpty)
 
             let traces = RecordingObserver<TraceEvent>()
             let weibo = SessionViewModel(dataController: TimelineDataController(client: weiboClient, dialect: WeiboDialect(), trace: { traces.record($0) }))
-            await #expect(throws: ViewModelError.notOffered("this API (weibo) has no block")) { try await weibo.setBlocking(true, name: author) }
+            await #expect(throws: ViewModelError.notOffered("this API (weibo) has no block")) { try await weibo.set(.block, true, name: author) }
             #expect(traces.values.isEmpty)
             #expect(weibo.operations.isEmpty)
         }
@@ -161,7 +161,7 @@ struct RelationsSessionTests {
             let author = try await stranger(session, but: server)
             let id = await accountID(author, client)
             server.setFaults(SandboxFaults(dropAfter: true, path: "/api/v1/accounts/\(id)/block"))
-            try await session.setBlocking(true, name: author)
+            try await session.set(.block, true, name: author)
             #expect(session.notes.contains { $0.contains("the answer was lost; the server shows it done") }, "\(session.notes)")
             server.setFaults(SandboxFaults())
             #expect(try await listed("api/v1/blocks", client) == [id])

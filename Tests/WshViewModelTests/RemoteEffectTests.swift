@@ -20,8 +20,8 @@ struct RemoteEffectTests {
             (ToggleEffect(.favorite, true, statusID: "123"), "favourited status 123 · undo unfavourites"),
             (ToggleEffect(.favorite, false, statusID: "123"), "unfavourited status 123 · undo favourites"),
             (DeletedStatusEffect(id: "7", text: "hi"), "deleted status 7 · undo posts its text again as a new status"),
-            (FollowEffect(bob), "followed @bob · undo unfollows"),
-            (BlockEffect(bob, on: true), "blocked @bob · undo unblocks"),
+            (AccountToggleEffect(.follow, true, user: bob), "followed @bob · undo unfollows"),
+            (AccountToggleEffect(.block, true, user: bob), "blocked @bob · undo unblocks"),
             (ServerMuteEffect(bob, on: false), "unmuted @bob on the server · undo mutes again"),
             (ToggleEffect(.bookmark, false, statusID: "7"), "unbookmarked status 7 · undo bookmarks again"),
             (ListCreatedEffect(id: "3", title: "pals"), "created list \"pals\" (3) · undo deletes it"),
@@ -46,7 +46,7 @@ struct RemoteEffectTests {
         #expect(ToggleEffect(.favorite, false, statusID: "1").replacingStatusID("1", with: "5")
             == ToggleEffect(.favorite, false, statusID: "5"))
         #expect(ToggleEffect(.favorite, true, statusID: "1").replacingStatusID("2", with: "5") == ToggleEffect(.favorite, true, statusID: "1"))
-        #expect(FollowEffect(.uid("1")).replacingStatusID("1", with: "5") == FollowEffect(.uid("1")))
+        #expect(AccountToggleEffect(.follow, true, user: .uid("1")).replacingStatusID("1", with: "5") == AccountToggleEffect(.follow, true, user: .uid("1")))
     }
 
     @Test("recorded operations are equal only when their effects are the same type with the same inputs")

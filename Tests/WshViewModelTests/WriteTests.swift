@@ -421,7 +421,7 @@ struct WriteTests {
     @Test("follow USER sends friendships/create with screen_name or uid; undo unfollows; redo follows again")
     func follow_undoRedo() async throws {
         let fixture = WriteFixture()
-        try await fixture.session.setFollowing(true, name: "@bob")
+        try await fixture.session.set(.follow, true, name: "@bob")
         #expect(fixture.lastForm(Self.follow) == ["screen_name": "bob"])
         #expect(fixture.server.following == ["1002"])
         #expect(fixture.session.operations == ["follow @bob"])
@@ -433,7 +433,7 @@ struct WriteTests {
         try await fixture.session.redo()
         #expect(fixture.server.following == ["1002"])
 
-        try await fixture.session.setFollowing(false, name: "1002")
+        try await fixture.session.set(.follow, false, name: "1002")
         #expect(fixture.lastForm(Self.unfollow) == ["uid": "1002"])
         #expect(fixture.server.following.isEmpty)
         try await fixture.session.undo()
@@ -445,16 +445,16 @@ struct WriteTests {
     func follow_lostAnswer() async throws {
         let fixture = WriteFixture()
         fixture.server.script(Self.follow, [.loseAnswer(FakeWriteServer.dropped(Self.follow))])
-        try await fixture.session.setFollowing(true, name: "carol")
+        try await fixture.session.set(.follow, true, name: "carol")
         #expect(fixture.session.notes == ["the answer was lost; the server shows it done"])
 
         fixture.server.script(Self.follow, [.failBefore(FakeWriteServer.dropped(Self.follow))])
-        await #expect(throws: ViewModelError.self) { try await fixture.session.setFollowing(true, name: "dave") }
-        #expect(fixture.session.errorMessage?.contains("the server shows you do not follow @dave") == true)
+        await #expect(throws: ViewModelError.self) { try await fixture.session.set(.follow, true, name: "dave") }
+        #expect(fixture.session.errorMessage?.contains("the server shows @dave is not followed") == true)
 
         fixture.server.tellState(false)
         fixture.server.script(Self.follow, [.loseAnswer(FakeWriteServer.dropped(Self.follow))])
-        await #expect(throws: ViewModelError.self) { try await fixture.session.setFollowing(true, name: "alice") }
+        await #expect(throws: ViewModelError.self) { try await fixture.session.set(.follow, true, name: "alice") }
         #expect(fixture.session.errorMessage?.contains("check with `api get users/show.json screen_name=alice`") == true)
         #expect(fixture.session.operationCount == 1)
     }

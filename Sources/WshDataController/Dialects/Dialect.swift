@@ -90,8 +90,10 @@ public protocol Dialect: Sendable {
     func reply(statusID: String, commentID: String, text: String, _ exchange: DialectExchange) async throws(RequestError) -> Comment
     /// Deletes the comment `commentID` on `statusID`.
     func deleteComment(statusID: String, commentID: String, _ exchange: DialectExchange) async throws(RequestError) -> Comment
-    /// Follows or unfollows `user`; the user.
-    func setFollowing(_ follow: Bool, _ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> User
+    /// Sends `call`, one way of an `AccountToggle` (follow, block…), for
+    /// `user`; the account as the server answers it (or reads it again after),
+    /// nil when it does neither.
+    func toggle(_ call: ToggleCall, account user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> User?
 
     // MARK: Search and account relations (WeiboDialect+Relations.swift, MastodonDialect+Relations.swift)
 
@@ -101,8 +103,6 @@ public protocol Dialect: Sendable {
     /// A page of `user`'s followers or of whom they follow, from `cursor` (nil: the first).
     func accounts(_ list: AccountList, of user: UserReference, count: Int, cursor: String?, _ exchange: DialectExchange)
         async throws(RequestError) -> UserPage
-    /// Blocks or unblocks `user`; the relationship after.
-    func setBlocking(_ block: Bool, _ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> Relationship
     /// Mutes `user` on the server (for `duration` seconds, nil: for ever; their notifications too
     /// when `notifications`) or unmutes them; the relationship after.
     func setServerMute(_ mute: Bool, _ user: UserReference, duration: Int?, notifications: Bool, _ exchange: DialectExchange)

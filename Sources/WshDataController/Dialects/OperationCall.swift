@@ -1,9 +1,10 @@
 /// An operation every API has whose help names the API's own call
-/// (`help favorite`, `help follow`), and the calls it depends on.
+/// (`help comment`, `help delete`), and the calls it depends on; a toggle's
+/// calls are in its declaration (`Toggle`).
 public enum SharedOperation: String, Sendable, CaseIterable {
-    case comment, reply, deleteComment, delete, repost, unrepost, follow, unfollow, rateLimits
-    /// The reads a lost answer is checked by: a status's comments, a user's relationship.
-    case readComments, readFollowing
+    case comment, reply, deleteComment, delete, repost, unrepost, rateLimits
+    /// The read a lost answer is checked by: a status's comments.
+    case readComments
 }
 
 /// How one API carries out a `SharedOperation`, as help says it:
@@ -16,7 +17,7 @@ public struct OperationCall: Sendable, Hashable, CustomStringConvertible {
     public var path: String
     /// The parameters it sends, as help lists them; "" for none.
     public var parameters: String
-    /// The field it changes (`favorited`, `following`); nil when it changes none.
+    /// The field it changes, if it names one; nil when it changes none.
     public var field: String?
 
     /// A call as help shows it.

@@ -12,8 +12,8 @@ public enum ReadBack: Sendable, Hashable {
     case comments(statusID: String)
     /// The account's latest statuses, to see whether a post or a repost was made.
     case ownRecentStatuses
-    /// The user, and whether you follow them.
-    case following(UserReference)
+    /// Your relationship to the user, and the field that holds `toggle`'s flag (whether you follow them…).
+    case account(AccountToggle, UserReference)
     /// The user.
     case user(UserReference)
     /// Your relationship to an account: `field` is what to look at

@@ -1,9 +1,9 @@
 import WshModel
 import WshRequest
 
-/// Search, followers and following, blocks and server-side mutes. The
-/// writes resolve a lost answer by reading the relationship before they
-/// report, as following does.
+/// Search, followers and following, and server-side mutes. The mute
+/// resolves a lost answer by reading the relationship before it reports, as
+/// the account toggles do.
 extension UserDataController {
     /// What a search for `query` found; its accounts and the statuses' authors are cached.
     public func search(_ query: String, kinds: Set<SearchKind>, limit: Int, resolve: Bool) async throws(RequestError) -> SearchResults {
@@ -39,14 +39,6 @@ extension UserDataController {
     /// The token owner's filters (never cached: the server applies them).
     public func filters() async throws(RequestError) -> [ContentFilter] {
         try await api.run("UserDataController.filters()", count: \.count) { try await $0.filters($1) }
-    }
-
-    /// Blocks (`true`) or unblocks `reference`. A lost answer is resolved by
-    /// reading the relationship's `blocking`.
-    public func setBlocking(_ block: Bool, _ reference: UserReference) async throws(WriteError) -> WriteOutcome<Relationship?> {
-        try await relate("\(block ? "block" : "unblock")(\(reference))", reference, wanted: { $0.blocking.map { $0 == block } }) {
-            try await $0.setBlocking(block, reference, $1)
-        }
     }
 
     /// Mutes `reference` on the server (or unmutes). A lost answer is

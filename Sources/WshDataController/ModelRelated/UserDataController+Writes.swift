@@ -1,26 +1,28 @@
 import WshModel
 import WshRequest
 
-/// Following and unfollowing (the dialect's
-/// `setFollowing`), resolving a lost answer by reading the
-/// server, as every write does.
+/// The account toggles (follow, block), resolving a lost answer by reading
+/// the server, as every write does; and the rate-limit status.
 extension UserDataController {
-    /// Follows (`true`) or unfollows (`false`) the user `reference` names,
-    /// and returns them as the server sends them back.
+    /// Turns `toggle`'s side of your relationship to the user `reference`
+    /// names on or off (the call the declaration names for this API), and
+    /// returns the account as the server sends it back, if it does.
     ///
     /// When `alreadyDoneCounts`, the server saying it is already so is
     /// `.alreadyDone` (undo and redo want the state, not the act). A lost
-    /// answer is resolved by reading the dialect's `followingState` (uncached) for its
-    /// `following`: as wanted is `.recovered`, the other way `.notApplied`,
-    /// absent or unreadable `.unknown`.
-    public func setFollowing(_ follow: Bool, _ reference: UserReference, alreadyDoneCounts: Bool = false)
+    /// answer is resolved by reading the relationship (uncached): as wanted is
+    /// `.recovered`, the other way `.notApplied`, silent or unreadable `.unknown`.
+    public func set(_ toggle: AccountToggle, _ on: Bool, _ reference: UserReference, alreadyDoneCounts: Bool = false)
         async throws(WriteError) -> WriteOutcome<User?> {
+        guard let call = toggle.call(on, on: dialect) else {
+            throw .rejected(.configuration("this API (\(dialect.serverName)) has no \(toggle.feature)"))
+        }
         let lost: RequestError
         do {
-            let user = try await api.run("UserDataController.\(follow ? "follow" : "unfollow")(\(reference))", count: { _ in 1 }) {
-                try await $0.setFollowing(follow, reference, $1)
+            let user = try await api.run("UserDataController.\(toggle.command(on))(\(reference))", count: { _ in 1 }) {
+                try await $0.toggle(call, account: reference, $1)
             }
-            remember([user])
+            if let user { remember([user]) }
             return WriteOutcome(user)
         } catch {
             if alreadyDoneCounts, error.isAlreadyDone {
@@ -30,9 +32,9 @@ extension UserDataController {
             lost = error
         }
         _ = try await api.resolveLostAnswer(
-            lost, reading: "\(reference)", call: "UserDataController.user(\(reference)) (followed?)",
-            silence: "the server's profile of \(reference) does not say whether you follow them",
-            { try await $0.followingState(reference, $1) }, landed: { $0.following.map { $0 == follow } })
+            lost, reading: "the relationship to \(reference)", call: "UserDataController.relationship(\(reference)) (\(toggle.on)?)",
+            silence: "the server's relationship to \(reference) does not say whether it is \(toggle.on)",
+            { try await $0.relationship(reference, $1) }, landed: { toggle.flag($0).map { $0 == on } })
         return WriteOutcome(nil, resolution: .recovered(lostAnswer: lost.description))
     }
 

@@ -65,8 +65,7 @@ extension Shell {
                 context.setVariable("count", to: .int(filters.rows.count))
             })
         return [search, accountList(.followers), accountList(.following),
-                statusAccounts(.favouritedBy), statusAccounts(.rebloggedBy), filters,
-                block(name: "block", block: true), block(name: "unblock", block: false)]
+                statusAccounts(.favouritedBy), statusAccounts(.rebloggedBy), filters]
     }
 
     /// `favourited-by N [COUNT]` / `reblogged-by N [COUNT]`: who favourited or boosted row N, as a screen of accounts.
@@ -128,21 +127,6 @@ extension Shell {
                 }
                 if let accounts = sessionStorage?.accounts { context.setVariable("count", to: .int(accounts.rows.count)) }
             })
-    }
-
-    /// `block USER` / `unblock USER`.
-    private func block(name: String, block: Bool) -> CommandSpec {
-        var spec = relationCommand(
-            name, abstract: block ? "Block a user on the server (Mastodon)." : "Unblock a user on the server (Mastodon).",
-            discussion: """
-                POST /api/v1/accounts/:id/\(name). undo \(block ? "unblocks" : "blocks again"); redo sends it again.
-                Blocking also ends the follows between you (the server's doing; undo does not
-                restore them). If the answer is lost, wsh reads /api/v1/accounts/relationships
-                ("blocking") before it reports. Weibo has no block.
-                """,
-            input: "setBlocking", to: block) { try await $0.setBlocking($1, name: $2) }
-        spec.currentNotes = { [unowned self] in relationNotes { $0.blocksAccounts ? nil : "no block" } }
-        return spec
     }
 
     /// `mute USER --server …` / `unmute USER --server`: the server-side mute,

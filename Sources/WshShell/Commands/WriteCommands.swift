@@ -2,9 +2,9 @@ import WshDataController
 import WshLanguage
 import WshViewModel
 
-/// `comment`, `reply`, `repost`, `delete`, `follow`, `unfollow` and the
-/// status toggles (`favorite`, `bookmark`… and their opposites, one command
-/// each way per `StatusToggle` declaration): writes, each one recorded ViewModel input marked
+/// `comment`, `reply`, `repost`, `delete` and the toggles (`favorite`,
+/// `bookmark`, `follow`, `block`… and their opposites, one command each way
+/// per `StatusToggle` or `AccountToggle` declaration): writes, each one recorded ViewModel input marked
 /// `⇅` whose undo is a request to the server; and `limits`, which only reads.
 extension Shell {
     func writeCommands() -> [CommandSpec] {
@@ -82,8 +82,6 @@ extension Shell {
                     let index = try integer(context.arguments["N"], name: "N") ?? 0
                     try drive(context, input: "SessionViewModel.delete(index: \(index))") { try await $0.delete(index: index) }
                 }), [("", .delete)]),
-            follow(name: "follow", abstract: "Follow a user by screen name (@name) or uid.", undo: "unfollows", follow: true),
-            follow(name: "unfollow", abstract: "Unfollow a user by screen name (@name) or uid.", undo: "follows again", follow: false),
             withCalls(CommandSpec(
                 name: "limits", abstract: "Show the token's rate limits: hits left, and when they reset.",
                 discussion: """
@@ -102,13 +100,13 @@ extension Shell {
                     if asJSON { context.write(try JSONView.encode(limits.document)) }
                 }), [("", .rateLimits)]),
         ] + (StatusToggle.all + configuration.moreStatusToggles).flatMap { [toggleCommand($0, true), toggleCommand($0, false)] }
+            + AccountToggle.all.flatMap { [toggleCommand($0, true), toggleCommand($0, false)] }
     }
 
-    /// The command that sets `toggle` `on` (or off), its help and its calls read from the declaration.
+    /// The command that sets the status toggle `toggle` `on` (or off) for row N.
     private func toggleCommand(_ toggle: StatusToggle, _ on: Bool) -> CommandSpec {
-        let name = toggle.command(on)
-        var spec = CommandSpec(
-            name: name, abstract: on ? toggle.abstract.on : toggle.abstract.off,
+        declared(toggle, on, CommandSpec(
+            name: toggle.command(on), abstract: on ? toggle.abstract.on : toggle.abstract.off,
             discussion: """
                 undo is `\(toggle.command(!on)) N`; redo sends it again. For undo and redo, a status
                 already so (\(toggle.on), or not) counts as done, and the note says so. If the answer
@@ -117,14 +115,46 @@ extension Shell {
             arguments: [ArgumentSpec("N", help: "the row number from list")],
             completion: { [unowned self] _ in rowNumbers() },
             handler: { [unowned self] context in
-                if let dialect = connection.knownDialect, !toggle.isOffered(by: dialect) {
-                    throw LanguageError.usage("this API (\(dialect.serverName)) has no \(toggle.feature)")
-                }
+                try refuseUnlessOffered(toggle)
                 let index = try integer(context.arguments["N"], name: "N") ?? 0
                 try drive(context, input: "SessionViewModel.set(.\(toggle.name), \(on), index: \(index))") {
                     try await $0.set(toggle, on, index: index)
                 }
-            })
+            }))
+    }
+
+    /// The command that sets the account toggle `toggle` `on` (or off) for USER.
+    private func toggleCommand(_ toggle: AccountToggle, _ on: Bool) -> CommandSpec {
+        declared(toggle, on, CommandSpec(
+            name: toggle.command(on), abstract: on ? toggle.abstract.on : toggle.abstract.off,
+            discussion: """
+                undo is `\(toggle.command(!on)) USER`; redo sends it again. For undo and redo, a user
+                already so (\(toggle.on), or not) counts as done, and the note says so. If the answer
+                is lost, wsh reads your relationship's field named below before it reports.
+                """ + (toggle.note.map { "\n" + $0 } ?? ""),
+            arguments: [ArgumentSpec("USER", help: "screen name, @name, or uid")],
+            completion: { [unowned self] _ in sessionStorage?.rowAuthors ?? [] },
+            handler: { [unowned self] context in
+                try refuseUnlessOffered(toggle)
+                let user = context.arguments["USER"] ?? ""
+                try drive(context, input: "SessionViewModel.set(.\(toggle.name), \(on), name: \"\(user)\")") {
+                    try await $0.set(toggle, on, name: user)
+                }
+            }))
+    }
+
+    /// Refused in one line, before any request, where the connected API lacks `toggle`.
+    private func refuseUnlessOffered<Flagged>(_ toggle: Toggle<Flagged>) throws(LanguageError) {
+        if let dialect = connection.knownDialect, !toggle.isOffered(by: dialect) {
+            throw .usage("this API (\(dialect.serverName)) has no \(toggle.feature)")
+        }
+    }
+
+    /// `spec`, the command that sets `toggle` `on` (or off), with help naming
+    /// the call it sends on each API, read from the declaration.
+    private func declared<Flagged>(_ toggle: Toggle<Flagged>, _ on: Bool, _ spec: CommandSpec) -> CommandSpec {
+        var spec = spec
+        let name = spec.name
         // `POST /api/v1/statuses/:id/favourite, field "favourited"; undo: POST …/unfavourite, field "favourited".`
         func calls(_ dialect: any Dialect) -> String {
             guard let call = toggle.call(on, on: dialect), let undo = toggle.call(!on, on: dialect) else {
@@ -147,18 +177,6 @@ extension Shell {
             return "not on \(dialect.serverName)"
         }
         return spec
-    }
-
-    private func follow(name: String, abstract: String, undo: String, follow: Bool) -> CommandSpec {
-        withCalls(relationCommand(
-            name, abstract: abstract,
-            discussion: """
-                undo \(undo); redo sends it again. For undo and redo, a user already so
-                counts as done, and the note says so. If the answer is lost, wsh reads the
-                relationship before it reports.
-                """,
-            input: "setFollowing", to: follow) { try await $0.setFollowing($1, name: $2) },
-            [("", follow ? .follow : .unfollow), ("undo", follow ? .unfollow : .follow), ("lost answer", .readFollowing)])
     }
 
     /// `spec` with help that names the connected API's own `calls` (each
@@ -185,23 +203,5 @@ extension Shell {
             let field = call.field.map { ", field \"\($0)\"" } ?? ""
             return (label.isEmpty ? "" : "\(label): ") + call.description + field
         }.joined(separator: "; ") + "."
-    }
-
-    /// A command that sets one relation to USER on or off (`follow`, `block`…)
-    /// through the session input named `input`; completion offers the rows' authors.
-    func relationCommand(
-        _ name: String, abstract: String, discussion: String, input: String, to on: Bool,
-        _ set: @escaping @Sendable (SessionViewModel, Bool, String) async throws -> Void
-    ) -> CommandSpec {
-        CommandSpec(
-            name: name, abstract: abstract, discussion: discussion,
-            arguments: [ArgumentSpec("USER", help: "screen name, @name, or uid")],
-            completion: { [unowned self] _ in sessionStorage?.rowAuthors ?? [] },
-            handler: { [unowned self] context in
-                let user = context.arguments["USER"] ?? ""
-                try drive(context, input: "SessionViewModel.\(input)(\(on), name: \"\(user)\")") {
-                    try await set($0, on, user)
-                }
-            })
     }
 }

@@ -36,16 +36,6 @@ extension SessionViewModel {
 
     // MARK: Writes
 
-    /// `block USER` / `unblock USER`: undo does the other.
-    public func setBlocking(_ block: Bool, name: String) async throws(ViewModelError) {
-        try await recordRemote(replay: "\(block ? "block" : "unblock") \(Self.replayWord(name))") { () async throws(ViewModelError) -> (String, (any RemoteEffect)?) in
-            let toggled = try await timeline.setBlocking(block, name: name)
-            notes.append(toggled.note ?? "\(block ? "blocked" : "unblocked") \(toggled.target) on the server")
-            let reference = UserReference(name) ?? .screenName(name)
-            return ("\(block ? "block" : "unblock") \(reference)", BlockEffect(reference, on: block))
-        }
-    }
-
     /// `mute USER --server [--duration S] [--notifications]` / `unmute USER --server`: undo does the other.
     public func setServerMute(_ mute: Bool, name: String, duration: Int? = nil, notifications: Bool = false) async throws(ViewModelError) {
         var options = " --server"
@@ -60,32 +50,6 @@ extension SessionViewModel {
         }
     }
 
-}
-
-/// A block (`on`) or unblock of `user`: undo sends the other, redo the same again.
-public struct BlockEffect: RemoteEffect {
-    /// The user blocked or unblocked.
-    public var user: UserReference
-    /// True for a block, false for an unblock.
-    public var on: Bool
-
-    /// The block (or, with `on` false, the unblock) of `user`.
-    public init(_ user: UserReference, on: Bool) {
-        self.user = user
-        self.on = on
-    }
-
-    public var summary: String { "\(on ? "blocked" : "unblocked") \(user) · undo \(on ? "unblocks" : "blocks again")" }
-
-    public func undo(in session: SessionViewModel, undoing operation: String) async throws(ViewModelError) -> String {
-        try await session.timeline.setBlockingAgain(!on, user, for: operation, undo: true)
-    }
-
-    public func redo(in session: SessionViewModel, redoing operation: String) async throws(ViewModelError) {
-        session.notes.append(try await session.timeline.setBlockingAgain(on, user, for: operation, undo: false))
-    }
-
-    public func replacingStatusID(_ oldID: String, with newID: String) -> BlockEffect { self }
 }
 
 /// A server-side mute (`on`, with its options) or unmute of `user`: undo

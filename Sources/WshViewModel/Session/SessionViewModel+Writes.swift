@@ -3,7 +3,7 @@ import WshText
 
 /// The session's writes besides `post`, each one recorded input marked
 /// remote (`⇅`), and the `RemoteEffect` of each family (`CommentEffect`,
-/// `RepostEffect`, `ToggleEffect`, `DeletedStatusEffect`, `FollowEffect`)
+/// `RepostEffect`, `ToggleEffect`, `DeletedStatusEffect`, `AccountToggleEffect`)
 /// with its undo and redo requests; and `limits`, which is not recorded.
 extension SessionViewModel {
     // MARK: Inputs recorded in the history
@@ -61,13 +61,15 @@ extension SessionViewModel {
         }
     }
 
-    /// `follow USER` / `unfollow USER`: undo does the other.
-    public func setFollowing(_ follow: Bool, name: String) async throws(ViewModelError) {
-        try await recordRemote(replay: "\(follow ? "follow" : "unfollow") \(Self.replayWord(name))") { () async throws(ViewModelError) -> (String, (any RemoteEffect)?) in
-            let toggled = try await timeline.setFollowing(follow, name: name)
-            notes.append(toggled.note ?? "\(follow ? "followed" : "unfollowed") \(toggled.target) on the server")
+    /// `follow USER`, `unblock USER`… (any `AccountToggle`, on or off): undo
+    /// sends it the other way.
+    public func set(_ toggle: AccountToggle, _ on: Bool, name: String) async throws(ViewModelError) {
+        try await recordRemote(replay: "\(toggle.command(on)) \(Self.replayWord(name))") {
+            () async throws(ViewModelError) -> (String, (any RemoteEffect)?) in
+            let toggled = try await timeline.set(toggle, on, name: name)
+            notes.append(toggled.note ?? "\(toggle.past(on)) \(toggled.target) on the server")
             let reference = UserReference(name) ?? .screenName(name)
-            return ("\(follow ? "follow" : "unfollow") \(reference)", FollowEffect(reference, following: follow))
+            return ("\(toggle.command(on)) \(reference)", AccountToggleEffect(toggle, on, user: reference))
         }
     }
 
@@ -273,31 +275,32 @@ public struct DeletedStatusEffect: RemoteEffect {
     }
 }
 
-/// A follow (`following`) or unfollow of `user`: undo sends the other, redo
-/// the same again.
-public struct FollowEffect: RemoteEffect {
-    /// The user followed or unfollowed.
+/// An `AccountToggle` set on or off for `user` (a follow, an unblock…):
+/// undo sends it the other way, redo the same again.
+public struct AccountToggleEffect: RemoteEffect {
+    /// The write, as declared.
+    public var toggle: AccountToggle
+    /// True when it turned the relationship on.
+    public var on: Bool
+    /// The user it was about.
     public var user: UserReference
-    /// True for a follow, false for an unfollow.
-    public var following: Bool
 
-    /// The follow (or, with `following` false, the unfollow) of `user`.
-    public init(_ user: UserReference, following: Bool = true) {
+    /// `toggle` set `on` (or off) for `user`.
+    public init(_ toggle: AccountToggle, _ on: Bool, user: UserReference) {
+        self.toggle = toggle
+        self.on = on
         self.user = user
-        self.following = following
     }
 
-    public var summary: String {
-        "\(following ? "followed" : "unfollowed") \(user) · undo \(following ? "unfollows" : "follows again")"
-    }
+    public var summary: String { "\(toggle.past(on)) \(user) · undo \(on ? toggle.undoOfOn : toggle.undoOfOff)" }
 
     public func undo(in session: SessionViewModel, undoing operation: String) async throws(ViewModelError) -> String {
-        try await session.timeline.setFollowingAgain(!following, user, for: operation, undo: true)
+        try await session.timeline.setAgain(toggle, !on, user, for: operation, undo: true)
     }
 
     public func redo(in session: SessionViewModel, redoing operation: String) async throws(ViewModelError) {
-        session.notes.append(try await session.timeline.setFollowingAgain(following, user, for: operation, undo: false))
+        session.notes.append(try await session.timeline.setAgain(toggle, on, user, for: operation, undo: false))
     }
 
-    public func replacingStatusID(_ oldID: String, with newID: String) -> FollowEffect { self }
+    public func replacingStatusID(_ oldID: String, with newID: String) -> AccountToggleEffect { self }
 }

@@ -98,18 +98,6 @@ extension TimelineViewModel {
         return AccountsViewModel(kind: .status(list), owner: statusID, page: page)
     }
 
-    /// Blocks (`true`) or unblocks the user `name` names.
-    public func setBlocking(_ block: Bool, name: String) async throws(ViewModelError) -> Toggled {
-        guard let reference = UserReference(name) else { throw fail(.noUserGiven) }
-        guard capabilities.blocksAccounts else { throw fail(.notOffered("this API (\(dialectName)) has no block")) }
-        let written = try await write(
-            nothing: block ? "\(reference) is not blocked" : "\(reference) is still blocked",
-            advice: dataController.readBack(.relationship(field: "blocking", accountID: nil)).advice
-        ) { () async throws(WriteError) in try await dataController.users.setBlocking(block, reference) }
-        commit(state)
-        return Toggled(target: reference.description, note: Self.lostAnswerNote(written, found: "the server shows it done"))
-    }
-
     /// Mutes the user `name` names on the server (`duration` seconds, nil:
     /// for ever; their notifications too when `notifications`), or unmutes them.
     public func setServerMute(_ mute: Bool, name: String, duration: Int?, notifications: Bool) async throws(ViewModelError) -> Toggled {
@@ -127,16 +115,6 @@ extension TimelineViewModel {
     }
 
     // MARK: Undo and redo
-
-    /// Sets the block of `reference` back or again, for undo or redo of `operation`; returns a note.
-    public func setBlockingAgain(_ block: Bool, _ reference: UserReference, for operation: String, undo: Bool)
-        async throws(ViewModelError) -> String {
-        let outcome = try await compensate(
-            operation, undo: undo, doing: "\(block ? "blocking" : "unblocking") \(reference)",
-            check: dataController.readBack(.relationship(field: "blocking", accountID: nil)).command
-        ) { () async throws(WriteError) in try await dataController.users.setBlocking(block, reference) }
-        return Self.relationNote(outcome, "\(block ? "blocked" : "unblocked") \(reference)")
-    }
 
     /// Sets the server-side mute of `reference` back or again, for undo or redo of `operation`; returns a note.
     public func setServerMuteAgain(_ mute: Bool, _ reference: UserReference, duration: Int?, notifications: Bool,

@@ -135,14 +135,19 @@ extension TimelineViewModel {
         return Deleted(id: id, text: status.text ?? "", note: note)
     }
 
-    /// Follows (`true`) or unfollows the user `name` names (screen name,
-    /// `@name` or uid). A profile of them on top shows what the server sends back.
-    public func setFollowing(_ follow: Bool, name: String) async throws(ViewModelError) -> Toggled {
+    /// Turns `toggle`'s side of your relationship to the user `name` names
+    /// (screen name, `@name` or uid) on or off (follow, block…). A profile of
+    /// them on top shows what the server sends back. An API without the toggle
+    /// refuses before any request.
+    public func set(_ toggle: AccountToggle, _ on: Bool, name: String) async throws(ViewModelError) -> Toggled {
         guard let reference = UserReference(name) else { throw fail(.noUserGiven) }
+        guard toggle.isOffered(by: dataController.users.dialect) else {
+            throw fail(.notOffered("this API (\(dataController.dialectName)) has no \(toggle.feature)"))
+        }
         let written = try await write(
-            nothing: follow ? "you do not follow \(reference)" : "you still follow \(reference)",
-            advice: dataController.readBack(.following(reference)).advice
-        ) { () async throws(WriteError) in try await dataController.users.setFollowing(follow, reference) }
+            nothing: on ? "\(reference) is not \(toggle.on)" : "\(reference) is still \(toggle.on)",
+            advice: dataController.readBack(.account(toggle, reference)).advice
+        ) { () async throws(WriteError) in try await dataController.users.set(toggle, on, reference) }
         var next = state
         if let user = written.value, case .user(let shown)? = state.screens.last, reference.matches(shown) {
             next.screens[next.screens.count - 1] = .user(user)
@@ -222,19 +227,18 @@ extension TimelineViewModel {
         }
     }
 
-    /// Sets the follow of `reference` back or again, for undo or redo of
-    /// `operation`; "already so" counts as done. Returns a note.
-    public func setFollowingAgain(_ follow: Bool, _ reference: UserReference, for operation: String, undo: Bool)
+    /// Sets `toggle`'s side of the relationship to `reference` back or
+    /// again, for undo or redo of `operation`; "already so" counts as done. Returns a note.
+    public func setAgain(_ toggle: AccountToggle, _ on: Bool, _ reference: UserReference, for operation: String, undo: Bool)
         async throws(ViewModelError) -> String {
-        let verb = follow ? "followed" : "unfollowed"
         let outcome = try await compensate(
-            operation, undo: undo, doing: "\(follow ? "following" : "unfollowing") \(reference)",
-            check: dataController.readBack(.user(reference)).command
-        ) { () async throws(WriteError) in try await dataController.users.setFollowing(follow, reference, alreadyDoneCounts: true) }
+            operation, undo: undo, doing: "\(toggle.doing(on)) \(reference)",
+            check: dataController.readBack(.account(toggle, reference)).command
+        ) { () async throws(WriteError) in try await dataController.users.set(toggle, on, reference, alreadyDoneCounts: true) }
         return switch outcome.resolution {
-        case .answered: "\(verb) \(reference) on the server"
-        case .recovered: "the answer was lost; the server shows \(reference) \(verb)"
-        case .alreadyDone: "\(reference) was already \(follow ? "followed" : "not followed") on the server"
+        case .answered: "\(toggle.past(on)) \(reference) on the server"
+        case .recovered: "the answer was lost; the server shows \(reference) \(toggle.past(on))"
+        case .alreadyDone: "\(reference) was already \(on ? toggle.on : "not " + toggle.on) on the server"
         }
     }
 

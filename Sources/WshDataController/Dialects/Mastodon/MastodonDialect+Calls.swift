@@ -20,12 +20,9 @@ extension MastodonDialect {
         case .repost: OperationCall("POST", "/api/v1/statuses/:id/reblog")
         // Mastodon's own compensating call: unboost the original.
         case .unrepost: OperationCall("POST", "/api/v1/statuses/:id/unreblog")
-        case .follow: OperationCall("POST", "/api/v1/accounts/:id/follow", field: "following")
-        case .unfollow: OperationCall("POST", "/api/v1/accounts/:id/unfollow", field: "following")
         // Mastodon has no rate-limit call: its limits come in the headers of any answer.
         case .rateLimits: OperationCall("GET", "/api/v1/accounts/verify_credentials", "its X-RateLimit-* headers")
         case .readComments: OperationCall("GET", "/api/v1/statuses/:id/context")
-        case .readFollowing: OperationCall("GET", "/api/v1/accounts/relationships", "id[]", field: "following")
         }
     }
 }

@@ -85,13 +85,6 @@ extension Call {
 }
 
 extension MastodonDialect {
-    public func setBlocking(_ block: Bool, _ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> Relationship {
-        let call = Call(exchange)
-        let id = try await call.accountID(user)
-        return try await call.send(MastodonRelationship.self, .post,
-                                   "api/v1/accounts/\(Call.segment(id))/\(block ? "block" : "unblock")").relationship
-    }
-
     public func setServerMute(_ mute: Bool, _ user: UserReference, duration: Int?, notifications: Bool, _ exchange: DialectExchange)
         async throws(RequestError) -> Relationship {
         let call = Call(exchange)

@@ -56,7 +56,8 @@ public struct MastodonDialect: Dialect {
         case .statusSource(let id): ReadBackHint("api get api/v1/statuses/\(id)/source")
         case .comments(let id): ReadBackHint("api get api/v1/statuses/\(id)/context")
         case .ownRecentStatuses: ReadBackHint("api get api/v1/timelines/home limit=5")
-        case .following(let user): ReadBackHint("api get api/v1/accounts/relationships id[]=\(Self.accountHint(user))", field: "following")
+        case .account(let toggle, let user):
+            ReadBackHint("api get api/v1/accounts/relationships id[]=\(Self.accountHint(user))", field: toggle.field[name])
         case .user(let user): ReadBackHint(Self.accountCommand(user))
         case .relationship(let field, let id): ReadBackHint("api get api/v1/accounts/relationships id[]=\(id ?? "ID")", field: field)
         case .listAccounts(let id): ReadBackHint("api get api/v1/lists/\(id)/accounts")
@@ -211,7 +212,7 @@ public struct MastodonDialect: Dialect {
 
     public func toggle(_ toggle: ToggleCall, statusID: String, _ exchange: DialectExchange) async throws(RequestError) -> Status? {
         let call = Call(exchange)
-        return call.kept(try await exchange.fetch(MastodonStatus.self, toggle.endpoint(statusID: statusID)).status, \.serverJSON)
+        return call.kept(try await exchange.fetch(MastodonStatus.self, toggle.endpoint(id: statusID)).status, \.serverJSON)
     }
 
     /// A comment is a reply status in the thread.
@@ -234,10 +235,12 @@ public struct MastodonDialect: Dialect {
                          \.serverJSON)
     }
 
-    public func setFollowing(_ follow: Bool, _ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> User {
+    /// The account's id is looked up first when `user` names it by its name.
+    public func toggle(_ toggle: ToggleCall, account user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> User? {
         let call = Call(exchange)
         let id = try await call.accountID(user)
-        _ = try await call.send(MastodonRelationship.self, .post, "api/v1/accounts/\(Call.segment(id))/\(follow ? "follow" : "unfollow")")
+        _ = try await exchange.fetch(MastodonRelationship.self, toggle.endpoint(id: id))
+        guard case .relationship(rereadsAccount: true) = toggle.answer else { return nil }
         return await call.account(id, after: user)
     }
 }

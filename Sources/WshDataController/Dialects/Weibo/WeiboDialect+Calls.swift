@@ -17,11 +17,8 @@ extension WeiboDialect {
         case .repost: OperationCall("POST", "statuses/repost.json", "id, status")
         // Weibo takes a repost back by deleting the repost status.
         case .unrepost: OperationCall("POST", "statuses/destroy.json", "the repost's id")
-        case .follow: OperationCall("POST", "friendships/create.json", "uid or screen_name", field: "following")
-        case .unfollow: OperationCall("POST", "friendships/destroy.json", "uid or screen_name", field: "following")
         case .rateLimits: OperationCall("GET", "account/rate_limit_status.json")
         case .readComments: OperationCall("GET", "comments/show.json", "id")
-        case .readFollowing: OperationCall("GET", "users/show.json", "uid or screen_name", field: "following")
         }
     }
 }

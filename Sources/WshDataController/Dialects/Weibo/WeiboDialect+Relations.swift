@@ -43,10 +43,6 @@ extension WeiboDialect {
         throw .configuration("Weibo has no filters")
     }
 
-    public func setBlocking(_ block: Bool, _ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> Relationship {
-        throw .configuration("Weibo has no block")
-    }
-
     public func setServerMute(_ mute: Bool, _ user: UserReference, duration: Int?, notifications: Bool, _ exchange: DialectExchange)
         async throws(RequestError) -> Relationship {
         throw .configuration("Weibo has no server-side mute")

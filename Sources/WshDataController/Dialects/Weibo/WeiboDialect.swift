@@ -34,7 +34,7 @@ public struct WeiboDialect: Dialect {
         case .toggle(let toggle, let id): ReadBackHint("api get statuses/show.json id=\(id)", field: toggle.field[name])
         case .comments(let id): ReadBackHint("api get comments/show.json id=\(id)")
         case .ownRecentStatuses: ReadBackHint("api get statuses/user_timeline.json count=5")
-        case .following(let user): ReadBackHint("api get users/show.json \(user.weiboArgument)", field: "following")
+        case .account(let toggle, let user): ReadBackHint("api get users/show.json \(user.weiboArgument)", field: toggle.field[name])
         case .user(let user): ReadBackHint("api get users/show.json \(user.weiboArgument)")
         case .relationship(let field, _): ReadBackHint("api get friendships/show.json", field: field)
         case .listAccounts: ReadBackHint("api get friendships/groups.json")
@@ -137,10 +137,10 @@ public struct WeiboDialect: Dialect {
     }
 
     public func toggle(_ call: ToggleCall, statusID: String, _ exchange: DialectExchange) async throws(RequestError) -> Status? {
-        let endpoint = call.endpoint(statusID: statusID)
+        let endpoint = call.endpoint(id: statusID)
         switch call.answer {
-        case .status: return try await exchange.fetch(Status.self, endpoint)
         case .wrapped: return try await exchange.fetch(Favorite.self, endpoint).status
+        default: return try await exchange.fetch(Status.self, endpoint)
         }
     }
 
@@ -158,9 +158,9 @@ public struct WeiboDialect: Dialect {
         try await exchange.fetch(Comment.self, Endpoint(.post, "comments/destroy.json", parameters: [("cid", commentID)]))
     }
 
-    public func setFollowing(_ follow: Bool, _ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> User {
-        try await exchange.fetch(User.self, Endpoint(.post, follow ? "friendships/create.json" : "friendships/destroy.json",
-                                                     parameters: [user.weiboParameter]))
+    /// The user goes in the form field they were named by (`uid` or `screen_name`).
+    public func toggle(_ call: ToggleCall, account user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> User? {
+        try await exchange.fetch(User.self, Endpoint(call.method, call.path, parameters: [user.weiboParameter]))
     }
 
     // MARK: Bookmarks and lists: Weibo has neither.

@@ -2,19 +2,20 @@ import WshModel
 import WshRequest
 import WshText
 
-/// A remote write that turns one flag of a status on or off (favourite,
-/// bookmark), declared once: the command and its opposite, the words the
-/// history, the notes and `help` use, the flag of the status the server
-/// answers with (read back when an answer is lost), and the call each API
-/// makes each way.
+/// A remote write that turns one flag on or off, declared once: the command
+/// and its opposite, the words the history, the notes and `help` use, the
+/// flag the server's answer or a read-back holds (when an answer is lost),
+/// and the call each API makes each way. `Flagged` is what holds the flag: a
+/// `Status` (favourite, bookmark: `StatusToggle`) or your `Relationship` to
+/// an account (follow, block: `AccountToggle`).
 ///
 /// Everything else reads this value: the shell makes the two commands and
 /// their help from it (`help favorite` names the call the connected API
 /// sends, taken from `calls`), the ViewModel records the write and its undo
 /// (the same toggle the other way) and redo, the dialect sends the call, and
-/// the trace names it. A new status toggle is one more value in `all` (or one
-/// handed to the shell's configuration), and nothing else changes.
-public struct StatusToggle: Sendable, Hashable {
+/// the trace names it. A new toggle is one more value in `all` (or one handed
+/// to the shell's configuration), and nothing else changes.
+public struct Toggle<Flagged>: Sendable, Hashable {
     /// The command that turns the flag on (`favorite`).
     public var name: String
     /// The command that turns it off (`unfavorite`).
@@ -33,9 +34,11 @@ public struct StatusToggle: Sendable, Hashable {
     /// (`favourited`; Weibo's `favorited`), for help and the advice after a lost answer.
     public var field: [String: String]
     /// The flag in the Model, read from the server's answer and when an answer is lost.
-    public var flag: @Sendable (Status) -> Bool?
+    public var flag: @Sendable (Flagged) -> Bool?
     /// The flag set in the Model, as the server's answer said it or as wanted.
-    public var setFlag: @Sendable (inout Status, Bool) -> Void
+    public var setFlag: @Sendable (inout Flagged, Bool) -> Void
+    /// What `help` says beyond the toggle's own lines, if anything.
+    public var note: String?
     /// What a refusal says an API without it lacks: `this API (weibo) has no bookmarks`.
     public var feature: String
     /// What else the API must offer, beyond having the calls (a Mastodon-family server may lack bookmarks).
@@ -57,8 +60,9 @@ public struct StatusToggle: Sendable, Hashable {
 
     public init(name: String, oppositeName: String, on: String, off: String, undoOfOn: String, undoOfOff: String,
                 abstract: (on: String, off: String), field: [String: String],
-                flag: @escaping @Sendable (Status) -> Bool?, setFlag: @escaping @Sendable (inout Status, Bool) -> Void,
-                feature: String, capability: (KeyPath<Capabilities, Bool> & Sendable)? = nil, calls: [String: Calls]) {
+                flag: @escaping @Sendable (Flagged) -> Bool?, setFlag: @escaping @Sendable (inout Flagged, Bool) -> Void = { _, _ in },
+                note: String? = nil, feature: String, capability: (KeyPath<Capabilities, Bool> & Sendable)? = nil,
+                calls: [String: Calls]) {
         self.name = name
         self.oppositeName = oppositeName
         self.on = on
@@ -69,6 +73,7 @@ public struct StatusToggle: Sendable, Hashable {
         self.field = field
         self.flag = flag
         self.setFlag = setFlag
+        self.note = note
         self.feature = feature
         self.capability = capability
         self.calls = calls
@@ -95,26 +100,33 @@ public struct StatusToggle: Sendable, Hashable {
     public func isOffered(by dialect: any Dialect) -> Bool { call(true, on: dialect) != nil }
 
     /// Declarations are told apart by their command.
-    public static func == (lhs: StatusToggle, rhs: StatusToggle) -> Bool { lhs.name == rhs.name }
+    public static func == (lhs: Toggle, rhs: Toggle) -> Bool { lhs.name == rhs.name }
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
 
 /// One way of a toggle on one API: the request, as help names it, and where
 /// the status is in the answer.
 public struct ToggleCall: Sendable, Hashable, CustomStringConvertible {
-    /// Where the answer holds the status.
+    /// What the answer holds.
     public enum Answer: Sendable, Hashable {
-        /// The answer is the status.
+        /// The status.
         case status
-        /// The answer is an object whose `status` is the status (Weibo's favourites).
+        /// An object whose `status` is the status (Weibo's favourites).
         case wrapped
+        /// The account (Weibo's friendships).
+        case account
+        /// Your relationship to the account (Mastodon's follow, block); with
+        /// `rereadsAccount`, the account is read again after it, so a profile
+        /// on screen shows what changed (its followers).
+        case relationship(rereadsAccount: Bool)
     }
 
     public var method: HTTPMethod
-    /// The path as help names it, `:id` where the status's id goes
+    /// The path as help names it, `:id` where the id goes
     /// (`/api/v1/statuses/:id/favourite`); a path without `:id` sends the id as `idParameter`.
     public var path: String
-    /// The form field the id goes in when the path has no `:id` (Weibo's `id`).
+    /// The form field the id goes in when the path has no `:id` (Weibo's `id`;
+    /// an account's, `uid or screen_name`, is the one the user was named by).
     public var idParameter: String?
     public var answer: Answer
 
@@ -125,9 +137,9 @@ public struct ToggleCall: Sendable, Hashable, CustomStringConvertible {
         self.answer = answer
     }
 
-    /// The request for the status `id`: the path relative to the API's base,
-    /// the id in it percent-encoded (or as the form field `idParameter`).
-    public func endpoint(statusID id: String) -> Endpoint {
+    /// The request for the status or account `id`: the path relative to the
+    /// API's base, the id in it percent-encoded (or as the form field `idParameter`).
+    public func endpoint(id: String) -> Endpoint {
         Endpoint(method, String(path.drop { $0 == "/" }).replacing(":id", with: PercentEncoding.encoded(id)),
                  parameters: idParameter.map { [($0, id)] } ?? [])
     }
@@ -138,12 +150,17 @@ public struct ToggleCall: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-extension StatusToggle {
+/// A toggle of a status's flag: `favorite N`, `bookmark N`.
+public typealias StatusToggle = Toggle<Status>
+/// A toggle of your relationship to an account: `follow USER`, `block USER`.
+public typealias AccountToggle = Toggle<Relationship>
+
+extension Toggle where Flagged == Status {
     /// wsh's status toggles, in the order `help` lists them.
-    public static let all: [StatusToggle] = [favorite, bookmark]
+    public static var all: [StatusToggle] { [favorite, bookmark] }
 
     /// `favorite N` / `unfavorite N`.
-    public static let favorite = StatusToggle(
+    public static var favorite: StatusToggle { StatusToggle(
         name: "favorite", oppositeName: "unfavorite", on: "favourited", off: "unfavourited",
         undoOfOn: "unfavourites", undoOfOff: "favourites", abstract: ("Favourite row N.", "Unfavourite row N."),
         field: ["weibo": "favorited", "mastodon": "favourited"],
@@ -153,10 +170,10 @@ extension StatusToggle {
                            off: ToggleCall(.post, "favorites/destroy.json", idParameter: "id", answer: .wrapped)),
             "mastodon": Calls(on: ToggleCall(.post, "/api/v1/statuses/:id/favourite"),
                               off: ToggleCall(.post, "/api/v1/statuses/:id/unfavourite")),
-        ])
+        ]) }
 
     /// `bookmark N` / `unbookmark N` (Mastodon).
-    public static let bookmark = StatusToggle(
+    public static var bookmark: StatusToggle { StatusToggle(
         name: "bookmark", oppositeName: "unbookmark", on: "bookmarked", off: "unbookmarked",
         undoOfOn: "unbookmarks", undoOfOff: "bookmarks again",
         abstract: ("Bookmark row N (Mastodon).", "Remove the bookmark of row N (Mastodon)."),
@@ -165,5 +182,35 @@ extension StatusToggle {
         calls: [
             "mastodon": Calls(on: ToggleCall(.post, "/api/v1/statuses/:id/bookmark"),
                               off: ToggleCall(.post, "/api/v1/statuses/:id/unbookmark")),
-        ])
+        ]) }
+}
+
+extension Toggle where Flagged == Relationship {
+    /// wsh's account toggles, in the order `help` lists them.
+    public static var all: [AccountToggle] { [follow, block] }
+
+    /// `follow USER` / `unfollow USER`.
+    public static var follow: AccountToggle { AccountToggle(
+        name: "follow", oppositeName: "unfollow", on: "followed", off: "unfollowed",
+        undoOfOn: "unfollows", undoOfOff: "follows again",
+        abstract: ("Follow a user by screen name (@name) or uid.", "Unfollow a user by screen name (@name) or uid."),
+        field: ["weibo": "following", "mastodon": "following"], flag: { $0.following }, feature: "follows",
+        calls: [
+            "weibo": Calls(on: ToggleCall(.post, "friendships/create.json", idParameter: "uid or screen_name", answer: .account),
+                           off: ToggleCall(.post, "friendships/destroy.json", idParameter: "uid or screen_name", answer: .account)),
+            "mastodon": Calls(on: ToggleCall(.post, "/api/v1/accounts/:id/follow", answer: .relationship(rereadsAccount: true)),
+                              off: ToggleCall(.post, "/api/v1/accounts/:id/unfollow", answer: .relationship(rereadsAccount: true))),
+        ]) }
+
+    /// `block USER` / `unblock USER` (Mastodon).
+    public static var block: AccountToggle { AccountToggle(
+        name: "block", oppositeName: "unblock", on: "blocked", off: "unblocked", undoOfOn: "unblocks", undoOfOff: "blocks again",
+        abstract: ("Block a user on the server (Mastodon).", "Unblock a user on the server (Mastodon)."),
+        field: ["mastodon": "blocking"], flag: { $0.blocking },
+        note: "Blocking also ends the follows between you (the server's doing; undo does not restore them).",
+        feature: "block", capability: \Capabilities.blocksAccounts,
+        calls: [
+            "mastodon": Calls(on: ToggleCall(.post, "/api/v1/accounts/:id/block", answer: .relationship(rereadsAccount: false)),
+                              off: ToggleCall(.post, "/api/v1/accounts/:id/unblock", answer: .relationship(rereadsAccount: false))),
+        ]) }
 }

@@ -59,8 +59,6 @@ public protocol Dialect: Sendable {
     func comments(statusID: String, _ query: PageQuery, _ exchange: DialectExchange) async throws(RequestError) -> CommentsPage
     /// One user.
     func user(_ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> User
-    /// Whether the token's owner follows `user`.
-    func followingState(_ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> FollowingState
     /// The token's rate limit.
     func rateLimits(_ exchange: DialectExchange) async throws(RequestError) -> RateLimitStatus
 

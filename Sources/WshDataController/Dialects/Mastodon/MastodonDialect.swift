@@ -146,13 +146,6 @@ public struct MastodonDialect: Dialect {
         }
     }
 
-    public func followingState(_ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> FollowingState {
-        let call = Call(exchange)
-        let id = try await call.accountID(user)
-        let relationships = try await call.get([MastodonRelationship].self, "api/v1/accounts/relationships", [("id[]", id)])
-        return FollowingState(following: relationships.first?.following)
-    }
-
     /// The token's rate limit, from the `X-RateLimit-*` headers of a cheap call.
     public func rateLimits(_ exchange: DialectExchange) async throws(RequestError) -> RateLimitStatus {
         let response = try await Call(exchange).exchange(.get, "api/v1/accounts/verify_credentials", [])

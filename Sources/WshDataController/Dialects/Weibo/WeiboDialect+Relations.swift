@@ -49,6 +49,8 @@ extension WeiboDialect {
     }
 
     public func relationship(_ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> Relationship {
-        Relationship(following: try await followingState(user, exchange).following)
+        // Weibo's relationship to a user is whether you follow them, in their profile.
+        let state = try await exchange.fetch(FollowingState.self, Endpoint(.get, "users/show.json", parameters: [user.weiboParameter]))
+        return Relationship(following: state.following)
     }
 }

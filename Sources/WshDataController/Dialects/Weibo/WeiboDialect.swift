@@ -85,10 +85,6 @@ public struct WeiboDialect: Dialect {
         try await exchange.fetch(User.self, Endpoint(.get, "users/show.json", parameters: [user.weiboParameter]))
     }
 
-    public func followingState(_ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> FollowingState {
-        try await exchange.fetch(FollowingState.self, Endpoint(.get, "users/show.json", parameters: [user.weiboParameter]))
-    }
-
     public func rateLimits(_ exchange: DialectExchange) async throws(RequestError) -> RateLimitStatus {
         try await exchange.fetch(RateLimitStatus.self, Endpoint(.get, "account/rate_limit_status.json"))
     }

@@ -8,8 +8,7 @@ public enum SharedOperation: String, Sendable, CaseIterable {
 }
 
 /// How one API carries out a `SharedOperation`, as help says it:
-/// `POST /api/v1/statuses/:id/favourite`, and the field of what it changes
-/// (`favorited`) that a lost answer is checked by.
+/// `POST /api/v1/statuses` (status, in_reply_to_id).
 public struct OperationCall: Sendable, Hashable, CustomStringConvertible {
     /// `GET`, `POST`, `DELETE`.
     public var method: String
@@ -17,15 +16,12 @@ public struct OperationCall: Sendable, Hashable, CustomStringConvertible {
     public var path: String
     /// The parameters it sends, as help lists them; "" for none.
     public var parameters: String
-    /// The field it changes, if it names one; nil when it changes none.
-    public var field: String?
 
     /// A call as help shows it.
-    public init(_ method: String, _ path: String, _ parameters: String = "", field: String? = nil) {
+    public init(_ method: String, _ path: String, _ parameters: String = "") {
         self.method = method
         self.path = path
         self.parameters = parameters
-        self.field = field
     }
 
     /// `POST /api/v1/statuses` (status, in_reply_to_id).

@@ -14,8 +14,6 @@ public enum ReadBack: Sendable, Hashable {
     case ownRecentStatuses
     /// Your relationship to the user, and the field that holds `toggle`'s flag (whether you follow them…).
     case account(AccountToggle, UserReference)
-    /// The user.
-    case user(UserReference)
     /// Your relationship to an account: `field` is what to look at
     /// (`blocking`, `muting`), `id` the account's id if known.
     case relationship(field: String, accountID: String?)

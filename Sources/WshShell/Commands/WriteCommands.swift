@@ -196,12 +196,9 @@ extension Shell {
         return spec
     }
 
-    /// `POST /api/v1/statuses/:id/favourite, field "favourited"; undo: POST /api/v1/statuses/:id/unfavourite, …`.
+    /// `POST /api/v1/statuses (status, in_reply_to_id); undo: DELETE /api/v1/statuses/:id.`
     private static func callsText(_ dialect: any Dialect, _ calls: [(label: String, operation: SharedOperation)]) -> String {
-        calls.map { label, operation in
-            let call = dialect.call(for: operation)
-            let field = call.field.map { ", field \"\($0)\"" } ?? ""
-            return (label.isEmpty ? "" : "\(label): ") + call.description + field
-        }.joined(separator: "; ") + "."
+        calls.map { label, operation in (label.isEmpty ? "" : "\(label): ") + dialect.call(for: operation).description }
+            .joined(separator: "; ") + "."
     }
 }

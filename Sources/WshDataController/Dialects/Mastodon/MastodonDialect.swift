@@ -58,7 +58,6 @@ public struct MastodonDialect: Dialect {
         case .ownRecentStatuses: ReadBackHint("api get api/v1/timelines/home limit=5")
         case .account(let toggle, let user):
             ReadBackHint("api get api/v1/accounts/relationships id[]=\(Self.accountHint(user))", field: toggle.field[name])
-        case .user(let user): ReadBackHint(Self.accountCommand(user))
         case .relationship(let field, let id): ReadBackHint("api get api/v1/accounts/relationships id[]=\(id ?? "ID")", field: field)
         case .listAccounts(let id): ReadBackHint("api get api/v1/lists/\(id)/accounts")
         }
@@ -69,13 +68,6 @@ public struct MastodonDialect: Dialect {
         switch user {
         case .uid(let id): id
         case .screenName: "ID"
-        }
-    }
-
-    private static func accountCommand(_ user: UserReference) -> String {
-        switch user {
-        case .uid(let id): "api get api/v1/accounts/\(id)"
-        case .screenName(let name): "api get api/v1/accounts/lookup acct=\(name)"
         }
     }
 

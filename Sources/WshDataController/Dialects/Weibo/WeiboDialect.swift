@@ -35,7 +35,6 @@ public struct WeiboDialect: Dialect {
         case .comments(let id): ReadBackHint("api get comments/show.json id=\(id)")
         case .ownRecentStatuses: ReadBackHint("api get statuses/user_timeline.json count=5")
         case .account(let toggle, let user): ReadBackHint("api get users/show.json \(user.weiboArgument)", field: toggle.field[name])
-        case .user(let user): ReadBackHint("api get users/show.json \(user.weiboArgument)")
         case .relationship(let field, _): ReadBackHint("api get friendships/show.json", field: field)
         case .listAccounts: ReadBackHint("api get friendships/groups.json")
         }

@@ -24,8 +24,9 @@ public enum SessionEvent: Sendable {
     /// terminal Views render on this, before the other subscribers hear it.
     case inputEnded(InputEnded)
     /// A View rendered: its name as `trace` shows it (`TimelineListView (3
-    /// rows)`) and its text without colour. `onTerminal` is false for a
-    /// screen rendered only for the stream (a script shows no rows).
+    /// rows)`) and its text without colour, made only while a close watcher
+    /// listens (`SessionStream.isWatchedClosely`; empty otherwise). `onTerminal`
+    /// is false for a screen rendered only for the stream (a script shows no rows).
     case rendered(view: String, text: String, onTerminal: Bool)
     /// Text written to the terminal: results (stdout) or notes and errors
     /// (stderr), masked and sanitized as they left the process, without colour.

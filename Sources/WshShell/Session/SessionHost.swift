@@ -96,10 +96,12 @@ extension Shell {
                                               elapsed: ContinuousClock.now - started)))
     }
 
-    /// Writes `text`, rendered by the View `name`, and says so on the stream.
+    /// Writes `text`, rendered by the View `name`, and says so on the stream
+    /// (with the text itself only while a close watcher, the page, wants it).
     private func render(_ context: CommandContext, _ name: String, _ text: String) {
         context.write(text)
-        stream.publish(.rendered(view: name, text: TerminalText.sanitize(text, .multiline), onTerminal: true))
+        stream.publish(.rendered(view: name, text: stream.isWatchedClosely ? TerminalText.sanitize(text, .multiline) : "",
+                                 onTerminal: true))
     }
 
     /// Drives an input that opens a screen: shows it, or with `--json` prints

@@ -58,14 +58,15 @@ final class TerminalViews: SessionSubscriber, @unchecked Sendable {
             if wanted.contains(.rows) || interactive || !isList {
                 let (name, text) = Self.screen(session, style: console.style, columns: console.columns(), expand: end.expand)
                 shell.interpreter.write(text)
-                stream.publish(.rendered(view: name, text: TerminalText.sanitize(text, .multiline), onTerminal: true))
+                stream.publish(.rendered(view: name, text: stream.isWatchedClosely ? TerminalText.sanitize(text, .multiline) : "", onTerminal: true))
                 screenShown = true
             }
         }
         if wanted.contains(.led) {
             let text = LEDView(style: console.style).render(session.ledText)
             shell.interpreter.write(text)
-            stream.publish(.rendered(view: "LEDView", text: TerminalText.sanitize(text, .multiline), onTerminal: true))
+            stream.publish(.rendered(view: "LEDView", text: stream.isWatchedClosely ? TerminalText.sanitize(text, .multiline) : "",
+                                   onTerminal: true))
         }
         // Any recorded input (a re-fetch that changed no row too) shows the page the screen it left.
         if !screenShown && stream.isWatchedClosely && !changes.isDisjoint(with: [.rows, .screen, .history]) {

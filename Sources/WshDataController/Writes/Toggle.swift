@@ -30,8 +30,8 @@ public struct Toggle<Flagged>: Sendable, Hashable {
     public var undoOfOff: String
     /// `help`'s one line for each command.
     public var abstract: (on: String, off: String)
-    /// The status's field that holds the flag, as the API's answers name it
-    /// (`favourited`; Weibo's `favorited`), for help and the advice after a lost answer.
+    /// The field that holds the flag, by API, as its answers name it (`favourited`;
+    /// Weibo's `favorited`; `following`), for help and the advice after a lost answer.
     public var field: [String: String]
     /// The flag in the Model, read from the server's answer and when an answer is lost.
     public var flag: @Sendable (Flagged) -> Bool?
@@ -104,8 +104,8 @@ public struct Toggle<Flagged>: Sendable, Hashable {
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
 
-/// One way of a toggle on one API: the request, as help names it, and where
-/// the status is in the answer.
+/// One way of a toggle on one API: the request, as help names it, and what
+/// its answer holds.
 public struct ToggleCall: Sendable, Hashable, CustomStringConvertible {
     /// What the answer holds.
     public enum Answer: Sendable, Hashable {

@@ -220,11 +220,7 @@ extension TimelineViewModel {
         ) { () async throws(WriteError) in
             try await dataController.statuses.set(toggle, on, statusID: statusID, alreadyDoneCounts: true)
         }
-        return switch outcome.resolution {
-        case .answered: "\(toggle.past(on)) status \(statusID) on the server"
-        case .recovered: "the answer was lost; the server shows status \(statusID) \(toggle.past(on))"
-        case .alreadyDone: "status \(statusID) was already \(on ? toggle.on : "not " + toggle.on) on the server"
-        }
+        return Self.toggleNote(outcome, toggle, on, "status \(statusID)")
     }
 
     /// Sets `toggle`'s side of the relationship to `reference` back or
@@ -235,10 +231,16 @@ extension TimelineViewModel {
             operation, undo: undo, doing: "\(toggle.doing(on)) \(reference)",
             check: dataController.readBack(.account(toggle, reference)).command
         ) { () async throws(WriteError) in try await dataController.users.set(toggle, on, reference, alreadyDoneCounts: true) }
-        return switch outcome.resolution {
-        case .answered: "\(toggle.past(on)) \(reference) on the server"
-        case .recovered: "the answer was lost; the server shows \(reference) \(toggle.past(on))"
-        case .alreadyDone: "\(reference) was already \(on ? toggle.on : "not " + toggle.on) on the server"
+        return Self.toggleNote(outcome, toggle, on, reference.description)
+    }
+
+    /// The note on setting `toggle` `on` (or off) for `subject` (`status 5`,
+    /// `@bob`) back or again, by how the server answered.
+    static func toggleNote<T, Flagged>(_ outcome: WriteOutcome<T>, _ toggle: Toggle<Flagged>, _ on: Bool, _ subject: String) -> String {
+        switch outcome.resolution {
+        case .answered: "\(toggle.past(on)) \(subject) on the server"
+        case .recovered: "the answer was lost; the server shows \(subject) \(toggle.past(on))"
+        case .alreadyDone: "\(subject) was already \(on ? toggle.on : "not " + toggle.on) on the server"
         }
     }
 

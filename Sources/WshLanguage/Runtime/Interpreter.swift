@@ -101,7 +101,7 @@ public final class Interpreter {
         return table
     }
     private var table = CommandTable()
-    /// The built-ins are registered before anything else, when the table is first read.
+    /// The built-ins are registered when the whole table is read, or a name no host batch declares is looked up.
     private var builtinsPending = true
     /// What ``register(lazily:)`` was given and has not made yet, in order: a
     /// chain of nodes, not an array, whose element type (a function type) the
@@ -185,12 +185,14 @@ public final class Interpreter {
     /// (a script that calls `fetch` does not declare the archive's commands).
     /// The same as reading it from ``commands``: a batch never redeclares a
     /// command an earlier batch declared (checked in debug builds).
+    /// The built-ins come last: no host command shares a name with one
+    /// (`registerChecked`), so a host's command never declares them.
     func command(named name: String) -> CommandSpec? {
-        registerBuiltinsIfPending()
         repeat {
             if let spec = table.lookup(name) { return spec }
         } while registerNextPending()
-        return nil
+        registerBuiltinsIfPending()
+        return table.lookup(name)
     }
 
     private func registerBuiltinsIfPending() {

@@ -423,30 +423,18 @@ extension Shell {
     /// The archive file: `--archive FILE` on the command (`archive`, `sql`), else
     /// wsh's own `--archive FILE`, else the default; nil without a data folder.
     func archiveFile(_ option: String? = nil) -> String? {
-        if let option { return option }
-        if let path = configuration.archivePath { return path }
-        // Only the two variables the path needs (getenv): every fetch attaches the archive, and
-        // ProcessInfo's dictionary of every variable cost a third of a warm `fetch 20`'s own work.
+        option ?? Self.archiveFile(configured: configuration.archivePath)
+    }
+
+    /// wsh's own `--archive FILE`, else the default in the data folder.
+    static func archiveFile(configured: String?) -> String? {
+        if let configured { return configured }
+        // Only the two variables the path needs (getenv): ProcessInfo's dictionary of
+        // every variable cost a third of a warm `fetch 20`'s own work when each fetch asked.
         let variable = ShellPaths.lookup(nil)
         var environment: [String: String] = [:]
         for name in ["XDG_DATA_HOME", "HOME"] { environment[name] = variable(name) }
         guard !environment.isEmpty else { return nil }
         return ArchiveStore.defaultPath(environment: environment)
-    }
-
-    /// Attaches the archive to the session's timeline as one more source
-    /// (offline with `--offline`, else a fallback when the server cannot be
-    /// reached; `archive on` keeps what is read). The file opens only when needed.
-    func attachArchive(to dataController: TimelineDataController, dialect: any Dialect, account: String? = nil) {
-        guard let path = archiveFile() else { return }
-        dataController.attachArchive(ArchiveAttachment(
-            path: path, server: connection.accountKey, account: account, api: dialect.name, offline: configuration.offline,
-            keepsLive: archiveKeepsLive, maximumPages: configuration.archiveMaximumPages))
-        if archiveNotice == nil {
-            let console = self.console
-            let notice = ArchiveNoticeView(offline: configuration.offline, path: path) { console.note(console.diagnosticStyle.dim($0)) }
-            stream.subscribe(notice)
-            archiveNotice = notice
-        }
     }
 }

@@ -127,27 +127,6 @@ extension Shell {
         let kept = records.filter { $0.replay != nil && (includeWrites || !$0.isRemote) }.count
         context.note(console.diagnosticStyle.dim("saved \(kept) operation\(kept == 1 ? "" : "s") to \(path)"))
     }
-
-    /// Registers every shell command in the interpreter's table, a group at a
-    /// time, each declared when first needed: `wsh -c 'echo hi'` declares none,
-    /// `fetch` and `list` only the timeline's (the commonest first).
-    /// (One call a group, not a loop over an array of them: an array of
-    /// functions would have the runtime build its type at every start.)
-    func registerCommands() {
-        interpreter.register(lazily: { [unowned self] in timelineCommands().map(gatedByCapability) })
-        interpreter.register(lazily: { [unowned self] in postCommands().map(gatedByCapability) })
-        interpreter.register(lazily: { [unowned self] in writeCommands().map(gatedByCapability) })
-        interpreter.register(lazily: { [unowned self] in editCommands().map(gatedByCapability) })
-        interpreter.register(lazily: { [unowned self] in historyCommands().map(gatedByCapability) })
-        interpreter.register(lazily: { [unowned self] in stateCommands().map(gatedByCapability) })
-        interpreter.register(lazily: { [unowned self] in sessionCommands().map(gatedByCapability) })
-        interpreter.register(lazily: { [unowned self] in webCommands().map(gatedByCapability) })
-        interpreter.register(lazily: { [unowned self] in accountCommands().map(gatedByCapability) })
-        interpreter.register(lazily: { [unowned self] in notificationCommands().map(gatedByCapability) })
-        interpreter.register(lazily: { [unowned self] in searchCommands().map(gatedByCapability) })
-        interpreter.register(lazily: { [unowned self] in listsCommands().map(gatedByCapability) })
-        interpreter.register(lazily: { [unowned self] in archiveCommands().map(gatedByCapability) })
-    }
 }
 
 /// One operation in `history --json`: `{index, operation, remote}`, where

@@ -77,8 +77,6 @@ public final class Shell {
     var sessionStorage: SessionViewModel?
     /// `archive on`: timelines read from the server are kept in the archive as they arrive.
     var archiveKeepsLive = false
-    /// The View that says when the archive answered, while one is subscribed.
-    var archiveNotice: ArchiveNoticeView?
     /// The session's timeline DataController, for `archive on` to attach the archive to.
     var timelineDataController: TimelineDataController?
     /// What happens in the session, as every View hears it: the terminal

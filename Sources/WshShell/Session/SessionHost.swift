@@ -2,6 +2,9 @@ import WshDataController
 import WshLanguage
 import WshText
 import WshViewModel
+import WshRequest
+import Dispatch
+import Synchronization
 
 extension Shell {
     /// The session's Top ViewModel, created on first use with DataControllers
@@ -19,6 +22,18 @@ extension Shell {
         session.onChange = { stream.publish(.changed($0)) }
         sessionStorage = session
         return session
+    }
+
+    /// Attaches the archive to the session's timeline as one more source
+    /// (offline with `--offline`, else a fallback when the server cannot be
+    /// reached; `archive on` keeps what is read). Where the file is, and the
+    /// file itself, are looked up only when a page needs them.
+    func attachArchive(to dataController: TimelineDataController, dialect: any Dialect, account: String? = nil) {
+        let configured = configuration.archivePath
+        dataController.attachArchive(ArchiveAttachment(
+            locate: { Shell.archiveFile(configured: configured) }, server: connection.accountKey, account: account,
+            api: dialect.name, offline: configuration.offline, keepsLive: archiveKeepsLive,
+            maximumPages: configuration.archiveMaximumPages))
     }
 
     /// Forgets the session (after `connect`): the next command builds a new one.
@@ -144,4 +159,219 @@ extension Shell {
 extension OptionSpec {
     /// `--json`, the option of every command that can answer as JSON (`wantsJSON` reads it).
     static let json = OptionSpec.flag("json", help: "as JSON")
+}
+
+// MARK: Waiting for an input's Task on the main thread
+
+/// Runs async ViewModel inputs from the shell's synchronous main thread.
+///
+/// The REPL stays on the real main thread (libedit and SIGINT need it), so
+/// each async input runs in a Task while the main thread waits, polling for
+/// Ctrl-C every 10 ms; an interrupt cancels the Task, which cancels the
+/// request within milliseconds.
+///
+/// The waiting thread runs the Task's own work (`WaitingThreadExecutor`):
+/// it is idle until the Task ends anyway, and a request then costs two
+/// hand-overs between threads (to the curl thread and back) instead of
+/// four (to the concurrency pool, to the curl thread, back to the pool,
+/// back to the main thread).
+enum Bridge {
+    /// The outcome of `operation`, or `BridgeInterrupted` after Ctrl-C.
+    static func run<T>(
+        _ operation: sending @escaping () async throws -> T,
+        onInterrupt: () -> Void = {}
+    ) throws -> T {
+        let box = ResultBox<T>()
+        let executor = WaitingThreadExecutor()
+        let task = Task(executorPreference: executor) {
+            do { box.result = .success(try await operation()) } catch { box.result = .failure(error) }
+            executor.finish()
+        }
+        var interrupted = false
+        while !executor.runJobs(waitingAtMost: .milliseconds(10)) {
+            if !interrupted && Interrupts.pending {
+                interrupted = true
+                task.cancel()
+                onInterrupt()
+            }
+        }
+        // `finish` (under the executor's lock) orders the Task's write before
+        // this read. An input that finished despite Ctrl-C (watch, fetch --all
+        // keep what arrived) returns its result; the pending interrupt still
+        // stops a script.
+        let result = box.result!
+        if interrupted || Interrupts.pending, case .failure = result { throw BridgeInterrupted() }
+        return try result.get()
+    }
+}
+
+/// The executor of `Bridge.run`'s Task: its jobs wait in a queue that the
+/// thread running `Bridge.run` works through. Once the Task has finished,
+/// any job still sent here (work the Task left behind) goes to the global
+/// concurrent executor, since nobody runs this queue any more.
+final class WaitingThreadExecutor: TaskExecutor, @unchecked Sendable {
+    private let lock = ThreadLock()
+    private var jobs: [UnownedJob] = []
+    private var finished = false
+    /// Rung for each job queued and for the Task's end.
+    private let doorbell = Doorbell()
+    /// `doorbell.count` when `runJobs` last took the queue (the waiting thread's own).
+    private var drained = 0
+    /// Whether the next wait may watch before it sleeps: at first, and after jobs ran.
+    private var watching = true
+    /// When the wait under way began (the waiting thread's own).
+    private var waitStarted: UInt64?
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let forward = lock.withLock { () -> Bool in
+            if finished { return true }
+            jobs.append(job)
+            return false
+        }
+        if forward {
+            globalConcurrentExecutor.enqueue(job)
+        } else {
+            doorbell.ring()
+        }
+    }
+
+    /// Marks the Task finished (the last thing it does).
+    func finish() {
+        lock.withLock { finished = true }
+        doorbell.ring()
+    }
+
+    /// How long the waiting thread watches for the Task's next job before
+    /// it sleeps, when answers have been coming quickly: over a fast
+    /// connection one comes within a millisecond or two, and a thread woken
+    /// from sleep takes tens of microseconds to run again (more on a virtual
+    /// machine). It gives way to any other thread that wants its core while
+    /// it watches. It does not watch while answers come slowly, nor for the
+    /// first one (which waits for libcurl to load: a thread watching on the
+    /// other core then costs an interrupt for every mapping the loader makes).
+    static let patience: UInt64 = 2_000_000
+    /// Whether the last wait for an answer ended within `patience`.
+    private static let quick = Atomic<Bool>(false)
+
+    /// Runs the jobs that arrive within `timeout` until none is queued; true
+    /// once the Task has finished.
+    func runJobs(waitingAtMost timeout: DispatchTimeInterval) -> Bool {
+        if doorbell.count == drained {
+            if waitStarted == nil { waitStarted = DispatchTime.now().uptimeNanoseconds }
+            // Watched once a wait: a long one (a slow server) sleeps between its checks for Ctrl-C.
+            let watches = watching && Self.quick.load(ordering: .relaxed)
+            doorbell.wait(past: drained, watchingFor: watches ? Self.patience : 0, timeout: timeout)
+            watching = false
+        }
+        let arrived = doorbell.count
+        if arrived != drained, let started = waitStarted {
+            Self.quick.store(DispatchTime.now().uptimeNanoseconds - started < Self.patience, ordering: .relaxed)
+            waitStarted = nil
+        }
+        drained = arrived
+        while let job = lock.withLock({ jobs.isEmpty ? nil : jobs.removeFirst() }) {
+            job.runSynchronously(on: asUnownedTaskExecutor())
+            watching = true
+        }
+        return lock.withLock { finished && jobs.isEmpty }
+    }
+}
+
+/// Ctrl-C stopped an async input.
+struct BridgeInterrupted: Error {}
+
+/// Carries a result from the Task to the waiting thread; the executor's
+/// lock makes the hand-over safe.
+private final class ResultBox<T>: @unchecked Sendable {
+    var result: Result<T, Error>?
+}
+
+/// A value handed to the Task of `Bridge.run` while the thread that owns it
+/// waits for that Task: the one place where wsh vouches for a non-Sendable
+/// value (the session's ViewModels) crossing threads. The owner does not
+/// touch it until `run` returns, so it has one user at a time.
+struct WaitingHandOver<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// A value of the shell's main thread captured by a closure that must be
+/// `Sendable` (a stream subscriber's callback) but is only ever called on
+/// that thread: the session publishes an input's end there, after its task.
+struct MainThreadOwned<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+extension Shell {
+    /// Runs an async input from a command handler and waits for it. Ctrl-C
+    /// cancels it; a request failure becomes the command's one-line error.
+    func wait<T>(_ operation: sending @escaping () async throws -> T) throws(LanguageError) -> T {
+        do {
+            return try Bridge.run(operation, onInterrupt: { [connection] in connection.cancelCurrentRequest() })
+        } catch is BridgeInterrupted {
+            throw LanguageError(.interrupted, "interrupted")
+        } catch let error as LanguageError {
+            throw error
+        } catch let error as RequestError {
+            throw failure(error)
+        } catch let error as ViewModelError {
+            throw failure(error)
+        } catch {
+            throw .commandFailed(redact("\(error)"))
+        }
+    }
+
+    /// The language error for a request error: cancelled is an interrupt; an
+    /// API error carries its code, another HTTP failure its status, for `$errcode`.
+    func failure(_ error: RequestError) -> LanguageError {
+        switch error {
+        case .cancelled:
+            return LanguageError(.interrupted, "interrupted")
+        case .api(let failure):
+            // Only a real authorization failure suggests logging in: a validation
+            // error (422, text too long) or a missing status does not.
+            let advice: String
+            switch (error.kind, failure.tokenProblem) {
+            case (.unauthorized?, .expired?): advice = " (the token has expired: run login)"
+            case (.unauthorized?, _) where failure.code != nil || failure.message.lowercased().contains("token"):
+                advice = " (the token is invalid or revoked: run login)"
+            // A server that answers without a code of its own (Mastodon with its
+            // public preview off) wants a login for what was asked.
+            case (.unauthorized?, _): advice = " (this server wants a login for that: run login)"
+            default: advice = ""
+            }
+            // A rate-limited call tells `retry` how long to wait: until the limit resets.
+            let wait = failure.rateLimitReset.map { Duration.seconds(max(1, $0.seconds)) }
+            return .commandFailed(redact(error.description) + advice, code: (failure.code ?? failure.httpStatus).description,
+                                  retryAfter: wait, category: error.kind?.rawValue)
+        case .http(let status, _, _):
+            return .commandFailed(redact(error.description), code: String(status), category: error.kind?.rawValue)
+        default:
+            return .commandFailed(redact(error.description), category: error.kind?.rawValue)
+        }
+    }
+
+    /// The language error for a ViewModel input that did nothing: a request
+    /// failure keeps its code; values the input does not accept are usage errors.
+    func failure(_ error: ViewModelError) -> LanguageError {
+        if case .requestFailed(let request) = error { return failure(request) }
+        // A write whose answer was lost failed on the way back: the network's doing.
+        let category: String? = switch error {
+        case .writeNotApplied, .writeOutcomeUnknown: ErrorKind.network.rawValue
+        default: nil
+        }
+        return LanguageError(error.isUsageError ? .usage : .failed, redact(error.description), category: category)
+    }
+
+    /// `text` without any secret this session knows.
+    func redact(_ text: String) -> String {
+        Redaction.redact(text, secrets: connection.secrets)
+    }
+
+    /// The API client, starting the sandbox on first use.
+    func client() throws(LanguageError) -> APIClient {
+        do { return try connection.client() } catch { throw failure(error) }
+    }
 }

@@ -7,7 +7,10 @@ import WshViewModel
 /// input ends they render what its change notifications asked for (an
 /// interactive session re-renders whatever changed; a script prints only what
 /// the command was asked to show, so its stdout holds results only), then the
-/// notes the input left, and say on the stream what they rendered.
+/// notes the input left, and say on the stream what they rendered. Last comes
+/// the one line that says a timeline came from the local archive and not from
+/// the server: the one place the user learns it, since the ViewModel does not
+/// know where its rows came from (the DataController's `.archive` calls say it).
 ///
 /// While a closer watcher listens (the web page), the screen an input left is
 /// also rendered, without colour, for the stream alone when the terminal did
@@ -19,6 +22,10 @@ final class TerminalViews: SessionSubscriber, @unchecked Sendable {
     private unowned let shell: Shell
     /// The changes heard since the input started.
     private let changes = Mutex<SessionChange>([])
+    /// Statuses the archive gave in the server's place since the input started; nil while it gave none.
+    private let archiveAnswered = Mutex<Int?>(nil)
+    /// A write `archive on` could not make, said once when the input ends.
+    private let archiveFailure = Mutex<String?>(nil)
 
     init(shell: Shell) {
         self.shell = shell
@@ -28,18 +35,26 @@ final class TerminalViews: SessionSubscriber, @unchecked Sendable {
         switch event {
         case .inputStarted:
             changes.withLock { $0 = [] }
+            archiveAnswered.withLock { $0 = nil }
         case .changed(let change):
             changes.withLock { $0.formUnion(change) }
+        // Only a timeline answered in the server's place says so (not `archive search`, nor its rows' detail).
+        case .dataController(let call) where call.source == .archive && call.call.hasPrefix("ArchiveStore.statuses("):
+            archiveAnswered.withLock { $0 = ($0 ?? 0) + call.itemCount }
+        case .dataController(let call) where call.call.hasPrefix("ArchiveStore.store("):
+            if case .failed(let message) = call.source { archiveFailure.withLock { $0 = message } }
         case .inputEnded(let end):
             let heard = changes.withLock { changes in
                 defer { changes = [] }
                 return changes
             }
-            guard end.failure == nil, let session = shell.sessionStorage else { return }
-            render(heard, end: end, session: session)
             let console = shell.console
-            // What the input wants the user to know (a lost answer resolved, old operations dropped).
-            for note in end.notes { console.note(console.diagnosticStyle.dim(note)) }
+            if end.failure == nil, let session = shell.sessionStorage {
+                render(heard, end: end, session: session)
+                // What the input wants the user to know (a lost answer resolved, old operations dropped).
+                for note in end.notes { console.note(console.diagnosticStyle.dim(note)) }
+            }
+            for note in archiveNotes() { console.note(console.diagnosticStyle.dim(note)) }
         default:
             break
         }
@@ -73,6 +88,18 @@ final class TerminalViews: SessionSubscriber, @unchecked Sendable {
             let (name, text) = Self.screen(session, style: .plain, columns: 100, expand: end.expand)
             stream.publish(.rendered(view: name, text: text, onTerminal: false))
         }
+    }
+
+    /// What the archive did for the input that ended: a write it could not make, then where the rows came from.
+    private func archiveNotes() -> [String] {
+        var notes: [String] = []
+        if let message = archiveFailure.withLock({ line in defer { line = nil }; return line }) { notes.append(message) }
+        if let count = archiveAnswered.withLock({ count in defer { count = nil }; return count }) {
+            let why = shell.configuration.offline ? "offline" : "the server could not be reached"
+            let path = shell.timelineDataController?.archiveAttachment?.path ?? "the archive"
+            notes.append("\(why): answered from the archive (\(count) status\(count == 1 ? "" : "es") from \(path))")
+        }
+        return notes
     }
 
     /// The View of the screen on top and its name as `trace` shows it.

@@ -54,7 +54,7 @@ public struct SessionStateDocument: Encodable, Sendable, Hashable {
         }
         fetched = timeline.hasFetched
         muted = timeline.muted.references.map { StatusDocument.clean($0.description) }
-        calculator = CalculatorDocument(state.calculator)
+        calculator = CalculatorDocument(state.calculator ?? CalculatorBrain())
     }
 
     /// One screen over the list: `{kind, status_id, user_id, screen_name}`.

@@ -86,7 +86,7 @@ public final class SessionViewModel {
 
     /// The whole view state, as the history records it.
     public var state: SessionState {
-        SessionState(timeline: timeline.state, calculator: calculatorStorage?.brain ?? SessionState.untouched)
+        SessionState(timeline: timeline.state, calculator: calculatorStorage?.brain)
     }
     /// `state --json`: the current state as a document.
     public var stateDocument: SessionStateDocument { SessionStateDocument(state) }
@@ -129,7 +129,7 @@ public final class SessionViewModel {
     /// True while a request is on its way.
     public var isLoading: Bool { timeline.isLoading }
     /// What the calculator's LED shows.
-    public var ledText: String { calculatorStorage?.ledText ?? SessionState.untouched.display }
+    public var ledText: String { calculatorStorage?.ledText ?? CalculatorBrain().display }
     /// The recorded operations, oldest first (undone ones excluded).
     public var operations: [String] { history.operations }
     /// The recorded operations with what each changed on the server, oldest first.
@@ -431,7 +431,7 @@ public final class SessionViewModel {
     /// Puts `state` on every screen.
     private func show(_ state: SessionState) {
         timeline.restore(state.timeline)
-        if calculatorStorage != nil || state.calculator != SessionState.untouched { calculator.restore(state.calculator) }
+        if calculatorStorage != nil || state.calculator != nil { calculator.restore(state.calculator ?? CalculatorBrain()) }
     }
 
     /// Sends one notification: the children's changes plus `own`.
@@ -502,13 +502,11 @@ public final class SessionViewModel {
 /// The history keeps one per operation; undo is putting one back.
 public struct SessionState: Sendable, Hashable {
     public var timeline: TimelineState
-    public var calculator: CalculatorBrain
-
-    /// The calculator before any key: 0.
-    public static let untouched = CalculatorBrain()
+    /// nil until a calculator key is pressed: a session that never uses it never makes one.
+    public var calculator: CalculatorBrain?
 
     /// A fresh session: nothing loaded, nobody muted, the calculator at 0.
-    public init(timeline: TimelineState = TimelineState(), calculator: CalculatorBrain = SessionState.untouched) {
+    public init(timeline: TimelineState = TimelineState(), calculator: CalculatorBrain? = nil) {
         self.timeline = timeline
         self.calculator = calculator
     }

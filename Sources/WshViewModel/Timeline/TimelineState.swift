@@ -212,3 +212,26 @@ public struct LoadedStatuses: Sendable, Hashable, RandomAccessCollection {
         }
     }
 }
+
+extension TimelineState {
+    /// This state with the status `id` replaced by `status` wherever it shows:
+    /// in the loaded statuses and on the screens open over them. Redo uses it
+    /// when a post sent again comes back with a new id.
+    func replacingStatus(id: String, with status: Status) -> TimelineState {
+        var next = self
+        next.statuses.replace(id: id, with: status)
+        next.screens = screens.map { screen in
+            switch screen {
+            case .detail(let shown) where shown.identifier == id:
+                .detail(status)
+            case .comments(let shown, let page) where shown.identifier == id:
+                .comments(status, page)
+            case .edits(let shown, let versions) where shown.identifier == id:
+                .edits(status, versions)
+            default:
+                screen
+            }
+        }
+        return next
+    }
+}

@@ -1,3 +1,6 @@
+import WshRequest
+import WshText
+
 /// An operation every API has whose help names the API's own call
 /// (`help comment`, `help delete`), and the calls it depends on; a toggle's
 /// calls are in its declaration (`Toggle`).
@@ -7,23 +10,32 @@ public enum SharedOperation: String, Sendable, CaseIterable {
     case readComments
 }
 
-/// How one API carries out a `SharedOperation`, as help says it:
-/// `POST /api/v1/statuses` (status, in_reply_to_id).
+/// How one API carries out a `SharedOperation`: the request its dialect
+/// sends (`endpoint`), and what help says of it, `POST /api/v1/statuses`
+/// (status, in_reply_to_id), read from the same declaration.
 public struct OperationCall: Sendable, Hashable, CustomStringConvertible {
-    /// `GET`, `POST`, `DELETE`.
-    public var method: String
+    public var method: HTTPMethod
     /// The path as the API names it (`:id` for a value).
     public var path: String
     /// The parameters it sends, as help lists them; "" for none.
     public var parameters: String
 
-    /// A call as help shows it.
-    public init(_ method: String, _ path: String, _ parameters: String = "") {
+    public init(_ method: HTTPMethod, _ path: String, _ parameters: String = "") {
         self.method = method
         self.path = path
         self.parameters = parameters
     }
 
     /// `POST /api/v1/statuses` (status, in_reply_to_id).
-    public var description: String { "\(method) \(path)" + (parameters.isEmpty ? "" : " (\(parameters))") }
+    public var description: String { "\(method.rawValue) \(path)" + (parameters.isEmpty ? "" : " (\(parameters))") }
+
+    /// The request: the path relative to the API's base with `id` (percent-encoded) for `:id`, and `form`.
+    public func endpoint(id: String = "", _ form: [(String, String)] = []) -> Endpoint {
+        Self.endpoint(method, path, id: id, form)
+    }
+
+    /// The request a declared call (`/api/v1/statuses/:id/favourite`) sends for `id`.
+    static func endpoint(_ method: HTTPMethod, _ path: String, id: String, _ form: [(String, String)]) -> Endpoint {
+        Endpoint(method, String(path.drop { $0 == "/" }).replacing(":id", with: PercentEncoding.encoded(id)), parameters: form)
+    }
 }

@@ -124,7 +124,7 @@ public struct MastodonDialect: Dialect {
 
     public func comments(statusID: String, _ query: PageQuery, _ exchange: DialectExchange) async throws(RequestError) -> CommentsPage {
         let call = Call(exchange)
-        let context = try await call.get(MastodonContext.self, "api/v1/statuses/\(Call.segment(statusID))/context")
+        let context = try await exchange.fetch(MastodonContext.self, self.call(for: .readComments).endpoint(id: statusID))
         // The whole thread, in thread order: cutting it at `count` would drop the newest replies.
         return context.comments(under: statusID, kept: call.body.flatMap { ServerJSON.elements(of: $0, member: "descendants") })
     }
@@ -140,7 +140,7 @@ public struct MastodonDialect: Dialect {
 
     /// The token's rate limit, from the `X-RateLimit-*` headers of a cheap call.
     public func rateLimits(_ exchange: DialectExchange) async throws(RequestError) -> RateLimitStatus {
-        let response = try await Call(exchange).exchange(.get, "api/v1/accounts/verify_credentials", [])
+        let response = try await exchange.send(call(for: .rateLimits).endpoint())
         let headers = response.headers
         let reset = headers["x-ratelimit-reset"].flatMap(Timestamp.init(iso8601:))
         let seconds = reset.map { max(0, Int($0.date.timeIntervalSinceNow.rounded(.up))) }
@@ -179,20 +179,20 @@ public struct MastodonDialect: Dialect {
 
     public func delete(id: String, _ exchange: DialectExchange) async throws(RequestError) -> Status {
         let call = Call(exchange)
-        return call.kept(try await call.send(MastodonStatus.self, .delete, "api/v1/statuses/\(Call.segment(id))").status, \.serverJSON)
+        return call.kept(try await exchange.fetch(MastodonStatus.self, self.call(for: .delete).endpoint(id: id)).status, \.serverJSON)
     }
 
     /// Mastodon's own compensating call: unboost the original (deleting the boost status is not it).
     public func unrepost(_ repost: String, of original: String, _ exchange: DialectExchange) async throws(RequestError) -> Status {
         let call = Call(exchange)
-        return call.kept(try await call.send(MastodonStatus.self, .post, "api/v1/statuses/\(Call.segment(original))/unreblog").status,
+        return call.kept(try await exchange.fetch(MastodonStatus.self, self.call(for: .unrepost).endpoint(id: original)).status,
                          \.serverJSON)
     }
 
     /// A boost takes no text of its own.
     public func repost(id: String, text: String?, _ exchange: DialectExchange) async throws(RequestError) -> Status {
         let call = Call(exchange)
-        return call.kept(try await call.send(MastodonStatus.self, .post, "api/v1/statuses/\(Call.segment(id))/reblog").status, \.serverJSON)
+        return call.kept(try await exchange.fetch(MastodonStatus.self, self.call(for: .repost).endpoint(id: id)).status, \.serverJSON)
     }
 
     public func toggle(_ toggle: ToggleCall, statusID: String, _ exchange: DialectExchange) async throws(RequestError) -> Status? {
@@ -203,20 +203,20 @@ public struct MastodonDialect: Dialect {
     /// A comment is a reply status in the thread.
     public func comment(statusID: String, text: String, _ exchange: DialectExchange) async throws(RequestError) -> Comment {
         let call = Call(exchange)
-        return call.kept(try await call.send(MastodonStatus.self, .post, "api/v1/statuses",
-                                             [("status", text), ("in_reply_to_id", statusID)]).comment(depth: 0), \.serverJSON)
+        return call.kept(try await exchange.fetch(MastodonStatus.self, self.call(for: .comment).endpoint(
+            [("status", text), ("in_reply_to_id", statusID)])).comment(depth: 0), \.serverJSON)
     }
 
     public func reply(statusID: String, commentID: String, text: String, _ exchange: DialectExchange)
         async throws(RequestError) -> Comment {
         let call = Call(exchange)
-        return call.kept(try await call.send(MastodonStatus.self, .post, "api/v1/statuses",
-                                             [("status", text), ("in_reply_to_id", commentID)]).comment(depth: 1), \.serverJSON)
+        return call.kept(try await exchange.fetch(MastodonStatus.self, self.call(for: .reply).endpoint(
+            [("status", text), ("in_reply_to_id", commentID)])).comment(depth: 1), \.serverJSON)
     }
 
     public func deleteComment(statusID: String, commentID: String, _ exchange: DialectExchange) async throws(RequestError) -> Comment {
         let call = Call(exchange)
-        return call.kept(try await call.send(MastodonStatus.self, .delete, "api/v1/statuses/\(Call.segment(commentID))").comment(depth: 0),
+        return call.kept(try await exchange.fetch(MastodonStatus.self, self.call(for: .deleteComment).endpoint(id: commentID)).comment(depth: 0),
                          \.serverJSON)
     }
 

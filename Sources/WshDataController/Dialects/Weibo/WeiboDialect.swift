@@ -77,7 +77,7 @@ public struct WeiboDialect: Dialect {
     }
 
     public func comments(statusID: String, _ query: PageQuery, _ exchange: DialectExchange) async throws(RequestError) -> CommentsPage {
-        try await exchange.fetch(CommentsPage.self, Endpoint(.get, "comments/show.json", parameters: [("id", statusID)] + Self.paging(query)))
+        try await exchange.fetch(CommentsPage.self, call(for: .readComments).endpoint([("id", statusID)] + Self.paging(query)))
     }
 
     public func user(_ user: UserReference, _ exchange: DialectExchange) async throws(RequestError) -> User {
@@ -85,7 +85,7 @@ public struct WeiboDialect: Dialect {
     }
 
     public func rateLimits(_ exchange: DialectExchange) async throws(RequestError) -> RateLimitStatus {
-        try await exchange.fetch(RateLimitStatus.self, Endpoint(.get, "account/rate_limit_status.json"))
+        try await exchange.fetch(RateLimitStatus.self, call(for: .rateLimits).endpoint())
     }
 
     // MARK: Writes
@@ -117,7 +117,7 @@ public struct WeiboDialect: Dialect {
     }
 
     public func delete(id: String, _ exchange: DialectExchange) async throws(RequestError) -> Status {
-        try await exchange.fetch(Status.self, Endpoint(.post, "statuses/destroy.json", parameters: [("id", id)]))
+        try await exchange.fetch(Status.self, call(for: .delete).endpoint([("id", id)]))
     }
 
     /// Weibo takes a repost back by deleting the repost status.
@@ -128,7 +128,7 @@ public struct WeiboDialect: Dialect {
     public func repost(id: String, text: String?, _ exchange: DialectExchange) async throws(RequestError) -> Status {
         var parameters = [("id", id)]
         if let text { parameters.append(("status", text)) }
-        return try await exchange.fetch(Status.self, Endpoint(.post, "statuses/repost.json", parameters: parameters))
+        return try await exchange.fetch(Status.self, call(for: .repost).endpoint(parameters))
     }
 
     public func toggle(_ call: ToggleCall, statusID: String, _ exchange: DialectExchange) async throws(RequestError) -> Status? {
@@ -140,17 +140,17 @@ public struct WeiboDialect: Dialect {
     }
 
     public func comment(statusID: String, text: String, _ exchange: DialectExchange) async throws(RequestError) -> Comment {
-        try await exchange.fetch(Comment.self, Endpoint(.post, "comments/create.json", parameters: [("id", statusID), ("comment", text)]))
+        try await exchange.fetch(Comment.self, call(for: .comment).endpoint([("id", statusID), ("comment", text)]))
     }
 
     public func reply(statusID: String, commentID: String, text: String, _ exchange: DialectExchange)
         async throws(RequestError) -> Comment {
-        try await exchange.fetch(Comment.self, Endpoint(.post, "comments/reply.json",
-                                                        parameters: [("id", statusID), ("cid", commentID), ("comment", text)]))
+        try await exchange.fetch(Comment.self, call(for: .reply).endpoint(
+            [("id", statusID), ("cid", commentID), ("comment", text)]))
     }
 
     public func deleteComment(statusID: String, commentID: String, _ exchange: DialectExchange) async throws(RequestError) -> Comment {
-        try await exchange.fetch(Comment.self, Endpoint(.post, "comments/destroy.json", parameters: [("cid", commentID)]))
+        try await exchange.fetch(Comment.self, call(for: .deleteComment).endpoint([("cid", commentID)]))
     }
 
     /// The user goes in the form field they were named by (`uid` or `screen_name`).

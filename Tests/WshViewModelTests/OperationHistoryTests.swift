@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WshViewModel
+@testable import WshViewModel
 
 @Suite("OperationHistory")
 struct OperationHistoryTests {

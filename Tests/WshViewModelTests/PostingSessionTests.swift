@@ -5,7 +5,7 @@ import WshModel
 import WshRequest
 import WshSandbox
 import WshTestSupport
-import WshViewModel
+@testable import WshViewModel
 
 /// `post` with options, media and polls, and `vote`, against the embedded
 /// sandbox's Mastodon side through libcurl (the upload is multipart, streamed).

@@ -5,7 +5,7 @@ import WshModel
 import WshRequest
 import WshSandbox
 import WshTestSupport
-import WshViewModel
+@testable import WshViewModel
 
 /// search, followers/following, block and the server's mute through the
 /// session, against the sandbox's Mastodon side (and its Weibo side, which
@@ -138,7 +138,7 @@ struct RelationsSessionTests {
 
             try await session.set(.block, true, name: author)
             #expect(try await listed("api/v1/blocks", client) == [id])
-            #expect((session.operationRecords.last?.remote as? AccountToggleEffect) == AccountToggleEffect(.block, true, user: .screenName(String(author.dropFirst()))))
+            #expect((session.operationRecords.last?.remote as? AccountToggleEffect) == AccountToggleEffect(toggle: .block, on: true, user: .screenName(String(author.dropFirst()))))
             try await session.undo()
             #expect(try await listed("api/v1/blocks", client).isEmpty)
             try await session.redo()

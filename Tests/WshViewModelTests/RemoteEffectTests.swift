@@ -1,7 +1,7 @@
 import Testing
 import WshDataController
 import WshModel
-import WshViewModel
+@testable import WshViewModel
 
 /// Each family of write is a type with its own summary and id replacement;
 /// the history compares effects by type and inputs.
@@ -17,19 +17,19 @@ struct RemoteEffectTests {
             (CommentEffect(statusID: "7", commentID: "71", text: "yes", repliedTo: "70"),
              "replied to comment 70 of status 7 (comment 71) · undo deletes the reply"),
             (RepostEffect(statusID: "7", repostID: "8", text: nil), "reposted status 7 as status 8 · undo takes the repost back"),
-            (ToggleEffect(.favorite, true, statusID: "123"), "favourited status 123 · undo unfavourites"),
-            (ToggleEffect(.favorite, false, statusID: "123"), "unfavourited status 123 · undo favourites"),
+            (ToggleEffect(toggle: .favorite, on: true, statusID: "123"), "favourited status 123 · undo unfavourites"),
+            (ToggleEffect(toggle: .favorite, on: false, statusID: "123"), "unfavourited status 123 · undo favourites"),
             (DeletedStatusEffect(id: "7", text: "hi"), "deleted status 7 · undo posts its text again as a new status"),
-            (AccountToggleEffect(.follow, true, user: bob), "followed @bob · undo unfollows"),
-            (AccountToggleEffect(.block, true, user: bob), "blocked @bob · undo unblocks"),
-            (ServerMuteEffect(bob, on: false), "unmuted @bob on the server · undo mutes again"),
-            (ToggleEffect(.bookmark, false, statusID: "7"), "unbookmarked status 7 · undo bookmarks again"),
+            (AccountToggleEffect(toggle: .follow, on: true, user: bob), "followed @bob · undo unfollows"),
+            (AccountToggleEffect(toggle: .block, on: true, user: bob), "blocked @bob · undo unblocks"),
+            (ServerMuteEffect(user: bob, on: false), "unmuted @bob on the server · undo mutes again"),
+            (ToggleEffect(toggle: .bookmark, on: false, statusID: "7"), "unbookmarked status 7 · undo bookmarks again"),
             (ListCreatedEffect(id: "3", title: "pals"), "created list \"pals\" (3) · undo deletes it"),
             (ListDeletedEffect(id: "3", title: "pals", members: [bob]),
              "deleted list \"pals\" (3, 1 member) · undo makes it again with a new id"),
             (ListMemberEffect(true, listID: "3", title: "pals", user: bob), "added @bob to list \"pals\" · undo removes them"),
             (EditEffect(id: "7", previousText: "hi", text: "hello"), "edited status 7 · undo edits it back to its previous text"),
-            (ScheduleEffect(ScheduledStatus(id: "9", scheduledAt: nil, text: "later"), scheduling: false),
+            (ScheduleEffect(scheduled: ScheduledStatus(id: "9", scheduledAt: nil, text: "later"), scheduling: false),
              "cancelled scheduled status 9 · undo schedules it again (a new id)"),
             (DismissedNotificationEffect(id: nil), "cleared the notifications · undo cannot restore them on the server"),
             (VoteEffect(statusID: "7", pollID: "4", choices: [0]), "voted in poll 4 of status 7 · undo cannot take it back"),
@@ -43,20 +43,20 @@ struct RemoteEffectTests {
     func replacingStatusID() {
         #expect(RepostEffect(statusID: "1", repostID: "2", text: nil).replacingStatusID("2", with: "5")
             == RepostEffect(statusID: "1", repostID: "5", text: nil))
-        #expect(ToggleEffect(.favorite, false, statusID: "1").replacingStatusID("1", with: "5")
-            == ToggleEffect(.favorite, false, statusID: "5"))
-        #expect(ToggleEffect(.favorite, true, statusID: "1").replacingStatusID("2", with: "5") == ToggleEffect(.favorite, true, statusID: "1"))
-        #expect(AccountToggleEffect(.follow, true, user: .uid("1")).replacingStatusID("1", with: "5") == AccountToggleEffect(.follow, true, user: .uid("1")))
+        #expect(ToggleEffect(toggle: .favorite, on: false, statusID: "1").replacingStatusID("1", with: "5")
+            == ToggleEffect(toggle: .favorite, on: false, statusID: "5"))
+        #expect(ToggleEffect(toggle: .favorite, on: true, statusID: "1").replacingStatusID("2", with: "5") == ToggleEffect(toggle: .favorite, on: true, statusID: "1"))
+        #expect(AccountToggleEffect(toggle: .follow, on: true, user: .uid("1")).replacingStatusID("1", with: "5") == AccountToggleEffect(toggle: .follow, on: true, user: .uid("1")))
     }
 
     @Test("recorded operations are equal only when their effects are the same type with the same inputs")
     func recordedEquality() {
         var favourite = OperationHistory(initial: 0)
-        favourite.record("w", leaving: 1, remote: ToggleEffect(.favorite, true, statusID: "1"))
+        favourite.record("w", leaving: 1, remote: ToggleEffect(toggle: .favorite, on: true, statusID: "1"))
         var again = OperationHistory(initial: 0)
-        again.record("w", leaving: 1, remote: ToggleEffect(.favorite, true, statusID: "1"))
+        again.record("w", leaving: 1, remote: ToggleEffect(toggle: .favorite, on: true, statusID: "1"))
         var bookmark = OperationHistory(initial: 0)
-        bookmark.record("w", leaving: 1, remote: ToggleEffect(.bookmark, true, statusID: "1"))
+        bookmark.record("w", leaving: 1, remote: ToggleEffect(toggle: .bookmark, on: true, statusID: "1"))
         var local = OperationHistory(initial: 0)
         local.record("w", leaving: 1)
 

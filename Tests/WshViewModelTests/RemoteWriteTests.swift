@@ -5,7 +5,7 @@ import WshDataController
 import WshModel
 import WshRequest
 import WshTestSupport
-import WshViewModel
+@testable import WshViewModel
 
 /// A fake Weibo account with state: what `post` creates, `user_timeline`
 /// lists and `destroy` deletes, plus scripted faults per endpoint, so a test

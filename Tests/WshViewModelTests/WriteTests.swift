@@ -4,7 +4,7 @@ import WshDataController
 import WshModel
 import WshRequest
 import WshTestSupport
-import WshViewModel
+@testable import WshViewModel
 
 /// A session over a `FakeWriteServer`.
 struct WriteFixture {
@@ -284,7 +284,7 @@ struct WriteTests {
         try await fixture.session.set(.favorite, true, index: 1)
         #expect(fixture.lastForm(Self.favorite) == ["id": id])
         #expect(fixture.server.favorites == [id])
-        #expect((fixture.session.operationRecords.last?.remote as? ToggleEffect) == ToggleEffect(.favorite, true, statusID: id))
+        #expect((fixture.session.operationRecords.last?.remote as? ToggleEffect) == ToggleEffect(toggle: .favorite, on: true, statusID: id))
         #expect(fixture.session.operations.last == "favorite 1")
 
         try await fixture.session.undo()

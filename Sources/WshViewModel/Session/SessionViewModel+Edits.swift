@@ -46,7 +46,7 @@ extension SessionViewModel {
             notes.append(scheduled.note ?? "scheduled status \(scheduled.scheduled.id) for \(DisplayText.fullTime(at))")
             let options = draft.optionNames.isEmpty ? "" : " " + draft.optionNames.joined(separator: " ")
             return ("post\(options) \(Self.quoted(draft.text)) --at \(DisplayText.fullTime(at))",
-                    ScheduleEffect(scheduled.scheduled, scheduling: true))
+                    ScheduleEffect(scheduled: scheduled.scheduled, scheduling: true))
         }
         return made!
     }
@@ -65,7 +65,7 @@ extension SessionViewModel {
             let cancelled = try await timeline.unschedule(index: index)
             notes.append(cancelled.note ?? "cancelled scheduled status \(cancelled.scheduled.id) on the server")
             return ("unschedule \(index) \(Self.quoted(cancelled.scheduled.text)) (undo schedules it again)",
-                    ScheduleEffect(cancelled.scheduled, scheduling: false))
+                    ScheduleEffect(scheduled: cancelled.scheduled, scheduling: false))
         }
     }
 
@@ -81,22 +81,15 @@ extension SessionViewModel {
 
 /// An edit of the status `id` from `previousText` (its source before) to
 /// `text`: undo edits it back, redo edits it again.
-public struct EditEffect: RemoteEffect {
+struct EditEffect: RemoteEffect {
     /// The status edited.
-    public var id: String
+    var id: String
     /// Its text (source) before the edit.
-    public var previousText: String
+    var previousText: String
     /// Its text after.
-    public var text: String
+    var text: String
 
-    /// The edit of the status `id` from `previousText` to `text`.
-    public init(id: String, previousText: String, text: String) {
-        self.id = id
-        self.previousText = previousText
-        self.text = text
-    }
-
-    public var summary: String { "edited status \(TerminalText.sanitize(id)) · undo edits it back to its previous text" }
+    var summary: String { "edited status \(TerminalText.sanitize(id)) · undo edits it back to its previous text" }
 
     public func undo(in session: SessionViewModel, undoing operation: String) async throws(ViewModelError) -> String {
         try await session.timeline.editAgain(id: id, text: previousText, for: operation, undo: true)
@@ -114,17 +107,11 @@ public struct EditEffect: RemoteEffect {
 /// A status scheduled (`scheduling`) or a scheduled status cancelled.
 /// Scheduling: undo cancels it, redo schedules it again (a new id).
 /// Cancelling: undo schedules it again (a new id), redo cancels that.
-public struct ScheduleEffect: RemoteEffect {
+struct ScheduleEffect: RemoteEffect {
     /// The scheduled status, as made or as cancelled.
-    public var scheduled: ScheduledStatus
+    var scheduled: ScheduledStatus
     /// True when it was scheduled, false when cancelled.
-    public var scheduling: Bool
-
-    /// `scheduled` made (`scheduling`) or cancelled.
-    public init(_ scheduled: ScheduledStatus, scheduling: Bool) {
-        self.scheduled = scheduled
-        self.scheduling = scheduling
-    }
+    var scheduling: Bool
 
     public var summary: String {
         let id = TerminalText.sanitize(scheduled.id)
@@ -152,11 +139,11 @@ public struct ScheduleEffect: RemoteEffect {
         session.notes.append(again.note ?? "scheduled again as scheduled status \(again.scheduled.id) (it was \(scheduled.id))")
     }
 
-    public func replacingStatusID(_ oldID: String, with newID: String) -> ScheduleEffect { self }
+    func replacingStatusID(_ oldID: String, with newID: String) -> ScheduleEffect { self }
 
     /// This effect naming `new` where it named the scheduled status `oldID`.
     func replacingScheduled(_ oldID: String, with new: ScheduledStatus) -> ScheduleEffect {
-        scheduled.id == oldID ? ScheduleEffect(new, scheduling: scheduling) : self
+        scheduled.id == oldID ? ScheduleEffect(scheduled: new, scheduling: scheduling) : self
     }
 }
 

@@ -65,14 +65,9 @@ extension SessionViewModel {
 /// A notification dismissed (`id`), or all of them cleared (nil): the server
 /// has no call that brings them back, so undo restores the screen only and
 /// says so; redo dismisses (clears) again.
-public struct DismissedNotificationEffect: RemoteEffect {
+struct DismissedNotificationEffect: RemoteEffect {
     /// The notification dismissed; nil when all were cleared.
-    public var id: String?
-
-    /// The dismissal of the notification `id`, or of all of them (nil).
-    public init(id: String?) {
-        self.id = id
-    }
+    var id: String?
 
     public var summary: String {
         id.map { "dismissed notification \(TerminalText.sanitize($0)) · undo cannot restore it on the server" }
@@ -88,5 +83,5 @@ public struct DismissedNotificationEffect: RemoteEffect {
         session.notes.append(try await session.timeline.dismissAgain(id: id, redoing: operation))
     }
 
-    public func replacingStatusID(_ oldID: String, with newID: String) -> DismissedNotificationEffect { self }
+    func replacingStatusID(_ oldID: String, with newID: String) -> DismissedNotificationEffect { self }
 }

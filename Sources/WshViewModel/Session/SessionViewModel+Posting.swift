@@ -62,22 +62,15 @@ extension SessionViewModel {
 /// which makes a new status with a new id. With options (`post --cw …`),
 /// `draft` is what was sent (its media as uploaded ids), and redo posts it
 /// again, re-using the media.
-public struct PostedStatusEffect: RemoteEffect {
+struct PostedStatusEffect: RemoteEffect {
     /// The status posted.
-    public var id: String
+    var id: String
     /// Its text.
-    public var text: String
+    var text: String
     /// The draft as sent, when the post had options; nil for plain text.
-    public var draft: StatusDraft?
+    var draft: StatusDraft?
 
-    /// The post of `text` that made the status `id`, from `draft` when it had options.
-    public init(id: String, text: String, draft: StatusDraft? = nil) {
-        self.id = id
-        self.text = text
-        self.draft = draft
-    }
-
-    public var summary: String { "posted status \(TerminalText.sanitize(id)) · undo deletes it" }
+    var summary: String { "posted status \(TerminalText.sanitize(id)) · undo deletes it" }
 
     public func undo(in session: SessionViewModel, undoing operation: String) async throws(ViewModelError) -> String {
         try await session.timeline.deletePost(id: id, undoing: operation)
@@ -101,20 +94,13 @@ public struct PostedStatusEffect: RemoteEffect {
 /// A vote for `choices` (0-based) in the poll `pollID` of `statusID`:
 /// Mastodon cannot take a vote back, so undo refuses and says so (and so it
 /// is never redone).
-public struct VoteEffect: RemoteEffect {
+struct VoteEffect: RemoteEffect {
     /// The status whose poll was voted in.
-    public var statusID: String
+    var statusID: String
     /// The poll.
-    public var pollID: String
+    var pollID: String
     /// The choices voted for, from 0.
-    public var choices: [Int]
-
-    /// The vote for `choices` in the poll `pollID` of the status `statusID`.
-    public init(statusID: String, pollID: String, choices: [Int]) {
-        self.statusID = statusID
-        self.pollID = pollID
-        self.choices = choices
-    }
+    var choices: [Int]
 
     public var summary: String {
         "voted in poll \(TerminalText.sanitize(pollID)) of status \(TerminalText.sanitize(statusID)) · undo cannot take it back"

@@ -46,7 +46,7 @@ extension SessionViewModel {
             notes.append(toggled.note ?? "\(mute ? "muted" : "unmuted") \(toggled.target) on the server")
             let reference = UserReference(name) ?? .screenName(name)
             return ("\(mute ? "mute" : "unmute") \(reference)\(options)",
-                    ServerMuteEffect(reference, on: mute, duration: duration, notifications: notifications))
+                    ServerMuteEffect(user: reference, on: mute, duration: duration, notifications: notifications))
         }
     }
 
@@ -54,23 +54,15 @@ extension SessionViewModel {
 
 /// A server-side mute (`on`, with its options) or unmute of `user`: undo
 /// sends the other, redo the same again.
-public struct ServerMuteEffect: RemoteEffect {
+struct ServerMuteEffect: RemoteEffect {
     /// The user muted or unmuted.
-    public var user: UserReference
+    var user: UserReference
     /// True for a mute, false for an unmute.
-    public var on: Bool
+    var on: Bool
     /// How long the mute lasts, in seconds; nil: until undone.
-    public var duration: Int?
+    var duration: Int?
     /// Whether the mute hides the user's notifications too.
-    public var notifications: Bool
-
-    /// The mute (or, with `on` false, the unmute) of `user` on the server.
-    public init(_ user: UserReference, on: Bool, duration: Int? = nil, notifications: Bool = false) {
-        self.user = user
-        self.on = on
-        self.duration = duration
-        self.notifications = notifications
-    }
+    var notifications = false
 
     public var summary: String {
         "\(on ? "muted" : "unmuted") \(user) on the server · undo \(on ? "unmutes" : "mutes again")"
@@ -86,5 +78,5 @@ public struct ServerMuteEffect: RemoteEffect {
                                                                            for: operation, undo: false))
     }
 
-    public func replacingStatusID(_ oldID: String, with newID: String) -> ServerMuteEffect { self }
+    func replacingStatusID(_ oldID: String, with newID: String) -> ServerMuteEffect { self }
 }

@@ -91,7 +91,7 @@ extension SessionViewModel {
         try await recordRemote(replay: command) { () async throws(ViewModelError) -> (String, (any RemoteEffect)?) in
             let toggled = try await timeline.set(toggle, on, index: index)
             notes.append(toggled.note ?? "\(toggle.past(on)) status \(toggled.target) on the server")
-            return (command, ToggleEffect(toggle, on, statusID: toggled.target))
+            return (command, ToggleEffect(toggle: toggle, on: on, statusID: toggled.target))
         }
     }
 
@@ -114,7 +114,7 @@ extension SessionViewModel {
             let toggled = try await timeline.set(toggle, on, name: name)
             notes.append(toggled.note ?? "\(toggle.past(on)) \(toggled.target) on the server")
             let reference = UserReference(name) ?? .screenName(name)
-            return ("\(toggle.command(on)) \(reference)", AccountToggleEffect(toggle, on, user: reference))
+            return ("\(toggle.command(on)) \(reference)", AccountToggleEffect(toggle: toggle, on: on, user: reference))
         }
     }
 
@@ -156,23 +156,15 @@ extension SessionViewModel {
 /// A comment this session wrote on the status `statusID`, or, with
 /// `repliedTo`, a reply to that comment: undo deletes `commentID`, redo
 /// comments (replies) `text` again, which makes a new comment.
-public struct CommentEffect: RemoteEffect {
+struct CommentEffect: RemoteEffect {
     /// The status commented on.
-    public var statusID: String
+    var statusID: String
     /// The comment written.
-    public var commentID: String
+    var commentID: String
     /// Its text.
-    public var text: String
+    var text: String
     /// The comment replied to; nil for a comment on the status itself.
-    public var repliedTo: String?
-
-    /// The comment `commentID` of `text` on the status `statusID`, replying to `repliedTo` if given.
-    public init(statusID: String, commentID: String, text: String, repliedTo: String? = nil) {
-        self.statusID = statusID
-        self.commentID = commentID
-        self.text = text
-        self.repliedTo = repliedTo
-    }
+    var repliedTo: String?
 
     public var summary: String {
         let comment = TerminalText.sanitize(commentID)
@@ -207,20 +199,13 @@ public struct CommentEffect: RemoteEffect {
 /// A repost of `statusID`: undo takes back the repost `repostID` by the
 /// API's own call (Weibo deletes it, Mastodon unboosts `statusID`), redo
 /// reposts again (a new id).
-public struct RepostEffect: RemoteEffect {
+struct RepostEffect: RemoteEffect {
     /// The status reposted.
-    public var statusID: String
+    var statusID: String
     /// The repost made.
-    public var repostID: String
+    var repostID: String
     /// The repost's own text, if it had one.
-    public var text: String?
-
-    /// The repost `repostID` of the status `statusID`, with `text`.
-    public init(statusID: String, repostID: String, text: String?) {
-        self.statusID = statusID
-        self.repostID = repostID
-        self.text = text
-    }
+    var text: String?
 
     public var summary: String {
         "reposted status \(TerminalText.sanitize(statusID)) as status \(TerminalText.sanitize(repostID)) · undo takes the repost back"
@@ -248,20 +233,13 @@ public struct RepostEffect: RemoteEffect {
 
 /// A `StatusToggle` set on or off for `statusID` (a favourite, an
 /// unbookmark…): undo sends it the other way, redo the same again.
-public struct ToggleEffect: RemoteEffect {
+struct ToggleEffect: RemoteEffect {
     /// The write, as declared.
-    public var toggle: StatusToggle
+    var toggle: StatusToggle
     /// True when it turned the flag on.
-    public var on: Bool
+    var on: Bool
     /// The status it was about.
-    public var statusID: String
-
-    /// `toggle` set `on` (or off) for `statusID`.
-    public init(_ toggle: StatusToggle, _ on: Bool, statusID: String) {
-        self.toggle = toggle
-        self.on = on
-        self.statusID = statusID
-    }
+    var statusID: String
 
     public var summary: String {
         "\(toggle.past(on)) status \(TerminalText.sanitize(statusID)) · undo \(on ? toggle.undoOfOn : toggle.undoOfOff)"
@@ -276,24 +254,18 @@ public struct ToggleEffect: RemoteEffect {
     }
 
     public func replacingStatusID(_ oldID: String, with newID: String) -> ToggleEffect {
-        ToggleEffect(toggle, on, statusID: statusID == oldID ? newID : statusID)
+        ToggleEffect(toggle: toggle, on: on, statusID: statusID == oldID ? newID : statusID)
     }
 }
 
 /// A status this session deleted: Weibo has no undelete, so undo posts
 /// `text` again as a new status (and says so); redo deletes `id`, which is
 /// then the new status's.
-public struct DeletedStatusEffect: RemoteEffect {
+struct DeletedStatusEffect: RemoteEffect {
     /// The status deleted.
-    public var id: String
+    var id: String
     /// Its text, which undo posts again.
-    public var text: String
-
-    /// The deletion of the status `id`, whose text was `text`.
-    public init(id: String, text: String) {
-        self.id = id
-        self.text = text
-    }
+    var text: String
 
     public var summary: String {
         "deleted status \(TerminalText.sanitize(id)) · undo posts its text again as a new status"
@@ -322,22 +294,15 @@ public struct DeletedStatusEffect: RemoteEffect {
 
 /// An `AccountToggle` set on or off for `user` (a follow, an unblock…):
 /// undo sends it the other way, redo the same again.
-public struct AccountToggleEffect: RemoteEffect {
+struct AccountToggleEffect: RemoteEffect {
     /// The write, as declared.
-    public var toggle: AccountToggle
+    var toggle: AccountToggle
     /// True when it turned the relationship on.
-    public var on: Bool
+    var on: Bool
     /// The user it was about.
-    public var user: UserReference
+    var user: UserReference
 
-    /// `toggle` set `on` (or off) for `user`.
-    public init(_ toggle: AccountToggle, _ on: Bool, user: UserReference) {
-        self.toggle = toggle
-        self.on = on
-        self.user = user
-    }
-
-    public var summary: String { "\(toggle.past(on)) \(user) · undo \(on ? toggle.undoOfOn : toggle.undoOfOff)" }
+    var summary: String { "\(toggle.past(on)) \(user) · undo \(on ? toggle.undoOfOn : toggle.undoOfOff)" }
 
     public func undo(in session: SessionViewModel, undoing operation: String) async throws(ViewModelError) -> String {
         try await session.timeline.setAgain(toggle, !on, user, for: operation, undo: true)
@@ -347,5 +312,5 @@ public struct AccountToggleEffect: RemoteEffect {
         session.notes.append(try await session.timeline.setAgain(toggle, on, user, for: operation, undo: false))
     }
 
-    public func replacingStatusID(_ oldID: String, with newID: String) -> AccountToggleEffect { self }
+    func replacingStatusID(_ oldID: String, with newID: String) -> AccountToggleEffect { self }
 }

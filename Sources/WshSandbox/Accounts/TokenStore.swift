@@ -73,6 +73,14 @@ final class TokenStore: Sendable {
         state.withLock { $0 = fresh }
     }
 
+    /// The token an `Authorization` header carries under one of `schemes`
+    /// (lower case: `bearer`, Weibo's `oauth2`), or nil.
+    static func token(in header: String?, schemes: Set<String>) -> String? {
+        guard let parts = header?.split(separator: " ", maxSplits: 1), parts.count == 2,
+              schemes.contains(parts[0].lowercased()) else { return nil }
+        return parts[1].trimmingSpaces
+    }
+
     /// The user a token acts as, or why the token is refused.
     func user(for token: String) throws(TokenRefusal) -> Int {
         try grant(for: token).user

@@ -20,8 +20,8 @@ struct ScheduledPost: Sendable {
     var extras: MastodonExtras
     var inReplyToID: String?
     var source: (name: String, href: String)
-    /// The poll it will carry (`poll[options][]`, `poll[expires_in]`, `poll[multiple]`); nil: none.
-    var poll: (options: [String], expiresIn: Int, multiple: Bool)? = nil
+    /// The poll it will carry; nil: none.
+    var poll: PollRequest? = nil
 
     /// Scheduled status ids as clients see them, apart from status ids (`SandboxStatus.firstID`).
     static let firstID: Int64 = 5_000_000_000_000_000
@@ -126,12 +126,7 @@ extension Timeline {
         for post in due {
             let status = self.post(text: post.text, source: post.source, author: post.author, mastodon: post.extras)
             // Its media and poll go with it, as a post made then would carry them.
-            attach(post.extras.mediaIDs, to: status.ordinal)
-            if let poll = post.poll {
-                addPoll(SandboxPoll(options: poll.options,
-                                    expiresAt: Timestamp(date: status.createdAt.date.addingTimeInterval(TimeInterval(poll.expiresIn))),
-                                    multiple: poll.multiple), to: status.ordinal)
-            }
+            attach(post.extras.mediaIDs, poll: post.poll, to: status)
         }
     }
 }

@@ -19,6 +19,13 @@ struct SandboxMedia: Sendable, Hashable {
     var attachedTo: Int?
 }
 
+/// A poll as a post asks for it: `poll[options][]`, `poll[expires_in]` (seconds), `poll[multiple]`.
+struct PollRequest: Sendable, Hashable {
+    var options: [String]
+    var expiresIn: Int
+    var multiple: Bool
+}
+
 /// A poll posted with a status.
 struct SandboxPoll: Sendable, Hashable {
     var options: [String]
@@ -84,16 +91,19 @@ extension Timeline {
         return isDeleted(ordinal: ordinal)
     }
 
-    /// Attaches `ids` (checked by the caller) to the status `ordinal`; attaching finishes processing.
-    mutating func attach(_ ids: [Int64], to ordinal: Int) {
+    /// Attaches media `ids` (checked by the caller) and the poll asked for to
+    /// `status`, just posted; attaching finishes processing. The poll closes
+    /// `expiresIn` seconds after the status.
+    mutating func attach(_ ids: [Int64], poll: PollRequest?, to status: SandboxStatus) {
         for id in ids {
-            posting.media[id]?.attachedTo = ordinal
+            posting.media[id]?.attachedTo = status.ordinal
             posting.media[id]?.processed = true
         }
-    }
-
-    mutating func addPoll(_ poll: SandboxPoll, to ordinal: Int) {
-        posting.polls[ordinal] = poll
+        if let poll {
+            let closes = status.createdAt.date.addingTimeInterval(TimeInterval(poll.expiresIn))
+            posting.polls[status.ordinal] = SandboxPoll(options: poll.options, expiresAt: Timestamp(date: closes),
+                                                        multiple: poll.multiple)
+        }
     }
 
     /// The poll of `status`, with the votes cast, as `viewer` sees it; nil when it has none.

@@ -20,6 +20,22 @@ struct JSONWriter {
         bytes.reserveCapacity(capacity)
     }
 
+    /// What `write` writes, into storage reserved once for about `capacity` bytes.
+    static func bytes(capacity: Int = 1024, _ write: (inout JSONWriter) -> Void) -> [UInt8] {
+        var json = JSONWriter(capacity: capacity)
+        write(&json)
+        return json.bytes
+    }
+
+    /// `{…}`, its members written by `members`.
+    static func object(capacity: Int = 1024, _ members: (inout JSONWriter) -> Void) -> [UInt8] {
+        bytes(capacity: capacity) { json in
+            json.objectStart()
+            members(&json)
+            json.objectEnd()
+        }
+    }
+
     mutating func objectStart() { separator(); bytes.append(UInt8(ascii: "{")); needsComma = false }
     mutating func objectEnd() { bytes.append(UInt8(ascii: "}")); needsComma = true }
     mutating func arrayStart() { separator(); bytes.append(UInt8(ascii: "[")); needsComma = false }

@@ -6,9 +6,7 @@ extension MastodonRenderer {
     /// `[StatusEdit, …]`: each version of `status`, the original first.
     func history(of status: SandboxStatus) -> [UInt8] {
         let author = timeline.data.users[status.authorIndex]
-        var json = JSONWriter(capacity: 2000)
-        json.arrayStart()
-        for version in timeline.versions(of: status) {
+        return array(timeline.versions(of: status), itemBytes: 2000) { version, json in
             json.objectStart()
             json.member("content", html.content(version.text))
             json.member("spoiler_text", version.spoilerText)
@@ -21,19 +19,15 @@ extension MastodonRenderer {
             json.member("emojis", [])
             json.objectEnd()
         }
-        json.arrayEnd()
-        return json.bytes
     }
 
     /// `{id, text, spoiler_text}`: the status as its author wrote it.
     func source(of status: SandboxStatus) -> [UInt8] {
-        var json = JSONWriter(capacity: 500)
-        json.objectStart()
-        json.member("id", ids.render(status.id))
-        json.member("text", status.text)
-        json.member("spoiler_text", status.mastodon?.spoilerText ?? timeline.generatedSpoiler(status) ?? "")
-        json.objectEnd()
-        return json.bytes
+        JSONWriter.object(capacity: 500) { json in
+            json.member("id", ids.render(status.id))
+            json.member("text", status.text)
+            json.member("spoiler_text", status.mastodon?.spoilerText ?? timeline.generatedSpoiler(status) ?? "")
+        }
     }
 
     /// `[ScheduledStatus, …]`.
@@ -43,9 +37,7 @@ extension MastodonRenderer {
 
     /// One `ScheduledStatus`: its id, when, and the parameters it was posted with.
     func scheduledJSON(_ post: ScheduledPost, applicationID: String) -> [UInt8] {
-        var json = JSONWriter(capacity: 600)
-        writeScheduled(post, applicationID: applicationID, into: &json)
-        return json.bytes
+        JSONWriter.bytes(capacity: 600) { writeScheduled(post, applicationID: applicationID, into: &$0) }
     }
 
     private func writeScheduled(_ post: ScheduledPost, applicationID: String, into json: inout JSONWriter) {

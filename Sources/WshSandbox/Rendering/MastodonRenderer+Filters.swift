@@ -35,9 +35,7 @@ extension MastodonRenderer {
     }
 
     func filterJSON(_ filter: SandboxFilter) -> [UInt8] {
-        var json = JSONWriter(capacity: 400)
-        writeFilter(filter, into: &json)
-        return json.bytes
+        JSONWriter.bytes(capacity: 400) { writeFilter(filter, into: &$0) }
     }
 
     func filtersJSON(_ filters: [SandboxFilter]) -> [UInt8] {
@@ -45,13 +43,11 @@ extension MastodonRenderer {
     }
 
     func filterKeywordJSON(_ keyword: SandboxFilter.Keyword) -> [UInt8] {
-        var json = JSONWriter(capacity: 100)
-        writeFilterKeyword(keyword, into: &json)
-        return json.bytes
+        JSONWriter.bytes(capacity: 100) { writeFilterKeyword(keyword, into: &$0) }
     }
 
     func filterKeywordsJSON(_ keywords: [SandboxFilter.Keyword]) -> [UInt8] {
-        array(keywords, itemBytes: 100) { writeFilterKeyword($0, into: &$1) }
+        array(keywords, itemBytes: 100, writeFilterKeyword)
     }
 
     /// `"filtered":[{"filter","keyword_matches","status_matches"}]`: the
@@ -77,10 +73,6 @@ extension MastodonRenderer {
 
     /// `GET /api/v1/custom_emojis`: the one emoji the generated data uses.
     func customEmojisJSON() -> [UInt8] {
-        var json = JSONWriter(capacity: 300)
-        json.arrayStart()
-        writeEmoji(into: &json, category: "wsh")
-        json.arrayEnd()
-        return json.bytes
+        array(["wsh"], itemBytes: 300) { category, json in writeEmoji(into: &json, category: category) }
     }
 }

@@ -1,14 +1,12 @@
 /// Lists (`List`: `id`, `title`, `replies_policy`, `exclusive`) and arrays of accounts.
 extension MastodonRenderer {
     func listJSON(_ list: SandboxList) -> [UInt8] {
-        var json = JSONWriter(capacity: 120)
-        writeList(list, into: &json)
-        return json.bytes
+        JSONWriter.bytes(capacity: 120) { writeList(list, into: &$0) }
     }
 
     /// `[List, …]`.
     func lists(_ lists: [SandboxList]) -> [UInt8] {
-        array(lists, itemBytes: 120) { writeList($0, into: &$1) }
+        array(lists, itemBytes: 120, writeList)
     }
 
     private func writeList(_ list: SandboxList, into json: inout JSONWriter) {

@@ -9,7 +9,7 @@ extension MastodonRenderer {
 
     /// One `Notification`.
     func notificationJSON(_ notification: SandboxNotification) -> [UInt8] {
-        array([notification], itemBytes: 3000, bare: true, writeNotification)
+        JSONWriter.bytes(capacity: 3000) { writeNotification(notification, &$0) }
     }
 
     /// `{id, type, created_at, group_key, account, status}`; `status` only where there is one.
@@ -40,7 +40,7 @@ extension MastodonRenderer {
 
     /// One `Conversation`.
     func conversationJSON(_ conversation: SandboxConversation) -> [UInt8] {
-        array([conversation], itemBytes: 3000, bare: true, writeConversation)
+        JSONWriter.bytes(capacity: 3000) { writeConversation(conversation, &$0) }
     }
 
     private func writeConversation(_ conversation: SandboxConversation, _ json: inout JSONWriter) {

@@ -5,9 +5,7 @@ import WshModel
 extension MastodonRenderer {
     /// `MediaAttachment` of an upload; `url` is null while it is processed.
     func mediaJSON(_ media: SandboxMedia) -> [UInt8] {
-        var json = JSONWriter(capacity: 600)
-        writeUploadedMedia(media, into: &json)
-        return json.bytes
+        JSONWriter.bytes(capacity: 600) { writeUploadedMedia(media, into: &$0) }
     }
 
     func writeUploadedMedia(_ media: SandboxMedia, into json: inout JSONWriter) {
@@ -42,9 +40,7 @@ extension MastodonRenderer {
 
     /// A `Poll`.
     func pollJSON(_ poll: PollState) -> [UInt8] {
-        var json = JSONWriter(capacity: 600)
-        writePoll(poll, into: &json)
-        return json.bytes
+        JSONWriter.bytes(capacity: 600) { writePoll(poll, into: &$0) }
     }
 
     /// A poll: a generated one closes a day after its status, relative to the

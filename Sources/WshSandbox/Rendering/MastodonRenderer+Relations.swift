@@ -5,7 +5,7 @@ import FoundationEssentials
 extension MastodonRenderer {
     /// `[Account, …]` for `users`, in that order.
     func accounts(_ users: [SandboxUser]) -> [UInt8] {
-        array(users, itemBytes: 1200) { $1.json(accountJSON($0)) }
+        array(users, itemBytes: 1200) { writeAccount($0, into: &$1) }
     }
 
     /// `[Account, …]` of muted accounts, each with `mute_expires_at` as `GET /api/v1/mutes` adds it.
@@ -21,18 +21,14 @@ extension MastodonRenderer {
 
     /// A v2 Search: `{"accounts": […], "statuses": […], "hashtags": […]}`.
     func searchResults(accounts: [SandboxUser], statuses: [Int], hashtags: [(name: String, uses: Int, accounts: Int)]) -> [UInt8] {
-        var json = JSONWriter(capacity: 1200 * accounts.count + 2500 * statuses.count + 200 * hashtags.count + 64)
-        json.objectStart()
-        json.key("accounts")
-        json.json(self.accounts(accounts))
-        json.key("statuses")
-        json.json(self.statuses(statuses))
-        json.key("hashtags")
-        json.arrayStart()
-        for tag in hashtags { writeTag(tag, into: &json) }
-        json.arrayEnd()
-        json.objectEnd()
-        return json.bytes
+        JSONWriter.object(capacity: 1200 * accounts.count + 2500 * statuses.count + 200 * hashtags.count + 64) { json in
+            json.key("accounts")
+            json.json(self.accounts(accounts))
+            json.key("statuses")
+            json.json(self.statuses(statuses))
+            json.key("hashtags")
+            json.json(array(hashtags, itemBytes: 200, writeTag))
+        }
     }
 
     /// A Tag with one day of history (today's uses and accounts, as strings, as Mastodon sends them).

@@ -30,14 +30,13 @@ struct MastodonRenderer {
 
     // MARK: Lists
 
-    /// `[item, …]` (or, `bare`, the items alone: one object for one item),
-    /// each written by `write`; `itemBytes` is about what one item takes.
-    func array<Item>(_ items: [Item], itemBytes: Int, bare: Bool = false, _ write: (Item, inout JSONWriter) -> Void) -> [UInt8] {
-        var json = JSONWriter(capacity: itemBytes * max(1, items.count))
-        if !bare { json.arrayStart() }
-        for item in items { write(item, &json) }
-        if !bare { json.arrayEnd() }
-        return json.bytes
+    /// `[item, …]`, each written by `write`; `itemBytes` is about what one item takes.
+    func array<Item>(_ items: [Item], itemBytes: Int, _ write: (Item, inout JSONWriter) -> Void) -> [UInt8] {
+        JSONWriter.bytes(capacity: itemBytes * max(1, items.count)) { json in
+            json.arrayStart()
+            for item in items { write(item, &json) }
+            json.arrayEnd()
+        }
     }
 
     /// `[Status, …]` for `ordinals`, in that order.
@@ -51,16 +50,12 @@ struct MastodonRenderer {
 
     /// One status; `withText` adds the source `text`, as a deletion answers.
     func statusJSON(_ status: SandboxStatus, withText: Bool = false) -> [UInt8] {
-        var json = JSONWriter(capacity: 3000)
-        writeStatus(status, into: &json, withText: withText)
-        return json.bytes
+        JSONWriter.bytes(capacity: 3000) { writeStatus(status, into: &$0, withText: withText) }
     }
 
     /// A comment, as the reply status it is on the Mastodon side.
     func replyJSON(_ comment: SandboxComment, on status: SandboxStatus, withText: Bool = false) -> [UInt8] {
-        var json = JSONWriter(capacity: 2000)
-        writeReply(comment, on: status, into: &json, withText: withText)
-        return json.bytes
+        JSONWriter.bytes(capacity: 2000) { writeReply(comment, on: status, into: &$0, withText: withText) }
     }
 
     /// `{"ancestors":[…],"descendants":[…]}` of a status: no ancestors; its
@@ -70,34 +65,21 @@ struct MastodonRenderer {
         if let link = status.replyTo, let (comment, root) = timeline.comment(id: link.commentID) {
             return context(of: comment, on: root)
         }
-        var json = JSONWriter(capacity: 8000)
-        json.objectStart()
-        if status.ordinal <= 0 {
-            // One of the seed's direct messages: the conversation's messages before it and after it.
-            let thread = timeline.data.directMessages.filter {
-                ($0.replyTo?.rootOrdinal ?? $0.ordinal) == (status.replyTo?.rootOrdinal ?? status.ordinal)
-                    && !timeline.isDeleted(ordinal: $0.ordinal)
-            }
-            json.key("ancestors")
-            json.arrayStart()
+        // One of the seed's direct messages: the conversation's messages before it and after it.
+        let thread = status.ordinal > 0 ? [] : timeline.data.directMessages.filter {
+            ($0.replyTo?.rootOrdinal ?? $0.ordinal) == (status.replyTo?.rootOrdinal ?? status.ordinal)
+                && !timeline.isDeleted(ordinal: $0.ordinal)
+        }
+        return contextJSON { json in
             for message in thread where message.ordinal < status.ordinal {
                 writeStatus(timeline.edited(message), into: &json)
             }
-            json.arrayEnd()
-            json.key("descendants")
-            json.arrayStart()
+        } descendants: { json in
             for message in thread where message.ordinal > status.ordinal {
                 writeStatus(timeline.edited(message), into: &json)
             }
-        } else {
-            json.member("ancestors", [])
-            json.key("descendants")
-            json.arrayStart()
+            writeThread(under: nil, on: status, into: &json)
         }
-        writeThread(under: nil, on: status, into: &json)
-        json.arrayEnd()
-        json.objectEnd()
-        return json.bytes
     }
 
     /// The context of a reply: the status and the replies above it, then the replies below it.
@@ -108,19 +90,27 @@ struct MastodonRenderer {
             chain.insert(above, at: 0)
             parent = above.replyToID
         }
-        var json = JSONWriter(capacity: 8000)
-        json.objectStart()
-        json.key("ancestors")
-        json.arrayStart()
-        writeStatus(status, into: &json)
-        for above in chain { writeCommentOrReply(above, on: status, into: &json) }
-        json.arrayEnd()
-        json.key("descendants")
-        json.arrayStart()
-        writeThread(under: comment.id, on: status, into: &json)
-        json.arrayEnd()
-        json.objectEnd()
-        return json.bytes
+        return contextJSON { json in
+            writeStatus(status, into: &json)
+            for above in chain { writeCommentOrReply(above, on: status, into: &json) }
+        } descendants: {
+            writeThread(under: comment.id, on: status, into: &$0)
+        }
+    }
+
+    /// `{"ancestors":[…],"descendants":[…]}`, each list's items written by its closure.
+    private func contextJSON(ancestors: (inout JSONWriter) -> Void,
+                             descendants: (inout JSONWriter) -> Void) -> [UInt8] {
+        JSONWriter.object(capacity: 8000) { json in
+            json.key("ancestors")
+            json.arrayStart()
+            ancestors(&json)
+            json.arrayEnd()
+            json.key("descendants")
+            json.arrayStart()
+            descendants(&json)
+            json.arrayEnd()
+        }
     }
 
     /// The replies to `parent` (nil: to the status itself), oldest first, each followed by its own.
@@ -396,9 +386,7 @@ struct MastodonRenderer {
 
     /// An Account; `withSource` adds `source` and `role`, as verify_credentials answers.
     func accountJSON(_ user: SandboxUser, withSource: Bool = false) -> [UInt8] {
-        var json = JSONWriter(capacity: 1200)
-        writeAccount(user, into: &json, withSource: withSource)
-        return json.bytes
+        JSONWriter.bytes(capacity: 1200) { writeAccount(user, into: &$0, withSource: withSource) }
     }
 
     func writeAccount(_ user: SandboxUser, into json: inout JSONWriter, withSource: Bool = false) {
@@ -487,9 +475,7 @@ struct MastodonRenderer {
     }
 
     func relationshipJSON(_ user: SandboxUser) -> [UInt8] {
-        var json = JSONWriter(capacity: 300)
-        writeRelationship(user, into: &json)
-        return json.bytes
+        JSONWriter.bytes(capacity: 300) { writeRelationship(user, into: &$0) }
     }
 
     private func writeRelationship(_ user: SandboxUser, into json: inout JSONWriter) {

@@ -11,24 +11,16 @@ struct WeiboRenderer {
 
     /// `{"statuses":[…],"total_number":N,"previous_cursor":0,"next_cursor":…}`.
     func timelinePage(count: Int, page: Int) -> [UInt8] {
-        let first = min(timeline.count, (page - 1) * count)
-        let positions = first..<min(timeline.count, first + count)
-        var json = JSONWriter(capacity: 3000 * max(1, positions.count))
-        json.objectStart()
-        json.key("statuses")
-        json.arrayStart()
-        for position in positions {
-            if let status = timeline.status(atPosition: position) { json.json(statusJSON(status)) }
+        let positions = (0..<timeline.count).weiboPage(page, of: count)
+        return JSONWriter.object(capacity: 3000 * max(1, positions.count)) { json in
+            writeStatuses("statuses", positions.compactMap(timeline.status(atPosition:)), into: &json)
+            json.member("hasvisible", false)
+            json.member("previous_cursor", 0)
+            // The cursor names the next, older status, 0 when none is left.
+            let next = timeline.status(atPosition: positions.upperBound).map(\.id) ?? 0
+            json.member("next_cursor", next)
+            json.member("total_number", timeline.count)
         }
-        json.arrayEnd()
-        json.member("hasvisible", false)
-        json.member("previous_cursor", 0)
-        // The cursor names the next, older status, 0 when none is left.
-        let next = timeline.status(atPosition: positions.upperBound).map(\.id) ?? 0
-        json.member("next_cursor", next)
-        json.member("total_number", timeline.count)
-        json.objectEnd()
-        return json.bytes
     }
 
     /// `{"statuses":[…],"marks":[],…,"total_number":N}` for one page of a
@@ -37,83 +29,73 @@ struct WeiboRenderer {
     /// how many the timeline holds without them. `next_cursor` is the id of
     /// the next, older status (a `max_id` for the next page), 0 at the end.
     func cursorPage(ordinals: [Int], count: Int, page: Int, total: Int, listKey: StaticString = "statuses") -> [UInt8] {
-        let first = min(ordinals.count, (page - 1) * count)
-        let slice = ordinals[first..<min(ordinals.count, first + count)]
-        var json = JSONWriter(capacity: 3000 * max(1, slice.count))
-        json.objectStart()
-        json.key(listKey)
-        json.arrayStart()
-        for ordinal in slice {
-            if let status = timeline.status(ordinal: ordinal) { json.json(statusJSON(status)) }
+        let slice = ordinals.weiboPage(page, of: count)
+        return JSONWriter.object(capacity: 3000 * max(1, slice.count)) { json in
+            writeStatuses(listKey, slice.compactMap { timeline.status(ordinal: $0) }, into: &json)
+            json.member("marks", [])
+            json.member("hasvisible", false)
+            json.member("previous_cursor", 0)
+            let next = slice.endIndex < ordinals.count ? timeline.status(ordinal: ordinals[slice.endIndex])?.id ?? 0 : 0
+            json.member("next_cursor", next)
+            json.member("total_number", total)
+            json.member("interval", 0)
         }
+    }
+
+    /// `"key":[Status, …]`, each as `statusJSON` writes it.
+    private func writeStatuses(_ key: StaticString, _ statuses: [SandboxStatus], into json: inout JSONWriter) {
+        json.key(key)
+        json.arrayStart()
+        for status in statuses { json.json(statusJSON(status)) }
         json.arrayEnd()
-        json.member("marks", [])
-        json.member("hasvisible", false)
-        json.member("previous_cursor", 0)
-        let next = slice.endIndex < ordinals.count ? timeline.status(ordinal: ordinals[slice.endIndex])?.id ?? 0 : 0
-        json.member("next_cursor", next)
-        json.member("total_number", total)
-        json.member("interval", 0)
-        json.objectEnd()
-        return json.bytes
     }
 
     /// `{"favorites":[{"status":…,"tags":[],"favorited_time":…}],"total_number":N}`.
     func favoritesPage(_ favourites: [(ordinal: Int, time: Timestamp)], count: Int, page: Int) -> [UInt8] {
-        let first = min(favourites.count, (page - 1) * count)
-        let slice = favourites[first..<min(favourites.count, first + count)]
-        var json = JSONWriter(capacity: 3000 * max(1, slice.count))
-        json.objectStart()
-        json.key("favorites")
-        json.arrayStart()
-        for favourite in slice {
-            if let status = timeline.status(ordinal: favourite.ordinal) { json.json(favoriteJSON(status, time: favourite.time)) }
+        let slice = favourites.weiboPage(page, of: count)
+        return JSONWriter.object(capacity: 3000 * max(1, slice.count)) { json in
+            json.key("favorites")
+            json.arrayStart()
+            for favourite in slice {
+                if let status = timeline.status(ordinal: favourite.ordinal) { json.json(favoriteJSON(status, time: favourite.time)) }
+            }
+            json.arrayEnd()
+            json.member("total_number", favourites.count)
         }
-        json.arrayEnd()
-        json.member("total_number", favourites.count)
-        json.objectEnd()
-        return json.bytes
     }
 
     /// `{"status":…,"tags":[],"favorited_time":…}`, as favorites/create and destroy answer.
     func favoriteJSON(_ status: SandboxStatus, time: Timestamp) -> [UInt8] {
-        var json = JSONWriter()
-        json.objectStart()
-        json.key("status")
-        json.json(statusJSON(status))
-        json.member("tags", [])
-        json.member("favorited_time", time.weiboText)
-        json.objectEnd()
-        return json.bytes
+        JSONWriter.object { json in
+            json.key("status")
+            json.json(statusJSON(status))
+            json.member("tags", [])
+            json.member("favorited_time", time.weiboText)
+        }
     }
 
     /// `{"comments":[…],"total_number":N,…}` for one page of a status's comments.
     func commentsPage(of status: SandboxStatus, count: Int, page: Int) -> [UInt8] {
         let all = timeline.comments(on: status)
-        let first = min(all.count, (page - 1) * count)
-        let slice = all[first..<min(all.count, first + count)]
+        let slice = all.weiboPage(page, of: count)
         let statusBytes = statusJSON(status, withRetweet: false)
-        var json = JSONWriter(capacity: 600 * slice.count + 4000)
-        json.objectStart()
-        json.key("comments")
-        json.arrayStart()
-        for comment in slice {
-            writeComment(comment, statusBytes: statusBytes, into: &json)
+        return JSONWriter.object(capacity: 600 * slice.count + 4000) { json in
+            json.key("comments")
+            json.arrayStart()
+            for comment in slice {
+                writeComment(comment, statusBytes: statusBytes, into: &json)
+            }
+            json.arrayEnd()
+            json.member("hasvisible", false)
+            json.member("previous_cursor", 0)
+            json.member("next_cursor", slice.endIndex < all.count ? all[slice.endIndex].id : 0)
+            json.member("total_number", timeline.commentsCount(of: status))
         }
-        json.arrayEnd()
-        json.member("hasvisible", false)
-        json.member("previous_cursor", 0)
-        json.member("next_cursor", slice.endIndex < all.count ? all[slice.endIndex].id : 0)
-        json.member("total_number", timeline.commentsCount(of: status))
-        json.objectEnd()
-        return json.bytes
     }
 
     /// One comment with its `user` and `status` (and `reply_comment` for a reply).
     func commentJSON(_ comment: SandboxComment, on status: SandboxStatus) -> [UInt8] {
-        var json = JSONWriter()
-        writeComment(comment, statusBytes: statusJSON(status, withRetweet: false), into: &json)
-        return json.bytes
+        JSONWriter.bytes { writeComment(comment, statusBytes: statusJSON(status, withRetweet: false), into: &$0) }
     }
 
     private func writeComment(_ comment: SandboxComment, statusBytes: [UInt8], into json: inout JSONWriter,
@@ -138,17 +120,15 @@ struct WeiboRenderer {
 
     /// A user with their latest status nested (without its `user`).
     func userJSON(_ user: SandboxUser) -> [UInt8] {
-        var json = JSONWriter()
-        writeUser(user, into: &json, latest: timeline.latestStatus(of: user))
-        return json.bytes
+        JSONWriter.bytes { writeUser(user, into: &$0, latest: timeline.latestStatus(of: user)) }
     }
 
     /// A full status: with its user and, one level deep, what it reposts.
     func statusJSON(_ status: SandboxStatus, withRetweet: Bool = true) -> [UInt8] {
-        var json = JSONWriter()
-        json.escaping = status.escapesUnicode ? .php : .plain
-        writeStatus(status, into: &json, withUser: true, withRetweet: withRetweet)
-        return json.bytes
+        JSONWriter.bytes { json in
+            json.escaping = status.escapesUnicode ? .php : .plain
+            writeStatus(status, into: &json, withUser: true, withRetweet: withRetweet)
+        }
     }
 
     private func writeStatus(_ status: SandboxStatus, into json: inout JSONWriter, withUser: Bool, withRetweet: Bool) {
@@ -328,5 +308,13 @@ private func standsAlone(_ value: UInt32) -> Bool {
         return true
     default:
         return false
+    }
+}
+
+extension RandomAccessCollection where Index == Int {
+    /// Weibo's `page` (from 1) of `count` items: the items it holds, none past the end.
+    func weiboPage(_ page: Int, of count: Int) -> SubSequence {
+        let first = Swift.min(endIndex, startIndex + (page - 1) * count)
+        return self[first..<Swift.min(endIndex, first + count)]
     }
 }

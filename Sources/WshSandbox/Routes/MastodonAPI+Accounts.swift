@@ -41,30 +41,24 @@ extension MastodonAPI {
         if let privacy = parameters["source[privacy]"], !["public", "unlisted", "private"].contains(privacy) {
             throw MastodonError.validation("Privacy is not included in the list")
         }
-        func flag(_ name: String) -> Bool? {
-            guard let text = parameters[name], !text.isEmpty else { return nil }
-            return parameters.flag(name)
-        }
-        let render = renderer(for: actor)
-        let body = store.write { timeline in
+        return write(as: actor) { timeline, render in
             timeline.updateProfile(of: actor) { profile in
                 if let name = parameters["display_name"] { profile.displayName = name }
                 if let note = parameters["note"] { profile.note = note }
-                if let locked = flag("locked") { profile.locked = locked }
-                if let bot = flag("bot") { profile.bot = bot }
-                if let discoverable = flag("discoverable") { profile.discoverable = discoverable }
+                if let locked = parameters.optionalFlag("locked") { profile.locked = locked }
+                if let bot = parameters.optionalFlag("bot") { profile.bot = bot }
+                if let discoverable = parameters.optionalFlag("discoverable") { profile.discoverable = discoverable }
                 if !fieldGroups.isEmpty {
                     // Blank pairs are dropped, as Mastodon drops them.
                     profile.fields = fieldGroups.map { ($0["name"] ?? "", $0["value"] ?? "") }
                         .filter { !$0.0.isEmpty || !$0.1.isEmpty }
                 }
                 if let privacy = parameters["source[privacy]"] { profile.privacy = privacy }
-                if let sensitive = flag("source[sensitive]") { profile.sensitive = sensitive }
-                if let language = parameters["source[language]"], !language.isEmpty { profile.language = language }
+                if let sensitive = parameters.optionalFlag("source[sensitive]") { profile.sensitive = sensitive }
+                if let language = parameters.nonEmpty("source[language]") { profile.language = language }
             }
             return render(timeline).accountJSON(timeline.data.users[actor], withSource: true)
         }
-        return Reply(body: body, effect: .write)
     }
 
     // MARK: Emojis

@@ -42,8 +42,7 @@ extension MastodonAPI {
         }
         let spoiler = parameters["spoiler_text"] ?? ""
         let sensitive = parameters.flag("sensitive") || !spoiler.isEmpty
-        let render = renderer(for: actor)
-        let body = try store.write { timeline in
+        return try write(as: actor) { timeline, render in
             switch timeline.edit(id: id, by: actor, text: text, spoilerText: spoiler, sensitive: sensitive) {
             case .success(let status):
                 return render(timeline).statusJSON(status)
@@ -52,7 +51,6 @@ extension MastodonAPI {
             case .failure(.boost): throw MastodonError.validation("A boost has no text of its own to edit")
             }
         }
-        return Reply(body: body, effect: .write)
     }
 
     /// `GET /api/v1/statuses/:id/history`: every version, the original first.
@@ -79,18 +77,17 @@ extension MastodonAPI {
                         keptKey: String?) throws -> Reply {
         let at = try scheduledTime(text)
         let source = self.source(of: call.caller)
-        let reply = call.parameters["in_reply_to_id"].flatMap { $0.isEmpty ? nil : $0 }
+        let inReplyTo = call.parameters.nonEmpty("in_reply_to_id")
         let application = applicationID(call.caller)
-        let renderer = self.renderer(store.timeline, viewer: actor)
-        let body = try store.write { timeline in
+        let reply = try write(as: actor) { timeline, render in
             try Self.checkAttachable(extras.mediaIDs, by: actor, in: timeline)
             let post = timeline.schedule(ScheduledPost(id: 0, author: actor, scheduledAt: at, text: status, extras: extras,
-                                                       inReplyToID: reply, source: source,
-                                                       poll: poll.map { ($0.options, $0.expiresIn, $0.multiple) }))
-            return renderer.scheduledJSON(post, applicationID: application)
+                                                       inReplyToID: inReplyTo, source: source,
+                                                       poll: poll))
+            return render(timeline).scheduledJSON(post, applicationID: application)
         }
-        if let keptKey { state.keepIdempotentAnswer(keptKey, body) }
-        return Reply(body: body, effect: .write)
+        if let keptKey { state.keepIdempotentAnswer(keptKey, reply.body) }
+        return reply
     }
 
     /// `GET /api/v1/scheduled_statuses`: the caller's, newest id first, paged by `Link`.
@@ -128,11 +125,10 @@ extension MastodonAPI {
                 throw MastodonError.validation("Scheduled at can't be blank")
             }
             let time = try scheduledTime(at)
-            let body = try store.write { timeline in
+            return try write(as: actor) { timeline, render in
                 guard let post = timeline.reschedule(id: id, of: actor, to: time) else { throw MastodonError.notFound }
-                return renderer.scheduledJSON(post, applicationID: application)
+                return render(timeline).scheduledJSON(post, applicationID: application)
             }
-            return Reply(body: body, effect: .write)
         default:
             return try emptyWrite { $0.unschedule(id: id, of: actor) != nil }
         }

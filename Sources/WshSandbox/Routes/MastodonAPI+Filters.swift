@@ -36,12 +36,10 @@ extension MastodonAPI {
     func addKeyword(_ call: Call, viewer: Int, id: String) throws -> Reply {
         var filter = try filter(id, of: viewer, in: store.timeline)
         filter.keywords.append(try keyword(call.parameters["keyword"], wholeWord: wholeWord(call.parameters["whole_word"] ?? "")))
-        let render = renderer(for: viewer)
-        let body = store.write { timeline in
+        return write(as: viewer) { timeline, render in
             let saved = timeline.saveFilter(filter, of: viewer)
             return render(timeline).filterKeywordJSON(saved.keywords.last!)
         }
-        return Reply(body: body, effect: .write)
     }
 
     /// `GET`, `PUT` (`keyword`, `whole_word`), `DELETE filters/keywords/:id`.
@@ -49,17 +47,15 @@ extension MastodonAPI {
         guard let number = state.ids.parse(id).flatMap({ Int(exactly: $0) }),
               var filter = store.timeline.filter(holdingKeyword: number, of: viewer),
               let position = filter.keywords.firstIndex(where: { $0.id == number }) else { throw MastodonError.notFound }
-        let render = renderer(for: viewer)
         switch call.method {
         case .get:
             return Self.json(renderer(store.timeline, viewer: viewer).filterKeywordJSON(filter.keywords[position]))
         case .put:
             if let text = call.parameters["keyword"] { filter.keywords[position].keyword = try keyword(text, wholeWord: false).keyword }
-            if let text = call.parameters["whole_word"], !text.isEmpty { filter.keywords[position].wholeWord = call.parameters.flag("whole_word") }
-            let body = store.write { timeline in
+            if let wholeWord = call.parameters.optionalFlag("whole_word") { filter.keywords[position].wholeWord = wholeWord }
+            return write(as: viewer) { timeline, render in
                 render(timeline).filterKeywordJSON(timeline.saveFilter(filter, of: viewer).keywords[position])
             }
-            return Reply(body: body, effect: .write)
         case .delete:
             filter.keywords.remove(at: position)
             return try emptyWrite { _ = $0.saveFilter(filter, of: viewer); return true }
@@ -103,7 +99,7 @@ extension MastodonAPI {
             filter.expired = false
         }
         for group in parameters.groups("keywords_attributes") {
-            let destroy = ["true", "1", "on", "t"].contains((group["_destroy"] ?? "").lowercased())
+            let destroy = Parameters.isTrue(group["_destroy"] ?? "")
             if let idText = group["id"], !idText.isEmpty {
                 guard let number = state.ids.parse(idText).flatMap({ Int(exactly: $0) }),
                       let position = filter.keywords.firstIndex(where: { $0.id == number }) else { throw MastodonError.notFound }
@@ -117,11 +113,9 @@ extension MastodonAPI {
                 filter.keywords.append(try keyword(group["keyword"], wholeWord: wholeWord(group["whole_word"] ?? "")))
             }
         }
-        let render = renderer(for: viewer)
-        let body = store.write { timeline in
+        return write(as: viewer) { timeline, render in
             render(timeline).filterJSON(timeline.saveFilter(filter, of: viewer))
         }
-        return Reply(body: body, effect: .write)
     }
 
     /// A new keyword; 422 when blank.
@@ -132,7 +126,7 @@ extension MastodonAPI {
 
     /// `whole_word`: Mastodon's default is true.
     private func wholeWord(_ text: String) -> Bool {
-        text.isEmpty || ["true", "1", "on", "t"].contains(text.lowercased())
+        text.isEmpty || Parameters.isTrue(text)
     }
 
     /// The viewer's filter `id` names; 404 for another's or an unknown one.

@@ -183,8 +183,8 @@ extension MastodonAPI {
                 throw MastodonError.validation("Redirect URI must be an absolute URI.")
             }
         }
-        let scopes = parameters["scopes"].flatMap { $0.isEmpty ? nil : $0 } ?? "read"
-        let website = parameters["website"].flatMap { $0.isEmpty ? nil : $0 }
+        let scopes = parameters.nonEmpty("scopes") ?? "read"
+        let website = parameters.nonEmpty("website")
         let app = state.register(name: name, website: website, redirectURIs: uris, scopes: scopes) {
             (tokens.randomSecret(), tokens.randomSecret())
         }

@@ -52,13 +52,12 @@ extension MastodonAPI {
         if id == nil || title != nil, (title ?? "").allSatisfy(\.isWhitespace) {
             throw MastodonError.validation("Title can't be blank")
         }
-        let policy = parameters["replies_policy"].flatMap { $0.isEmpty ? nil : $0 }
+        let policy = parameters.nonEmpty("replies_policy")
         if let policy, !["followed", "list", "none"].contains(policy) {
             throw MastodonError.validation("Replies policy is not included in the list")
         }
         let exclusive = parameters["exclusive"].map { _ in parameters.flag("exclusive") }
-        let render = renderer(for: actor)
-        let body = try store.write { timeline in
+        return try write(as: actor) { timeline, render in
             let saved: SandboxList
             if let id {
                 guard let number = listNumber(id), let updated = timeline.updateList(id: number, of: actor, { list in
@@ -73,7 +72,6 @@ extension MastodonAPI {
             }
             return render(timeline).listJSON(saved)
         }
-        return Reply(body: body, effect: .write)
     }
 
     /// `DELETE lists/:id`: `{}`.

@@ -12,7 +12,7 @@ extension MastodonAPI {
         let timeline = store.timeline
         let types = Set(call.parameters.list("types"))
         let excluded = Set(call.parameters.list("exclude_types"))
-        let from = try call.parameters["account_id"].flatMap { $0.isEmpty ? nil : $0 }.map { try identifier($0) }
+        let from = try call.parameters.nonEmpty("account_id").map { try identifier($0) }
         let (slice, link) = try page(ascending: timeline.notificationIndex(for: viewer), \.id, call, maximum: 80) { notification in
             let type = state.flavour.notificationType(of: notification)
             if !types.isEmpty && !types.contains(type) { return false }
@@ -56,15 +56,13 @@ extension MastodonAPI {
     /// `POST /api/v1/conversations/:id/read`: the conversation, read.
     func readConversation(_ call: Call, viewer: Int, id: String) throws -> Reply {
         let id = try identifier(id)
-        let render = renderer(for: viewer)
-        let body = try store.write { timeline in
+        return try write(as: viewer) { timeline, render in
             guard timeline.readConversation(id: id, for: viewer),
                   let conversation = timeline.conversations(for: viewer).first(where: { $0.id == id }) else {
                 throw MastodonError.notFound
             }
             return render(timeline).conversationJSON(conversation)
         }
-        return Reply(body: body, effect: .write)
     }
 
     /// `DELETE /api/v1/conversations/:id`: `{}`; the conversation leaves the

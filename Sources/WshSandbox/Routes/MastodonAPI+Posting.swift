@@ -120,52 +120,39 @@ extension MastodonAPI {
         guard let kind = Self.mediaKind(file.bytes) else {
             throw MastodonError.validation("File content type is invalid, File is invalid")
         }
-        let description = call.parameters["description"].flatMap { $0.isEmpty ? nil : $0 }
+        let description = call.parameters.nonEmpty("description")
         if let description, description.count > 1500 {
             throw MastodonError.validation("Description is too long (maximum is 1500 characters)")
         }
-        let render = renderer(for: actor)
-        let body = store.write { timeline in
+        return write(as: actor, status: synchronous ? .ok : .accepted) { timeline, render in
             let media = timeline.addMedia(owner: actor, type: kind.type, fileExtension: kind.fileExtension,
                                           description: description, size: file.bytes.count, processed: synchronous)
             return render(timeline).mediaJSON(media)
         }
-        return Reply(status: synchronous ? .ok : .accepted, body: body, effect: .write)
     }
 
     /// `GET /api/v1/media/:id`: the caller's upload; asking is the step that finishes processing.
     func showMedia(_ call: Call, actor: Int, id: String) throws -> Reply {
         let id = try identifier(id)
         guard let media = store.timeline.media(id: id), media.owner == actor else { throw MastodonError.notFound }
-        let render = renderer(for: actor)
-        let body = store.write { timeline in
+        return write(as: actor, effect: media.processed ? nil : .write) { timeline, render in
             timeline.processMedia(id: id)
             return render(timeline).mediaJSON(timeline.media(id: id)!)
         }
-        return Reply(body: body, effect: media.processed ? nil : .write)
     }
 
     /// `PUT /api/v1/media/:id`: a new `description` for the caller's upload.
     func updateMedia(_ call: Call, actor: Int, id: String) throws -> Reply {
         let id = try identifier(id)
         guard let media = store.timeline.media(id: id), media.owner == actor else { throw MastodonError.notFound }
-        let description = call.parameters["description"].flatMap { $0.isEmpty ? nil : $0 }
-        let render = renderer(for: actor)
-        let body = store.write { timeline in
+        let description = call.parameters.nonEmpty("description")
+        return write(as: actor) { timeline, render in
             timeline.describeMedia(id: id, description: description ?? media.description)
             return render(timeline).mediaJSON(timeline.media(id: id)!)
         }
-        return Reply(body: body, effect: .write)
     }
 
     // MARK: Statuses with media and polls
-
-    /// A poll asked for by `poll[options][]`, `poll[expires_in]`, `poll[multiple]`.
-    struct PollRequest {
-        var options: [String]
-        var expiresIn: Int
-        var multiple: Bool
-    }
 
     /// The media ids (parsed, not yet checked against their owner) and the
     /// poll of a post; 422 as Mastodon words it for what it refuses.
@@ -201,16 +188,6 @@ extension MastodonAPI {
         }
     }
 
-    /// Attaches what `attachments` read to the status just posted.
-    static func attach(_ media: [Int64], poll: PollRequest?, to status: SandboxStatus, in timeline: inout Timeline) {
-        timeline.attach(media, to: status.ordinal)
-        if let poll {
-            timeline.addPoll(SandboxPoll(options: poll.options,
-                                         expiresAt: Timestamp(date: status.createdAt.date.addingTimeInterval(TimeInterval(poll.expiresIn))),
-                                         multiple: poll.multiple), to: status.ordinal)
-        }
-    }
-
     // MARK: Polls
 
     /// The status a poll id names (polls are numbered by their status's ordinal) and its poll.
@@ -232,8 +209,7 @@ extension MastodonAPI {
     /// closed poll, a second vote, a choice out of range, or several on a single-choice poll.
     func vote(_ call: Call, actor: Int, id: String) throws -> Reply {
         let choiceTexts = call.parameters.list("choices")
-        let render = renderer(for: actor)
-        let body = try store.write { timeline in
+        return try write(as: actor) { timeline, render in
             let (status, poll) = try pollStatus(id, in: timeline, viewer: actor)
             guard !poll.expired else { throw MastodonError.validation("The poll has already ended") }
             guard poll.own == nil else { throw MastodonError.validation("You have already voted on this poll") }
@@ -252,6 +228,5 @@ extension MastodonAPI {
             let after = timeline.poll(of: status, viewer: actor)!
             return render(timeline).pollJSON(after)
         }
-        return Reply(body: body, effect: .write)
     }
 }

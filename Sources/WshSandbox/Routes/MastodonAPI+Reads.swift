@@ -105,7 +105,7 @@ extension MastodonAPI {
         let excludeReblogs = call.parameters.flag("exclude_reblogs")
         let excludeReplies = call.parameters.flag("exclude_replies")
         let onlyMedia = call.parameters.flag("only_media")
-        let tagged = call.parameters["tagged"].flatMap { $0.isEmpty ? nil : $0 }
+        let tagged = call.parameters.nonEmpty("tagged")
         return try cachedStatusPage(call, viewer: viewer) { timeline in
             try page(timeline.userIndex(user.index), call) { ordinal in
                 guard !timeline.isDeleted(ordinal: ordinal), let status = timeline.status(ordinal: ordinal) else { return false }

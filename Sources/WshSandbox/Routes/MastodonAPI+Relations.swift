@@ -50,8 +50,7 @@ extension MastodonAPI {
     func relate(_ call: Call, actor: Int, id: String, action: String) throws -> Reply {
         guard let target = store.timeline.user(id: try identifier(id)) else { throw MastodonError.notFound }
         guard target.index != actor else { throw MastodonError.notAllowed }
-        var notifications = true
-        if let text = call.parameters["notifications"], !text.isEmpty { notifications = call.parameters.flag("notifications") }
+        let notifications = call.parameters.optionalFlag("notifications") ?? true
         var duration = 0
         if let text = call.parameters["duration"], !text.isEmpty {
             guard let seconds = Int(text), seconds >= 0 else {
@@ -59,9 +58,8 @@ extension MastodonAPI {
             }
             duration = seconds
         }
-        let render = renderer(for: actor)
         let now = self.now
-        let body = store.write { timeline in
+        return write(as: actor) { timeline, render in
             switch action {
             case "block": _ = timeline.block(target.index, by: actor)
             case "unblock": timeline.unblock(target.index, by: actor)
@@ -70,6 +68,5 @@ extension MastodonAPI {
             }
             return render(timeline).relationshipJSON(target)
         }
-        return Reply(body: body, effect: .write)
     }
 }

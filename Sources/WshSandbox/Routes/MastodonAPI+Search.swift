@@ -14,7 +14,7 @@ extension MastodonAPI {
     /// (default 20, at most 40), `offset`, `resolve`, `following`, `account_id`.
     func search(_ call: Call, viewer: Int?) throws -> Reply {
         let query = (call.parameters["q"] ?? "").trimmingSpaces
-        let type = call.parameters["type"].flatMap { $0.isEmpty ? nil : $0 }
+        let type = call.parameters.nonEmpty("type")
         if let type, !["accounts", "statuses", "hashtags"].contains(type) {
             throw MastodonError.badParameter("type must be accounts, statuses or hashtags, got \(type)")
         }

@@ -22,22 +22,21 @@ extension MastodonAPI {
         guard text.count <= Self.maximumCharacters else {
             throw MastodonError.validation("Text character limit of \(Self.maximumCharacters) exceeded")
         }
-        let visibility = parameters["visibility"].flatMap { $0.isEmpty ? nil : $0 } ?? "public"
+        let visibility = parameters.nonEmpty("visibility") ?? "public"
         guard ["public", "unlisted", "private", "direct"].contains(visibility) else {
             throw MastodonError.validation("Visibility is not included in the list")
         }
         let spoiler = parameters["spoiler_text"] ?? ""
         let extras = MastodonExtras(visibility: visibility, sensitive: parameters.flag("sensitive") || !spoiler.isEmpty,
                                     spoilerText: spoiler,
-                                    language: parameters["language"].flatMap { $0.isEmpty ? nil : $0 }, mediaIDs: media)
+                                    language: parameters.nonEmpty("language"), mediaIDs: media)
         if let at = parameters["scheduled_at"], !at.isEmpty {
             return try scheduleStatus(call, actor: actor, at: at, text: text, extras: extras, poll: poll, keptKey: keptKey)
         }
         let source = self.source(of: call.caller)
-        let render = renderer(for: actor)
         let ids = state.ids
-        let replyTo = parameters["in_reply_to_id"].flatMap { $0.isEmpty ? nil : $0 }
-        let body = try store.write { timeline in
+        let replyTo = parameters.nonEmpty("in_reply_to_id")
+        let reply = try write(as: actor, effect: .post) { timeline, render in
             try Self.checkAttachable(media, by: actor, in: timeline)
             let status: SandboxStatus
             if let replyTo {
@@ -51,18 +50,17 @@ extension MastodonAPI {
             } else {
                 status = timeline.post(text: text, source: source, author: actor, mastodon: extras)
             }
-            Self.attach(media, poll: poll, to: status, in: &timeline)
+            timeline.attach(media, poll: poll, to: status)
             return render(timeline).statusJSON(status)
         }
-        if let keptKey { state.keepIdempotentAnswer(keptKey, body) }
-        return Reply(body: body, effect: .post)
+        if let keptKey { state.keepIdempotentAnswer(keptKey, reply.body) }
+        return reply
     }
 
     /// `DELETE /api/v1/statuses/:id`: the author's own status or reply, answered as it was, with `text`.
     func deleteStatus(_ call: Call, actor: Int, id: String) throws -> Reply {
         let id = try identifier(id)
-        let render = renderer(for: actor)
-        let body = try store.write { timeline in
+        return try write(as: actor, effect: .deletion) { timeline, render in
             if timeline.status(id: id) != nil {
                 switch timeline.delete(id: id, by: actor) {
                 case .success(let status):
@@ -78,7 +76,6 @@ extension MastodonAPI {
             case .failure: throw MastodonError.notFound
             }
         }
-        return Reply(body: body, effect: .deletion)
     }
 
     /// `reblog`, `unreblog`, `favourite`, `unfavourite`, `bookmark`, `unbookmark`
@@ -86,9 +83,8 @@ extension MastodonAPI {
     /// idempotent. `reblog` answers the boost, the others the status.
     func statusAction(_ call: Call, actor: Int, id: String, action: String) throws -> Reply {
         let id = try identifier(id)
-        let render = renderer(for: actor)
         let source = self.source(of: call.caller)
-        let body = try store.write { timeline in
+        return try write(as: actor) { timeline, render in
             guard var status = timeline.status(id: id) else {
                 if timeline.comment(id: id) != nil {
                     let verb = action == "unbookmark" ? "bookmark" : action
@@ -122,19 +118,16 @@ extension MastodonAPI {
             }
             return render(timeline).statusJSON(status)
         }
-        return Reply(body: body, effect: .write)
     }
 
     /// `accounts/:id/follow` and `unfollow`, answered with the Relationship.
     func follow(_ call: Call, actor: Int, id: String, follow: Bool) throws -> Reply {
         guard let target = store.timeline.user(id: try identifier(id)) else { throw MastodonError.notFound }
         guard target.index != actor else { throw MastodonError.notAllowed }
-        let render = renderer(for: actor)
-        let body = store.write { timeline in
+        return write(as: actor) { timeline, render in
             _ = follow ? timeline.follow(target.index, by: actor) : timeline.unfollow(target.index, by: actor)
             return render(timeline).relationshipJSON(target)
         }
-        return Reply(body: body, effect: .write)
     }
 
     /// The app a post is made through: the caller's registered app, else the sandbox.

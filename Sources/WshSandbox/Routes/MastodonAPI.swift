@@ -63,6 +63,11 @@ struct MastodonAPI: Sendable {
 
         subscript(_ name: String) -> String? { first[name] }
 
+        /// The first value of `name`, nil when it is empty as well as when it is missing.
+        func nonEmpty(_ name: String) -> String? {
+            first[name].flatMap { $0.isEmpty ? nil : $0 }
+        }
+
         /// The values of `name[]` (or `name`), as `id[]=1&id[]=2` or a JSON array send them.
         func list(_ name: String) -> [String] {
             all[name + "[]"] ?? all[name] ?? []
@@ -74,10 +79,19 @@ struct MastodonAPI: Sendable {
             ordered.append((name, value))
         }
 
-        /// Mastodon's booleans: `true`, `1`, `on` (anything else is false).
+        /// Mastodon's booleans: `true`, `1`, `on`, `t` (anything else is false).
         func flag(_ name: String) -> Bool {
-            guard let value = first[name]?.lowercased() else { return false }
-            return ["true", "1", "on", "t"].contains(value)
+            first[name].map(Self.isTrue) ?? false
+        }
+
+        /// `flag(name)` when `name` is sent with a value; nil when it is missing or empty (left as it was).
+        func optionalFlag(_ name: String) -> Bool? {
+            nonEmpty(name).map(Self.isTrue)
+        }
+
+        /// Whether `text` is one of Mastodon's true values, in any case.
+        static func isTrue(_ text: String) -> Bool {
+            ["true", "1", "on", "t"].contains(text.lowercased())
         }
     }
 
@@ -136,14 +150,8 @@ struct MastodonAPI: Sendable {
     /// user's token from the shared store, or an app-only token. An unknown,
     /// expired or revoked token is 401 wherever it is sent.
     func authorize(_ parameter: String?, header: String?) throws -> Caller {
-        var presented = parameter
-        if let header {
-            let parts = header.split(separator: " ", maxSplits: 1)
-            if parts.count == 2, parts[0].lowercased() == "bearer" {
-                presented = parts[1].trimmingSpaces
-            }
-        }
-        guard let presented, !presented.isEmpty else { return .anonymous }
+        guard let presented = TokenStore.token(in: header, schemes: ["bearer"]) ?? parameter,
+              !presented.isEmpty else { return .anonymous }
         if let app = state.appForToken(presented) { return .app(app, token: presented) }
         do {
             let grant = try tokens.grant(for: presented)
@@ -272,23 +280,22 @@ struct MastodonAPI: Sendable {
 
     /// A JSON object with status 200, its members written by `members`.
     static func object(capacity: Int, _ members: (inout JSONWriter) -> Void) -> Reply {
-        var json = JSONWriter(capacity: capacity)
-        json.objectStart()
-        members(&json)
-        json.objectEnd()
-        return Self.json(json.bytes)
+        json(JSONWriter.object(capacity: capacity, members))
     }
 
     func renderer(_ timeline: Timeline, viewer: Int?) -> MastodonRenderer {
         MastodonRenderer(timeline: timeline, viewer: viewer, origin: state.origin, ids: state.ids, flavour: state.flavour)
     }
 
-    /// The renderer for `viewer` to use inside `store.write`: the origin and
-    /// the id style are read now, before the store's lock is taken.
-    func renderer(for viewer: Int?) -> (Timeline) -> MastodonRenderer {
-        let origin = state.origin
-        let ids = state.ids
-        let flavour = state.flavour
-        return { MastodonRenderer(timeline: $0, viewer: viewer, origin: origin, ids: ids, flavour: flavour) }
+    /// A write by `viewer`, answered with what `change` renders, through the
+    /// renderer it is handed, from the timeline it changed. The origin and the
+    /// id style are read now, before the store's lock is taken.
+    func write(as viewer: Int, status: HTTPResponse.Status = .ok, effect: Effect? = .write,
+               _ change: (inout Timeline, (Timeline) -> MastodonRenderer) throws -> [UInt8]) rethrows -> Reply {
+        let (origin, ids, flavour) = (state.origin, state.ids, state.flavour)
+        let body = try store.write { timeline in
+            try change(&timeline) { MastodonRenderer(timeline: $0, viewer: viewer, origin: origin, ids: ids, flavour: flavour) }
+        }
+        return Reply(status: status, body: body, effect: effect)
     }
 }

@@ -86,12 +86,11 @@ struct MastodonError: Error, Sendable {
     /// and its body, with `headers` (the rate-limit headers) on it.
     func reply(in flavour: SandboxFlavour, headers: HTTPFields = [:]) -> MastodonAPI.Reply {
         let worded = self.worded(in: flavour)
-        var json = JSONWriter(capacity: 128)
-        json.objectStart()
-        json.member("error", worded.error)
-        if let description { json.member("error_description", description) }
-        json.objectEnd()
-        return MastodonAPI.Reply(status: worded.status, body: ByteBuffer(bytes: json.bytes), headers: headers)
+        let body = JSONWriter.object(capacity: 128) { json in
+            json.member("error", worded.error)
+            if let description { json.member("error_description", description) }
+        }
+        return MastodonAPI.Reply(status: worded.status, body: ByteBuffer(bytes: body), headers: headers)
     }
 
     /// This error with the status and wording `flavour` gives it.

@@ -56,21 +56,20 @@ struct MastodonOAuth: Sendable {
     /// What Mastodon 4.3 and later publish: the endpoints, and that PKCE takes S256.
     private func metadata(_ request: Request) -> Reply {
         let root = "http://" + (request.head.authority ?? "127.0.0.1") + "/"
-        var json = JSONWriter(capacity: 1024)
-        json.objectStart()
-        json.member("issuer", root)
-        json.member("service_documentation", "https://docs.joinmastodon.org/")
-        json.member("authorization_endpoint", root + "oauth/authorize")
-        json.member("token_endpoint", root + "oauth/token")
-        json.member("revocation_endpoint", root + "oauth/revoke")
-        json.member("app_registration_endpoint", root + "api/v1/apps")
-        json.member("scopes_supported", ["read", "write", "follow", "push"])
-        json.member("response_types_supported", ["code"])
-        json.member("code_challenge_methods_supported", [Self.challengeMethod])
-        json.member("grant_types_supported", ["authorization_code", "client_credentials"])
-        json.member("token_endpoint_auth_methods_supported", ["client_secret_basic", "client_secret_post"])
-        json.objectEnd()
-        return Reply(body: ByteBuffer(bytes: json.bytes))
+        let body = JSONWriter.object(capacity: 1024) { json in
+            json.member("issuer", root)
+            json.member("service_documentation", "https://docs.joinmastodon.org/")
+            json.member("authorization_endpoint", root + "oauth/authorize")
+            json.member("token_endpoint", root + "oauth/token")
+            json.member("revocation_endpoint", root + "oauth/revoke")
+            json.member("app_registration_endpoint", root + "api/v1/apps")
+            json.member("scopes_supported", ["read", "write", "follow", "push"])
+            json.member("response_types_supported", ["code"])
+            json.member("code_challenge_methods_supported", [Self.challengeMethod])
+            json.member("grant_types_supported", ["authorization_code", "client_credentials"])
+            json.member("token_endpoint_auth_methods_supported", ["client_secret_basic", "client_secret_post"])
+        }
+        return Reply(body: ByteBuffer(bytes: body))
     }
 
     /// The one PKCE method served, as on Mastodon.
@@ -196,7 +195,7 @@ struct MastodonOAuth: Sendable {
             throw MastodonError.unsupportedGrant
         }
         let app = try authenticatedClient(parameters)
-        let scope = parameters["scope"].flatMap { $0.isEmpty ? nil : $0 } ?? app.scopes
+        let scope = parameters.nonEmpty("scope") ?? app.scopes
         let now = tokens.clock.now
         let token: String
         if grantType == "client_credentials" {
@@ -213,14 +212,12 @@ struct MastodonOAuth: Sendable {
             case .failure: throw MastodonError.invalidGrant
             }
         }
-        var json = JSONWriter(capacity: 256)
-        json.objectStart()
-        json.member("access_token", token)
-        json.member("token_type", "Bearer")
-        json.member("scope", scope)
-        json.member("created_at", Int64(now.timeIntervalSince1970))
-        json.objectEnd()
-        return Reply(body: ByteBuffer(bytes: json.bytes))
+        return Reply(body: ByteBuffer(bytes: JSONWriter.object(capacity: 256) { json in
+            json.member("access_token", token)
+            json.member("token_type", "Bearer")
+            json.member("scope", scope)
+            json.member("created_at", Int64(now.timeIntervalSince1970))
+        }))
     }
 
     /// `POST /oauth/revoke`: `{}` whether or not the token was valid (RFC 7009);

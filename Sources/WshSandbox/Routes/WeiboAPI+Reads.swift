@@ -91,11 +91,7 @@ extension WeiboAPI {
 
     /// `account/get_uid.json`.
     func uid(of viewer: Int) -> ByteBuffer {
-        var json = JSONWriter(capacity: 32)
-        json.objectStart()
-        json.member("uid", store.timeline.data.users[viewer].id)
-        json.objectEnd()
-        return ByteBuffer(bytes: json.bytes)
+        ByteBuffer(bytes: JSONWriter.object(capacity: 32) { $0.member("uid", store.timeline.data.users[viewer].id) })
     }
 
     /// A body rendered once and cached under `key`.
@@ -129,28 +125,26 @@ extension WeiboAPI {
     /// `account/rate_limit_status.json`: what is left of `token`'s calls.
     func rateLimitStatus(token: String) -> ByteBuffer {
         let snapshot = rateLimiter.snapshot(token: token)
-        var json = JSONWriter(capacity: 512)
-        json.objectStart()
-        json.key("api_rate_limits")
-        json.arrayStart()
-        for (api, limit) in [("statuses/update", 30), ("comments/create", 60), ("friendships/create", 60)] {
-            json.objectStart()
-            json.member("api", api)
-            json.member("limit", limit)
+        return ByteBuffer(bytes: JSONWriter.object(capacity: 512) { json in
+            json.key("api_rate_limits")
+            json.arrayStart()
+            for (api, limit) in [("statuses/update", 30), ("comments/create", 60), ("friendships/create", 60)] {
+                json.objectStart()
+                json.member("api", api)
+                json.member("limit", limit)
+                json.member("limit_time_unit", "HOURS")
+                json.member("remaining_hits", max(0, limit - snapshot.callsByEndpoint[api, default: 0]))
+                json.objectEnd()
+            }
+            json.arrayEnd()
+            json.member("ip_limit", RateLimiter.ipLimit)
             json.member("limit_time_unit", "HOURS")
-            json.member("remaining_hits", max(0, limit - snapshot.callsByEndpoint[api, default: 0]))
-            json.objectEnd()
-        }
-        json.arrayEnd()
-        json.member("ip_limit", RateLimiter.ipLimit)
-        json.member("limit_time_unit", "HOURS")
-        json.member("remaining_ip_hits", max(0, RateLimiter.ipLimit - snapshot.ipCalls))
-        json.member("remaining_user_hits", max(0, snapshot.userLimit - snapshot.userCalls))
-        json.member("reset_time", Self.beijingTime(snapshot.resetTime))
-        json.member("reset_time_in_seconds", snapshot.secondsToReset)
-        json.member("user_limit", snapshot.userLimit)
-        json.objectEnd()
-        return ByteBuffer(bytes: json.bytes)
+            json.member("remaining_ip_hits", max(0, RateLimiter.ipLimit - snapshot.ipCalls))
+            json.member("remaining_user_hits", max(0, snapshot.userLimit - snapshot.userCalls))
+            json.member("reset_time", Self.beijingTime(snapshot.resetTime))
+            json.member("reset_time_in_seconds", snapshot.secondsToReset)
+            json.member("user_limit", snapshot.userLimit)
+        })
     }
 
     /// `2011-06-03 18:00:00`, in Beijing time as Weibo writes it.

@@ -31,16 +31,14 @@ extension WeiboAPI {
         let all = following ? timeline.followingList(of: user.index) : timeline.followerList(of: user.index)
         let slice = all.dropFirst(cursor).prefix(count)
         let renderer = WeiboRenderer(timeline: timeline, viewer: viewer)
-        var json = JSONWriter(capacity: 1500 * max(1, slice.count))
-        json.objectStart()
-        json.key("users")
-        json.arrayStart()
-        for index in slice { json.json(renderer.userJSON(timeline.data.users[index])) }
-        json.arrayEnd()
-        json.member("next_cursor", cursor + slice.count < all.count ? cursor + slice.count : 0)
-        json.member("previous_cursor", max(0, cursor - count))
-        json.member("total_number", all.count)
-        json.objectEnd()
-        return ByteBuffer(bytes: json.bytes)
+        return ByteBuffer(bytes: JSONWriter.object(capacity: 1500 * max(1, slice.count)) { json in
+            json.key("users")
+            json.arrayStart()
+            for index in slice { json.json(renderer.userJSON(timeline.data.users[index])) }
+            json.arrayEnd()
+            json.member("next_cursor", cursor + slice.count < all.count ? cursor + slice.count : 0)
+            json.member("previous_cursor", max(0, cursor - count))
+            json.member("total_number", all.count)
+        })
     }
 }

@@ -105,14 +105,8 @@ struct WeiboAPI: Sendable {
     /// (`Bearer` too): no token is 21301, an unknown or expired one 21327,
     /// a revoked one 21332.
     private func authorize(_ parameter: String?, header: String?) throws -> (user: Int, token: String) {
-        var presented = parameter
-        if presented == nil, let header {
-            let parts = header.split(separator: " ", maxSplits: 1)
-            if parts.count == 2, ["oauth2", "bearer"].contains(parts[0].lowercased()) {
-                presented = parts[1].trimmingSpaces
-            }
-        }
-        guard let presented, !presented.isEmpty else { throw WeiboError.authMissing }
+        guard let presented = parameter ?? TokenStore.token(in: header, schemes: ["oauth2", "bearer"]),
+              !presented.isEmpty else { throw WeiboError.authMissing }
         do {
             return (try tokens.user(for: presented), presented)
         } catch {

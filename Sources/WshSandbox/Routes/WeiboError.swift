@@ -85,17 +85,15 @@ struct WeiboError: Error, Sendable {
 
     /// The body, naming the request path (without its query) as Weibo does.
     func body(request path: String) -> [UInt8] {
-        var json = JSONWriter(capacity: 128)
-        json.objectStart()
-        json.member("error", message)
-        json.member("error_code", code)
-        json.member("request", path)
-        if let oauthDescription {
-            json.member("error_uri", path)
-            json.member("error_description", oauthDescription)
+        JSONWriter.object(capacity: 128) { json in
+            json.member("error", message)
+            json.member("error_code", code)
+            json.member("request", path)
+            if let oauthDescription {
+                json.member("error_uri", path)
+                json.member("error_description", oauthDescription)
+            }
         }
-        json.objectEnd()
-        return json.bytes
     }
 
     var contentType: String { "application/json;charset=UTF-8" }

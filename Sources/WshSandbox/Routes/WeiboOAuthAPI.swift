@@ -168,23 +168,14 @@ struct WeiboOAuthAPI: Sendable {
     /// The token asked about: `access_token` (query or form) or the Authorization header.
     private func token(_ fields: [String: String], header: String?) throws -> String {
         if let token = fields["access_token"], !token.isEmpty { return token }
-        if let header {
-            let parts = header.split(separator: " ", maxSplits: 1)
-            if parts.count == 2, ["oauth2", "bearer"].contains(parts[0].lowercased()) {
-                return parts[1].trimmingSpaces
-            }
-        }
+        if let token = TokenStore.token(in: header, schemes: ["oauth2", "bearer"]) { return token }
         throw WeiboError.oauth(21323, "invalid_request", "parameter access_token is required")
     }
 
     // MARK: Writing answers
 
     private static func json(_ members: (inout JSONWriter) -> Void) -> Reply {
-        var json = JSONWriter(capacity: 256)
-        json.objectStart()
-        members(&json)
-        json.objectEnd()
-        return Reply(body: ByteBuffer(bytes: json.bytes))
+        Reply(body: ByteBuffer(bytes: JSONWriter.object(capacity: 256, members)))
     }
 
     private static func htmlError(_ error: WeiboError) -> Reply {

@@ -123,24 +123,22 @@ extension SessionViewModel {
     /// `limits`: the token's rate-limit status. Like `list`, it changes
     /// nothing and is not an operation.
     public func limits() async throws(ViewModelError) -> LimitsViewModel {
-        notes = []
-        do {
-            let limits = try await timeline.rateLimits()
-            finish([])
-            return limits
-        } catch {
-            throw failed(error)
-        }
+        try await shown { () async throws(ViewModelError) in try await timeline.rateLimits() }
     }
 
     /// `filters`: the account's filters on the server. Like `limits`, it
     /// changes nothing and is not an operation.
     public func filters() async throws(ViewModelError) -> FiltersViewModel {
+        try await shown { () async throws(ViewModelError) in try await timeline.filters() }
+    }
+
+    /// What a read that is not an operation returns for its View to show.
+    private func shown<Shown>(_ read: () async throws(ViewModelError) -> Shown) async throws(ViewModelError) -> Shown {
         notes = []
         do {
-            let filters = try await timeline.filters()
+            let value = try await read()
             finish([])
-            return filters
+            return value
         } catch {
             throw failed(error)
         }

@@ -51,15 +51,9 @@ extension TimelineViewModel {
         guard let reference = UserReference(name) else { throw fail(.noUserGiven) }
         guard (1...80).contains(count) else { throw fail(.invalidPaging(name: "N", value: count, allowed: 1...80)) }
         let page = try await request { () async throws(RequestError) in
-            var page = try await dataController.users.accounts(list, of: reference, count: count)
-            while all, let cursor = page.next, page.users.count < limit {
-                let next = try await dataController.users.accounts(list, of: reference, count: count, cursor: cursor)
-                page.users += next.users
-                page.following.merge(next.following) { $1 }
-                // A server that repeats its cursor would loop: stop where it does.
-                page.next = next.users.isEmpty || next.next == cursor ? nil : next.next
+            try await Self.pages(all: all, limit: limit) { cursor async throws(RequestError) in
+                try await dataController.users.accounts(list, of: reference, count: count, cursor: cursor)
             }
-            return page
         }
         var next = state
         next.screens.append(.accounts(.user(list), owner: reference.description, page))
@@ -82,15 +76,9 @@ extension TimelineViewModel {
         let shown = status.isBoost ? status.retweetedStatus ?? status : status
         guard let statusID = shown.identifier else { throw fail(.invalidInput("row \(index) has no status id")) }
         let page = try await request { () async throws(RequestError) in
-            var page = try await dataController.users.statusAccounts(list, statusID: statusID, count: count)
-            while all, let cursor = page.next, page.users.count < limit, !Task.isCancelled {
-                let next = try await dataController.users.statusAccounts(list, statusID: statusID, count: count, cursor: cursor)
-                page.users += next.users
-                page.following.merge(next.following) { $1 }
-                // A server that repeats its cursor would loop: stop where it does.
-                page.next = next.users.isEmpty || next.next == cursor ? nil : next.next
+            try await Self.pages(all: all, limit: limit) { cursor async throws(RequestError) in
+                try await dataController.users.statusAccounts(list, statusID: statusID, count: count, cursor: cursor)
             }
-            return page
         }
         var next = state
         next.screens.append(.accounts(.status(list), owner: statusID, page))
@@ -138,5 +126,22 @@ extension TimelineViewModel {
         case .recovered: "the answer was lost; the server shows \(done)"
         case .alreadyDone: "already \(done) on the server"
         }
+    }
+}
+
+extension TimelineViewModel {
+    /// The first page of accounts `read` gives (from no cursor) and, with `all`,
+    /// the pages after it until `limit` users or Ctrl-C, as one page.
+    static func pages(all: Bool, limit: Int, _ read: (String?) async throws(RequestError) -> UserPage)
+        async throws(RequestError) -> UserPage {
+        var page = try await read(nil)
+        while all, let cursor = page.next, page.users.count < limit, !Task.isCancelled {
+            let next = try await read(cursor)
+            page.users += next.users
+            page.following.merge(next.following) { $1 }
+            // A server that repeats its cursor would loop: stop where it does.
+            page.next = next.users.isEmpty || next.next == cursor ? nil : next.next
+        }
+        return page
     }
 }

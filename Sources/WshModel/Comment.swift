@@ -38,3 +38,29 @@ public struct Comment: Hashable, Sendable {
         self.replyComment = replyComment
     }
 }
+
+/// A page of comments: `{"comments": [...], "total_number": N}` or a bare array.
+public struct CommentsPage: Hashable, Sendable, Codable {
+    public var comments: [Comment]
+    public var totalNumber: Int?
+
+    public init(comments: [Comment], totalNumber: Int? = nil) {
+        self.comments = comments
+        self.totalNumber = totalNumber
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case comments
+        case totalNumber = "total_number"
+    }
+
+    public init(from decoder: Decoder) throws {
+        if let comments = decoder.lenientBareArray(Comment.self) {
+            self.init(comments: comments)
+            return
+        }
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(comments: try c.pageList(Comment.self, .comments, "a comments page needs 'comments'"),
+                  totalNumber: c.lenient(Int.self, .totalNumber))
+    }
+}

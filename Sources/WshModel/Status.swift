@@ -176,11 +176,6 @@ public struct LinkCard: Hashable, Sendable {
     /// The size of the embed or the picture, in pixels.
     public var width: Int?
     public var height: Int?
-
-    public init(title: String, url: String) {
-        self.title = title
-        self.url = url
-    }
 }
 
 /// The API whose field names a Model value came with: `--json` documents
@@ -198,10 +193,109 @@ public struct EmojiReaction: Sendable, Hashable {
     public var name: String
     public var count: Int
     public var me: Bool
+}
 
-    public init(name: String, count: Int, me: Bool) {
-        self.name = name
-        self.count = count
-        self.me = me
+/// A page of statuses: `{"statuses": [...], "total_number": N}` or a bare array.
+public struct TimelinePage: Hashable, Sendable, Codable {
+    public var statuses: [Status]
+    public var totalNumber: Int?
+    public var previousCursor: Int64?
+    public var nextCursor: Int64?
+    /// True when the API pages by its own links (Mastodon's `Link` header):
+    /// then `serverNext` is where the next older page starts, exactly as the
+    /// server wrote it, and nil means there is none. Not part of the body.
+    public var pagedByServer = false
+    /// The query of the server's `next` link, exactly as sent (every parameter,
+    /// in its order, percent-encoding kept): an opaque cursor, never rebuilt from a row.
+    public var serverNext: String?
+    /// The query of the server's `prev` link, as sent: where statuses newer than this page start.
+    public var serverPrevious: String?
+
+    public init(statuses: [Status], totalNumber: Int? = nil, previousCursor: Int64? = nil, nextCursor: Int64? = nil) {
+        self.statuses = statuses
+        self.totalNumber = totalNumber
+        self.previousCursor = previousCursor
+        self.nextCursor = nextCursor
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case statuses
+        /// Weibo's repost timeline names its statuses `reposts`.
+        case reposts
+        case totalNumber = "total_number"
+        case previousCursor = "previous_cursor"
+        case nextCursor = "next_cursor"
+    }
+
+    public init(from decoder: Decoder) throws {
+        if let statuses = decoder.lenientBareArray(Status.self) {
+            self.init(statuses: statuses)
+            return
+        }
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let key: CodingKeys = c.contains(.statuses) || !c.contains(.reposts) ? .statuses : .reposts
+        self.init(
+            statuses: try c.pageList(Status.self, key, "a timeline page needs 'statuses'"),
+            totalNumber: c.lenient(Int.self, .totalNumber),
+            previousCursor: c.lenient(Int64.self, .previousCursor), nextCursor: c.lenient(Int64.self, .nextCursor))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(statuses, forKey: .statuses)
+        try c.encodeIfPresent(totalNumber, .totalNumber)
+        try c.encodeIfPresent(previousCursor, .previousCursor)
+        try c.encodeIfPresent(nextCursor, .nextCursor)
+    }
+}
+
+/// A filter that matched a status, as the server says in the status's
+/// `filtered` (Mastodon 4's `FilterResult`): the filter's title and action,
+/// and the words it matched.
+public struct FilterMatch: Sendable, Hashable {
+    public var title: String
+    /// `warn`, `hide` or `blur`; anything else is read as `warn`.
+    public var action: String
+    public var keywords: [String] = []
+    /// Where the filter applies (`home`, `notifications`, `public`, `thread`,
+    /// `account`): Mastodon 4 lists every active filter a status matches,
+    /// whatever the page, and its clients apply each only in its contexts.
+    /// Empty when the server did not say: then it applies everywhere.
+    public var context: [String] = []
+
+    /// True when the filter applies where `context` is shown; nil `context`:
+    /// a screen no filter applies to (bookmarks, favourites), as on Mastodon's own.
+    public func applies(in context: String?) -> Bool {
+        guard let context else { return false }
+        return self.context.isEmpty || self.context.contains(context)
+    }
+
+    /// True when the status is not to be shown at all.
+    public var hides: Bool { action == "hide" }
+    /// True when the status shows the filter's title in place of its text
+    /// (`warn`, and any action this wsh does not know: shown, but behind the title).
+    public var warns: Bool { action != "hide" && action != "blur" }
+}
+
+extension Status {
+    /// The status with only the filter matches that apply where `context` is
+    /// shown (see `FilterMatch.applies(in:)`); a boost's original too.
+    public func filtered(in context: String?) -> Status {
+        guard !self.filterMatches.isEmpty || !(self.retweetedStatus?.filterMatches.isEmpty ?? true) else { return self }
+        var status = self
+        status.filterMatches = self.filterMatches.filter { $0.applies(in: context) }
+        status.retweetedStatus = self.retweetedStatus?.filtered(in: context)
+        return status
+    }
+
+    /// True when a filter the server applied says to hide it (a boost: or the status it boosts).
+    public var isHiddenByFilter: Bool {
+        self.filterMatches.contains { $0.hides } || (self.retweetedStatus?.filterMatches.contains { $0.hides } ?? false)
+    }
+
+    /// The title of the filter whose `warn` covers its text (a boost: or the
+    /// status it boosts); nil when none does.
+    public var filterWarning: String? {
+        (self.filterMatches.first { $0.warns } ?? self.retweetedStatus?.filterMatches.first { $0.warns })?.title
     }
 }

@@ -4,7 +4,7 @@ import WshText
 /// A time: an instant, and the UTC offset the server wrote it with.
 ///
 /// Every API's times become this one type, each read from its own text in
-/// its own folder (Weibo/WeiboTimeFormat.swift, Mastodon/ISO8601Time.swift).
+/// its own folder (Weibo/WeiboTimeFormat.swift, Mastodon/MastodonWireFormat.swift).
 /// The offset is kept so `--json` gives back the server's own text; the
 /// terminal shows the instant in the local zone.
 public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible {

@@ -54,11 +54,6 @@ public enum TerminalText {
         return sanitize(text, policy)
     }
 
-    /// True when `text` holds nothing the policy would remove or change.
-    public static func isClean(_ text: String, _ policy: Policy = .singleLine) -> Bool {
-        sanitize(text, policy) == text
-    }
-
     /// Whether any byte of `utf8` may need removing: C0 controls (other than
     /// those the policy keeps), DEL, and the lead bytes of C1 controls
     /// (C2 80–9F), bidi controls (D8 9C, E2 80 8E/8F/A8–AE, E2 81 A6–A9).

@@ -251,6 +251,27 @@ extension ModelReader {
         }
         return value
     }
+
+    /// An object of which two fields are read, the rest skipped: `field`
+    /// gets 0 for `a` and 1 for `b`, the first time each appears (JSONDecoder
+    /// keeps the first of duplicate keys), and reads its value.
+    @inline(__always)
+    mutating func twoFields(
+        _ a: StaticString, _ b: StaticString, _ field: (inout ModelReader, Int) throws(JSONBytes.Declined) -> Void
+    ) throws(JSONBytes.Declined) {
+        var seen = 0
+        try enterObject()
+        var first = true
+        while let key = try nextKey(&first) {
+            let index = self.key(key, is: a) ? 0 : self.key(key, is: b) ? 1 : -1
+            guard index >= 0, seen & 1 << index == 0 else {
+                try skipValue()
+                continue
+            }
+            seen |= 1 << index
+            try field(&self, index)
+        }
+    }
 }
 
 // MARK: - Mastodon
@@ -296,6 +317,48 @@ extension MastodonAccount {
                 }
             }
         }
+    }
+}
+
+extension MastodonEmoji {
+    private static let fastKeys = JSONKeys(["shortcode", "url", "static_url"])
+
+    static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> MastodonEmoji {
+        var values: [String?] = [nil, nil, nil]
+        try r.object(fastKeys) { r, field throws(JSONBytes.Declined) in values[field] = try r.lenientString() }
+        return MastodonEmoji(shortcode: values[0], url: values[1], staticURL: values[2])
+    }
+}
+
+extension MastodonField {
+    private static let fastKeys = JSONKeys(["name", "value", "verified_at"])
+
+    static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> MastodonField {
+        var values: [String?] = [nil, nil, nil]
+        try r.object(fastKeys) { r, field throws(JSONBytes.Declined) in values[field] = try r.lenientString() }
+        return MastodonField(name: values[0], value: values[1], verifiedAt: values[2].flatMap(Timestamp.init(iso8601:)))
+    }
+}
+
+extension MastodonQuote {
+    private static let fastKeys = JSONKeys(["state", "quoted_status", "quoted_status_id"])
+
+    static func fast(_ r: inout ModelReader) throws(JSONBytes.Declined) -> MastodonQuote {
+        var quote = MastodonQuote(state: nil, quotedStatus: nil, quotedStatusID: nil)
+        var again = r
+        try r.object(fastKeys) { r, field throws(JSONBytes.Declined) in
+            switch field {
+            case 0: quote.state = try r.lenientString()
+            case 1: quote.quotedStatus = try r.lenientObject(MastodonStatus.fast)
+            default: quote.quotedStatusID = try r.lenientString()
+            }
+        }
+        if quote.isBare {
+            // Read once more, as a status, to where the first reading ended.
+            quote.acceptBare(try MastodonStatus.fast(&again))
+            r = again
+        }
+        return quote
     }
 }
 
@@ -540,16 +603,7 @@ extension MastodonPoll.Option {
     }
 
     private init(fast r: inout ModelReader) throws(JSONBytes.Declined) {
-        var seen = 0
-        try r.enterObject()
-        var first = true
-        while let key = try r.nextKey(&first) {
-            let field = r.key(key, is: "title") ? 0 : r.key(key, is: "votes_count") ? 1 : -1
-            guard field >= 0, seen & 1 << field == 0 else {
-                try r.skipValue()
-                continue
-            }
-            seen |= 1 << field
+        try r.twoFields("title", "votes_count") { r, field throws(JSONBytes.Declined) in
             if field == 0 { title = try r.lenientString() } else { votesCount = try r.lenientCount() }
         }
     }
@@ -561,16 +615,7 @@ extension MastodonContext {
     }
 
     private init(fast r: inout ModelReader) throws(JSONBytes.Declined) {
-        var seen = 0
-        try r.enterObject()
-        var first = true
-        while let key = try r.nextKey(&first) {
-            let field = r.key(key, is: "ancestors") ? 0 : r.key(key, is: "descendants") ? 1 : -1
-            guard field >= 0, seen & 1 << field == 0 else {
-                try r.skipValue()
-                continue
-            }
-            seen |= 1 << field
+        try r.twoFields("ancestors", "descendants") { r, field throws(JSONBytes.Declined) in
             let statuses = try r.lenientArray(MastodonStatus.fast) ?? []
             if field == 0 { ancestors = statuses } else { descendants = statuses }
         }

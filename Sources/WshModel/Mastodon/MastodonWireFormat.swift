@@ -1,11 +1,17 @@
+import FoundationEssentials
 import WshText
 
-// Mastodon's entities (Status, Account, Context, Notification, Relationship),
+// Mastodon's wire format: its entities (Status, Account, Context,
+// Notification, Relationship, and what comes beside a status's and an
+// account's text: custom emojis, profile fields, (4.4+) quotes; filters),
 // decoded leniently (`@Lenient` fields, read by the `init(from:)` Swift
 // writes), since Pleroma, Akkoma and GoToSocial omit many optional fields,
 // and mapped onto the Model wsh's ViewModels already show: a Mastodon status
-// is a `Status`, an account a `User`, a reply in a thread a `Comment`. Only
-// the Mastodon dialect (in the DataControllers) uses them.
+// is a `Status`, an account a `User`, a reply in a thread a `Comment`; and
+// its times, ISO 8601. Only the Mastodon dialect (in the DataControllers)
+// uses them. `FastDecoding/FastModelDecoding.swift` reads the hot ones from
+// the bytes: the same keys, read the same way, built with the memberwise
+// init Swift writes.
 
 /// A Mastodon `Account`.
 public struct MastodonAccount: Decodable, Sendable, Hashable, LenientValue {
@@ -486,5 +492,258 @@ public struct MastodonSearch: Decodable, Sendable {
                       hashtags: hashtags.compactMap { tag in
                           tag.name.map { Hashtag(name: $0, uses: tag.history.isEmpty ? nil : tag.history.reduce(0) { $0 + ($1.uses ?? 0) }) }
                       })
+    }
+}
+
+// MARK: - Beside a status's and an account's text; filters
+
+/// A Mastodon `CustomEmoji`.
+public struct MastodonEmoji: Decodable, Sendable, Hashable {
+    @Lenient public var shortcode: String? = nil
+    @Lenient public var url: String? = nil
+    @Lenient public var staticURL: String? = nil
+
+    enum CodingKeys: String, CodingKey {
+        case shortcode, url
+        case staticURL = "static_url"
+    }
+
+    /// The Model's emoji; nil without a shortcode or an image.
+    var emoji: CustomEmoji? {
+        guard let shortcode, !shortcode.isEmpty, let image = url ?? staticURL else { return nil }
+        return CustomEmoji(shortcode: shortcode, url: image)
+    }
+}
+
+/// A Mastodon account `Field`.
+public struct MastodonField: Decodable, Sendable, Hashable {
+    @Lenient public var name: String? = nil
+    @Lenient public var value: String? = nil
+    @LenientISO8601 public var verifiedAt: Timestamp? = nil
+
+    enum CodingKeys: String, CodingKey {
+        case name, value
+        case verifiedAt = "verified_at"
+    }
+
+    var field: ProfileField? {
+        name.map { ProfileField(name: $0, value: value ?? "", verifiedAt: verifiedAt) }
+    }
+}
+
+/// A Mastodon `Quote` (`{state, quoted_status}`) or `ShallowQuote`
+/// (`{state, quoted_status_id}`, what a quote nested in a quote is).
+/// Akkoma's and Pleroma's older `quote` is the quoted status itself, with no
+/// `state`: it reads as an accepted quote of that status.
+public struct MastodonQuote: Decodable, Sendable, Hashable, LenientValue {
+    public var state: String?
+    @Indirect public var quotedStatus: MastodonStatus? = nil
+    public var quotedStatusID: String?
+
+    enum CodingKeys: String, CodingKey {
+        case state
+        case quotedStatus = "quoted_status"
+        case quotedStatusID = "quoted_status_id"
+    }
+
+    /// Nothing of a `Quote` read: the object may be the quoted status itself.
+    var isBare: Bool { state == nil && quotedStatus == nil && quotedStatusID == nil }
+
+    /// Takes `status`, the object read again as a status, as the quoted one when it has an id.
+    mutating func acceptBare(_ status: MastodonStatus) {
+        guard status.id != nil else { return }
+        state = "accepted"
+        quotedStatus = status
+    }
+
+    /// The Model's quote; nil without a state.
+    public var quote: QuotePost? {
+        guard let state, !state.isEmpty else { return nil }
+        let quoted = quotedStatus?.status
+        return QuotePost(state: state, status: quoted, statusID: quotedStatusID ?? quoted?.identifier)
+    }
+}
+
+extension MastodonQuote {
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        state = c.lenient(String.self, .state)
+        quotedStatus = c.lenient(MastodonStatus.self, .quotedStatus)
+        quotedStatusID = c.lenient(String.self, .quotedStatusID)
+        if isBare { acceptBare(try MastodonStatus(from: decoder)) }
+    }
+}
+
+/// A filter of Mastodon 4's `/api/v2/filters`: `{id, title, context, expires_at,
+/// filter_action, keywords: [{keyword}]}`.
+public struct MastodonFilter: Decodable, Sendable {
+    @Lenient var id: String? = nil
+    @Lenient var title: String? = nil
+    @Lenient var context: [String] = []
+    @LenientISO8601 var expiresAt: Timestamp? = nil
+    @Lenient var filterAction: String? = nil
+    @Lenient var keywords: [Keyword] = []
+
+    struct Keyword: Decodable, Sendable {
+        @Lenient var keyword: String? = nil
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, title, context, keywords
+        case expiresAt = "expires_at"
+        case filterAction = "filter_action"
+    }
+
+    /// The filter as the Model has it (no action: Mastodon 4.0's default, `warn`).
+    public var filter: ContentFilter {
+        ContentFilter(id: id ?? "", title: title ?? "", context: context, action: filterAction ?? "warn", expiresAt: expiresAt,
+                      keywords: keywords.compactMap(\.keyword))
+    }
+}
+
+/// A filter of the older `/api/v1/filters` (Mastodon before 4, and servers
+/// that kept only it): one `phrase` per filter; `irreversible` drops what it
+/// matches (read as `hide`), else it warns.
+public struct MastodonFilterV1: Decodable, Sendable {
+    @Lenient var id: String? = nil
+    @Lenient var phrase: String? = nil
+    @Lenient var context: [String] = []
+    @LenientISO8601 var expiresAt: Timestamp? = nil
+    @Lenient var irreversible: Bool? = nil
+
+    enum CodingKeys: String, CodingKey {
+        case id, phrase, context, irreversible
+        case expiresAt = "expires_at"
+    }
+
+    /// The filter as the Model has it: its phrase is its title and its one keyword.
+    public var filter: ContentFilter {
+        let phrase = phrase ?? ""
+        return ContentFilter(id: id ?? "", title: phrase, context: context, action: irreversible == true ? "hide" : "warn",
+                             expiresAt: expiresAt, keywords: phrase.isEmpty ? [] : [phrase])
+    }
+}
+
+// MARK: - Times: ISO 8601
+
+extension Timestamp {
+    /// Parses an ISO 8601 / RFC 3339 time as Mastodon writes it
+    /// (`2024-11-06T07:08:38.000Z`, `2024-11-06T07:08:38+09:00`, or a date
+    /// alone); nil when the text is not in that form. The offset is kept.
+    public init?(iso8601 text: String) {
+        let bytes = Array(text.utf8)
+        func number(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[from..<(from + count)] {
+                guard (0x30...0x39).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            return value
+        }
+        guard let year = number(0, 4), bytes.count >= 10, bytes[4] == 0x2D, let month = number(5, 2),
+              bytes[7] == 0x2D, let day = number(8, 2), (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
+        var hour = 0, minute = 0, second = 0, fraction = 0.0, offset = 0
+        var index = 10
+        if index < bytes.count, bytes[index] == 0x54 || bytes[index] == 0x74 || bytes[index] == 0x20 {
+            guard let h = number(11, 2), bytes.count > 13, bytes[13] == 0x3A, let m = number(14, 2),
+                  (0...23).contains(h), (0...59).contains(m) else { return nil }
+            (hour, minute) = (h, m)
+            index = 16
+            if index < bytes.count, bytes[index] == 0x3A {
+                guard let s = number(17, 2), (0...60).contains(s) else { return nil }
+                second = s
+                index = 19
+            }
+            if index < bytes.count, bytes[index] == 0x2E {
+                var digits = 0
+                var scale = 0.1
+                index += 1
+                while index < bytes.count, (0x30...0x39).contains(bytes[index]) {
+                    fraction += Double(bytes[index] - 0x30) * scale
+                    scale /= 10
+                    digits += 1
+                    index += 1
+                }
+                guard digits > 0 else { return nil }
+            }
+            if index < bytes.count {
+                switch bytes[index] {
+                case 0x5A, 0x7A:
+                    index += 1
+                case 0x2B, 0x2D:
+                    let sign = bytes[index] == 0x2D ? -1 : 1
+                    guard let oh = number(index + 1, 2) else { return nil }
+                    var om = 0
+                    if index + 3 < bytes.count, bytes[index + 3] == 0x3A {
+                        guard let value = number(index + 4, 2) else { return nil }
+                        om = value
+                        index += 6
+                    } else if let value = number(index + 3, 2) {
+                        om = value
+                        index += 5
+                    } else {
+                        index += 3
+                    }
+                    offset = sign * (oh * 3600 + om * 60)
+                default:
+                    return nil
+                }
+            }
+        }
+        guard index == bytes.count else { return nil }
+        let days = CivilTime.days(year: year, month: month, day: day)
+        let local = Double(days * 86_400 + hour * 3600 + minute * 60 + second) + fraction
+        self.init(date: Date(timeIntervalSince1970: local - Double(offset)), utcOffset: offset)
+    }
+}
+
+extension Timestamp {
+    /// The time in ISO 8601 as Mastodon writes it, in UTC with milliseconds:
+    /// `2024-11-06T07:08:38.000Z`.
+    public var iso8601Text: String {
+        let utc = Timestamp(date: date, utcOffset: 0).components
+        let milliseconds = Int((date.timeIntervalSince1970 * 1000).rounded(.down)) % 1000
+        if (0...9999).contains(utc.year) {
+            return ASCIIFields.text(capacity: 24) { text in
+                text.number(utc.year, width: 4)
+                text.byte(UInt8(ascii: "-"))
+                text.number(utc.month, width: 2)
+                text.byte(UInt8(ascii: "-"))
+                text.number(utc.day, width: 2)
+                text.byte(UInt8(ascii: "T"))
+                text.clock(utc.hour, utc.minute, utc.second)
+                text.byte(UInt8(ascii: "."))
+                text.number((milliseconds + 1000) % 1000, width: 3)
+                text.byte(UInt8(ascii: "Z"))
+            }
+        }
+        func pad(_ n: Int, _ width: Int = 2) -> String {
+            let text = String(n)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(pad(utc.year, 4))-\(pad(utc.month))-\(pad(utc.day))T\(pad(utc.hour)):\(pad(utc.minute)):\(pad(utc.second))"
+            + ".\(pad((milliseconds + 1000) % 1000, 3))Z"
+    }
+}
+
+/// A Mastodon time field: its text read by `Timestamp(iso8601:)`; nil when
+/// the field is absent, null, not text or not in that form.
+@propertyWrapper
+public struct LenientISO8601: LenientField, Sendable, Hashable {
+    public var wrappedValue: Timestamp?
+
+    public init(wrappedValue: Timestamp?) {
+        self.wrappedValue = wrappedValue
+    }
+
+    public init<K>(_ container: KeyedDecodingContainer<K>, _ key: K) {
+        wrappedValue = container.lenient(String.self, key).flatMap(Timestamp.init(iso8601:))
+    }
+
+    /// Outside an object (never in the Model): the text, if it is one.
+    public init(from decoder: Decoder) throws {
+        wrappedValue = (try? decoder.singleValueContainer().decode(String.self)).flatMap(Timestamp.init(iso8601:))
     }
 }

@@ -30,6 +30,13 @@ public struct Endpoint: Sendable, Hashable {
         self.rawQuery = rawQuery
     }
 
+    /// The request for a call as an API's documentation writes it,
+    /// `/api/v1/statuses/:id/favourite`: relative to the base, `id`
+    /// percent-encoded in place of `:id` (an id never becomes a path of its own).
+    public init(_ method: HTTPMethod, documented path: String, id: String, parameters: [(String, String)]) {
+        self.init(method, String(path.drop { $0 == "/" }).replacing(":id", with: PercentEncoding.encoded(id)), parameters: parameters)
+    }
+
     public static func == (lhs: Endpoint, rhs: Endpoint) -> Bool {
         lhs.method == rhs.method && lhs.path == rhs.path && lhs.jsonBody == rhs.jsonBody && lhs.multipart == rhs.multipart
             && lhs.rawQuery == rhs.rawQuery

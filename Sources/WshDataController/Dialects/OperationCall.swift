@@ -1,5 +1,4 @@
 import WshRequest
-import WshText
 
 /// An operation every API has whose help names the API's own call
 /// (`help comment`, `help delete`), and the calls it depends on; a toggle's
@@ -29,13 +28,8 @@ public struct OperationCall: Sendable, Hashable, CustomStringConvertible {
     /// `POST /api/v1/statuses` (status, in_reply_to_id).
     public var description: String { "\(method.rawValue) \(path)" + (parameters.isEmpty ? "" : " (\(parameters))") }
 
-    /// The request: the path relative to the API's base with `id` (percent-encoded) for `:id`, and `form`.
+    /// The request: `id` (percent-encoded) in place of `:id`, and `form`.
     public func endpoint(id: String = "", _ form: [(String, String)] = []) -> Endpoint {
-        Self.endpoint(method, path, id: id, form)
-    }
-
-    /// The request a declared call (`/api/v1/statuses/:id/favourite`) sends for `id`.
-    static func endpoint(_ method: HTTPMethod, _ path: String, id: String, _ form: [(String, String)]) -> Endpoint {
-        Endpoint(method, String(path.drop { $0 == "/" }).replacing(":id", with: PercentEncoding.encoded(id)), parameters: form)
+        Endpoint(method, documented: path, id: id, parameters: form)
     }
 }

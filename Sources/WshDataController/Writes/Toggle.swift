@@ -140,7 +140,7 @@ public struct ToggleCall: Sendable, Hashable, CustomStringConvertible {
     /// The request for the status or account `id`: the path relative to the
     /// API's base, the id in it percent-encoded (or as the form field `idParameter`).
     public func endpoint(id: String) -> Endpoint {
-        OperationCall.endpoint(method, path, id: id, idParameter.map { [($0, id)] } ?? [])
+        Endpoint(method, documented: path, id: id, parameters: idParameter.map { [($0, id)] } ?? [])
     }
 
     /// `POST /api/v1/statuses/:id/favourite`, or `POST favorites/create.json (id)`.

@@ -111,14 +111,12 @@ extension ArchiveStore {
                 """
         }
         var matches: [ArchiveMatch] = []
-        do {
+        try Self.explaining(path) { () throws(ArchiveError) in
             try connection.run(sql, parameters) { row in
                 guard let status = Self.status(api: row.string(0) ?? "", json: row.string(1) ?? "") else { return }
                 matches.append(ArchiveMatch(status: status, marked: Self.mark(words, in: row.string(2) ?? ""),
                                             server: row.string(3) ?? "", account: row.string(4) ?? "", deletedAt: row.string(5)))
             }
-        } catch {
-            throw Self.explain(error, path: path)
         }
         return matches
     }
@@ -130,31 +128,29 @@ extension ArchiveStore {
         throws(ArchiveError) -> [Status] {
         var statuses: [Status] = []
         let below = olderThan.flatMap { Int64($0) } ?? .max
-        do {
+        try Self.explaining(path) { () throws(ArchiveError) in
             try connection.run("""
                 SELECT DISTINCT s.api, s.json, s.id_number FROM source_statuses ss JOIN statuses s ON s.rowid = ss.status
                 WHERE ss.server = ?1 AND (?2 IS NULL OR ss.account = ?2) AND ss.source = ?3 AND s.deleted_at IS NULL
                   AND s.id_number < ?4
                 ORDER BY s.id_number DESC LIMIT ?5
-                """, [.text(server), account.map { .text($0) } ?? .null, .text(source), .integer(below),
+                """, [.text(server), SQLiteValue(account), .text(source), .integer(below),
                       .integer(Int64(limit))]) { row in
                 if let status = Self.status(api: row.string(0) ?? "", json: row.string(1) ?? "") { statuses.append(status) }
             }
-        } catch {
-            throw Self.explain(error, path: path)
         }
         return statuses
     }
 
     /// Each source's count and last sync, for `archive`.
     public func summary() throws(ArchiveError) -> [ArchiveSourceSummary] {
-        do { return try Self.summary(connection) } catch { throw Self.explain(error, path: path) }
+        try Self.explaining(path) { () throws(ArchiveError) in try Self.summary(connection) }
     }
 
     /// Each source's count and last sync, read through `connection` (a read-only one will do).
     public static func summary(_ connection: SQLiteConnection) throws(ArchiveError) -> [ArchiveSourceSummary] {
         var sources: [ArchiveSourceSummary] = []
-        do {
+        try explaining(connection.path) { () throws(ArchiveError) in
             try connection.run("""
                 SELECT c.server, c.account, c.source, c.last_sync, c.back_done,
                     (SELECT count(*) FROM source_statuses ss WHERE ss.server = c.server AND ss.account = c.account
@@ -165,8 +161,6 @@ extension ArchiveStore {
                     server: row.string(0) ?? "", account: row.string(1) ?? "", source: row.string(2) ?? "",
                     count: Int(row.integer(5) ?? 0), lastSync: row.string(3), complete: row.integer(4) == 1))
             }
-        } catch {
-            throw explain(error, path: connection.path)
         }
         return sources
     }

@@ -103,35 +103,29 @@ extension ArchiveStore {
     /// write or search indexes them.
     @discardableResult
     public func store(_ page: [ArchivedStatus], scope: ArchiveScope, cursors: ArchiveCursors?) throws(ArchiveError) -> ArchiveWrite {
-        try checkWritable()
-        do {
-            return try connection.transaction { () throws(ArchiveError) -> ArchiveWrite in
-                var batch = PageBatch(now: Self.now(), indexedUpTo: try indexedUpTo())
-                for item in page { try store(item, scope: scope, batch: &batch) }
-                for (id, author) in batch.authors {
-                    try connection.run("""
-                        INSERT INTO accounts (server, id, name, display_name) VALUES (?, ?, ?, ?)
-                        ON CONFLICT (server, id) DO UPDATE SET name = excluded.name, display_name = excluded.display_name
-                        """, [.text(scope.server), .text(id), author.name, author.displayName])
-                }
-                // Which source brought them: one statement for the page.
-                if !batch.sources.isEmpty {
-                    try connection.run("""
-                        INSERT OR IGNORE INTO source_statuses (server, account, source, status)
-                        SELECT ?, ?, ?, value FROM json_each(?)
-                        """, [.text(scope.server), .text(scope.account), .text(scope.source),
-                              .text("[" + batch.sources.map(String.init).joined(separator: ",") + "]")])
-                }
-                try batch.writeParts(connection)
-                if let cursors { try save(cursors, scope: scope) }
-                try batch.writeReplaced(connection)
-                pendingIndex = (pendingIndex ?? 0) + batch.write.added
-                if let pending = pendingIndex, pending >= Self.indexBatch { try indexPendingRows() }
-                return batch.write
+        try writing { () throws(ArchiveError) -> ArchiveWrite in
+            var batch = PageBatch(now: Self.now(), indexedUpTo: try indexedUpTo())
+            for item in page { try store(item, scope: scope, batch: &batch) }
+            for (id, author) in batch.authors {
+                try connection.run("""
+                    INSERT INTO accounts (server, id, name, display_name) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (server, id) DO UPDATE SET name = excluded.name, display_name = excluded.display_name
+                    """, [.text(scope.server), .text(id), author.name, author.displayName])
             }
-        } catch {
-            pendingIndex = nil
-            throw Self.explain(error, path: path)
+            // Which source brought them: one statement for the page.
+            if !batch.sources.isEmpty {
+                try connection.run("""
+                    INSERT OR IGNORE INTO source_statuses (server, account, source, status)
+                    SELECT ?, ?, ?, value FROM json_each(?)
+                    """, [.text(scope.server), .text(scope.account), .text(scope.source),
+                          .text("[" + batch.sources.map(String.init).joined(separator: ",") + "]")])
+            }
+            try batch.writeParts(connection)
+            if let cursors { try save(cursors, scope: scope) }
+            try batch.writeReplaced(connection)
+            pendingIndex = (pendingIndex ?? 0) + batch.write.added
+            if let pending = pendingIndex, pending >= Self.indexBatch { try indexPendingRows() }
+            return batch.write
         }
     }
 
@@ -141,13 +135,7 @@ extension ArchiveStore {
     /// Indexes the statuses the full-text tables do not have yet (a sync's
     /// last ones, or those of a sync that was killed), in one transaction.
     public func indexPending() throws(ArchiveError) {
-        try checkWritable()
-        do {
-            try connection.transaction { () throws(ArchiveError) in try indexPendingRows() }
-        } catch {
-            pendingIndex = nil
-            throw Self.explain(error, path: path)
-        }
+        try writing { () throws(ArchiveError) in try indexPendingRows() }
     }
 
     /// Whether statuses wait to be indexed.
@@ -184,12 +172,7 @@ extension ArchiveStore {
 
     /// Saves `cursors` alone (a sync that brought nothing new still says when it ran).
     public func save(_ cursors: ArchiveCursors, for scope: ArchiveScope) throws(ArchiveError) {
-        try checkWritable()
-        do {
-            try connection.transaction { () throws(ArchiveError) in try save(cursors, scope: scope) }
-        } catch {
-            throw Self.explain(error, path: path)
-        }
+        try writing { () throws(ArchiveError) in try save(cursors, scope: scope) }
     }
 
     /// Marks deleted the statuses of `scope`'s source whose ids lie between
@@ -214,20 +197,15 @@ extension ArchiveStore {
         }
         guard !missing.isEmpty else { return 0 }
         let now = Self.now()
-        do {
-            try connection.transaction { () throws(ArchiveError) in
-                for rowid in missing {
-                    try connection.run("UPDATE statuses SET deleted_at = ? WHERE rowid = ?", [.text(now), .integer(rowid)])
-                }
+        try writing { () throws(ArchiveError) in
+            for rowid in missing {
+                try connection.run("UPDATE statuses SET deleted_at = ? WHERE rowid = ?", [.text(now), .integer(rowid)])
             }
-        } catch {
-            throw Self.explain(error, path: path)
         }
         return missing.count
     }
 
     private func save(_ cursors: ArchiveCursors, scope: ArchiveScope) throws(ArchiveError) {
-        func text(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
         try connection.run("""
             INSERT INTO cursors (server, account, source, newest_id, oldest_id, back_cursor, back_done,
                                  gap_cursor, gap_floor, gap_top, last_sync)
@@ -236,20 +214,17 @@ extension ArchiveStore {
                 newest_id = excluded.newest_id, oldest_id = excluded.oldest_id, back_cursor = excluded.back_cursor,
                 back_done = excluded.back_done, gap_cursor = excluded.gap_cursor, gap_floor = excluded.gap_floor,
                 gap_top = excluded.gap_top, last_sync = excluded.last_sync
-            """, [.text(scope.server), .text(scope.account), .text(scope.source), text(cursors.newestID),
-                  text(cursors.oldestID), text(cursors.backCursor), .integer(cursors.backDone ? 1 : 0),
-                  text(cursors.gapCursor), text(cursors.gapFloor), text(cursors.gapTop), text(cursors.lastSync)])
+            """, [.text(scope.server), .text(scope.account), .text(scope.source), SQLiteValue(cursors.newestID),
+                  SQLiteValue(cursors.oldestID), SQLiteValue(cursors.backCursor), .integer(cursors.backDone ? 1 : 0),
+                  SQLiteValue(cursors.gapCursor), SQLiteValue(cursors.gapFloor), SQLiteValue(cursors.gapTop),
+                  SQLiteValue(cursors.lastSync)])
     }
 
     private func store(_ item: ArchivedStatus, scope: ArchiveScope, batch: inout PageBatch) throws(ArchiveError) {
         let status = item.status
         guard let id = status.identifier else { return }
         let columns = StatusColumns(status)
-        let values: [SQLiteValue] = [
-            columns.authorID, columns.author, columns.createdAt, .text(columns.text), columns.cw, columns.visibility,
-            columns.replies, columns.reposts, columns.favourites, columns.inReplyTo, columns.boostOf, columns.url,
-            columns.editedAt, .text(item.json), item.language.map { .text($0) } ?? .null,
-        ]
+        let values = columns.values + [.text(item.json), SQLiteValue(item.language)]
         // Most statuses of a sync are new: try the insert first, and read the row kept only when there is one.
         try connection.run("""
             INSERT INTO statuses (author_id, author, created_at, text, cw, visibility, replies_count, reposts_count,
@@ -279,8 +254,8 @@ extension ArchiveStore {
             }
             if columns.editedAtText != nil, columns.editedAtText != existing.editedAt {
                 try connection.run("INSERT INTO edits (status, edited_at, text, cw, json, replaced_at) VALUES (?, ?, ?, ?, ?, ?)",
-                                   [.integer(rowid), columns.editedAt, existing.text.map { .text($0) } ?? .null,
-                                    existing.cw.map { .text($0) } ?? .null, .text(existing.json), .text(batch.now)])
+                                   [.integer(rowid), SQLiteValue(columns.editedAtText), SQLiteValue(existing.text),
+                                    SQLiteValue(existing.cw), .text(existing.json), .text(batch.now)])
                 batch.write.edited += 1
             }
             try connection.run("""
@@ -295,20 +270,19 @@ extension ArchiveStore {
             try connection.run("DELETE FROM mentions WHERE status = ?", [.integer(rowid)])
         }
         var alts: [String] = []
-        for (position, url) in columns.mediaURLs.enumerated() {
+        for (position, url) in status.picURLs.enumerated() {
             let alt = position < status.mediaDescriptions.count ? status.mediaDescriptions[position] : nil
             let type = position < status.mediaTypes.count ? status.mediaTypes[position] : nil
             if let alt { alts.append(alt) }
-            batch.media.append(PageBatch.Medium(status: rowid, position: position, type: type, url: url, alt: alt))
+            batch.media.append((rowid, position, type, url, alt))
         }
         for tag in Set(status.tags) { batch.tags.append((rowid, tag)) }
         for name in Set(status.mentions) { batch.mentions.append((rowid, name)) }
         if let user = status.user, let userID = user.identifier {
-            batch.authors[userID] = (columns.author, (user.displayName ?? user.name).map { .text($0) } ?? .null)
+            batch.authors[userID] = (columns.author, SQLiteValue(user.displayName ?? user.name))
         }
         if rowid <= batch.indexedUpTo {
-            batch.search.append(PageBatch.SearchRow(rowid: rowid, text: columns.text, cw: columns.cwText,
-                                                    alt: alts.joined(separator: "\n")))
+            batch.search.append((rowid, columns.text, columns.cwText, alts.joined(separator: "\n")))
         }
         batch.sources.append(rowid)
     }
@@ -321,54 +295,32 @@ extension ArchiveStore {
 
 /// The columns people query, read from a status.
 struct StatusColumns {
-    var authorID: SQLiteValue
+    /// `author_id` to `edited_at`, in the order the statements of `store` write them.
+    var values: [SQLiteValue]
     var author: SQLiteValue
-    var createdAt: SQLiteValue
     var text: String
-    var cw: SQLiteValue
-    var visibility: SQLiteValue
-    var replies: SQLiteValue
-    var reposts: SQLiteValue
-    var favourites: SQLiteValue
-    var inReplyTo: SQLiteValue
-    var boostOf: SQLiteValue
-    var url: SQLiteValue
-    var editedAtText: String?
-    var editedAt: SQLiteValue
-    var mediaURLs: [String]
     var cwText: String?
+    var editedAtText: String?
 
     init(_ status: Status) {
-        func text(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
-        func number(_ value: Int?) -> SQLiteValue { value.map { .integer(Int64($0)) } ?? .null }
-        authorID = text(status.user?.identifier)
-        author = text((status.user?.screenName ?? status.user?.username).map { "@" + $0 })
-        createdAt = text(status.createdAt.map { Timestamp(date: $0.date, utcOffset: 0).iso8601Text })
-        self.text = status.text ?? ""
+        author = SQLiteValue((status.user?.screenName ?? status.user?.username).map { "@" + $0 })
+        text = status.text ?? ""
         cwText = status.contentWarning.flatMap { $0.isEmpty ? nil : $0 }
-        cw = text(cwText)
-        visibility = text(status.visibility)
-        replies = number(status.commentsCount)
-        reposts = number(status.repostsCount)
-        favourites = number(status.attitudesCount)
-        inReplyTo = text(status.inReplyToStatusID)
-        boostOf = text(status.retweetedStatus?.identifier)
-        url = text(status.url)
         editedAtText = status.editedAt.map { Timestamp(date: $0.date, utcOffset: 0).iso8601Text }
-        editedAt = text(editedAtText)
-        mediaURLs = status.picURLs
+        values = [
+            SQLiteValue(status.user?.identifier), author,
+            SQLiteValue(status.createdAt.map { Timestamp(date: $0.date, utcOffset: 0).iso8601Text }), .text(text),
+            SQLiteValue(cwText), SQLiteValue(status.visibility), SQLiteValue(status.commentsCount),
+            SQLiteValue(status.repostsCount), SQLiteValue(status.attitudesCount), SQLiteValue(status.inReplyToStatusID),
+            SQLiteValue(status.retweetedStatus?.identifier), SQLiteValue(status.url), SQLiteValue(editedAtText),
+        ]
     }
 }
 
 /// What one page's transaction gathers, and how full-text rows are written.
 struct PageBatch {
     /// One row of the full-text tables.
-    struct SearchRow {
-        var rowid: Int64
-        var text: String
-        var cw: String?
-        var alt: String
-    }
+    typealias SearchRow = (rowid: Int64, text: String, cw: String?, alt: String)
 
     let now: String
     /// Statuses up to this rowid are indexed; those above wait for `indexPending`.
@@ -382,23 +334,9 @@ struct PageBatch {
     var sources: [Int64] = []
     var search: [SearchRow] = []
     /// The page's attachments, hashtags and mentions, written a table a statement (`writeParts`).
-    var media: [Medium] = []
+    var media: [(status: Int64, position: Int, type: String?, url: String, alt: String?)] = []
     var tags: [(status: Int64, tag: String)] = []
     var mentions: [(status: Int64, name: String)] = []
-
-    /// One row of `media`.
-    struct Medium {
-        var status: Int64
-        var position: Int
-        var type: String?
-        var url: String
-        var alt: String?
-    }
-
-    init(now: String, indexedUpTo: Int64) {
-        self.now = now
-        self.indexedUpTo = indexedUpTo
-    }
 
     /// Writes the page's media, tags and mentions: one statement a table, each reading a JSON array of
     /// rows (a statement a row cost more than the rows).
@@ -464,7 +402,7 @@ struct PageBatch {
         throws(ArchiveError) {
         var rows: [SearchRow] = []
         try connection.run(sql, parameters) { row in
-            rows.append(SearchRow(rowid: row.integer(0) ?? 0, text: row.string(1) ?? "", cw: row.string(2), alt: row.string(3) ?? ""))
+            rows.append((row.integer(0) ?? 0, row.string(1) ?? "", row.string(2), row.string(3) ?? ""))
         }
         var start = 0
         while start < rows.count {

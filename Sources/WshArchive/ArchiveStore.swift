@@ -156,6 +156,28 @@ public final class ArchiveStore: @unchecked Sendable {
         close(descriptor)
     }
 
+    /// Runs `body` in one transaction once the file may be written; a failure is
+    /// the line ``explain(_:path:)`` makes, and leaves `pendingIndex` to be
+    /// counted again (the rollback may have taken statuses it counted).
+    func writing<T>(_ body: () throws(ArchiveError) -> T) throws(ArchiveError) -> T {
+        try checkWritable()
+        do {
+            return try connection.transaction(body)
+        } catch {
+            pendingIndex = nil
+            throw Self.explain(error, path: path)
+        }
+    }
+
+    /// Runs `body`; a failure is the line ``explain(_:path:)`` makes for `path`.
+    static func explaining<T>(_ path: String, _ body: () throws(ArchiveError) -> T) throws(ArchiveError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw explain(error, path: path)
+        }
+    }
+
     /// One line for an SQLite failure on the file at `path`.
     static func explain(_ error: ArchiveError, path: String) -> ArchiveError {
         switch error.code & 0xff {

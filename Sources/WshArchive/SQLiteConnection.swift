@@ -23,6 +23,16 @@ public enum SQLiteValue: Sendable, Hashable {
     case real(Double)
     case text(String)
 
+    /// `.text`, or `.null` for nil.
+    init(_ text: String?) {
+        self = text.map { .text($0) } ?? .null
+    }
+
+    /// `.integer`, or `.null` for nil.
+    init(_ number: Int?) {
+        self = number.map { .integer(Int64($0)) } ?? .null
+    }
+
     /// As a table cell shows it.
     public var text: String {
         switch self {

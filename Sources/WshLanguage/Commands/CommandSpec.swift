@@ -48,12 +48,6 @@ public struct CommandSpec {
         let parts = [name] + arguments.map(\.synopsis) + options.map { "[\($0.synopsis)]" }
         return parts.joined(separator: " ")
     }
-
-    /// Whether this entry is a language form (`if`, `while`, …) rather than a command.
-    public var isSyntax: Bool {
-        if case .syntax = action { return true }
-        return false
-    }
 }
 
 // In an extension, so that the module keeps Swift's memberwise initializer,
@@ -309,13 +303,13 @@ public enum ArgumentBinder {
 /// arguments by name.
 public struct ParsedArguments: Sendable, Equatable {
     /// The positional words in order, options removed.
-    public var positional: [String]
+    public var positional: [String] = []
     /// The flags that were given, by long name.
-    public var flags: Set<String>
+    public var flags: Set<String> = []
     /// The valued options that were given, by long name (the last one wins).
-    public var options: [String: String]
+    public var options: [String: String] = [:]
     /// The positional words grouped by the argument they bind to.
-    public var byArgument: [String: [String]]
+    public var byArgument: [String: [String]] = [:]
     /// Every valued option given, in order, repeats included (`--media a --alt x --media b`).
     public var givenOptions: [GivenOption] = []
 
@@ -323,17 +317,6 @@ public struct ParsedArguments: Sendable, Equatable {
     public struct GivenOption: Sendable, Equatable {
         public var name: String
         public var value: String
-    }
-
-    /// Creates parsed arguments; ``ArgumentBinder`` makes these from words.
-    public init(
-        positional: [String] = [], flags: Set<String> = [], options: [String: String] = [:],
-        byArgument: [String: [String]] = [:]
-    ) {
-        self.positional = positional
-        self.flags = flags
-        self.options = options
-        self.byArgument = byArgument
     }
 
     /// Whether the flag `--name` was given.
@@ -351,9 +334,6 @@ public struct ParsedArguments: Sendable, Equatable {
         }
         return value
     }
-
-    /// Every value of a repeatable `--name VALUE`, in order.
-    public func optionValues(_ name: String) -> [String] { givenOptions.filter { $0.name == name }.map(\.value) }
 
     /// The first word bound to the positional argument `name`, or nil.
     public subscript(_ name: String) -> String? { byArgument[name]?.first }

@@ -108,17 +108,17 @@ final class CodeUnit {
         for index in frozenCode.indices.dropLast() {
             let this = frozenCode[index]
             let next = frozenCode[index + 1]
-            if this.opcode == .binary, this.c == Destination.push, next.opcode == .binary,
+            if this.opcode == .binary, this.c == Operand.stack, next.opcode == .binary,
                 next.b == Operand.stack, next.a != Operand.stack
             {
                 let accumulates =
                     CodeUnit.isVariable(this.a) && Operand.kind(this.b) == Operand.integerKind
-                    && CodeUnit.isVariable(next.a) && CodeUnit.destination(next.c, is: next.a)
+                    && CodeUnit.isVariable(next.a) && next.c == next.a
                 frozenCode[index].opcode = accumulates ? .accumulateIntoNext : .binaryIntoNext
-            } else if this.opcode == .binary, this.c != Destination.push, next.opcode == .loopCompareJump {
+            } else if this.opcode == .binary, this.c != Operand.stack, next.opcode == .loopCompareJump {
                 let steps =
                     CodeUnit.isVariable(this.a) && Operand.kind(this.b) == Operand.integerKind
-                    && CodeUnit.destination(this.c, is: this.a) && next.a == this.a && next.b != Operand.stack
+                    && this.c == this.a && next.a == this.a && next.b != Operand.stack
                 frozenCode[index].opcode = steps ? .stepThenLoopJump : .binaryThenLoopJump
             }
         }
@@ -134,15 +134,6 @@ final class CodeUnit {
     /// Whether an ``Operand`` reads a variable (script-scope or local).
     private static func isVariable(_ operand: Int32) -> Bool {
         Operand.kind(operand) == Operand.globalKind || Operand.kind(operand) == Operand.localKind
-    }
-
-    /// Whether a ``Destination`` is the variable an ``Operand`` reads.
-    private static func destination(_ destination: Int32, is operand: Int32) -> Bool {
-        switch Destination.kind(destination) {
-        case Destination.globalKind: operand == Operand.global(Destination.index(destination))
-        case Destination.localKind: operand == Operand.local(Destination.index(destination))
-        default: false
-        }
     }
 
     /// The command that instruction `index` belongs to.

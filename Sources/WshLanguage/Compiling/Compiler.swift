@@ -56,22 +56,16 @@ struct Compiler {
         self.echoing = unit.echoing
     }
 
-    /// Compiles a chunk or sourced file that runs at script scope.
-    static func compile(_ script: Script, name: String, globals: GlobalVariables, echoing: Bool = false) -> CodeUnit {
-        let unit = CodeUnit(name: name, isFunction: false, echoing: echoing)
+    /// Compiles a chunk or sourced file that runs at script scope, or with
+    /// `isFunction` a function's body, which `def` runs as a new frame with local
+    /// variables.
+    static func compile(
+        _ script: Script, name: String, globals: GlobalVariables, echoing: Bool = false, isFunction: Bool = false
+    ) -> CodeUnit {
+        let unit = CodeUnit(name: name, isFunction: isFunction, echoing: echoing, body: isFunction ? script : nil)
         var compiler = Compiler(unit: unit, globals: globals)
         compiler.compileBody(script)
-        compiler.emit(.returnFromFrame(hasStatus: false))
-        unit.freeze()
-        return unit
-    }
-
-    /// Compiles a function's body; `def` runs it as a new frame with local variables.
-    static func compileFunction(_ script: Script, name: String, globals: GlobalVariables, echoing: Bool) -> CodeUnit {
-        let unit = CodeUnit(name: name, isFunction: true, echoing: echoing, body: script)
-        var compiler = Compiler(unit: unit, globals: globals)
-        compiler.compileBody(script)
-        compiler.emit(.returnFromFrame(hasStatus: false))
+        compiler.emit(.returnFromFrame)
         unit.freeze()
         return unit
     }
@@ -80,21 +74,23 @@ struct Compiler {
     /// echoing on or off after it was compiled.
     static func recompile(_ function: CodeUnit, echoing: Bool, globals: GlobalVariables) -> CodeUnit {
         guard function.echoing != echoing, let body = function.body else { return function }
-        return compileFunction(body, name: function.name, globals: globals, echoing: echoing)
+        return compile(body, name: function.name, globals: globals, echoing: echoing, isFunction: true)
     }
 
     // MARK: Emitting
 
+    /// Appends an instruction (its fields as ``Instruction`` reads them) and
+    /// returns its index, for patching a jump.
     @discardableResult
-    private mutating func emit(_ instruction: Instruction) -> Int {
-        unit.instructions.append(instruction)
+    mutating func emit(_ opcode: Opcode, op: BinaryOperator = .add, a: Int = 0, b: Int = 0, c: Int = 0) -> Int {
+        unit.instructions.append(Instruction(opcode, op: op, a: a, b: b, c: c))
         unit.instructionOrigins.append(currentOrigin)
         return unit.instructions.count - 1
     }
 
-    private var here: Int { unit.instructions.count }
+    var here: Int { unit.instructions.count }
 
-    private mutating func patch(_ index: Int, to target: Int) {
+    mutating func patch(_ index: Int, to target: Int) {
         if unit.instructions[index].opcode.jumps { unit.instructions[index].target = target }
     }
 
@@ -125,6 +121,10 @@ struct Compiler {
     private mutating func constant(_ value: Value) -> Int {
         unit.constants.append(value)
         return unit.constants.count - 1
+    }
+
+    mutating func emitConstant(_ value: Value) {
+        emit(.constant, a: constant(value))
     }
 
     // MARK: Commands
@@ -160,7 +160,7 @@ struct Compiler {
             stateDepth = savedStateDepth
             loopStateDepth = savedLoopStateDepth
             unit.errors.append(error.located(command: name, position: command.position))
-            emit(.fail(unit.errors.count - 1))
+            emit(.fail, a: unit.errors.count - 1)
         }
     }
 
@@ -196,13 +196,13 @@ struct Compiler {
         case "echo":
             for word in arguments { try compileWord(word) }
             emitEcho("echo", Compiler.stackWords(arguments.count))
-            emit(.echo(arguments.count))
+            emit(.echo, a: arguments.count)
         case "assert": try compileAssert(arguments)
         case "exit":
             guard arguments.count <= 1 else { throw Compiler.usage("exit", "exit [STATUS]") }
             if let status = arguments.first { try compileWord(status) }
             emitEcho("exit", Compiler.stackWords(arguments.count))
-            emit(.exit(hasStatus: !arguments.isEmpty))
+            emit(.exit, a: arguments.count)
         case "elif", "else", "catch":
             throw LanguageError(.syntax, "\(name) without a matching \(name == "catch" ? "try" : "if")")
         default:
@@ -224,7 +224,7 @@ struct Compiler {
     private mutating func emitEcho(_ name: String, _ words: [EchoLayout.Piece]) {
         guard echoing else { return }
         unit.echoes.append(EchoLayout(name: name, words: words))
-        emit(Instruction(.echoCommand, a: unit.echoes.count - 1))
+        emit(.echoCommand, a: unit.echoes.count - 1)
     }
 
     /// The top `count` values of the stack, in the order they were pushed.
@@ -237,13 +237,8 @@ struct Compiler {
     mutating func openEchoSlots(_ count: Int) -> Int {
         let first = unit.echoSlotCount
         unit.echoSlotCount += count
-        emit(Instruction(.echoOpen, a: first, b: count))
+        emit(.echoOpen, a: first, b: count)
         return first
-    }
-
-    /// Keeps the operand just pushed in echo slot `slot`.
-    mutating func emitKeepOperand(_ slot: Int) {
-        emit(Instruction(.keepOperand, a: slot))
     }
 
     private mutating func compileCall(_ words: [Word], name: String?) throws(LanguageError) {
@@ -252,7 +247,7 @@ struct Compiler {
         let arguments = name == nil ? words[...] : words.dropFirst()
         for word in arguments { try compileWord(word) }
         // `c` marks a computed name, pushed before the words.
-        emit(Instruction(.call, a: site, b: words.count - 1, c: name == nil ? 1 : 0))
+        emit(.call, a: site, b: words.count - 1, c: name == nil ? 1 : 0)
     }
 
     // MARK: Control forms
@@ -289,7 +284,7 @@ struct Compiler {
                 patch(skip, to: here)
                 break
             }
-            endJumps.append(emit(.jump(0)))
+            endJumps.append(emit(.jump))
             patch(skip, to: here)
             if words[index].bareText == "else" {
                 guard index + 2 == words.count else { throw Compiler.usage("if", synopsis) }
@@ -313,7 +308,7 @@ struct Compiler {
         let synopsis = "while COND { … }"
         guard words.count >= 2 else { throw Compiler.usage("while", synopsis) }
         let body = try block(words.last, "while", synopsis)
-        let entry = emit(.jump(0))
+        let entry = emit(.jump)
         let bodyStart = here
         loops.append(LoopContext(tryDepth: tryDepth, hasState: false, stateDepth: stateDepth))
         compileBody(body)
@@ -325,9 +320,7 @@ struct Compiler {
         let shown = try compileExpression(Array(words.dropLast()), context: "while")
         // Each check is echoed, the last (false) one too, as `sh -x` shows each test.
         emitEcho("while", shown)
-        if here == check + 2, let last = unit.instructions.last, last.opcode == .binary,
-            last.op.isComparison, last.c == Destination.push
-        {
+        if here == check + 2, let last = pushedComparison {
             // `while $i < N`: the step count, the comparison and the jump in one.
             var fused = last
             fused.opcode = .loopCompareJump
@@ -344,16 +337,23 @@ struct Compiler {
     /// that ends the condition into the jump. Returns the jump, for patching.
     @discardableResult
     private mutating func emitConditionalJump(ifTrue: Bool, to target: Int) -> Int {
-        if let last = unit.instructions.last, last.opcode == .binary, last.op.isComparison,
-            last.c == Destination.push
-        {
+        if let last = pushedComparison {
             var fused = last
             fused.opcode = ifTrue ? .compareJumpIfTrue : .compareJumpIfFalse
             fused.target = target
             unit.instructions[unit.instructions.count - 1] = fused
             return unit.instructions.count - 1
         }
-        return emit(ifTrue ? .jumpIfTrue(target) : .jumpIfFalse(target))
+        return emit(ifTrue ? .jumpIfTrue : .jumpIfFalse, c: target)
+    }
+
+    /// The last instruction when it is a comparison that pushes its result, which a
+    /// jump on that result may take into itself.
+    private var pushedComparison: Instruction? {
+        guard let last = unit.instructions.last, last.opcode == .binary, last.op.isComparison,
+            last.c == Operand.stack
+        else { return nil }
+        return last
     }
 
     private mutating func compileFor(_ words: [Word]) throws(LanguageError) {
@@ -374,12 +374,12 @@ struct Compiler {
                 splitMask |= 1 << offset
             }
         }
-        emit(Instruction(.forBegin, a: items.count, b: constant(.int(splitMask))))
+        emit(.forBegin, a: items.count, b: constant(.int(splitMask)))
         // Once, with the list as split into items.
         emitEcho("for", [.value(name), .syntax("in"), .loopItems])
         // forNext counts the step, pushes the next item and jumps back, or
         // drops the loop and falls through.
-        compileStatefulLoop(body, storingItemIn: name, next: Instruction.forNext)
+        compileStatefulLoop(body, storingItemIn: name, next: .forNext)
     }
 
     private mutating func compileRepeat(_ words: [Word]) throws(LanguageError) {
@@ -389,7 +389,7 @@ struct Compiler {
         let shown = try compileExpression(Array(words.dropLast()), context: "repeat")
         emitEcho("repeat", shown)
         emit(.repeatBegin)
-        compileStatefulLoop(body, next: Instruction.repeatNext)
+        compileStatefulLoop(body, next: .repeatNext)
     }
 
     /// The body of a loop that keeps its state on the stack (`for`,
@@ -397,8 +397,8 @@ struct Compiler {
     /// steps the loop and jumps back to the body, or drops the state and
     /// falls through. Each pass first stores the item in `storingItemIn`
     /// when there is one.
-    private mutating func compileStatefulLoop(_ body: Script, storingItemIn name: String? = nil, next: (Int) -> Instruction) {
-        let entry = emit(.jump(0))
+    private mutating func compileStatefulLoop(_ body: Script, storingItemIn name: String? = nil, next: Opcode) {
+        let entry = emit(.jump)
         let bodyStart = here
         if let name { emitStore(name, assign: false) }
         loops.append(LoopContext(tryDepth: tryDepth, hasState: true, stateDepth: stateDepth))
@@ -408,7 +408,7 @@ struct Compiler {
         let loop = loops.removeLast()
         patch(entry, to: here)
         for jump in loop.continueJumps { patch(jump, to: here) }
-        emit(next(bodyStart))
+        emit(next, c: bodyStart)
         for jump in loop.breakJumps { patch(jump, to: here) }
     }
 
@@ -421,10 +421,10 @@ struct Compiler {
         for _ in loop.tryDepth..<tryDepth { emit(.popTry) }
         for _ in loop.stateDepth..<stateDepth { emit(.popLoop) }
         if name == "continue" {
-            loop.continueJumps.append(emit(.jump(0)))
+            loop.continueJumps.append(emit(.jump))
         } else {
             if loop.hasState { emit(.popLoop) }
-            loop.breakJumps.append(emit(.jump(0)))
+            loop.breakJumps.append(emit(.jump))
         }
         loops[loops.count - 1] = loop
     }
@@ -438,9 +438,9 @@ struct Compiler {
             throw LanguageError(.usage, "cannot redefine built-in \(name)")
         }
         let body = try block(words[1], "def", synopsis)
-        unit.functions.append(Compiler.compileFunction(body, name: name, globals: globals, echoing: echoing))
+        unit.functions.append(Compiler.compile(body, name: name, globals: globals, echoing: echoing, isFunction: true))
         emitEcho("def", [.value(name)])
-        emit(.define(unit: unit.functions.count - 1, name: constant(.string(name))))
+        emit(.define, a: unit.functions.count - 1, b: constant(.string(name)))
     }
 
     private mutating func compileTry(_ words: [Word]) throws(LanguageError) {
@@ -451,12 +451,12 @@ struct Compiler {
         let body = try block(words[0], "try", synopsis)
         let handler = words.count == 3 ? try block(words[2], "try", synopsis) : nil
         emitEcho("try", [])
-        let enter = emit(.pushTry(0))
+        let enter = emit(.pushTry)
         tryDepth += 1
         compileBody(body)
         tryDepth -= 1
         emit(.popTry)
-        let skip = emit(.jump(0))
+        let skip = emit(.jump)
         patch(enter, to: here)
         emit(.caught)
         emitStore("error", assign: false)
@@ -491,7 +491,7 @@ struct Compiler {
         emit(.loopCheck)
         emit(.retryAttempt)
         emitStore("attempt", assign: false)
-        let enter = emit(.pushTry(0))
+        let enter = emit(.pushTry)
         tryDepth += 1
         stateDepth += 1
         loopStateDepth += 1
@@ -501,9 +501,9 @@ struct Compiler {
         tryDepth -= 1
         emit(.popTry)
         emit(.retryEnd)
-        let skip = emit(.jump(0))
+        let skip = emit(.jump)
         patch(enter, to: here)
-        emit(.retryFailed(top))
+        emit(.retryFailed, c: top)
         patch(skip, to: here)
     }
 
@@ -525,8 +525,8 @@ struct Compiler {
         let shown = try compileExpression(condition, context: "wait")
         loopStateDepth -= 1
         emitEcho("wait", [.syntax("until")] + shown)
-        let poll = emit(.waitPoll(0))
-        emit(.jump(top))
+        let poll = emit(.waitPoll)
+        emit(.jump, c: top)
         patch(poll, to: here)
     }
 
@@ -587,8 +587,8 @@ struct Compiler {
     private mutating func compileOption(_ value: OptionValue?, default fallback: Int) throws(LanguageError) {
         switch value {
         case .word(let word)?: try compileWord(word)
-        case .text(let text)?: emit(.constant(constant(.string(text))))
-        case nil: emit(.constant(constant(.int(fallback))))
+        case .text(let text)?: emitConstant(.string(text))
+        case nil: emitConstant(.int(fallback))
         }
     }
 
@@ -606,7 +606,7 @@ struct Compiler {
         }
         if let status = words.first { try compileWord(status) }
         emitEcho("return", Compiler.stackWords(words.count))
-        emit(.returnFromFrame(hasStatus: !words.isEmpty))
+        emit(.returnFromFrame, a: words.count)
     }
 
     // MARK: Simple built-ins
@@ -642,7 +642,7 @@ struct Compiler {
                 if here > start {
                     unit.deferredLoads.append(CodeUnit.DeferredLoad(range: start..<here, operand: operand))
                 }
-                emit(Instruction(.append, a: Int(operand), b: parts.count))
+                emit(.append, a: Int(operand), b: parts.count)
                 return
             }
             try compileWord(words[1])
@@ -682,7 +682,7 @@ struct Compiler {
         guard !words.isEmpty else { throw Compiler.usage("unset", "unset NAME…") }
         for word in words { try compileWord(word) }
         emitEcho("unset", Compiler.stackWords(words.count))
-        emit(.unsetNamed(words.count))
+        emit(.unsetNamed, a: words.count)
     }
 
     private mutating func compileLet(_ words: [Word]) throws(LanguageError) {
@@ -705,7 +705,7 @@ struct Compiler {
                 let shown = try compileExpression(Array(words.dropLast()), context: "assert")
                 try compileWord(last)
                 emitEcho("assert", shown + [.stack(0)])
-                emit(.assert(message: -1))
+                emit(.assert, a: -1)
                 return
             } catch {
                 truncateCode(to: start)
@@ -715,7 +715,7 @@ struct Compiler {
         let shown = try compileExpression(words, context: "assert")
         emitEcho("assert", shown)
         let text = words.map { Compiler.sourceText(of: $0) }.joined(separator: " ")
-        emit(.assert(message: constant(.string("assertion failed: \(text)"))))
+        emit(.assert, a: constant(.string("assertion failed: \(text)")))
     }
 
     private static func isQuoted(_ word: Word) -> Bool {
@@ -727,20 +727,19 @@ struct Compiler {
 
     /// An approximation of how a word was written, for assertion messages.
     static func sourceText(of word: Word) -> String {
-        func render(_ parts: [WordPart]) -> String {
-            parts.map { part in
-                switch part {
-                case .literal(let text): text
-                case .variable(let name): "$" + name
-                case .commandSubstitution: "$(…)"
-                }
-            }.joined()
-        }
         switch word.form {
-        case .bare(let parts): return render(parts)
-        case .doubleQuoted(let parts): return "\"" + render(parts) + "\""
-        case .singleQuoted(let text): return "'" + text + "'"
-        case .block(let text, _): return "{" + text + "}"
+        case .bare(let parts): parts.map(sourceText).joined()
+        case .doubleQuoted(let parts): "\"" + parts.map(sourceText).joined() + "\""
+        case .singleQuoted(let text): "'" + text + "'"
+        case .block(let text, _): "{" + text + "}"
+        }
+    }
+
+    static func sourceText(of part: WordPart) -> String {
+        switch part {
+        case .literal(let text): text
+        case .variable(let name): "$" + name
+        case .commandSubstitution: "$(…)"
         }
     }
 
@@ -749,18 +748,18 @@ struct Compiler {
     mutating func compileWord(_ word: Word) throws(LanguageError) {
         switch word.form {
         case .singleQuoted(let text):
-            emit(.constant(constant(.string(text))))
+            emitConstant(.string(text))
         case .block(let text, _):
-            emit(.constant(constant(.string(text))))
+            emitConstant(.string(text))
         case .bare(let parts), .doubleQuoted(let parts):
             for part in parts { try compilePart(part) }
-            if parts.count > 1 { emit(.concat(parts.count)) }
+            if parts.count > 1 { emit(.concat, a: parts.count) }
         }
     }
 
     mutating func compilePart(_ part: WordPart) throws(LanguageError) {
         switch part {
-        case .literal(let text): emit(.constant(constant(.string(text))))
+        case .literal(let text): emitConstant(.string(text))
         case .variable(let name): emitLoad(name)
         case .commandSubstitution(let script): compileSubstitution(script)
         }
@@ -781,11 +780,11 @@ struct Compiler {
 
     mutating func emitLoad(_ name: String) {
         if let special = Compiler.specialIndex(name) {
-            emit(.loadSpecial(special))
+            emit(.loadSpecial, a: special)
         } else if isLocal(name) {
-            emit(.loadLocal(localSlot(name), global: globals.slot(for: name)))
+            emit(.loadLocal, a: localSlot(name), b: globals.slot(for: name))
         } else {
-            emit(.loadGlobal(globals.slot(for: name)))
+            emit(.loadGlobal, a: globals.slot(for: name))
         }
     }
 
@@ -803,14 +802,14 @@ struct Compiler {
         let local = isLocal(name)
         let slot = local ? localSlot(name) : globals.slot(for: name)
         // `let x = $y OP …`: the operation assigns its result itself (and sets `$?`).
-        if assign, let last = unit.instructions.last, last.opcode == .binary, last.c == Destination.push {
-            unit.instructions[unit.instructions.count - 1].c = local ? Destination.local(slot) : Destination.global(slot)
+        if assign, let last = unit.instructions.last, last.opcode == .binary, last.c == Operand.stack {
+            unit.instructions[unit.instructions.count - 1].c = local ? Operand.local(slot) : Operand.global(slot)
             return
         }
         if local {
-            emit(assign ? .assignLocal(slot) : .storeLocal(slot))
+            emit(assign ? .assignLocal : .storeLocal, a: slot)
         } else {
-            emit(assign ? .assignGlobal(slot) : .storeGlobal(slot))
+            emit(assign ? .assignGlobal : .storeGlobal, a: slot)
         }
     }
 
@@ -851,12 +850,6 @@ struct Compiler {
         return try expression.compile(into: &self)
     }
 
-    // Entry points for ExpressionCompiler.
-    mutating func emitInstruction(_ instruction: Instruction) -> Int { emit(instruction) }
-    mutating func emitConstant(_ value: Value) { emit(.constant(constant(value))) }
-    mutating func patchJump(_ index: Int, to target: Int) { patch(index, to: target) }
-    var nextInstructionIndex: Int { here }
-
     private mutating func removeLastInstruction() {
         unit.instructions.removeLast()
         unit.instructionOrigins.removeLast()
@@ -889,7 +882,7 @@ struct Compiler {
                 left = operand
             }
         }
-        emit(.binary(op, left, right, to: Destination.push))
+        emit(.binary, op: op, a: Int(left), b: Int(right), c: Int(Operand.stack))
     }
 
     /// The ``Operand`` for an instruction that only pushes a variable or constant.

@@ -57,7 +57,7 @@ struct ExpressionCompiler {
                 }
             }
         }
-        try parseOr(&compiler)
+        try parseLogical(&compiler)
         if index < tokens.count {
             throw LanguageError(.syntax, "unexpected \(describe(tokens[index])) in expression")
         }
@@ -69,9 +69,7 @@ struct ExpressionCompiler {
         pieces.map { piece in
             switch piece {
             case .constant(let value): value.description
-            case .part(.literal(let text)): text
-            case .part(.variable(let name)): "$" + name
-            case .part(.commandSubstitution): "$(…)"
+            case .part(let part): Compiler.sourceText(of: part)
             case .word(let word): Compiler.sourceText(of: word)
             }
         }.joined()
@@ -197,25 +195,16 @@ struct ExpressionCompiler {
         return symbol
     }
 
-    private mutating func parseOr(_ compiler: inout Compiler) throws(LanguageError) {
-        try parseAnd(&compiler)
-        while peekSymbol == "||" {
+    /// `||` (`and` false) or `&&` (`and` true): each operand after the first is
+    /// reached only when the ones before do not decide the result.
+    private mutating func parseLogical(_ compiler: inout Compiler, and: Bool = false) throws(LanguageError) {
+        if and { try parseBinary(&compiler, level: 0) } else { try parseLogical(&compiler, and: true) }
+        while peekSymbol == (and ? "&&" : "||") {
             index += 1
-            let jump = compiler.emitInstruction(.orJump(0))
-            try parseAnd(&compiler)
-            _ = compiler.emitInstruction(.toBool)
-            compiler.patchJump(jump, to: compiler.nextInstructionIndex)
-        }
-    }
-
-    private mutating func parseAnd(_ compiler: inout Compiler) throws(LanguageError) {
-        try parseBinary(&compiler, level: 0)
-        while peekSymbol == "&&" {
-            index += 1
-            let jump = compiler.emitInstruction(.andJump(0))
-            try parseBinary(&compiler, level: 0)
-            _ = compiler.emitInstruction(.toBool)
-            compiler.patchJump(jump, to: compiler.nextInstructionIndex)
+            let jump = compiler.emit(and ? .andJump : .orJump)
+            if and { try parseBinary(&compiler, level: 0) } else { try parseLogical(&compiler, and: true) }
+            compiler.emit(.toBool)
+            compiler.patch(jump, to: compiler.here)
         }
     }
 
@@ -226,13 +215,13 @@ struct ExpressionCompiler {
             try parseUnary(&compiler)
             return
         }
-        let leftStart = compiler.nextInstructionIndex
+        let leftStart = compiler.here
         try parseBinary(&compiler, level: level + 1)
         while let symbol = peekSymbol, ExpressionCompiler.levels[level].contains(symbol),
             let op = BinaryOperator(symbol: symbol)
         {
             index += 1
-            let rightStart = compiler.nextInstructionIndex
+            let rightStart = compiler.here
             try parseBinary(&compiler, level: level + 1)
             compiler.emitBinary(op, leftStart: leftStart, rightStart: rightStart)
         }
@@ -245,14 +234,10 @@ struct ExpressionCompiler {
             throw LanguageError(.syntax, "expression nested deeper than \(Parser.maxNesting) levels")
         }
         switch peekSymbol {
-        case "!":
+        case let symbol? where symbol == "!" || symbol == "-":
             index += 1
             try parseUnary(&compiler)
-            _ = compiler.emitInstruction(.not)
-        case "-":
-            index += 1
-            try parseUnary(&compiler)
-            _ = compiler.emitInstruction(.negate)
+            compiler.emit(symbol == "!" ? .not : .negate)
         case "+":
             index += 1
             try parseUnary(&compiler)
@@ -269,7 +254,7 @@ struct ExpressionCompiler {
         index += 1
         switch token {
         case .symbol("("):
-            try parseOr(&compiler)
+            try parseLogical(&compiler)
             guard peekSymbol == ")" else { throw LanguageError(.syntax, "missing ) in expression") }
             index += 1
         case .symbol(let symbol):
@@ -285,9 +270,9 @@ struct ExpressionCompiler {
                 case .word(let word): try compiler.compileWord(word)
                 }
             }
-            if pieces.count > 1 { _ = compiler.emitInstruction(.concat(pieces.count)) }
+            if pieces.count > 1 { compiler.emit(.concat, a: pieces.count) }
             if let firstEchoSlot {
-                compiler.emitKeepOperand(firstEchoSlot + operandsCompiled)
+                compiler.emit(.keepOperand, a: firstEchoSlot + operandsCompiled)
                 operandsCompiled += 1
             }
         }

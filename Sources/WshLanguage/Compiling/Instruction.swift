@@ -2,8 +2,8 @@
 /// operands in 16 bytes, so fetching one is two loads and decoding it costs nothing.
 ///
 /// Fields by convention: `a` and `b` are sources (slots, constants, ``Operand``s,
-/// counts), `c` is a destination (``Destination``) or a jump target, so patching a
-/// forward jump always writes `c`.
+/// counts), `c` is a destination (an ``Operand``: the stack, or a variable
+/// assigned) or a jump target, so patching a forward jump always writes `c`.
 struct Instruction: Sendable {
     var opcode: Opcode
     /// The operator of `binary` and the compare-and-jump forms.
@@ -57,8 +57,8 @@ enum Opcode: UInt8, Sendable {
     case echo
     /// Pop `a` values and join them into one string.
     case concat
-    /// `left op right` with ``Operand``s `a` and `b`, the result to ``Destination`` `c`
-    /// (a variable destination sets `$?` to 0, as `let` does).
+    /// `left op right` with ``Operand``s `a` and `b`, the result pushed or assigned to
+    /// the variable ``Operand`` `c` (which sets `$?` to 0, as `let` does).
     case binary
     /// A `binary` that pushes its result, put where the next instruction is a
     /// `binary` taking the stack's top as its right operand (`$s + $i % 7`): when
@@ -195,68 +195,14 @@ enum Opcode: UInt8, Sendable {
     }
 }
 
-extension Instruction {
-    static func constant(_ index: Int) -> Instruction { Instruction(.constant, a: index) }
-    static func loadGlobal(_ slot: Int) -> Instruction { Instruction(.loadGlobal, a: slot) }
-    static func loadLocal(_ slot: Int, global: Int) -> Instruction { Instruction(.loadLocal, a: slot, b: global) }
-    static func loadSpecial(_ index: Int) -> Instruction { Instruction(.loadSpecial, a: index) }
-    static func assignGlobal(_ slot: Int) -> Instruction { Instruction(.assignGlobal, a: slot) }
-    static func assignLocal(_ slot: Int) -> Instruction { Instruction(.assignLocal, a: slot) }
-    static func storeGlobal(_ slot: Int) -> Instruction { Instruction(.storeGlobal, a: slot) }
-    static func storeLocal(_ slot: Int) -> Instruction { Instruction(.storeLocal, a: slot) }
-    static func echo(_ count: Int) -> Instruction { Instruction(.echo, a: count) }
-    static func concat(_ count: Int) -> Instruction { Instruction(.concat, a: count) }
-    static func jump(_ target: Int) -> Instruction { Instruction(.jump, c: target) }
-    static func jumpIfFalse(_ target: Int) -> Instruction { Instruction(.jumpIfFalse, c: target) }
-    static func jumpIfTrue(_ target: Int) -> Instruction { Instruction(.jumpIfTrue, c: target) }
-    static func andJump(_ target: Int) -> Instruction { Instruction(.andJump, c: target) }
-    static func orJump(_ target: Int) -> Instruction { Instruction(.orJump, c: target) }
-    static func pushTry(_ target: Int) -> Instruction { Instruction(.pushTry, c: target) }
-    static func forNext(_ target: Int) -> Instruction { Instruction(.forNext, c: target) }
-    static func repeatNext(_ target: Int) -> Instruction { Instruction(.repeatNext, c: target) }
-    static func retryFailed(_ target: Int) -> Instruction { Instruction(.retryFailed, c: target) }
-    static func waitPoll(_ target: Int) -> Instruction { Instruction(.waitPoll, c: target) }
-    static func define(unit: Int, name: Int) -> Instruction { Instruction(.define, a: unit, b: name) }
-    static func returnFromFrame(hasStatus: Bool) -> Instruction { Instruction(.returnFromFrame, a: hasStatus ? 1 : 0) }
-    static func exit(hasStatus: Bool) -> Instruction { Instruction(.exit, a: hasStatus ? 1 : 0) }
-    static func assert(message: Int) -> Instruction { Instruction(.assert, a: message) }
-    static func fail(_ index: Int) -> Instruction { Instruction(.fail, a: index) }
-    static func binary(_ op: BinaryOperator, _ left: Int32, _ right: Int32, to destination: Int32)
-        -> Instruction
-    {
-        var instruction = Instruction(.binary, op: op)
-        instruction.a = left
-        instruction.b = right
-        instruction.c = destination
-        return instruction
-    }
-    static let loadNamed = Instruction(.loadNamed)
-    static let assignNamed = Instruction(.assignNamed)
-    static func unsetNamed(_ count: Int) -> Instruction { Instruction(.unsetNamed, a: count) }
-    static let not = Instruction(.not)
-    static let negate = Instruction(.negate)
-    static let toBool = Instruction(.toBool)
-    static let beginCapture = Instruction(.beginCapture)
-    static let endCapture = Instruction(.endCapture)
-    static let popTry = Instruction(.popTry)
-    static let caught = Instruction(.caught)
-    static let repeatBegin = Instruction(.repeatBegin)
-    static let popLoop = Instruction(.popLoop)
-    static let loopCheck = Instruction(.loopCheck)
-    static let writeLine = Instruction(.writeLine)
-    static let retryBegin = Instruction(.retryBegin)
-    static let retryAttempt = Instruction(.retryAttempt)
-    static let retryEnd = Instruction(.retryEnd)
-    static let waitBegin = Instruction(.waitBegin)
-}
-
-/// Where an operand of `binary` and the compare forms comes from, in 32 bits: the
-/// kind in the low 3 bits, an index or a small integer above them.
+/// Where an operand of `binary` and the compare forms comes from, and where
+/// `binary` puts its result (the stack or a variable), in 32 bits: the kind in
+/// the low 3 bits, an index or a small integer above them.
 ///
 /// Reading variables and constants in place saves a push and a pop per operand,
 /// and integers in the instruction need no table read.
 enum Operand {
-    /// Popped from the stack (the right operand first).
+    /// Popped from the stack (the right operand first), or pushed as a result.
     static let stack: Int32 = 0
     static let globalKind: Int32 = 1
     /// A local slot, falling back to the script-scope slot of the same name
@@ -275,17 +221,4 @@ enum Operand {
 
     @inline(__always) static func kind(_ operand: Int32) -> Int32 { operand & 7 }
     @inline(__always) static func index(_ operand: Int32) -> Int { Int(operand >> 3) }
-}
-
-/// Where `binary` puts its result: pushed, or assigned to a variable.
-enum Destination {
-    static let push: Int32 = 0
-    static let globalKind: Int32 = 1
-    static let localKind: Int32 = 2
-
-    static func global(_ slot: Int) -> Int32 { Int32(slot) << 2 | globalKind }
-    static func local(_ slot: Int) -> Int32 { Int32(slot) << 2 | localKind }
-
-    @inline(__always) static func kind(_ destination: Int32) -> Int32 { destination & 3 }
-    @inline(__always) static func index(_ destination: Int32) -> Int { Int(destination >> 2) }
 }

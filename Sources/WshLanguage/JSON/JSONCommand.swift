@@ -59,46 +59,35 @@ enum JSONCommand {
     /// The text `json get` prints for `path` in `text`, and the bytes the scanner
     /// covered (linear in the text's size).
     static func get(_ path: JSONPath, in text: String, isKnownValid: Bool = false) throws(LanguageError) -> (output: String, work: Int) {
-        let result: Result<(output: String, work: Int), LanguageError> = withBytes(text) { bytes in
+        try withBytes(text) { bytes throws(LanguageError) in
             var scanner = JSONScanner(bytes)
-            do throws(LanguageError) {
-                if !isKnownValid { try check(&scanner) }
-                let start = try scanner.locate(path.steps)
-                let output: String
-                switch path.filter {
-                case nil:
-                    output = scanner.render(at: start)
-                case .length?:
-                    guard let length = scanner.length(at: start) else {
-                        throw .commandFailed("\(JSONPath.render(path.steps[...])) has no length: it is \(scanner.kind(at: start))")
-                    }
-                    output = String(length)
-                case .keys?:
-                    guard let keys = scanner.keys(at: start) else {
-                        throw .commandFailed("\(JSONPath.render(path.steps[...])) has no keys: it is \(scanner.kind(at: start))")
-                    }
-                    output = keys
+            if !isKnownValid { try check(&scanner) }
+            let start = try scanner.locate(path.steps)
+            let output: String
+            switch path.filter {
+            case nil:
+                output = scanner.render(at: start)
+            case .length?:
+                guard let length = scanner.length(at: start) else {
+                    throw .commandFailed("\(JSONPath.render(path.steps[...])) has no length: it is \(scanner.kind(at: start))")
                 }
-                return .success((output, scanner.work))
-            } catch {
-                return .failure(error)
+                output = String(length)
+            case .keys?:
+                guard let keys = scanner.keys(at: start) else {
+                    throw .commandFailed("\(JSONPath.render(path.steps[...])) has no keys: it is \(scanner.kind(at: start))")
+                }
+                output = keys
             }
+            return (output, scanner.work)
         }
-        return try result.get()
     }
 
     /// Fails with a one-line "not JSON: …" unless `text` is one JSON value.
     static func validate(_ text: String) throws(LanguageError) {
-        let result: Result<Void, LanguageError> = withBytes(text) { bytes in
+        try withBytes(text) { bytes throws(LanguageError) in
             var scanner = JSONScanner(bytes)
-            do throws(LanguageError) {
-                try check(&scanner)
-                return .success(())
-            } catch {
-                return .failure(error)
-            }
+            try check(&scanner)
         }
-        try result.get()
     }
 
     private static func check(_ scanner: inout JSONScanner) throws(LanguageError) {
@@ -112,8 +101,13 @@ enum JSONCommand {
         }
     }
 
-    private static func withBytes<T>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
-        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
-        return Array(text.utf8).withUnsafeBufferPointer(body)
+    /// Runs `body` on the text's UTF-8, in place when the string is stored contiguously.
+    private static func withBytes<T>(
+        _ text: String, _ body: (UnsafeBufferPointer<UInt8>) throws(LanguageError) -> T
+    ) throws(LanguageError) -> T {
+        // `withContiguousStorageIfAvailable` only rethrows untyped errors: the failure rides out in a Result.
+        let result = text.utf8.withContiguousStorageIfAvailable { bytes in Result { () throws(LanguageError) in try body(bytes) } }
+        if let result { return try result.get() }
+        return try Array(text.utf8).withUnsafeBufferPointer(body)
     }
 }

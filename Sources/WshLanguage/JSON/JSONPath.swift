@@ -32,7 +32,7 @@ struct JSONPath: Equatable {
         for step in steps {
             switch step {
             case .key(let key):
-                if isIdentifier(key) {
+                if Parser.isValidName(key) {
                     text += "." + key
                 } else {
                     text += (text.isEmpty ? "." : "") + "[" + JSONText.quoted(key) + "]"
@@ -42,11 +42,6 @@ struct JSONPath: Equatable {
             }
         }
         return text.isEmpty ? "." : text
-    }
-
-    static func isIdentifier(_ text: String) -> Bool {
-        guard let first = text.utf8.first, Parser.isNameStart(first) else { return false }
-        return text.utf8.allSatisfy(Parser.isNameContinue)
     }
 
     private struct Reader {

@@ -386,7 +386,6 @@ public struct Parser {
 private struct PartsBuilder {
     private var parts: [WordPart] = []
     private var pending: [UInt8] = []
-    private var sawAnything = false
 
     mutating func append(byte: UInt8) {
         pending.append(byte)

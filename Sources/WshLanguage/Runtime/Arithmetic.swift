@@ -84,18 +84,13 @@ enum BinaryOperator: UInt8, Sendable {
             let (result, overflow) = a.remainderReportingOverflow(dividingBy: b)
             if overflow { throw BinaryOperator.overflow(a, self, b) }
             return result
-        case .equal: return a == b ? 1 : 0
-        case .notEqual: return a != b ? 1 : 0
-        case .less: return a < b ? 1 : 0
-        case .lessOrEqual: return a <= b ? 1 : 0
-        case .greater: return a > b ? 1 : 0
-        case .greaterOrEqual: return a >= b ? 1 : 0
+        case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual: return compare(a, b) ? 1 : 0
         }
     }
 
-    /// A comparison of two integers; only called for comparison operators.
+    /// This comparison of `a` and `b` (numbers or text); only called for comparison operators.
     @inline(__always)
-    func compareInts(_ a: Int, _ b: Int) -> Bool {
+    func compare<T: Comparable>(_ a: T, _ b: T) -> Bool {
         switch self {
         case .equal: a == b
         case .notEqual: a != b
@@ -115,12 +110,12 @@ enum BinaryOperator: UInt8, Sendable {
         let rightNumber = right.numeric
         if isComparison {
             guard let leftNumber, let rightNumber else {
-                return compare(left.description, right.description)
+                return .int(compare(left.description, right.description) ? 1 : 0)
             }
             if case .int(let a) = leftNumber, case .int(let b) = rightNumber {
                 return try applyInts(a, b)
             }
-            return compare(leftNumber.asDouble, rightNumber.asDouble)
+            return .int(compare(leftNumber.asDouble, rightNumber.asDouble) ? 1 : 0)
         }
         guard let leftNumber else { throw notANumber(left) }
         guard let rightNumber else { throw notANumber(right) }
@@ -140,7 +135,7 @@ enum BinaryOperator: UInt8, Sendable {
         case .remainder:
             if b == 0 { throw LanguageError.commandFailed("division by zero") }
             result = a.truncatingRemainder(dividingBy: b)
-        default: return compare(a, b)
+        default: return .int(compare(a, b) ? 1 : 0)
         }
         // Decimal overflow is an error, as integer overflow is: never `inf` or `nan`.
         guard result.isFinite else {
@@ -151,20 +146,6 @@ enum BinaryOperator: UInt8, Sendable {
 
     private func notANumber(_ value: Value) -> LanguageError {
         .commandFailed("expected a number for \(symbol) but got \"\(value.description)\"")
-    }
-
-    /// This comparison of `a` and `b` (numbers or text), as 1 or 0.
-    private func compare<T: Comparable>(_ a: T, _ b: T) -> Value {
-        let result: Bool
-        switch self {
-        case .equal: result = a == b
-        case .notEqual: result = a != b
-        case .less: result = a < b
-        case .lessOrEqual: result = a <= b
-        case .greater: result = a > b
-        default: result = a >= b
-        }
-        return .int(result ? 1 : 0)
     }
 }
 

@@ -27,13 +27,6 @@ public struct CommandEcho: Sendable, Equatable {
     /// The words after the name.
     public var words: [Word]
 
-    /// Creates an echo; hosts get them from the interpreter, tests build them to compare.
-    public init(depth: Int, name: String, words: [Word]) {
-        self.depth = depth
-        self.name = name
-        self.words = words
-    }
-
     /// The command as one line: the name and values passed through `quote`,
     /// syntax as written, separated by spaces.
     public func line(quoting quote: (String) -> String) -> String {

@@ -56,20 +56,10 @@ extension Interpreter {
                     r.globals[Int(instruction.a)] = r.pop()
                 case .storeLocal:
                     r.locals[cursor.localsBase + Int(instruction.a)] = r.pop()
-                // Operations on two integers are spelled out here so they inline into the loop.
+                // The helpers of operations on two integers are `@inline(__always)`, so they
+                // inline into the loop.
                 case .binary:
-                    let left = instruction.a
-                    let right = instruction.b
-                    if let b = r.integer(right, depth: 0, localsBase: cursor.localsBase, constants: cursor.constants),
-                        let a = r.integer(
-                            left, depth: right == Operand.stack ? 1 : 0, localsBase: cursor.localsBase,
-                            constants: cursor.constants)
-                    {
-                        r.dropIntegerOperands(left, right)
-                        r.put(int: try instruction.op.intResult(a, b), instruction.c, localsBase: cursor.localsBase)
-                    } else {
-                        r.put(try slowBinary(instruction, &r, cursor), instruction.c, localsBase: cursor.localsBase)
-                    }
+                    try binary(instruction, &r, cursor)
                 case .accumulateIntoNext:
                     // `let s = $s + $i % 7`, both variables integers: read each once,
                     // add in place (the tag of an integer slot stays as it is).
@@ -86,19 +76,15 @@ extension Interpreter {
                     }
                     fallthrough
                 case .binaryIntoNext:
-                    let localsBase = cursor.localsBase
-                    if let b = r.integer(instruction.b, depth: 0, localsBase: localsBase, constants: cursor.constants),
-                        let a = r.integer(
-                            instruction.a, depth: instruction.b == Operand.stack ? 1 : 0, localsBase: localsBase,
-                            constants: cursor.constants)
-                    {
-                        r.dropIntegerOperands(instruction.a, instruction.b)
+                    if let (a, b) = r.integerOperands(instruction, cursor) {
                         let right = try instruction.op.intResult(a, b)
                         let next = cursor.code[pc]
-                        if let left = r.integer(next.a, depth: 0, localsBase: localsBase, constants: cursor.constants) {
+                        if let left = r.integer(
+                            next.a, depth: 0, localsBase: cursor.localsBase, constants: cursor.constants)
+                        {
                             // The next instruction's errors are its own.
                             pc &+= 1
-                            r.put(int: try next.op.intResult(left, right), next.c, localsBase: localsBase)
+                            r.put(int: try next.op.intResult(left, right), next.c, localsBase: cursor.localsBase)
                         } else {
                             r.stack.append(.int(right))
                         }
@@ -120,7 +106,7 @@ extension Interpreter {
                         if let b = r.integer(
                             next.b, depth: 0, localsBase: cursor.localsBase, constants: cursor.constants)
                         {
-                            if next.op.compareInts(value, b) { pc = next.target }
+                            if next.op.compare(value, b) { pc = next.target }
                         } else if try compare(next, &r, cursor) {
                             pc = next.target
                         }
@@ -128,17 +114,7 @@ extension Interpreter {
                     }
                     fallthrough
                 case .binaryThenLoopJump:
-                    let localsBase = cursor.localsBase
-                    if let b = r.integer(instruction.b, depth: 0, localsBase: localsBase, constants: cursor.constants),
-                        let a = r.integer(
-                            instruction.a, depth: instruction.b == Operand.stack ? 1 : 0, localsBase: localsBase,
-                            constants: cursor.constants)
-                    {
-                        r.dropIntegerOperands(instruction.a, instruction.b)
-                        r.put(int: try instruction.op.intResult(a, b), instruction.c, localsBase: localsBase)
-                    } else {
-                        r.put(try slowBinary(instruction, &r, cursor), instruction.c, localsBase: localsBase)
-                    }
+                    try binary(instruction, &r, cursor)
                     // The back edge, whose errors are its own.
                     let next = cursor.code[pc]
                     pc &+= 1
@@ -171,19 +147,10 @@ extension Interpreter {
                     try r.countLoopStep(limits)
                 case .append:
                     try append(instruction, &r, cursor, limit: limits.stringLength)
-                // The host's output sink may look at the interpreter: parked around it.
                 case .echo:
-                    let line = try r.joined(Int(instruction.a), separator: " ", limit: limits.stringLength) + "\n"
-                    park(&r)
-                    try checkedWrite(line)
-                    unpark(&r)
-                    r.status = 0
+                    try writeLine(r.joined(Int(instruction.a), separator: " ", limit: limits.stringLength), &r)
                 case .writeLine:
-                    let line = r.pop().description + "\n"
-                    park(&r)
-                    try checkedWrite(line)
-                    unpark(&r)
-                    r.status = 0
+                    try writeLine(r.pop().description, &r)
                 case .concat:
                     let text = try r.joined(Int(instruction.a), separator: "", limit: limits.stringLength)
                     r.stack.append(.string(text))
@@ -368,7 +335,6 @@ extension Interpreter {
                 case .returnFromFrame:
                     if instruction.a != 0 { r.status = try exitStatus(r.pop()) }
                     let frame = popFrame(&r)
-                    if frame.isSource { sourceDepth -= 1 }
                     if frames.count == baseDepth {
                         park(&r)
                         return
@@ -414,9 +380,7 @@ extension Interpreter {
                 let located = failure(error, at: pc - 1, cursor, &r)
                 if located.isCatchable, handlers.count > handlerBase {
                     let handler = handlers.removeLast()
-                    while frames.count > handler.frameDepth {
-                        if popFrame(&r).isSource { sourceDepth -= 1 }
-                    }
+                    while frames.count > handler.frameDepth { popFrame(&r) }
                     r.stack.truncate(to: handler.stackDepth)
                     r.loops.truncate(to: handler.loopDepth)
                     captures.truncate(to: handler.captureDepth)
@@ -425,9 +389,7 @@ extension Interpreter {
                     pc = handler.catchPC
                     continue
                 }
-                while frames.count > baseDepth {
-                    if popFrame(&r).isSource { sourceDepth -= 1 }
-                }
+                while frames.count > baseDepth { popFrame(&r) }
                 park(&r)
                 throw located
             }
@@ -453,19 +415,23 @@ extension Interpreter {
         return try instruction.op.apply(left, right)
     }
 
+    /// `binary`: `left op right` to its destination.
+    @inline(__always)
+    private func binary(_ instruction: Instruction, _ r: inout Registers, _ cursor: Cursor) throws(LanguageError) {
+        if let (a, b) = r.integerOperands(instruction, cursor) {
+            r.put(int: try instruction.op.intResult(a, b), instruction.c, localsBase: cursor.localsBase)
+        } else {
+            r.put(try slowBinary(instruction, &r, cursor), instruction.c, localsBase: cursor.localsBase)
+        }
+    }
+
     /// A comparison's outcome for the compare-and-jump forms.
     @inline(__always)
     private func compare(_ instruction: Instruction, _ r: inout Registers, _ cursor: Cursor) throws(LanguageError)
         -> Bool
     {
-        let left = instruction.a
-        let right = instruction.b
-        if let b = r.integer(right, depth: 0, localsBase: cursor.localsBase, constants: cursor.constants),
-            let a = r.integer(
-                left, depth: right == Operand.stack ? 1 : 0, localsBase: cursor.localsBase, constants: cursor.constants)
-        {
-            r.dropIntegerOperands(left, right)
-            return instruction.op.compareInts(a, b)
+        if let (a, b) = r.integerOperands(instruction, cursor) {
+            return instruction.op.compare(a, b)
         }
         // Comparisons give 1 or 0.
         guard case .int(let flag) = try slowBinary(instruction, &r, cursor) else { return false }
@@ -516,27 +482,22 @@ extension Interpreter {
                 fallback = value
             }
         }
-        var length = 0
-        switch fallback ?? slot.pointee {
-        case .string(let text)?: length = text.utf8.count
-        case let value?: length = value.description.utf8.count
-        case nil: break
-        }
-        let first = r.stack.count - count
-        for position in first..<r.stack.count {
-            if case .string(let text) = r.stack[position] {
-                length += text.utf8.count
-            } else {
-                length += r.stack[position].description.utf8.count
-            }
-        }
-        guard length <= limit else { throw .commandFailed("string longer than \(limit) bytes") }
         var text: String
         switch fallback ?? slot.pointee {
         case .string(let current)?: text = current
         case let value?: text = value.description
         case nil: text = ""
         }
+        var length = text.utf8.count
+        let first = r.stack.count - count
+        for position in first..<r.stack.count {
+            if case .string(let part) = r.stack[position] {
+                length += part.utf8.count
+            } else {
+                length += r.stack[position].description.utf8.count
+            }
+        }
+        guard length <= limit else { throw .commandFailed("string longer than \(limit) bytes") }
         // Drop the slot's reference, so `text` is the only one and appends in place.
         slot.pointee = nil
         fallback = nil
@@ -741,8 +702,10 @@ extension Interpreter {
 
     /// Pops the top frame and everything it left on the other stacks (registers
     /// unparked).
+    @discardableResult
     private func popFrame(_ r: inout Registers) -> Frame {
         let frame = frames.removeLast()
+        if frame.isSource { sourceDepth -= 1 }
         r.locals.truncate(to: frame.localsBase)
         r.stack.truncate(to: frame.stackBase)
         handlers.truncate(to: frame.handlerBase)
@@ -755,11 +718,17 @@ extension Interpreter {
         .commandFailed("no such variable: $\(name)")
     }
 
-    private func checkedWrite(_ text: String) throws(LanguageError) {
-        if let capture = captures.last, capture.text.utf8.count + text.utf8.count > maxStringLength {
+    /// `echo` and `expr`: `text` and a newline to the output, with the registers
+    /// parked around it, as the host's sink may look at the interpreter.
+    private func writeLine(_ text: String, _ r: inout Registers) throws(LanguageError) {
+        let line = text + "\n"
+        if let capture = captures.last, capture.text.utf8.count + line.utf8.count > maxStringLength {
             throw .commandFailed("output of $(…) longer than \(maxStringLength) bytes")
         }
-        write(text)
+        park(&r)
+        write(line)
+        unpark(&r)
+        r.status = 0
     }
 
     private func exitStatus(_ value: Value) throws(LanguageError) -> Int32 {

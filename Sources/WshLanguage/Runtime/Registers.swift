@@ -86,37 +86,39 @@ struct Registers {
         return nil
     }
 
-    /// Drops the stack operands of an operation whose operands were integers.
+    /// Both operands of `instruction` (`a` and `b`) when they are integers, their
+    /// stack operands dropped; nil, with nothing dropped, otherwise.
     @inline(__always)
-    mutating func dropIntegerOperands(_ left: Int32, _ right: Int32) {
+    mutating func integerOperands(_ instruction: Instruction, _ cursor: Cursor) -> (Int, Int)? {
+        let left = instruction.a
+        let right = instruction.b
+        guard let b = integer(right, depth: 0, localsBase: cursor.localsBase, constants: cursor.constants),
+            let a = integer(
+                left, depth: right == Operand.stack ? 1 : 0, localsBase: cursor.localsBase, constants: cursor.constants)
+        else { return nil }
         if right == Operand.stack { stack.forgetLast() }
         if left == Operand.stack { stack.forgetLast() }
+        return (a, b)
     }
 
     /// Pushes a result or assigns it to a variable (which sets `$?` to 0, as `let`).
     @inline(__always)
     mutating func put(_ value: __owned Value, _ destination: Int32, localsBase: Int) {
-        let kind = Destination.kind(destination)
-        if kind == Destination.push {
+        if destination == Operand.stack {
             stack.append(value)
         } else {
-            Registers.overwrite(variable(destination, localsBase: localsBase), with: value)
+            Registers.overwrite(slot(destination, localsBase: localsBase), with: value)
             status = 0
         }
     }
 
-    /// Assigns an integer result to a ``Destination``; see ``put(_:_:localsBase:)``.
+    /// ``put(_:_:localsBase:)`` for an integer result.
     @inline(__always)
     mutating func put(int value: Int, _ destination: Int32, localsBase: Int) {
-        if Destination.kind(destination) == Destination.push {
+        if destination == Operand.stack {
             stack.append(.int(value))
         } else {
-            let slot = variable(destination, localsBase: localsBase)
-            if case .int? = slot.pointee {
-                slot.initialize(to: .int(value))
-            } else {
-                slot.pointee = .int(value)
-            }
+            Registers.overwrite(slot(destination, localsBase: localsBase), with: .int(value))
             status = 0
         }
     }
@@ -126,14 +128,6 @@ struct Registers {
     func slot(_ operand: Int32, localsBase: Int) -> UnsafeMutablePointer<Value?> {
         let index = Operand.index(operand)
         return Operand.kind(operand) == Operand.globalKind ? globals + index : locals.base + (localsBase + index)
-    }
-
-    /// The slot of a variable ``Destination`` (global or local), chosen without a branch.
-    @inline(__always)
-    func variable(_ destination: Int32, localsBase: Int) -> UnsafeMutablePointer<Value?> {
-        let index = Destination.index(destination)
-        return Destination.kind(destination) == Destination.globalKind
-            ? globals + index : locals.base + (localsBase + index)
     }
 
     /// Assigns a variable; an integer there needs no release, so it is simply

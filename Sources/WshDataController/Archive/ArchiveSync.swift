@@ -107,17 +107,6 @@ struct ArchiveSyncRun {
     var fetchedIDs = Set<String>()
     var repeated = RepeatedPages()
 
-    init(controller: TimelineDataController, store: ArchiveStore, source: ArchiveSyncSource, scope: ArchiveScope, count: Int,
-         limit: Int?, budget: RequestBudget) {
-        self.controller = controller
-        self.store = store
-        self.source = source
-        self.scope = scope
-        self.count = count
-        self.limit = limit
-        self.budget = budget
-    }
-
     /// The server orders the source by status id (not bookmarks, favourites or
     /// notifications, ordered by when each was made): ids then compare.
     private var ordered: Bool {

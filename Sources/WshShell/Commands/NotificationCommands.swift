@@ -12,7 +12,7 @@ extension Shell {
                                     "admin.sign_up", "admin.report", "severed_relationships", "moderation_warning"]
 
     func notificationCommands() -> [CommandSpec] {
-        var notifications = CommandSpec(
+        let notifications = CommandSpec(
             name: "notifications", abstract: "Show your notifications (mentions, favourites, boosts, follows, …).",
             discussion: """
                 GET /api/v1/notifications: the newest N (default 20, up to 80), each a row
@@ -38,7 +38,7 @@ extension Shell {
             ],
             completion: { _ in [] },
             handler: { [unowned self] context in try self.notifications(context) })
-        var dismiss = CommandSpec(
+        let dismiss = CommandSpec(
             name: "dismiss", abstract: "Dismiss row N of the notifications screen.",
             discussion: """
                 POST /api/v1/notifications/:id/dismiss; the row goes. The server cannot
@@ -53,7 +53,7 @@ extension Shell {
                 try drive(context, input: "SessionViewModel.dismiss(index: \(index))") { try await $0.dismiss(index: index) }
                 noteOperation(context)
             })
-        var conversations = CommandSpec(
+        let conversations = CommandSpec(
             name: "conversations", abstract: "Show your direct conversations, newest first.",
             discussion: """
                 GET /api/v1/conversations: who each is with, whether it is unread, and its

@@ -31,4 +31,13 @@ struct ViewsOnTheStreamTests {
             #expect(traced.stdout.contains("1  fetch 2 → 2 statuses"), "\(dialect): \(traced.stdout)")
         }
     }
+
+    @Test("list before anything was fetched prints nothing and still names its View")
+    func emptyListNamesItsView() async throws {
+        let harness = try await ShellHarness(dialect: .mastodon)
+        let traced = await harness.run("trace on; list")
+        #expect(traced.status == 0, "\(traced.stderr)")
+        #expect(traced.stdout.isEmpty, "\(traced.stdout)")
+        #expect(traced.stderr.contains("rendered TimelineListView (0 rows)"), "\(traced.stderr)")
+    }
 }

@@ -96,9 +96,10 @@ extension Shell {
                     leaveResult(context, later: documents)
                     if wantsJSON(context) {
                         context.write(try JSONView.encode(documents()))
-                    } else if let session = sessionStorage {
+                    } else {
+                        // Before any session there are no rows, and the View says so (to the trace) as well.
                         show(context, reading: "SessionViewModel.rows",
-                             TimelineListView(style: console.style, columns: console.columns()).shown(session.rows))
+                             TimelineListView(style: console.style, columns: console.columns()).shown(sessionStorage?.rows ?? []))
                     }
                 }),
             CommandSpec(

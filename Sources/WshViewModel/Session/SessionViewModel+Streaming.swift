@@ -26,7 +26,7 @@ extension SessionViewModel {
                 WatchLimit(newStatuses: limit.newStatuses.map { $0 - total }, duration: deadline.map { clock.now.duration(to: $0) })
             }
             func fallBack(_ why: String) async throws(ViewModelError) {
-                let pace = max(interval, await timeline.requestBudget().steadySpacing)
+                let pace = max(interval, await timeline.dataController.requestBudget().steadySpacing)
                 told("no streaming here (\(why)); polling every \(Self.seconds(pace)) instead")
                 how = "polled"
                 total += try await poll(every: pace, limit: remaining(), arrived: arrived)

@@ -245,7 +245,7 @@ public final class SessionViewModel {
                 try await timeline.refresh(source: source, count: 20)
             }
             // Never faster than the rate limit allows.
-            let pace = max(interval, await timeline.requestBudget().steadySpacing)
+            let pace = max(interval, await timeline.dataController.requestBudget().steadySpacing)
             total = try await poll(every: pace, limit: limit, arrived: arrived)
             return "watch \(source) → \(DisplayText.plural(total, "new status", "new statuses"))"
         }
@@ -456,7 +456,7 @@ public final class SessionViewModel {
 
     /// The largest page `source` serves on this API (what `fetch --all` asks for); nil when it has none.
     public func maximumCount(for source: TimelineSource) -> Int? {
-        timeline.maximumCount(for: source)
+        timeline.dataController.maximumCount(for: source)
     }
 
     /// The timeline of the reposts of row `index` (from 1), for `fetch reposts N`.

@@ -441,16 +441,6 @@ public final class TimelineViewModel {
         return Posted(status: written.value, id: written.value.identifier ?? "", note: note)
     }
 
-    /// The largest page `source` serves, for `fetch --all`; nil when the API has no such timeline.
-    public func maximumCount(for source: TimelineSource) -> Int? {
-        dataController.maximumCount(for: source)
-    }
-
-    /// What is left of the rate limit, for loops of requests.
-    func requestBudget() async -> RequestBudget {
-        await dataController.requestBudget()
-    }
-
     /// Checks `count` and `page` against what `source` serves.
     private func validate(source: TimelineSource, count: Int, page: Int?) throws(ViewModelError) {
         guard let maximum = dataController.maximumCount(for: source) else {

@@ -1,9 +1,6 @@
 /// The help entries of the language's own commands and forms. The compiler runs the
 /// forms; these declarations make `help` and completion cover them like any command.
 enum Builtins {
-    /// Table commands of the language that hosts cannot replace.
-    static let commandNames: Set<String> = ["help", "source", "json", "env"]
-
     static var specs: [CommandSpec] {
         [
             syntax(

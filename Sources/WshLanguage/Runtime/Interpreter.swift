@@ -101,7 +101,7 @@ public final class Interpreter {
         return table
     }
     private var table = CommandTable()
-    /// The built-ins are registered when the whole table is read, or a name no host batch declares is looked up.
+    /// The built-ins are registered when the whole table is read, or one of them is looked up.
     private var builtinsPending = true
     /// What ``register(lazily:)`` was given and has not made yet, in order: a
     /// chain of nodes, not an array, whose element type (a function type) the
@@ -185,20 +185,35 @@ public final class Interpreter {
     /// (a script that calls `fetch` does not declare the archive's commands).
     /// The same as reading it from ``commands``: a batch never redeclares a
     /// command an earlier batch declared (checked in debug builds).
-    /// The built-ins come last: no host command shares a name with one
-    /// (`registerChecked`), so a host's command never declares them.
+    /// The built-ins are declared only for one of their names, or when no
+    /// host command has the name: no host command shares a name with one
+    /// (`registerChecked`), so `fetch` never declares them, and `source`
+    /// declares no host batch.
     func command(named name: String) -> CommandSpec? {
+        if Self.builtinCommandNames.contains(name) {
+            registerBuiltinsIfPending()
+            return table.lookup(name)
+        }
         repeat {
             if let spec = table.lookup(name) { return spec }
         } while registerNextPending()
+        // A language form named as a command (`set c if; $c …`): its entry says so.
         registerBuiltinsIfPending()
         return table.lookup(name)
     }
 
+    /// The table commands of the language (`Builtins`), which hosts cannot replace.
+    static let builtinCommandNames: Set<String> = ["help", "source", "json", "env"]
+
     private func registerBuiltinsIfPending() {
         guard builtinsPending else { return }
         builtinsPending = false
-        for spec in Builtins.specs { table.register(spec) }
+        for spec in Builtins.specs {
+            if case .syntax = spec.action {} else {
+                assert(Self.builtinCommandNames.contains(spec.name), "\(spec.name): a table built-in missing from builtinCommandNames")
+            }
+            table.register(spec)
+        }
     }
 
     /// Declares the oldest batch given to ``register(lazily:)``; false when none is left.
@@ -219,7 +234,7 @@ public final class Interpreter {
         // (debug builds); checking it in every release run cost a warm fetch 0.2 M instructions.
         for name in [command.name] + command.aliases {
             assert(
-                Compiler.inlineForms.contains(name) == false && !Builtins.commandNames.contains(name),
+                Compiler.inlineForms.contains(name) == false && !Self.builtinCommandNames.contains(name),
                 "\(name) is a built-in of the language")
         }
         table.register(command)

@@ -11,19 +11,24 @@ extension Shell {
     /// (One call a group, not a loop over an array of them: an array of
     /// functions would have the runtime build its type at every start.)
     func registerCommands() {
-        interpreter.register(lazily: { [unowned self] in timelineCommands().map(gatedByCapability) })
-        interpreter.register(lazily: { [unowned self] in historyCommands().map(gatedByCapability) })
-        interpreter.register(lazily: { [unowned self] in writeCommands().map(gatedByCapability) })
-        interpreter.register(lazily: { [unowned self] in postCommands().map(gatedByCapability) })
-        interpreter.register(lazily: { [unowned self] in editCommands().map(gatedByCapability) })
-        interpreter.register(lazily: { [unowned self] in stateCommands().map(gatedByCapability) })
-        interpreter.register(lazily: { [unowned self] in sessionCommands().map(gatedByCapability) })
-        interpreter.register(lazily: { [unowned self] in webCommands().map(gatedByCapability) })
-        interpreter.register(lazily: { [unowned self] in accountCommands().map(gatedByCapability) })
-        interpreter.register(lazily: { [unowned self] in notificationCommands().map(gatedByCapability) })
-        interpreter.register(lazily: { [unowned self] in searchCommands().map(gatedByCapability) })
-        interpreter.register(lazily: { [unowned self] in listsCommands().map(gatedByCapability) })
-        interpreter.register(lazily: { [unowned self] in archiveCommands().map(gatedByCapability) })
+        group { $0.timelineCommands() }
+        group { $0.historyCommands() }
+        group { $0.writeCommands() }
+        group { $0.postCommands() }
+        group { $0.editCommands() }
+        group { $0.stateCommands() }
+        group { $0.sessionCommands() }
+        group { $0.webCommands() }
+        group { $0.accountCommands() }
+        group { $0.notificationCommands() }
+        group { $0.searchCommands() }
+        group { $0.listsCommands() }
+        group { $0.archiveCommands() }
+    }
+
+    /// One group, declared when first needed, each command gated by what the API offers.
+    private func group(_ make: @escaping (Shell) -> [CommandSpec]) {
+        interpreter.register(lazily: { [unowned self] in make(self).map(gatedByCapability) })
     }
 
     /// Refuses, before any request, what the connected API cannot do: one line naming the API.

@@ -34,6 +34,11 @@ static struct {
     double (*column_double)(sqlite3_stmt *, int);
     const unsigned char *(*column_text)(sqlite3_stmt *, int);
     int (*column_bytes)(sqlite3_stmt *, int);
+    int (*db_config)(sqlite3 *, int, ...);
+    int (*limit)(sqlite3 *, int, int);
+    void (*progress_handler)(sqlite3 *, int, int (*)(void *), void *);
+    int (*set_authorizer)(sqlite3 *, int (*)(void *, int, const char *, const char *, const char *, const char *), void *);
+    int (*stricmp)(const char *, const char *);
 } api;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -80,6 +85,11 @@ static void load_library(void) {
     RESOLVE(column_double, "sqlite3_column_double");
     RESOLVE(column_text, "sqlite3_column_text");
     RESOLVE(column_bytes, "sqlite3_column_bytes");
+    RESOLVE(db_config, "sqlite3_db_config");
+    RESOLVE(limit, "sqlite3_limit");
+    RESOLVE(progress_handler, "sqlite3_progress_handler");
+    RESOLVE(set_authorizer, "sqlite3_set_authorizer");
+    RESOLVE(stricmp, "sqlite3_stricmp");
     load_error = NULL;
 }
 
@@ -119,3 +129,32 @@ int64_t wsh_sqlite_column_int64(wsh_sqlite_stmt *statement, int column) { return
 double wsh_sqlite_column_double(wsh_sqlite_stmt *statement, int column) { return api.column_double(statement, column); }
 const unsigned char *wsh_sqlite_column_text(wsh_sqlite_stmt *statement, int column) { return api.column_text(statement, column); }
 int wsh_sqlite_column_bytes(wsh_sqlite_stmt *statement, int column) { return api.column_bytes(statement, column); }
+
+// Functions no statement of wsh's calls and no query needs: fts3_tokenizer's
+// one-argument form returns a tokenizer's address whatever
+// SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER says (only the two-argument form asks it).
+static int deny_unsafe_functions(void *context, int action, const char *unused1, const char *name,
+                                 const char *unused2, const char *unused3) {
+    // For SQLITE_FUNCTION the first argument is NULL and the second the function's name.
+    (void)context, (void)unused1, (void)unused2, (void)unused3;
+    if (action != SQLITE_FUNCTION || name == NULL) return SQLITE_OK;
+    if (api.stricmp(name, "fts3_tokenizer") == 0 || api.stricmp(name, "load_extension") == 0) return SQLITE_DENY;
+    return SQLITE_OK;
+}
+
+int wsh_sqlite_harden(wsh_sqlite *db) {
+    // Each setting is its own call: sqlite3_db_config is variadic, one option at a time.
+    int failed = api.set_authorizer(db, deny_unsafe_functions, NULL);
+    failed |= api.db_config(db, SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0, (int *)NULL);
+    failed |= api.db_config(db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, (int *)NULL);
+    failed |= api.db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);
+#ifdef SQLITE_DBCONFIG_TRUSTED_SCHEMA
+    // Older libraries (before 3.31) lack it; the schema is wsh's own there all the same.
+    api.db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)NULL);
+#endif
+    return failed;
+}
+int wsh_sqlite_limit(wsh_sqlite *db, int limit, int value) { return api.limit(db, limit, value); }
+void wsh_sqlite_progress_handler(wsh_sqlite *db, int instructions, int (*handler)(void *), void *context) {
+    api.progress_handler(db, instructions, handler, context);
+}

@@ -44,6 +44,31 @@ public enum SQLiteValue: Sendable, Hashable {
     }
 }
 
+/// What one query a user types may take.
+public struct QueryLimits: Sendable, Hashable {
+    /// The most bytes of one value (SQLite's SQLITE_LIMIT_LENGTH): a larger
+    /// string or blob, made or read, ends the statement.
+    public var valueBytes: Int
+    /// The most rows of one result.
+    public var rows: Int
+
+    /// 16 MB a value (a status's JSON is a few KB) and a million rows.
+    public static let standard = QueryLimits(valueBytes: 16 << 20, rows: 1_000_000)
+    /// The most a value may be raised to: SQLite's own ceiling.
+    public static let largestValue = 1_000_000_000
+
+    public init(valueBytes: Int, rows: Int) {
+        self.valueBytes = valueBytes
+        self.rows = rows
+    }
+}
+
+/// The stop question a running statement's progress handler asks, kept alive for C.
+private final class StopCheck {
+    let stop: () -> Bool
+    init(_ stop: @escaping () -> Bool) { self.stop = stop }
+}
+
 /// A connection to one SQLite file through the C API, the library loaded
 /// on first use (see CSQLite). Not thread-safe: one owner at a time.
 public final class SQLiteConnection: @unchecked Sendable {
@@ -69,6 +94,7 @@ public final class SQLiteConnection: @unchecked Sendable {
         }
         handle = db
         wsh_sqlite_busy_timeout(db, busyMilliseconds)
+        guard wsh_sqlite_harden(db) == 0 else { throw lastError }
     }
 
     deinit {
@@ -107,23 +133,54 @@ public final class SQLiteConnection: @unchecked Sendable {
         try step(statement, row: row)
     }
 
-    /// Runs `sql` once, not kept (a query a user typed): its column names and rows.
-    public func query(_ sql: String, limit: Int = .max) throws(ArchiveError) -> (columns: [String], rows: [[SQLiteValue]]) {
+    /// Runs `sql`, one statement a user typed, under `limits`: `columns` hears
+    /// the column names once, then `row` each row as SQLite makes it, so no
+    /// result is held whole. Nothing is stepped unless the statement only reads
+    /// (SQLite's own judgement, `sqlite3_stmt_readonly`): `VACUUM INTO` would
+    /// make its file before a read-only connection refused it. `stop` is asked
+    /// every few thousand steps of SQLite's machine; true interrupts the statement.
+    ///
+    /// Throws code 8 for a statement that writes, 9 when `stop` said so, 18 for a
+    /// value above `limits.valueBytes`; returns the rows sent, and whether the
+    /// row budget ended the result early.
+    public func stream(_ sql: String, limits: QueryLimits, stop: @escaping () -> Bool,
+                       columns: ([String]) -> Void, row: ([SQLiteValue]) -> Void)
+        throws(ArchiveError) -> (rows: Int, overBudget: Bool) {
+        let previousLength = wsh_sqlite_limit(handle, 0, Int32(clamping: limits.valueBytes))  // SQLITE_LIMIT_LENGTH
+        let previousAttached = wsh_sqlite_limit(handle, 7, 0)  // SQLITE_LIMIT_ATTACHED: no ATTACH
+        let check = Unmanaged.passRetained(StopCheck(stop))
+        wsh_sqlite_progress_handler(handle, 4096, { context in
+            Unmanaged<StopCheck>.fromOpaque(context!).takeUnretainedValue().stop() ? 1 : 0
+        }, check.toOpaque())
+        defer {
+            wsh_sqlite_progress_handler(handle, 0, nil, nil)
+            check.release()
+            wsh_sqlite_limit(handle, 0, previousLength)
+            wsh_sqlite_limit(handle, 7, previousAttached)
+        }
         var statement: OpaquePointer?
         var tail: UnsafePointer<CChar>?
         guard wsh_sqlite_prepare(handle, sql, &statement, &tail) == 0 else { throw lastError }
-        guard let statement else { return ([], []) }
+        guard let statement else { return (0, false) }
         defer { wsh_sqlite_finalize(statement) }
         if let tail, tail.pointee != 0, !String(cString: tail).allSatisfy(\.isWhitespace) {
             throw ArchiveError("give one statement at a time")
         }
-        let count = wsh_sqlite_column_count(statement)
-        let columns = (0..<count).map { String(cString: wsh_sqlite_column_name(statement, $0)) }
-        var rows: [[SQLiteValue]] = []
-        try step(statement) { row throws(ArchiveError) in
-            if rows.count < limit { rows.append((0..<Int(count)).map { row.value($0) }) }
+        guard wsh_sqlite_stmt_readonly(statement) != 0 else {
+            throw ArchiveError("the statement would write (sql only reads)", code: 8)
         }
-        return (columns, rows)
+        let count = Int(wsh_sqlite_column_count(statement))
+        columns((0..<count).map { String(cString: wsh_sqlite_column_name(statement, Int32($0))) })
+        var sent = 0
+        while true {
+            let result = wsh_sqlite_step(statement)
+            if result == 101 { return (sent, false) }  // SQLITE_DONE
+            guard result == 100 else { throw lastError }  // SQLITE_ROW
+            if sent == limits.rows { return (sent, true) }
+            let current = Row(statement: statement)
+            row((0..<count).map { current.value($0) })
+            sent += 1
+        }
     }
 
     /// The first column of the first row of `sql`, or nil.

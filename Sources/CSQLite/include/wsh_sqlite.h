@@ -38,6 +38,18 @@ int wsh_sqlite_readonly(wsh_sqlite *db);
 /// Ctrl-C: makes the running statement return SQLITE_INTERRUPT.
 void wsh_sqlite_interrupt(wsh_sqlite *db);
 
+/// Turns off what a query has no business with, on every connection: fts3_tokenizer
+/// (its one-argument form returns a pointer, its two-argument form installs one: the
+/// function is denied by an authorizer, and the setting is off), loading extensions,
+/// and writes to the schema (SQLITE_DBCONFIG_DEFENSIVE). 0 when all took.
+int wsh_sqlite_harden(wsh_sqlite *db);
+/// sqlite3_limit: sets limit `limit` (SQLITE_LIMIT_LENGTH 0, SQLITE_LIMIT_ATTACHED 7…) to `value`
+/// (negative: leave it); returns what it was.
+int wsh_sqlite_limit(wsh_sqlite *db, int limit, int value);
+/// Calls `handler(context)` every `instructions` virtual-machine steps of a running
+/// statement; a non-zero answer interrupts it (SQLITE_INTERRUPT). NULL removes it.
+void wsh_sqlite_progress_handler(wsh_sqlite *db, int instructions, int (*handler)(void *), void *context);
+
 int wsh_sqlite_prepare(wsh_sqlite *db, const char *sql, wsh_sqlite_stmt **statement, const char **tail);
 int wsh_sqlite_step(wsh_sqlite_stmt *statement);
 int wsh_sqlite_reset(wsh_sqlite_stmt *statement);

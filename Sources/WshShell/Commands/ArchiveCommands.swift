@@ -68,13 +68,20 @@ extension Shell {
             CommandSpec(
                 name: "sql", abstract: "Run a read-only SQL query on the archive and show the rows.",
                 discussion: """
-                    The connection is read-only (SQLITE_OPEN_READONLY and PRAGMA query_only), so
-                    a statement that writes is refused by SQLite itself. docs/ARCHIVE.md lists the
-                    tables, with queries to copy. --json prints the rows as JSON objects.
+                    The connection is read-only (SQLITE_OPEN_READONLY and PRAGMA query_only), and a
+                    statement that would write (VACUUM INTO too) is refused before it runs; ATTACH,
+                    extensions and fts3_tokenizer are off. Rows are printed as they come, a
+                    thousand at a time, aligned within each thousand. A value may be at most
+                    16 MB (--max-value SIZE raises it, as 64M or 1G) and a result at most a million
+                    rows (--max-rows N); Ctrl-C stops a query that runs too long. docs/ARCHIVE.md
+                    lists the tables, with queries to copy. --json prints the rows as JSON objects.
                       sql "SELECT author, count(*) FROM statuses GROUP BY author ORDER BY 2 DESC LIMIT 5"
                     """,
                 arguments: [ArgumentSpec("QUERY", help: "one SQL statement, quoted")],
-                options: [.valued("archive", valueName: "FILE", help: "the archive file"), .json],
+                options: [.valued("archive", valueName: "FILE", help: "the archive file"),
+                          .valued("max-value", valueName: "SIZE", help: "the largest value, in bytes or as 64M (default 16M)"),
+                          .valued("max-rows", valueName: "N", help: "the most rows printed (default 1000000)"),
+                          .json],
                 handler: { [unowned self] context in try sql(context) }),
         ]
     }
@@ -331,37 +338,65 @@ extension Shell {
     private func sql(_ context: CommandContext) throws(LanguageError) {
         let query = context.arguments["QUERY"] ?? ""
         let path = try archivePath(context)
-        let result: (columns: [String], rows: [[SQLiteValue]])
+        let limits = try queryLimits(context)
+        var printer = wantsJSON(context) ? SQLRowPrinter.json(context) : SQLRowPrinter.table(context, style: console.style)
+        let end: (rows: Int, overBudget: Bool)
         do {
             let connection = try ArchiveStore.readOnlyConnection(path: path)
-            result = try connection.query(query)
+            end = try connection.stream(query, limits: limits, stop: { context.isInterruptRequested },
+                                        columns: { printer.start($0) }, row: { printer.add($0) })
         } catch {
-            if error.code & 0xff == 8 {
-                throw .commandFailed("read-only: the archive refused the write (\(error.message))")
+            printer.finish(failed: true)
+            switch error.code & 0xff {
+            case 8: throw .commandFailed("read-only: \(error.message)")
+            case 9: throw LanguageError(.interrupted, "interrupted: the query stopped, the archive is as it was")
+            case 18:
+                throw .commandFailed("a value is larger than the limit of \(Self.size(limits.valueBytes)) "
+                                     + "(sql --max-value SIZE raises it, up to 1G)")
+            default: throw .commandFailed(error.message)
             }
-            throw .commandFailed(error.message)
         }
-        context.setVariable("count", to: .int(result.rows.count))
-        if wantsJSON(context) {
-            let objects = result.rows.map { row in
-                JSONValue(Dictionary(zip(result.columns, row.map(Self.jsonValue)), uniquingKeysWith: { first, _ in first }))
-            }
-            context.write(String(decoding: JSONValue(objects).encoded(pretty: true), as: UTF8.self) + "\n")
-            return
+        printer.finish()
+        context.setVariable("count", to: .int(end.rows))
+        if end.overBudget {
+            throw .commandFailed("stopped after \(end.rows) rows, the limit of one result (sql --max-rows N raises it)")
         }
-        let cells = result.rows.map { $0.map { TerminalText.sanitize($0.text) } }
-        var widths = result.columns.map { DisplayWidth.of($0) }
-        for row in cells { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], DisplayWidth.of(cell)) } }
-        func line(_ values: [String]) -> String {
-            zip(values, widths).map { value, width in value + String(repeating: " ", count: max(0, width - DisplayWidth.of(value))) }
-                .joined(separator: "  ").trimmingTrailingSpaces()
-        }
-        context.writeLine(console.style.bold(line(result.columns)))
-        for row in cells { context.writeLine(line(row)) }
-        context.note(console.diagnosticStyle.dim("\(result.rows.count) row\(result.rows.count == 1 ? "" : "s")"))
+        if !wantsJSON(context) { context.note(console.diagnosticStyle.dim("\(end.rows) row\(end.rows == 1 ? "" : "s")")) }
     }
 
-    private static func jsonValue(_ value: SQLiteValue) -> JSONValue {
+    /// `--max-value SIZE` and `--max-rows N`, else the standard limits.
+    private func queryLimits(_ context: CommandContext) throws(LanguageError) -> QueryLimits {
+        var limits = QueryLimits.standard
+        if let word = context.arguments.option("max-value") {
+            guard let bytes = Self.bytes(word), (1...QueryLimits.largestValue).contains(bytes) else {
+                throw .usage("--max-value must be a size from 1 to 1G (bytes, or with K, M or G), not '\(word)'")
+            }
+            limits.valueBytes = bytes
+        }
+        if let rows = try integer(context.arguments.option("max-rows"), name: "--max-rows") {
+            guard rows > 0 else { throw .usage("--max-rows must be 1 or more, not \(rows)") }
+            limits.rows = rows
+        }
+        return limits
+    }
+
+    /// `64M` as 67108864: a whole number of bytes, or of K, M or G (1024s).
+    static func bytes(_ word: String) -> Int? {
+        let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        if let last = word.last?.uppercased().first, let unit = units[last] {
+            return Int(word.dropLast()).flatMap { $0.multipliedReportingOverflow(by: unit).overflow ? nil : $0 * unit }
+        }
+        return Int(word)
+    }
+
+    /// A size as `--max-value` takes it: `16 MB`, `512 KB`, or bytes.
+    static func size(_ bytes: Int) -> String {
+        if bytes % (1 << 20) == 0 { return "\(bytes >> 20) MB" }
+        if bytes % (1 << 10) == 0 { return "\(bytes >> 10) KB" }
+        return "\(bytes) bytes"
+    }
+
+    static func jsonValue(_ value: SQLiteValue) -> JSONValue {
         switch value {
         case .null: .null
         case .integer(let number): .integer(number)
@@ -376,6 +411,83 @@ private extension String {
         var text = self
         while text.last == " " { text.removeLast() }
         return text
+    }
+}
+
+/// How `sql` prints rows as they come: a table aligned a thousand rows at a
+/// time (psql's FETCH_COUNT does the same; the widths only grow, so columns
+/// stay put), or one JSON array written object by object.
+struct SQLRowPrinter {
+    private let context: CommandContext
+    /// The table's style; nil prints JSON.
+    private let style: Style?
+    /// The column names; nil until the statement was prepared (nothing is printed before).
+    private var columns: [String]?
+    private var widths: [Int] = []
+    private var batch: [[String]] = []
+    private var rowsPrinted = 0
+    private var headerPrinted = false
+
+    static func table(_ context: CommandContext, style: Style) -> SQLRowPrinter { SQLRowPrinter(context: context, style: style) }
+    static func json(_ context: CommandContext) -> SQLRowPrinter { SQLRowPrinter(context: context, style: nil) }
+
+    private init(context: CommandContext, style: Style?) {
+        self.context = context
+        self.style = style
+    }
+
+    /// The rows aligned together.
+    private static let batchSize = 1000
+
+    mutating func start(_ columns: [String]) {
+        self.columns = columns
+        if style != nil { self.columns = columns.map { TerminalText.sanitize($0) } }
+        widths = (self.columns ?? []).map { DisplayWidth.of($0) }
+    }
+
+    mutating func add(_ row: [SQLiteValue]) {
+        guard style != nil else {
+            let object = JSONValue(Dictionary(zip(columns ?? [], row.map(Shell.jsonValue)), uniquingKeysWith: { first, _ in first }))
+            let text = String(decoding: object.encoded(pretty: true), as: UTF8.self)
+            context.write((rowsPrinted == 0 ? "[\n" : ",\n") + text.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { "  " + $0 }.joined(separator: "\n"))
+            rowsPrinted += 1
+            return
+        }
+        batch.append(row.map { TerminalText.sanitize($0.text) })
+        if batch.count == Self.batchSize { flush() }
+    }
+
+    /// Prints what is held: the last rows, the header of an empty table, the
+    /// end of the JSON array. After a failure what was printed is made whole,
+    /// and nothing is printed when no row came.
+    mutating func finish(failed: Bool = false) {
+        guard let columns, !(failed && rowsPrinted + batch.count == 0) else { return }
+        if style == nil {
+            context.write(rowsPrinted == 0 ? "[]\n" : "\n]\n")
+        } else {
+            flush()
+            if !headerPrinted && !columns.isEmpty { context.writeLine(header) }
+        }
+        self.columns = nil
+    }
+
+    private var header: String { style.map { $0.bold(line(columns ?? [])) } ?? "" }
+
+    private mutating func flush() {
+        guard !batch.isEmpty else { return }
+        for row in batch { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], DisplayWidth.of(cell)) } }
+        var text = headerPrinted ? "" : header + "\n"
+        headerPrinted = true
+        for row in batch { text += line(row) + "\n" }
+        context.write(text)
+        rowsPrinted += batch.count
+        batch.removeAll(keepingCapacity: true)
+    }
+
+    private func line(_ values: [String]) -> String {
+        zip(values, widths).map { value, width in value + String(repeating: " ", count: max(0, width - DisplayWidth.of(value))) }
+            .joined(separator: "  ").trimmingTrailingSpaces()
     }
 }
 

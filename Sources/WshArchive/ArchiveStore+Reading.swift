@@ -50,8 +50,10 @@ extension ArchiveStore {
     public func search(_ query: String, limit: Int) throws(ArchiveError) -> [ArchiveMatch] {
         let words = query.split(whereSeparator: \.isWhitespace).map(String.init)
         guard !words.isEmpty else { return [] }
-        // What a sync left unindexed (it was killed) is indexed first, when the file can be written.
+        // What a sync left unindexed (it was killed) is indexed first, when the file can be written. Where
+        // that fails (a full disk, a file of a newer wsh), the statuses above the index are scanned instead.
         if !isNewer, (try? hasPendingIndex()) == true { try? indexPending() }
+        let unindexedAbove = try Self.explaining(path) { () throws(ArchiveError) in try unindexedBoundary() }
         var trigrams: [String] = []
         var short: [String] = []
         var scanned: [String] = []
@@ -80,10 +82,15 @@ extension ArchiveStore {
             ranking = ""
         }
         for word in scanned {
-            let pattern = "%" + word.replacing("\\", with: "\\\\").replacing("%", with: "\\%").replacing("_", with: "\\_") + "%"
+            let pattern = Self.likePattern(word)
             filters.append("rowid IN (SELECT rowid FROM search WHERE text LIKE ? ESCAPE '\\' OR cw LIKE ? ESCAPE '\\' "
                            + "OR alt LIKE ? ESCAPE '\\')")
             parameters += [.text(pattern), .text(pattern), .text(pattern)]
+        }
+        // The index answers for what it holds; the statuses above it are scanned below.
+        if let unindexedAbove {
+            filters.append("rowid <= ?")
+            parameters.append(.integer(unindexedAbove))
         }
         parameters.append(.integer(Int64(limit)))
         let sql: String
@@ -112,13 +119,49 @@ extension ArchiveStore {
         }
         var matches: [ArchiveMatch] = []
         try Self.explaining(path) { () throws(ArchiveError) in
-            try connection.run(sql, parameters) { row in
-                guard let status = Self.status(api: row.string(0) ?? "", json: row.string(1) ?? "") else { return }
-                matches.append(ArchiveMatch(status: status, marked: Self.mark(words, in: row.string(2) ?? ""),
-                                            server: row.string(3) ?? "", account: row.string(4) ?? "", deletedAt: row.string(5)))
+            try connection.run(sql, parameters) { row in matches.append(contentsOf: Self.match(row, words)) }
+            if let unindexedAbove, matches.count < limit {
+                try scanUnindexed(above: unindexedAbove, words, limit: limit - matches.count) { row in
+                    matches.append(contentsOf: Self.match(row, words))
+                }
             }
         }
         return matches
+    }
+
+    /// The statuses above `rowid` (not in the full-text tables) in which each of `words` appears, newest
+    /// first, at most `limit`: what `search` adds to the matches the index ranked when it could not catch up.
+    private func scanUnindexed(above rowid: Int64, _ words: [String], limit: Int, row: (SQLiteConnection.Row) -> Void)
+        throws(ArchiveError) {
+        let alt = "coalesce((SELECT group_concat(alt, char(10)) FROM media WHERE status = s.rowid), '')"
+        let each = "(s.text LIKE ?1 ESCAPE '\\' OR s.cw LIKE ?1 ESCAPE '\\' OR \(alt) LIKE ?1 ESCAPE '\\')"
+        let filters = words.indices.map { index in each.replacing("?1", with: "?\(index + 3)") }
+        try connection.run("""
+            SELECT s.api, s.json, s.text, s.server, s.account, s.deleted_at FROM statuses s
+            WHERE s.rowid > ?1 AND \(filters.joined(separator: " AND ")) ORDER BY s.rowid DESC LIMIT ?2
+            """, [.integer(rowid), .integer(Int64(limit))] + words.map { .text(Self.likePattern($0)) }, row: row)
+    }
+
+    /// The highest rowid both full-text tables hold, when statuses above it wait to be indexed; nil when none wait.
+    private func unindexedBoundary() throws(ArchiveError) -> Int64? {
+        guard try hasPendingIndex() else { return nil }
+        let indexed = try connection.scalar("""
+            SELECT min((SELECT coalesce(max(id), 0) FROM search_docsize), (SELECT coalesce(max(id), 0) FROM search_words_docsize))
+            """)
+        if case .integer(let rowid)? = indexed { return rowid }
+        return nil
+    }
+
+    /// A match read from a row of (api, json, text, server, account, deleted_at); none when its JSON does not read.
+    private static func match(_ row: SQLiteConnection.Row, _ words: [String]) -> [ArchiveMatch] {
+        guard let status = status(api: row.string(0) ?? "", json: row.string(1) ?? "") else { return [] }
+        return [ArchiveMatch(status: status, marked: mark(words, in: row.string(2) ?? ""),
+                             server: row.string(3) ?? "", account: row.string(4) ?? "", deletedAt: row.string(5))]
+    }
+
+    /// `%word%` for LIKE, with `\`, `%` and `_` in the word escaped.
+    private static func likePattern(_ word: String) -> String {
+        "%" + word.replacing("\\", with: "\\\\").replacing("%", with: "\\%").replacing("_", with: "\\_") + "%"
     }
 
     /// The statuses `source` brought on `server` to `account`, newest first:

@@ -42,6 +42,7 @@ public final class ArchiveStore: @unchecked Sendable {
         }
         do {
             connection = try SQLiteConnection(path: path, readOnly: false, create: true)
+            if exists { try Self.checkWhole(connection) }
             let version = try Self.version(connection)
             isNewer = version > ArchiveSchema.current
             if !isNewer {
@@ -68,6 +69,7 @@ public final class ArchiveStore: @unchecked Sendable {
         do {
             let connection = try SQLiteConnection(path: path, readOnly: true)
             try connection.execute("PRAGMA query_only = 1")
+            try checkWhole(connection)
             _ = try version(connection)
             return connection
         } catch {
@@ -83,6 +85,24 @@ public final class ArchiveStore: @unchecked Sendable {
                 "SELECT api FROM statuses WHERE server = ? AND api IN ('mastodon', 'weibo') LIMIT 1", [.text(server)])
         else { return nil }
         return api
+    }
+
+    /// SQLite's `PRAGMA quick_check` of the whole file, before anything reads
+    /// or writes it: a damaged page fails it as SQLITE_CORRUPT, which
+    /// ``explain(_:path:)`` turns into the line that names `.recover`. A query
+    /// that never reads the broken page would answer as if the file were whole,
+    /// and a sync would write into it. The check reads every page (about 0.7 s
+    /// a GB from the page cache), so it is skipped while the file and its log
+    /// are as they were when it last passed (`CheckedStamp`).
+    static func checkWhole(_ connection: SQLiteConnection) throws(ArchiveError) {
+        let stamp = CheckedStamp(of: connection.path)
+        if stamp != nil, stamp == CheckedStamp.kept(for: connection.path) { return }
+        var problems: [String] = []
+        try connection.run("PRAGMA quick_check(3)") { row in problems.append(row.string(0) ?? "") }
+        guard problems == ["ok"] else {
+            throw ArchiveError(problems.first.map { "quick_check: " + $0 } ?? "quick_check said nothing", code: 11)
+        }
+        stamp?.keep(for: connection.path)
     }
 
     /// Runs `body` again while SQLite says the file is busy or locked, for up to five seconds.
@@ -191,5 +211,47 @@ public final class ArchiveStore: @unchecked Sendable {
                                 code: error.code)
         default: error.message.contains(path) ? error : ArchiveError("\(path): \(error.message)", code: error.code)
         }
+    }
+}
+
+/// What the archive file and its write-ahead log were when `PRAGMA
+/// quick_check` last passed: their sizes and change times, kept in
+/// `FILE-checked` (0600 beside the file, as SQLite keeps `FILE-wal`). Any
+/// write, by wsh or another tool, changes them, and the next open checks again.
+struct CheckedStamp: Equatable {
+    let text: String
+
+    /// The file's and its log's stamp now; nil when the file cannot be read.
+    init?(of path: String) {
+        func stamp(_ path: String) -> String? {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+        }
+        guard let file = stamp(path) else { return nil }
+        text = file + " " + (stamp(path + "-wal") ?? "-")
+    }
+
+    private init(text: String) { self.text = text }
+
+    /// The stamp kept when the check last passed, if any.
+    static func kept(for path: String) -> CheckedStamp? {
+        let descriptor = open(path + "-checked", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let count = read(descriptor, &buffer, buffer.count)
+        guard count > 0 else { return nil }
+        return CheckedStamp(text: String(decoding: buffer[..<count], as: UTF8.self))
+    }
+
+    /// Keeps this stamp; where the folder cannot be written, the next open checks again.
+    func keep(for path: String) {
+        let temporary = path + "-checked.new"
+        let descriptor = open(temporary, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return }
+        let written = Array(text.utf8).withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        if written == text.utf8.count { rename(temporary, path + "-checked") } else { unlink(temporary) }
     }
 }

@@ -109,3 +109,25 @@ struct ArchiveSearchTests {
         #expect(both.isEmpty)
     }
 }
+
+extension ArchiveSearchTests {
+    @Test("on a full disk the index cannot catch up: the statuses it lacks are still found, by a scan",
+          arguments: ["早安", "北京", "morning", "mo", "A股"])
+    func fullDiskSearch(_ query: String) throws {
+        let store = try Self.store()
+        let scope = ArchiveScope(server: "https://example.social/", account: "@ada", api: "mastodon", source: "home")
+        try store.store([Self.status(1, "第一条：早安 morning"), Self.status(2, "北京 A股 the mood")], scope: scope, cursors: nil)
+        try store.indexPending()
+        // A sync stopped by a full disk: its pages are kept, their index could not be written.
+        // Enough text that its index needs pages the file may not grow by.
+        let filler = (5..<60).map { Self.status($0, (0..<40).map { "filler\($0) 填充\($0)" }.joined(separator: " ")) }
+        try store.store([Self.status(3, "第三条：早安 morning, from 北京 on A股"), Self.status(4, "nothing here")] + filler,
+                        scope: scope, cursors: nil)
+        let full = try ArchiveStore(path: store.path, create: false, maximumPages: 1)
+        #expect(throws: ArchiveError.self) { try full.indexPending() }
+        let found = try full.search(query, limit: 10).compactMap(\.status.identifier)
+        #expect(found.contains("3"), "\(query): \(found)")
+        #expect(!found.contains("4"))
+        #expect(Set(found).count == found.count, "\(found)")
+    }
+}

@@ -100,7 +100,9 @@ public final class ArchiveStore: @unchecked Sendable {
         var problems: [String] = []
         try connection.run("PRAGMA quick_check(3)") { row in problems.append(row.string(0) ?? "") }
         guard problems == ["ok"] else {
-            throw ArchiveError(problems.first.map { "quick_check: " + $0 } ?? "quick_check said nothing", code: 11)
+            // Its first problem, on one line, without the `*** in database main ***` it starts with.
+            let first = (problems.first ?? "").split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("***") }
+            throw ArchiveError("quick_check: " + (first.isEmpty ? "failed" : first.joined(separator: "; ")), code: 11)
         }
         stamp?.keep(for: connection.path)
     }
@@ -222,10 +224,12 @@ struct CheckedStamp: Equatable {
     let text: String
 
     /// The file's and its log's stamp now; nil when the file cannot be read.
+    /// An empty log is no log: SQLite makes one for each reader and removes it
+    /// when the last connection closes, and it holds nothing.
     init?(of path: String) {
         func stamp(_ path: String) -> String? {
             var info = stat()
-            guard stat(path, &info) == 0 else { return nil }
+            guard stat(path, &info) == 0, info.st_size > 0 else { return nil }
             return "\(info.st_dev):\(info.st_ino):\(info.st_size):\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
         }
         guard let file = stamp(path) else { return nil }

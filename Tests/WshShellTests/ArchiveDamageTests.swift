@@ -13,6 +13,10 @@ struct ArchiveDamageTests {
         let made = await harness.run("archive sync public --limit 200 --archive \(file)")
         try #require(made.status == 0, "\(made.stderr)")
         _ = try ArchiveTranscriptTests.sqlite3(file, "PRAGMA wal_checkpoint(TRUNCATE)")
+        // Read once whole: the check passes and its stamp is kept, which must not hide what comes next.
+        let read = await harness.run("archive search the --archive \(file)")
+        try #require(read.status == 0, "\(read.stderr)")
+        try #require(FileManager.default.fileExists(atPath: file + "-checked"))
         let pageSize = Int(try ArchiveTranscriptTests.sqlite3(file, "PRAGMA page_size")) ?? 16384
         let pages = Int(try ArchiveTranscriptTests.sqlite3(file, "PRAGMA page_count")) ?? 0
         try #require(pages > 8)

@@ -424,7 +424,8 @@ struct SQLRowPrinter {
     /// The column names; nil until the statement was prepared (nothing is printed before).
     private var columns: [String]?
     private var widths: [Int] = []
-    private var batch: [[String]] = []
+    /// The rows not printed yet: each cell sanitized, with its width on a terminal.
+    private var batch: [[(text: String, width: Int)]] = []
     private var rowsPrinted = 0
     private var headerPrinted = false
 
@@ -454,7 +455,10 @@ struct SQLRowPrinter {
             rowsPrinted += 1
             return
         }
-        batch.append(row.map { TerminalText.sanitize($0.text) })
+        batch.append(row.map { value in
+            let text = TerminalText.sanitize(value.text)
+            return (text, DisplayWidth.of(text))
+        })
         if batch.count == Self.batchSize { flush() }
     }
 
@@ -472,11 +476,13 @@ struct SQLRowPrinter {
         self.columns = nil
     }
 
-    private var header: String { style.map { $0.bold(line(columns ?? [])) } ?? "" }
+    private var header: String {
+        style.map { $0.bold(line((columns ?? []).map { ($0, DisplayWidth.of($0)) })) } ?? ""
+    }
 
     private mutating func flush() {
         guard !batch.isEmpty else { return }
-        for row in batch { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], DisplayWidth.of(cell)) } }
+        for row in batch { for (index, cell) in row.enumerated() { widths[index] = max(widths[index], cell.width) } }
         var text = headerPrinted ? "" : header + "\n"
         headerPrinted = true
         for row in batch { text += line(row) + "\n" }
@@ -485,8 +491,8 @@ struct SQLRowPrinter {
         batch.removeAll(keepingCapacity: true)
     }
 
-    private func line(_ values: [String]) -> String {
-        zip(values, widths).map { value, width in value + String(repeating: " ", count: max(0, width - DisplayWidth.of(value))) }
+    private func line(_ cells: [(text: String, width: Int)]) -> String {
+        zip(cells, widths).map { cell, width in cell.text + String(repeating: " ", count: max(0, width - cell.width)) }
             .joined(separator: "  ").trimmingTrailingSpaces()
     }
 }

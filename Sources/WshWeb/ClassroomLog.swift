@@ -2,7 +2,7 @@ import Synchronization
 
 /// The session's events as the page reads them: each one a JSON object
 /// stamped with an id (1, 2, 3…), a bounded window of the newest kept, and
-/// the pages listening told of each new one as it arrives.
+/// the pages reading it, each at its own place.
 ///
 /// A page that reconnects says the last id it has (`Last-Event-ID`) and is
 /// sent what followed; a page that loads fresh is sent the newest
@@ -10,6 +10,11 @@ import Synchronization
 /// The window keeps at most `limit` events and `byteLimit` bytes, so a
 /// session of any length holds bounded memory; what fell out of it is gone
 /// (the page says so).
+///
+/// A page's reader is only a place in the window (the id it has reached):
+/// no page holds a copy of any event, so a page that stops reading costs
+/// nothing while it waits. One that falls more than its limit behind is let
+/// go (`Delivery.behind`) and reconnects from where it was.
 public final class ClassroomLog: Sendable {
     /// One event as sent: its id and its JSON object (the id inside).
     public struct Event: Sendable, Hashable {
@@ -17,22 +22,73 @@ public final class ClassroomLog: Sendable {
         public let json: String
     }
 
-    /// What a listener hears: an event, or a beat that keeps the connection
-    /// alive (and finds out that a page went away).
-    public enum Delivery: Sendable {
-        case event(Event)
+    /// What a reader is handed next.
+    public enum Delivery: Sendable, Equatable {
+        /// The next events after its place, oldest first: at least one, and
+        /// no more than the bytes it asked for unless one alone is larger.
+        case events([Event])
+        /// It has everything that was kept when it started (said once).
+        case live
+        /// Nothing new for a while: a beat keeps the connection alive (and
+        /// finds out that a page went away).
         case heartbeat
+        /// It fell further behind than its limit and was let go; its page
+        /// should reconnect with the last id it has.
+        case behind
+        /// The log closed, or the reader was cancelled: nothing more comes.
+        case closed
+    }
+
+    /// An event kept in the window, with how many bytes of events the log
+    /// had taken in up to and including it (how far behind a page is, in bytes).
+    private struct Kept {
+        let event: Event
+        let end: Int
+    }
+
+    /// A reader's place, touched only under the log's lock.
+    private final class Place {
+        /// The id of the last event handed to the reader.
+        var cursor: Int
+        /// `Kept.end` of that event: the bytes the reader has been handed (0 before any).
+        var handedEnd = 0
+        /// The bytes the log had taken in when the reader started: its
+        /// backlog is not falling behind, only what came after is.
+        let joined: Int
+        let behindLimit: Int
+        let onBehind: @Sendable () -> Void
+        var live = false
+        var beat = false
+        /// The reader waiting for something to be handed.
+        var waiting: CheckedContinuation<Delivery?, Never>?
+
+        init(cursor: Int, joined: Int, behindLimit: Int, onBehind: @escaping @Sendable () -> Void) {
+            self.cursor = cursor
+            self.joined = joined
+            self.behindLimit = behindLimit
+            self.onBehind = onBehind
+        }
+
+        /// How many of the first `taken` bytes of events, of those that came
+        /// after the reader started, it has not been handed.
+        func behind(_ taken: Int) -> Int { taken - max(handedEnd, joined) }
     }
 
     private struct State {
-        var events: [Event] = []
+        var events: [Kept] = []
         /// Index of the oldest kept event in `events` (the array is trimmed in batches).
         var start = 0
         var bytes = 0
+        /// Bytes of events taken in since the log began (kept or not).
+        var taken = 0
         var nextID = 1
-        var listeners: [Int: AsyncStream<Delivery>.Continuation] = [:]
-        var nextListener = 0
+        var places: [Int: Place] = [:]
+        /// Readers let go (fell behind) or cancelled, until they hear it.
+        var ended: [Int: Delivery] = [:]
+        var nextReader = 0
         var closed = false
+
+        var oldestID: Int? { start < events.count ? events[start].event.id : nil }
     }
 
     private let state = Mutex(State())
@@ -50,91 +106,206 @@ public final class ClassroomLog: Sendable {
     }
 
     /// Stamps `object` (a JSON object's text, `{…}`) with the next id, keeps
-    /// it and tells every listener. Returns the id.
+    /// it and wakes the readers waiting for it. Returns the id.
+    ///
+    /// This runs on the shell's thread, between a command's steps: its cost
+    /// is one check per reader, whatever the readers do. A reader further
+    /// behind than its limit is let go here, and told so when it next asks.
     @discardableResult
     public func append(_ object: String) -> Int {
-        let (event, listeners) = state.withLock { state -> (Event, [AsyncStream<Delivery>.Continuation]) in
+        let (id, wake, dropped) = state.withLock { state in
             let id = state.nextID
             state.nextID += 1
             let body = object.hasPrefix("{") ? object.dropFirst() : Substring(object + "}")
             let event = Event(id: id, json: "{\"id\":\(id)" + (body.hasPrefix("}") ? "" : ",") + body)
-            state.events.append(event)
-            state.bytes += event.json.utf8.count
+            let size = event.json.utf8.count
+            state.taken += size
+            state.events.append(Kept(event: event, end: state.taken))
+            state.bytes += size
             // Trim the oldest, in batches so each append stays cheap.
             while state.events.count - state.start > limit || (state.bytes > byteLimit && state.events.count - state.start > 1) {
-                state.bytes -= state.events[state.start].json.utf8.count
+                state.bytes -= state.events[state.start].event.json.utf8.count
                 state.start += 1
             }
             if state.start > 1024 && state.start * 2 > state.events.count {
                 state.events.removeFirst(state.start)
                 state.start = 0
             }
-            return (event, Array(state.listeners.values))
+            var wake: [CheckedContinuation<Delivery?, Never>] = []
+            var dropped: [@Sendable () -> Void] = []
+            let oldest = state.oldestID ?? id
+            for (key, place) in state.places {
+                // More than its limit was waiting for it before this event (so one large event
+                // alone lets no reader go), or its next event is already out of the window.
+                if place.behind(state.taken - size) > place.behindLimit || place.cursor + 1 < oldest {
+                    state.places[key] = nil
+                    state.ended[key] = .behind
+                    dropped.append(place.onBehind)
+                }
+                if let waiting = place.waiting {
+                    place.waiting = nil
+                    wake.append(waiting)
+                }
+            }
+            return (id, wake, dropped)
         }
-        for listener in listeners { listener.yield(.event(event)) }
-        return event.id
+        for waiting in wake { waiting.resume(returning: nil) }
+        for onBehind in dropped { onBehind() }
+        return id
     }
 
     /// The kept events, oldest first.
-    public var events: [Event] { state.withLock { Array($0.events[$0.start...]) } }
+    public var events: [Event] { state.withLock { $0.events[$0.start...].map(\.event) } }
 
     /// The id of the oldest kept event (nil when none is kept).
-    public var oldestID: Int? { state.withLock { $0.start < $0.events.count ? $0.events[$0.start].id : nil } }
+    public var oldestID: Int? { state.withLock { $0.oldestID } }
 
     /// Up to `count` kept events older than `id`, oldest first.
     public func events(before id: Int, count: Int) -> [Event] {
         state.withLock { state in
             let kept = state.events[state.start...]
-            let end = kept.firstIndex { $0.id >= id } ?? kept.endIndex
-            return Array(kept[max(kept.startIndex, end - max(0, count))..<end])
+            let end = kept.firstIndex { $0.event.id >= id } ?? kept.endIndex
+            return kept[max(kept.startIndex, end - max(0, count))..<end].map(\.event)
         }
     }
 
-    /// Starts listening: the events a page should be sent first (those after
-    /// `lastID`, or the newest `initialWindow` for a fresh page) and then
-    /// every new one. The stream ends when the log closes.
-    public func listen(after lastID: Int?) -> (backlog: [Event], live: AsyncStream<Delivery>) {
-        let (stream, continuation) = AsyncStream<Delivery>.makeStream(bufferingPolicy: .bufferingNewest(4096))
-        let backlog: [Event] = state.withLock { state in
-            let kept = state.events[state.start...]
-            let backlog: ArraySlice<Event>
-            if let lastID {
-                backlog = kept[(kept.firstIndex { $0.id > lastID } ?? kept.endIndex)...]
-            } else {
-                backlog = kept.suffix(initialWindow)
-            }
-            if state.closed {
-                continuation.finish()
-            } else {
-                let key = state.nextListener
-                state.nextListener += 1
-                state.listeners[key] = continuation
-                continuation.onTermination = { [weak self] _ in self?.forget(key) }
-            }
-            return Array(backlog)
+    /// Starts a reader: it is handed what a page should be sent first (the
+    /// events after `lastID`, or the newest `initialWindow` for a fresh page),
+    /// then `.live`, then each new event. When more than `behindLimit` bytes
+    /// of events that came after it started wait for it, it is let go:
+    /// `onBehind` is called at once (on the thread that appended) and the
+    /// reader is handed `.behind`.
+    public func listen(after lastID: Int?, behindLimit: Int = .max,
+                       onBehind: @escaping @Sendable () -> Void = {}) -> Reader {
+        let key = state.withLock { state in
+            let key = state.nextReader
+            state.nextReader += 1
+            let newest = state.nextID - 1
+            let oldest = state.oldestID ?? state.nextID
+            // From after `lastID`, never before the window nor past the newest.
+            let cursor = min(newest, max(oldest - 1, lastID ?? (newest - initialWindow)))
+            state.places[key] = Place(cursor: cursor, joined: state.taken, behindLimit: behindLimit, onBehind: onBehind)
+            return key
         }
-        return (backlog, stream)
+        return Reader(log: self, key: key)
     }
 
-    /// How many pages listen now.
-    public var listenerCount: Int { state.withLock { $0.listeners.count } }
+    /// One page's reader: a place in the log, let go when it is dropped.
+    public final class Reader: Sendable {
+        let log: ClassroomLog
+        let key: Int
 
-    /// A beat to every listener.
+        fileprivate init(log: ClassroomLog, key: Int) {
+            self.log = log
+            self.key = key
+        }
+
+        /// The next events (up to about `bytes` of them), or what else there
+        /// is to say; waits while there is nothing.
+        public func next(upTo bytes: Int) async -> Delivery {
+            await withTaskCancellationHandler {
+                await log.next(key, upTo: bytes)
+            } onCancel: {
+                log.cancel(key)
+            }
+        }
+
+        /// The page went away: its place goes now, not at the next write.
+        public func cancel() { log.cancel(key) }
+
+        deinit { log.forget(key) }
+    }
+
+    /// How many pages read now.
+    public var listenerCount: Int { state.withLock { $0.places.count } }
+
+    /// A beat to every reader (one that has not taken its last is not given another).
     public func heartbeat() {
-        for listener in state.withLock({ Array($0.listeners.values) }) { listener.yield(.heartbeat) }
+        let wake = state.withLock { state in
+            state.places.values.compactMap { place -> CheckedContinuation<Delivery?, Never>? in
+                place.beat = true
+                defer { place.waiting = nil }
+                return place.waiting
+            }
+        }
+        for waiting in wake { waiting.resume(returning: nil) }
     }
 
-    /// Ends every listener's stream; later listeners get the backlog alone.
+    /// Ends every reader once it has what was kept; later readers get the backlog alone.
     public func close() {
-        let listeners = state.withLock { state in
+        let wake = state.withLock { state in
             state.closed = true
-            defer { state.listeners = [:] }
-            return Array(state.listeners.values)
+            return state.places.values.compactMap { place -> CheckedContinuation<Delivery?, Never>? in
+                defer { place.waiting = nil }
+                return place.waiting
+            }
         }
-        for listener in listeners { listener.finish() }
+        for waiting in wake { waiting.resume(returning: nil) }
+    }
+
+    private func next(_ key: Int, upTo bytes: Int) async -> Delivery {
+        while true {
+            // Handed at once, or parked until an append, a beat or the end wakes it (nil: look again).
+            let delivery: Delivery? = await withCheckedContinuation { continuation in
+                let now: Delivery? = state.withLock { state in
+                    if let delivery = Self.take(&state, key, upTo: bytes) { return delivery }
+                    state.places[key]?.waiting = continuation
+                    return nil
+                }
+                if let now { continuation.resume(returning: now) }
+            }
+            if let delivery { return delivery }
+        }
+    }
+
+    /// What reader `key` is handed now, nil when it must wait.
+    private static func take(_ state: inout State, _ key: Int, upTo bytes: Int) -> Delivery? {
+        if let ending = state.ended.removeValue(forKey: key) { return ending }
+        guard let place = state.places[key] else { return .closed }
+        if place.cursor < state.nextID - 1, let oldest = state.oldestID {
+            var index = state.start + max(0, place.cursor + 1 - oldest)
+            var batch: [Event] = []
+            var size = 0
+            while index < state.events.count {
+                let length = state.events[index].event.json.utf8.count
+                if !batch.isEmpty && size + length > bytes { break }
+                batch.append(state.events[index].event)
+                size += length
+                index += 1
+            }
+            place.cursor = batch[batch.count - 1].id
+            place.handedEnd = state.events[index - 1].end
+            return .events(batch)
+        }
+        if !place.live {
+            place.live = true
+            return .live
+        }
+        if state.closed {
+            state.places[key] = nil
+            return .closed
+        }
+        if place.beat {
+            place.beat = false
+            return .heartbeat
+        }
+        return nil
+    }
+
+    private func cancel(_ key: Int) {
+        let waiting = state.withLock { state -> CheckedContinuation<Delivery?, Never>? in
+            guard let place = state.places.removeValue(forKey: key) else { return nil }
+            state.ended[key] = .closed
+            defer { place.waiting = nil }
+            return place.waiting
+        }
+        waiting?.resume(returning: nil)
     }
 
     private func forget(_ key: Int) {
-        _ = state.withLock { $0.listeners.removeValue(forKey: key) }
+        state.withLock { state in
+            state.places[key] = nil
+            state.ended[key] = nil
+        }
     }
 }

@@ -24,10 +24,34 @@ struct ClassroomRequestContext: RequestContext {
     }
 }
 
+/// Tells when the page's side of an event stream closes. The server lets a
+/// peer half-close its connection, so NIO says so with an event instead of
+/// closing the channel; without this, a stream would find out only when a
+/// write to it fails, a heartbeat or two (15 to 30 s) later, holding its seat.
+/// (A client that half-closes and still reads is taken to have gone:
+/// browsers and `curl -N` never do.)
+final class PageGone: ChannelInboundHandler, RemovableChannelHandler, Sendable {
+    typealias InboundIn = ByteBuffer
+    private let gone: @Sendable () -> Void
+
+    init(_ gone: @escaping @Sendable () -> Void) { self.gone = gone }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case .inputClosed? = event as? ChannelEvent { gone() }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        gone()
+        context.fireChannelInactive()
+    }
+}
+
 /// The routes of `ClassroomServer`; see there for who may do what.
 struct ClassroomRoutes: Sendable {
     let configuration: ClassroomServer.Configuration
     let log: ClassroomLog
+    let seats: ClassroomSeats
     let joinKey: String
     let controlKey: String
     /// The nonce the page's own script and style carry (the Content-Security-Policy allows only those).
@@ -42,7 +66,7 @@ struct ClassroomRoutes: Sendable {
         }
         router.get("/events") { request, context in
             guard context.isThisMachine else { return forbidden("the teacher's events are for this machine") }
-            return events(request)
+            return events(request, context: context)
         }
         router.get("/older") { request, context in
             guard context.isThisMachine else { return forbidden("the teacher's events are for this machine") }
@@ -58,7 +82,7 @@ struct ClassroomRoutes: Sendable {
         }
         router.get("/join/:key/events") { request, context in
             guard joined(context) else { return forbidden("wrong or missing join key") }
-            return events(request)
+            return events(request, context: context)
         }
         router.get("/join/:key/older") { request, context in
             guard joined(context) else { return forbidden("wrong or missing join key") }
@@ -82,35 +106,83 @@ struct ClassroomRoutes: Sendable {
     }
 
     /// The event stream: what a page missed (after `Last-Event-ID`, or the
-    /// newest window for a fresh page), then each event as it comes.
-    private func events(_ request: Request) -> Response {
+    /// newest window for a fresh page), then each event as it comes; or a
+    /// refusal when the page's address (or the room) has no seat left.
+    ///
+    /// What a stream costs is bounded whatever its page does: it holds no
+    /// events of its own (its reader is a place in the log), it writes one
+    /// batch of at most `writeBytes` at a time and the next only once NIO has
+    /// taken it, and a page that falls `behindBytes` behind is let go.
+    private func events(_ request: Request, context: ClassroomRequestContext) -> Response {
+        let seat: ClassroomSeats.Seat
+        switch seats.take(from: context.channel.remoteAddress?.ipAddress ?? "?", thisMachine: context.isThisMachine) {
+        case .success(let taken): seat = taken
+        case .failure(let refusal): return refused(refusal)
+        }
         let lastID = request.headers[HTTPField.Name("Last-Event-ID")!].flatMap { Int($0) }
             ?? request.uri.queryParameters.get("after").flatMap { Int($0) }
-        let (backlog, live) = log.listen(after: lastID)
+        let channel = context.channel
+        let grace = configuration.limits.dropGrace
+        let reader = log.listen(after: lastID, behindLimit: configuration.limits.behindBytes) {
+            // Let go while a write to it waits: a page that still reads gets
+            // the farewell and the end; one that does not is closed.
+            channel.eventLoop.scheduleTask(in: TimeAmount(grace)) { channel.close(promise: nil) }
+        }
         let oldest = log.oldestID
         var headers = Self.securityHeaders(nonce: nonce)
         headers[.contentType] = "text/event-stream; charset=utf-8"
         headers[.cacheControl] = "no-store"
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            // A page that goes away (a closed tab, a reload) gives its place and its seat back now.
+            let gone = PageGone { reader.cancel() }
+            _ = try? await channel.pipeline.addHandler(gone, position: .first).get()
+            defer {
+                reader.cancel()
+                seat.release()
+                channel.pipeline.removeHandler(gone, promise: nil)
+            }
+            // The kernel's buffer for a page that does not read stays small (Linux grows it to 4 MB).
+            _ = try? await channel.setOption(ChannelOptions.socketOption(.so_sndbuf), value: Self.socketBuffer).get()
             // Reconnect after one second; say where the window starts, so a page knows what it can still ask for.
             try await writer.write(ByteBuffer(string: "retry: 1000\nevent: window\ndata: {\"oldest\":\(oldest ?? 0)}\n\n"))
-            var chunk = ""
-            for event in backlog {
-                chunk += Self.frame(event)
-                if chunk.utf8.count > 256 << 10 {
-                    try await writer.write(ByteBuffer(string: chunk))
-                    chunk = ""
+            while true {
+                var out = ByteBuffer()
+                switch await reader.next(upTo: Self.writeBytes) {
+                case .events(let events):
+                    for event in events { out.writeString(Self.frame(event)) }
+                case .live:
+                    out.writeString(": live\n\n")
+                case .heartbeat:
+                    out.writeString(": beat\n\n")
+                case .behind:
+                    try await writer.write(ByteBuffer(string: Self.farewell))
+                    try await writer.finish(nil)
+                    return
+                case .closed:
+                    try await writer.finish(nil)
+                    return
                 }
+                try await writer.write(out)
+                // NIO's writer returns once the write is queued for the event loop,
+                // and learns the channel is full only when the loop has run it:
+                // without this wait, a page that does not read would pile every
+                // event up in that queue. (The loop runs its tasks in order.)
+                try await channel.eventLoop.submit {}.get()
             }
-            try await writer.write(ByteBuffer(string: chunk + ": live\n\n"))
-            for await delivery in live {
-                switch delivery {
-                case .event(let event): try await writer.write(ByteBuffer(string: Self.frame(event)))
-                case .heartbeat: try await writer.write(ByteBuffer(string: ": beat\n\n"))
-                }
-            }
-            try await writer.finish(nil)
         })
+    }
+
+    /// How many bytes of JSON one write carries, at most (one event may be larger):
+    /// with their framing, they fit the 32 KB buffer NIO rounds them up to.
+    static let writeBytes = 16 << 10
+    /// The socket send buffer of an event stream: room for a few writes.
+    static let socketBuffer: SocketOptionValue = 128 << 10
+    /// The last words to a page that fell behind: an event the page shows, then the end.
+    static let farewell = "event: behind\ndata: fell behind: reconnect with Last-Event-ID\n\n"
+
+    private func refused(_ refusal: ClassroomSeats.Refusal) -> Response {
+        Response(status: .init(code: refusal.status), headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+                 body: .init(byteBuffer: ByteBuffer(string: seats.explain(refusal) + "\n")))
     }
 
     /// `older?before=ID&count=N`: kept events before `ID`, oldest first, as a JSON array.

@@ -23,6 +23,11 @@ import Synchronization
 /// Events go out as Server-Sent Events with ids (`/events`, or
 /// `/join/KEY/events`); a page that reconnects sends `Last-Event-ID` and is
 /// sent what it missed. Older events than a page holds come from `/older`.
+///
+/// Pages that read slowly, or not at all, cost the teacher neither memory
+/// nor time (`Limits`): each stream holds one write at a time, a page that
+/// falls too far behind is let go and catches up when it reconnects, and
+/// the streams an address may hold, and the other machines in all, are capped.
 public final class ClassroomServer: Sendable {
     /// How the server is started.
     public struct Configuration: Sendable {
@@ -35,16 +40,48 @@ public final class ClassroomServer: Sendable {
         /// What the page's header names after `wsh`: `sandbox`, `mastodon.social`.
         public var title: String
 
-        public init(host: String = "127.0.0.1", port: Int = 0, presenting: Bool = false, title: String = "sandbox") {
+        /// How many pages it serves, and how far behind one may fall.
+        public var limits: Limits
+
+        public init(host: String = "127.0.0.1", port: Int = 0, presenting: Bool = false, title: String = "sandbox",
+                    limits: Limits = Limits()) {
             self.host = host
             self.port = port
             self.presenting = presenting
             self.title = title
+            self.limits = limits
         }
 
         /// True when the server listens beyond this machine.
         public var listensBeyondLoopback: Bool {
             !(host == "127.0.0.1" || host == "::1" || host == "localhost" || host.hasPrefix("127."))
+        }
+    }
+
+    /// What the event streams may cost: a classroom of 30 to 100 students
+    /// fits, a page that stops reading or a flood of connections does not
+    /// grow the teacher's memory.
+    public struct Limits: Sendable {
+        /// Event streams one address may hold at once (this machine counts as
+        /// one, with seats of its own): a student's few tabs, not a flood.
+        public var streamsPerAddress: Int
+        /// Event streams all other machines may hold together.
+        public var streamsFromOthers: Int
+        /// Bytes of events a page may have waiting for it before it is let go
+        /// (4 MB: a dozen rounds of a busy lesson's commands, seconds of
+        /// reading on any network a class is on). It reconnects, and
+        /// `Last-Event-ID` catches it up from the window.
+        public var behindBytes: Int
+        /// How long a page that was let go has to read its last words (that
+        /// it fell behind) before its connection is closed.
+        public var dropGrace: Duration
+
+        public init(streamsPerAddress: Int = 8, streamsFromOthers: Int = 128, behindBytes: Int = 4 << 20,
+                    dropGrace: Duration = .seconds(5)) {
+            self.streamsPerAddress = streamsPerAddress
+            self.streamsFromOthers = streamsFromOthers
+            self.behindBytes = behindBytes
+            self.dropGrace = dropGrace
         }
     }
 
@@ -98,8 +135,10 @@ public final class ClassroomServer: Sendable {
                              control: @escaping @Sendable (Control) -> Void) throws -> ClassroomServer {
         let keys = (join: Self.randomKey(), control: Self.randomKey())
         let nonce = Self.randomKey()
-        let routes = ClassroomRoutes(configuration: configuration, log: log, joinKey: keys.join, controlKey: keys.control,
-                                     nonce: nonce, control: control)
+        let seats = ClassroomSeats(perAddress: configuration.limits.streamsPerAddress,
+                                   fromOthers: configuration.limits.streamsFromOthers)
+        let routes = ClassroomRoutes(configuration: configuration, log: log, seats: seats, joinKey: keys.join,
+                                     controlKey: keys.control, nonce: nonce, control: control)
         var logger = Logger(label: "wsh-web")
         // Hummingbird's own messages would interleave with the shell's output.
         logger.logLevel = .critical

@@ -13,6 +13,7 @@ chromium-driver and python3-selenium (scripts/install-deps --browser).
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 import tempfile
@@ -216,6 +217,27 @@ class ClassroomTests(unittest.TestCase):
         select_line(page, "detail 2")
         self.assertIn("StatusDetailView", page.find_element(By.ID, "views").text)
         self.assertIn("+ screen detail of status", page.find_element(By.ID, "state-diff").text)
+
+    def test_a_page_refused_for_want_of_a_seat_says_why_and_follows_once_one_is_free(self):
+        host, port = re.match(r"http://([^:/]+):(\d+)/", self.wsh.teacher).groups()
+        # This machine's 8 event streams, taken by connections that never read past the status.
+        takers = [socket.create_connection((host, int(port)), timeout=WAIT) for _ in range(8)]
+        for taker in takers:
+            taker.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        for taker in takers:
+            self.assertEqual(taker.recv(12), b"HTTP/1.1 200")
+        page = browser()
+        self.drivers.append(page)
+        page.get(self.wsh.teacher)
+        wait(page, lambda d: "8 event streams from this machine already" in d.find_element(By.ID, "connection").text,
+             "the refused page does not say why")
+        os.makedirs(SHOTS, exist_ok=True)
+        page.save_screenshot(os.path.join(SHOTS, "refused-1920x1080.png"))
+        for taker in takers:
+            taker.close()
+        self.wsh.type("fetch 3")
+        wait(page, lambda d: d.find_element(By.ID, "connection").text == "live", "the page never followed once a seat was free")
+        wait_for_done(page, "fetch 3")
 
     def test_every_command_that_shows_something_names_its_view(self):
         page = self.open(self.wsh.teacher)

@@ -408,15 +408,43 @@
     $("connection").textContent = "saved · " + events.length + " events";
     schedule();
   } else {
-    const source = new EventSource(settings.base + "events");
-    source.addEventListener("open", () => { $("connection").textContent = "live"; $("connection").className = "pill live"; });
-    source.addEventListener("error", () => { $("connection").textContent = "reconnecting…"; $("connection").className = "pill down"; });
-    source.addEventListener("window", (e) => { try { oldestAvailable = JSON.parse(e.data).oldest; } catch (x) {} schedule(); });
+    const pill = (text, state) => { $("connection").textContent = text; $("connection").className = "pill " + state; };
+    let behind = false;
     let batch = [];
-    source.addEventListener("message", (e) => {
-      try { batch.push(JSON.parse(e.data)); } catch (x) { return; }
-      if (batch.length === 1) queueMicrotask(() => { const list = batch; batch = []; add(list); });
-    });
+    // The stream: EventSource reconnects by itself (sending Last-Event-ID) when a stream ends or the
+    // network drops. A refusal (the server has no seat for this page) closes it for good instead: the
+    // page asks why, says so, and tries again later rather than spinning on "reconnecting…".
+    const listen = () => {
+      const newest = events.length ? events[events.length - 1].id : null;
+      const url = settings.base + "events" + (newest === null ? "" : "?after=" + newest);
+      const source = new EventSource(url);
+      source.addEventListener("open", () => { behind = false; pill("live", "live"); });
+      source.addEventListener("error", () => {
+        if (source.readyState === EventSource.CLOSED) { refused(url); return; }
+        pill(behind ? "fell behind · catching up…" : "reconnecting…", "down");
+      });
+      // The server let this page go because it read too slowly; the reconnection catches it up.
+      source.addEventListener("behind", () => { behind = true; pill("fell behind · catching up…", "down"); });
+      source.addEventListener("window", (e) => { try { oldestAvailable = JSON.parse(e.data).oldest; } catch (x) {} schedule(); });
+      source.addEventListener("message", (e) => {
+        try { batch.push(JSON.parse(e.data)); } catch (x) { return; }
+        if (batch.length === 1) queueMicrotask(() => { const list = batch; batch = []; add(list); });
+      });
+    };
+    const refused = async (url) => {
+      let why = "refused";
+      try {
+        const stop = new AbortController();
+        const answer = await fetch(url, { signal: stop.signal, cache: "no-store" });
+        // A seat came free meanwhile: this stream is let go and a new one opened (after a second,
+        // so that a seat that keeps coming and going cannot set the page looping).
+        if (answer.ok) { stop.abort(); setTimeout(listen, 1000); return; }
+        why = (await answer.text()).trim() || "refused (" + answer.status + ")";
+      } catch (e) {}
+      pill(why + " · trying again in 10 s", "refused");
+      setTimeout(listen, 10000);
+    };
+    listen();
   }
   window.wshPage = { events: () => events, lines: () => lines, selected: () => selected };
 })();

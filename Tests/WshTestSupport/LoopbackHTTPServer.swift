@@ -6,7 +6,7 @@ import Darwin
 import Foundation
 import WshRequest
 
-/// An HTTP/1.1 server on 127.0.0.1 that answers each GET with what `respond`
+/// An HTTP/1.1 server on 127.0.0.1 that answers each request with what `respond`
 /// gives for it (the same closure a `FakeHTTPClient` takes), one connection
 /// at a time, each closed after its answer: a fake API the shell reaches
 /// over a real socket (`WalkingAPI`).
@@ -49,18 +49,35 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         defer { close(connection) }
         var request: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while !request.ends(with: [13, 10, 13, 10]) {
+        var headEnd: Int?
+        while headEnd == nil {
             let count = read(connection, &buffer, buffer.count)
             if count <= 0 { return }
             request += buffer[0..<count]
+            headEnd = request.end(of: [13, 10, 13, 10])
         }
-        let line = String(decoding: request.prefix { $0 != 13 }, as: UTF8.self)
-        let target = line.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
-        let response = respond(HTTPRequest(url: baseURL() + target.dropFirst()))
-        var head = "HTTP/1.1 \(response.status) X\r\n"
-        for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
-        head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
-        let bytes = Array(head.utf8) + Array(response.body)
+        guard let headEnd else { return }
+        let head = String(decoding: request[..<headEnd], as: UTF8.self)
+        // A body (a POST's form) is read whole before the answer: closing on unread bytes would reset the connection.
+        let length = head.split(separator: "\r\n").lazy.compactMap { line -> Int? in
+            let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
+            return Int(parts[1].trimmingCharacters(in: .whitespaces))
+        }.first ?? 0
+        var body = Array(request[headEnd...])
+        while body.count < length {
+            let count = read(connection, &buffer, min(buffer.count, length - body.count))
+            if count <= 0 { return }
+            body += buffer[0..<count]
+        }
+        let words = head.prefix { $0 != "\r" }.split(separator: " ")
+        let target = words.dropFirst().first.map(String.init) ?? "/"
+        let response = respond(HTTPRequest(method: words.first == "POST" ? .post : .get, url: baseURL() + target.dropFirst(),
+                                           body: length > 0 ? Data(body) : nil))
+        var answer = "HTTP/1.1 \(response.status) X\r\n"
+        for (name, value) in response.headers { answer += "\(name): \(value)\r\n" }
+        answer += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
+        let bytes = Array(answer.utf8) + Array(response.body)
         var offset = 0
         while offset < bytes.count {
             #if canImport(Glibc)
@@ -75,7 +92,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
 }
 
 private extension Array where Element == UInt8 {
-    func ends(with suffix: [UInt8]) -> Bool {
-        count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix
+    /// The index just past the first `marker`, nil when there is none yet.
+    func end(of marker: [UInt8]) -> Int? {
+        guard count >= marker.count else { return nil }
+        return (0...(count - marker.count)).first { self[$0..<($0 + marker.count)].elementsEqual(marker) }.map { $0 + marker.count }
     }
 }

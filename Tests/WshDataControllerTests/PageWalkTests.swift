@@ -79,6 +79,14 @@ struct PageWalkTests {
         #expect(walk.stop(afterPageWith: ["80", "64"], from: .page(2), next: .page(3)) == nil)
     }
 
+    @Test("a pinned status on top of a first page, older than the rest, is not where the page ends")
+    func pinnedOnTop() {
+        var walk = Self.mastodon.walk(.user(.uid("7")))
+        #expect(walk.stop(afterPageWith: ["5", "900", "881"], from: nil, next: .link(PageLink(query: Self.link("881")))) == nil)
+        #expect(walk.stop(afterPageWith: ["880", "861"], from: .link(PageLink(query: Self.link("881"))),
+                          next: .link(PageLink(query: Self.link("861")))) == nil)
+    }
+
     @Test("sources not ordered by status id (favourites, bookmarks, Mastodon's mentions, accounts) never stop on ids",
           arguments: [TimelineSource.favourites, .bookmarks, .mentions])
     func unorderedSources(source: TimelineSource) {

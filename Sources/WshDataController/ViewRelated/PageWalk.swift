@@ -18,9 +18,10 @@
 ///     is the id of the bookmark, favourite or follow, not of what is shown;
 ///   - or, where the server orders the items by id (a timeline by status id,
 ///     notifications by their own), brings one the walk had not had that is
-///     newer than the oldest it had. Items it had already had (a moving
-///     timeline pushes a few of one numbered page onto the next) are not
-///     counted: repeats are `RepeatedPages`' business.
+///     newer than the oldest it had: the last new one of the page before (not
+///     the lowest id of all: a pinned status may top a first page). Items it
+///     had already had (a moving timeline pushes a few of one numbered page
+///     onto the next) are not counted: repeats are `RepeatedPages`' business.
 ///
 /// Ids that cannot be compared (`StatusID.order`: a numeric id beside a
 /// flake id, ids of two lengths that are not numbers) never stop a walk.
@@ -38,7 +39,8 @@ public struct PageWalk: Sendable {
     /// The API, which reads its own cursors (`Dialect.olderThanID(inCursor:)`).
     let dialect: any Dialect
     private var repeated = RepeatedPages()
-    /// The oldest id the walk has had, where the items are ordered by id.
+    /// The oldest id the walk has had, where the items are ordered by id: the
+    /// last new one of the page before.
     private var oldest: String?
 
     init(ordersByID: Bool, dialect: any Dialect) {
@@ -69,7 +71,8 @@ public struct PageWalk: Sendable {
             if let oldest, let newer = unseen.first(where: { StatusID.order($0, oldest) == .newer }) {
                 return .wrongWay(WrongWay(sign: .item(id: newer, after: oldest)))
             }
-            for id in unseen where oldest.map({ StatusID.order(id, $0) == .older }) ?? true { oldest = id }
+            // Every new one is older than `oldest` or does not compare with it: the last is where this page ends.
+            if let last = unseen.last { oldest = last }
         }
         return repeated.stops(afterPageWith: unseen.count, more: more) ? .repeating(pages: repeated.inARow) : nil
     }

@@ -20,6 +20,10 @@ public struct ArchiveSyncResult: Sendable {
         /// The server sent `pages` pages in a row with nothing it had not sent
         /// in this sync: it repeats itself, and the walk would never end.
         case serverRepeatsItself(pages: Int)
+        /// The server's next page was not older than the one before (`PageWalk`):
+        /// its cursor goes the wrong way, and the walk would never end. That
+        /// page is kept, but the cursors stay before it.
+        case serverGoesBackwards(WrongWay)
     }
 
     /// Statuses fetched, new ones, edited ones (their versions kept), and
@@ -58,7 +62,7 @@ extension TimelineDataController {
     public func syncArchive(_ store: ArchiveStore, source: ArchiveSyncSource, scope: ArchiveScope, count: Int, limit: Int?,
                             progress: (Int) -> Void = { _ in }) async -> ArchiveSyncResult {
         var sync = ArchiveSyncRun(controller: self, store: store, source: source, scope: scope, count: count, limit: limit,
-                                  budget: await requestBudget())
+                                  budget: await requestBudget(), walk: ArchiveSyncRun.walk(self, source))
         do {
             try await sync.run(progress: progress)
         } catch .limit {
@@ -71,7 +75,8 @@ extension TimelineDataController {
             case .request(let failure): sync.result.end = .failed(failure)
             case .archive(let failure): sync.result.end = .archiveFailed(failure)
             case .limit: sync.result.end = .limit
-            case .repeating(let pages): sync.result.end = .serverRepeatsItself(pages: pages)
+            case .walk(.repeating(let pages)): sync.result.end = .serverRepeatsItself(pages: pages)
+            case .walk(.wrongWay(let wrongWay)): sync.result.end = .serverGoesBackwards(wrongWay)
             }
             // What arrived before Ctrl-C or a failed request is searchable at once.
             if case .archive = error {} else { try? store.indexPending() }
@@ -86,8 +91,8 @@ enum ArchiveSyncStop: Error, Sendable {
     case limit
     case request(RequestError)
     case archive(ArchiveError)
-    /// Pages in a row with nothing this sync had not fetched (`RepeatedPages`).
-    case repeating(pages: Int)
+    /// A page of a server that repeats itself or goes the wrong way (`PageWalk`).
+    case walk(PageWalk.Stop)
 }
 
 /// One sync of one source: its cursors, as they move page by page.
@@ -105,7 +110,10 @@ struct ArchiveSyncRun {
     /// The ids this sync has fetched, whether or not the archive had them (a
     /// file another sync wrote, or an import, holds what a walk finds).
     var fetchedIDs = Set<String>()
-    var repeated = RepeatedPages()
+    /// The check of each page of the walk under way: a catch-up, or the
+    /// newest page and what follows it (the catch-up below it, or the walk
+    /// back the first time), or the walk back from where an earlier sync stopped.
+    var walk: PageWalk
 
     /// The server orders the source by status id (not bookmarks, favourites or
     /// notifications, ordered by when each was made): ids then compare.
@@ -127,28 +135,34 @@ struct ArchiveSyncRun {
             try await catchUp(from: gap, progress: progress)
         }
         // 2. What is new since the last sync (or, the first time, the newest page).
+        walk = Self.walk(controller, source)
         let top = try await page(from: nil)
         let ids = top.statuses.compactMap(\.status.identifier)
+        let verdict = judge(top, from: nil)
         if let newest = cursors.newestID {
             if findsDeletions {
                 do throws(ArchiveError) { result.deleted += try store.markMissing(from: ids, scope: scope, newest: true) } catch { throw .archive(error) }
             }
             let reached = top.next == nil || ids.contains { $0 == newest || (ordered && StatusID.isOlder($0, than: newest)) }
-            if reached {
-                cursors.newestID = ids.first ?? newest
-            } else {
-                cursors.gapCursor = top.next
-                cursors.gapFloor = newest
-                cursors.gapTop = ids.first
+            try keep(top, verdict, progress: progress) { cursors in
+                if reached {
+                    cursors.newestID = ids.first ?? newest
+                } else {
+                    cursors.gapCursor = top.next
+                    cursors.gapFloor = newest
+                    cursors.gapTop = ids.first
+                }
             }
-            try keep(top, progress: progress)
-            if let gap = cursors.gapCursor { try await catchUp(from: gap, progress: progress) }
+            if let gap = cursors.gapCursor { try await catchUp(from: gap, progress: progress, continuing: true) }
+            // The walk back goes on from where an earlier sync stopped, far below this page.
+            walk = Self.walk(controller, source)
         } else {
-            cursors.newestID = ids.first
-            cursors.oldestID = ids.last
-            cursors.backCursor = top.next
-            cursors.backDone = top.next == nil
-            try keep(top, progress: progress)
+            try keep(top, verdict, progress: progress) { cursors in
+                cursors.newestID = ids.first
+                cursors.oldestID = ids.last
+                cursors.backCursor = top.next
+                cursors.backDone = top.next == nil
+            }
         }
         // 3. The walk back, from where it stopped; each next page is asked for while the one before is stored.
         var ahead: PrefetchedPage?
@@ -164,11 +178,14 @@ struct ArchiveSyncRun {
             } else {
                 older = try await page(from: from)
             }
-            if let last = older.statuses.last?.status.identifier { cursors.oldestID = last }
-            cursors.backCursor = older.next
-            cursors.backDone = older.next == nil
-            if let next = older.next { ahead = prefetch(from: next, arriving: older.statuses.count) }
-            try keep(older, progress: progress)
+            let verdict = judge(older, from: from)
+            // Not past a page that stops the walk: the request would be thrown away.
+            if verdict == nil, let next = older.next { ahead = prefetch(from: next, arriving: older.statuses.count) }
+            try keep(older, verdict, progress: progress) { cursors in
+                if let last = older.statuses.last?.status.identifier { cursors.oldestID = last }
+                cursors.backCursor = older.next
+                cursors.backDone = older.next == nil
+            }
         }
         do throws(ArchiveError) { try finish() } catch { throw .archive(error) }
     }
@@ -182,24 +199,27 @@ struct ArchiveSyncRun {
     }
 
     /// Walks down from `cursor` until the page that reaches `gapFloor` (what
-    /// the archive had before), then the source's newest is `gapTop`.
-    private mutating func catchUp(from cursor: String, progress: (Int) -> Void) async throws(ArchiveSyncStop) {
+    /// the archive had before), then the source's newest is `gapTop`. A walk
+    /// of its own, unless `continuing` the one of the newest page above it.
+    private mutating func catchUp(from cursor: String, progress: (Int) -> Void, continuing: Bool = false)
+        async throws(ArchiveSyncStop) {
+        if !continuing { walk = Self.walk(controller, source) }
         var next: String? = cursor
         while let from = next, let floor = cursors.gapFloor {
             let slice = try await page(from: from)
             let ids = slice.statuses.compactMap(\.status.identifier)
             let reached = slice.next == nil || ids.contains { $0 == floor || (ordered && StatusID.isOlder($0, than: floor)) }
-            if reached {
-                cursors.newestID = cursors.gapTop ?? cursors.newestID
-                cursors.gapCursor = nil
-                cursors.gapFloor = nil
-                cursors.gapTop = nil
-                next = nil
-            } else {
-                next = slice.next
-                cursors.gapCursor = next
+            next = reached ? nil : slice.next
+            try keep(slice, judge(slice, from: from), progress: progress) { cursors in
+                if reached {
+                    cursors.newestID = cursors.gapTop ?? cursors.newestID
+                    cursors.gapCursor = nil
+                    cursors.gapFloor = nil
+                    cursors.gapTop = nil
+                } else {
+                    cursors.gapCursor = slice.next
+                }
             }
-            try keep(slice, progress: progress)
         }
     }
 
@@ -275,10 +295,37 @@ struct ArchiveSyncRun {
         return ArchivePage(statuses: kept, next: next)
     }
 
-    /// Stores a page with the cursors as they now stand (one transaction).
-    private mutating func keep(_ page: ArchivePage, progress: (Int) -> Void)
-        throws(ArchiveSyncStop) {
-        if cursors.oldestID == nil { cursors.oldestID = page.statuses.last?.status.identifier }
+    /// The check of each page of a walk through `source` (`PageWalk`): the
+    /// statuses of notifications are in the order of the notifications, not of their ids.
+    static func walk(_ controller: TimelineDataController, _ source: ArchiveSyncSource) -> PageWalk {
+        switch source {
+        case .timeline(let timeline): controller.walk(timeline)
+        case .notifications: PageWalk(ordersByID: false, dialect: controller.statuses.dialect)
+        }
+    }
+
+    /// Whether `page`, asked `from` a cursor (nil: the newest), stops the
+    /// sync (`PageWalk`); its statuses count as fetched from now on.
+    private mutating func judge(_ page: ArchivePage, from cursor: String?) -> PageWalk.Stop? {
+        var unseen: [String] = []
+        for status in page.statuses {
+            if let id = status.status.identifier, fetchedIDs.insert(id).inserted { unseen.append(id) }
+        }
+        let dialect = controller.statuses.dialect
+        return walk.stop(afterPageWith: unseen, fromID: cursor.flatMap { ArchiveCursorText.olderThanID($0, dialect) },
+                         nextID: page.next.flatMap { ArchiveCursorText.olderThanID($0, dialect) }, more: page.next != nil)
+    }
+
+    /// Stores a page with the cursors as `move` moves them (one transaction),
+    /// then stops the sync if `verdict` says so. A page that goes the wrong
+    /// way is stored with the cursors as they were: what came is kept, and
+    /// the next sync asks that page again rather than follow its cursor.
+    private mutating func keep(_ page: ArchivePage, _ verdict: PageWalk.Stop?, progress: (Int) -> Void,
+                               moving move: (inout ArchiveCursors) -> Void) throws(ArchiveSyncStop) {
+        if case .wrongWay? = verdict {} else {
+            move(&cursors)
+            if cursors.oldestID == nil { cursors.oldestID = page.statuses.last?.status.identifier }
+        }
         do throws(ArchiveError) {
             let write = try store.store(page.statuses, scope: scope, cursors: cursors)
             result.added += write.added
@@ -288,11 +335,7 @@ struct ArchiveSyncRun {
         }
         result.fetched += page.statuses.count
         progress(result.fetched)
-        var unseen = 0
-        for status in page.statuses {
-            if let id = status.status.identifier, fetchedIDs.insert(id).inserted { unseen += 1 }
-        }
-        if repeated.stops(afterPageWith: unseen, more: page.next != nil) { throw .repeating(pages: repeated.inARow) }
+        if let verdict { throw .walk(verdict) }
     }
 }
 
@@ -330,6 +373,17 @@ enum ArchiveCursorText {
         if text.hasPrefix("older:") { return .olderThan(id: String(text.dropFirst(6))) }
         if text.hasPrefix("link:") { return .link(PageLink(query: String(text.dropFirst(5)))) }
         return nil
+    }
+
+    /// The id `text` says the next page is older than (`older:ID`, a link's
+    /// `max_id` as the API reads it); nil for a page number or a cursor that carries none.
+    static func olderThanID(_ text: String, _ dialect: any Dialect) -> String? {
+        if text.hasPrefix("notifications:") { return dialect.olderThanID(inCursor: String(text.dropFirst(14))) }
+        switch cursor(text) {
+        case .olderThan(let id)?: return id
+        case .link(let link)?: return dialect.olderThanID(inCursor: link.query)
+        case .page?, nil: return nil
+        }
     }
 
     static func now() -> String {

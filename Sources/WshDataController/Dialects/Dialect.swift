@@ -35,6 +35,14 @@ public protocol Dialect: Sendable {
     /// page is asked one larger and the boundary dropped; false when it is
     /// exclusive and the server says where the next page starts (Mastodon's `Link`).
     var maxIDIsInclusive: Bool { get }
+    /// True when the server orders `source`'s pages by status id, newest
+    /// first, so that each older page brings only lower ids (`PageWalk`).
+    /// By default as `TimelineSource.ordersByStatusID` says.
+    func ordersByStatusID(_ source: TimelineSource) -> Bool
+    /// The id a cursor of this API's own (`UserPage.next`, `NotificationsPage.next`,
+    /// a `PageLink`'s query) says the next page is older than, which a
+    /// walk checks goes down (`PageWalk`); nil when it says none. By default none.
+    func olderThanID(inCursor cursor: String) -> String?
     /// The API's OAuth flow on `apiBase` (its authorize page, code exchange,
     /// token info, revocation), sent through `http`.
     func oauthFlow(apiBase: String, http: any HTTPClient) -> any OAuthFlow
@@ -165,6 +173,10 @@ public protocol Dialect: Sendable {
 
 extension Dialect {
     public var serverName: String { name }
+
+    public func ordersByStatusID(_ source: TimelineSource) -> Bool { source.ordersByStatusID }
+
+    public func olderThanID(inCursor cursor: String) -> String? { nil }
 }
 
 /// What an API can do where APIs differ, so the surface (help, refusals

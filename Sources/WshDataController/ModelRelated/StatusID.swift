@@ -24,8 +24,31 @@ enum StatusID {
         }
         return a < b
     }
+
+    /// How `id` stands to `other`, when that can be told for sure: ids that
+    /// are both decimal compare as numbers (Weibo's, Mastodon's snowflakes);
+    /// other ids of letters and digits only when of one length, as the
+    /// fixed-width ids that sort as text are (GoToSocial's ULIDs, Pleroma's
+    /// flake ids, Misskey's aid). Nil otherwise: a Pleroma status from before
+    /// its flake ids (a number) beside a flake id, ids of two widths, a UUID
+    /// (a random one does not sort), an empty id. A walk stops on ids going
+    /// the wrong way only when this tells (see `PageWalk`).
+    static func order(_ id: String, _ other: String) -> Order? {
+        guard !id.isEmpty, !other.isEmpty,
+              id.allSatisfy(\.isASCIIAlphanumeric), other.allSatisfy(\.isASCIIAlphanumeric) else { return nil }
+        let decimal = id.allSatisfy(\.isASCIIDigit) && other.allSatisfy(\.isASCIIDigit)
+        guard decimal || id.count == other.count else { return nil }
+        if isOlder(id, than: other) { return .older }
+        return isOlder(other, than: id) ? .newer : .same
+    }
+
+    /// `StatusID.order`'s answer.
+    enum Order {
+        case older, same, newer
+    }
 }
 
 private extension Character {
     var isASCIIDigit: Bool { isASCII && isNumber }
+    var isASCIIAlphanumeric: Bool { isASCII && (isNumber || isLetter) }
 }

@@ -429,10 +429,15 @@ public struct PageLink: Sendable, Hashable, CustomStringConvertible {
 
     /// `older than X` for a link with a `max_id` (how a row-built cursor reads), else the query.
     public var description: String {
+        Self.maxID(in: query).map { "older than " + $0 } ?? "the server's link ?" + query
+    }
+
+    /// The `max_id` a link's `query` asks below, decoded; nil when it has none.
+    static func maxID(in query: String) -> String? {
         for parameter in query.split(separator: "&") where parameter.hasPrefix("max_id=") {
-            return "older than " + (PercentEncoding.decoded(parameter.dropFirst(7)) ?? String(parameter.dropFirst(7)))
+            return PercentEncoding.decoded(parameter.dropFirst(7)) ?? String(parameter.dropFirst(7))
         }
-        return "the server's link ?" + query
+        return nil
     }
 }
 

@@ -235,6 +235,8 @@ extension Shell {
             case .serverRepeatsItself(let pages):
                 failures.append("\(source): stopped after \(statusCount(result.fetched)), kept: the server sent \(pages) pages"
                                 + " in a row with nothing new: it repeats itself, so the sync stopped")
+            case .serverGoesBackwards(let wrongWay):
+                failures.append("\(source): stopped after \(statusCount(result.fetched)), kept: \(wrongWay.reason), so the sync stopped")
             }
         }
         context.setVariable("count", to: .int(totalFetched))

@@ -19,8 +19,10 @@ extension SessionViewModel {
         let allWords = all ? " --all" + (limit.map { " --limit \($0)" } ?? "") : ""
         let words = "notifications \(count)\(typesWord)\(allWords)"
         try await recordRemote(replay: words) { () async throws(ViewModelError) -> (String, (any RemoteEffect)?) in
-            loaded = try await timeline.showNotifications(count: count, types: types, all: all, limit: limit)
-            return ("\(words) → \(DisplayText.plural(loaded, "notification"))", nil)
+            let stopped: ViewModelError?
+            (loaded, stopped) = try await timeline.showNotifications(count: count, types: types, all: all, limit: limit)
+            if let stopped { notes.append(Self.walkStopped(after: DisplayText.plural(loaded, "notification"), stopped)) }
+            return ("\(words) → \(DisplayText.plural(loaded, "notification"))\(stopped == nil ? "" : " (stopped by the server)")", nil)
         }
         return loaded
     }

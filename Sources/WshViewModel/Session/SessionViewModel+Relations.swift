@@ -21,16 +21,20 @@ extension SessionViewModel {
     /// `followers USER [N] [--all]` / `following USER [N] [--all]`: opens the list (with `all`, every page).
     public func accounts(_ list: AccountList, name: String, count: Int = 40, all: Bool = false) async throws(ViewModelError) {
         try await recordRemote(replay: "\(list.rawValue) \(Self.replayWord(name)) \(count)\(all ? " --all" : "")") { () async throws(ViewModelError) -> (String, (any RemoteEffect)?) in
-            let shown = try await timeline.showAccounts(list, name: name, count: count, all: all)
-            return ("\(list.rawValue) \(Self.describeUser(name)) → \(DisplayText.plural(shown.rows.count, "account"))", nil)
+            let (shown, stopped) = try await timeline.showAccounts(list, name: name, count: count, all: all)
+            let loaded = DisplayText.plural(shown.rows.count, "account")
+            if let stopped { notes.append(Self.walkStopped(after: loaded, stopped)) }
+            return ("\(list.rawValue) \(Self.describeUser(name)) → \(loaded)\(stopped == nil ? "" : " (stopped by the server)")", nil)
         }
     }
 
     /// `favourited-by N [COUNT] [--all]` / `reblogged-by N [COUNT] [--all]`: opens who favourited or boosted row N.
     public func statusAccounts(_ list: StatusAccountList, index: Int, count: Int = 40, all: Bool = false) async throws(ViewModelError) {
         try await recordRemote(replay: "\(list.rawValue) \(index) \(count)\(all ? " --all" : "")") { () async throws(ViewModelError) -> (String, (any RemoteEffect)?) in
-            let shown = try await timeline.showStatusAccounts(list, index: index, count: count, all: all)
-            return ("\(list.rawValue) \(index) → \(DisplayText.plural(shown.rows.count, "account"))", nil)
+            let (shown, stopped) = try await timeline.showStatusAccounts(list, index: index, count: count, all: all)
+            let loaded = DisplayText.plural(shown.rows.count, "account")
+            if let stopped { notes.append(Self.walkStopped(after: loaded, stopped)) }
+            return ("\(list.rawValue) \(index) → \(loaded)\(stopped == nil ? "" : " (stopped by the server)")", nil)
         }
     }
 

@@ -494,6 +494,12 @@ public final class SessionViewModel {
     static func describeUser(_ name: String) -> String {
         UserReference(name)?.description ?? name
     }
+
+    /// The note of a screen's walk (`--all`) that a server stopped: it shows
+    /// what arrived (`loaded`), as `fetch --all` keeps its rows.
+    static func walkStopped(after loaded: String, _ reason: ViewModelError) -> String {
+        "stopped after \(loaded), kept: \(reason)"
+    }
 }
 
 /// The whole view state of a session, as one value: what the timeline

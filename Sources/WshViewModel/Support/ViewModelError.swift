@@ -1,3 +1,4 @@
+import WshDataController
 import WshRequest
 import WshText
 
@@ -21,6 +22,9 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A walk (`fetch --all`) whose server answered `pages` full pages in a row
     /// with nothing it had not sent before: it would go on for ever.
     case serverRepeatsItself(pages: Int)
+    /// A walk whose server's next page was not older than the one before (its
+    /// cursor, or the ids it brought): it would go on for ever (`PageWalk`).
+    case serverGoesBackwards(WrongWay)
     /// A timeline this API does not have (`fetch local` on Weibo, `fetch reposts` on Mastodon).
     case timelineNotOffered(source: String)
     /// `--page` on a timeline that pages by cursor.
@@ -83,6 +87,14 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
     /// An option or argument a post or vote cannot take, said in one line (`--language: …`).
     case invalidInput(String)
 
+    /// Why a walk stopped early: the server repeats itself, or goes the wrong way.
+    public init(walkStopped stop: PageWalk.Stop) {
+        switch stop {
+        case .repeating(let pages): self = .serverRepeatsItself(pages: pages)
+        case .wrongWay(let wrongWay): self = .serverGoesBackwards(wrongWay)
+        }
+    }
+
     /// True when the input was given values it does not accept (a usage
     /// error, status 2 in a script), rather than failing while it ran.
     public var isUsageError: Bool {
@@ -109,6 +121,8 @@ public enum ViewModelError: Error, Sendable, Hashable, CustomStringConvertible {
             return "nothing to continue: fetch first"
         case .serverRepeatsItself(let pages):
             return "the server sent \(pages) pages in a row with nothing new: it repeats itself, so the walk stopped"
+        case .serverGoesBackwards(let wrongWay):
+            return wrongWay.description
         case .timelineNotOffered(let source):
             return "this API has no \(source) timeline"
         case .pageNeedsPublicTimeline(let source):

@@ -80,19 +80,19 @@ public struct TimelineState: Sendable, Hashable {
 
 extension TimelineState {
     /// Appends the statuses of `page` not already loaded (a timeline moves
-    /// while it is paged); returns how many were new. `seen` holds the
+    /// while it is paged); returns those that were new. `seen` holds the
     /// loaded statuses' identifiers and learns the new ones, so a caller
     /// appending page after page pays for each page once.
-    mutating func appendUnseen(_ page: [Status], seen: inout SeenStatuses) -> Int {
+    mutating func appendUnseen(_ page: [Status], seen: inout SeenStatuses) -> [Status] {
         let fresh = seen.unseen(page)
         statuses.append(page: fresh)
-        return fresh.count
+        return fresh
     }
 
     /// Appends the statuses of `page` not already loaded; returns how many were new.
     mutating func appendUnseen(_ page: [Status]) -> Int {
         var seen = SeenStatuses(statuses)
-        return appendUnseen(page, seen: &seen)
+        return appendUnseen(page, seen: &seen).count
     }
 
     /// Puts the statuses of `page` not already loaded on top; returns them.

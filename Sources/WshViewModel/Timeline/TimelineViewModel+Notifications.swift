@@ -7,20 +7,32 @@ import WshRequest
 extension TimelineViewModel {
     /// Opens the notifications screen: the newest `count`, only `types`
     /// (empty: all); with `all`, every page the server's `Link` header leads
-    /// to, up to `limit`. Replaces a notifications screen already on top.
-    /// Returns how many arrived.
+    /// to, up to `limit`, each notification once. Replaces a notifications
+    /// screen already on top. Returns how many arrived and, when a server
+    /// that repeats itself or goes the wrong way stopped the walk (`PageWalk`),
+    /// why: what arrived is shown all the same.
     @discardableResult
-    public func showNotifications(count: Int, types: [String], all: Bool = false, limit: Int? = nil) async throws(ViewModelError) -> Int {
+    public func showNotifications(count: Int, types: [String], all: Bool = false, limit: Int? = nil)
+        async throws(ViewModelError) -> (loaded: Int, stopped: ViewModelError?) {
         try require(\.notifications, "notifications")
         let most = NotificationQuery.maximumCount
         guard (1...most).contains(count) else { throw fail(.invalidPaging(name: "count", value: count, allowed: 1...most)) }
         if let limit, limit < 1 { throw fail(.invalidPaging(name: "limit", value: limit, allowed: 1...Int(Int32.max))) }
+        var stopped: PageWalk.Stop?
         let page = try await request { () async throws(RequestError) -> NotificationsPage in
             var page = try await dataController.notifications(NotificationQuery(count: count, types: types))
+            var walk = dataController.notificationsWalk()
+            var seen = Set(page.notifications.map(\.id))
+            _ = walk.stop(afterPageWith: page.notifications.map(\.id), from: nil, next: page.next)
             while all, let next = page.next, limit.map({ page.notifications.count < $0 }) ?? true, !Task.isCancelled {
                 let older = try await dataController.notifications(NotificationQuery(count: count, types: types, from: next))
-                page.notifications += older.notifications
+                let fresh = older.notifications.filter { seen.insert($0.id).inserted }
+                page.notifications += fresh
+                stopped = walk.stop(afterPageWith: fresh.map(\.id), from: next, next: older.next)
+                // A page that goes the wrong way is kept, but `more` asks it again rather than follow its cursor.
+                if case .wrongWay? = stopped { break }
                 page.next = older.next
+                if stopped != nil { break }
             }
             if let limit, page.notifications.count > limit { page.notifications.removeLast(page.notifications.count - limit) }
             return dataController.shown(page)
@@ -29,7 +41,7 @@ extension TimelineViewModel {
         if case .notifications? = next.screens.last { next.screens.removeLast() }
         next.screens.append(.notifications(page, types: types))
         commit(next)
-        return page.notifications.count
+        return (page.notifications.count, stopped.map(ViewModelError.init(walkStopped:)))
     }
 
     /// Appends the next older page (the server's `Link`) to the notifications

@@ -44,29 +44,32 @@ extension TimelineViewModel {
     }
 
     /// Opens the first `count` of `name`'s followers, or of whom they follow;
-    /// with `all`, page after page (`count` a page, by the server's cursor) up to `limit` accounts.
+    /// with `all`, page after page (`count` a page, by the server's cursor) up
+    /// to `limit` accounts. Says why, when a server that repeats itself or
+    /// goes the wrong way stopped the walk (`PageWalk`): what arrived shows all the same.
     @discardableResult
     public func showAccounts(_ list: AccountList, name: String, count: Int, all: Bool = false, limit: Int = 1000)
-        async throws(ViewModelError) -> AccountsViewModel {
+        async throws(ViewModelError) -> (shown: AccountsViewModel, stopped: ViewModelError?) {
         guard let reference = UserReference(name) else { throw fail(.noUserGiven) }
         guard (1...80).contains(count) else { throw fail(.invalidPaging(name: "N", value: count, allowed: 1...80)) }
-        let page = try await request { () async throws(RequestError) in
-            try await Self.pages(all: all, limit: limit) { cursor async throws(RequestError) in
+        let (page, stopped) = try await request { () async throws(RequestError) in
+            try await Self.pages(all: all, limit: limit, walk: dataController.users.accountsWalk()) { cursor async throws(RequestError) in
                 try await dataController.users.accounts(list, of: reference, count: count, cursor: cursor)
             }
         }
         var next = state
         next.screens.append(.accounts(.user(list), owner: reference.description, page))
         commit(next)
-        return AccountsViewModel(list: list, owner: reference.description, page: page)
+        return (AccountsViewModel(list: list, owner: reference.description, page: page), stopped.map(ViewModelError.init(walkStopped:)))
     }
 
     /// Opens who favourited (or boosted) the status of row `index` (as
     /// `detail N` reads it; a boost: the status it boosts), the first `count`;
-    /// with `all`, page after page up to `limit`. `detail N` then opens row N's profile.
+    /// with `all`, page after page up to `limit`, and why a server stopped
+    /// the walk, as `showAccounts`. `detail N` then opens row N's profile.
     @discardableResult
     public func showStatusAccounts(_ list: StatusAccountList, index: Int, count: Int, all: Bool = false, limit: Int = 1000)
-        async throws(ViewModelError) -> AccountsViewModel {
+        async throws(ViewModelError) -> (shown: AccountsViewModel, stopped: ViewModelError?) {
         let offered = list == .favouritedBy ? capabilities.listsFavouritedBy : capabilities.listsRebloggedBy
         guard offered else {
             throw fail(.notOffered("this API (\(dialectName)) does not say who \(list == .favouritedBy ? "favourited" : "boosted") a status"))
@@ -75,15 +78,15 @@ extension TimelineViewModel {
         let status = try statusOfRow(index)
         let shown = status.isBoost ? status.retweetedStatus ?? status : status
         guard let statusID = shown.identifier else { throw fail(.invalidInput("row \(index) has no status id")) }
-        let page = try await request { () async throws(RequestError) in
-            try await Self.pages(all: all, limit: limit) { cursor async throws(RequestError) in
+        let (page, stopped) = try await request { () async throws(RequestError) in
+            try await Self.pages(all: all, limit: limit, walk: dataController.users.accountsWalk()) { cursor async throws(RequestError) in
                 try await dataController.users.statusAccounts(list, statusID: statusID, count: count, cursor: cursor)
             }
         }
         var next = state
         next.screens.append(.accounts(.status(list), owner: statusID, page))
         commit(next)
-        return AccountsViewModel(kind: .status(list), owner: statusID, page: page)
+        return (AccountsViewModel(kind: .status(list), owner: statusID, page: page), stopped.map(ViewModelError.init(walkStopped:)))
     }
 
     /// Mutes the user `name` names on the server (`duration` seconds, nil:
@@ -131,17 +134,26 @@ extension TimelineViewModel {
 
 extension TimelineViewModel {
     /// The first page of accounts `read` gives (from no cursor) and, with `all`,
-    /// the pages after it until `limit` users or Ctrl-C, as one page.
-    static func pages(all: Bool, limit: Int, _ read: (String?) async throws(RequestError) -> UserPage)
-        async throws(RequestError) -> UserPage {
+    /// the pages after it until `limit` users, Ctrl-C, or `walk` stops it
+    /// (said in the result: a server that repeats itself or goes the wrong way), as one page.
+    static func pages(all: Bool, limit: Int, walk: PageWalk, _ read: (String?) async throws(RequestError) -> UserPage)
+        async throws(RequestError) -> (UserPage, PageWalk.Stop?) {
+        var walk = walk
         var page = try await read(nil)
+        let first = page.users.compactMap(\.identifier)
+        var seen = Set(first)
+        _ = walk.stop(afterPageWith: first, from: nil, next: page.next)
         while all, let cursor = page.next, page.users.count < limit, !Task.isCancelled {
             let next = try await read(cursor)
             page.users += next.users
             page.following.merge(next.following) { $1 }
+            let stop = walk.stop(afterPageWith: next.users.compactMap(\.identifier).filter { seen.insert($0).inserted },
+                                 from: cursor, next: next.next)
+            if case .wrongWay? = stop { return (page, stop) }
             // A server that repeats its cursor would loop: stop where it does.
             page.next = next.users.isEmpty || next.next == cursor ? nil : next.next
+            if let stop { return (page, stop) }
         }
-        return page
+        return (page, nil)
     }
 }

@@ -186,8 +186,9 @@ public final class TimelineViewModel {
     }
 
     /// Walks `source` page by page (`count` a page) until it ends, `limit`
-    /// statuses arrived, Ctrl-C, or a page fails, and shows what arrived as
-    /// the rows. `progress` is told the total after each page. Unlike other
+    /// statuses arrived, Ctrl-C, a page fails, or the server repeats itself
+    /// or its cursor goes the wrong way (`PageWalk`), and shows what arrived
+    /// as the rows. `progress` is told the total after each page. Unlike other
     /// inputs, a failure after the first page keeps what arrived: it says
     /// so in the result instead of throwing.
     ///
@@ -208,7 +209,8 @@ public final class TimelineViewModel {
         var budget = await dataController.requestBudget()
         let budgetRead = ContinuousClock.now
         var toldPacing = false
-        var repeated = RepeatedPages()
+        // A server that repeats itself, or whose cursor goes the wrong way, would keep the walk going for ever.
+        var walk = dataController.walk(source)
         var cursor: TimelineCursor?
         var newer: TimelineCursor?
         var end = LoadAllEnd.end
@@ -217,11 +219,15 @@ public final class TimelineViewModel {
         repeat {
             if Task.isCancelled { end = .interrupted; break }
             let added: Int
+            let stop: PageWalk.Stop?
             do {
                 let slice = try await dataController.load(source, count: count, from: cursor)
-                added = arrived.appendUnseen(slice.statuses, seen: &seen)
+                let fresh = arrived.appendUnseen(slice.statuses, seen: &seen)
+                added = fresh.count
+                stop = walk.stop(afterPageWith: fresh.compactMap(\.identifier), from: cursor, next: slice.next)
                 if cursor == nil { newer = slice.newer }
-                cursor = slice.next
+                // A page that goes the wrong way is kept, but `more` asks it again rather than follow its cursor.
+                if case .wrongWay? = stop {} else { cursor = slice.next }
             } catch .cancelled {
                 end = .interrupted
                 break
@@ -233,8 +239,8 @@ public final class TimelineViewModel {
                 end = .limit
                 break
             }
-            if repeated.stops(afterPageWith: added, more: cursor != nil) {
-                end = .failed(.serverRepeatsItself(pages: repeated.inARow))
+            if let stop {
+                end = .failed(ViewModelError(walkStopped: stop))
                 break
             }
             if added > 0 { progress(arrived.statuses.count) }

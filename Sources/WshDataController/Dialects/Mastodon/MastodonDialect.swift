@@ -49,6 +49,19 @@ public struct MastodonDialect: Dialect {
     /// `max_id` is exclusive, and each page's `Link` header says where the next starts.
     public var maxIDIsInclusive: Bool { false }
 
+    /// Mentions are notifications, paged and ordered by the notification's
+    /// id: a mention that federated late carries an older status id than
+    /// the ones above it.
+    public func ordersByStatusID(_ source: TimelineSource) -> Bool {
+        source != .mentions && source.ordersByStatusID
+    }
+
+    /// Every cursor is the query of a `Link` header's `next`: its `max_id`
+    /// (a status's, a notification's, a follow's, a bookmark's id).
+    public func olderThanID(inCursor cursor: String) -> String? {
+        PageLink.maxID(in: cursor)
+    }
+
     public func readBack(_ what: ReadBack) -> ReadBackHint {
         switch what {
         case .status(let id): ReadBackHint("api get api/v1/statuses/\(id)")

@@ -15,8 +15,9 @@ import WshRequest
 ///
 /// Paged, each page `pageSize` items, newest first:
 /// - Weibo (a base ending in `/2/`): `statuses/public_timeline.json` by
-///   `page`, `friendships/followers.json` by `cursor` (an offset: it rises
-///   as it should);
+///   `page`, `statuses/home_timeline.json` by `max_id` (inclusive, as
+///   Weibo's is), `friendships/followers.json` by `cursor` (an offset: it
+///   rises as it should);
 /// - Mastodon (any other base): `api/v1/timelines/home` and `…/public`,
 ///   `api/v1/favourites`, `api/v1/notifications`, `api/v1/accounts/:id/followers`,
 ///   each by the `max_id` of its `Link: <…>; rel="next"`.
@@ -98,7 +99,7 @@ public final class WalkingAPI: Sendable {
         let path = request.path
         let query = request.queryItems
         let weibo = path.hasPrefix("/2/")
-        let pagedPaths = ["public_timeline.json", "friendships/followers.json", "timelines/home", "timelines/public",
+        let pagedPaths = ["public_timeline.json", "home_timeline.json", "friendships/followers.json", "timelines/home", "timelines/public",
                           "favourites", "notifications", "/followers"]
         guard pagedPaths.contains(where: path.hasSuffix) else { return other(path, weibo: weibo) }
         let count = log.withLock { log in
@@ -107,7 +108,12 @@ public final class WalkingAPI: Sendable {
         }
         var k: Int
         if weibo {
-            k = Int(query["page"] ?? "") ?? (Int(query["cursor"] ?? "0").map { $0 / pageSize + 1 } ?? 1)
+            if let maxID = query["max_id"].flatMap({ Int64($0) }) {
+                // Inclusive: asked from the last id of page k, the walk wants page k + 1.
+                k = page(maxID: maxID)
+            } else {
+                k = Int(query["page"] ?? "") ?? (Int(query["cursor"] ?? "0").map { $0 / pageSize + 1 } ?? 1)
+            }
         } else {
             k = query["max_id"].flatMap { Int64($0) }.map(page(maxID:)) ?? 1
         }

@@ -50,6 +50,15 @@ struct WalkDirectionTests {
                 + "its cursor goes the wrong way, so the walk stopped")
     }
 
+    @Test("Weibo's home timeline, paged by an inclusive max_id, whose next page is all newer: stops with one line, not as an end")
+    func weiboCursorPageAllNewer() async throws {
+        let walk = try await Self.fetchAll(.home, WalkingAPI(.backwards), mastodon: false)
+        #expect(walk.requests == 2, "walked \(walk.requests) pages, kept \(walk.loaded)")
+        #expect(walk.loaded == 20)
+        #expect(walk.stopped == "the server's next page is newer than the one before (it brought id 9000039 after id 9000000): "
+                + "its cursor goes the wrong way, so the walk stopped", "\(walk.stopped ?? "ended as at the end")")
+    }
+
     @Test("Mastodon's home timeline whose Link max_id rises page after page: stops at the second page, keeping both")
     func mastodonLinkMaxIDRising() async throws {
         let walk = try await Self.fetchAll(.home, WalkingAPI(.backwards), mastodon: true)

@@ -264,6 +264,7 @@ struct ArchiveSyncRun {
         let body = KeptBody()
         let statuses: [Status]
         let next: String?
+        var notOlder: String?
         do throws(RequestError) {
             switch source {
             case .timeline(let timeline):
@@ -271,6 +272,7 @@ struct ArchiveSyncRun {
                                                                    body: body)
                 statuses = slice.statuses
                 next = slice.next.map(ArchiveCursorText.text)
+                notOlder = slice.notOlder
             case .notifications:
                 let from = cursor.flatMap { $0.hasPrefix("notifications:") ? String($0.dropFirst(14)) : nil }
                 let page = try await controller.notifications(NotificationQuery(count: NotificationQuery.maximumCount, from: from),
@@ -292,7 +294,7 @@ struct ArchiveSyncRun {
             }
             return ArchivedStatus(status: status, json: ArchiveCursorText.modelJSON(status), modelEncoded: true)
         }
-        return ArchivePage(statuses: kept, next: next)
+        return ArchivePage(statuses: kept, next: next, notOlder: notOlder)
     }
 
     /// The check of each page of a walk through `source` (`PageWalk`): the
@@ -313,7 +315,8 @@ struct ArchiveSyncRun {
         }
         let dialect = controller.statuses.dialect
         return walk.stop(afterPageWith: unseen, fromID: cursor.flatMap { ArchiveCursorText.olderThanID($0, dialect) },
-                         nextID: page.next.flatMap { ArchiveCursorText.olderThanID($0, dialect) }, more: page.next != nil)
+                         nextID: page.next.flatMap { ArchiveCursorText.olderThanID($0, dialect) }, more: page.next != nil,
+                         notOlder: page.notOlder)
     }
 
     /// Stores a page with the cursors as `move` moves them (one transaction),
@@ -343,6 +346,8 @@ struct ArchiveSyncRun {
 struct ArchivePage: Sendable {
     var statuses: [ArchivedStatus]
     var next: String?
+    /// A status newer than the cursor asked from, dropped (`TimelineSlice.notOlder`).
+    var notOlder: String?
 }
 
 /// A page asked for ahead, while the one before is stored.

@@ -77,7 +77,10 @@ public final class StatusDataController: Sendable {
             return page
         }
         var statuses = page.statuses
+        var notOlder: String?
         if let boundary {
+            // The boundary itself comes again (the cursor is inclusive); anything newer is the server going the wrong way.
+            notOlder = statuses.lazy.compactMap(\.identifier).first { StatusID.order($0, boundary) == .newer }
             statuses.removeAll { status in status.identifier.map { !StatusID.isOlder($0, than: boundary) } ?? false }
         }
         if statuses.count > count { statuses.removeLast(statuses.count - count) }
@@ -93,7 +96,7 @@ public final class StatusDataController: Sendable {
         }
         // Only a first page's `prev` link says where newer statuses start.
         let newer = cursor == nil ? page.serverPrevious.map { TimelineCursor.link(PageLink(query: $0)) } : nil
-        return TimelineSlice(statuses: statuses, next: next, newer: newer)
+        return TimelineSlice(statuses: statuses, next: next, newer: newer, notOlder: notOlder)
     }
 
     /// Statuses of `source` newer than the one with `newestID`, newest first,

@@ -16,6 +16,9 @@
 ///     none, nor a cursor of the server's own (Weibo's `next_cursor`). This
 ///     also holds for bookmarks, favourites and account lists, whose cursor
 ///     is the id of the bookmark, favourite or follow, not of what is shown;
+///   - or, asked for what is older than an id (Weibo's inclusive `max_id`),
+///     sends a status newer than it: dropped from the page, so a page of
+///     nothing but such statuses would otherwise end the walk as if at the end;
 ///   - or, where the server orders the items by id (a timeline by status id,
 ///     notifications by their own), brings one the walk had not had that is
 ///     newer than the oldest it had: the last new one of the page before (not
@@ -52,8 +55,12 @@ public struct PageWalk: Sendable {
     /// which brought the items with ids `unseen` new to the walk (in the
     /// server's order) and names `next` (nil: the end); the reason to stop
     /// there, nil when the walk goes on.
-    public mutating func stop(afterPageWith unseen: [String], from: TimelineCursor?, next: TimelineCursor?) -> Stop? {
-        stop(afterPageWith: unseen, fromID: from.flatMap(olderThanID), nextID: next.flatMap(olderThanID), more: next != nil)
+    /// `notOlder` is a status the page brought that is newer than the cursor it was
+    /// asked from (`TimelineSlice.notOlder`), dropped from the page: the wrong way too.
+    public mutating func stop(afterPageWith unseen: [String], from: TimelineCursor?, next: TimelineCursor?,
+                              notOlder: String? = nil) -> Stop? {
+        stop(afterPageWith: unseen, fromID: from.flatMap(olderThanID), nextID: next.flatMap(olderThanID), more: next != nil,
+             notOlder: notOlder)
     }
 
     /// As above, for pages whose cursors are the API's own text (notifications, accounts).
@@ -63,7 +70,11 @@ public struct PageWalk: Sendable {
     }
 
     /// The check itself, on the ids the cursors carry (nil: none).
-    mutating func stop(afterPageWith unseen: [String], fromID: String?, nextID: String?, more: Bool) -> Stop? {
+    mutating func stop(afterPageWith unseen: [String], fromID: String?, nextID: String?, more: Bool,
+                       notOlder: String? = nil) -> Stop? {
+        if let notOlder, let fromID {
+            return .wrongWay(WrongWay(sign: .item(id: notOlder, after: fromID)))
+        }
         if more, let fromID, let nextID, let order = StatusID.order(nextID, fromID), order != .older {
             return .wrongWay(WrongWay(sign: .cursor(from: fromID, next: nextID)))
         }

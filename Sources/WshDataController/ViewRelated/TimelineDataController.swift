@@ -450,10 +450,15 @@ public struct TimelineSlice: Sendable, Hashable {
     /// Where statuses newer than these start, when the server said (its
     /// `prev` link); nil: `newer` asks for those newer than the top row.
     public var newer: TimelineCursor?
+    /// A status the server sent that is newer than the cursor the page was
+    /// asked from (Weibo's inclusive `max_id`): a cursor going the wrong way.
+    /// It is not among `statuses`; a walk stops on it (`PageWalk`).
+    public var notOlder: String?
 
-    public init(statuses: [Status], next: TimelineCursor?, newer: TimelineCursor? = nil) {
+    public init(statuses: [Status], next: TimelineCursor?, newer: TimelineCursor? = nil, notOlder: String? = nil) {
         self.statuses = statuses
         self.next = next
         self.newer = newer
+        self.notOlder = notOlder
     }
 }

@@ -224,7 +224,8 @@ public final class TimelineViewModel {
                 let slice = try await dataController.load(source, count: count, from: cursor)
                 let fresh = arrived.appendUnseen(slice.statuses, seen: &seen)
                 added = fresh.count
-                stop = walk.stop(afterPageWith: fresh.compactMap(\.identifier), from: cursor, next: slice.next)
+                stop = walk.stop(afterPageWith: fresh.compactMap(\.identifier), from: cursor, next: slice.next,
+                                 notOlder: slice.notOlder)
                 if cursor == nil { newer = slice.newer }
                 // A page that goes the wrong way is kept, but `more` asks it again rather than follow its cursor.
                 if case .wrongWay? = stop {} else { cursor = slice.next }

@@ -36,16 +36,19 @@ public enum ClassroomPage {
             roleName = "student"
         }
         let settings = "{\"role\":\"\(roleName)\",\"base\":\(quoted(base)),\"controlKey\":\(controlKey)}"
-        return document(title: title, nonce: nonce, settings: settings, events: "[]",
+        return document(title: title, nonce: nonce, settings: settings, events: "[]", sources: "{}",
                         policy: contentSecurityPolicy(nonce: nonce))
     }
 
-    /// `web save`: the page with `events` inside it, for any browser, offline.
+    /// `web save`: the page with `events` inside it, for any browser, offline;
+    /// with them the source files they name, compressed (`ClassroomSources`).
     public static func saved(title: String, events: [ClassroomLog.Event]) -> String {
         let nonce = "saved"
         let inline = "[" + events.map(\.json).joined(separator: ",\n") + "]"
+        let sources = JSONValue.object(ClassroomSources.referenced(by: events).mapValues { .string($0) })
         return document(title: title, nonce: nonce, settings: "{\"role\":\"saved\",\"base\":\"\",\"controlKey\":null}",
-                        events: inline, policy: contentSecurityPolicy(nonce: nonce, connects: false))
+                        events: inline, sources: String(decoding: sources.encoded(), as: UTF8.self),
+                        policy: contentSecurityPolicy(nonce: nonce, connects: false))
     }
 
     /// What the page may load and run: its own script and style (by nonce), and fetches of its own origin.
@@ -54,7 +57,8 @@ public enum ClassroomPage {
             + "connect-src \(connects ? "'self'" : "'none'"); base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
     }
 
-    private static func document(title: String, nonce: String, settings: String, events: String, policy: String) -> String {
+    private static func document(title: String, nonce: String, settings: String, events: String, sources: String,
+                                 policy: String) -> String {
         """
         <!DOCTYPE html>
         <html lang="en">
@@ -99,6 +103,13 @@ public enum ClassroomPage {
             <h3>Terminal</h3>
             <pre id="output"></pre>
           </section>
+          <aside id="code-panel" aria-label="the code behind the event" hidden>
+            <div class="code-bar"><h2 id="code-title">Source</h2>
+              <button id="code-close" type="button" title="Close the source (Escape)">✕</button></div>
+            <p id="code-where" class="note"></p>
+            <div id="exchange" hidden></div>
+            <ol id="code" class="code"></ol>
+          </aside>
           <aside id="model-panel" aria-label="state and history">
             <h2>ViewModel state</h2>
             <div id="state-diff"></div>
@@ -110,6 +121,7 @@ public enum ClassroomPage {
         </main>
         <script type="application/json" id="wsh-settings">\(scriptSafe(settings))</script>
         <script type="application/json" id="wsh-events">\(scriptSafe(events))</script>
+        <script type="application/json" id="wsh-sources">\(scriptSafe(sources))</script>
         <script nonce="\(nonce)">\(EmbeddedFiles.classroomJS)</script>
         </body>
         </html>

@@ -72,6 +72,10 @@ struct ClassroomRoutes: Sendable {
             guard context.isThisMachine else { return forbidden("the teacher's events are for this machine") }
             return older(request)
         }
+        router.get("/source") { request, context in
+            guard context.isThisMachine else { return forbidden("the teacher's page is for this machine") }
+            return source(request)
+        }
         router.post("/control") { request, context in
             try await controlRequest(request, context: context)
         }
@@ -87,6 +91,10 @@ struct ClassroomRoutes: Sendable {
         router.get("/join/:key/older") { request, context in
             guard joined(context) else { return forbidden("wrong or missing join key") }
             return older(request)
+        }
+        router.get("/join/:key/source") { request, context in
+            guard joined(context) else { return forbidden("wrong or missing join key") }
+            return source(request)
         }
         router.get("/join") { _, _ in forbidden("wrong or missing join key") }
         return router
@@ -195,6 +203,20 @@ struct ClassroomRoutes: Sendable {
         headers[.contentType] = "application/json"
         headers[.cacheControl] = "no-store"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    /// `source?file=Sources/…`: one of wsh's own Swift files, compressed by
+    /// gzip, in base64 (`ClassroomSources`); 404 for any other path.
+    private func source(_ request: Request) -> Response {
+        guard let file = request.uri.queryParameters.get("file"), let text = ClassroomSources.compressed(String(file)) else {
+            return Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
+                            body: .init(byteBuffer: ByteBuffer(string: "no such source file\n")))
+        }
+        var headers = Self.securityHeaders(nonce: nonce)
+        headers[.contentType] = "text/plain; charset=us-ascii"
+        // The same binary serves the same file: a page may keep it for the session.
+        headers[.cacheControl] = "private, max-age=3600"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
     /// Next or Back from the teacher's page.

@@ -135,7 +135,7 @@ struct ClassroomLogTests {
         #expect(html.contains("\\u003c/script>\\u003cscript>alert(1)\\u003c/script>"))
         #expect(html.contains("connect-src &#39;none&#39;"))
         #expect(html.firstMatch(of: /(src|href)\s*=\s*["']?https?:/) == nil)
-        // One <script> with the settings, one with the events, one with the code.
-        #expect(html.components(separatedBy: "<script").count - 1 == 3)
+        // One <script> with the settings, one with the events, one with the source files they name, one with the code.
+        #expect(html.components(separatedBy: "<script").count - 1 == 4)
     }
 }

@@ -19,7 +19,7 @@ final class RecordingSubscriber: SessionSubscriber {
             events.map { event in
                 switch event {
                 case .line(let line): "line \(line.text)"
-                case .inputStarted(let command, _): "input \(command)"
+                case .inputStarted(let command, _, _): "input \(command)"
                 case .dataController(let call): call.source == .cache ? "cache" : "request"
                 case .changed(let change): "change \(TraceView.describe(change))"
                 case .inputEnded(let end): end.failure.map { "failed \($0)" } ?? "ended"
@@ -121,5 +121,42 @@ struct SessionStreamTests {
         // The token the shell echoed reaches the page masked, like the terminal's copy.
         #expect(!log.events.contains { $0.json.contains(harness.sandbox.token) })
         #expect(of("output", line: 5).contains { ($0["text"] as? String) == "***\n" })
+    }
+
+    @Test("each DataController event names its place in wsh's source, and a request its exchange, masked")
+    func webSourcePlaces() async throws {
+        let harness = try await ShellHarness()
+        let log = ClassroomLog()
+        let view = WebView(log: log)
+        view.secrets = [harness.sandbox.token]
+        harness.shell.stream.subscribe(view)
+        let transcript = await harness.run("fetch 3\ndetail 1", interactive: true)
+        #expect(transcript.status == 0)
+        let layers = log.events.compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.json.utf8)) as? [String: Any]
+        }.filter { $0["type"] as? String == "layer" }
+        let call = try #require(layers.first { $0["layer"] as? String == "DataController" && $0["event"] as? String == "call" })
+        let source = try #require(call["source"] as? [String: Any])
+        let file = try #require(source["file"] as? String), line = try #require(source["line"] as? Int)
+        #expect(file == "Sources/WshDataController/ModelRelated/StatusDataController.swift")
+        #expect((source["function"] as? String)?.lowercased().contains("timeline") == true)
+        // The line is the call of the traced funnel, in the file as it is in the repository.
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[line - 1].contains("api.run("))
+        // The request and the Model's values came from the same call; the detail's cache hit names its own place.
+        for layer in layers where ["Request", "Model"].contains(layer["layer"] as? String) && (layer["line"] as? Int) == 1 {
+            #expect((layer["source"] as? [String: Any])?["line"] as? Int == line)
+        }
+        let request = try #require(layers.first { $0["layer"] as? String == "Request" })
+        let exchange = try #require(request["exchange"] as? [String: Any])
+        #expect(exchange["method"] as? String == "GET")
+        #expect(exchange["status"] as? Int == 200)
+        #expect((exchange["url"] as? String)?.contains("public_timeline.json?count=3") == true)
+        let headers = try #require(exchange["headers"] as? [[String]])
+        #expect(headers.contains { $0.first == "content-type" })
+        #expect((exchange["body"] as? String)?.isEmpty == false)
+        #expect(!log.events.contains { $0.json.contains(harness.sandbox.token) })
     }
 }

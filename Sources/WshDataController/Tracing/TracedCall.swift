@@ -15,11 +15,14 @@ struct TracedCall: Sendable {
     /// Runs `operation` (one typed operation of the dialect); `call` names it
     /// for the trace, and `count` says how many items the result holds.
     /// (The operation's closure is untyped only because closures do not infer
-    /// typed throws yet: dialects throw `RequestError` alone.)
+    /// typed throws yet: dialects throw `RequestError` alone.) The event names
+    /// the caller's place in the source (`file`, `function`, `line`).
     func run<T: Sendable>(
         _ call: String, count: (T) -> Int,
+        file: String = #filePath, function: String = #function, line: Int = #line,
         _ operation: (any Dialect, DialectExchange) async throws -> T
     ) async throws(RequestError) -> T {
+        let place = SourcePlace(filePath: file, function: function, line: line)
         let clock = ContinuousClock()
         let start = clock.now
         // The dialect's operations read error bodies by its own rules, whatever client they were given.
@@ -48,6 +51,8 @@ struct TracedCall: Sendable {
                 route: response.sandboxRoute)
             event.earlier = earlier
             event.lastRequestMilliseconds = exchange.sent.last?.milliseconds
+            event.place = place
+            event.answer = exchange.response.map(TraceEvent.glimpse)
             trace?(event)
             return value
         case .failure(let error):
@@ -56,6 +61,8 @@ struct TracedCall: Sendable {
                 milliseconds: Self.milliseconds(since: start, clock), source: .failed(error.description))
             event.earlier = earlier
             event.lastRequestMilliseconds = exchange.sent.last?.milliseconds
+            event.place = place
+            event.answer = exchange.response.map(TraceEvent.glimpse)
             trace?(event)
             throw await withRateLimitReset(error, asking: !call.hasPrefix(Self.rateLimitCall))
         }
@@ -68,12 +75,13 @@ struct TracedCall: Sendable {
     /// `.notApplied`, a read that fails otherwise `.unknown` naming `what`.
     func removal(
         _ id: String, what: String, call: String, check: String,
+        file: String = #filePath, function: String = #function, line: Int = #line,
         _ remove: (any Dialect, DialectExchange) async throws -> Void,
         read: (any Dialect, DialectExchange) async throws -> Void
     ) async throws(WriteError) -> WriteOutcome<String> {
         let lost: RequestError
         do {
-            try await run(call, count: { _ in 1 }, remove)
+            try await run(call, count: { _ in 1 }, file: file, function: function, line: line, remove)
             return WriteOutcome(id)
         } catch {
             if error.isNotThere { return WriteOutcome(id, resolution: .alreadyDone(reason: error.description)) }
@@ -81,7 +89,7 @@ struct TracedCall: Sendable {
             lost = error
         }
         do {
-            try await run(check, count: { _ in 1 }, read)
+            try await run(check, count: { _ in 1 }, file: file, function: function, line: line, read)
         } catch {
             guard error.isNotThere else {
                 throw .unknown(lostAnswer: lost, check: "reading \(what) \(id) failed: \(error.description)")
@@ -98,11 +106,12 @@ struct TracedCall: Sendable {
     /// says what the server left unsaid).
     func resolveLostAnswer<Read: Sendable>(
         _ lost: RequestError, reading what: String, call: String, silence: String,
+        file: String = #filePath, function: String = #function, line: Int = #line,
         _ read: (any Dialect, DialectExchange) async throws -> Read, landed: (Read) -> Bool?
     ) async throws(WriteError) -> Read {
         let answer: Read
         do {
-            answer = try await run(call, count: { _ in 1 }, read)
+            answer = try await run(call, count: { _ in 1 }, file: file, function: function, line: line, read)
         } catch {
             throw .unknown(lostAnswer: lost, check: "reading \(what) failed: \(error.description)")
         }
@@ -128,18 +137,21 @@ struct TracedCall: Sendable {
     static let rateLimitCall = "rate limit"
 
     /// Reports a call the cache answered.
-    func cacheHit(call: String, itemCount: Int = 1) {
-        trace?(TraceEvent(call: call, itemCount: itemCount, source: .cache))
+    func cacheHit(call: String, itemCount: Int = 1, file: String = #filePath, function: String = #function, line: Int = #line) {
+        trace?(TraceEvent(call: call, itemCount: itemCount, source: .cache,
+                          place: SourcePlace(filePath: file, function: function, line: line)))
     }
 
     /// Reports a write to the local archive that failed (`archive on`), in one line a user reads.
-    func archiveFailed(call: String, message: String) {
-        trace?(TraceEvent(call: call, itemCount: 0, source: .failed(message)))
+    func archiveFailed(call: String, message: String, file: String = #filePath, function: String = #function, line: Int = #line) {
+        trace?(TraceEvent(call: call, itemCount: 0, source: .failed(message),
+                          place: SourcePlace(filePath: file, function: function, line: line)))
     }
 
     /// Reports a call the local archive answered.
-    func archiveHit(call: String, itemCount: Int) {
-        trace?(TraceEvent(call: call, itemCount: itemCount, source: .archive))
+    func archiveHit(call: String, itemCount: Int, file: String = #filePath, function: String = #function, line: Int = #line) {
+        trace?(TraceEvent(call: call, itemCount: itemCount, source: .archive,
+                          place: SourcePlace(filePath: file, function: function, line: line)))
     }
 
     private static func milliseconds(since start: ContinuousClock.Instant, _ clock: ContinuousClock) -> Double {
@@ -209,6 +221,22 @@ public struct TraceEvent: Sendable, Hashable {
     }
     /// The last request's own time, when the call sent several.
     public var lastRequestMilliseconds: Double?
+    /// Where in wsh's source the call was made (the DataController function
+    /// that called the traced funnel), for the classroom's code panel.
+    public var place: SourcePlace?
+    /// The last request's answer as sent, for the classroom's Request lane:
+    /// its status and headers, and only the first `glimpseBytes` of its body.
+    /// Unmasked: whoever shows it masks it (`HTTPResponse.glimpse`).
+    public var answer: HTTPResponse?
+
+    /// How much of an answer's body an event keeps.
+    public static let glimpseBytes = 4096
+
+    /// `response` with its body cut to `glimpseBytes`: the events a trace keeps stay small.
+    static func glimpse(_ response: HTTPResponse) -> HTTPResponse {
+        HTTPResponse(status: response.status, headers: response.headers, body: Data(response.body.prefix(glimpseBytes)),
+                     metrics: response.metrics)
+    }
 
     /// One earlier request of a call and its answer.
     public struct Request: Sendable, Hashable {
@@ -231,8 +259,9 @@ public struct TraceEvent: Sendable, Hashable {
     public init(
         call: String, method: String? = nil, url: String? = nil, status: Int? = nil, bytes: Int = 0,
         milliseconds: Double = 0, newConnections: Int = 0, itemCount: Int = 0, source: Source = .network,
-        replayed: Bool = false, route: String? = nil
+        replayed: Bool = false, route: String? = nil, place: SourcePlace? = nil
     ) {
+        self.place = place
         self.replayed = replayed
         self.route = route
         self.call = call

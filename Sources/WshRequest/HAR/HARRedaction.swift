@@ -93,3 +93,60 @@ enum HARRedaction {
         }
     }
 }
+
+/// What the classroom's Request lane shows of one HTTP answer: masked as
+/// `--record` masks (credential headers, credential keys of the body), then
+/// every secret the session knows, and cut short.
+public struct AnswerGlimpse: Sendable, Hashable {
+    /// Name and value, by name; credential values are `***`.
+    public var headers: [[String]]
+    /// The body's first `lines` lines (at most `bytes` bytes of it); a line cut short ends in `…`.
+    public var body: String
+
+    public init(_ response: HTTPResponse, secrets: [String], lines: Int = 12, bytes: Int = 1200) {
+        headers = response.headers.sorted { $0.key < $1.key }.map { [$0.key, HARRedaction.header($0.key, $0.value, secrets: secrets)] }
+        let prefix = response.body.prefix(bytes)
+        var text = String(decoding: prefix, as: UTF8.self)
+        if prefix.count < response.body.count { text += "…" }
+        let kept = text.split(separator: "\n", maxSplits: lines, omittingEmptySubsequences: false)
+        text = kept.prefix(lines).joined(separator: "\n") + (kept.count > lines ? "\n…" : "")
+        body = Self.maskCredentials(text, secrets: secrets)
+    }
+
+    /// `"access_token": "…"` and the other credential keys' string values masked
+    /// in JSON text that may be cut short (so it is not parsed), and a form's; then every known secret.
+    static func maskCredentials(_ text: String, secrets: [String]) -> String {
+        var out = ""
+        var rest = Substring(text)
+        while let quote = rest.firstIndex(of: "\"") {
+            out += rest[...quote]
+            rest = rest[rest.index(after: quote)...]
+            let close = closingQuote(rest)
+            guard close < rest.endIndex else { break }
+            let key = rest[..<close]
+            out += rest[...close]
+            rest = rest[rest.index(after: close)...]
+            guard HARRedaction.secretParameters.contains(String(key)) else { continue }
+            let afterColon = rest.drop { $0 == " " }
+            guard afterColon.first == ":" else { continue }
+            let value = afterColon.dropFirst().drop { $0 == " " }
+            guard value.first == "\"" else { continue }
+            // The value up to its closing quote (or the end of what was kept) goes.
+            out += rest[..<value.startIndex] + "\"" + Redaction.mask
+            rest = value[closingQuote(value.dropFirst())...]
+        }
+        out += rest
+        let form = out.contains("=") && !out.contains("{") ? HARRedaction.form(out, secrets: secrets) : out
+        return Redaction.redact(form, secrets: secrets)
+    }
+
+    /// Where the string that `text` starts inside ends: its unescaped `"`, or `text`'s end.
+    private static func closingQuote(_ text: Substring) -> Substring.Index {
+        var index = text.startIndex
+        while index < text.endIndex, text[index] != "\"" {
+            index = text.index(after: index)
+            if text[text.index(before: index)] == "\\", index < text.endIndex { index = text.index(after: index) }
+        }
+        return index
+    }
+}

@@ -1,4 +1,5 @@
 import WshDataController
+import WshText
 import WshViewModel
 
 /// One thing that happened in the session, in the order it happened: what
@@ -14,8 +15,9 @@ public enum SessionEvent: Sendable {
     case line(LineStarted)
     /// A ViewModel input begins: `command` as called (words expanded), `input`
     /// the ViewModel call, nil for a command that goes straight to the
-    /// Request layer (`api`).
-    case inputStarted(command: String, input: String?)
+    /// Request layer (`api`). `place`: the command's function in wsh's source
+    /// that drives the input (the classroom shows it beside the event).
+    case inputStarted(command: String, input: String?, place: SourcePlace? = nil)
     /// A DataController call and the requests it sent, or its cache hit.
     case dataController(TraceEvent)
     /// A ViewModel change notification: what to re-render.

@@ -64,13 +64,15 @@ extension Shell {
     @discardableResult
     func drive<Output>(_ context: CommandContext, input: String, show: SessionChange = [],
                        view: ((Output) -> (name: String, text: String)?)? = nil,
+                       file: String = #filePath, function: String = #function, line: Int = #line,
                        _ body: sending @escaping (SessionViewModel) async throws -> Output) throws(LanguageError) -> Output {
         let session = try session()
         // Put together word by word: `joined(separator:)` would be the standard library's
         // generic, which looks the array's conformances up by name on its first call.
         var command = context.name
         for word in context.words { command += " " + word }
-        stream.publish(.inputStarted(command: command, input: input))
+        stream.publish(.inputStarted(command: command, input: input,
+                                     place: SourcePlace(filePath: file, function: function, line: line)))
         let started = ContinuousClock.now
         var failure: LanguageError?
         var output: Output?
@@ -101,10 +103,12 @@ extension Shell {
     /// - Parameters:
     ///   - outputs: the outputs it reads, as the trace names them (`SessionViewModel.rows`).
     ///   - view: the View's name as the trace shows it, and its text.
-    func show(_ context: CommandContext, reading outputs: String, _ view: (name: String, text: String)) {
+    func show(_ context: CommandContext, reading outputs: String, _ view: (name: String, text: String),
+              file: String = #filePath, function: String = #function, line: Int = #line) {
         var command = context.name
         for word in context.words { command += " " + word }
-        stream.publish(.inputStarted(command: command, input: outputs))
+        stream.publish(.inputStarted(command: command, input: outputs,
+                                     place: SourcePlace(filePath: file, function: function, line: line)))
         let started = ContinuousClock.now
         render(context, view.name, view.text)
         stream.publish(.inputEnded(InputEnded(command: command, show: [], expand: false, notes: [], failure: nil,
@@ -126,10 +130,11 @@ extension Shell {
     @discardableResult
     func driveScreen<Output, Document: Encodable>(
         _ context: CommandContext, input: String, document: (SessionViewModel) -> Document?,
+        file: String = #filePath, function: String = #function, line: Int = #line,
         _ body: sending @escaping (SessionViewModel) async throws -> Output
     ) throws(LanguageError) -> Output {
         let asJSON = wantsJSON(context)
-        let output = try drive(context, input: input, show: asJSON ? [] : .screen, body)
+        let output = try drive(context, input: input, show: asJSON ? [] : .screen, file: file, function: function, line: line, body)
         if let document = sessionStorage.flatMap(document) {
             leaveResult(context, document)
             if asJSON { context.write(try JSONView.encode(document)) }

@@ -27,7 +27,7 @@ final class TraceSubscriber: SessionSubscriber {
 
     func receive(_ event: SessionEvent) {
         switch event {
-        case .inputStarted(let command, let input):
+        case .inputStarted(let command, let input, _):
             open.withLock { $0 = Open(command: command, input: input) }
         case .dataController(let call):
             open.withLock { $0?.entries.append(.dataController(call)) }

@@ -1,5 +1,7 @@
 import FoundationEssentials
 import WshDataController
+import WshRequest
+import WshText
 import WshViewModel
 
 /// `trace on --json`: one command's path through the layers as JSON Lines on
@@ -18,6 +20,18 @@ struct TraceJSONView {
         var event: String
         var detail: String
         var ms: Double?
+        /// Where in wsh's source the event was produced; the classroom's, not in `trace on --json`.
+        var place: SourcePlace? = nil
+        /// A request's exchange as sent and answered; the classroom's, not in `trace on --json`.
+        var exchange: Exchange? = nil
+
+        /// One HTTP request and its answer (the answer's body only begun: `TraceEvent.answer`).
+        struct Exchange: Equatable {
+            var method: String
+            var url: String
+            var status: Int?
+            var answer: HTTPResponse?
+        }
 
         func encode(to encoder: Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -49,14 +63,16 @@ struct TraceJSONView {
     /// `server` adds, under each request the sandbox answered, the route that did.
     static func lines(for entry: TraceRecord.Entry, command: String, viaViewModel: Bool, server: Bool = false) -> [Line] {
         var lines: [Line] = []
-        func add(_ layer: String, _ event: String, _ detail: String, ms: Double? = nil) {
-            lines.append(Line(command: command, layer: layer, event: event, detail: detail, ms: ms))
+        var place: SourcePlace?
+        func add(_ layer: String, _ event: String, _ detail: String, ms: Double? = nil, exchange: Line.Exchange? = nil) {
+            lines.append(Line(command: command, layer: layer, event: event, detail: detail, ms: ms, place: place, exchange: exchange))
         }
         func route(_ route: String?) {
             if server, let route { add("Server", "route", route) }
         }
         switch entry {
         case .dataController(let event):
+            place = event.place
             if viaViewModel { add("DataController", "call", event.call, ms: event.milliseconds) }
             switch event.source {
             case .cache:
@@ -66,17 +82,20 @@ struct TraceJSONView {
             case .network, .failed:
                 for earlier in event.earlier {
                     add("Request", "request", "\(earlier.method) \(earlier.url) → \(earlier.status.map(String.init) ?? "-") · "
-                        + TraceView.bytes(earlier.bytes), ms: earlier.milliseconds)
+                        + TraceView.bytes(earlier.bytes), ms: earlier.milliseconds,
+                        exchange: Line.Exchange(method: earlier.method, url: earlier.url, status: earlier.status))
                     route(earlier.route)
                 }
                 let request = [event.method, event.url].compactMap { $0 }.joined(separator: " ")
+                let exchange = Line.Exchange(method: event.method ?? "", url: event.url ?? "", status: event.status, answer: event.answer)
                 if case .failed(let reason) = event.source {
                     add("Request", "failed", request + (event.status.map { " → \($0)" } ?? "") + " ✗ " + reason,
-                        ms: event.responseMilliseconds)
+                        ms: event.responseMilliseconds, exchange: exchange)
                     route(event.route)
                 } else {
                     add("Request", "request", "\(request) → \(event.status.map(String.init) ?? "-") · "
-                        + "\(TraceView.bytes(event.bytes)) · \(event.connectionText)", ms: event.responseMilliseconds)
+                        + "\(TraceView.bytes(event.bytes)) · \(event.connectionText)", ms: event.responseMilliseconds,
+                        exchange: exchange)
                     route(event.route)
                     if viaViewModel {
                         add("Model", "decoded", "\(event.itemCount) item\(event.itemCount == 1 ? "" : "s")")

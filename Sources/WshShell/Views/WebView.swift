@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Synchronization
+import WshRequest
 import WshText
 import WshViewModel
 import WshWeb
@@ -20,7 +21,12 @@ import WshWeb
 /// - `input` `{step, command, input}`: a ViewModel input begins (`step`
 ///   counts the inputs of the line from 0; `input` is null for `api`).
 /// - `layer` `{step, command, layer, event, detail, ms}`: what `trace on
-///   --json` writes, and `Server` `route` lines where the sandbox answered.
+///   --json` writes, and `Server` `route` lines where the sandbox answered;
+///   with `source` `{file, function, line}`, the place in wsh's source that
+///   produced it, where known (the DataController's call site, for its call
+///   and the requests and Model values it brought), and for a request
+///   `exchange` `{method, url, status, headers, body}` (headers and body
+///   only for the last request of a call: its answer, masked and begun).
 /// - `view` `{step, view, text, terminal}`: a View rendered; `terminal` is
 ///   false for a screen a script did not show, rendered for the page.
 /// - `output` `{text, stream}`: what the terminal printed, `stdout` or `stderr`.
@@ -68,7 +74,7 @@ final class WebView: SessionSubscriber {
                                   "location": .string(clean(line.location)), "at": .string(Self.timeOfDay()),
                                   "lesson": .array(position.narration.map { .string(clean($0)) })])
                 position.narration = []
-            case .inputStarted(let command, let input):
+            case .inputStarted(let command, let input, let place):
                 position.step += 1
                 position.command = clean(command)
                 position.viaViewModel = input != nil
@@ -77,7 +83,7 @@ final class WebView: SessionSubscriber {
                                   "input": input.map { .string(clean($0)) } ?? .null])
                 if let input {
                     layers(position, [TraceJSONView.Line(command: position.command, layer: "ViewModel", event: "input",
-                                                         detail: clean(input))])
+                                                         detail: clean(input), place: place)])
                 }
             case .dataController(let call):
                 layers(position, TraceJSONView.lines(for: .dataController(call), command: position.command,
@@ -127,8 +133,29 @@ final class WebView: SessionSubscriber {
                 "layer": .string(line.layer), "event": .string(line.event), "detail": .string(clean(line.detail)),
             ]
             object["ms"] = line.ms.map { .number(($0 * 1000).rounded() / 1000) } ?? .null
+            if let place = line.place {
+                object["source"] = .object(["file": .string(clean(place.file)), "function": .string(clean(place.function)),
+                                            "line": .integer(Int64(place.line))])
+            }
+            if let exchange = line.exchange { object["exchange"] = self.exchange(exchange) }
             append(position, object)
         }
+    }
+
+    /// A request as the Request lane opens it: method, URL (masked as the
+    /// trace masks it), status, and the answer's headers and first lines, masked
+    /// as `--record` masks them and then as everything else the page is sent.
+    private func exchange(_ exchange: TraceJSONView.Line.Exchange) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "method": .string(clean(exchange.method)), "url": .string(clean(exchange.url)),
+            "status": exchange.status.map { .integer(Int64($0)) } ?? .null,
+        ]
+        if let answer = exchange.answer {
+            let glimpse = AnswerGlimpse(answer, secrets: secrets)
+            object["headers"] = .array(glimpse.headers.map { .array($0.map { .string(clean($0)) }) })
+            object["body"] = .string(clean(glimpse.body, .multiline))
+        }
+        return .object(object)
     }
 
     /// Server text and typed text as a page may show it: the one sanitizer, then the masking of secrets.

@@ -143,6 +143,38 @@ def select_line(driver, command):
     wait(driver, clicked, "could not select %r" % command)
 
 
+def show_code(driver, card):
+    """Opens `card`'s code (Enter on it when focused, else a click) and waits for the panel to be ready."""
+    event = card.get_attribute("data-id")
+    card.click()
+    wait(driver, lambda d: d.find_element(By.ID, "code-panel").get_attribute("data-event") == event
+         and d.find_element(By.ID, "code-panel").get_attribute("data-state") in ("ready", "failed"),
+         "the code panel never showed event %s" % event)
+    return driver.find_element(By.ID, "code-panel")
+
+
+def assert_shows_its_function(test, driver, card):
+    """`card` (a DataController event) opens its function's Swift source, its line marked."""
+    function, line = card.get_attribute("data-function"), card.get_attribute("data-source-line")
+    test.assertTrue(card.get_attribute("data-file").startswith("Sources/WshDataController/"), card.get_attribute("data-file"))
+    panel = show_code(driver, card)
+    test.assertEqual(panel.get_attribute("data-state"), "ready", panel.text)
+    name = function.split("(")[0]
+    test.assertIn(name, driver.find_element(By.ID, "code-title").text)
+    code = texts(driver, "#code li")
+    test.assertRegex(code[0], r"\b(func|init)\b.*" + re.escape(name) if name != "init" else r"\binit\b")
+    test.assertEqual(code[-1].split()[-1], "}", code[-1])
+    marked = driver.find_elements(By.CSS_SELECTOR, "#code li.mark")
+    test.assertEqual(len(marked), 1)
+    test.assertEqual(marked[0].get_attribute("data-line"), line)
+    # The panel stands beside the lanes, inside the window.
+    box = driver.execute_script("""
+        const r = document.getElementById('code-panel').getBoundingClientRect(), l = document.getElementById('lanes').getBoundingClientRect();
+        return [r.left, r.right, l.right, window.innerWidth];""")
+    test.assertGreaterEqual(box[0], box[2] - 1, "the code panel covers the lanes")
+    test.assertLessEqual(box[1], box[3] + 1, "the code panel runs off the window")
+
+
 class ClassroomTests(unittest.TestCase):
     def setUp(self):
         self.wsh = Wsh()
@@ -296,6 +328,53 @@ class ClassroomTests(unittest.TestCase):
         saved_lines, live_lines = texts(page, "#timeline li"), texts(live, "#timeline li")
         self.assertEqual(saved_lines[:-1], live_lines[:len(saved_lines) - 1])
         self.assertTrue(saved_lines[-1].startswith("web save "), saved_lines[-1])
+        # The code behind an event, from the sources the file carries (the server is gone).
+        select_line(page, "fetch 3")
+        assert_shows_its_function(self, page, page.find_element(By.CSS_SELECTOR, '#lanes .ev[data-layer="DataController"][data-file]'))
+        os.makedirs(SHOTS, exist_ok=True)
+        self.assertTrue(page.save_screenshot(os.path.join(SHOTS, "saved-lesson-code-1920x1080.png")))
+        carried = json.loads(re.search(r'<script type="application/json" id="wsh-sources">(.*?)</script>', html, re.S).group(1))
+        self.assertTrue(carried and all(name.startswith("Sources/") for name in carried), list(carried))
+        self.assertLess(len(carried), 10, "the lesson carries files its events do not name")
+
+    def test_an_event_shows_the_code_behind_it_and_a_request_its_exchange(self):
+        os.makedirs(SHOTS, exist_ok=True)
+        self.wsh.type("fetch 3")
+        self.wsh.type("detail 1")
+        for width, height, theme in ((1024, 768, "light"), (1920, 1080, "dark")):
+            page = browser(width, height)
+            self.drivers.append(page)
+            page.get(self.wsh.teacher + "?theme=" + theme)
+            wait_for_done(page, "detail 1")
+            select_line(page, "fetch 3")
+            card = page.find_element(By.CSS_SELECTOR, '#lanes .ev[data-layer="DataController"][data-file]')
+            assert_shows_its_function(self, page, card)
+            self.assertTrue(page.save_screenshot(os.path.join(SHOTS, "code-panel-%dx%d-%s.png" % (width, height, theme))))
+            # The Request event, opened from the keyboard: the exchange, and no token anywhere on the page.
+            request = page.find_element(By.CSS_SELECTOR, '#lanes .ev[data-layer="Request"]')
+            page.execute_script("arguments[0].focus()", request)
+            event = request.get_attribute("data-id")
+            request.send_keys("\n")
+            wait(page, lambda d: d.find_element(By.ID, "code-panel").get_attribute("data-event") == event
+                 and d.find_element(By.ID, "code-panel").get_attribute("data-state") == "ready", "Enter did not open the request")
+            exchange = page.find_element(By.ID, "exchange").text
+            self.assertRegex(exchange, r"GET http://\S+\n→ HTTP 200")
+            self.assertIn("content-type", exchange)
+            self.assertIn("the answer's first lines", exchange)
+            self.assertTrue(page.find_elements(By.CSS_SELECTOR, "#code li.mark"))
+            self.assertTrue(page.save_screenshot(os.path.join(SHOTS, "request-exchange-%dx%d-%s.png" % (width, height, theme))))
+            self.assertNotIn("sandbox-token", page.page_source)
+            self.assertNotIn("sandbox-token", json.dumps(page.execute_script("return window.wshPage.events()")))
+            # Escape closes it; the lanes take the room back.
+            request.send_keys("\ue00c")
+            wait(page, lambda d: not d.find_element(By.ID, "code-panel").is_displayed(), "Escape did not close the panel")
+        # A file that is not wsh's own is not served.
+        with self.assertRaises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(self.wsh.teacher + "source?file=/etc/passwd", timeout=5)
+        self.assertEqual(refused.exception.code, 404)
+        with self.assertRaises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(self.wsh.teacher.rstrip("/") + "/join/%s/source?file=Package.swift" % ("0" * 32), timeout=5)
+        self.assertEqual(refused.exception.code, 403)
 
     def test_screenshots_light_and_dark_from_1024x768_to_4k(self):
         os.makedirs(SHOTS, exist_ok=True)

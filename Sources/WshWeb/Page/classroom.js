@@ -225,6 +225,7 @@
             card.appendChild(el("span", "what", layer.event));
             card.appendChild(el("span", "detail", layer.detail));
             if (typeof layer.ms === "number") card.appendChild(el("span", "ms", " · " + layer.ms.toFixed(1) + " ms"));
+            codeLink(card, layer);
             cell.appendChild(card);
           }
           lanes.appendChild(cell);
@@ -336,6 +337,196 @@
     schedule();
   }
 
+  // --- the code panel: the function behind an event, and a request's exchange (issue 46) ---
+  // Each `layer` event may name its place in wsh's source (`source` {file, function, line}) and, for a
+  // request, its `exchange`. Clicking the event (or Enter on it) opens the panel beside the lanes: the
+  // function's source with the line marked, read from the files inside wsh (`source?file=`, compressed)
+  // or, in a saved lesson, from the ones it carries (`wsh-sources`); the browser decompresses them.
+  const inlineSources = JSON.parse(document.getElementById("wsh-sources").textContent || "{}");
+  const sourceTexts = new Map();    // file -> Promise of its text
+  let openCode = null;              // the id of the event whose code the panel shows
+
+  function codeLink(card, layer) {
+    if (!layer.source && !layer.exchange) return;
+    card.classList.add("has-code");
+    card.tabIndex = 0;
+    card.setAttribute("role", "button");
+    card.dataset.id = String(layer.id);
+    if (layer.source) {
+      card.dataset.file = layer.source.file;
+      card.dataset.function = layer.source.function;
+      card.dataset.sourceLine = String(layer.source.line);
+      card.title = "Show the code: " + layer.source.function + " · " + layer.source.file + ":" + layer.source.line + " (Enter)";
+    } else {
+      card.title = "Show the request and its answer (Enter)";
+    }
+    card.classList.toggle("open", openCode === layer.id);
+    card.addEventListener("click", () => showCode(layer));
+    card.addEventListener("keydown", (e) => {
+      if (e.key !== "Enter" && e.key !== " ") return;
+      e.preventDefault();
+      e.stopPropagation();
+      showCode(layer);
+    });
+  }
+
+  function sourceText(file) {
+    if (!sourceTexts.has(file)) {
+      const loading = (async () => {
+        let base64 = inlineSources[file];
+        if (base64 === undefined) {
+          if (settings.role === "saved") throw new Error("this saved lesson does not carry " + file);
+          const answer = await fetch(settings.base + "source?file=" + encodeURIComponent(file));
+          if (!answer.ok) throw new Error((await answer.text()).trim() || "HTTP " + answer.status);
+          base64 = (await answer.text()).trim();
+        }
+        const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+        const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+        return await new Response(stream).text();
+      })();
+      loading.catch(() => sourceTexts.delete(file));
+      sourceTexts.set(file, loading);
+    }
+    return sourceTexts.get(file);
+  }
+
+  /// The braces of Swift `text` as pairs {open, close (offsets), openLine, closeLine (from 1)},
+  /// skipping comments, string literals ("…", """…""", #"…"#) and character escapes.
+  function bracePairs(text) {
+    const pairs = [], stack = [];
+    let line = 1;
+    for (let i = 0; i < text.length; i++) {
+      const c = text[i];
+      if (c === "\n") { line++; continue; }
+      if (c === "/" && text[i + 1] === "/") { while (i + 1 < text.length && text[i + 1] !== "\n") i++; continue; }
+      if (c === "/" && text[i + 1] === "*") {
+        let depth = 1; i += 2;
+        for (; i < text.length && depth; i++) {
+          if (text[i] === "\n") line++;
+          else if (text[i] === "/" && text[i + 1] === "*") { depth++; i++; }
+          else if (text[i] === "*" && text[i + 1] === "/") { depth--; i++; }
+        }
+        i--; continue;
+      }
+      if (c === "#" || c === "\"") {
+        let hashes = 0, j = i;
+        while (text[j] === "#") { hashes++; j++; }
+        if (text[j] !== "\"") continue;
+        const triple = text.startsWith("\"\"\"", j);
+        const close = (triple ? "\"\"\"" : "\"") + "#".repeat(hashes);
+        j += triple ? 3 : 1;
+        while (j < text.length && !text.startsWith(close, j)) {
+          if (text[j] === "\n") { line++; if (!triple) break; }
+          if (text[j] === "\\" && !hashes) j++;
+          j++;
+        }
+        i = j + close.length - 1;
+        continue;
+      }
+      if (c === "{") stack.push({ open: i, openLine: line });
+      else if (c === "}" && stack.length) { const pair = stack.pop(); pair.close = i; pair.closeLine = line; pairs.push(pair); }
+    }
+    return pairs;
+  }
+
+  /// The lines (from 1) of the declaration of `name` (as #function gives it: `timeline(_:count:)`,
+  /// `init(x:)`, `value`) around `line`: from its keyword's line to its closing brace. Null when
+  /// no enclosing declaration matches.
+  function functionExtent(text, line, name) {
+    const base = name.replace(/\(.*$/, "").replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const keyword = base === "init" || base === "deinit" || base === "subscript"
+      ? new RegExp("\\b" + base + "\\b[?!]?") : new RegExp("\\b(func|var|let|case)\\s+`?" + base + "\\b");
+    const pairs = bracePairs(text).filter((p) => p.openLine <= line && line <= p.closeLine).sort((a, b) => (a.close - a.open) - (b.close - b.open));
+    const opens = bracePairs(text).map((p) => p.open);
+    for (const pair of pairs) {
+      // The keyword, at most 15 lines above the brace, with no other brace opened between them.
+      let lineStart = text.lastIndexOf("\n", pair.open - 1) + 1, lineNumber = pair.openLine;
+      for (let back = 0; back < 15; back++) {
+        const match = keyword.exec(text.slice(lineStart, pair.open));
+        if (match) {
+          const at = lineStart + match.index;
+          if (opens.some((o) => o >= at && o < pair.open)) break;
+          return { start: lineNumber, end: pair.closeLine };
+        }
+        if (lineStart === 0) break;
+        lineStart = text.lastIndexOf("\n", lineStart - 2) + 1;
+        lineNumber--;
+      }
+    }
+    return null;
+  }
+
+  async function showCode(layer) {
+    openCode = layer.id;
+    for (const card of document.querySelectorAll("#lanes .ev.open")) card.classList.remove("open");
+    for (const card of document.querySelectorAll("#lanes .ev[data-id='" + layer.id + "']")) card.classList.add("open");
+    const panel = $("code-panel");
+    panel.hidden = false;
+    document.body.classList.add("code-open");
+    panel.dataset.event = String(layer.id);
+    panel.dataset.state = "loading";
+    $("code-title").textContent = layer.source ? layer.source.function : layer.layer + " · " + layer.event;
+    $("code-where").textContent = layer.source ? layer.source.file + ":" + layer.source.line : "";
+    renderExchange(layer.exchange);
+    const list = $("code");
+    list.textContent = "";
+    if (!layer.source) { panel.dataset.state = "ready"; return; }
+    let text;
+    try {
+      text = await sourceText(layer.source.file);
+    } catch (e) {
+      if (openCode !== layer.id) return;
+      list.appendChild(el("li", "note", "The source could not be read: " + e.message));
+      panel.dataset.state = "failed";
+      return;
+    }
+    if (openCode !== layer.id) return;
+    const lines = text.split("\n");
+    const extent = functionExtent(text, layer.source.line, layer.source.function)
+      || { start: Math.max(1, layer.source.line - 10), end: Math.min(lines.length, layer.source.line + 10) };
+    for (let n = extent.start; n <= extent.end; n++) {
+      const item = el("li", n === layer.source.line ? "mark" : null);
+      item.dataset.line = String(n);
+      item.appendChild(el("span", "num", n));
+      item.appendChild(el("span", "text", lines[n - 1] === "" ? " " : lines[n - 1]));
+      list.appendChild(item);
+    }
+    panel.dataset.state = "ready";
+    // The marked line in the middle of the code's own scroll box (scrollIntoView would move the page too).
+    const mark = list.querySelector("li.mark");
+    if (mark) list.scrollTop = Math.max(0, mark.offsetTop - (list.clientHeight - mark.offsetHeight) / 2);
+  }
+
+  function renderExchange(exchange) {
+    const box = $("exchange");
+    box.textContent = "";
+    box.hidden = !exchange;
+    if (!exchange) return;
+    box.appendChild(el("h3", null, "HTTP exchange"));
+    box.appendChild(el("div", "request-line", exchange.method + " " + exchange.url));
+    box.appendChild(el("div", "status-line", "→ " + (exchange.status === null || exchange.status === undefined ? "no answer" : "HTTP " + exchange.status)));
+    if (exchange.headers && exchange.headers.length) {
+      const table = el("dl", "headers");
+      for (const [name, value] of exchange.headers) { table.appendChild(el("dt", null, name)); table.appendChild(el("dd", null, value)); }
+      box.appendChild(table);
+    }
+    if (exchange.body !== undefined) {
+      box.appendChild(el("div", "view-name", "the answer's first lines"));
+      box.appendChild(el("pre", "body", exchange.body || "(empty)"));
+    } else if (!exchange.headers) {
+      box.appendChild(el("p", "note", "An earlier request of this call: its answer is not kept."));
+    }
+  }
+
+  function closeCode() {
+    openCode = null;
+    $("code-panel").hidden = true;
+    document.body.classList.remove("code-open");
+    for (const card of document.querySelectorAll("#lanes .ev.open")) card.classList.remove("open");
+  }
+  $("code-close").addEventListener("click", closeCode);
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape" && openCode !== null) closeCode(); });
+
   // --- controls ---
   function setZoom(z) {
     const zoom = Math.min(3, Math.max(0.6, Math.round(z * 10) / 10));
@@ -446,5 +637,5 @@
     };
     listen();
   }
-  window.wshPage = { events: () => events, lines: () => lines, selected: () => selected };
+  window.wshPage = { events: () => events, lines: () => lines, selected: () => selected, functionExtent };
 })();

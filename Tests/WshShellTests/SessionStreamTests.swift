@@ -149,6 +149,8 @@ struct SessionStreamTests {
         for layer in layers where ["Request", "Model"].contains(layer["layer"] as? String) && (layer["line"] as? Int) == 1 {
             #expect((layer["source"] as? [String: Any])?["line"] as? Int == line)
         }
+        // The sandbox's route is the Server's, not the DataController's code.
+        #expect(layers.contains { $0["layer"] as? String == "Server" && $0["source"] == nil })
         let request = try #require(layers.first { $0["layer"] as? String == "Request" })
         let exchange = try #require(request["exchange"] as? [String: Any])
         #expect(exchange["method"] as? String == "GET")

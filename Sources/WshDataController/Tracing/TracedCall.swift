@@ -22,50 +22,54 @@ struct TracedCall: Sendable {
         file: String = #filePath, function: String = #function, line: Int = #line,
         _ operation: (any Dialect, DialectExchange) async throws -> T
     ) async throws(RequestError) -> T {
-        let place = SourcePlace(filePath: file, function: function, line: line)
         let clock = ContinuousClock()
         let start = clock.now
         // The dialect's operations read error bodies by its own rules, whatever client they were given.
         let exchange = DialectExchange(client: client.reading(dialect.errors))
-        let outcome: Result<T, RequestError>
         do {
-            outcome = .success(try await operation(dialect, exchange))
-        } catch let error as RequestError {
-            outcome = .failure(error)
+            let value = try await operation(dialect, exchange)
+            report(call, exchange, since: start, clock, outcome: .success(count(value)), file: file, function: function, line: line)
+            return value
         } catch {
-            outcome = .failure(.configuration("\(error)"))
+            let failure = error as? RequestError ?? .configuration("\(error)")
+            report(call, exchange, since: start, clock, outcome: .failure(failure), file: file, function: function, line: line)
+            throw await withRateLimitReset(failure, asking: !call.hasPrefix(Self.rateLimitCall))
         }
+    }
+
+    /// Tells the trace how `call` went: the requests `exchange` sent and the
+    /// items it brought (`outcome`), or its failure. Apart from `run`, which is
+    /// specialized for each result type, so that this is compiled once.
+    private func report(
+        _ call: String, _ exchange: DialectExchange, since start: ContinuousClock.Instant, _ clock: ContinuousClock,
+        outcome: Result<Int, RequestError>, file: String, function: String, line: Int
+    ) {
+        guard let trace else { return }
         let earlier = exchange.sent.dropLast().map { sent in
             TraceEvent.Request(method: sent.method.rawValue, url: Redaction.redact(sent.url), status: sent.response?.status,
                                bytes: sent.response?.metrics.bytesReceived ?? 0, milliseconds: sent.milliseconds,
                                route: sent.response?.sandboxRoute)
         }
+        var event: TraceEvent
         switch outcome {
-        case .success(let value):
+        case .success(let itemCount):
             // The wire the dialect really used: the same operation reads differently on each API.
             let response = exchange.response ?? HTTPResponse(status: 0)
-            var event = TraceEvent(
+            event = TraceEvent(
                 call: call, method: exchange.method?.rawValue ?? "", url: Redaction.redact(exchange.url), status: response.status,
                 bytes: response.metrics.bytesReceived, milliseconds: Self.milliseconds(since: start, clock),
-                newConnections: response.metrics.newConnections, itemCount: count(value), replayed: response.metrics.replayed,
+                newConnections: response.metrics.newConnections, itemCount: itemCount, replayed: response.metrics.replayed,
                 route: response.sandboxRoute)
-            event.earlier = earlier
-            event.lastRequestMilliseconds = exchange.sent.last?.milliseconds
-            event.place = place
-            event.answer = exchange.response.map(TraceEvent.glimpse)
-            trace?(event)
-            return value
         case .failure(let error):
-            var event = TraceEvent(
+            event = TraceEvent(
                 call: call, method: exchange.method?.rawValue ?? "", url: Redaction.redact(exchange.url), status: error.httpStatus,
                 milliseconds: Self.milliseconds(since: start, clock), source: .failed(error.description))
-            event.earlier = earlier
-            event.lastRequestMilliseconds = exchange.sent.last?.milliseconds
-            event.place = place
-            event.answer = exchange.response.map(TraceEvent.glimpse)
-            trace?(event)
-            throw await withRateLimitReset(error, asking: !call.hasPrefix(Self.rateLimitCall))
         }
+        event.earlier = earlier
+        event.lastRequestMilliseconds = exchange.sent.last?.milliseconds
+        event.place = SourcePlace(filePath: file, function: function, line: line)
+        event.answer = exchange.response.map(TraceEvent.glimpse)
+        trace(event)
     }
 
     /// A write that takes `id` away on the server (dismiss a notification,

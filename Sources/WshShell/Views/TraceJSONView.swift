@@ -68,7 +68,10 @@ struct TraceJSONView {
             lines.append(Line(command: command, layer: layer, event: event, detail: detail, ms: ms, place: place, exchange: exchange))
         }
         func route(_ route: String?) {
-            if server, let route { add("Server", "route", route) }
+            // The sandbox's route is not the DataController's code: no place.
+            if server, let route {
+                lines.append(Line(command: command, layer: "Server", event: "route", detail: route))
+            }
         }
         switch entry {
         case .dataController(let event):

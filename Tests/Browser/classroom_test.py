@@ -368,6 +368,10 @@ class ClassroomTests(unittest.TestCase):
             # Escape closes it; the lanes take the room back.
             request.send_keys("\ue00c")
             wait(page, lambda d: not d.find_element(By.ID, "code-panel").is_displayed(), "Escape did not close the panel")
+        # A student, with the join key, is served wsh's own files (compressed, in base64) as the teacher is.
+        with urllib.request.urlopen(self.wsh.student + "source?file=Sources/WshWeb/ClassroomSources.swift", timeout=5) as answer:
+            self.assertEqual(answer.status, 200)
+            self.assertTrue(answer.read().startswith(b"H4sI"), "not gzip in base64")
         # A file that is not wsh's own is not served.
         with self.assertRaises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(self.wsh.teacher + "source?file=/etc/passwd", timeout=5)

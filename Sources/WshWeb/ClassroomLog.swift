@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// The session's events as the page reads them: each one a JSON object
@@ -15,6 +16,14 @@ import Synchronization
 /// no page holds a copy of any event, so a page that stops reading costs
 /// nothing while it waits. One that falls more than its limit behind is let
 /// go (`Delivery.behind`) and reconnects from where it was.
+///
+/// Some events are keyframes: an event a page can rebuild from without any
+/// before it (`WebView` sends the state and history as what changed, and
+/// both whole in a keyframe every so many lines). Once the window has
+/// trimmed anything it begins at a keyframe (what came before the first one
+/// it keeps goes too), and a fresh page, like a page asking for older
+/// events, is sent from a keyframe on: no page ever holds a change without
+/// what it changes.
 public final class ClassroomLog: Sendable {
     /// One event as sent: its id and its JSON object (the id inside).
     public struct Event: Sendable, Hashable {
@@ -88,10 +97,30 @@ public final class ClassroomLog: Sendable {
         var nextReader = 0
         var closed = false
 
+        /// The ids of the kept keyframes, oldest first, from `keyframeStart` (trimmed in batches too).
+        var keyframes: [Int] = []
+        var keyframeStart = 0
+
         var oldestID: Int? { start < events.count ? events[start].event.id : nil }
+
+        /// Drops the oldest kept event.
+        mutating func dropOldest() {
+            bytes -= events[start].event.json.utf8.count
+            start += 1
+        }
+
+        /// The newest kept keyframe at or before `id`, nil when none is.
+        func keyframe(atOrBefore id: Int) -> Int? {
+            keyframes[keyframeStart...].last { $0 <= id && $0 >= (oldestID ?? .max) }
+        }
     }
 
     private let state = Mutex(State())
+    /// Where the readers an append woke are resumed: off the shell's thread,
+    /// in the order of the appends. Resuming a reader schedules its task,
+    /// a few microseconds each; with a class of 100 pages that was a
+    /// millisecond of the teacher's time for every command.
+    private let waker = DispatchQueue(label: "wsh.classroom-log.waker")
     /// How many events the window keeps, at most.
     public let limit: Int
     /// How many bytes of JSON the window keeps, at most.
@@ -106,13 +135,15 @@ public final class ClassroomLog: Sendable {
     }
 
     /// Stamps `object` (a JSON object's text, `{…}`) with the next id, keeps
-    /// it and wakes the readers waiting for it. Returns the id.
+    /// it and wakes the readers waiting for it. Returns the id. A `keyframe`
+    /// is an event a page can rebuild from (see above).
     ///
     /// This runs on the shell's thread, between a command's steps: its cost
-    /// is one check per reader, whatever the readers do. A reader further
-    /// behind than its limit is let go here, and told so when it next asks.
+    /// is one check per reader, whatever the readers do (the readers it
+    /// wakes are resumed on `waker`). A reader further behind than its limit
+    /// is let go here, and told so when it next asks.
     @discardableResult
-    public func append(_ object: String) -> Int {
+    public func append(_ object: String, keyframe: Bool = false) -> Int {
         let (id, wake, dropped) = state.withLock { state in
             let id = state.nextID
             state.nextID += 1
@@ -122,10 +153,26 @@ public final class ClassroomLog: Sendable {
             state.taken += size
             state.events.append(Kept(event: event, end: state.taken))
             state.bytes += size
+            if keyframe { state.keyframes.append(id) }
             // Trim the oldest, in batches so each append stays cheap.
+            var trimmed = false
             while state.events.count - state.start > limit || (state.bytes > byteLimit && state.events.count - state.start > 1) {
-                state.bytes -= state.events[state.start].event.json.utf8.count
-                state.start += 1
+                state.dropOldest()
+                trimmed = true
+            }
+            if trimmed, let oldest = state.oldestID {
+                while state.keyframeStart < state.keyframes.count && state.keyframes[state.keyframeStart] < oldest {
+                    state.keyframeStart += 1
+                }
+                // Up to the next keyframe: what comes before it cannot be rebuilt without the one that fell out.
+                if state.keyframeStart < state.keyframes.count {
+                    let next = state.keyframes[state.keyframeStart]
+                    while let first = state.oldestID, first < next { state.dropOldest() }
+                }
+                if state.keyframeStart > 1024 && state.keyframeStart * 2 > state.keyframes.count {
+                    state.keyframes.removeFirst(state.keyframeStart)
+                    state.keyframeStart = 0
+                }
             }
             if state.start > 1024 && state.start * 2 > state.events.count {
                 state.events.removeFirst(state.start)
@@ -149,7 +196,9 @@ public final class ClassroomLog: Sendable {
             }
             return (id, wake, dropped)
         }
-        for waiting in wake { waiting.resume(returning: nil) }
+        if !wake.isEmpty {
+            waker.async { for waiting in wake { waiting.resume(returning: nil) } }
+        }
         for onBehind in dropped { onBehind() }
         return id
     }
@@ -160,17 +209,23 @@ public final class ClassroomLog: Sendable {
     /// The id of the oldest kept event (nil when none is kept).
     public var oldestID: Int? { state.withLock { $0.oldestID } }
 
-    /// Up to `count` kept events older than `id`, oldest first.
+    /// Up to `count` kept events older than `id`, oldest first, and before
+    /// them those back to a keyframe (when there is one).
     public func events(before id: Int, count: Int) -> [Event] {
         state.withLock { state in
             let kept = state.events[state.start...]
             let end = kept.firstIndex { $0.event.id >= id } ?? kept.endIndex
-            return kept[max(kept.startIndex, end - max(0, count))..<end].map(\.event)
+            var first = max(kept.startIndex, end - max(0, count))
+            if first < end, let oldest = state.oldestID, let keyframe = state.keyframe(atOrBefore: kept[first].event.id) {
+                first = kept.startIndex + (keyframe - oldest)
+            }
+            return kept[first..<end].map(\.event)
         }
     }
 
     /// Starts a reader: it is handed what a page should be sent first (the
-    /// events after `lastID`, or the newest `initialWindow` for a fresh page),
+    /// events after `lastID`, or for a fresh page the newest `initialWindow`
+    /// and those before them back to a keyframe, when there is one),
     /// then `.live`, then each new event. When more than `behindLimit` bytes
     /// of events that came after it started wait for it, it is let go:
     /// `onBehind` is called at once (on the thread that appended) and the
@@ -183,7 +238,10 @@ public final class ClassroomLog: Sendable {
             let newest = state.nextID - 1
             let oldest = state.oldestID ?? state.nextID
             // From after `lastID`, never before the window nor past the newest.
-            let cursor = min(newest, max(oldest - 1, lastID ?? (newest - initialWindow)))
+            var cursor = min(newest, max(oldest - 1, lastID ?? (newest - initialWindow)))
+            if lastID == nil, cursor < newest, let keyframe = state.keyframe(atOrBefore: cursor + 1) {
+                cursor = keyframe - 1
+            }
             state.places[key] = Place(cursor: cursor, joined: state.taken, behindLimit: behindLimit, onBehind: onBehind)
             return key
         }
@@ -208,6 +266,13 @@ public final class ClassroomLog: Sendable {
             } onCancel: {
                 log.cancel(key)
             }
+        }
+
+        /// The events after its place (up to about `bytes`), without waiting:
+        /// none when there are none yet, or when the reader has something
+        /// else to be told first (`next` says it).
+        public func ready(upTo bytes: Int) -> [Event] {
+            log.ready(key, upTo: bytes)
         }
 
         /// The page went away: its place goes now, not at the next write.
@@ -290,6 +355,14 @@ public final class ClassroomLog: Sendable {
             return .heartbeat
         }
         return nil
+    }
+
+    private func ready(_ key: Int, upTo bytes: Int) -> [Event] {
+        state.withLock { state in
+            guard state.ended[key] == nil, let place = state.places[key], place.cursor < state.nextID - 1,
+                  case .events(let events)? = Self.take(&state, key, upTo: bytes) else { return [] }
+            return events
+        }
     }
 
     private func cancel(_ key: Int) {

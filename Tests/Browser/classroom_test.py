@@ -380,6 +380,76 @@ class ClassroomTests(unittest.TestCase):
             urllib.request.urlopen(self.wsh.teacher.rstrip("/") + "/join/%s/source?file=Package.swift" % ("0" * 32), timeout=5)
         self.assertEqual(refused.exception.code, 403)
 
+    def test_a_saved_lesson_opens_on_the_last_command_that_ran(self):
+        live = self.open(self.wsh.teacher)
+        for line in ("fetch 3", "detail 1"):
+            self.wsh.type(line)
+        number = wait_for_done(live, "detail 1")
+        saved = os.path.join(tempfile.mkdtemp(), "lesson.html")
+        self.wsh.type("web save %s" % saved)
+        self.wsh.wait_for_line(r"web: saved (\d+) events")
+        self.wsh.close()
+        page = browser()
+        self.drivers.append(page)
+        page.get("file://" + saved)
+        wait(page, lambda d: d.find_element(By.ID, "connection").text.startswith("saved"), "the saved page did not load")
+        # Not on `web save`, which was still running when the file was written: on the detail, with its lanes.
+        wait(page, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-selected") == number,
+             "the saved lesson did not open on the last command that ran")
+        self.assertEqual(page.find_element(By.ID, "command-title").text, "wsh> detail 1")
+        self.assertTrue(texts(page, '#lanes .ev[data-layer="ViewModel"]'), "the lanes are empty")
+        self.assertIn("StatusDetailView", page.find_element(By.ID, "views").text)
+        self.assertNotIn("running", page.find_element(By.ID, "command-meta").text)
+        os.makedirs(SHOTS, exist_ok=True)
+        page.save_screenshot(os.path.join(SHOTS, "saved-opens-on-last-command-1920x1080.png"))
+
+    def test_each_line_shows_its_state_and_history_rebuilt_from_snapshots_and_changes(self):
+        # Over 50 lines, so that the state and history come as changes between two snapshots, and a page
+        # loaded late starts from one: it, the page open from the start and the saved file show every line alike.
+        early = self.open(self.wsh.teacher)
+        cycle = ("fetch 3", "detail 1", "back", "favorite 1", "undo", "redo", "undo", "more")
+        commands = [cycle[n % len(cycle)] for n in range(64)] + ["echo end"]
+        for line in commands:
+            self.wsh.type(line)
+        wait_for_done(early, "echo end")
+        late = self.open(self.wsh.student)
+        wait_for_done(late, "echo end")
+        saved = os.path.join(tempfile.mkdtemp(), "lesson.html")
+        self.wsh.type("web save %s" % saved)
+        self.wsh.wait_for_line(r"web: saved (\d+) events")
+        kinds = early.execute_script("return [...new Set(window.wshPage.events().map(e => e.type))]")
+        self.assertIn("snapshot", kinds)
+        held = early.execute_script(
+            "return window.wshPage.events().filter(e => e.type === 'state' && e.patch).length")
+        self.assertGreater(held, 10, "the state did not come as changes")
+        page = browser()
+        self.drivers.append(page)
+        page.get("file://" + saved)
+        wait(page, lambda d: d.find_element(By.ID, "connection").text.startswith("saved"), "the saved page did not load")
+        total = None
+        # The late page was sent its window from a snapshot on: the lines it holds.
+        late_lines = set(int(n) for n in late.execute_script("return [...window.wshPage.lines().keys()]"))
+        self.assertTrue({52, 53, 58, 65} <= late_lines, sorted(late_lines))
+        for number in (3, 5, 6, 40, 52, 53, 58, 65):
+            shown = []
+            for driver in (early, late, page):
+                if driver is late and number not in late_lines:
+                    shown.append(None)
+                    continue
+                item = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, '#timeline li[data-line="%d"]' % number),
+                            "no line %d" % number)
+                item.click()
+                wait(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-selected") == str(number),
+                     "could not select line %d" % number)
+                shown.append([driver.find_element(By.CSS_SELECTOR, s).text for s in ("#state", "#state-diff", "#history", "#history-position")])
+            if shown[1] is not None:
+                self.assertEqual(shown[0], shown[1], "line %d: the late page differs" % number)
+            self.assertEqual(shown[0], shown[2], "line %d: the saved page differs" % number)
+            self.assertTrue(shown[0][0], "line %d shows no state" % number)
+            if number == 65:
+                total = early.find_element(By.ID, "history-position").get_attribute("data-total")
+        self.assertTrue(total and int(total) > 10, total)
+
     def test_screenshots_light_and_dark_from_1024x768_to_4k(self):
         os.makedirs(SHOTS, exist_ok=True)
         for line in ("fetch 5", "detail 2", "favorite 2", "undo", "mute pixel_kafka68"):

@@ -126,6 +126,33 @@ struct ClassroomLogTests {
         #expect(small.events.last?.id == 50)
     }
 
+    @Test("with keyframes, the trimmed window, a fresh page and a page scrolling back each begin at one: no change without its base")
+    func keyframes() async {
+        // A keyframe every 4th event (1, 5, 9, …), as WebView's snapshots come every so many lines.
+        let log = ClassroomLog(limit: 10, byteLimit: 1 << 20, initialWindow: 3)
+        for n in 1...30 { log.append("{\"n\":\(n)}", keyframe: n % 4 == 1) }
+        let kept = log.events.map(\.id)
+        // Each trim goes on to the next keyframe (11 events: 2…11, on to 5…11), so the window begins at one.
+        #expect(kept == Array(21...30))
+        // A fresh page: the newest 3 (28…30), and back to the keyframe before them.
+        let reader = log.listen(after: nil)
+        guard case .events(let first) = await reader.next(upTo: 1 << 20) else { Issue.record("no events"); return }
+        #expect(first.map(\.id) == Array(25...30))
+        reader.cancel()
+        // A page that reconnects is sent what followed, keyframe or not.
+        let resumed = log.listen(after: 27)
+        guard case .events(let after) = await resumed.next(upTo: 1 << 20) else { Issue.record("no events"); return }
+        #expect(after.map(\.id) == [28, 29, 30])
+        resumed.cancel()
+        // Scrolling back: the events asked for, and before them back to a keyframe.
+        #expect(log.events(before: 30, count: 2).map(\.id) == Array(25...29))
+        // Before the first keyframe the log keeps everything, as it always did.
+        let early = ClassroomLog(limit: 100, initialWindow: 2)
+        for n in 1...6 { early.append("{\"n\":\(n)}", keyframe: n == 3) }
+        #expect(early.events(before: 3, count: 1).map(\.id) == [2])
+        #expect(early.events(before: 6, count: 1).map(\.id) == [3, 4, 5])
+    }
+
     @Test("the saved page carries its events inside a script a hostile text cannot close, and loads nothing")
     func savedPage() {
         let log = ClassroomLog()

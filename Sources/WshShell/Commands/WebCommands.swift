@@ -1,4 +1,7 @@
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import WshLanguage
 import WshText
 import WshWeb
@@ -95,7 +98,7 @@ extension Shell {
         let keys = try PresenterKeyPipe()
         let server = try ClassroomServer.start(
             ClassroomServer.Configuration(host: host, port: port, presenting: presenting,
-                                          title: connection.label),
+                                          title: connection.label, limits: Self.webLimits()),
             log: log, control: { keys.send($0) })
         let view = WebView(log: log)
         view.secrets = connection.secrets
@@ -116,6 +119,19 @@ extension Shell {
             console.note(style.yellow("wsh: the classroom page listens on \(host), beyond this machine: anyone who can reach "
                                       + "it and has the join link sees the session (read-only)"))
         }
+    }
+
+    /// The classroom's caps, but for `WSH_WEB_SEATS=N`: the event streams one
+    /// address (this machine included) and the other machines together may
+    /// hold. A class of 100 followed from this machine (scripts/bench-web
+    /// --students 100) needs more than the 8 seats this machine has.
+    static func webLimits() -> ClassroomServer.Limits {
+        var limits = ClassroomServer.Limits()
+        if let seats = getenv("WSH_WEB_SEATS").flatMap({ Int(String(cString: $0)) }), seats > 0 {
+            limits.streamsPerAddress = seats
+            limits.streamsFromOthers = max(seats, limits.streamsFromOthers)
+        }
+        return limits
     }
 
     /// Stops serving the page; `web save` still writes what it had.

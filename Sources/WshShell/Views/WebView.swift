@@ -30,8 +30,15 @@ import WshWeb
 /// - `view` `{step, view, text, terminal}`: a View rendered; `terminal` is
 ///   false for a screen a script did not show, rendered for the page.
 /// - `output` `{text, stream}`: what the terminal printed, `stdout` or `stderr`.
-/// - `state` `{state, diff}`: `state --json` and what the line changed.
-/// - `history` `{operations: [{text, remote, applied}], position}`.
+/// - `state` `{state, diff}` or `{patch, diff}`: the `state --json`
+///   document whole, or the members that changed since the last `state`
+///   (`WebDocuments`), and what the line changed (`state --diff --json`).
+/// - `history` `{operations: [{text, remote, applied}], position}` whole, or
+///   `{drop, keep, add, position}`: what changed since the last `history`.
+/// - `snapshot` `{state, history}`: both whole as the line starts, every
+///   `WebDocuments.snapshotEvery` lines, before its `line`: a keyframe of the
+///   log, whose window always begins at one, so a page rebuilds any line's
+///   state and history from the events it is sent.
 /// - `done` `{status, ms, t}`: the line ended (`t` in milliseconds since 1970).
 /// - `lesson` `{file, step, steps, narration, command}`: the presenter's next stop.
 ///
@@ -47,6 +54,8 @@ final class WebView: SessionSubscriber {
         var rendered: [String] = []
         /// The narration of the lesson's stop shown last, which the next line carries.
         var narration: [String] = []
+        /// The state and history sent last, which the next ones are sent against.
+        var documents = WebDocuments()
     }
 
     let log: ClassroomLog
@@ -70,6 +79,9 @@ final class WebView: SessionSubscriber {
             case .line(let line):
                 position.line += 1
                 position.step = -1
+                if let snapshot = position.documents.snapshotIfDue() {
+                    append(position, snapshot.merging(["type": "snapshot"]) { $1 }, keyframe: true)
+                }
                 append(position, ["type": "line", "text": .string(clean(line.text, .multiline)),
                                   "location": .string(clean(line.location)), "at": .string(Self.timeOfDay()),
                                   "lesson": .array(position.narration.map { .string(clean($0)) })])
@@ -101,10 +113,9 @@ final class WebView: SessionSubscriber {
                 append(position, ["type": "output", "text": .string(clean(text, .multiline)),
                                   "stream": .string(isError ? "stderr" : "stdout")])
             case .state(let state, let diff):
-                append(position, ["type": "state", "state": Self.value(state), "diff": Self.value(diff)])
+                append(position, position.documents.state(state).merging(["type": "state", "diff": Self.value(diff)]) { $1 })
             case .history(let history):
-                append(position, ["type": "history", "operations": Self.value(history.operations),
-                                  "position": .integer(Int64(history.position))])
+                append(position, position.documents.history(history).merging(["type": "history"]) { $1 })
             case .lineEnded(let status, let elapsed):
                 // `t`: when the line ended, in milliseconds since 1970, so a page can tell how long the event took to reach it.
                 append(position, ["type": "done", "status": .integer(Int64(status)), "ms": .number(Self.milliseconds(elapsed)),
@@ -119,10 +130,10 @@ final class WebView: SessionSubscriber {
     }
 
     /// Appends `object` with the line it belongs to.
-    private func append(_ position: Position, _ object: [String: JSONValue]) {
+    private func append(_ position: Position, _ object: [String: JSONValue], keyframe: Bool = false) {
         var object = object
         object["line"] = .integer(Int64(position.line))
-        log.append(Self.text(.object(object)))
+        log.append(Self.text(.object(object)), keyframe: keyframe)
     }
 
     /// The trace's lines as `layer` objects of the current step.
@@ -163,7 +174,7 @@ final class WebView: SessionSubscriber {
         Redaction.redact(TerminalText.sanitize(text, policy), secrets: secrets)
     }
 
-    private static func value<T: Encodable>(_ value: T) -> JSONValue {
+    static func value<T: Encodable>(_ value: T) -> JSONValue {
         let encoder = JSONEncoder()
         guard let data = try? encoder.encode(value), let parsed = JSONValue.parse(data) else { return .null }
         return parsed

@@ -25,7 +25,7 @@
     let line = lines.get(number);
     if (!line) {
       line = { number, text: null, location: "", at: "", steps: [], outputs: [], views: [],
-               state: null, diff: null, history: null, status: null, ms: null, lesson: null, firstID: Infinity };
+               state: null, diff: null, history: null, before: null, status: null, ms: null, lesson: null, firstID: Infinity };
       lines.set(number, line);
     }
     return line;
@@ -49,11 +49,60 @@
       case "layer": step(line, event.step).layers.push(event); break;
       case "view": line.views.push(event); break;
       case "output": line.outputs.push(event); break;
-      case "state": line.state = event.state; line.diff = event.diff; break;
-      case "history": line.history = event; break;
+      case "snapshot": applySnapshot(line, event); break;
+      case "state": applyState(line, event); break;
+      case "history": applyHistory(line, event); break;
       case "done": line.status = event.status; line.ms = event.ms; line.endedAt = event.t; break;
       case "lesson": lessonStop = event; break;
     }
+  }
+
+  // --- the state and the history: whole in a snapshot, then what each line changed (WebView's doc comment) ---
+  // Applied in id order, each state and history a new object (a line keeps the one it left), so any line shows
+  // as it was. A change that comes with no state or history to apply it to (never, from a window that starts
+  // at a snapshot) leaves it unknown until the next snapshot.
+  let documents = { state: null, history: null };
+
+  function resetDocuments() { documents = { state: null, history: null }; }
+
+  function applySnapshot(line, event) {
+    documents = { state: event.state || null, history: event.history || null };
+    line.before = documents;
+  }
+
+  function applyState(line, event) {
+    let state = null;
+    if (event.state) state = event.state;
+    else if (event.patch && documents.state) state = Object.assign({}, documents.state, event.patch);
+    documents = { state, history: documents.history };
+    line.state = state;
+    line.diff = event.diff;
+  }
+
+  function applyHistory(line, event) {
+    let operations = null;
+    if (event.operations) operations = event.operations;
+    else if (documents.history) {
+      operations = documents.history.operations.slice(event.drop, event.drop + event.keep).concat(event.add || []);
+    }
+    const history = operations ? { operations, position: event.position } : null;
+    documents = { state: documents.state, history };
+    line.history = history;
+  }
+
+  /// Where the page's window may start when it trims: the first snapshot at or after `index`, else -1.
+  function snapshotFrom(index) {
+    for (let i = Math.max(0, index); i < events.length; i++) if (events[i].type === "snapshot") return i;
+    return -1;
+  }
+
+  /// The line to select while following: the newest; in a saved lesson, the newest that ran to its end
+  /// (the `web save` that wrote the file was still running when it did).
+  function followedLine() {
+    if (settings.role !== "saved") return newestLine();
+    let ran = null;
+    for (const [number, line] of lines) if (line.status !== null && (ran === null || number > ran)) ran = number;
+    return ran === null ? newestLine() : ran;
   }
 
   /// Adds events from the stream or the server's window. The usual case, events newer than any held,
@@ -74,15 +123,16 @@
       rebuild();
       return;
     }
-    if (events.length > MAX_EVENTS + 1000 && following) {
-      // The page keeps a window (trimmed in batches); older events come back with "load earlier commands".
-      const dropped = events.splice(0, events.length - MAX_EVENTS);
+    const cut = events.length > MAX_EVENTS + 1000 && following ? snapshotFrom(events.length - MAX_EVENTS) : -1;
+    if (cut > 0) {
+      // The page keeps a window (trimmed in batches, from a snapshot on); older events come back with "load earlier commands".
+      const dropped = events.splice(0, cut);
       for (const event of dropped) seen.delete(event.id);
       rebuild();
       return;
     }
     for (const event of fresh) apply(event);
-    if (following) selected = newestLine();
+    if (following) selected = followedLine();
     schedule();
   }
 
@@ -95,8 +145,9 @@
   function rebuild() {
     lines.clear();
     lessonStop = null;
+    resetDocuments();
     for (const event of events) apply(event);
-    if (following || selected === null || !lines.has(selected)) selected = newestLine();
+    if (following || selected === null || !lines.has(selected)) selected = followedLine();
     schedule();
   }
 
@@ -244,10 +295,14 @@
     for (const out of line.outputs) output.appendChild(el("span", out.stream === "stderr" ? "err" : "out", out.text));
   }
 
-  /// The state as it was after `line`: its own, else the last one before it.
+  /// The state as it was after line `number`: its own, else the one it began with (a snapshot), else the last
+  /// one before it; with the line that holds it.
   function stateAt(number) {
     let best = null;
-    for (const [n, line] of lines) if (n <= number && line.state && (!best || n > best.number)) best = line;
+    for (const [n, line] of lines) {
+      const state = line.state || (line.before && line.before.state);
+      if (n <= number && state && (!best || n > best.line.number)) best = { line, state };
+    }
     return best;
   }
 
@@ -260,9 +315,10 @@
     const holder = stateAt(line.number);
     if (!holder) { box.appendChild(el("p", "note", "No state yet.")); return; }
     const state = holder.state;
-    const diff = holder === line ? line.diff : null;
+    const own = holder.line === line && line.state !== null;
+    const diff = own ? line.diff : null;
     const added = new Set(diff ? diff.rows_added : []);
-    if (!diff) diffBox.appendChild(el("p", "note", holder === line ? "" : "This command changed no state."));
+    if (!diff) diffBox.appendChild(el("p", "note", own ? "" : "This command changed no state."));
     if (diff) {
       const change = (cls, text) => { const d = el("div", "change " + cls, text); diffBox.appendChild(d); return d; };
       if (diff.rows_added.length) change("added", "+ rows " + diff.rows_added.length + ": " + diff.rows_added.join(", ")).dataset.kind = "rows_added";
@@ -305,9 +361,12 @@
   }
 
   function historyAt(number) {
-    let best = null;
-    for (const [n, line] of lines) if (n <= number && line.history && (!best || n > best.number)) best = line;
-    return best ? best.history : null;
+    let best = null, history = null;
+    for (const [n, line] of lines) {
+      const held = line.history || (line.before && line.before.history);
+      if (n <= number && held && (best === null || n > best)) { best = n; history = held; }
+    }
+    return history;
   }
 
   function renderHistory(line) {
@@ -322,8 +381,10 @@
     position.textContent = "position " + history.position + " of " + total + (history.position < total ? " · redo applies " + (total - history.position) : "")
       + (history.position > 0 ? " · undo takes back #" + history.position : "");
     history.operations.forEach((op, index) => {
-      const item = el("li", op.applied ? "op applied" : "op undone", op.text);
-      item.dataset.applied = String(op.applied);
+      // Applied: below the position (a history sent as a change carries the position, not each operation's flag).
+      const applied = index < history.position;
+      const item = el("li", applied ? "op applied" : "op undone", op.text);
+      item.dataset.applied = String(applied);
       if (index === history.position - 1) item.classList.add("current");
       if (op.remote) item.appendChild(el("span", "remote", "⇅ " + op.remote));
       list.appendChild(item);

@@ -76,8 +76,8 @@ public enum ClassroomPage {
           <span id="role" class="pill"></span>
           <span class="spacer"></span>
           <span id="presenter" hidden>
-            <button id="back" type="button" title="Back: undo the last step (← or PageUp)">◀ Back</button>
-            <button id="next" type="button" title="Next: run the next step (→, Space or PageDown)">Next ▶</button>
+            <button id="back" type="button" title="Back: undo the last step (b or PageUp)">◀ Back</button>
+            <button id="next" type="button" title="Next: run the next step (n, Space or PageDown)">Next ▶</button>
           </span>
           <button id="follow" type="button" title="Follow the newest command (End)">Follow live</button>
           <span class="zoom" role="group" aria-label="zoom">
@@ -95,6 +95,14 @@ public enum ClassroomPage {
           </nav>
           <section id="command-panel" aria-label="the command">
             <div id="lesson" hidden><p id="lesson-step" class="note"></p><div id="narration"></div><p id="lesson-next"></p></div>
+            <div id="steps" role="group" aria-label="the steps">
+              <button id="step-back" type="button" title="The step before (←)">◀</button>
+              <input id="scrub" type="range" min="0" max="0" value="0" aria-label="step">
+              <button id="step-next" type="button" title="The step after (→)">▶</button>
+              <span id="step-where" class="note"></span>
+              <button id="replay" type="button" hidden title="A fresh session runs the commands up to this step: the class takes the other branch">Replay from here</button>
+            </div>
+            <p id="branch" class="note" hidden></p>
             <h2 id="command-title">Waiting for the first command…</h2>
             <p id="command-meta" class="note"></p>
             <div id="lanes" role="table" aria-label="the layers"></div>
@@ -111,12 +119,16 @@ public enum ClassroomPage {
             <ol id="code" class="code"></ol>
           </aside>
           <aside id="model-panel" aria-label="state and history">
-            <h2>ViewModel state</h2>
-            <div id="state-diff"></div>
-            <div id="state"></div>
-            <h2>History</h2>
-            <p id="history-position" class="note"></p>
-            <ol id="history"></ol>
+            <div id="state-box">
+              <h2>ViewModel state</h2>
+              <div id="state-diff"></div>
+              <div id="state"></div>
+            </div>
+            <div id="history-box">
+              <h2>History</h2>
+              <p id="history-position" class="note"></p>
+              <ol id="history"></ol>
+            </div>
           </aside>
         </main>
         <script type="application/json" id="wsh-settings">\(scriptSafe(settings))</script>

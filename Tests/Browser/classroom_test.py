@@ -27,6 +27,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -175,6 +176,62 @@ def assert_shows_its_function(test, driver, card):
     test.assertLessEqual(box[1], box[3] + 1, "the code panel runs off the window")
 
 
+# Every line break inside a label of the diagram, read from where each character is drawn; `bad` lists those that
+# cut a word: a break is allowed after a space, / or , ; before . ? & ( ; between camelCase words; beside CJK.
+BREAKS = r"""
+  const allowed = (a, b) => /[\s\/,]/.test(a) || /[.?&(]/.test(b) || /[\p{Ll}\p{Nd}]/u.test(a) && /\p{Lu}/u.test(b)
+    || /[\u2e80-\ua4cf\uac00-\ud7a3\uff00-\uff60]/.test(a + b);
+  const bad = [];
+  let count = 0;
+  for (const label of document.querySelectorAll('#lanes .ev, #lanes .lane-head')) {
+    const chars = [];
+    const walk = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      for (let i = 0; i < node.length; i++) {
+        const range = document.createRange();
+        range.setStart(node, i); range.setEnd(node, i + 1);
+        const rect = range.getClientRects()[0];
+        if (rect && rect.width > 0) chars.push({ c: node.data[i], top: rect.top });
+      }
+    }
+    for (let i = 1; i < chars.length; i++) {
+      if (chars[i].top > chars[i - 1].top + 2) {
+        count++;
+        if (!allowed(chars[i - 1].c, chars[i].c)) bad.push(label.textContent + " | " + chars[i - 1].c + "/" + chars[i].c);
+      }
+    }
+  }
+  return { bad, count };
+"""
+
+# Each arrow's ends on the lifelines of its sender and receiver (the centres of their names), within 3 px.
+ARROWS_OFF_THEIR_LIFELINES = r"""
+  const centre = {};
+  for (const head of document.querySelectorAll('#lanes .lane-head')) {
+    const r = head.getBoundingClientRect();
+    centre[head.textContent] = (r.left + r.right) / 2;
+  }
+  const bad = [];
+  for (const message of document.querySelectorAll('#lanes .msg')) {
+    const r = message.querySelector('.arrow').getBoundingClientRect();
+    const [from, to] = [centre[message.dataset.from], centre[message.dataset.to]];
+    const [start, end] = from < to ? [r.left, r.right] : [r.right, r.left];
+    if (Math.abs(start - from) > 3 || Math.abs(end - to) > 3) bad.push([message.dataset.from, message.dataset.to, start, from, end, to].join(" "));
+  }
+  return bad;
+"""
+
+# Whether each selector's element shows at least 12 px of itself inside the window.
+IN_VIEW = r"""
+  return arguments[0].map(selector => {
+    const e = document.querySelector(selector);
+    if (!e) return selector + ' missing';
+    const r = e.getBoundingClientRect();
+    return Math.min(r.bottom, innerHeight) - Math.max(r.top, 0) >= 12 && r.left >= 0 && r.right <= innerWidth + 1;
+  });
+"""
+
+
 class ClassroomTests(unittest.TestCase):
     def setUp(self):
         self.wsh = Wsh()
@@ -201,9 +258,12 @@ class ClassroomTests(unittest.TestCase):
             wait_for_done(page, "undo")
         # The fetch's request line, in the Request lane, on the student's page.
         select_line(student, "fetch 3")
-        requests = texts(student, '#lanes .ev[data-layer="Request"]')
-        self.assertTrue(any("GET " in text and "public_timeline.json?count=3" in text and "200" in text for text in requests),
-                        requests)
+        # The request as an arrow to the Request lifeline, its answer as one back.
+        requests = texts(student, '#lanes .msg[data-to="Request"] .ev[data-layer="Request"]')
+        self.assertTrue(any(text.replace("\n", "").startswith("GET ") and "public_timeline.json?count=3" in text.replace("\n", "")
+                            for text in requests), requests)
+        answers = texts(student, '#lanes .msg.answer[data-from="Request"] .ev[data-layer="Request"]')
+        self.assertTrue(any(text.startswith("200 ·") for text in answers), answers)
         self.assertTrue(texts(student, '#lanes .ev[data-layer="Server"]'), "no sandbox route in the Server lane")
         self.assertIn("3 items", " ".join(texts(student, '#lanes .ev[data-layer="Model"]')))
         # The rows it added, in the state diff, and the rows marked new in the state.
@@ -281,7 +341,7 @@ class ClassroomTests(unittest.TestCase):
             select_line(page, command)
             self.assertIn(view, page.find_element(By.ID, "views").text, command)
             lane = " ".join(text.replace("\n", " ") for text in texts(page, '#lanes .ev[data-layer="View"]'))
-            self.assertIn("rendered " + view, lane, command)
+            self.assertIn("render " + view, lane, command)
 
     def test_a_student_page_has_no_controls_and_a_wrong_key_gets_403(self):
         page = self.open(self.wsh.student)
@@ -476,6 +536,79 @@ class ClassroomTests(unittest.TestCase):
                     }
                     return bad;""")
                 self.assertEqual(overflow, [], "%dx%d %s" % (width, height, theme))
+
+    def test_the_diagram_at_1024x768_breaks_no_word_joins_caller_and_callee_and_keeps_state_and_history_in_view(self):
+        for line in ("fetch 5", "detail 2", "favorite 2", "undo", "mute pixel_kafka68"):
+            self.wsh.type(line)
+        page = self.open(self.wsh.teacher + "?theme=light", width=1024, height=768)
+        wait_for_done(page, "mute pixel_kafka68")
+        for command in ("fetch 5", "favorite 2", "detail 2"):
+            select_line(page, command)
+            breaks = page.execute_script(BREAKS)
+            self.assertEqual(breaks["bad"], [], command)
+            if command == "fetch 5":
+                # Not vacuous: the long labels of a fetch do wrap at 1024 px.
+                self.assertGreater(breaks["count"], 5, command)
+            self.assertEqual(page.execute_script(ARROWS_OFF_THEIR_LIFELINES), [], command)
+        select_line(page, "fetch 5")
+        # A call and its answer: the ViewModel calls the DataController, which returns to it (dashed); the request
+        # goes from the DataController to the Request lifeline and to the sandbox's Server, and back.
+        for selector in ('.msg[data-from="Shell"][data-to="ViewModel"]:not(.answer)',
+                         '.msg[data-from="ViewModel"][data-to="DataController"]:not(.answer)',
+                         '.msg.answer[data-from="DataController"][data-to="ViewModel"]',
+                         '.msg[data-from="DataController"][data-to="Request"]:not(.answer)',
+                         '.msg[data-from="Request"][data-to="Server"]:not(.answer)',
+                         '.msg.answer[data-from="Request"][data-to="DataController"]',
+                         '.msg[data-from="DataController"][data-to="Model"]',
+                         '.msg.answer[data-from="Model"][data-to="DataController"]'):
+            self.assertTrue(page.find_elements(By.CSS_SELECTOR, "#lanes " + selector), selector)
+        answer = page.find_element(By.CSS_SELECTOR, '#lanes .msg.answer[data-from="DataController"] .arrow')
+        self.assertEqual(answer.value_of_css_property("border-top-style"), "dashed")
+        # The state and the history are in view without scrolling, and stay in view while the diagram scrolls.
+        for scroll in (0, 600):
+            page.execute_script("window.scrollTo(0, arguments[0])", scroll)
+            shown = page.execute_script(IN_VIEW, ["#state", "#history-position", "#history li"])
+            self.assertEqual(shown, [True, True, True], "scrolled %d: %s" % (scroll, shown))
+        page.execute_script("window.scrollTo(0, 0)")
+        self.assertEqual(page.execute_script("return window.scrollY"), 0)
+        os.makedirs(SHOTS, exist_ok=True)
+        page.save_screenshot(os.path.join(SHOTS, "diagram-1024x768-light.png"))
+
+    def test_each_step_has_an_address_and_the_arrows_and_slider_walk_them_live_and_saved(self):
+        commands = ("fetch 3", "detail 1", "back", "favorite 2", "undo")
+        for line in commands:
+            self.wsh.type(line)
+        live = self.open(self.wsh.teacher)
+        wait_for_done(live, "undo")
+        live.get(self.wsh.teacher + "#step-3")
+        wait(live, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-selected") == "3", "#step-3 did not open step 3")
+        self.assertEqual(live.find_element(By.ID, "command-title").text, "wsh> back")
+        live.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
+        wait(live, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-selected") == "4", "→ did not move to step 4")
+        self.assertEqual(live.find_element(By.ID, "command-title").text, "wsh> favorite 2")
+        self.assertTrue(live.current_url.endswith("#step-4"), live.current_url)
+        live.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT)
+        wait(live, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-selected") == "3", "← did not move back")
+        # The slider: dragged to step 1.
+        live.execute_script("const s = document.getElementById('scrub'); s.value = '1'; s.dispatchEvent(new Event('input'));")
+        wait(live, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-selected") == "1", "the slider did not move")
+        self.assertEqual(live.find_element(By.ID, "command-title").text, "wsh> fetch 3")
+        # A new command while a step is chosen does not take the page away from it.
+        self.wsh.type("list")
+        wait_for_done(live, "list")
+        self.assertEqual(live.find_element(By.TAG_NAME, "body").get_attribute("data-selected"), "1")
+        # The same in a saved lesson, opened from file://.
+        saved = os.path.join(tempfile.mkdtemp(), "lesson.html")
+        self.wsh.type("web save %s" % saved)
+        self.wsh.wait_for_line(r"web: saved (\d+) events")
+        page = browser()
+        self.drivers.append(page)
+        page.get("file://" + saved + "#step-3")
+        wait(page, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-selected") == "3", "the saved #step-3 did not open step 3")
+        page.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
+        wait(page, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-selected") == "4", "→ in the saved lesson")
+        self.assertEqual(page.find_element(By.ID, "command-title").text, "wsh> favorite 2")
+        self.assertTrue(texts(page, '#lanes .msg[data-to="Request"] .ev'), "the saved step has no request arrow")
 
     def test_zoom_grows_the_content_not_the_controls(self):
         page = self.open(self.wsh.teacher)

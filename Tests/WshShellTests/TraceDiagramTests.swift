@@ -6,7 +6,7 @@ import WshSandbox
 /// `trace diagram FILE`: the traced commands as FILE.svg and FILE.mmd.
 @Suite("trace diagram: the trace as a sequence diagram")
 struct TraceDiagramTests {
-    static let layers = ["Shell", "ViewModel", "DataController", "Request", "Model", "View"]
+    static let layers = ["Shell", "View", "ViewModel", "DataController", "Model", "Request"]
 
     /// A fresh directory for the files one test writes.
     func directory() throws -> String {
@@ -54,6 +54,10 @@ struct TraceDiagramTests {
         #expect(mermaid.hasPrefix("sequenceDiagram\n"))
         for layer in Self.layers { #expect(mermaid.contains("    participant \(layer)\n"), "\(layer)") }
         #expect(mermaid.contains("DataController->>Request: GET \(harness.sandbox.baseURL)statuses/public_timeline.json?count=3"))
+        // The sandbox's route that answered: a Server lifeline, called by the Request and answering it, as on the page.
+        #expect(texts.contains("Server"))
+        #expect(texts.contains { $0.hasSuffix("API GET /2/statuses/public_timeline.json") }, "\(texts)")
+        #expect(mermaid.contains("    participant Server\n") && mermaid.contains("Server-->>Request: \n"))
     }
 
     @Test("detail 1 after a fetch: a note that the DataController answered from its cache, and no request")
@@ -108,7 +112,7 @@ struct TraceDiagramTests {
         let svg = TraceSVGView().render(diagram)
         #expect(!svg.contains("\u{1B}") && !svg.contains("\u{202E}") && !svg.contains("[31m"))
         #expect(svg.contains("wsh&gt; echo &lt;b&gt;&amp;&quot;x&quot;; #1 red"))
-        #expect(svg.contains("a=1&amp;b=") && !svg.contains("<2>"))
+        #expect(svg.contains("&amp;b=&lt;2&gt;") && !svg.contains("<2>"))
         #expect(try #require(SVGGeometry(svg)).texts.contains("GET http://h/x?a=1&b=<2>"))
         let path = try directory() + "/hostile.svg"
         try svg.write(toFile: path, atomically: true, encoding: .utf8)
@@ -228,14 +232,20 @@ struct TraceDiagramTests {
     /// The least room, in pixels, between a label and a lifeline.
     static let padding = 4.0
 
-    @Test("wrapping breaks at spaces, after / ? & =, and hard where a word has none; wide characters count two")
+    @Test("wrapping breaks only after a space, / or ,; before . ? & (; between camelCase words; hard only where a piece is wider than a line")
     func wrapping() {
         #expect(TraceSVGView.wrap("abcdefghij", columns: 4) == ["abcd", "efgh", "ij"])
         #expect(TraceSVGView.wrap("今天天气很好", columns: 5) == ["今天", "天气", "很好"])
         #expect(TraceSVGView.wrap("short", columns: 20) == ["short"])
         #expect(TraceSVGView.wrap("", columns: 20) == [""])
         #expect(TraceSVGView.wrap("GET http://h/api/v1/x?limit=20", columns: 14)
-                == ["GET http://h/", "api/v1/x?", "limit=20"])
+                == ["GET http://h/", "api/v1/x", "?limit=20"])
+        // Never inside a word: SessionViewModel breaks between its words, a number never.
+        #expect(TraceSVGView.wrap("SessionViewModel.fetch(source: public, count: 5)", columns: 16)
+                == ["SessionViewModel", ".fetch(source: ", "public, count: ", "5)"])
+        #expect(TraceSVGView.wrap("StatusDataController.timeline", columns: 12) == ["StatusData", "Controller", ".timeline"])
+        #expect(TraceSVGView.wrap("200 · 7.8 KB · 12.5 ms", columns: 9) == ["200 · 7.8 ", "KB · 12.5 ", "ms"])
+        #expect(TraceSVGView.pieces("a.b 1.5 x,y, z") == ["a", ".b ", "1.5 ", "x,", "y, ", "z"])
         let texts = Self.longLabels.steps.map { step in
             switch step {
             case .message(_, _, let text, _), .note(_, let text), .banner(let text): text

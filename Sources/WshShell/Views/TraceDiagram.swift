@@ -6,10 +6,12 @@ import WshText
 /// (`TraceSVGView`, `TraceMermaidView`). Built from the same entries
 /// `trace on` draws; every text has passed `TerminalText.sanitize`.
 struct TraceDiagram: Equatable {
-    /// A lifeline, left to right in the order of the layers.
+    /// A lifeline, left to right: what the user sees, then down the layers to
+    /// the network. The classroom page draws the same lifelines (classroom.js
+    /// `LIFELINES`); the Server only where the sandbox answered.
     enum Layer: String, CaseIterable, Sendable {
-        case shell = "Shell", viewModel = "ViewModel", dataController = "DataController"
-        case request = "Request", model = "Model", view = "View"
+        case shell = "Shell", view = "View", viewModel = "ViewModel", dataController = "DataController"
+        case model = "Model", request = "Request", server = "Server"
     }
 
     /// One row of the diagram.
@@ -23,6 +25,15 @@ struct TraceDiagram: Equatable {
     }
 
     var steps: [Step] = []
+
+    /// The lifelines drawn: every layer, but the Server only where a route of the sandbox answered.
+    var lifelines: [Layer] {
+        let served = steps.contains { step in
+            if case .message(let from, let to, _, _) = step { return from == .server || to == .server }
+            return false
+        }
+        return Layer.allCases.filter { $0 != .server || served }
+    }
 
     /// The diagram of `records`, oldest first.
     init(_ records: [TraceRecord]) {
@@ -59,11 +70,13 @@ struct TraceDiagram: Equatable {
         case .network, .failed:
             for earlier in event.earlier {
                 message(caller, .request, "\(earlier.method) \(earlier.url)")
+                served(by: earlier.route)
                 message(.request, caller, "\(earlier.status.map(String.init) ?? "-") · \(TraceView.bytes(earlier.bytes)) · "
                         + TraceView.milliseconds(earlier.milliseconds), answer: true)
             }
             let request = [event.method, event.url].compactMap { $0 }.joined(separator: " ")
             message(caller, .request, request)
+            served(by: event.route)
             let status = event.status.map(String.init) ?? "-"
             let timing = "\(TraceView.bytes(event.bytes)) · \(TraceView.milliseconds(event.responseMilliseconds))"
             if case .failed(let reason) = event.source {
@@ -77,6 +90,13 @@ struct TraceDiagram: Equatable {
             }
         }
         if viaViewModel { message(.dataController, .viewModel, "return", answer: true) }
+    }
+
+    /// The sandbox's route that answered a request, as a call to the Server and its answer.
+    private mutating func served(by route: String?) {
+        guard let route else { return }
+        message(.request, .server, route)
+        message(.server, .request, "", answer: true)
     }
 
     private mutating func message(_ from: Layer, _ to: Layer, _ text: String, answer: Bool = false) {

@@ -2,7 +2,7 @@
 /// slides, every layer a participant in the order of the layers.
 struct TraceMermaidView {
     func render(_ diagram: TraceDiagram) -> String {
-        let layers = TraceDiagram.Layer.allCases
+        let layers = diagram.lifelines
         var lines = ["sequenceDiagram"]
         lines += layers.map { "    participant \($0.rawValue)" }
         for step in diagram.steps {

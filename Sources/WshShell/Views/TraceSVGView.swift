@@ -26,7 +26,7 @@ struct TraceSVGView {
     static let characterWidth = 7.3
 
     func render(_ diagram: TraceDiagram) -> String {
-        let layers = TraceDiagram.Layer.allCases
+        let layers = diagram.lifelines
         // The widest thing centred on a lifeline, a name or a note, sets the margins.
         let reach = max(Self.nameWidth, Self.noteWidth) / 2
         let width = (Self.margin + reach) * 2 + Self.column * (layers.count - 1)
@@ -39,7 +39,7 @@ struct TraceSVGView {
         for step in diagram.steps {
             switch step {
             case .message(let from, let to, let text, let answer):
-                let (low, high) = labelSpan(from: from, to: to, x: x)
+                let (low, high) = labelSpan(from: from, to: to, in: layers, x: x)
                 let lines = Self.wrap(text, columns: Self.columns(in: high - low - 2 * Self.padding))
                 let y = top + Self.lineHeight * lines.count + 8
                 let dash = answer ? " stroke-dasharray=\"6 4\"" : ""
@@ -81,9 +81,8 @@ struct TraceSVGView {
     /// The x of the two lifelines a message's label sits between: the arrow's
     /// ends when they are neighbours, else the sender and its neighbour toward
     /// the receiver, so that the label crosses no lifeline the arrow passes.
-    private func labelSpan(from: TraceDiagram.Layer, to: TraceDiagram.Layer,
+    private func labelSpan(from: TraceDiagram.Layer, to: TraceDiagram.Layer, in layers: [TraceDiagram.Layer],
                            x: (TraceDiagram.Layer) -> Int) -> (Int, Int) {
-        let layers = TraceDiagram.Layer.allCases
         let (start, end) = (layers.firstIndex(of: from)!, layers.firstIndex(of: to)!)
         // A message to itself has no span: its label takes the column beside the lifeline.
         let direction = end > start ? 1 : end < start ? -1 : start + 1 < layers.count ? 1 : -1
@@ -129,42 +128,78 @@ struct TraceSVGView {
 
     /// `text` in lines of at most `columns` columns (wide characters two),
     /// every character kept, so the lines joined are `text` and a reader who
-    /// copies them copies it whole. A line breaks after a space (which stays
-    /// at its end, drawn as nothing), else after `/ ? & =` as a URL allows,
-    /// else after as many characters as fit.
+    /// copies them copies it whole. A line breaks only between `pieces` (the
+    /// classroom page's rule), and inside a piece only when the piece alone is
+    /// wider than a line.
     static func wrap(_ text: String, columns: Int) -> [String] {
         var lines: [String] = []
-        var line: [Character] = []
+        var line = ""
         // The columns of `line`, with the spaces it ends with.
         var used = 0
-        // How many characters of `line` come before its last break.
-        var breakAfter: Int?
-        for character in text {
-            if character == " " {
-                line.append(character)
-                used += 1
-                // Spaces before the first word are no break: they would make a blank line.
-                if line.contains(where: { $0 != " " }) { breakAfter = line.count }
-                continue
-            }
-            let width = DisplayWidth.of(character)
-            if used + width > columns, let at = breakAfter {
-                lines.append(String(line[..<at]))
-                line.removeFirst(at)
-                used = DisplayWidth.of(String(line))
-                breakAfter = nil
-            }
-            if used + width > columns, !line.isEmpty {
-                lines.append(String(line))
-                line = []
+        for piece in pieces(text) {
+            let width = DisplayWidth.of(piece)
+            // The spaces a piece ends with may hang past the line's end: they are drawn as nothing.
+            let visible = DisplayWidth.of(String(piece.reversed().drop { $0 == " " }.reversed()))
+            if used + visible > columns, !line.isEmpty {
+                lines.append(line)
+                line = ""
                 used = 0
             }
-            line.append(character)
-            used += width
-            if "/?&=".contains(character) { breakAfter = line.count }
+            if visible <= columns {
+                line += piece
+                used += width
+                continue
+            }
+            // A piece wider than a line: as many characters as fit, line by line.
+            for character in piece {
+                let width = DisplayWidth.of(character)
+                if used + width > columns, !line.isEmpty, character != " " {
+                    lines.append(line)
+                    line = ""
+                    used = 0
+                }
+                line.append(character)
+                used += width
+            }
         }
-        if !line.isEmpty || lines.isEmpty { lines.append(String(line)) }
+        if !line.isEmpty || lines.isEmpty { lines.append(line) }
         return lines
+    }
+
+    /// `text` cut where a label may break: after a space, `/` or `,` (the
+    /// spaces after them stay with them); before `.` (not between two digits),
+    /// `?`, `&` or `(`; between the words of a camelCase name; around a wide
+    /// character. The classroom page's `pieces` (classroom.js) is the same
+    /// rule, so the page and the SVG break a label at the same places.
+    static func pieces(_ text: String) -> [String] {
+        let characters = Array(text)
+        var pieces: [String] = []
+        var piece = ""
+        for (index, character) in characters.enumerated() {
+            let previous = index > 0 ? characters[index - 1] : nil
+            let next = index + 1 < characters.count ? characters[index + 1] : nil
+            let digits = previous.map(Self.isDigit) == true && next.map(Self.isDigit) == true
+            let camel = previous.map { [.lowercaseLetter, .decimalNumber].contains(Self.category($0)) } == true
+                && Self.category(character) == .uppercaseLetter
+            let wide = DisplayWidth.of(character) == 2 || (previous.map { DisplayWidth.of($0) == 2 } == true && character != " ")
+            if !piece.isEmpty && ("?&(".contains(character) || character == "." && !digits || camel || wide) {
+                pieces.append(piece)
+                piece = ""
+            }
+            piece.append(character)
+            if character == " " || ("/,".contains(character) && next != " " && next != "/") {
+                pieces.append(piece)
+                piece = ""
+            }
+        }
+        if !piece.isEmpty || pieces.isEmpty { pieces.append(piece) }
+        return pieces
+    }
+
+    private static func isDigit(_ character: Character) -> Bool { character.isASCII && character.isNumber }
+
+    private static func category(_ character: Character) -> Unicode.GeneralCategory? {
+        character.unicodeScalars.first?.properties.generalCategory
     }
 
     /// XML text and attribute escaping: the one in WshText.

@@ -1,7 +1,9 @@
 "use strict";
 (function () {
   const settings = JSON.parse(document.getElementById("wsh-settings").textContent);
-  const LANES = ["View", "ViewModel", "DataController", "Request", "Model", "Server"];
+  // The lifelines of the sequence diagram, left to right: what the user sees, then down the layers to the network.
+  // The same order as `trace diagram` (TraceDiagram.Layer); Server only where the sandbox answered.
+  const LIFELINES = ["Shell", "View", "ViewModel", "DataController", "Model", "Request", "Server"];
   const MAX_EVENTS = 8000;
   const $ = (id) => document.getElementById(id);
   const el = (tag, cls, text) => {
@@ -19,7 +21,12 @@
   let following = true;             // select each new line as it comes
   let oldestAvailable = null;       // the oldest id the server still keeps
   let lessonStop = null;
+  let branch = null;                // the last `branch` event: the session the lines belong to
   let dirty = false;
+  // `#step-N` opens line N (live or saved); the page goes on following only when it is the newest.
+  const stepInHash = () => { const m = /^#step-(\d+)$/.exec(location.hash); return m ? Number(m[1]) : null; };
+  let wanted = stepInHash();
+  if (wanted !== null) following = false;
 
   function lineRecord(number) {
     let line = lines.get(number);
@@ -37,6 +44,17 @@
   }
 
   function apply(event) {
+    if (event.type === "branch") {
+      // A fresh session replayed the commands up to a step (the teacher's "Replay from here"): its lines
+      // start again from 0, and every page follows them.
+      lines.clear();
+      resetDocuments();
+      lessonStop = null;
+      branch = event;
+      following = true;
+      wanted = null;
+      return;
+    }
     if (typeof event.line !== "number") {
       if (event.type === "lesson") lessonStop = event;
       return;
@@ -133,6 +151,7 @@
     }
     for (const event of fresh) apply(event);
     if (following) selected = followedLine();
+    seekWanted();
     schedule();
   }
 
@@ -145,10 +164,20 @@
   function rebuild() {
     lines.clear();
     lessonStop = null;
+    branch = null;
     resetDocuments();
     for (const event of events) apply(event);
     if (following || selected === null || !lines.has(selected)) selected = followedLine();
+    seekWanted();
     schedule();
+  }
+
+  /// The step the address asked for, once the page holds it.
+  function seekWanted() {
+    if (wanted === null || !lines.has(wanted)) return;
+    selected = wanted;
+    following = wanted === newestLine();
+    wanted = null;
   }
 
   function schedule() {
@@ -160,6 +189,7 @@
   // --- rendering ---
   function render() {
     renderTimeline();
+    renderSteps();
     renderLesson();
     const line = selected === null ? null : lines.get(selected);
     renderCommand(line);
@@ -214,6 +244,73 @@
     if (chosen && following) chosen.scrollIntoView({ block: "nearest" });
   }
 
+  // --- the steps: ← and →, the slider, the address of each, and "replay from here" ---
+  function stepNumbers() { return [...lines.keys()].sort((a, b) => a - b); }
+
+  function renderSteps() {
+    const numbers = stepNumbers();
+    const scrub = $("scrub");
+    scrub.min = String(numbers.length ? numbers[0] : 0);
+    scrub.max = String(numbers.length ? numbers[numbers.length - 1] : 0);
+    scrub.disabled = numbers.length < 2;
+    if (selected !== null && document.activeElement !== scrub) scrub.value = String(selected);
+    const at = numbers.indexOf(selected);
+    $("step-back").disabled = at <= 0;
+    $("step-next").disabled = at < 0 || at >= numbers.length - 1;
+    $("step-where").textContent = selected === null ? "" : "step " + selected + " of " + (numbers.length ? numbers[numbers.length - 1] : 0);
+    const address = selected === null ? "" : "#step-" + selected;
+    if (selected !== null && location.hash !== address && wanted === null) history.replaceState(null, "", address);
+    const replay = $("replay");
+    replay.hidden = !(settings.role === "teacher" && settings.controlKey);
+    const line = selected === null ? null : lines.get(selected);
+    const reason = settings.replay ? settings.replay
+      : !line || selected < 1 ? "choose a command to replay up to"
+      : line.status === null ? "this command has not ended yet" : "";
+    replay.disabled = reason !== "";
+    replay.title = reason || "A fresh session runs steps 1–" + selected + " again: the class takes the other branch";
+    const note = $("branch");
+    note.hidden = !branch;
+    note.textContent = branch ? "Branch " + branch.branch + ": a fresh session replayed steps 1–" + branch.from + " of the one before"
+      + (branch.commands && branch.commands.length ? " (" + branch.commands.join("; ") + ")" : "") : "";
+  }
+
+  /// Moves the selection `by` steps (−1 or +1) from the one shown.
+  function stepBy(by) {
+    const numbers = stepNumbers();
+    const at = numbers.indexOf(selected);
+    const next = numbers[Math.min(numbers.length - 1, Math.max(0, at + by))];
+    if (next !== undefined) choose(next);
+  }
+
+  $("step-back").addEventListener("click", () => stepBy(-1));
+  $("step-next").addEventListener("click", () => stepBy(1));
+  $("scrub").addEventListener("input", () => {
+    const value = Number($("scrub").value);
+    // The nearest step held (a window may have gaps).
+    const numbers = stepNumbers();
+    let best = numbers[0];
+    for (const n of numbers) if (Math.abs(n - value) < Math.abs(best - value)) best = n;
+    if (best !== undefined) choose(best);
+  });
+  addEventListener("hashchange", () => {
+    const step = stepInHash();
+    if (step === null || step === selected) return;
+    wanted = step;
+    following = false;
+    seekWanted();
+    schedule();
+  });
+  $("replay").addEventListener("click", async () => {
+    if (selected === null || $("replay").disabled) return;
+    const step = selected;
+    try {
+      const answer = await fetch(settings.base + "control?key=" + encodeURIComponent(settings.controlKey), { method: "POST", body: "replay " + step });
+      $("connection").textContent = answer.ok ? "replaying to step " + step + "…" : (await answer.text()).trim() || "replay refused (" + answer.status + ")";
+    } catch (e) {
+      $("connection").textContent = "replay failed";
+    }
+  });
+
   function renderLesson() {
     const box = $("lesson");
     if (!lessonStop) { box.hidden = true; return; }
@@ -243,46 +340,7 @@
     if (line.lesson && line.lesson.length) meta.push(line.lesson.join(" "));
     $("command-meta").textContent = meta.filter(Boolean).join(" · ");
 
-    for (const lane of LANES) {
-      const head = el("div", "lane-head lane-" + lane, lane);
-      head.setAttribute("role", "columnheader");
-      lanes.appendChild(head);
-    }
-    if (!line.steps.length) {
-      const none = el("div", "step-end", "No ViewModel input: this command only reads or prints (the terminal below shows what it printed).");
-      lanes.appendChild(none);
-    }
-    line.steps.forEach((s, index) => {
-      const head = el("div", "step-head", (s.command || "(command)") + (s.input ? "  →  " + s.input : "  →  straight to the Request layer"));
-      head.dataset.step = String(index);
-      lanes.appendChild(head);
-      for (const layer of s.layers) {
-        if (layer.layer === "Shell") {
-          if (layer.event === "done" || layer.event === "failed") {
-            const end = el("div", "step-end" + (layer.event === "failed" ? " failed" : ""),
-              (layer.event === "failed" ? "failed: " + layer.detail : "done") + (typeof layer.ms === "number" ? " · " + layer.ms.toFixed(1) + " ms" : ""));
-            lanes.appendChild(end);
-          }
-          continue;
-        }
-        const column = LANES.indexOf(layer.layer);
-        for (let i = 0; i < LANES.length; i++) {
-          const cell = el("div", "cell");
-          cell.setAttribute("role", "cell");
-          if (i === column) {
-            const card = el("div", "ev lane-" + layer.layer);
-            card.dataset.layer = layer.layer;
-            card.dataset.event = layer.event;
-            card.appendChild(el("span", "what", layer.event));
-            card.appendChild(el("span", "detail", layer.detail));
-            if (typeof layer.ms === "number") card.appendChild(el("span", "ms", " · " + layer.ms.toFixed(1) + " ms"));
-            codeLink(card, layer);
-            cell.appendChild(card);
-          }
-          lanes.appendChild(cell);
-        }
-      }
-    });
+    renderDiagram(lanes, line);
     const views = $("views");
     const shown = line.views.length ? line.views.slice(-1) : [];
     if (!shown.length) views.appendChild(el("p", "note", "No View rendered for this command."));
@@ -293,6 +351,153 @@
     const output = $("output");
     if (!line.outputs.length) output.appendChild(el("span", "note", "(nothing printed)"));
     for (const out of line.outputs) output.appendChild(el("span", out.stream === "stderr" ? "err" : "out", out.text));
+  }
+
+  // --- the sequence diagram (issue 46): lifelines, a call as an arrow, its answer as a dashed arrow back ---
+  // A line's `layer` events become messages as `trace diagram` draws them (TraceDiagram.swift): the Shell sends
+  // the ViewModel its input, the ViewModel calls the DataController, the DataController sends each request (to
+  // the sandbox's Server route) and has the Model decode the answer, then returns; the ViewModel's change goes
+  // back to the Shell, which renders the View. A cache or archive answer is a note on the DataController.
+
+  /// The messages of one step: {from, to, text, answer, event} or {note: lifeline, text, event} or {banner, failed}.
+  function messages(step) {
+    const out = [];
+    const caller = step.input !== null ? "DataController" : "Shell";
+    const ms = (e) => (typeof e.ms === "number" ? " · " + e.ms.toFixed(1) + " ms" : "");
+    const send = (from, to, text, answer, event) => out.push({ from, to, text, answer, event });
+    let open = null;   // the DataController call not yet returned
+    const close = () => { if (open) { send("DataController", "ViewModel", "return" + ms(open), true, open); open = null; } };
+    const layers = step.layers;
+    for (let i = 0; i < layers.length; i++) {
+      const e = layers[i];
+      switch (e.layer + " " + e.event) {
+        case "ViewModel input": send("Shell", "ViewModel", e.detail, false, e); break;
+        case "ViewModel change": close(); send("ViewModel", "Shell", "onChange " + e.detail, true, e); break;
+        case "DataController call": close(); send("ViewModel", "DataController", e.detail, false, e); open = e; break;
+        case "Request request": case "Request failed": {
+          // `GET URL → 200 · 7.8 KB · new connection`: the request out, its answer back.
+          const arrow = e.detail.indexOf(" → "), cross = e.detail.indexOf(" ✗ ");
+          const cut = arrow >= 0 ? arrow : cross;
+          const sent = cut >= 0 ? e.detail.slice(0, cut) : e.detail;
+          const answer = cut >= 0 ? e.detail.slice(cut + (cut === arrow ? 3 : 1)) : e.event;
+          send(caller, "Request", sent, false, e);
+          while (i + 1 < layers.length && layers[i + 1].layer === "Server") {
+            const route = layers[++i];
+            send("Request", "Server", route.detail, false, route);
+            send("Server", "Request", "", true, route);
+          }
+          send("Request", caller, answer + ms(e), true, e);
+          break;
+        }
+        case "Model decoded": send("DataController", "Model", "decode", false, e); send("Model", "DataController", e.detail, true, e); break;
+        case "View rendered": close(); send("Shell", "View", "render " + e.detail, false, e); break;
+        case "Shell done": case "Shell failed":
+          close();
+          out.push({ banner: (e.event === "failed" ? "failed: " + e.detail : "done") + ms(e), failed: e.event === "failed" });
+          break;
+        default:
+          if (e.layer === "View" && e.event === "none") close();
+          out.push({ note: LIFELINES.includes(e.layer) ? e.layer : "Shell", text: e.detail, event: e });
+      }
+    }
+    close();
+    return out;
+  }
+
+  /// `text` cut where a label may break: after a space, `/` or `,`; before `.` (not in a number), `?`, `&` or `(`; between the
+  /// words of a camelCase name; around a wide (CJK) character. A piece never breaks inside (it is drawn
+  /// `nowrap`), so no word is cut. TraceSVGView.pieces is the same rule.
+  function pieces(text) {
+    const out = [];
+    let piece = "";
+    const chars = Array.from(text);
+    const wide = (c) => /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{1f300}-\u{1faff}\u{20000}-\u{3fffd}]/u.test(c);
+    chars.forEach((c, i) => {
+      const prev = i > 0 ? chars[i - 1] : "";
+      const next = i + 1 < chars.length ? chars[i + 1] : "";
+      const before = piece !== "" && ("?&(".includes(c) || c === "." && !(/\d/.test(prev) && /\d/.test(next)) ||
+        /[\p{Ll}\p{Nd}]/u.test(prev) && /\p{Lu}/u.test(c) || wide(c) || wide(prev) && c !== " ");
+      if (before) { out.push(piece); piece = ""; }
+      piece += c;
+      if (c === " " || (c === "/" || c === ",") && next !== " " && next !== "/") { out.push(piece); piece = ""; }
+    });
+    if (piece !== "" || !out.length) out.push(piece);
+    return out;
+  }
+
+  /// A label element whose text breaks only between `pieces`.
+  function label(cls, text) {
+    const node = el("span", cls);
+    for (const piece of pieces(text)) {
+      const part = el("span", "w", piece);
+      node.appendChild(part);
+      node.appendChild(document.createElement("wbr"));
+    }
+    return node;
+  }
+
+  function renderDiagram(box, line) {
+    const server = events.some((e) => e.type === "layer" && e.layer === "Server");
+    const lifelines = server ? LIFELINES : LIFELINES.filter((l) => l !== "Server");
+    const at = (lifeline) => Math.max(0, lifelines.indexOf(lifeline));
+    box.style.setProperty("--lanes", String(lifelines.length));
+    box.style.gridTemplateColumns = "repeat(" + 2 * lifelines.length + ", minmax(0, 1fr))";
+    // Grid lines: lifeline k stands on line 2k+2 of 2N half-columns; a lane-wide box around it runs 2k+1 to 2k+3.
+    const around = (k) => (2 * k + 1) + " / " + (2 * k + 3);
+    // One row each, top to bottom in the order they happened (auto-placement would pack them side by side).
+    let row = 1;
+    const put = (node) => { node.style.gridRow = String(row++); box.appendChild(node); };
+    lifelines.forEach((name, k) => {
+      const head = el("div", "lane-head lane-" + name);
+      head.appendChild(label("name", name));
+      head.style.gridColumn = around(k);
+      head.setAttribute("role", "columnheader");
+      head.style.gridRow = "1";
+      box.appendChild(head);
+    });
+    row = 2;
+    if (!line.steps.length) {
+      put(el("div", "step-end", "No ViewModel input: this command only reads or prints (the terminal below shows what it printed)."));
+    }
+    line.steps.forEach((s, index) => {
+      const head = el("div", "step-head", (s.command || "(command)") + (s.input ? "  →  " + s.input : "  →  straight to the Request layer"));
+      head.dataset.step = String(index);
+      put(head);
+      for (const m of messages(s)) {
+        if (m.banner !== undefined) {
+          put(el("div", "step-end" + (m.failed ? " failed" : ""), m.banner));
+          continue;
+        }
+        if (m.note !== undefined) {
+          const note = el("div", "note-box");
+          note.style.gridColumn = around(at(m.note));
+          const card = label("ev lane-" + m.event.layer, m.text);
+          dataOf(card, m.event);
+          note.appendChild(card);
+          put(note);
+          continue;
+        }
+        const from = at(m.from), to = at(m.to);
+        const arrow = el("div", "msg lane-" + m.event.layer + (m.answer ? " answer" : "") + (to > from ? " right" : " left"));
+        arrow.style.gridColumn = (2 * Math.min(from, to) + 2) + " / " + (2 * Math.max(from, to) + 2);
+        arrow.style.setProperty("--span", String(Math.abs(to - from)));
+        arrow.dataset.from = m.from;
+        arrow.dataset.to = m.to;
+        // The label sits between the sender's lifeline and the next one toward the receiver: no lifeline crosses it.
+        const card = label("ev lane-" + m.event.layer, m.text);
+        dataOf(card, m.event);
+        arrow.appendChild(card);
+        arrow.appendChild(el("div", "arrow"));
+        put(arrow);
+      }
+    });
+  }
+
+  function dataOf(card, layer) {
+    card.dataset.layer = layer.layer;
+    card.dataset.event = layer.event;
+    card.title = layer.layer + " · " + layer.event;
+    codeLink(card, layer);
   }
 
   /// The state as it was after line `number`: its own, else the one it began with (a snapshot), else the last
@@ -611,7 +816,7 @@
   $("zoom-out").addEventListener("click", () => setZoom(zoom() - 0.1));
   $("follow").addEventListener("click", () => { following = true; rebuild(); });
 
-  const presenting = settings.role === "teacher" && settings.controlKey;
+  const presenting = settings.role === "teacher" && settings.presenting === true && settings.controlKey;
   $("presenter").hidden = !presenting;
   $("role").textContent = settings.role === "teacher" ? (presenting ? "teacher · presenting" : "teacher")
     : settings.role === "student" ? "student · read-only" : "saved session";
@@ -632,19 +837,15 @@
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     const target = e.target;
     if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA")) return;
-    if (presenting && (e.key === "ArrowRight" || e.key === "PageDown" || e.key === " " || e.key === "n")) { e.preventDefault(); control("next"); return; }
-    if (presenting && (e.key === "ArrowLeft" || e.key === "PageUp" || e.key === "b")) { e.preventDefault(); control("back"); return; }
+    if (presenting && (e.key === "PageDown" || e.key === " " || e.key === "n")) { e.preventDefault(); control("next"); return; }
+    if (presenting && (e.key === "PageUp" || e.key === "b")) { e.preventDefault(); control("back"); return; }
+    if (e.key === "ArrowLeft" || e.key === "ArrowRight") { e.preventDefault(); stepBy(e.key === "ArrowLeft" ? -1 : 1); return; }
     if (e.key === "+" || e.key === "=") setZoom(zoom() + 0.1);
     else if (e.key === "-") setZoom(zoom() - 0.1);
     else if (e.key === "0") setZoom(1);
     else if (e.key === "t") setTheme(document.documentElement.dataset.theme === "dark" ? "light" : "dark");
     else if (e.key === "End") { following = true; rebuild(); }
-    else if (e.key === "ArrowUp" || e.key === "ArrowDown") {
-      const numbers = [...lines.keys()].sort((a, b) => a - b);
-      const at = numbers.indexOf(selected);
-      const next = numbers[Math.min(numbers.length - 1, Math.max(0, at + (e.key === "ArrowUp" ? -1 : 1)))];
-      if (next !== undefined) { e.preventDefault(); choose(next); }
-    }
+    else if (e.key === "ArrowUp" || e.key === "ArrowDown") { e.preventDefault(); stepBy(e.key === "ArrowUp" ? -1 : 1); }
   });
 
   $("older").addEventListener("click", async () => {
@@ -698,5 +899,9 @@
     };
     listen();
   }
-  window.wshPage = { events: () => events, lines: () => lines, selected: () => selected, functionExtent };
+  // The bar's height, for what stays in view under it.
+  const bar = () => document.documentElement.style.setProperty("--bar", $("bar").offsetHeight + "px");
+  new ResizeObserver(bar).observe($("bar"));
+  bar();
+  window.wshPage = { events: () => events, lines: () => lines, selected: () => selected, functionExtent, pieces };
 })();

@@ -564,6 +564,13 @@ class ClassroomTests(unittest.TestCase):
             self.assertTrue(page.find_elements(By.CSS_SELECTOR, "#lanes " + selector), selector)
         answer = page.find_element(By.CSS_SELECTOR, '#lanes .msg.answer[data-from="DataController"] .arrow')
         self.assertEqual(answer.value_of_css_property("border-top-style"), "dashed")
+        # The ViewModel's change notification names the ViewModel's code that sent it.
+        change = page.find_element(By.CSS_SELECTOR, '#lanes .msg[data-from="ViewModel"][data-to="Shell"] .ev[data-file]')
+        self.assertEqual(change.get_attribute("data-file"), "Sources/WshViewModel/Session/SessionViewModel.swift")
+        panel = show_code(page, change)
+        self.assertEqual(panel.get_attribute("data-state"), "ready")
+        self.assertIn("notify(", page.find_element(By.CSS_SELECTOR, "#code li.mark").text)
+        page.find_element(By.ID, "code-close").click()
         # The state and the history are in view without scrolling, and stay in view while the diagram scrolls.
         for scroll in (0, 600):
             page.execute_script("window.scrollTo(0, arguments[0])", scroll)

@@ -21,7 +21,7 @@ final class RecordingSubscriber: SessionSubscriber {
                 case .line(let line): "line \(line.text)"
                 case .inputStarted(let command, _, _): "input \(command)"
                 case .dataController(let call): call.source == .cache ? "cache" : "request"
-                case .changed(let change): "change \(TraceView.describe(change))"
+                case .changed(let change, _): "change \(TraceView.describe(change))"
                 case .inputEnded(let end): end.failure.map { "failed \($0)" } ?? "ended"
                 case .rendered(let view, _, let onTerminal): "rendered \(view)\(onTerminal ? "" : " (page)")"
                 case .output(_, let isError): isError ? "stderr" : "stdout"

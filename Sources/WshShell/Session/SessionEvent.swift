@@ -20,8 +20,9 @@ public enum SessionEvent: Sendable {
     case inputStarted(command: String, input: String?, place: SourcePlace? = nil)
     /// A DataController call and the requests it sent, or its cache hit.
     case dataController(TraceEvent)
-    /// A ViewModel change notification: what to re-render.
-    case changed(SessionChange)
+    /// A ViewModel change notification: what to re-render, and where in the
+    /// ViewModel's source it was sent from.
+    case changed(SessionChange, place: SourcePlace? = nil)
     /// The input returned (or failed): the Views it asks for are due now. The
     /// terminal Views render on this, before the other subscribers hear it.
     case inputEnded(InputEnded)

@@ -19,7 +19,7 @@ extension Shell {
         attachArchive(to: dataController, dialect: dialect)
         timelineDataController = dataController
         let session = SessionViewModel(dataController: dataController)
-        session.onChange = { stream.publish(.changed($0)) }
+        session.onChange = { [unowned session] in stream.publish(.changed($0, place: session.changePlace)) }
         sessionStorage = session
         return session
     }

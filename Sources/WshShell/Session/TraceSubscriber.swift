@@ -31,7 +31,7 @@ final class TraceSubscriber: SessionSubscriber {
             open.withLock { $0 = Open(command: command, input: input) }
         case .dataController(let call):
             open.withLock { $0?.entries.append(.dataController(call)) }
-        case .changed(let change):
+        case .changed(let change, _):
             open.withLock { $0?.entries.append(.change(change)) }
         case .rendered(let view, _, let onTerminal) where onTerminal:
             open.withLock { $0?.rendered.append(view) }

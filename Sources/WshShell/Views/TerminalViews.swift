@@ -36,7 +36,7 @@ final class TerminalViews: SessionSubscriber, @unchecked Sendable {
         case .inputStarted:
             changes.withLock { $0 = [] }
             archiveAnswered.withLock { $0 = nil }
-        case .changed(let change):
+        case .changed(let change, _):
             changes.withLock { $0.formUnion(change) }
         // Only a timeline answered in the server's place says so (not `archive search`, nor its rows' detail).
         case .dataController(let call) where call.source == .archive && call.call.hasPrefix("ArchiveStore.statuses("):

@@ -24,7 +24,8 @@ import WshWeb
 ///   --json` writes, and `Server` `route` lines where the sandbox answered;
 ///   with `source` `{file, function, line}`, the place in wsh's source that
 ///   produced it, where known (the DataController's call site, for its call
-///   and the requests and Model values it brought), and for a request
+///   and the requests and Model values it brought; the ViewModel's input and
+///   the line that sent its change notification), and for a request
 ///   `exchange` `{method, url, status, headers, body}` (headers and body
 ///   only for the last request of a call: its answer, masked and begun).
 /// - `view` `{step, view, text, terminal}`: a View rendered; `terminal` is
@@ -100,8 +101,10 @@ final class WebView: SessionSubscriber {
             case .dataController(let call):
                 layers(position, TraceJSONView.lines(for: .dataController(call), command: position.command,
                                                      viaViewModel: position.viaViewModel, server: true))
-            case .changed(let change):
-                layers(position, TraceJSONView.lines(for: .change(change), command: position.command, viaViewModel: true))
+            case .changed(let change, let place):
+                var lines = TraceJSONView.lines(for: .change(change), command: position.command, viaViewModel: true)
+                for index in lines.indices { lines[index].place = place }
+                layers(position, lines)
             case .rendered(let view, let text, let onTerminal):
                 if onTerminal { position.rendered.append(view) }
                 append(position, ["type": "view", "step": .integer(Int64(max(0, position.step))), "view": .string(clean(view)),

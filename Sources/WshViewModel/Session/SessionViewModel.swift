@@ -75,7 +75,7 @@ public final class SessionViewModel {
         timeline.onChange = { [unowned self] change in
             // A request starting is shown at once; the rest waits for the input's end.
             if change == .loading && timeline.isLoading {
-                onChange?(.loading)
+                notify(.loading)
             } else {
                 pending.formUnion(SessionChange(change))
             }
@@ -442,7 +442,7 @@ public final class SessionViewModel {
             errorMessage = nil
             change.insert(.error)
         }
-        if !change.isEmpty { onChange?(change) }
+        if !change.isEmpty { notify(change) }
     }
 
     /// Shows `error`, sends one notification, and returns the error to throw.
@@ -450,8 +450,17 @@ public final class SessionViewModel {
         errorMessage = error.description
         let change = pending.union(.error)
         pending = []
-        onChange?(change)
+        notify(change)
         return error
+    }
+
+    /// Where in wsh's source the last change notification was sent from: the
+    /// classroom page shows that code beside the change.
+    public private(set) var changePlace: SourcePlace?
+
+    private func notify(_ change: SessionChange, file: String = #filePath, function: String = #function, line: Int = #line) {
+        changePlace = SourcePlace(filePath: file, function: function, line: line)
+        onChange?(change)
     }
 
     /// The largest page `source` serves on this API (what `fetch --all` asks for); nil when it has none.

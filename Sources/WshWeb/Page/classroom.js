@@ -219,7 +219,8 @@
         items.set(number, item);
       }
       const text = line.text === null ? (number === 0 ? "(session start)" : "(earlier)") : line.text;
-      const when = number === 0 ? "before the first command" : line.ms === null ? "running…" : line.ms.toFixed(1) + " ms";
+      const when = number === 0 ? "before the first command"
+        : line.ms !== null ? line.ms.toFixed(1) + " ms" : settings.role === "saved" ? "saved here: still running" : "running…";
       const where = [line.location, line.at, when].filter(Boolean).join(" · ");
       const signature = text + "\u0000" + where;
       if (item.dataset.signature !== signature) {

@@ -35,10 +35,13 @@ struct ReplayFromPageTests {
     final class PipeInput: @unchecked Sendable {
         let source: StreamLineSource
         private let writeEnd: Int32
+        private let closed = Mutex(false)
 
         init() {
             var fds: [Int32] = [0, 0]
             _ = pipe(&fds)
+            // Not inherited by the processes other tests start, which would keep the input open.
+            _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
             source = StreamLineSource(name: "<stdin>", stream: fdopen(fds[0], "r"))
             writeEnd = fds[1]
         }
@@ -48,7 +51,11 @@ struct ReplayFromPageTests {
             _ = bytes.withUnsafeBytes { write(writeEnd, $0.baseAddress, $0.count) }
         }
 
-        func close() { Glibc.close(writeEnd) }
+        /// Ends the input (once).
+        func close() {
+            guard !closed.withLock({ (closed: inout Bool) -> Bool in defer { closed = true }; return closed }) else { return }
+            Glibc.close(writeEnd)
+        }
     }
 
     func post(_ url: String, _ body: String) async throws -> HTTPResponse {
@@ -114,9 +121,10 @@ struct ReplayFromPageTests {
         #expect(try await post(control, "replay 7").status == 409)
 
         // A student follows from here on, until the new branch's third line is done.
-        let student = Task { [http] in
+        let student = Task {
             let text = Mutex("")
-            _ = try? await http.stream(HTTPRequest(url: web.server.studentURL + "events")) { chunk in
+            // A client of its own: one client sends one request at a time, and this one stays open.
+            _ = try? await CurlHTTPClient().stream(HTTPRequest(url: web.server.studentURL + "events")) { chunk in
                 let now = text.withLock { $0 += String(decoding: chunk, as: UTF8.self); return $0 }
                 return !Self.followedBranch(now)
             }

@@ -99,7 +99,7 @@ extension Shell {
         let host = configuration.webHost
         let log = ClassroomLog()
         let keys = try PagePipe()
-        let replay = try replayRequests()
+        let replay = try makeReplayRequests()
         let server = try ClassroomServer.start(
             ClassroomServer.Configuration(host: host, port: port, presenting: presenting,
                                           title: connection.label, limits: Self.webLimits()),

@@ -166,7 +166,7 @@ public final class Shell {
         (source as? WakeableLineSource)?.wake = { [unowned self] in web?.replay.wake.readEnd }
         while true {
             // Between commands: a replay the page asked for runs now.
-            if pending.isEmpty, web?.replay.isPending == true { replayFromPage() }
+            if pending.isEmpty, web?.replay.isPending == true { replayFromPage(resuming: source as? PresenterSource) }
             let read = source.readLine(prompt: pending.isEmpty ? prompt() : continuationPrompt)
             switch read {
             case .wake:
@@ -217,7 +217,7 @@ public final class Shell {
                 source.remember(pending)
                 let chunk = pending
                 pending = ""
-                switch execute(chunk, file: source.name, firstLine: firstLine) {
+                switch execute(chunk, file: source.name, firstLine: firstLine, lesson: (source as? PresenterSource)?.bookmark) {
                 case .succeeded:
                     status = 0
                 case .failed(let failure):
@@ -245,7 +245,9 @@ public final class Shell {
         case exited(Int32)
     }
 
-    func execute(_ chunk: String, file: String, firstLine: Int) -> Outcome {
+    /// Runs one chunk as one line of the session: its events on the stream,
+    /// and kept for a replay (`lesson`: where a presented lesson stands after it).
+    func execute(_ chunk: String, file: String, firstLine: Int, lesson: PresenterSource.Bookmark? = nil) -> Outcome {
         defer { if interactive { Interrupts.take() } }
         let started = ContinuousClock.now
         let page = web
@@ -260,7 +262,8 @@ public final class Shell {
         }
         publishStateIfWatched(after: chunk)
         stream.publish(.lineEnded(status: status, elapsed: ContinuousClock.now - started))
-        ran(RanLine(text: chunk, file: file, firstLine: firstLine, step: step, failed: status != 0, live: connection.isLive))
+        ran(RanLine(text: chunk, file: file, firstLine: firstLine, step: step, failed: status != 0, live: connection.isLive,
+                    lesson: lesson))
         return outcome
     }
 

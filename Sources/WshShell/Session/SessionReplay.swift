@@ -14,6 +14,8 @@ struct RanLine {
     var failed: Bool
     /// Whether the session talked to a live server once it had run.
     var live: Bool
+    /// Where a presented lesson stood after it: where the presenter goes on after a replay to it.
+    var lesson: PresenterSource.Bookmark?
 
     /// `web …` only controls the page: a replay leaves it out.
     var controlsPage: Bool {
@@ -40,10 +42,8 @@ extension Shell {
     /// The replay door for a page that starts now: why this session can never
     /// replay, if so, and whether it talked to a live server already (every
     /// step would follow that line).
-    func replayRequests() throws -> ReplayRequests {
-        let refusal = connection.replayRefusal
-            ?? (presenting ? "replay is not offered while a lesson is presented: Back steps back instead" : nil)
-        let requests = try ReplayRequests(refusal: refusal)
+    func makeReplayRequests() throws -> ReplayRequests {
+        let requests = try ReplayRequests(refusal: connection.replayRefusal)
         if ranLines.contains(where: \.live) { requests.update { $0.liveFrom = 1 } }
         // The page numbers its lines from 1 again: the earlier lines come before its step 1.
         for index in ranLines.indices { ranLines[index].step = nil }
@@ -54,7 +54,8 @@ extension Shell {
     /// the terminal, publishes the `branch`, then runs the lines as lines of
     /// the fresh session. A line that fails where it did not before stops it,
     /// in one line naming the step and the reason; the fresh session stays.
-    func replayFromPage() {
+    /// A presented lesson (`presenter`) goes on from the stop after the last line run.
+    func replayFromPage(resuming presenter: PresenterSource? = nil) {
         guard let web, let step = web.replay.take() else { return }
         let style = console.diagnosticStyle
         if let refusal = web.replay.refusal(step: step) {
@@ -70,7 +71,8 @@ extension Shell {
         stream.publish(.branch(BranchStarted(branch: branch, from: step, commands: lines.map(\.text))))
         publishStateIfWatched(after: "replay")
         for line in lines {
-            let outcome = execute(line.text, file: line.file, firstLine: line.firstLine)
+            let outcome = execute(line.text, file: line.file, firstLine: line.firstLine, lesson: line.lesson)
+            if let lesson = line.lesson { presenter?.resume(at: lesson) }
             let failed: Bool = if case .succeeded = outcome { false } else { true }
             guard failed, !line.failed else { continue }
             let reason = lastFailure.map { TerminalText.sanitize($0) } ?? "it failed"

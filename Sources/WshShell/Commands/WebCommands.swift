@@ -23,10 +23,10 @@ extension Shell {
                     was. Everything the page needs is inside wsh: it works offline. The page
                     listens beyond this machine only with wsh --web-host ADDR; a student's page
                     never has controls, and a wrong join key gets 403. While a lesson is
-                    presented (wsh --present LESSON --web), the teacher's page has Next and Back;
-                    otherwise "Replay from here" on a command starts a fresh session (a new
-                    sandbox, or the same --replay recording from its start) that runs the
-                    session's commands up to it, and the class follows the new branch.
+                    presented (wsh --present LESSON --web), the teacher's page has Next and Back.
+                    "Replay from here" on a command starts a fresh session (a new sandbox, or
+                    the same --replay recording from its start) that runs the session's commands
+                    up to it, and the class follows the new branch.
                     `web off` stops serving; `web` alone says where it is served.
                     `web save FILE.html` writes the session so far as one self-contained HTML file
                     (the same page, its events inside) that any browser opens offline.

@@ -18,24 +18,23 @@ import WshText
 public enum ClassroomPage {
     /// Whose page it is.
     public enum Role: Sendable {
-        /// The teacher's page on this machine; the control key when a lesson is presented.
-        case teacher(controlKey: String?)
+        /// The teacher's page on this machine: the key its controls send, whether a
+        /// lesson is presented (Next and Back), and why "Replay from here" cannot
+        /// work in this session (nil when it can).
+        case teacher(controlKey: String, presenting: Bool, replay: String?)
         /// A student's read-only copy.
         case student
     }
 
     /// The live page for `role`, whose stream and older events are under `base` (`/` or `/join/KEY/`).
     static func live(title: String, role: Role, base: String, nonce: String) -> String {
-        let roleName: String
-        var controlKey = "null"
+        let settings: String
         switch role {
-        case .teacher(let key):
-            roleName = "teacher"
-            if let key { controlKey = quoted(key) }
+        case .teacher(let key, let presenting, let replay):
+            settings = self.settings(role: "teacher", base: base, controlKey: key, presenting: presenting, replay: replay)
         case .student:
-            roleName = "student"
+            settings = self.settings(role: "student", base: base)
         }
-        let settings = "{\"role\":\"\(roleName)\",\"base\":\(quoted(base)),\"controlKey\":\(controlKey)}"
         return document(title: title, nonce: nonce, settings: settings, events: "[]", sources: "{}",
                         policy: contentSecurityPolicy(nonce: nonce))
     }
@@ -46,9 +45,21 @@ public enum ClassroomPage {
         let nonce = "saved"
         let inline = "[" + events.map(\.json).joined(separator: ",\n") + "]"
         let sources = JSONValue.object(ClassroomSources.referenced(by: events).mapValues { .string($0) })
-        return document(title: title, nonce: nonce, settings: "{\"role\":\"saved\",\"base\":\"\",\"controlKey\":null}",
+        return document(title: title, nonce: nonce, settings: settings(role: "saved", base: ""),
                         events: inline, sources: String(decoding: sources.encoded(), as: UTF8.self),
                         policy: contentSecurityPolicy(nonce: nonce, connects: false))
+    }
+
+    /// The page's settings: whose page it is, where its events are, and the
+    /// teacher's controls (`controlKey`, `presenting`, and `replay`: null when
+    /// "Replay from here" works, else why not); a student's and a saved page have none.
+    static func settings(role: String, base: String, controlKey: String? = nil, presenting: Bool = false,
+                         replay: String? = nil) -> String {
+        let settings: JSONValue = .object([
+            "role": .string(role), "base": .string(base), "controlKey": controlKey.map { .string($0) } ?? .null,
+            "presenting": .bool(presenting), "replay": replay.map { .string($0) } ?? .null,
+        ])
+        return String(decoding: settings.encoded(), as: UTF8.self)
     }
 
     /// What the page may load and run: its own script and style (by nonce), and fetches of its own origin.

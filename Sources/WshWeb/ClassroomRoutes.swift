@@ -57,12 +57,14 @@ struct ClassroomRoutes: Sendable {
     /// The nonce the page's own script and style carry (the Content-Security-Policy allows only those).
     let nonce: String
     let control: @Sendable (ClassroomServer.Control) -> Void
+    let replayRefusal: ClassroomServer.ReplayRefusal
 
     func router() -> Router<ClassroomRequestContext> {
         let router = Router(context: ClassroomRequestContext.self)
         router.get("/") { _, context in
             guard context.isThisMachine else { return forbidden("this page is the teacher's: a student opens the join link") }
-            return page(ClassroomPage.Role.teacher(controlKey: configuration.presenting ? controlKey : nil), base: "/")
+            return page(.teacher(controlKey: controlKey, presenting: configuration.presenting, replay: replayRefusal(nil)),
+                        base: "/")
         }
         router.get("/events") { request, context in
             guard context.isThisMachine else { return forbidden("the teacher's events are for this machine") }
@@ -231,9 +233,11 @@ struct ClassroomRoutes: Sendable {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
-    /// Next or Back from the teacher's page.
+    /// Next, Back or `replay N` from the teacher's page: 204 for Next and
+    /// Back (409 unless a lesson is presented), 202 for a replay handed to the
+    /// shell (409 with the reason when this session cannot replay to that
+    /// step), 400 for any other body, 403 for anyone but the teacher's page.
     private func controlRequest(_ request: Request, context: ClassroomRequestContext) async throws -> Response {
-        guard configuration.presenting else { return forbidden("no lesson is presented: nothing to step") }
         guard context.isThisMachine else { return forbidden("only the teacher's page on this machine steps the lesson") }
         guard let key = request.uri.queryParameters.get("key"), ConstantTime.equal(String(key), controlKey) else {
             return forbidden("wrong or missing control key")
@@ -243,10 +247,25 @@ struct ClassroomRoutes: Sendable {
             return forbidden("a page of \(origin) cannot step the lesson")
         }
         let body = try await request.body.collect(upTo: 64)
-        guard let action = ClassroomServer.Control(rawValue: String(buffer: body).filter { !$0.isWhitespace })
-        else { return Response(status: .badRequest, body: .init(byteBuffer: ByteBuffer(string: "next or back\n"))) }
-        control(action)
-        return Response(status: .noContent)
+        guard let action = ClassroomServer.Control(body: String(buffer: body)) else {
+            return plain(.badRequest, "next, back or replay N (N a step from 1)")
+        }
+        switch action {
+        case .next, .back:
+            guard configuration.presenting else { return plain(.conflict, "no lesson is presented: nothing to step") }
+            control(action)
+            return Response(status: .noContent)
+        case .replay(let step):
+            if let refusal = replayRefusal(step) { return plain(.conflict, refusal) }
+            control(action)
+            return plain(.accepted, "replaying steps 1–\(step) in a fresh session")
+        }
+    }
+
+    /// A one-line answer in plain text.
+    private func plain(_ status: HTTPResponse.Status, _ text: String) -> Response {
+        Response(status: status, headers: [.contentType: "text/plain; charset=utf-8"],
+                 body: .init(byteBuffer: ByteBuffer(string: text + "\n")))
     }
 
     private func isOwnOrigin(_ origin: String) -> Bool {
@@ -256,8 +275,7 @@ struct ClassroomRoutes: Sendable {
     }
 
     private func forbidden(_ why: String) -> Response {
-        Response(status: .forbidden, headers: [.contentType: "text/plain; charset=utf-8"],
-                 body: .init(byteBuffer: ByteBuffer(string: "403 Forbidden: \(why)\n")))
+        plain(.forbidden, "403 Forbidden: \(why)")
     }
 
     /// One Server-Sent Event: its id and its JSON on one `data:` line (JSON text has no raw line breaks).

@@ -16,9 +16,9 @@ import Synchronization
 ///   one connecting from the address the server listens on); another
 ///   machine gets 403.
 /// - `/join/KEY/` is a student's read-only copy; a wrong or missing key is 403.
-/// - `POST /control` (Next and Back while presenting) needs this machine,
-///   the control key that only the teacher's page holds, and no foreign
-///   `Origin`: no request from a student's page can run a command.
+/// - `POST /control` (Next and Back while presenting, `replay N`) needs this
+///   machine, the control key that only the teacher's page holds, and no
+///   foreign `Origin`: no request from a student's page can run a command.
 ///
 /// Events go out as Server-Sent Events with ids (`/events`, or
 /// `/join/KEY/events`); a page that reconnects sends `Last-Event-ID` and is
@@ -85,10 +85,31 @@ public final class ClassroomServer: Sendable {
         }
     }
 
-    /// A presenter's control from the teacher's page.
-    public enum Control: String, Sendable {
+    /// A control from the teacher's page: the presenter's Next and Back, or
+    /// "Replay from here" (a fresh session runs the commands up to `step`).
+    public enum Control: Equatable, Sendable {
         case next, back
+        /// `replay N`: the page's step N (the `line` of its events), from 1.
+        case replay(step: Int)
+
+        /// The body of `POST /control`: `next`, `back` or `replay N` (N ≥ 1); nil for anything else.
+        public init?(body: String) {
+            let words = body.split(whereSeparator: \.isWhitespace)
+            switch (words.first, words.count) {
+            case ("next", 1): self = .next
+            case ("back", 1): self = .back
+            case ("replay", 2):
+                guard words[1].allSatisfy(\.isASCII), let step = Int(words[1]), step >= 1 else { return nil }
+                self = .replay(step: step)
+            default: return nil
+            }
+        }
     }
+
+    /// Whether the session can replay to a step: nil when it can, else why
+    /// not, in one line. Asked with nil for the teacher's page (its `replay`
+    /// setting), and with the step for each `replay N` before it is handed on.
+    public typealias ReplayRefusal = @Sendable (_ step: Int?) -> String?
 
     /// Why the server did not start.
     public struct StartError: Error, CustomStringConvertible {
@@ -130,15 +151,20 @@ public final class ClassroomServer: Sendable {
 
     /// Starts serving and returns once the port is bound. Blocks the calling
     /// thread while it binds (the shell's main thread, which waits anyway).
-    /// `control` hears Next and Back from the teacher's page, on a server thread.
+    /// `control` hears Next, Back and `replay N` from the teacher's page, on a
+    /// server thread: Next and Back only while presenting, `replay N` only when
+    /// `replayRefusal` has no reason against it.
     public static func start(_ configuration: Configuration, log: ClassroomLog,
-                             control: @escaping @Sendable (Control) -> Void) throws -> ClassroomServer {
+                             control: @escaping @Sendable (Control) -> Void,
+                             replayRefusal: @escaping ReplayRefusal = { _ in "this session cannot replay" })
+        throws -> ClassroomServer {
         let keys = (join: Self.randomKey(), control: Self.randomKey())
         let nonce = Self.randomKey()
         let seats = ClassroomSeats(perAddress: configuration.limits.streamsPerAddress,
                                    fromOthers: configuration.limits.streamsFromOthers)
         let routes = ClassroomRoutes(configuration: configuration, log: log, seats: seats, joinKey: keys.join,
-                                     controlKey: keys.control, nonce: nonce, control: control)
+                                     controlKey: keys.control, nonce: nonce, control: control,
+                                     replayRefusal: replayRefusal)
         var logger = Logger(label: "wsh-web")
         // Hummingbird's own messages would interleave with the shell's output.
         logger.logLevel = .critical

@@ -87,7 +87,8 @@ do {
 }
 let api = options.api ?? replay.map { $0.apiBase ?? "http://replay.invalid/" }
 
-// The sandbox lives as long as the process; it starts on the first request.
+// The sandbox lives as long as the process; it starts on the first request
+// (and again, fresh, for the classroom page's "Replay from here").
 nonisolated(unsafe) var sandbox: SandboxServer?
 var configuration = Shell.Configuration(
     target: api.map { .url($0.hasSuffix("/") ? $0 : $0 + "/") } ?? .sandbox,
@@ -98,7 +99,7 @@ var configuration = Shell.Configuration(
         let flavour = options.sandboxFlavour.flatMap(SandboxFlavour.named) ?? .mastodon
         let server = try SandboxServer.start(SandboxConfiguration(flavour: flavour), whileBinding: CurlHTTPClient.preload)
         sandbox = server
-        return (server.baseURL, server.token)
+        return (server.baseURL, server.token, { server.stop() })
     },
     json: options.json,
     timeout: .milliseconds(Int(options.timeout * 1000)),

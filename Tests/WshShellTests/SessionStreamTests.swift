@@ -29,6 +29,7 @@ final class RecordingSubscriber: SessionSubscriber {
                 case .history: "history"
                 case .lineEnded(let status, _): "done \(status)"
                 case .lesson: "lesson"
+                case .branch: "branch"
                 }
             }
         }

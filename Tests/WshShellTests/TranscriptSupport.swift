@@ -37,7 +37,7 @@ final class ShellHarness: @unchecked Sendable {
         let sandbox = try await SandboxServer.start(configuration)
         sandboxStorage = sandbox
         var shellConfiguration = Shell.Configuration(
-            target: .sandbox, launchSandbox: { (sandbox.baseURL, sandbox.token) }, json: json, accountStore: accountStore)
+            target: .sandbox, launchSandbox: { (sandbox.baseURL, sandbox.token, {}) }, json: json, accountStore: accountStore)
         shellConfiguration.dialect = dialect
         shellConfiguration.echo = echo
         shellConfiguration.keepGoing = keepGoing

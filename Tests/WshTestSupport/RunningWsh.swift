@@ -8,14 +8,18 @@ public final class RunningWsh: @unchecked Sendable {
     private let process = Process()
     private let output = Mutex((stdout: Data(), stderr: Data()))
     private let drained = DispatchGroup()
+    /// Its stdin, when it reads a pipe the test writes to (`send`).
+    private let input: Pipe?
 
-    /// Starts `wsh ARGUMENTS` with the environment `WshProcess.run` gives, plus `environment`.
-    public init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts `wsh ARGUMENTS` with the environment `WshProcess.run` gives, plus
+    /// `environment`; with `pipedInput`, its stdin is a pipe kept open until `closeInput()`.
+    public init(_ arguments: [String], environment: [String: String] = [:], pipedInput: Bool = false) throws {
         process.executableURL = URL(fileURLWithPath: WshProcess.binary)
         process.arguments = arguments
         process.environment = WshProcess.childEnvironment(environment)
         let stdout = Pipe(), stderr = Pipe()
-        process.standardInput = FileHandle.nullDevice
+        input = pipedInput ? Pipe() : nil
+        process.standardInput = input ?? FileHandle.nullDevice
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
@@ -31,6 +35,16 @@ public final class RunningWsh: @unchecked Sendable {
                 drained.leave()
             }
         }
+    }
+
+    /// Writes `line` and a newline to its stdin (started with `pipedInput`).
+    public func send(_ line: String) {
+        input?.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    /// Ends its stdin.
+    public func closeInput() {
+        try? input?.fileHandleForWriting.close()
     }
 
     /// What it printed so far.

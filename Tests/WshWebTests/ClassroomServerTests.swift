@@ -51,17 +51,26 @@ struct ClassroomServerTests {
         }
     }
 
-    @Test("no lesson presented: the control door is shut, key or not; presenting: only the key, from this origin, steps it")
+    @Test("the teacher's page always holds the control key; not presenting, Next and Back are 409; only the key, from this origin, steps a lesson")
     func controls() async throws {
         let heard = Mutex<[ClassroomServer.Control]>([])
         let quiet = try ClassroomServer.start(.init(port: 0), log: ClassroomLog(), control: { control in heard.withLock { $0.append(control) } })
         #expect(try await post(quiet.teacherURL + "control?key=anything", "next").status == 403)
+        let quietPage = String(decoding: try await get(quiet.teacherURL).body, as: UTF8.self)
+        let quietKey = try #require(quietPage.firstMatch(of: /"controlKey":"([0-9a-f]{32})"/)?.1)
+        #expect(quietPage.contains("\"presenting\":false"))
+        for action in ["next", "back"] {
+            let answer = try await post(quiet.teacherURL + "control?key=\(quietKey)", action)
+            #expect(answer.status == 409)
+            #expect(String(decoding: answer.body, as: UTF8.self) == "no lesson is presented: nothing to step\n")
+        }
         quiet.stop()
 
         let server = try ClassroomServer.start(.init(port: 0, presenting: true), log: ClassroomLog(),
                                                control: { control in heard.withLock { $0.append(control) } })
         defer { server.stop() }
         let page = String(decoding: try await get(server.teacherURL).body, as: UTF8.self)
+        #expect(page.contains("\"presenting\":true"))
         let key = try #require(page.firstMatch(of: /"controlKey":"([0-9a-f]{32})"/)?.1)
         #expect(try await post(server.teacherURL + "control", "next").status == 403)
         #expect(try await post(server.teacherURL + "control?key=\(String(repeating: "0", count: 32))", "next").status == 403)
@@ -70,6 +79,8 @@ struct ClassroomServerTests {
         // The student's copy of the page holds no key to send.
         let student = String(decoding: try await get(server.studentURL).body, as: UTF8.self)
         #expect(!student.contains(String(key)))
+        #expect(student.contains("\"controlKey\":null") && student.contains("\"presenting\":false")
+                && student.contains("\"replay\":null"))
         #expect(heard.withLock { $0 }.isEmpty)
 
         #expect(try await post(server.teacherURL + "control?key=\(key)", "next").status == 204)
@@ -77,6 +88,39 @@ struct ClassroomServerTests {
                                headers: [HTTPHeader("Origin", String(server.teacherURL.dropLast()))]).status == 204)
         #expect(try await post(server.teacherURL + "control?key=\(key)", "run rm -rf").status == 400)
         #expect(heard.withLock { $0 } == [.next, .back])
+    }
+
+    @Test("replay N: 202 and handed on when the session says it can, 409 with its reason when not, 400 for a bad N, 403 without the key")
+    func replayControl() async throws {
+        let heard = Mutex<[ClassroomServer.Control]>([])
+        let server = try ClassroomServer.start(
+            .init(port: 0), log: ClassroomLog(), control: { control in heard.withLock { $0.append(control) } },
+            replayRefusal: { step in step.map { $0 > 3 ? "there is no step \($0) yet: this session has 3" : nil } ?? nil })
+        defer { server.stop() }
+        let page = String(decoding: try await get(server.teacherURL).body, as: UTF8.self)
+        #expect(page.contains("\"replay\":null"))
+        let key = try #require(page.firstMatch(of: /"controlKey":"([0-9a-f]{32})"/)?.1)
+        #expect(try await post(server.teacherURL + "control", "replay 2").status == 403)
+        #expect(try await post(server.teacherURL + "control?key=\(key)", "replay 2",
+                               headers: [HTTPHeader("Origin", "http://evil.example")]).status == 403)
+        for bad in ["replay 0", "replay x", "replay -1", "replay", "replay 2 3", "replay ２"] {
+            #expect(try await post(server.teacherURL + "control?key=\(key)", bad).status == 400, "\(bad)")
+        }
+        let refused = try await post(server.teacherURL + "control?key=\(key)", "replay 4")
+        #expect(refused.status == 409)
+        #expect(String(decoding: refused.body, as: UTF8.self) == "there is no step 4 yet: this session has 3\n")
+        #expect(heard.withLock { $0 }.isEmpty)
+        #expect(try await post(server.teacherURL + "control?key=\(key)", "replay 2\n").status == 202)
+        #expect(heard.withLock { $0 } == [.replay(step: 2)])
+
+        // A session that can never replay says why on the teacher's page, and refuses every step.
+        let live = try ClassroomServer.start(.init(port: 0), log: ClassroomLog(), control: { _ in },
+                                             replayRefusal: { _ in "replay needs the embedded sandbox" })
+        defer { live.stop() }
+        let livePage = String(decoding: try await get(live.teacherURL).body, as: UTF8.self)
+        #expect(livePage.contains("\"replay\":\"replay needs the embedded sandbox\""))
+        let liveKey = try #require(livePage.firstMatch(of: /"controlKey":"([0-9a-f]{32})"/)?.1)
+        #expect(try await post(live.teacherURL + "control?key=\(liveKey)", "replay 1").status == 409)
     }
 
     @Test("a page that reconnects with Last-Event-ID is sent only what followed; a fresh one the newest window")

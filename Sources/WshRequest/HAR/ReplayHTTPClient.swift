@@ -20,6 +20,12 @@ public final class ReplayHTTPClient: CancellableHTTPClient {
         replayer = HARReplayer(recording: recording)
     }
 
+    /// A new replayer over the same recording, from its first exchange again
+    /// (a request recorded several times gets its first answer again).
+    public func fresh() -> ReplayHTTPClient {
+        ReplayHTTPClient(recording: replayer.recording)
+    }
+
     public func send(_ request: HTTPRequest) async throws(RequestError) -> HTTPResponse {
         let method = request.method.rawValue
         guard let exchange = replayer.answer(method: method, url: request.url) else {

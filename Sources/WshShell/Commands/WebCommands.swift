@@ -24,6 +24,9 @@ extension Shell {
                     listens beyond this machine only with wsh --web-host ADDR; a student's page
                     never has controls, and a wrong join key gets 403. While a lesson is
                     presented (wsh --present LESSON --web), the teacher's page has Next and Back.
+                    "Replay from here" on a command starts a fresh session (a new sandbox, or
+                    the same --replay recording from its start) that runs the session's commands
+                    up to it, and the class follows the new branch.
                     `web off` stops serving; `web` alone says where it is served.
                     `web save FILE.html` writes the session so far as one self-contained HTML file
                     (the same page, its events inside) that any browser opens offline.
@@ -95,14 +98,19 @@ extension Shell {
     public func startWeb(port: Int) throws {
         let host = configuration.webHost
         let log = ClassroomLog()
-        let keys = try PresenterKeyPipe()
+        let keys = try PagePipe()
+        let replay = try makeReplayRequests()
         let server = try ClassroomServer.start(
             ClassroomServer.Configuration(host: host, port: port, presenting: presenting,
                                           title: connection.label, limits: Self.webLimits()),
-            log: log, control: { keys.send($0) })
+            log: log,
+            control: { control in
+                if case .replay(let step) = control { replay.request(step: step) } else { keys.send(control) }
+            },
+            replayRefusal: { replay.refusal(step: $0) })
         let view = WebView(log: log)
         view.secrets = connection.secrets
-        web = WebSession(server: server, view: view, keys: keys)
+        web = WebSession(server: server, view: view, keys: keys, replay: replay)
         lastWebServer = nil
         stream.subscribe(view)
         stream.watchClosely(true)
@@ -141,7 +149,7 @@ extension Shell {
         stream.watchClosely(false)
         console.tee = nil
         web.server.stop()
-        web.keys.close()
+        web.close()
         lastWebServer = web.server
         self.web = nil
     }

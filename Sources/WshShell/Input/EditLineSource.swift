@@ -8,7 +8,7 @@ import Darwin
 /// The interactive prompt on libedit: line editing, history kept across
 /// sessions in a 0600 file (`PromptHistory`), TAB completion, Ctrl-C to drop
 /// the line.
-public final class EditLineSource: LineSource {
+public final class EditLineSource: WakeableLineSource {
     /// Candidate words for the word before the cursor, given the line up to it.
     public typealias Completer = (_ lineBeforeCursor: String) -> [String]
 
@@ -22,6 +22,9 @@ public final class EditLineSource: LineSource {
     private var promptText: UnsafeMutablePointer<CChar>?
     /// Bytes read from the terminal and not yet given to libedit.
     private var queued: [UInt8] = []
+    var wake: () -> Int32? = { nil }
+    /// Set when the wait for a key ended for `wake`: libedit's read ends, and with it the line being typed.
+    private var woken: (typed: Bool, at: Bool) = (false, false)
 
     /// A prompt reading the terminal on stdin; throws when libedit cannot be loaded.
     ///
@@ -74,6 +77,12 @@ public final class EditLineSource: LineSource {
         promptText = strdup(prompt)
         var count: Int32 = 0
         guard let raw = wsh_el_gets(editLine, &count) else {
+            if woken.at {
+                fputs(woken.typed ? "\n(the line being typed is dropped: the page asked for a replay)\n" : "\n", output)
+                fflush(output)
+                woken = (false, false)
+                return .wake
+            }
             if count < 0 || Interrupts.pending {
                 Interrupts.take()
                 fputs("^C\n", output)
@@ -254,6 +263,14 @@ extension EditLineSource {
             // A Ctrl-C that came while libedit was busy (not blocked in read)
             // interrupted nothing: see it before blocking again.
             if Interrupts.pending { return .interrupted }
+            switch WakeablePoll.wait(input: STDIN_FILENO, wake: wake()) {
+            case .input: break
+            case .interrupted: continue
+            case .wake:
+                let typed = wsh_el_line(editLine).map { $0.pointee.lastchar != $0.pointee.buffer } ?? false
+                woken = (typed, true)
+                return .interrupted
+            }
             let n = read(STDIN_FILENO, &byte, 1)
             if n == 1 { return .byte(byte) }
             if n == 0 { return .end }

@@ -9,6 +9,10 @@ public enum LineRead: Equatable, Sendable {
     /// Line `line` of the input is not UTF-8 text: the loop refuses it as a
     /// syntax error (status 2) instead of running a guess at it.
     case invalidText(line: Int)
+    /// The source stopped waiting for input because the classroom page asked
+    /// the shell for something between commands (a replay): the loop does it
+    /// and reads again (a line half typed at the prompt is dropped).
+    case wake
 }
 
 /// Where the loop's lines come from: the prompt, a file, stdin, a `-c` string.
@@ -28,6 +32,14 @@ public protocol LineSource: AnyObject {
 
 extension LineSource {
     public func remember(_ entry: String) {}
+}
+
+/// A source that waits for input (the prompt, a pipe) and can be woken from
+/// the wait: it polls `wake`'s descriptor beside its input and, when that is
+/// readable and the input is not, returns `.wake` (the loop drains it).
+protocol WakeableLineSource: LineSource {
+    /// The descriptor to poll beside the input; nil while nothing can wake the source.
+    var wake: () -> Int32? { get set }
 }
 
 /// Lines from text held in memory: `-c 'CMDS'`, a script file, `source FILE`.

@@ -36,9 +36,15 @@ public final class PresenterSource: LineSource {
         case run, back, skip, quit
         /// Any other key: asks again.
         case other
+        /// Not a key: the page woke the wait (a replay); the stop is shown again after it.
+        case wake
+
+        /// What `TerminalKey.read` gives for a wake: 0xFF is never a byte of UTF-8 text, so no key sends it.
+        static let wakeByte: UInt8 = 0xFF
 
         init(byte: UInt8?) {
             switch byte {
+            case Self.wakeByte: self = .wake
             case UInt8(ascii: "\r"), UInt8(ascii: "\n"), UInt8(ascii: " "): self = .run
             case UInt8(ascii: "b"), UInt8(ascii: "B"): self = .back
             case UInt8(ascii: "s"), UInt8(ascii: "S"): self = .skip
@@ -63,6 +69,22 @@ public final class PresenterSource: LineSource {
     private let style: Style
     /// Hears each stop as it is shown (the classroom page shows its narration).
     private let stopShown: (LessonStop) -> Void
+    /// Where the lesson stands: the next stop, and the stops that ran (where `b` goes back to).
+    struct Bookmark: Equatable {
+        var position: Int
+        var ran: [Int]
+    }
+
+    /// Where the lesson stands now: after the line the loop read last, the stop after it.
+    var bookmark: Bookmark { Bookmark(position: position, ran: ran) }
+
+    /// Goes on from `bookmark` (a replay ran the lesson's lines up to it in a fresh session).
+    func resume(at bookmark: Bookmark) {
+        position = bookmark.position
+        ran = bookmark.ran
+        queued = []
+    }
+
     /// Whether the last stop waits for a key (a page follows the lesson):
     /// Back can still step back, and the page sees the end before wsh does.
     var waitsAtEnd = false
@@ -95,6 +117,7 @@ public final class PresenterSource: LineSource {
                 switch key {
                 case .quit: return .end
                 case .back: if let back = stepBack() { return back }
+                case .wake: return .wake
                 default: position += 1
                 }
             case .command(let lines):
@@ -113,6 +136,9 @@ public final class PresenterSource: LineSource {
                 case .back:
                     show("\n")
                     if let back = stepBack() { return back }
+                case .wake:
+                    show("\n")
+                    return .wake
                 case .quit, .other:
                     show("\n")
                     return .end
@@ -124,6 +150,7 @@ public final class PresenterSource: LineSource {
         show(style.dim("(the lesson is over: Enter ends, b steps back)"))
         let key = nextKey()
         show("\n")
+        if key == .wake { return .wake }
         if key == .back, let back = stepBack() { return back }
         return key == .back ? readLine(prompt: prompt) : .end
     }
@@ -188,12 +215,14 @@ public final class PresenterSource: LineSource {
 /// One key from the terminal on stdin, without echo or waiting for Enter,
 /// or from the classroom page's Next and Back (a pipe that carries them as keys).
 enum TerminalKey {
-    /// Waits for a key; nil at the end of input or when nothing can be read.
+    /// Waits for a key; nil at the end of input or when nothing can be read;
+    /// `PresenterSource.Key.wakeByte` when `wake` became readable (the loop drains it).
     ///
     /// - Parameters:
     ///   - terminal: whether to read stdin (false when it is no terminal and the page drives the lesson).
     ///   - page: the read end of the page's key pipe, if a page is served.
-    static func read(terminal: Bool = true, page: () -> Int32? = { nil }) -> UInt8? {
+    ///   - wake: the read end of the page's wake pipe (a replay), if a page is served.
+    static func read(terminal: Bool = true, page: () -> Int32? = { nil }, wake: () -> Int32? = { nil }) -> UInt8? {
         var saved = termios()
         let isTerminal = terminal && tcgetattr(STDIN_FILENO, &saved) == 0
         if isTerminal {
@@ -213,11 +242,14 @@ enum TerminalKey {
             var fds: [pollfd] = []
             if terminal { fds.append(pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)) }
             if let pipe = page() { fds.append(pollfd(fd: pipe, events: Int16(POLLIN), revents: 0)) }
+            let woken = wake()
+            if let woken { fds.append(pollfd(fd: woken, events: Int16(POLLIN), revents: 0)) }
             if fds.isEmpty { return nil }
             let ready = poll(&fds, nfds_t(fds.count), 250)
             if ready < 0 && errno != EINTR { return nil }
             if ready <= 0 { continue }
             for entry in fds where entry.revents != 0 {
+                if entry.fd == woken { return PresenterSource.Key.wakeByte }
                 let count = Glibc.read(entry.fd, &byte, 1)
                 if count == 1 { return byte }
                 if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }

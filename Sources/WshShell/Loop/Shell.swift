@@ -96,6 +96,13 @@ public final class Shell {
     var published: (state: SessionStateDocument, history: HistoryDocument)?
     /// `--keep-going`: the status of the first failure the current run went on past.
     private var firstFailure: Int32?
+    /// The lines the session ran since it began (or since its last replay),
+    /// as typed, for the page's "Replay from here": in memory only, never written.
+    var ranLines: [RanLine] = []
+    /// Which branch the session is: 1 as it began, one more for each replay.
+    var branch = 1
+    /// The message of the last error reported, for a replay that stops on it.
+    private(set) var lastFailure: String?
 
     public init(configuration: Configuration, console: Console) {
         self.configuration = configuration
@@ -155,9 +162,20 @@ public final class Shell {
         var firstLine = 1
         var lineNumber = 0
         var status: Int32 = 0
+        // A source that waits for input also wakes for the page's requests.
+        (source as? WakeableLineSource)?.wake = { [unowned self] in web?.replay.wake.readEnd }
         while true {
+            // Between commands: a replay the page asked for runs now.
+            if pending.isEmpty, web?.replay.isPending == true { replayFromPage(resuming: source as? PresenterSource) }
             let read = source.readLine(prompt: pending.isEmpty ? prompt() : continuationPrompt)
             switch read {
+            case .wake:
+                if !pending.isEmpty {
+                    console.note(console.diagnosticStyle.dim("replay: the unfinished input is dropped"))
+                    pending = ""
+                }
+                // The loop's next turn runs the replay, if one waits.
+                continue
             case .end:
                 guard !pending.isEmpty else { return firstFailure ?? status }
                 // Ctrl-D at `...>` abandons the unfinished input, not the session.
@@ -199,7 +217,7 @@ public final class Shell {
                 source.remember(pending)
                 let chunk = pending
                 pending = ""
-                switch execute(chunk, file: source.name, firstLine: firstLine) {
+                switch execute(chunk, file: source.name, firstLine: firstLine, lesson: (source as? PresenterSource)?.bookmark) {
                 case .succeeded:
                     status = 0
                 case .failed(let failure):
@@ -220,18 +238,23 @@ public final class Shell {
     }
 
     /// How one chunk ended.
-    private enum Outcome {
+    enum Outcome {
         case succeeded
         case failed(Int32)
         /// `exit N`, which ends any session.
         case exited(Int32)
     }
 
-    private func execute(_ chunk: String, file: String, firstLine: Int) -> Outcome {
+    /// Runs one chunk as one line of the session: its events on the stream,
+    /// and kept for a replay (`lesson`: where a presented lesson stands after it).
+    func execute(_ chunk: String, file: String, firstLine: Int, lesson: PresenterSource.Bookmark? = nil) -> Outcome {
         defer { if interactive { Interrupts.take() } }
         let started = ContinuousClock.now
-        web?.view.secrets = connection.secrets
+        let page = web
+        page?.view.secrets = connection.secrets
         stream.publish(.line(LineStarted(text: chunk, location: interactive ? "prompt" : "\(file):\(firstLine)")))
+        // The page's number for this line, when the page saw it start.
+        let step = page?.view.line
         let outcome = run(chunk, file: file, firstLine: firstLine)
         let status: Int32 = switch outcome {
         case .succeeded: 0
@@ -239,6 +262,8 @@ public final class Shell {
         }
         publishStateIfWatched(after: chunk)
         stream.publish(.lineEnded(status: status, elapsed: ContinuousClock.now - started))
+        ran(RanLine(text: chunk, file: file, firstLine: firstLine, step: step, failed: status != 0, live: connection.isLive,
+                    lesson: lesson))
         return outcome
     }
 
@@ -269,6 +294,7 @@ public final class Shell {
     /// Prints `error` as the one error mapping words it; the failure it is.
     private func report(_ error: LanguageError) -> Outcome {
         let report = ErrorReport(error, interactive: interactive)
+        lastFailure = report.message ?? error.message
         if let message = report.message {
             // One line, whatever the message quotes (a server's text, a typed word).
             console.note(console.diagnosticStyle.red(TerminalText.sanitize(message)))

@@ -62,7 +62,9 @@ extension Shell {
                 : "presenting \(path) from the page: Next runs, Back steps back"))
             let presenter = PresenterSource(
                 name: path, text: text, style: console.diagnosticStyle,
-                readKey: { [unowned self] in TerminalKey.read(terminal: stdinIsTerminal, page: { web?.keys.readEnd }) },
+                readKey: { [unowned self] in
+                    TerminalKey.read(terminal: stdinIsTerminal, page: { web?.keys.readEnd }, wake: { web?.replay.wake.readEnd })
+                },
                 show: { [unowned self] in console.diagnostic($0) },
                 stopShown: { [unowned self] stop in
                     presenterStop = stop

@@ -22,9 +22,10 @@ public final class Connection {
         }
     }
 
-    /// Starts the embedded sandbox and gives its base URL and token. Supplied by
-    /// the executable, which links the sandbox; the shell does not.
-    public typealias SandboxLauncher = () throws -> (baseURL: String, token: String)
+    /// Starts the embedded sandbox and gives its base URL, its token and how to
+    /// stop it (a replay starts a fresh one). Supplied by the executable, which
+    /// links the sandbox; the shell does not.
+    public typealias SandboxLauncher = () throws -> (baseURL: String, token: String, stop: () -> Void)
 
     public private(set) var target: Target
     /// Where the token of a `.url` target comes from, before any stored account.
@@ -35,7 +36,9 @@ public final class Connection {
     private let timeouts: (connect: Duration, total: Duration)
     /// The CAs every client of this connection trusts, the API's and the auxiliary ones alike.
     public let authorities: CertificateAuthorities
-    private var sandbox: (baseURL: String, token: String)?
+    private var sandbox: (baseURL: String, token: String, stop: () -> Void)?
+    /// Where the session pointed when it began: where a replay starts again.
+    private let initial: (target: Target, dialect: DialectChoice)
     private var current: (client: APIClient, http: any CancellableHTTPClient)?
     /// A client for a request outside the API client (the OAuth exchange),
     /// cancelled by Ctrl-C like the API client's.
@@ -132,6 +135,7 @@ public final class Connection {
                 authorities: CertificateAuthorities = .system, tape: Tape = .live) {
         self.tape = tape
         self.dialectChoice = dialect
+        self.initial = (target, dialect)
         self.authorities = authorities
         self.target = target
         self.tokenSource = tokenSource
@@ -427,8 +431,43 @@ public final class Connection {
         return secrets + learnedSecrets
     }
 
+    /// Why a fresh session could not run this one's commands against the same
+    /// answers, in one line; nil when it can: on the embedded sandbox (a new
+    /// one, seeded alike) or under `--replay` (the same recording, from its start).
+    public var replayRefusal: String? {
+        if tape.isReplay { return nil }
+        switch initial.target {
+        case .sandbox:
+            return launchSandbox == nil ? "replay needs the embedded sandbox, and this build has none" : nil
+        case .url(let url):
+            return "replay needs the embedded sandbox or --replay FILE.har: this session talks to \(url)"
+        }
+    }
+
+    /// True while requests would go to a live server other than the embedded
+    /// sandbox (a URL, not answered from a recording).
+    public var isLive: Bool {
+        if case .url = target, !tape.isReplay { return true }
+        return false
+    }
+
+    /// Starts again where the session began, for a replay: the first target
+    /// and dialect, a fresh embedded sandbox on the next request (this one
+    /// stopped) or a fresh replayer over the same recording, no client yet.
+    public func startAfresh() {
+        current = nil
+        auxiliary = nil
+        if let sandbox {
+            remember(secret: sandbox.token)
+            sandbox.stop()
+            self.sandbox = nil
+        }
+        if case .replay(let replay) = tape { tape = .replay(replay.fresh()) }
+        connect(to: initial.target, dialect: initial.dialect)
+    }
+
     private func startSandbox() throws(RequestError) -> (baseURL: String, token: String) {
-        if let sandbox { return sandbox }
+        if let sandbox { return (sandbox.baseURL, sandbox.token) }
         if case .replay = tape {
             throw .configuration("the sandbox does not start under --replay: every answer comes from the recording")
         }
@@ -436,7 +475,7 @@ public final class Connection {
         do {
             let started = try launchSandbox()
             sandbox = started
-            return started
+            return (started.baseURL, started.token)
         } catch {
             throw .configuration("cannot start the sandbox: \(error)")
         }

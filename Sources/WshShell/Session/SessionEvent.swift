@@ -44,6 +44,19 @@ public enum SessionEvent: Sendable {
     case lineEnded(status: Int32, elapsed: Duration)
     /// A lesson's next stop (`--present`): its narration and the command it waits on.
     case lesson(LessonStop)
+    /// "Replay from here": a fresh session begins, and runs `commands` (the
+    /// earlier branch's lines up to its step `from`) as its first lines.
+    case branch(BranchStarted)
+}
+
+/// A fresh session that replays an earlier one's lines (the classroom page's "Replay from here").
+public struct BranchStarted: Sendable, Hashable {
+    /// Which branch this is: the session as it began is branch 1, its first replay branch 2.
+    public var branch: Int
+    /// The step of the earlier branch it replays to.
+    public var from: Int
+    /// The lines it runs, as typed (raw: the View that shows them masks them).
+    public var commands: [String]
 }
 
 /// A line about to run.

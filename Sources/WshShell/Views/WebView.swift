@@ -42,6 +42,13 @@ import WshWeb
 ///   state and history from the events it is sent.
 /// - `done` `{status, ms, t}`: the line ended (`t` in milliseconds since 1970).
 /// - `lesson` `{file, step, steps, narration, command}`: the presenter's next stop.
+/// - `branch` `{branch, from, commands}`, with `line` 0: "Replay from here"
+///   began a fresh session (`branch` 2 for the first replay: the session as it
+///   began is 1) that replays the earlier branch's lines up to its step `from`,
+///   `commands` (masked and cleaned as `line` texts are). It is a keyframe and
+///   the numbering starts again: the fresh session's state and history follow
+///   whole with `line` 0, then the replayed lines as ordinary lines 1, 2, …, so
+///   a page clears what it shows and starts again at a `branch`.
 ///
 /// Texts arrive sanitized (the one sanitizer) and with secrets masked: the
 /// View texts and the terminal's come through the same boundary as the
@@ -73,6 +80,9 @@ final class WebView: SessionSubscriber {
     init(log: ClassroomLog) {
         self.log = log
     }
+
+    /// The number of the line the page heard last (0 before the first, and again after a `branch`).
+    var line: Int { position.withLock { $0.line } }
 
     func receive(_ event: SessionEvent) {
         position.withLock { position in
@@ -128,6 +138,13 @@ final class WebView: SessionSubscriber {
                 var object = Self.value(stop).object ?? [:]
                 object["type"] = "lesson"
                 log.append(Self.text(.object(object)))
+            case .branch(let branch):
+                // A fresh session: its lines count from 1 again and its state and history go out whole.
+                position = Position()
+                append(position, ["type": "branch", "branch": .integer(Int64(branch.branch)),
+                                  "from": .integer(Int64(branch.from)),
+                                  "commands": .array(branch.commands.map { .string(clean($0, .multiline)) })],
+                       keyframe: true)
             }
         }
     }

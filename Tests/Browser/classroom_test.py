@@ -617,6 +617,38 @@ class ClassroomTests(unittest.TestCase):
         self.assertEqual(page.find_element(By.ID, "command-title").text, "wsh> favorite 2")
         self.assertTrue(texts(page, '#lanes .msg[data-to="Request"] .ev'), "the saved step has no request arrow")
 
+    def test_replay_from_step_2_makes_a_fresh_session_the_class_follows(self):
+        teacher = self.open(self.wsh.teacher)
+        student = self.open(self.wsh.student)
+        for line in ("fetch 5", "detail 2", "favorite 2", "back", "mute pixel_kafka68"):
+            self.wsh.type(line)
+        wait_for_done(student, "mute pixel_kafka68")
+        # What the class saw after step 2, before the replay.
+        select_line(student, "detail 2")
+        before = [student.find_element(By.CSS_SELECTOR, s).text for s in ("#state", "#history", "#history-position")]
+        self.assertFalse(student.find_element(By.ID, "replay").is_displayed(), "a student can replay")
+        teacher.get(self.wsh.teacher + "#step-2")
+        wait(teacher, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-selected") == "2", "#step-2")
+        button = teacher.find_element(By.ID, "replay")
+        wait(teacher, lambda d: button.is_enabled(), "Replay from here stays disabled: %s" % button.get_attribute("title"))
+        button.click()
+        # Every page follows the new branch: a note that says so, then the replayed steps 1 and 2 and nothing after.
+        for page in (student, teacher):
+            wait(page, lambda d: d.find_element(By.ID, "branch").is_displayed(), "no branch note")
+            wait(page, lambda d: [li.get_attribute("data-line") for li in d.find_elements(By.CSS_SELECTOR, "#timeline li")
+                                  if li.get_attribute("data-done") == "true"][-2:] == ["1", "2"]
+                 and line_count(d) == 3, "the page did not follow the replay to step 2")
+            self.assertIn("replayed steps 1–2", page.find_element(By.ID, "branch").text)
+            self.assertEqual(page.find_element(By.ID, "command-title").text, "wsh> detail 2")
+            after = [page.find_element(By.CSS_SELECTOR, s).text for s in ("#state", "#history", "#history-position")]
+            self.assertEqual(after, before)
+        # The teacher goes on in the new branch, and the class with it.
+        self.wsh.type("fetch 3")
+        wait_for_done(student, "fetch 3")
+        self.assertEqual(student.find_element(By.TAG_NAME, "body").get_attribute("data-selected"), "3")
+        os.makedirs(SHOTS, exist_ok=True)
+        student.save_screenshot(os.path.join(SHOTS, "replayed-branch-1920x1080.png"))
+
     def test_zoom_grows_the_content_not_the_controls(self):
         page = self.open(self.wsh.teacher)
         self.wsh.type("fetch 3")

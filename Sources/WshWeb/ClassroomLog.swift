@@ -99,7 +99,7 @@ public final class ClassroomLog: Sendable {
         var nextReader = 0
         var closed = false
         /// Told after each append, beat, end and cancelled reader (`watch`).
-        var watchers: [Int: @Sendable () -> Void] = [:]
+        var watchers: [Int: @Sendable (_ now: Bool) -> Void] = [:]
         var nextWatcher = 0
 
         /// The ids of the kept keyframes, oldest first, from `keyframeStart` (trimmed in batches too).
@@ -207,15 +207,16 @@ public final class ClassroomLog: Sendable {
             waker.async { for waiting in wake { waiting.resume(returning: nil) } }
         }
         for onBehind in dropped { onBehind() }
-        for watcher in watchers { watcher() }
+        for watcher in watchers { watcher(false) }
         return id
     }
 
-    /// Calls `body` after each append, heartbeat and close, and when a
-    /// reader is cancelled, on the thread that did it (the shell's, for an
+    /// Calls `body` after each append and heartbeat, and with `now` true
+    /// after a close and when a reader is cancelled (what waits on those
+    /// should not wait), on the thread that did it (the shell's, for an
     /// append: `body` must only note that there is something to hand, and
     /// hand it elsewhere). Returns the key `unwatch` takes.
-    public func watch(_ body: @escaping @Sendable () -> Void) -> Int {
+    public func watch(_ body: @escaping @Sendable (_ now: Bool) -> Void) -> Int {
         state.withLock { state in
             defer { state.nextWatcher += 1 }
             state.watchers[state.nextWatcher] = body
@@ -227,8 +228,8 @@ public final class ClassroomLog: Sendable {
         _ = state.withLock { $0.watchers.removeValue(forKey: key) }
     }
 
-    private func tellWatchers() {
-        for watcher in state.withLock({ Array($0.watchers.values) }) { watcher() }
+    private func tellWatchers(now: Bool) {
+        for watcher in state.withLock({ Array($0.watchers.values) }) { watcher(now) }
     }
 
     /// The kept events, oldest first.
@@ -302,6 +303,17 @@ public final class ClassroomLog: Sendable {
             log.state.withLock { ClassroomLog.take(&$0, key, upTo: bytes) }
         }
 
+        /// The events after its place (up to about `bytes`), without waiting:
+        /// none when there are none yet, or when the reader has something
+        /// else to be told first (`next` and `poll` say it).
+        public func ready(upTo bytes: Int) -> [Event] {
+            log.state.withLock { state in
+                guard state.ended[key] == nil, let place = state.places[key], place.cursor < state.nextID - 1,
+                      case .events(let events)? = ClassroomLog.take(&state, key, upTo: bytes) else { return [] }
+                return events
+            }
+        }
+
         /// The page went away: its place goes now, not at the next write.
         public func cancel() { log.cancel(key) }
 
@@ -321,7 +333,7 @@ public final class ClassroomLog: Sendable {
             }
         }
         for waiting in wake { waiting.resume(returning: nil) }
-        tellWatchers()
+        tellWatchers(now: false)
     }
 
     /// Ends every reader once it has what was kept; later readers get the backlog alone.
@@ -334,7 +346,7 @@ public final class ClassroomLog: Sendable {
             }
         }
         for waiting in wake { waiting.resume(returning: nil) }
-        tellWatchers()
+        tellWatchers(now: true)
     }
 
     private func next(_ key: Int, upTo bytes: Int) async -> Delivery {
@@ -394,7 +406,7 @@ public final class ClassroomLog: Sendable {
             return place.waiting
         }
         waiting?.resume(returning: nil)
-        tellWatchers()
+        tellWatchers(now: true)
     }
 
     private func forget(_ key: Int) {

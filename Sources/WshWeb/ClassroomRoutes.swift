@@ -144,20 +144,22 @@ struct ClassroomRoutes: Sendable {
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             // A page that goes away (a closed tab, a reload) gives its place and its seat back now.
             let gone = PageGone { reader.cancel() }
-            _ = try? await channel.pipeline.addHandler(gone, position: .first).get()
             defer {
                 reader.cancel()
                 seat.release()
                 channel.pipeline.removeHandler(gone, promise: nil)
             }
-            // The kernel's buffer for a page that does not read stays small (Linux grows it to 4 MB).
-            _ = try? await channel.setOption(ChannelOptions.socketOption(.so_sndbuf), value: Self.socketBuffer).get()
-            // Reconnect after one second; say where the window starts, so a page knows what it can still ask for.
-            try await writer.write(ByteBuffer(string: "retry: 1000\nevent: window\ndata: {\"oldest\":\(oldest ?? 0)}\n\n"))
-            // NIO's writer returns once the write is queued for the event loop: once the loop has
-            // run it, the fan-out writes the events after it, on the loop, straight to the channel.
-            try await channel.eventLoop.submit {}.get()
-            if await streams.serve(reader, on: channel) == .behind {
+            // One turn of the event loop, after the response's head (NIO's writer queued it there):
+            // the page's end watched, the kernel's buffer for a page that does not read kept small
+            // (Linux grows it to 4 MB), and the stream handed to the fan-out, whose first write
+            // says to reconnect after one second and where the window starts (what a page can
+            // still ask for). Every write after the head goes straight to the channel, on the loop.
+            let window = ByteBuffer(string: "retry: 1000\nevent: window\ndata: {\"oldest\":\(oldest ?? 0)}\n\n")
+            let why = await streams.serve(reader, on: channel, first: window) {
+                try? channel.pipeline.syncOperations.addHandler(gone, position: .first)
+                try? channel.syncOptions?.setOption(ChannelOptions.socketOption(.so_sndbuf), value: Self.socketBuffer)
+            }
+            if why == .behind {
                 try await writer.write(ByteBuffer(string: ClassroomStreams.farewell))
             }
             try await writer.finish(nil)

@@ -6,10 +6,10 @@ import Synchronization
 ///
 /// A stream is a reader of the log (a place in it) and its page's channel.
 /// When the log takes an event, the shell's thread only notes it (one flag
-/// per event loop, and the first note of a line schedules a flush `gather`
-/// later); the flush, on the event loop, hands each of its streams what it
-/// has not been sent and writes it to the channel, straight to the HTTP
-/// codec: no task per stream, no hop per write. Streams at the same place,
+/// per event loop; the first note of a line wakes the loop). The loop hands
+/// each idle stream the events there are at once, and `gather` later, in the
+/// flush, the rest of the line's, and writes them to the channel together,
+/// straight to the HTTP codec: no task per stream, no hop per write. Streams at the same place,
 /// as a class following the teacher is, get the same frames: one
 /// `ByteBuffer` written to each of them.
 ///
@@ -34,7 +34,7 @@ final class ClassroomStreams: Sendable {
 
     init(log: ClassroomLog) {
         self.log = log
-        let key = log.watch { [weak self] in self?.kick() }
+        let key = log.watch { [weak self] now in self?.kick(now: now) }
         watching.withLock { $0 = key }
     }
 
@@ -43,14 +43,19 @@ final class ClassroomStreams: Sendable {
         if let key = watching.withLock({ $0.take() }) { log.unwatch(key) }
     }
 
-    /// Writes `reader`'s events to `channel` (whose response head is sent)
-    /// until it ends: returns `.behind` when the page fell behind (its
-    /// farewell is the caller's to write), `.closed` otherwise.
-    func serve(_ reader: ClassroomLog.Reader, on channel: any Channel) async -> ClassroomLog.Delivery {
+    /// Writes `first`, then `reader`'s events, to `channel` (whose response
+    /// head is queued) until it ends: returns `.behind` when the page fell
+    /// behind (its farewell is the caller's to write), `.closed` otherwise.
+    /// `setUp` runs on the channel's event loop first.
+    func serve(_ reader: ClassroomLog.Reader, on channel: any Channel, first: ByteBuffer,
+               setUp: @escaping @Sendable () -> Void) async -> ClassroomLog.Delivery {
         let loop = self.loop(channel.eventLoop)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { ended in
-                loop.eventLoop.execute { loop.add(Stream(reader: reader, channel: channel, ended: ended)) }
+                loop.eventLoop.execute {
+                    setUp()
+                    loop.add(Stream(reader: reader, channel: channel, first: first, ended: ended))
+                }
             }
         } onCancel: {
             reader.cancel()
@@ -67,9 +72,10 @@ final class ClassroomStreams: Sendable {
         }
     }
 
-    /// Something may be there to hand: each event loop with streams flushes soon.
-    private func kick() {
-        for loop in loops.withLock({ Array($0.values) }) { loop.kick() }
+    /// Something may be there to hand: each event loop with streams flushes
+    /// soon, or `now` (a reader ended: its page's seat is given back at once).
+    private func kick(now: Bool) {
+        for loop in loops.withLock({ Array($0.values) }) { loop.kick(now: now) }
     }
 
     /// One page's stream; touched only on its channel's event loop.
@@ -78,10 +84,16 @@ final class ClassroomStreams: Sendable {
         let channel: any Channel
         var ended: CheckedContinuation<ClassroomLog.Delivery, Never>?
         var writing = false
+        /// Written before any event.
+        var first: ByteBuffer?
+        /// Events handed at a line's first note, written at the flush with the rest of the line's.
+        var held: [ClassroomLog.Event] = []
 
-        init(reader: ClassroomLog.Reader, channel: any Channel, ended: CheckedContinuation<ClassroomLog.Delivery, Never>) {
+        init(reader: ClassroomLog.Reader, channel: any Channel, first: ByteBuffer,
+             ended: CheckedContinuation<ClassroomLog.Delivery, Never>) {
             self.reader = reader
             self.channel = channel
+            self.first = first
             self.ended = ended
         }
     }
@@ -98,10 +110,21 @@ final class ClassroomStreams: Sendable {
 
         init(_ eventLoop: any EventLoop) { self.eventLoop = eventLoop }
 
-        /// Called on any thread: a flush `gather` from now, unless one is due.
-        func kick() {
+        /// Called on any thread: a flush `gather` from now, unless one is due; or now.
+        func kick(now: Bool) {
+            if now { return eventLoop.execute { self.flush() } }
             guard !flushing.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            eventLoop.execute { self.hold() }
             eventLoop.scheduleTask(in: ClassroomStreams.gather) { self.flush() }
+        }
+
+        /// Each idle stream is handed what is there at once (it is no longer
+        /// waiting for it: what counts towards letting a page go is what it
+        /// was not handed), and written it at the flush.
+        private func hold() {
+            for stream in streams.values where !stream.writing && stream.first == nil && stream.held.isEmpty {
+                stream.held = stream.reader.ready(upTo: ClassroomStreams.writeBytes)
+            }
         }
 
         func add(_ stream: Stream) {
@@ -117,7 +140,18 @@ final class ClassroomStreams: Sendable {
         /// Hands `stream` what is next, unless a write to it is under way
         /// (its end calls this again).
         private func pump(_ stream: Stream) {
-            guard !stream.writing, stream.ended != nil, let delivery = stream.reader.poll(upTo: ClassroomStreams.writeBytes) else { return }
+            guard !stream.writing, stream.ended != nil else { return }
+            if let first = stream.first {
+                stream.first = nil
+                return write(first, to: stream)
+            }
+            if !stream.held.isEmpty {
+                let size = stream.held.reduce(0) { $0 + $1.json.utf8.count }
+                let events = stream.held + (size < ClassroomStreams.writeBytes ? stream.reader.ready(upTo: ClassroomStreams.writeBytes - size) : [])
+                stream.held = []
+                return write(frames(events), to: stream)
+            }
+            guard let delivery = stream.reader.poll(upTo: ClassroomStreams.writeBytes) else { return }
             let out: ByteBuffer
             switch delivery {
             case .events(let events): out = frames(events)
@@ -127,6 +161,10 @@ final class ClassroomStreams: Sendable {
                 end(stream, delivery)
                 return
             }
+            write(out, to: stream)
+        }
+
+        private func write(_ out: ByteBuffer, to stream: Stream) {
             stream.writing = true
             stream.channel.writeAndFlush(HTTPResponsePart.body(out)).whenComplete { result in
                 stream.writing = false

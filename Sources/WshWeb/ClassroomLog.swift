@@ -14,7 +14,9 @@ import Synchronization
 ///
 /// A page's reader is only a place in the window (the id it has reached):
 /// no page holds a copy of any event, so a page that stops reading costs
-/// nothing while it waits. One that falls more than its limit behind is let
+/// nothing while it waits. A reader either waits for its next events
+/// (`Reader.next`), or is polled (`Reader.poll`) by whoever watches the log
+/// (`watch`: the server's fan-out, which writes every page's stream). One that falls more than its limit behind is let
 /// go (`Delivery.behind`) and reconnects from where it was.
 ///
 /// Some events are keyframes: an event a page can rebuild from without any
@@ -96,6 +98,9 @@ public final class ClassroomLog: Sendable {
         var ended: [Int: Delivery] = [:]
         var nextReader = 0
         var closed = false
+        /// Told after each append, beat, end and cancelled reader (`watch`).
+        var watchers: [Int: @Sendable (_ now: Bool) -> Void] = [:]
+        var nextWatcher = 0
 
         /// The ids of the kept keyframes, oldest first, from `keyframeStart` (trimmed in batches too).
         var keyframes: [Int] = []
@@ -140,11 +145,13 @@ public final class ClassroomLog: Sendable {
     ///
     /// This runs on the shell's thread, between a command's steps: its cost
     /// is one check per reader, whatever the readers do (the readers it
-    /// wakes are resumed on `waker`). A reader further behind than its limit
-    /// is let go here, and told so when it next asks.
+    /// wakes are resumed on `waker`; the pages' streams are written by the
+    /// watcher's fan-out, `ClassroomStreams`, on NIO's threads). A reader
+    /// further behind than its limit is let go here, and told so when it
+    /// next asks.
     @discardableResult
     public func append(_ object: String, keyframe: Bool = false) -> Int {
-        let (id, wake, dropped) = state.withLock { state in
+        let (id, wake, dropped, watchers) = state.withLock { state in
             let id = state.nextID
             state.nextID += 1
             let body = object.hasPrefix("{") ? object.dropFirst() : Substring(object + "}")
@@ -194,13 +201,35 @@ public final class ClassroomLog: Sendable {
                     wake.append(waiting)
                 }
             }
-            return (id, wake, dropped)
+            return (id, wake, dropped, Array(state.watchers.values))
         }
         if !wake.isEmpty {
             waker.async { for waiting in wake { waiting.resume(returning: nil) } }
         }
         for onBehind in dropped { onBehind() }
+        for watcher in watchers { watcher(false) }
         return id
+    }
+
+    /// Calls `body` after each append and heartbeat, and with `now` true
+    /// after a close and when a reader is cancelled (what waits on those
+    /// should not wait), on the thread that did it (the shell's, for an
+    /// append: `body` must only note that there is something to hand, and
+    /// hand it elsewhere). Returns the key `unwatch` takes.
+    public func watch(_ body: @escaping @Sendable (_ now: Bool) -> Void) -> Int {
+        state.withLock { state in
+            defer { state.nextWatcher += 1 }
+            state.watchers[state.nextWatcher] = body
+            return state.nextWatcher
+        }
+    }
+
+    public func unwatch(_ key: Int) {
+        _ = state.withLock { $0.watchers.removeValue(forKey: key) }
+    }
+
+    private func tellWatchers(now: Bool) {
+        for watcher in state.withLock({ Array($0.watchers.values) }) { watcher(now) }
     }
 
     /// The kept events, oldest first.
@@ -268,11 +297,21 @@ public final class ClassroomLog: Sendable {
             }
         }
 
+        /// What `next` would hand now, without waiting: nil when there is
+        /// nothing yet (a watcher of the log hears when there may be).
+        public func poll(upTo bytes: Int) -> Delivery? {
+            log.state.withLock { ClassroomLog.take(&$0, key, upTo: bytes) }
+        }
+
         /// The events after its place (up to about `bytes`), without waiting:
         /// none when there are none yet, or when the reader has something
-        /// else to be told first (`next` says it).
+        /// else to be told first (`next` and `poll` say it).
         public func ready(upTo bytes: Int) -> [Event] {
-            log.ready(key, upTo: bytes)
+            log.state.withLock { state in
+                guard state.ended[key] == nil, let place = state.places[key], place.cursor < state.nextID - 1,
+                      case .events(let events)? = ClassroomLog.take(&state, key, upTo: bytes) else { return [] }
+                return events
+            }
         }
 
         /// The page went away: its place goes now, not at the next write.
@@ -294,6 +333,7 @@ public final class ClassroomLog: Sendable {
             }
         }
         for waiting in wake { waiting.resume(returning: nil) }
+        tellWatchers(now: false)
     }
 
     /// Ends every reader once it has what was kept; later readers get the backlog alone.
@@ -306,6 +346,7 @@ public final class ClassroomLog: Sendable {
             }
         }
         for waiting in wake { waiting.resume(returning: nil) }
+        tellWatchers(now: true)
     }
 
     private func next(_ key: Int, upTo bytes: Int) async -> Delivery {
@@ -357,14 +398,6 @@ public final class ClassroomLog: Sendable {
         return nil
     }
 
-    private func ready(_ key: Int, upTo bytes: Int) -> [Event] {
-        state.withLock { state in
-            guard state.ended[key] == nil, let place = state.places[key], place.cursor < state.nextID - 1,
-                  case .events(let events)? = Self.take(&state, key, upTo: bytes) else { return [] }
-            return events
-        }
-    }
-
     private func cancel(_ key: Int) {
         let waiting = state.withLock { state -> CheckedContinuation<Delivery?, Never>? in
             guard let place = state.places.removeValue(forKey: key) else { return nil }
@@ -373,6 +406,7 @@ public final class ClassroomLog: Sendable {
             return place.waiting
         }
         waiting?.resume(returning: nil)
+        tellWatchers(now: true)
     }
 
     private func forget(_ key: Int) {

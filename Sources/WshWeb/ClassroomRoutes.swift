@@ -51,6 +51,7 @@ final class PageGone: ChannelInboundHandler, RemovableChannelHandler, Sendable {
 struct ClassroomRoutes: Sendable {
     let configuration: ClassroomServer.Configuration
     let log: ClassroomLog
+    let streams: ClassroomStreams
     let seats: ClassroomSeats
     let joinKey: String
     let controlKey: String
@@ -119,10 +120,10 @@ struct ClassroomRoutes: Sendable {
     /// newest window for a fresh page), then each event as it comes; or a
     /// refusal when the page's address (or the room) has no seat left.
     ///
-    /// What a stream costs is bounded whatever its page does: it holds no
-    /// events of its own (its reader is a place in the log), it writes one
-    /// batch of at most `writeBytes` at a time and the next only once NIO has
-    /// taken it, and a page that falls `behindBytes` behind is let go.
+    /// What a stream costs is bounded whatever its page does (`ClassroomStreams`
+    /// writes it): it holds no events of its own (its reader is a place in the
+    /// log), it has one write in flight at a time, and a page that falls
+    /// `behindBytes` behind is let go.
     private func events(_ request: Request, context: ClassroomRequestContext) -> Response {
         let seat: ClassroomSeats.Seat
         switch seats.take(from: context.channel.remoteAddress?.ipAddress ?? "?", thisMachine: context.isThisMachine) {
@@ -145,62 +146,30 @@ struct ClassroomRoutes: Sendable {
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             // A page that goes away (a closed tab, a reload) gives its place and its seat back now.
             let gone = PageGone { reader.cancel() }
-            _ = try? await channel.pipeline.addHandler(gone, position: .first).get()
             defer {
                 reader.cancel()
                 seat.release()
                 channel.pipeline.removeHandler(gone, promise: nil)
             }
-            // The kernel's buffer for a page that does not read stays small (Linux grows it to 4 MB).
-            _ = try? await channel.setOption(ChannelOptions.socketOption(.so_sndbuf), value: Self.socketBuffer).get()
-            // Reconnect after one second; say where the window starts, so a page knows what it can still ask for.
-            try await writer.write(ByteBuffer(string: "retry: 1000\nevent: window\ndata: {\"oldest\":\(oldest ?? 0)}\n\n"))
-            while true {
-                var out = ByteBuffer()
-                switch await reader.next(upTo: Self.writeBytes) {
-                case .events(let events):
-                    for event in events { out.writeString(Self.frame(event)) }
-                    // A line's events come microseconds apart: waiting a moment lets the rest of
-                    // them go in this write, not one write each (with a class of 100 pages, the
-                    // wake-ups and writes were most of what serving a line cost the teacher's machine).
-                    let size = events.reduce(0) { $0 + $1.json.utf8.count }
-                    if size < Self.writeBytes {
-                        try await Task.sleep(for: Self.gather)
-                        for event in reader.ready(upTo: Self.writeBytes - size) { out.writeString(Self.frame(event)) }
-                    }
-                case .live:
-                    out.writeString(": live\n\n")
-                case .heartbeat:
-                    out.writeString(": beat\n\n")
-                case .behind:
-                    try await writer.write(ByteBuffer(string: Self.farewell))
-                    try await writer.finish(nil)
-                    return
-                case .closed:
-                    try await writer.finish(nil)
-                    return
-                }
-                try await writer.write(out)
-                // NIO's writer returns once the write is queued for the event loop,
-                // and learns the channel is full only when the loop has run it:
-                // without this wait, a page that does not read would pile every
-                // event up in that queue. (The loop runs its tasks in order.)
-                try await channel.eventLoop.submit {}.get()
+            // One turn of the event loop, after the response's head (NIO's writer queued it there):
+            // the page's end watched, the kernel's buffer for a page that does not read kept small
+            // (Linux grows it to 4 MB), and the stream handed to the fan-out, whose first write
+            // says to reconnect after one second and where the window starts (what a page can
+            // still ask for). Every write after the head goes straight to the channel, on the loop.
+            let window = ByteBuffer(string: "retry: 1000\nevent: window\ndata: {\"oldest\":\(oldest ?? 0)}\n\n")
+            let why = await streams.serve(reader, on: channel, first: window) {
+                try? channel.pipeline.syncOperations.addHandler(gone, position: .first)
+                try? channel.syncOptions?.setOption(ChannelOptions.socketOption(.so_sndbuf), value: Self.socketBuffer)
             }
+            if why == .behind {
+                try await writer.write(ByteBuffer(string: ClassroomStreams.farewell))
+            }
+            try await writer.finish(nil)
         })
     }
 
-    /// How many bytes of JSON one write carries, at most (one event may be larger):
-    /// with their framing, they fit the 32 KB buffer NIO rounds them up to.
-    static let writeBytes = 16 << 10
-    /// How long a stream waits, once handed an event, for the ones that follow it
-    /// to go in the same write: a line's events to a write rather than one each,
-    /// at this much of delivery.
-    static let gather = Duration.milliseconds(10)
     /// The socket send buffer of an event stream: room for a few writes.
     static let socketBuffer: SocketOptionValue = 128 << 10
-    /// The last words to a page that fell behind: an event the page shows, then the end.
-    static let farewell = "event: behind\ndata: fell behind: reconnect with Last-Event-ID\n\n"
 
     private func refused(_ refusal: ClassroomSeats.Refusal) -> Response {
         Response(status: .init(code: refusal.status), headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
@@ -276,11 +245,6 @@ struct ClassroomRoutes: Sendable {
 
     private func forbidden(_ why: String) -> Response {
         plain(.forbidden, "403 Forbidden: \(why)")
-    }
-
-    /// One Server-Sent Event: its id and its JSON on one `data:` line (JSON text has no raw line breaks).
-    static func frame(_ event: ClassroomLog.Event) -> String {
-        "id: \(event.id)\ndata: \(event.json)\n\n"
     }
 
     /// The page runs only its own script and style, loads nothing from elsewhere and is never framed.

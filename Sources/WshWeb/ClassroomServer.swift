@@ -124,6 +124,7 @@ public final class ClassroomServer: Sendable {
     /// The key in a student's URL.
     public let joinKey: String
 
+    private let streams: ClassroomStreams
     private let group: ServiceGroup
     private let finished: DispatchSemaphore
     private let stopped = Mutex(false)
@@ -140,7 +141,8 @@ public final class ClassroomServer: Sendable {
     }
 
     private init(configuration: Configuration, port: Int, log: ClassroomLog, joinKey: String,
-                 group: ServiceGroup, finished: DispatchSemaphore) {
+                 streams: ClassroomStreams, group: ServiceGroup, finished: DispatchSemaphore) {
+        self.streams = streams
         self.configuration = configuration
         self.port = port
         self.log = log
@@ -162,7 +164,8 @@ public final class ClassroomServer: Sendable {
         let nonce = Self.randomKey()
         let seats = ClassroomSeats(perAddress: configuration.limits.streamsPerAddress,
                                    fromOthers: configuration.limits.streamsFromOthers)
-        let routes = ClassroomRoutes(configuration: configuration, log: log, seats: seats, joinKey: keys.join,
+        let streams = ClassroomStreams(log: log)
+        let routes = ClassroomRoutes(configuration: configuration, log: log, streams: streams, seats: seats, joinKey: keys.join,
                                      controlKey: keys.control, nonce: nonce, control: control,
                                      replayRefusal: replayRefusal)
         var logger = Logger(label: "wsh-web")
@@ -198,12 +201,14 @@ public final class ClassroomServer: Sendable {
         }
         _ = ready.wait(timeout: .now() + 30)
         guard let result = bound.withLock({ $0 }) else {
+            streams.stop()
             Task { await group.triggerGracefulShutdown() }
             throw StartError(description: "timed out binding \(configuration.host):\(configuration.port)")
         }
-        let port = try result.get()
+        let port: Int
+        do { port = try result.get() } catch { streams.stop(); throw error }
         let server = ClassroomServer(configuration: configuration, port: port, log: log, joinKey: keys.join,
-                                     group: group, finished: finished)
+                                     streams: streams, group: group, finished: finished)
         // A beat every 15 s keeps proxies from closing a quiet stream and finds pages that went away.
         Task.detached { [weak server] in
             while let server, !server.stopped.withLock({ $0 }) {
@@ -222,6 +227,7 @@ public final class ClassroomServer: Sendable {
         }
         guard first else { return }
         log.close()
+        streams.stop()
         let group = self.group
         Task.detached { await group.triggerGracefulShutdown() }
         _ = finished.wait(timeout: .now() + 10)

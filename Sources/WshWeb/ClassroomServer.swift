@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOPosix
 import ServiceLifecycle
 import Synchronization
 
@@ -125,6 +126,7 @@ public final class ClassroomServer: Sendable {
     public let joinKey: String
 
     private let streams: ClassroomStreams
+    private let loops: MultiThreadedEventLoopGroup
     private let group: ServiceGroup
     private let finished: DispatchSemaphore
     private let stopped = Mutex(false)
@@ -141,12 +143,13 @@ public final class ClassroomServer: Sendable {
     }
 
     private init(configuration: Configuration, port: Int, log: ClassroomLog, joinKey: String,
-                 streams: ClassroomStreams, group: ServiceGroup, finished: DispatchSemaphore) {
+                 streams: ClassroomStreams, loops: MultiThreadedEventLoopGroup, group: ServiceGroup, finished: DispatchSemaphore) {
         self.streams = streams
         self.configuration = configuration
         self.port = port
         self.log = log
         self.joinKey = joinKey
+        self.loops = loops
         self.group = group
         self.finished = finished
     }
@@ -173,6 +176,7 @@ public final class ClassroomServer: Sendable {
         logger.logLevel = .critical
         let bound = Mutex<Result<Int, StartError>?>(nil)
         let ready = DispatchSemaphore(value: 0)
+        let loops = try backgroundLoop()
         let app = Application(
             router: routes.router(),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
@@ -180,6 +184,7 @@ public final class ClassroomServer: Sendable {
                 bound.withLock { $0 = .success(channel.localAddress?.port ?? configuration.port) }
                 ready.signal()
             },
+            eventLoopGroupProvider: .shared(loops),
             logger: logger)
         var groupConfiguration = ServiceGroupConfiguration(
             services: [.init(service: app, serviceName: "wsh-web")], gracefulShutdownSignals: [],
@@ -202,13 +207,19 @@ public final class ClassroomServer: Sendable {
         _ = ready.wait(timeout: .now() + 30)
         guard let result = bound.withLock({ $0 }) else {
             streams.stop()
-            Task { await group.triggerGracefulShutdown() }
+            Task { await group.triggerGracefulShutdown(); try? await loops.shutdownGracefully() }
             throw StartError(description: "timed out binding \(configuration.host):\(configuration.port)")
         }
         let port: Int
-        do { port = try result.get() } catch { streams.stop(); throw error }
+        do {
+            port = try result.get()
+        } catch {
+            streams.stop()
+            try? loops.syncShutdownGracefully()
+            throw error
+        }
         let server = ClassroomServer(configuration: configuration, port: port, log: log, joinKey: keys.join,
-                                     streams: streams, group: group, finished: finished)
+                                     streams: streams, loops: loops, group: group, finished: finished)
         // A beat every 15 s keeps proxies from closing a quiet stream and finds pages that went away.
         Task.detached { [weak server] in
             while let server, !server.stopped.withLock({ $0 }) {
@@ -231,6 +242,31 @@ public final class ClassroomServer: Sendable {
         let group = self.group
         Task.detached { await group.triggerGracefulShutdown() }
         _ = finished.wait(timeout: .now() + 10)
+        try? loops.syncShutdownGracefully()
+    }
+
+    /// How much less the pages' thread weighs than the shell's, as `nice` counts.
+    /// At 10 the kernel gives it about a tenth of a core the shell wants, and
+    /// all it wants of an idle one.
+    static let backgroundNice: Int32 = 10
+
+    /// The pages' own event loop, one thread at a lower priority than the
+    /// shell's: serving a class (a hundred pages, each event written to each)
+    /// is background work, so it takes what the teacher's commands leave and
+    /// never the other way round. The sandbox's loops and the shell's thread
+    /// keep theirs.
+    private static func backgroundLoop() throws -> MultiThreadedEventLoopGroup {
+        let loops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        try loops.next().submit {
+            // A thread's own nice value (Linux: PRIO_PROCESS of its thread id, which /proc/thread-self
+            // names: `PID/task/TID`); raising it needs no privilege.
+            var link = [CChar](repeating: 0, count: 64)
+            let length = readlink("/proc/thread-self", &link, link.count - 1)
+            guard length > 0, let tid = String(decoding: link[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                .split(separator: "/").last.flatMap({ id_t($0) }) else { return }
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), tid, backgroundNice)
+        }.wait()
+        return loops
     }
 
     /// `web save`: the same page, reading its events from inside the file.

@@ -83,6 +83,12 @@ public final class ClassroomLog: Sendable {
         /// How many of the first `taken` bytes of events, of those that came
         /// after the reader started, it has not been handed.
         func behind(_ taken: Int) -> Int { taken - max(handedEnd, joined) }
+
+        /// The most bytes the log may have taken in before the reader is let go.
+        var letGoAfter: Int {
+            let (sum, overflow) = max(handedEnd, joined).addingReportingOverflow(behindLimit)
+            return overflow ? .max : sum
+        }
     }
 
     private struct State {
@@ -94,6 +100,13 @@ public final class ClassroomLog: Sendable {
         var taken = 0
         var nextID = 1
         var places: [Int: Place] = [:]
+        /// Up to how many bytes taken no reader can be behind its limit (the
+        /// least `letGoAfter`, or less: readers only ever catch up), and
+        /// whether one may be parked waiting: while neither says otherwise,
+        /// an append need not look at every reader (a class is 100 of them,
+        /// and the shell's thread appends each event of every line).
+        var safeUntil = Int.max
+        var mayWait = false
         /// Readers let go (fell behind) or cancelled, until they hear it.
         var ended: [Int: Delivery] = [:]
         var nextReader = 0
@@ -187,7 +200,12 @@ public final class ClassroomLog: Sendable {
             }
             var wake: [CheckedContinuation<Delivery?, Never>] = []
             var dropped: [@Sendable () -> Void] = []
+            guard trimmed || state.mayWait || state.taken - size > state.safeUntil else {
+                return (id, wake, dropped, Array(state.watchers.values))
+            }
             let oldest = state.oldestID ?? id
+            state.safeUntil = .max
+            state.mayWait = false
             for (key, place) in state.places {
                 // More than its limit was waiting for it before this event (so one large event
                 // alone lets no reader go), or its next event is already out of the window.
@@ -200,6 +218,7 @@ public final class ClassroomLog: Sendable {
                     place.waiting = nil
                     wake.append(waiting)
                 }
+                if state.places[key] != nil { state.safeUntil = min(state.safeUntil, place.letGoAfter) }
             }
             return (id, wake, dropped, Array(state.watchers.values))
         }
@@ -271,7 +290,9 @@ public final class ClassroomLog: Sendable {
             if lastID == nil, cursor < newest, let keyframe = state.keyframe(atOrBefore: cursor + 1) {
                 cursor = keyframe - 1
             }
-            state.places[key] = Place(cursor: cursor, joined: state.taken, behindLimit: behindLimit, onBehind: onBehind)
+            let place = Place(cursor: cursor, joined: state.taken, behindLimit: behindLimit, onBehind: onBehind)
+            state.places[key] = place
+            state.safeUntil = min(state.safeUntil, place.letGoAfter)
             return key
         }
         return Reader(log: self, key: key)
@@ -307,17 +328,26 @@ public final class ClassroomLog: Sendable {
         /// none when there are none yet, or when the reader has something
         /// else to be told first (`next` and `poll` say it).
         public func ready(upTo bytes: Int) -> [Event] {
-            log.state.withLock { state in
-                guard state.ended[key] == nil, let place = state.places[key], place.cursor < state.nextID - 1,
-                      case .events(let events)? = ClassroomLog.take(&state, key, upTo: bytes) else { return [] }
-                return events
-            }
+            log.ready([self], upTo: bytes)[0]
         }
 
         /// The page went away: its place goes now, not at the next write.
         public func cancel() { log.cancel(key) }
 
         deinit { log.forget(key) }
+    }
+
+    /// What `Reader.ready` hands each of `readers` (readers of this log), under
+    /// one lock: a fan-out handing a whole class its events at a line's first
+    /// takes the lock the shell's appends need once, not once a page.
+    public func ready(_ readers: [Reader], upTo bytes: Int) -> [[Event]] {
+        state.withLock { state in
+            readers.map { reader in
+                guard state.ended[reader.key] == nil, let place = state.places[reader.key], place.cursor < state.nextID - 1,
+                      case .events(let events)? = ClassroomLog.take(&state, reader.key, upTo: bytes) else { return [] }
+                return events
+            }
+        }
     }
 
     /// How many pages read now.
@@ -356,6 +386,7 @@ public final class ClassroomLog: Sendable {
                 let now: Delivery? = state.withLock { state in
                     if let delivery = Self.take(&state, key, upTo: bytes) { return delivery }
                     state.places[key]?.waiting = continuation
+                    state.mayWait = true
                     return nil
                 }
                 if let now { continuation.resume(returning: now) }

@@ -122,8 +122,11 @@ final class ClassroomStreams: Sendable {
         /// waiting for it: what counts towards letting a page go is what it
         /// was not handed), and written it at the flush.
         private func hold() {
-            for stream in streams.values where !stream.writing && stream.first == nil && stream.held.isEmpty {
-                stream.held = stream.reader.ready(upTo: ClassroomStreams.writeBytes)
+            let idle = streams.values.filter { !$0.writing && $0.first == nil && $0.held.isEmpty }
+            guard let log = idle.first?.reader.log else { return }
+            // One lock for the class: the shell's thread is appending the line's events meanwhile.
+            for (stream, events) in zip(idle, log.ready(idle.map(\.reader), upTo: ClassroomStreams.writeBytes)) {
+                stream.held = events
             }
         }
 

@@ -32,7 +32,12 @@ the compositor), so nice alone left it ahead of the clients and level with the t
 On this bench they share the teacher's machine (two cores here), where in a class each
 page is on a machine of its own; so placed, they take what the teacher's wsh leaves,
 and the teacher's command time measures what serving the class costs wsh, not what 100
-Python clients and a browser that renders every event take from the same cores. Nothing is skipped: every client reads every byte of every event, checks
+Python clients and a browser that renders every event take from the same cores. With
+BENCH_PIN=1, pinned too: the teacher's wsh, every thread of it, on the first CPU, the
+class on the others, in both sessions alike; the pages' event loop (at nice 10 in wsh)
+then shares the teacher's one core, so what serving costs is charged to the teacher whole,
+and what the clients and Chromium take from a core is not (on two cores the class then
+has one, and delivery is slower). Nothing is skipped: every client reads every byte of every event, checks
 its ids for gaps, and times each `done` event from the `t` in it (a block without
 `"type":"done"` in it is not searched for one, the cheap scan that is). Their clock
 starts when their read returns, so a client late to read counts against delivery.
@@ -55,6 +60,18 @@ PAUSE = float(os.environ.get("BENCH_PAUSE_MS", "25")) / 1000
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
 CHROMIUM = os.environ.get("BENCH_CHROMIUM", "1") != "0"
 DEADLINE = 300  # seconds for any one wait: the bench never hangs
+
+# BENCH_PIN=1: the teacher's machine and the class's, as far as one box allows (not by default): the
+# teacher's wsh, all its threads (the shell's, the sandbox's, the pages' event loop), on the first CPU;
+# the 100 clients and Chromium on the others. Both sessions, alone and with the class, are pinned alike.
+CPUS = sorted(os.sched_getaffinity(0))
+PINNED = os.environ.get("BENCH_PIN", "0") == "1" and len(CPUS) >= 2
+TEACHER_CPUS, CLASS_CPUS = ({CPUS[0]}, set(CPUS[1:])) if PINNED else (set(CPUS), set(CPUS))
+
+
+def pin(cpus):
+    os.sched_setaffinity(0, cpus)
+
 
 ID = re.compile(rb"^id: (\d+)\r?$", re.M)
 DONE = re.compile(rb'^data: ([^\n]*"type":"done"[^\n]*)$', re.M)
@@ -84,7 +101,8 @@ class Teacher:
         for key in ("WSH_ACCESS_TOKEN", "NO_COLOR", "XDG_STATE_HOME", "XDG_CONFIG_HOME"):
             env.pop(key, None)
         self.process = subprocess.Popen([WSH, "--web", "0"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.PIPE, text=True, bufsize=1, env=env)
+                                        stderr=subprocess.PIPE, text=True, bufsize=1, env=env,
+                                        preexec_fn=lambda: pin(TEACHER_CPUS))
         self.out, self.err = [], []
         self.changed = threading.Condition()
         threading.Thread(target=self.drain, args=(self.process.stdout, self.out), daemon=True).start()
@@ -185,6 +203,7 @@ def follow_class(port, path, count, pipe):
     student is; on "finish", waits until all have read up to the same newest id and sends the figures.
     At nice 19: the students' pages are not the teacher's machine's work (see the docstring)."""
     os.nice(19)
+    pin(CLASS_CPUS)
     students = [Student() for _ in range(count)]
 
     async def main():
@@ -248,7 +267,9 @@ def chromium(port, path):
         for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"):
             options.add_argument(flag)
         # Below the class (see the docstring): chromedriver, and so Chromium and its renderers, under SCHED_IDLE.
-        idle = lambda: os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+        def idle():
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+            pin(CLASS_CPUS)
         service = Service(executable_path="/usr/bin/chromedriver", popen_kw={"preexec_fn": idle})
         driver = webdriver.Chrome(service=service, options=options)
         driver.get("http://127.0.0.1:%d%s" % (port, path))
@@ -300,6 +321,8 @@ def percentile(values, p):
 def main():
     print("bench-web --students %d: %s, %d commands one at a time (%.0f ms apart), %d runs"
           % (STUDENTS, WSH, COMMANDS, PAUSE * 1000, RUNS))
+    print("the teacher's wsh on CPU %s, the class on CPU %s" % (sorted(TEACHER_CPUS), sorted(CLASS_CPUS)) if PINNED
+          else "not pinned: the teacher and the class share every CPU")
     rows = []
     for run in range(1, RUNS + 1):
         alone = session(0)

@@ -6,7 +6,7 @@
 /// reading only, as accounts.json is (see AccountStore).
 enum ArchiveSchema {
     /// The version this wsh writes.
-    static let current = 3
+    static let current = 4
 
     /// `migrations[n]` takes a file from version n to n + 1.
     static let migrations: [String] = [
@@ -108,6 +108,94 @@ enum ArchiveSchema {
         // author reads the table.
         """
         DROP INDEX IF EXISTS statuses_author;
+        """,
+        // 4: an account's data beyond its timelines: who it follows, who follows it, whom it mutes and
+        // blocks (each edge with when a sync first and last saw it), its lists and their members, its
+        // notifications, the files of kept media, and what `expire` planned and deleted. Nothing is
+        // rebuilt: `statuses` gains one column, and every row of a version-3 file stays as it was.
+        """
+        ALTER TABLE statuses ADD COLUMN deleted_by_me TEXT;  -- when wsh deleted it on the server (expire); the row stays
+        CREATE TABLE relations (
+            server TEXT NOT NULL,
+            account TEXT NOT NULL,
+            kind TEXT NOT NULL,            -- following, followers, mutes or blocks
+            target_id TEXT NOT NULL,       -- the other account's id on the server
+            acct TEXT,                     -- its address as the server wrote it: name, or name@domain
+            first_seen TEXT NOT NULL,      -- the first sync that saw this edge
+            last_seen TEXT NOT NULL,       -- the last sync that saw it; older than the kind's last sync: gone
+            show_boosts INTEGER,           -- following: the follow shows their boosts (1/0; NULL: not known)
+            notify INTEGER,                -- following: notify on their new posts
+            languages TEXT,                -- following: the languages followed, comma-separated (NULL: all)
+            hide_notifications INTEGER,    -- mutes: their notifications are hidden too
+            expires_at TEXT,               -- mutes: when the mute ends (NULL: never)
+            PRIMARY KEY (server, account, kind, target_id)
+        ) WITHOUT ROWID;
+        CREATE TABLE relation_syncs (      -- each complete read of a kind, so two syncs can be compared
+            server TEXT NOT NULL,
+            account TEXT NOT NULL,
+            kind TEXT NOT NULL,            -- as in relations, or lists
+            synced_at TEXT NOT NULL,
+            count INTEGER NOT NULL,
+            PRIMARY KEY (server, account, kind, synced_at)
+        ) WITHOUT ROWID;
+        CREATE TABLE lists (
+            server TEXT NOT NULL,
+            account TEXT NOT NULL,
+            id TEXT NOT NULL,
+            title TEXT NOT NULL,
+            replies_policy TEXT,
+            exclusive INTEGER,
+            first_seen TEXT NOT NULL,
+            last_seen TEXT NOT NULL,
+            PRIMARY KEY (server, account, id)
+        ) WITHOUT ROWID;
+        CREATE TABLE list_members (
+            server TEXT NOT NULL,
+            account TEXT NOT NULL,
+            list_id TEXT NOT NULL,
+            target_id TEXT NOT NULL,
+            acct TEXT,
+            first_seen TEXT NOT NULL,
+            last_seen TEXT NOT NULL,
+            PRIMARY KEY (server, account, list_id, target_id)
+        ) WITHOUT ROWID;
+        CREATE TABLE notifications (
+            server TEXT NOT NULL,
+            account TEXT NOT NULL,
+            id TEXT NOT NULL,
+            type TEXT NOT NULL,            -- mention, favourite, reblog, follow, poll, status, update…
+            created_at TEXT,
+            from_id TEXT,                  -- the account it is from
+            from_acct TEXT,
+            status_id TEXT,                -- the status it is about, if any (kept in statuses)
+            json TEXT NOT NULL,
+            PRIMARY KEY (server, account, id)
+        ) WITHOUT ROWID;
+        CREATE TABLE media_files (         -- a kept copy of a remote file, named by its content's hash
+            url TEXT PRIMARY KEY,
+            kind TEXT NOT NULL,            -- attachment, avatar, header or emoji
+            sha256 TEXT,                   -- NULL: not kept (yet)
+            bytes INTEGER,
+            type TEXT,                     -- the media type it was checked to be
+            kept_at TEXT,
+            failure TEXT,                  -- why the last try did not keep it
+            tries INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE TABLE expire_runs (         -- one expire --confirmed: its rules and when it listed
+            id INTEGER PRIMARY KEY,
+            server TEXT NOT NULL,
+            account TEXT NOT NULL,
+            rules TEXT NOT NULL,           -- the options, as given
+            listed_at TEXT NOT NULL,
+            finished_at TEXT
+        );
+        CREATE TABLE expire_items (        -- what a run listed to delete; deleted_at is set as each goes
+            run INTEGER NOT NULL REFERENCES expire_runs (id),
+            status INTEGER NOT NULL REFERENCES statuses (rowid),
+            deleted_at TEXT,
+            failure TEXT,
+            PRIMARY KEY (run, status)
+        ) WITHOUT ROWID;
         """,
     ]
 }

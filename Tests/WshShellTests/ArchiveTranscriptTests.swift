@@ -148,7 +148,7 @@ struct ArchiveTranscriptTests {
             #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
         }
         #expect(try Self.sqlite3(file, "SELECT count(*) FROM statuses") == count)
-        #expect(try Self.sqlite3(file, "PRAGMA user_version") == "3")
+        #expect(try Self.sqlite3(file, "PRAGMA user_version") == "4")
     }
 
     @Test("a file that is not SQLite, or damaged, gets one line and is left as it was")
@@ -207,19 +207,29 @@ struct ArchiveTranscriptTests {
         #expect(try Self.sqlite3(file, "SELECT count(*) FROM statuses") == count)
     }
 
-    @Test("a file of an older schema (2) is migrated when a sync opens it, and keeps every row")
+    @Test("a file of an older schema (2, before 3 and 4) is migrated when a sync opens it, and keeps every row")
     func olderSchemaIsMigrated() async throws {
         let file = Self.freshFile()
         let harness = try await ShellHarness(dialect: .mastodon)
         _ = await harness.run("archive sync public --limit 40 --archive \(file)")
-        // Schema 2 had an index on the author; a wsh of that schema wrote this file.
-        _ = try Self.sqlite3(file, "CREATE INDEX statuses_author ON statuses (author); PRAGMA user_version = 2")
-        let count = try Self.sqlite3(file, "SELECT count(*) FROM statuses")
-        let sync = await harness.run("archive sync public --limit 40 --archive \(file)\narchive search concert --archive \(file)")
+        // What a wsh of schema 2 wrote: an index on the author, none of 4's tables, no deleted_by_me.
+        _ = try Self.sqlite3(file, """
+            DROP TABLE relations; DROP TABLE relation_syncs; DROP TABLE lists; DROP TABLE list_members;
+            DROP TABLE notifications; DROP TABLE media_files; DROP TABLE expire_items; DROP TABLE expire_runs;
+            ALTER TABLE statuses DROP COLUMN deleted_by_me;
+            CREATE INDEX statuses_author ON statuses (author); PRAGMA user_version = 2
+            """)
+        let counts = "SELECT (SELECT count(*) FROM statuses) || ' ' || (SELECT count(*) FROM media) || ' ' || "
+            + "(SELECT count(*) FROM tags) || ' ' || (SELECT count(*) FROM source_statuses) || ' ' || "
+            + "(SELECT group_concat(rowid || id, ',') FROM statuses)"
+        let before = try Self.sqlite3(file, counts)
+        let sync = await harness.run("archive search concert --archive \(file)\narchive sync following --archive \(file)")
         #expect(sync.status == 0, "\(sync.stderr)")
-        #expect(try Self.sqlite3(file, "PRAGMA user_version") == "3")
+        #expect(try Self.sqlite3(file, "PRAGMA user_version") == "4")
         #expect(try Self.sqlite3(file, "SELECT count(*) FROM sqlite_schema WHERE name = 'statuses_author'") == "0")
-        #expect(try Self.sqlite3(file, "SELECT count(*) FROM statuses") == count)
+        #expect(try Self.sqlite3(file, counts) == before)
+        #expect(try Self.sqlite3(file, "SELECT count(*) FROM statuses WHERE deleted_by_me IS NOT NULL") == "0")
+        #expect(try Self.sqlite3(file, "SELECT count(*) > 0 FROM relations WHERE kind = 'following'") == "1")
     }
 
     @Test("a sync keeps each status's media with alt text, hashtags and mentions, as the server's JSON lists them")

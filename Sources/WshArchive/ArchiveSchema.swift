@@ -130,6 +130,11 @@ enum ArchiveSchema {
             expires_at TEXT,               -- mutes: when the mute ends (NULL: never)
             PRIMARY KEY (server, account, kind, target_id)
         ) WITHOUT ROWID;
+        CREATE TABLE servers (             -- what a sync learnt of each server
+            server TEXT PRIMARY KEY,
+            domain TEXT,                   -- the domain of its own accounts' addresses (user@domain)
+            seen_at TEXT NOT NULL
+        );
         CREATE TABLE relation_syncs (      -- each complete read of a kind, so two syncs can be compared
             server TEXT NOT NULL,
             account TEXT NOT NULL,

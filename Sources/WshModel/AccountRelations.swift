@@ -9,6 +9,9 @@ public struct UserPage: Hashable, Sendable, Decodable {
     public var totalNumber: Int?
     /// Whether the token's owner follows each user, by user id, where the server said.
     public var following: [String: Bool] = [:]
+    /// The token owner's whole relationship to each user, by user id, where the
+    /// server said (Mastodon's relationships: how a follow or a mute is set).
+    public var relationships: [String: Relationship] = [:]
 
     public init(users: [User], next: String? = nil, totalNumber: Int? = nil, following: [String: Bool] = [:]) {
         self.users = users
@@ -45,12 +48,21 @@ public struct Relationship: Hashable, Sendable {
     public var blocking: Bool?
     public var muting: Bool?
     public var mutingNotifications: Bool?
+    /// How the follow is set: their boosts shown, a notification on each new
+    /// post, and the languages followed (nil: all).
+    public var showingReblogs: Bool?
+    public var notifying: Bool?
+    public var languages: [String]?
 
-    public init(following: Bool? = nil, blocking: Bool? = nil, muting: Bool? = nil, mutingNotifications: Bool? = nil) {
+    public init(following: Bool? = nil, blocking: Bool? = nil, muting: Bool? = nil, mutingNotifications: Bool? = nil,
+                showingReblogs: Bool? = nil, notifying: Bool? = nil, languages: [String]? = nil) {
         self.following = following
         self.blocking = blocking
         self.muting = muting
         self.mutingNotifications = mutingNotifications
+        self.showingReblogs = showingReblogs
+        self.notifying = notifying
+        self.languages = languages
     }
 }
 
@@ -81,6 +93,12 @@ public enum SearchKind: String, Hashable, Sendable, CaseIterable, Codable {
 /// Which accounts of a user a list shows: who follows them, or whom they follow.
 public enum AccountList: String, Hashable, Sendable, Codable {
     case followers, following
+}
+
+/// The accounts the token's owner has set apart: muted, or blocked. Only the
+/// owner's own are ever read.
+public enum OwnAccountList: String, Hashable, Sendable, Codable {
+    case mutes, blocks
 }
 
 /// Who acted on a status: those who favourited it, or boosted (reposted) it.

@@ -214,7 +214,7 @@ struct ArchiveTranscriptTests {
         _ = await harness.run("archive sync public --limit 40 --archive \(file)")
         // What a wsh of schema 2 wrote: an index on the author, none of 4's tables, no deleted_by_me.
         _ = try Self.sqlite3(file, """
-            DROP TABLE relations; DROP TABLE relation_syncs; DROP TABLE lists; DROP TABLE list_members;
+            DROP TABLE relations; DROP TABLE relation_syncs; DROP TABLE servers; DROP TABLE lists; DROP TABLE list_members;
             DROP TABLE notifications; DROP TABLE media_files; DROP TABLE expire_items; DROP TABLE expire_runs;
             ALTER TABLE statuses DROP COLUMN deleted_by_me;
             CREATE INDEX statuses_author ON statuses (author); PRAGMA user_version = 2

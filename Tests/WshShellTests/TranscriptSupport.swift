@@ -30,9 +30,10 @@ final class ShellHarness: @unchecked Sendable {
          json: Bool = false, seed: UInt64 = SandboxConfiguration().seed, rateLimit: Int? = nil,
          dialect: Connection.DialectChoice = .detect, accountStore: AccountStore? = nil,
          idStyle: MastodonIDStyle? = nil, flavour: SandboxFlavour = .mastodon, streaming: StreamingTransports? = nil,
-         echo: Bool = false, keepGoing: Bool = false) async throws {
+         echo: Bool = false, keepGoing: Bool = false, accounts: Int = 3) async throws {
         var configuration = SandboxConfiguration(seed: seed, token: token, faults: faults, flavour: flavour, idStyle: idStyle,
                                                  streamingTransports: streaming)
+        configuration.accounts = accounts
         configuration.rateLimit = rateLimit
         let sandbox = try await SandboxServer.start(configuration)
         sandboxStorage = sandbox
@@ -161,5 +162,18 @@ final class CapturedOutput: Sendable {
         for (text, continuation) in ready {
             continuation.resume(returning: lines.first { $0.contains(text) } ?? "")
         }
+    }
+}
+
+extension ShellHarness {
+    /// `POST PATH` (under the Mastodon base, e.g. `api/v1/lists`) with a form, as `account`: what another
+    /// person, or the token's owner outside wsh, does on the sandbox.
+    @discardableResult
+    func mastodonPost(_ path: String, as account: SandboxAccount, form: String = "") async throws -> HTTPResponse {
+        try await CurlHTTPClient(secrets: [account.token]).send(HTTPRequest(
+            method: .post, url: sandbox.mastodonBaseURL + path,
+            headers: [HTTPHeader("Authorization", "Bearer " + account.token),
+                      HTTPHeader("Content-Type", "application/x-www-form-urlencoded")],
+            body: Data(form.utf8)))
     }
 }

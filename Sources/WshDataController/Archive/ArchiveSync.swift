@@ -2,6 +2,7 @@ import FoundationEssentials
 import WshArchive
 import WshModel
 import WshRequest
+import WshText
 
 /// How one source's `archive sync` ended.
 public struct ArchiveSyncResult: Sendable {
@@ -40,12 +41,24 @@ public struct ArchiveSyncResult: Sendable {
 public enum ArchiveSyncSource: Sendable, Hashable, CustomStringConvertible {
     case timeline(TimelineSource)
     case notifications
+    /// The token owner's own statuses (`user` of the owner, kept as `me`).
+    case own(UserReference)
 
-    /// As `fetch` names it, or `notifications`: the source's name in the archive.
+    /// As `fetch` names it, or `notifications`, or `me`: the source's name in the archive.
     public var description: String {
         switch self {
         case .timeline(let source): source.description
         case .notifications: "notifications"
+        case .own: "me"
+        }
+    }
+
+    /// The timeline it reads; nil for notifications.
+    public var timelineRead: TimelineSource? {
+        switch self {
+        case .timeline(let source): source
+        case .own(let owner): .user(owner)
+        case .notifications: nil
         }
     }
 }
@@ -118,14 +131,13 @@ struct ArchiveSyncRun {
     /// The server orders the source by status id (not bookmarks, favourites or
     /// notifications, ordered by when each was made): ids then compare.
     private var ordered: Bool {
-        if case .timeline(let timeline) = source { return timeline.ordersByStatusID }
-        return false
+        source.timelineRead?.ordersByStatusID ?? false
     }
 
     /// A deletion shows as a gap in the newest page only where pages are cut by status id.
     private var findsDeletions: Bool {
-        if case .timeline(let timeline) = source { return ordered && controller.pagesByCursor(timeline) }
-        return false
+        guard let timeline = source.timelineRead else { return false }
+        return ordered && controller.pagesByCursor(timeline)
     }
 
     mutating func run(progress: (Int) -> Void) async throws(ArchiveSyncStop) {
@@ -265,19 +277,21 @@ struct ArchiveSyncRun {
         let statuses: [Status]
         let next: String?
         var notOlder: String?
+        var notifications: [ArchivedNotification] = []
         do throws(RequestError) {
-            switch source {
-            case .timeline(let timeline):
+            switch source.timelineRead {
+            case let timeline?:
                 let slice = try await controller.statuses.timeline(timeline, count: count, from: cursor.flatMap(ArchiveCursorText.cursor),
                                                                    body: body)
                 statuses = slice.statuses
                 next = slice.next.map(ArchiveCursorText.text)
                 notOlder = slice.notOlder
-            case .notifications:
+            case nil:
                 let from = cursor.flatMap { $0.hasPrefix("notifications:") ? String($0.dropFirst(14)) : nil }
                 let page = try await controller.notifications(NotificationQuery(count: NotificationQuery.maximumCount, from: from),
                                                               body: body)
                 statuses = page.notifications.compactMap(\.status)
+                notifications = page.notifications.map(ArchivedNotification.init)
                 // A page of notifications none of which carries a status still goes on.
                 next = page.notifications.isEmpty ? nil : page.next.map { "notifications:" + $0 }
             }
@@ -294,16 +308,14 @@ struct ArchiveSyncRun {
             }
             return ArchivedStatus(status: status, json: ArchiveCursorText.modelJSON(status), modelEncoded: true)
         }
-        return ArchivePage(statuses: kept, next: next, notOlder: notOlder)
+        return ArchivePage(statuses: kept, next: next, notOlder: notOlder, notifications: notifications)
     }
 
     /// The check of each page of a walk through `source` (`PageWalk`): the
     /// statuses of notifications are in the order of the notifications, not of their ids.
     static func walk(_ controller: TimelineDataController, _ source: ArchiveSyncSource) -> PageWalk {
-        switch source {
-        case .timeline(let timeline): controller.walk(timeline)
-        case .notifications: PageWalk(ordersByID: false, dialect: controller.statuses.dialect)
-        }
+        if let timeline = source.timelineRead { return controller.walk(timeline) }
+        return PageWalk(ordersByID: false, dialect: controller.statuses.dialect)
     }
 
     /// Whether `page`, asked `from` a cursor (nil: the newest), stops the
@@ -330,6 +342,8 @@ struct ArchiveSyncRun {
             if cursors.oldestID == nil { cursors.oldestID = page.statuses.last?.status.identifier }
         }
         do throws(ArchiveError) {
+            // The notifications first: killed between the two, the page is asked again and they are written over.
+            try store.storeNotifications(page.notifications, scope: scope)
             let write = try store.store(page.statuses, scope: scope, cursors: cursors)
             result.added += write.added
             result.edited += write.edited
@@ -348,6 +362,19 @@ struct ArchivePage: Sendable {
     var next: String?
     /// A status newer than the cursor asked from, dropped (`TimelineSlice.notOlder`).
     var notOlder: String?
+    /// The notifications of a page of notifications, as the server sent them.
+    var notifications: [ArchivedNotification] = []
+}
+
+extension ArchivedNotification {
+    /// `notification` as the archive keeps it: its JSON as the server sent it, else wsh's own fields.
+    init(_ notification: ActivityNotification) {
+        let json = notification.serverJSON.map { String(decoding: $0.bytes, as: UTF8.self) }
+            ?? String(decoding: JSONValue.object(["id": .string(notification.id), "type": .string(notification.type)]).encoded(), as: UTF8.self)
+        self.init(id: notification.id, type: notification.type, createdAt: notification.createdAt?.iso8601Text,
+                  fromID: notification.account?.identifier, fromAcct: notification.account?.screenName,
+                  statusID: notification.status?.identifier, json: json)
+    }
 }
 
 /// A page asked for ahead, while the one before is stored.

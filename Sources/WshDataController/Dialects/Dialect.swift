@@ -109,6 +109,11 @@ public protocol Dialect: Sendable {
     /// A page of `user`'s followers or of whom they follow, from `cursor` (nil: the first).
     func accounts(_ list: AccountList, of user: UserReference, count: Int, cursor: String?, _ exchange: DialectExchange)
         async throws(RequestError) -> UserPage
+    /// A page of the accounts the token's owner mutes or blocks, from `cursor` (nil: the first).
+    func ownAccounts(_ list: OwnAccountList, count: Int, cursor: String?, _ exchange: DialectExchange)
+        async throws(RequestError) -> UserPage
+    /// The domain of the server's own accounts, as an address `user@domain` writes it (nil: it has none).
+    func accountDomain(_ exchange: DialectExchange) async throws(RequestError) -> String?
     /// Mutes `user` on the server (for `duration` seconds, nil: for ever; their notifications too
     /// when `notifications`) or unmutes them; the relationship after.
     func setServerMute(_ mute: Bool, _ user: UserReference, duration: Int?, notifications: Bool, _ exchange: DialectExchange)

@@ -26,6 +26,20 @@ extension UserDataController {
         return page
     }
 
+    /// A page of the accounts the token's owner mutes or blocks, from `cursor`; the users are cached.
+    public func ownAccounts(_ list: OwnAccountList, count: Int, cursor: String? = nil) async throws(RequestError) -> UserPage {
+        let page = try await api.run("UserDataController.\(list.rawValue)()", count: { $0.users.count }) {
+            try await $0.ownAccounts(list, count: count, cursor: cursor, $1)
+        }
+        remember(page.users)
+        return page
+    }
+
+    /// The domain of the server's own accounts, as `user@domain` writes it.
+    public func accountDomain() async throws(RequestError) -> String? {
+        try await api.run("UserDataController.accountDomain()", count: { _ in 1 }) { try await $0.accountDomain($1) }
+    }
+
     /// A page of who favourited or boosted the status `statusID`, from `cursor`; the users are cached.
     public func statusAccounts(_ list: StatusAccountList, statusID: String, count: Int, cursor: String? = nil)
         async throws(RequestError) -> UserPage {

@@ -459,15 +459,20 @@ public struct MastodonRelationship: Decodable, Sendable {
     @Lenient public var blocking: Bool? = nil
     @Lenient public var muting: Bool? = nil
     @Lenient public var mutingNotifications: Bool? = nil
+    @Lenient public var showingReblogs: Bool? = nil
+    @Lenient public var notifying: Bool? = nil
+    @Lenient public var languages: [String]? = nil
 
     enum CodingKeys: String, CodingKey {
-        case id, following, blocking, muting
+        case id, following, blocking, muting, notifying, languages
         case mutingNotifications = "muting_notifications"
+        case showingReblogs = "showing_reblogs"
     }
 
     /// The Model's `Relationship`.
     public var relationship: Relationship {
-        Relationship(following: following, blocking: blocking, muting: muting, mutingNotifications: mutingNotifications)
+        Relationship(following: following, blocking: blocking, muting: muting, mutingNotifications: mutingNotifications,
+                     showingReblogs: showingReblogs, notifying: notifying, languages: languages)
     }
 }
 

@@ -39,9 +39,25 @@ extension Timeline {
         return .success(())
     }
 
+    /// How `follower`'s follow of `followed` is set (Mastodon's defaults when they set nothing).
+    func followSettings(of followed: Int, by follower: Int) -> FollowSettings {
+        followSettings[follower]?[followed] ?? FollowSettings()
+    }
+
+    /// Sets how a follow is set, as `POST /api/v1/accounts/:id/follow` with `reblogs`, `notify`,
+    /// `languages[]` does, for a new follow or one there already: what is not sent stays.
+    mutating func setFollowSettings(of followed: Int, by follower: Int, reblogs: Bool?, notify: Bool?, languages: [String]?) {
+        var settings = followSettings(of: followed, by: follower)
+        if let reblogs { settings.reblogs = reblogs }
+        if let notify { settings.notify = notify }
+        if let languages { settings.languages = languages.isEmpty ? nil : languages }
+        followSettings[follower, default: [:]][followed] = settings
+    }
+
     mutating func unfollow(_ followed: Int, by follower: Int) -> Result<Void, Refusal> {
         guard isFollowing(follower, followed) else { return .failure(.notFollowing) }
         following[follower]?.remove(followed)
+        followSettings[follower]?[followed] = nil
         friendsAdded[follower, default: 0] -= 1
         followersAdded[followed, default: 0] -= 1
         return .success(())
@@ -74,4 +90,12 @@ extension Timeline {
         favouriteRecordIDs[user]?[status.ordinal] = nil
         return .success(favourites[user]!.remove(at: index).time)
     }
+}
+
+/// How a follow is set: the followed account's boosts shown in home, a
+/// notification on each of their posts, and the languages followed (nil: all).
+struct FollowSettings: Sendable, Hashable {
+    var reblogs = true
+    var notify = false
+    var languages: [String]?
 }

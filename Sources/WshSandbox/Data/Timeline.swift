@@ -44,6 +44,9 @@ struct Timeline: Sendable {
 
     // Follows and favourites (see Timeline+Social.swift).
     var following: [Int: Set<Int>]
+    /// How each follow that is not Mastodon's default (boosts shown, no
+    /// notification, every language) is set: follower → followed → settings.
+    var followSettings: [Int: [Int: FollowSettings]] = [:]
     var friendsAdded: [Int: Int] = [:]
     var followersAdded: [Int: Int] = [:]
     /// Each user's favourites, oldest first, with when they were made.

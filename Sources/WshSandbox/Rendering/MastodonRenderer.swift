@@ -483,9 +483,17 @@ struct MastodonRenderer {
         json.objectStart()
         json.member("id", ids.render(user.id))
         json.member("following", following)
-        json.member("showing_reblogs", following)
-        json.member("notifying", false)
-        json.null("languages")
+        let settings = viewer.map { timeline.followSettings(of: user.index, by: $0) } ?? FollowSettings()
+        json.member("showing_reblogs", following && settings.reblogs)
+        json.member("notifying", following && settings.notify)
+        if following, let languages = settings.languages {
+            json.key("languages")
+            json.arrayStart()
+            for language in languages { json.string(language) }
+            json.arrayEnd()
+        } else {
+            json.null("languages")
+        }
         json.member("followed_by", viewer.map { timeline.isFollowing(user.index, $0) } ?? false)
         let mute = viewer.flatMap { timeline.mute(of: user.index, by: $0) }
         json.member("blocking", viewer.map { timeline.isBlocking($0, user.index) } ?? false)

@@ -124,8 +124,13 @@ extension MastodonAPI {
     func follow(_ call: Call, actor: Int, id: String, follow: Bool) throws -> Reply {
         guard let target = store.timeline.user(id: try identifier(id)) else { throw MastodonError.notFound }
         guard target.index != actor else { throw MastodonError.notAllowed }
+        let (reblogs, notify) = (call.parameters.optionalFlag("reblogs"), call.parameters.optionalFlag("notify"))
+        let languages = call.parameters.all["languages[]"] ?? call.parameters.all["languages"]
         return write(as: actor) { timeline, render in
             _ = follow ? timeline.follow(target.index, by: actor) : timeline.unfollow(target.index, by: actor)
+            if follow, timeline.isFollowing(actor, target.index) {
+                timeline.setFollowSettings(of: target.index, by: actor, reblogs: reblogs, notify: notify, languages: languages)
+            }
             return render(timeline).relationshipJSON(target)
         }
     }

@@ -21,7 +21,13 @@ extension Shell {
                     `archive` alone shows the file, its size, and each source's count and last sync.
                     `archive sync SOURCE…` keeps statuses of each SOURCE (as fetch names them: home,
                     public, user NAME, mentions, local, tag NAME, list NAME, bookmarks, favourites;
-                    or notifications, the statuses they carry):
+                    me, your own; or notifications, kept with the statuses they carry), and the
+                    account's data: following, followers, mutes, blocks, lists (with members), each
+                    read whole and kept with when each account was first and last seen.
+                    Weibo's API has no bookmarks (its favorites are favourites), lists, mutes,
+                    blocks or notifications: there, each of those is one line and the rest syncs.
+                    `archive changes followers` (following, mutes, blocks) shows who came (+) and
+                    who left (-) between the last two syncs of it.
                     the first sync walks back through the timeline, later ones fetch what is new
                     and finish a walk back that was interrupted (--limit N: stop after N statuses).
                     On a terminal a line shows how far it is (a bar toward --limit N). Requests
@@ -51,9 +57,10 @@ extension Shell {
                       archive
                     """,
                 arguments: [
-                    ArgumentSpec("sync|search|import|on|off", help: "sync sources, search, import an export, or keep timelines as read",
+                    ArgumentSpec("sync|search|changes|import|on|off",
+                                 help: "sync sources, search, who came and left, import an export, or keep timelines as read",
                                  arity: .optional),
-                    ArgumentSpec("SOURCE…|QUERY N|FILE", help: "with sync: the sources; with search: the query and how many; with import: outbox.json",
+                    ArgumentSpec("SOURCE…|QUERY N|FILE", help: "with sync: the sources; with changes: the kind; with search: the query and how many; with import: outbox.json",
                                  arity: .variadic),
                 ],
                 options: [
@@ -62,7 +69,10 @@ extension Shell {
                     .json,
                 ],
                 completion: { [unowned self] request in
-                    request.argumentIndex == 0 ? ["sync", "search", "import", "on", "off"] : offeredTimelines().map(\.word)
+                    if request.argumentIndex == 0 { return ["sync", "search", "changes", "import", "on", "off"] }
+                    let kinds = ArchiveAccountKind.allCases.map(\.rawValue)
+                    if request.previousWords.first == "changes" { return kinds.filter { $0 != "lists" } }
+                    return offeredTimelines().map(\.word) + ["me", "notifications"] + kinds
                 },
                 handler: { [unowned self] context in try archive(context) }),
             CommandSpec(
@@ -96,12 +106,14 @@ extension Shell {
 
     private func archive(_ context: CommandContext) throws(LanguageError) {
         let words = context.arguments.values("SOURCE…|QUERY N|FILE")
-        switch context.arguments["sync|search|import|on|off"] {
+        switch context.arguments["sync|search|changes|import|on|off"] {
         case nil:
-            if !words.isEmpty { throw .usage("archive takes sync SOURCE…, search QUERY [N], import FILE, on or off") }
+            if !words.isEmpty { throw .usage("archive takes sync SOURCE…, search QUERY [N], changes KIND, import FILE, on or off") }
             try archiveSummary(context)
         case "sync":
             try archiveSync(context, words: words)
+        case "changes":
+            try archiveChanges(context, words: words)
         case "search":
             try archiveSearch(context, words: words)
         case "import":
@@ -117,7 +129,7 @@ extension Shell {
             }
         case "on", "off":
             if !words.isEmpty { throw .usage("archive on and archive off take nothing more") }
-            archiveKeepsLive = context.arguments["sync|search|import|on|off"] == "on"
+            archiveKeepsLive = context.arguments["sync|search|changes|import|on|off"] == "on"
             if let dataController = timelineDataController {
                 let dialect = try currentDialect()
                 attachArchive(to: dataController, dialect: dialect, account: archiveKeepsLive ? try archiveAccount(dialect: dialect) : nil)
@@ -126,7 +138,7 @@ extension Shell {
                 ? "timelines read from the server are kept in \(try archivePath(context)) as they arrive"
                 : "timelines are no longer kept as they arrive"))
         case let other?:
-            throw .usage("archive takes sync, search, import, on or off, not '\(other)'")
+            throw .usage("archive takes sync, search, changes, import, on or off, not '\(other)'")
         }
     }
 
@@ -165,19 +177,42 @@ extension Shell {
         context.setVariable("count", to: .int(total))
     }
 
-    /// Splits `home user @a tag swift` into one source each.
-    private func archiveSources(_ words: [String]) throws(LanguageError) -> [ArchiveSyncSource] {
-        var sources: [ArchiveSyncSource] = []
+    /// What one word (or two) of `archive sync` keeps: a stream of statuses, or a kind of the account's data.
+    private enum ArchiveSyncWord: CustomStringConvertible {
+        case statuses(ArchiveSyncSource)
+        case account(ArchiveAccountKind)
+
+        var description: String {
+            switch self {
+            case .statuses(let source): source.description
+            case .account(let kind): kind.rawValue
+            }
+        }
+    }
+
+    /// Splits `home user @a tag swift me followers` into one source each; `me` and the account's
+    /// data need the token's owner, `owner`.
+    private func archiveSources(_ words: [String], owner: UserReference?) throws(LanguageError) -> [ArchiveSyncWord] {
+        var sources: [ArchiveSyncWord] = []
         var index = 0
         while index < words.count {
-            let takesName = ["user", "tag", "list"].contains(words[index])
+            let word = words[index]
+            // `list NAME` is a timeline; `lists` is the account's lists with their members.
+            let takesName = ["user", "tag", "list"].contains(word)
             let group = Array(words[index..<min(words.count, index + (takesName ? 2 : 1))])
-            if words[index] == "reposts" { throw .usage("archive sync does not keep reposts N (a row's reposts): name a timeline") }
-            if Int(words[index]) != nil { throw .usage("archive sync takes sources, not a count: --limit N stops it") }
-            if words[index] == "notifications" {
-                sources.append(.notifications)
+            if word == "reposts" { throw .usage("archive sync does not keep reposts N (a row's reposts): name a timeline") }
+            if Int(word) != nil { throw .usage("archive sync takes sources, not a count: --limit N stops it") }
+            if word == "me" || ArchiveAccountKind(rawValue: word) != nil, owner == nil {
+                throw .usage("archive sync \(word) needs a signed-in account (login)")
+            }
+            if word == "notifications" {
+                sources.append(.statuses(.notifications))
+            } else if word == "me", let owner {
+                sources.append(.statuses(.own(owner)))
+            } else if let kind = ArchiveAccountKind(rawValue: word) {
+                sources.append(.account(kind))
             } else {
-                sources.append(.timeline(try timelineWords(group, allowsCount: false).source))
+                sources.append(.statuses(.timeline(try timelineWords(group, allowsCount: false).source)))
             }
             index += group.count
         }
@@ -186,7 +221,6 @@ extension Shell {
 
     private func archiveSync(_ context: CommandContext, words: [String]) throws(LanguageError) {
         guard !words.isEmpty else { throw .usage("archive sync needs a SOURCE: archive sync home") }
-        let sources = try archiveSources(words)
         let limit = try integer(context.arguments.option("limit"), name: "--limit")
         if let limit, limit < 1 { throw .usage("--limit must be 1 or more, not \(limit)") }
         let store = try openArchive(context, create: true)
@@ -198,16 +232,34 @@ extension Shell {
         let stream = self.stream
         let controller = TimelineDataController(client: client, dialect: dialect, trace: { stream.publish(.dataController($0)) })
         let account = try archiveAccount(dialect: dialect)
+        let owner = account == "anonymous" ? nil : UserReference(account)
+        var sources = try archiveSources(words, owner: owner)
+        // What this API does not have is one line, and the rest syncs.
+        let lacking = sources.filter { !offers($0, dialect.capabilities) }
+        if !lacking.isEmpty {
+            let names = lacking.map(\.description).joined(separator: ", ")
+            if lacking.count == sources.count { throw .commandFailed("this API (\(dialect.name)) has no \(names) to sync") }
+            context.note("not on this API (\(dialect.name)): \(names); syncing the rest")
+            sources.removeAll { !offers($0, dialect.capabilities) }
+        }
         var failures: [String] = []
         var totalFetched = 0
-        for source in sources {
+        for word in sources {
+            let scope = ArchiveScope(server: connection.accountKey, account: account, api: dialect.name, source: word.description)
+            guard case .statuses(let source) = word else {
+                if case .account(let kind) = word, let owner {
+                    if let failure = try syncAccountData(context, kind: kind, owner: owner, scope: scope, controller: controller, store: store) {
+                        failures.append(failure)
+                    }
+                }
+                continue
+            }
             if case .timeline = source { try checkOffered(source.description.split(separator: " ").first.map(String.init)) }
-            let scope = ArchiveScope(server: connection.accountKey, account: account, api: dialect.name, source: source.description)
             let perPage: Int
-            switch source {
-            case .timeline(let timeline): perPage = dialect.maximumCount(for: timeline) ?? 20
+            switch source.timelineRead {
+            case let timeline?: perPage = dialect.maximumCount(for: timeline) ?? 20
             // The sync reads notifications a full page at a time, whatever this says.
-            case .notifications: perPage = 80
+            case nil: perPage = 80
             }
             let bar = ProgressLine(title: "syncing \(source)", limit: limit)
             let progress = console.diagnosticIsTerminal ? { [console] (total: Int) in console.diagnostic(bar.draw(total)) } : nil
@@ -241,6 +293,84 @@ extension Shell {
         }
         context.setVariable("count", to: .int(totalFetched))
         if !failures.isEmpty { throw .commandFailed(failures.joined(separator: "; ")) }
+    }
+
+    /// Whether the connected API has what `word` syncs.
+    private func offers(_ word: ArchiveSyncWord, _ capabilities: Capabilities) -> Bool {
+        switch word {
+        case .account(.mutes): capabilities.mutesOnServer
+        case .account(.blocks): capabilities.blocksAccounts
+        case .account(.lists): capabilities.lists
+        case .account(.following), .account(.followers): true
+        case .statuses(.notifications): capabilities.notifications
+        case .statuses(.timeline(let timeline)):
+            (try? checkOffered(timeline.description.split(separator: " ").first.map(String.init))) != nil
+        case .statuses(.own): true
+        }
+    }
+
+    /// `archive sync following` (followers, mutes, blocks, lists): one kind read whole and kept;
+    /// the line that says why it stopped, if it did.
+    private func syncAccountData(_ context: CommandContext, kind: ArchiveAccountKind, owner: UserReference, scope: ArchiveScope,
+                                 controller: TimelineDataController, store: ArchiveStore) throws(LanguageError) -> String? {
+        let bar = ProgressLine(title: "syncing \(kind.rawValue)", limit: nil)
+        let progress = console.diagnosticIsTerminal ? { [console] (total: Int) in console.diagnostic(bar.draw(total)) } : nil
+        let report = WaitingHandOver(progress)
+        let handOver = WaitingHandOver((controller, store))
+        let result = try wait {
+            await handOver.value.0.syncAccountData(handOver.value.1, kind: kind, owner: owner, scope: scope,
+                                                   progress: { report.value?($0) })
+        }
+        if progress != nil { console.diagnostic(bar.clear) }
+        switch result.end {
+        case .done:
+            let what = kind == .lists ? (result.read == 1 ? "list" : "lists") : (result.read == 1 ? "account" : "accounts")
+            var line = "synced \(kind.rawValue): \(result.read) \(what)"
+            if kind != .lists { line += ", \(result.came) new, \(result.left) gone since the last sync" }
+            context.note(console.diagnosticStyle.dim(line))
+            return nil
+        case .interrupted:
+            throw LanguageError(.interrupted, "interrupted: \(kind.rawValue) not kept (read \(result.read)); the last sync's stand")
+        case .failed(let error):
+            return "\(kind.rawValue): \(redact(error.description)) (nothing of it kept this time)"
+        case .archiveFailed(let error):
+            throw .commandFailed(error.message)
+        case .serverRepeatsItself:
+            return "\(kind.rawValue): the server gave a page it had given before, so the read stopped (nothing of it kept)"
+        }
+    }
+
+    /// `archive changes KIND`: who came and who left between the last two syncs of it.
+    private func archiveChanges(_ context: CommandContext, words: [String]) throws(LanguageError) {
+        guard words.count == 1, let kind = ArchiveAccountKind(rawValue: words[0]), kind != .lists else {
+            throw .usage("archive changes takes one of following, followers, mutes, blocks")
+        }
+        let path = try archivePath(context)
+        let dialect = try currentDialect()
+        let account = try archiveAccount(dialect: dialect)
+        let changes: ArchiveChanges
+        do {
+            let connection = try ArchiveStore.readOnlyConnection(path: path)
+            changes = try ArchiveStore.changes(connection, kind: kind.rawValue, server: self.connection.accountKey, account: account)
+        } catch {
+            throw .commandFailed(error.message)
+        }
+        context.setVariable("count", to: .int(changes.came.count + changes.left.count))
+        if wantsJSON(context) {
+            context.write(try JSONView.encode(ArchiveChangesDocument(kind: kind.rawValue, changes: changes)))
+            return
+        }
+        guard let after = changes.after else {
+            throw .commandFailed("no sync of \(kind.rawValue) in \(path) for \(account): archive sync \(kind.rawValue) keeps one")
+        }
+        guard let before = changes.before else {
+            context.note("one sync of \(kind.rawValue) so far (\(after)); the next one shows who came and who left")
+            return
+        }
+        context.writeLine("\(kind.rawValue) of \(TerminalText.sanitize(account)) between \(before) and \(after):")
+        for edge in changes.came { context.writeLine(console.style.green("+ @" + TerminalText.sanitize(edge.acct ?? edge.targetID))) }
+        for edge in changes.left { context.writeLine(console.style.red("- @" + TerminalText.sanitize(edge.acct ?? edge.targetID))) }
+        if changes.came.isEmpty && changes.left.isEmpty { context.writeLine("no change") }
     }
 
     /// Who the rows are kept for: the account's screen name, asked of the server
@@ -514,6 +644,27 @@ struct ArchiveSummaryDocument: Encodable {
     let bytes: Int
     let statuses: Int
     let sources: [Source]
+}
+
+/// `archive changes KIND --json`: the two syncs compared, who came and who left.
+struct ArchiveChangesDocument: Encodable {
+    struct Edge: Encodable {
+        let id: String
+        let acct: String?
+    }
+    let kind: String
+    let before: String?
+    let after: String?
+    let came: [Edge]
+    let left: [Edge]
+
+    init(kind: String, changes: ArchiveChanges) {
+        self.kind = kind
+        before = changes.before
+        after = changes.after
+        came = changes.came.map { Edge(id: $0.targetID, acct: $0.acct) }
+        left = changes.left.map { Edge(id: $0.targetID, acct: $0.acct) }
+    }
 }
 
 /// One match of `archive search --json`: the text with the matching parts in «».

@@ -35,6 +35,21 @@ extension MastodonDialect {
         return try await call.accountPage("api/v1/accounts/\(Call.segment(id))/\(list.rawValue)", count: count, cursor: cursor)
     }
 
+    /// `GET /api/v1/mutes` or `/api/v1/blocks`, paged by the `Link` header as sent (the mute's or
+    /// block's own id), with the relationships that say whether a mute hides notifications.
+    public func ownAccounts(_ list: OwnAccountList, count: Int, cursor: String?, _ exchange: DialectExchange)
+        async throws(RequestError) -> UserPage {
+        try await Call(exchange).accountPage("api/v1/\(list.rawValue)", count: count, cursor: cursor)
+    }
+
+    /// The domain in the server's own addresses (`user@domain`), which may not be its API's host:
+    /// `GET /api/v2/instance`'s `domain`, else `/api/v1/instance`'s `uri`.
+    public func accountDomain(_ exchange: DialectExchange) async throws(RequestError) -> String? {
+        let call = Call(exchange)
+        if let domain = try? await call.get(MastodonInstanceDomain.self, "api/v2/instance").domain { return domain }
+        return try await call.get(MastodonInstanceDomain.self, "api/v1/instance").uri
+    }
+
     /// `GET /api/v1/statuses/:id/favourited_by` or `reblogged_by`, paged by the `Link` header as sent.
     public func statusAccounts(_ list: StatusAccountList, statusID: String, count: Int, cursor: String?, _ exchange: DialectExchange)
         async throws(RequestError) -> UserPage {
@@ -77,7 +92,9 @@ extension Call {
         if !ids.isEmpty, let relationships = try? await call.get([MastodonRelationship].self, "api/v1/accounts/relationships",
                                                                   ids.map { ("id[]", $0) }) {
             for relationship in relationships {
-                if let id = relationship.id, let following = relationship.following { page.following[id] = following }
+                guard let id = relationship.id else { continue }
+                if let following = relationship.following { page.following[id] = following }
+                page.relationships[id] = relationship.relationship
             }
         }
         return page
@@ -105,4 +122,10 @@ extension MastodonDialect {
         guard let first = relationships.first else { throw .decoding(what: "[Relationship]", where: "", detail: "no relationship to \(user)") }
         return first.relationship
     }
+}
+
+/// The parts of Mastodon's `Instance` that name its accounts' domain: v2 `domain`, v1 `uri`.
+struct MastodonInstanceDomain: Decodable, Sendable {
+    var domain: String?
+    var uri: String?
 }

@@ -24,6 +24,15 @@ extension WeiboDialect {
         return try await exchange.fetch(UserPage.self, Endpoint(.get, path, parameters: parameters))
     }
 
+    /// Weibo's API lists neither mutes nor blocks.
+    public func ownAccounts(_ list: OwnAccountList, count: Int, cursor: String?, _ exchange: DialectExchange)
+        async throws(RequestError) -> UserPage {
+        throw .configuration(Self.lacks(list.rawValue))
+    }
+
+    /// Weibo's accounts have no domain: `weibo.com` is where their pages are.
+    public func accountDomain(_ exchange: DialectExchange) async throws(RequestError) -> String? { "weibo.com" }
+
     /// Who reposted `statusID`: the authors of its reposts (`statuses/repost_timeline.json`,
     /// paged by `page`), each once. Weibo's API does not say who liked a status.
     public func statusAccounts(_ list: StatusAccountList, statusID: String, count: Int, cursor: String?, _ exchange: DialectExchange)

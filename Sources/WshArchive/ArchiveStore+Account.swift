@@ -1,0 +1,249 @@
+import Glibc
+import WshText
+
+/// One edge of the account's graph as a sync read it: who, and how the
+/// edge is set where the server said.
+public struct ArchivedRelation: Sendable, Hashable {
+    public var targetID: String
+    /// The address as the server wrote it: `name`, or `name@domain`.
+    public var acct: String?
+    public var displayName: String?
+    /// The account's JSON as the server sent it (kept in `accounts`).
+    public var json: String?
+    public var showBoosts: Bool?
+    public var notify: Bool?
+    public var languages: [String]?
+    public var hideNotifications: Bool?
+    public var expiresAt: String?
+
+    public init(targetID: String, acct: String?, displayName: String? = nil, json: String? = nil, showBoosts: Bool? = nil,
+                notify: Bool? = nil, languages: [String]? = nil, hideNotifications: Bool? = nil, expiresAt: String? = nil) {
+        self.targetID = targetID
+        self.acct = acct
+        self.displayName = displayName
+        self.json = json
+        self.showBoosts = showBoosts
+        self.notify = notify
+        self.languages = languages
+        self.hideNotifications = hideNotifications
+        self.expiresAt = expiresAt
+    }
+}
+
+/// One list of the account's, with its members as a sync read them.
+public struct ArchivedList: Sendable, Hashable {
+    public var id: String
+    public var title: String
+    public var repliesPolicy: String?
+    public var exclusive: Bool?
+    public var members: [ArchivedRelation]
+
+    public init(id: String, title: String, repliesPolicy: String?, exclusive: Bool?, members: [ArchivedRelation]) {
+        self.id = id
+        self.title = title
+        self.repliesPolicy = repliesPolicy
+        self.exclusive = exclusive
+        self.members = members
+    }
+}
+
+/// One notification as the server sent it.
+public struct ArchivedNotification: Sendable, Hashable {
+    public var id: String
+    public var type: String
+    public var createdAt: String?
+    public var fromID: String?
+    public var fromAcct: String?
+    public var statusID: String?
+    public var json: String
+
+    public init(id: String, type: String, createdAt: String?, fromID: String?, fromAcct: String?, statusID: String?, json: String) {
+        self.id = id
+        self.type = type
+        self.createdAt = createdAt
+        self.fromID = fromID
+        self.fromAcct = fromAcct
+        self.statusID = statusID
+        self.json = json
+    }
+}
+
+/// Who came and who left between the last two complete reads of a kind.
+public struct ArchiveChanges: Sendable, Hashable {
+    public struct Edge: Sendable, Hashable {
+        public var targetID: String
+        public var acct: String?
+    }
+    /// The two syncs compared (nil `before`: there was only one).
+    public var before: String?
+    public var after: String?
+    public var came: [Edge] = []
+    public var left: [Edge] = []
+}
+
+/// An account's data beyond its timelines: the follow graph, mutes and
+/// blocks, lists, notifications. Each kind is read whole by a sync and
+/// written in one transaction when the read is complete: an edge seen is
+/// touched (`last_seen`), a new one gets `first_seen`, and the read is noted
+/// in `relation_syncs`, so an edge whose `last_seen` is older than the kind's
+/// last read is gone. A read that stops half-way writes nothing, and so
+/// never makes anyone look gone.
+extension ArchiveStore {
+    /// Keeps a complete read of `kind` (`following`, `followers`, `mutes`, `blocks`); how many edges
+    /// are new, and how many of those seen by the read before are gone.
+    @discardableResult
+    public func storeRelations(_ edges: [ArchivedRelation], kind: String, scope: ArchiveScope) throws(ArchiveError)
+        -> (came: Int, left: Int) {
+        try writing { () throws(ArchiveError) -> (came: Int, left: Int) in
+            let previous = try lastRead(kind, scope)
+            let now = Self.readTime(after: previous)
+            var came = 0
+            for edge in edges {
+                try keepAccount(edge, server: scope.server)
+                let known = try connection.scalar(
+                    "SELECT last_seen FROM relations WHERE server = ? AND account = ? AND kind = ? AND target_id = ?",
+                    [.text(scope.server), .text(scope.account), .text(kind), .text(edge.targetID)])
+                // An edge not seen by the read before (new, or back after it left) has come.
+                if known == nil || known != previous.map(SQLiteValue.text) { came += 1 }
+                try connection.run("""
+                    INSERT INTO relations (server, account, kind, target_id, acct, first_seen, last_seen, show_boosts,
+                                           notify, languages, hide_notifications, expires_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (server, account, kind, target_id) DO UPDATE SET
+                        acct = excluded.acct,
+                        first_seen = CASE WHEN relations.last_seen = ?13 OR ?13 IS NULL THEN relations.first_seen
+                                          ELSE excluded.first_seen END,
+                        last_seen = excluded.last_seen, show_boosts = excluded.show_boosts, notify = excluded.notify,
+                        languages = excluded.languages, hide_notifications = excluded.hide_notifications,
+                        expires_at = excluded.expires_at
+                    """, [.text(scope.server), .text(scope.account), .text(kind), .text(edge.targetID), Self.value(edge.acct),
+                          .text(now), .text(now), Self.value(edge.showBoosts), Self.value(edge.notify),
+                          Self.value(edge.languages?.joined(separator: ",")), Self.value(edge.hideNotifications),
+                          Self.value(edge.expiresAt), Self.value(previous)])
+            }
+            var left = 0
+            if let previous, case .integer(let gone)? = try connection.scalar(
+                "SELECT count(*) FROM relations WHERE server = ? AND account = ? AND kind = ? AND last_seen = ?",
+                [.text(scope.server), .text(scope.account), .text(kind), .text(previous)]) {
+                left = Int(gone)
+            }
+            try noteRead(kind, scope, at: now, count: edges.count)
+            return (came, left)
+        }
+    }
+
+    /// Keeps a complete read of the account's lists, each with its members.
+    public func storeLists(_ lists: [ArchivedList], scope: ArchiveScope) throws(ArchiveError) {
+        try writing { () throws(ArchiveError) in
+            let now = Self.readTime(after: try lastRead("lists", scope))
+            for list in lists {
+                try connection.run("""
+                    INSERT INTO lists (server, account, id, title, replies_policy, exclusive, first_seen, last_seen)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (server, account, id) DO UPDATE SET title = excluded.title,
+                        replies_policy = excluded.replies_policy, exclusive = excluded.exclusive, last_seen = excluded.last_seen
+                    """, [.text(scope.server), .text(scope.account), .text(list.id), .text(list.title),
+                          Self.value(list.repliesPolicy), Self.value(list.exclusive), .text(now), .text(now)])
+                for member in list.members {
+                    try keepAccount(member, server: scope.server)
+                    try connection.run("""
+                        INSERT INTO list_members (server, account, list_id, target_id, acct, first_seen, last_seen)
+                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (server, account, list_id, target_id) DO UPDATE SET acct = excluded.acct,
+                            last_seen = excluded.last_seen
+                        """, [.text(scope.server), .text(scope.account), .text(list.id), .text(member.targetID),
+                              Self.value(member.acct), .text(now), .text(now)])
+                }
+            }
+            try noteRead("lists", scope, at: now, count: lists.count)
+        }
+    }
+
+    /// Keeps notifications (their statuses are kept as statuses, by `store`).
+    public func storeNotifications(_ notifications: [ArchivedNotification], scope: ArchiveScope) throws(ArchiveError) {
+        guard !notifications.isEmpty else { return }
+        try writing { () throws(ArchiveError) in
+            for notification in notifications {
+                try connection.run("""
+                    INSERT INTO notifications (server, account, id, type, created_at, from_id, from_acct, status_id, json)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (server, account, id) DO UPDATE SET json = excluded.json
+                    """, [.text(scope.server), .text(scope.account), .text(notification.id), .text(notification.type),
+                          Self.value(notification.createdAt), Self.value(notification.fromID), Self.value(notification.fromAcct),
+                          Self.value(notification.statusID), .text(notification.json)])
+            }
+        }
+    }
+
+    /// Notes the domain of `server`'s own accounts.
+    public func storeDomain(_ domain: String, server: String) throws(ArchiveError) {
+        try writing { () throws(ArchiveError) in
+            try connection.run("""
+                INSERT INTO servers (server, domain, seen_at) VALUES (?, ?, ?)
+                ON CONFLICT (server) DO UPDATE SET domain = excluded.domain, seen_at = excluded.seen_at
+                """, [.text(server), .text(domain), .text(Self.now())])
+        }
+    }
+
+    /// Who came and who left in `kind` between its last two complete reads.
+    public static func changes(_ connection: SQLiteConnection, kind: String, server: String, account: String)
+        throws(ArchiveError) -> ArchiveChanges {
+        var times: [String] = []
+        try connection.run("""
+            SELECT synced_at FROM relation_syncs WHERE server = ? AND account = ? AND kind = ? ORDER BY synced_at DESC LIMIT 2
+            """, [.text(server), .text(account), .text(kind)]) { row in times.append(row.string(0) ?? "") }
+        var changes = ArchiveChanges(before: times.count > 1 ? times[1] : nil, after: times.first)
+        guard let after = changes.after, let before = changes.before else { return changes }
+        try connection.run("""
+            SELECT target_id, acct, first_seen = ?, last_seen = ? FROM relations
+            WHERE server = ? AND account = ? AND kind = ? AND (first_seen = ? OR last_seen = ?) ORDER BY acct
+            """, [.text(after), .text(before), .text(server), .text(account), .text(kind), .text(after), .text(before)]) { row in
+            let edge = ArchiveChanges.Edge(targetID: row.string(0) ?? "", acct: row.string(1))
+            if row.integer(2) == 1 { changes.came.append(edge) } else if row.integer(3) == 1 { changes.left.append(edge) }
+        }
+        return changes
+    }
+
+    /// When `kind` was last read whole for `scope`, if ever.
+    private func lastRead(_ kind: String, _ scope: ArchiveScope) throws(ArchiveError) -> String? {
+        try connection.scalar("SELECT max(synced_at) FROM relation_syncs WHERE server = ? AND account = ? AND kind = ?",
+                              [.text(scope.server), .text(scope.account), .text(kind)])?.textValue
+    }
+
+    /// Now (to the millisecond), after `previous`: two reads never share a time, so they compare.
+    static func readTime(after previous: String?) -> String {
+        for _ in 0..<20 {
+            let now = Self.now()
+            guard let previous, now <= previous else { return now }
+            usleep(1_000)
+        }
+        // A clock that went back: still after the read before.
+        return (previous ?? "") + "+"
+    }
+
+    private func noteRead(_ kind: String, _ scope: ArchiveScope, at time: String, count: Int) throws(ArchiveError) {
+        try connection.run("INSERT OR REPLACE INTO relation_syncs (server, account, kind, synced_at, count) VALUES (?, ?, ?, ?, ?)",
+                           [.text(scope.server), .text(scope.account), .text(kind), .text(time), .integer(Int64(count))])
+    }
+
+    /// The account in `accounts`, with its JSON where the read had it.
+    private func keepAccount(_ edge: ArchivedRelation, server: String) throws(ArchiveError) {
+        try connection.run("""
+            INSERT INTO accounts (server, id, name, display_name, json) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (server, id) DO UPDATE SET name = excluded.name, display_name = excluded.display_name,
+                json = coalesce(excluded.json, accounts.json)
+            """, [.text(server), .text(edge.targetID), Self.value(edge.acct.map { "@" + $0 }), Self.value(edge.displayName),
+                  Self.value(edge.json)])
+    }
+
+    static func value(_ text: String?) -> SQLiteValue { text.map(SQLiteValue.text) ?? .null }
+    static func value(_ flag: Bool?) -> SQLiteValue { flag.map { .integer($0 ? 1 : 0) } ?? .null }
+}
+
+extension SQLiteValue {
+    /// The text of a text value, nil otherwise.
+    public var textValue: String? {
+        if case .text(let text) = self { return text }
+        return nil
+    }
+}

@@ -57,8 +57,8 @@ extension Shell {
                       archive
                     """,
                 arguments: [
-                    ArgumentSpec("sync|search|changes|import|on|off",
-                                 help: "sync sources, search, who came and left, import an export, or keep timelines as read",
+                    ArgumentSpec("sync|search|changes|export|import|on|off",
+                                 help: "sync sources, search, who came and left, export, import an export, or keep timelines as read",
                                  arity: .optional),
                     ArgumentSpec("SOURCE…|QUERY N|FILE", help: "with sync: the sources; with changes: the kind; with search: the query and how many; with import: outbox.json",
                                  arity: .variadic),
@@ -69,7 +69,8 @@ extension Shell {
                     .json,
                 ],
                 completion: { [unowned self] request in
-                    if request.argumentIndex == 0 { return ["sync", "search", "changes", "import", "on", "off"] }
+                    if request.argumentIndex == 0 { return ["sync", "search", "changes", "export", "import", "on", "off"] }
+                    if request.previousWords.first == "export" { return request.argumentIndex == 1 ? ["html", "jsonl", "csv", "mastodon"] : [] }
                     let kinds = ArchiveAccountKind.allCases.map(\.rawValue)
                     if request.previousWords.first == "changes" { return kinds.filter { $0 != "lists" } }
                     return offeredTimelines().map(\.word) + ["me", "notifications"] + kinds
@@ -106,14 +107,16 @@ extension Shell {
 
     private func archive(_ context: CommandContext) throws(LanguageError) {
         let words = context.arguments.values("SOURCE…|QUERY N|FILE")
-        switch context.arguments["sync|search|changes|import|on|off"] {
+        switch context.arguments["sync|search|changes|export|import|on|off"] {
         case nil:
-            if !words.isEmpty { throw .usage("archive takes sync SOURCE…, search QUERY [N], changes KIND, import FILE, on or off") }
+            if !words.isEmpty { throw .usage("archive takes sync SOURCE…, search QUERY [N], changes KIND, export FORMAT PATH, import FILE, on or off") }
             try archiveSummary(context)
         case "sync":
             try archiveSync(context, words: words)
         case "changes":
             try archiveChanges(context, words: words)
+        case "export":
+            try archiveExport(context, words: words)
         case "search":
             try archiveSearch(context, words: words)
         case "import":
@@ -129,7 +132,7 @@ extension Shell {
             }
         case "on", "off":
             if !words.isEmpty { throw .usage("archive on and archive off take nothing more") }
-            archiveKeepsLive = context.arguments["sync|search|changes|import|on|off"] == "on"
+            archiveKeepsLive = context.arguments["sync|search|changes|export|import|on|off"] == "on"
             if let dataController = timelineDataController {
                 let dialect = try currentDialect()
                 attachArchive(to: dataController, dialect: dialect, account: archiveKeepsLive ? try archiveAccount(dialect: dialect) : nil)
@@ -138,7 +141,7 @@ extension Shell {
                 ? "timelines read from the server are kept in \(try archivePath(context)) as they arrive"
                 : "timelines are no longer kept as they arrive"))
         case let other?:
-            throw .usage("archive takes sync, search, changes, import, on or off, not '\(other)'")
+            throw .usage("archive takes sync, search, changes, export, import, on or off, not '\(other)'")
         }
     }
 
@@ -371,6 +374,64 @@ extension Shell {
         for edge in changes.came { context.writeLine(console.style.green("+ @" + TerminalText.sanitize(edge.acct ?? edge.targetID))) }
         for edge in changes.left { context.writeLine(console.style.red("- @" + TerminalText.sanitize(edge.acct ?? edge.targetID))) }
         if changes.came.isEmpty && changes.left.isEmpty { context.writeLine("no change") }
+    }
+
+    /// `archive export FORMAT PATH`: jsonl or csv to a file, mastodon or html to a folder.
+    private func archiveExport(_ context: CommandContext, words: [String]) throws(LanguageError) {
+        let formats = "html DIR, jsonl FILE, csv FILE or mastodon DIR"
+        guard words.count == 2 else { throw .usage("archive export takes a format and where: \(formats)") }
+        let (format, target) = (words[0], words[1])
+        let path = try archivePath(context)
+        let written: ArchiveExport.Written
+        do {
+            let connection = try ArchiveStore.readOnlyConnection(path: path)
+            switch format {
+            case "jsonl": written = try ArchiveExport.jsonLines(connection, to: target)
+            case "csv": written = try ArchiveExport.csv(connection, to: target)
+            case "mastodon":
+                let (server, account) = try exportedAccount(connection)
+                written = try ArchiveExport.mastodon(connection, server: server, account: account, to: target)
+            case "html":
+                written = try ArchiveExport.html(connection, media: ArchiveMediaFolder(archivePath: path), to: target)
+            default:
+                throw LanguageError.usage("archive export takes \(formats), not '\(format)'")
+            }
+        } catch let error as LanguageError {
+            throw error
+        } catch let error as ArchiveError {
+            throw .commandFailed(error.message)
+        } catch {
+            throw .commandFailed("\(error)")
+        }
+        context.setVariable("count", to: .int(written.files.reduce(0) { $0 + $1.rows }))
+        for file in written.files {
+            context.note(console.diagnosticStyle.dim("wrote \(file.name): \(file.rows) \(file.rows == 1 ? "row" : "rows")"))
+        }
+    }
+
+    /// Whose data `archive export mastodon` writes: the signed-in account's where the archive has
+    /// it, else the one account the archive has data of.
+    private func exportedAccount(_ connection: SQLiteConnection) throws(LanguageError) -> (server: String, account: String) {
+        var pairs: [(String, String)] = []
+        do {
+            try connection.run("SELECT DISTINCT server, account FROM relation_syncs UNION SELECT DISTINCT server, account "
+                               + "FROM source_statuses WHERE source = 'bookmarks'") { row in
+                pairs.append((row.string(0) ?? "", row.string(1) ?? ""))
+            }
+        } catch {
+            throw .commandFailed(error.message)
+        }
+        let server = self.connection.accountKey
+        if let dialect = try? currentDialect(), let account = try? archiveAccount(dialect: dialect),
+           pairs.contains(where: { $0 == (server, account) }) {
+            return (server, account)
+        }
+        guard pairs.count == 1, let only = pairs.first else {
+            throw .commandFailed(pairs.isEmpty
+                ? "the archive keeps no following, mutes, blocks, lists or bookmarks: archive sync following mutes blocks lists bookmarks"
+                : "the archive keeps the data of \(pairs.count) accounts: sign in as the one to export")
+        }
+        return only
     }
 
     /// Who the rows are kept for: the account's screen name, asked of the server

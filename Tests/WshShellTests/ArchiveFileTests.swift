@@ -19,9 +19,14 @@ struct ArchiveFileTests {
     func documentedQueriesRun() async throws {
         let file = ArchiveTranscriptTests.freshFile()
         let harness = try await ShellHarness(dialect: .mastodon)
+        // A follower who leaves between two syncs of followers.
+        let (me, fan) = (harness.sandbox.accounts[0], harness.sandbox.accounts[1])
+        try await harness.mastodonPost("api/v1/accounts/\(me.uid)/follow", as: fan)
+        #expect(await harness.run("archive sync followers --archive \(file)").status == 0)
+        try await harness.mastodonPost("api/v1/accounts/\(me.uid)/unfollow", as: fan)
         let synced = await harness.run("""
             post "an edited post about the concert"
-            archive sync public home --limit 200 --archive \(file)
+            archive sync public home followers --limit 200 --archive \(file)
             fetch home 3
             edit 1 an edited post about the concert, edited
             archive sync home --limit 40 --archive \(file)

@@ -149,7 +149,7 @@ public struct ExpireOutcome: Sendable {
         case archiveFailed(ArchiveError)
     }
 
-    /// The run in `expire_runs`.
+    /// The run in `expire_runs`; 0 when nothing was listed (no run is written).
     public var run: Int64
     /// True when it went on with an unfinished run.
     public var resumed = false
@@ -243,6 +243,8 @@ extension TimelineDataController {
             }
         } else {
             let plan = try await planExpire(store, rules: rules, scope: scope, perPage: perPage)
+            // Nothing to delete: no run is written.
+            guard !plan.listed.isEmpty else { return ExpireOutcome(run: 0, noPins: plan.noPins) }
             let run: Int64
             do {
                 run = try store.startExpireRun(server: scope.server, account: scope.account, rules: rules.json,

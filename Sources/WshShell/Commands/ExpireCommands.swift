@@ -225,6 +225,8 @@ extension Shell {
         let gone = outcome.alreadyGone > 0 ? " (\(outcome.alreadyGone) already gone from the server)" : ""
         let summary = "\(statusCount(outcome.deleted.count)) deleted\(gone), each kept in the archive"
         switch outcome.end {
+        case .done where outcome.run == 0:
+            context.note(console.diagnosticStyle.dim("expire: nothing older than \(rules.olderThan) that the rules do not keep: nothing deleted"))
         case .done:
             context.note(console.diagnosticStyle.dim("expire: \(summary); run \(outcome.run) is finished"))
         case .interrupted:

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WshRequest
 import WshSandbox
 @testable import WshShell
 
@@ -171,6 +172,8 @@ struct ExpireTranscriptTests {
         #expect(stopped.stderr.contains("expire: 3 statuses deleted, each kept in the archive; the server refused to delete \(plan.listed[3])"),
                 "\(stopped.stderr)")
         harness.sandbox.setFaults(SandboxFaults())
+        // The account renamed since (its rows and the run under its old name): the run is found by the account's id.
+        _ = try Self.sqlite3(file, "UPDATE statuses SET account = '@old_name'; UPDATE expire_runs SET account = '@old_name'")
         let other = await harness.run("expire --older-than 60d --confirmed --archive \(file)")
         #expect(other.status == 1)
         #expect(other.stderr.contains("expire: run 1 is unfinished (--older-than 30d): run expire --confirmed with those options to finish it, or expire --abandon to drop it"),
@@ -178,8 +181,46 @@ struct ExpireTranscriptTests {
         let resumed = await harness.run("expire --older-than 30d --confirmed --archive \(file)")
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(resumed.stderr.contains("expire: went on with run 1 (listed \(plan.listed.count) statuses, 3 deleted before)"), "\(resumed.stderr)")
+        #expect(resumed.stderr.contains("expire: run 1 was listed as @old_name; the account is @"), "\(resumed.stderr)")
         #expect(try Self.sqlite3(file, "SELECT count(deleted_at) FROM expire_items") == "\(plan.listed.count)")
+        // Every listed status marked, whichever name its row is kept under, and nothing else.
+        let marked = try Self.sqlite3(file, "SELECT count(DISTINCT id) FROM statuses WHERE deleted_by_me IS NOT NULL")
+        #expect(marked == "\(plan.listed.count)")
+        #expect(try Self.sqlite3(file, "SELECT count(*) FROM statuses WHERE deleted_by_me IS NOT NULL AND id NOT IN (SELECT s.id FROM expire_items i JOIN statuses s ON s.rowid = i.status)") == "0")
         let nothing = await harness.run("expire --abandon --archive \(file)")
         #expect(nothing.stderr.contains("expire: no unfinished run to abandon"), "\(nothing.stderr)")
+    }
+
+    @Test("a full disk and a file of a newer wsh: one line each, and nothing deleted")
+    func faultsDeleteNothing() async throws {
+        let sandbox = try await SandboxServer.start(SandboxConfiguration())
+        let file = Self.freshFile()
+        var configuration = Shell.Configuration(target: .url(sandbox.mastodonBaseURL), tokenSource: .value(Secret(sandbox.token)))
+        configuration.dialect = .mastodon
+        configuration.archivePath = file
+        configuration.archiveMaximumPages = 1
+        let full = ShellHarness(configuration: configuration)
+        let refused = await full.run("expire --older-than 30d --confirmed")
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("expire: the sync of your statuses stopped (the disk holding \(file) is full: nothing of this page was written); nothing was deleted"),
+                "\(refused.stderr)")
+        #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+
+        configuration.archiveMaximumPages = nil
+        let newer = Self.freshFile()
+        configuration.archivePath = newer
+        let harness = ShellHarness(configuration: configuration)
+        let listed = await harness.run("expire --older-than 30d")
+        #expect(listed.status == 0, "\(listed.stderr)")
+        _ = try Self.sqlite3(newer, "PRAGMA user_version = 99")
+        let readOnly = await harness.run("expire --older-than 30d --confirmed")
+        #expect(readOnly.status == 1)
+        #expect(readOnly.stderr.contains("\(newer) was written by a newer wsh: it is read but not written, so expire deletes nothing"),
+                "\(readOnly.stderr)")
+        // The server still has every status the dry run listed.
+        _ = try Self.sqlite3(newer, "PRAGMA user_version = 4")
+        let again = await harness.run("expire --older-than 30d --archive \(Self.freshFile())")
+        #expect(again.stdout == listed.stdout)
+        await sandbox.stop()
     }
 }

@@ -153,6 +153,8 @@ public struct ExpireOutcome: Sendable {
     public var run: Int64
     /// True when it went on with an unfinished run.
     public var resumed = false
+    /// The account (`@name`) the run was listed under: another name than now when the account was renamed.
+    public var listedAs: String?
     /// Statuses the run listed.
     public var listed = 0
     /// Deleted by an earlier, interrupted attempt of the run.
@@ -227,7 +229,7 @@ extension TimelineDataController {
             // The counts the rules read are brought up to date first.
             try await syncOwnStatuses(store, rules: rules, scope: scope, perPage: perPage)
             let pinned = try await pinnedIDs(rules)
-            outcome = ExpireOutcome(run: unfinished.id, resumed: true, listed: unfinished.items.count)
+            outcome = ExpireOutcome(run: unfinished.id, resumed: true, listedAs: unfinished.account, listed: unfinished.items.count)
             outcome.noPins = rules.keepPinned && pinned == nil
             outcome.deletedBefore = unfinished.items.filter { $0.deletedAt != nil }.count
             let fresh = freshCopies(store, unfinished.items.filter { $0.deletedAt == nil }.map(\.status))

@@ -148,7 +148,9 @@ extension Shell {
             throw .commandFailed("no data folder for the archive (set HOME or XDG_DATA_HOME, or give --archive FILE)")
         }
         let store: ArchiveStore
-        do { store = try ArchiveStore(path: path, create: true) } catch { throw .commandFailed(error.message) }
+        do { store = try ArchiveStore(path: path, create: true, maximumPages: configuration.archiveMaximumPages) } catch {
+            throw .commandFailed(error.message)
+        }
         if store.isNewer { throw .commandFailed("\(path) was written by a newer wsh: it is read but not written, so expire deletes nothing") }
         return store
     }
@@ -209,6 +211,10 @@ extension Shell {
         }
         for status in outcome.deleted { context.writeLine("deleted " + expireRow(status)) }
         context.setVariable("count", to: .int(outcome.deleted.count))
+        if outcome.resumed, let listedAs = outcome.listedAs, listedAs != scope.account {
+            context.note("expire: run \(outcome.run) was listed as \(TerminalText.sanitize(listedAs)); the account is "
+                         + "\(TerminalText.sanitize(scope.account)) now: its statuses are the same (found by the account's id)")
+        }
         if outcome.resumed {
             context.note("expire: went on with run \(outcome.run) (listed \(statusCount(outcome.listed)), "
                          + "\(outcome.deletedBefore) deleted before)")

@@ -145,6 +145,14 @@ extension ArchiveStore {
         }
     }
 
+    /// Marks the unfinished run of `server` whose rules name `authorID` finished, deleting nothing more
+    /// (`expire --abandon`); its id, nil when there was none.
+    public func abandonExpireRun(server: String, authorID: String) throws(ArchiveError) -> Int64? {
+        guard let run = try unfinishedExpireRun(server: server, authorID: authorID) else { return nil }
+        try finishExpireRun(run.id)
+        return run.id
+    }
+
     /// Marks `run` finished (done, or abandoned): a later `expire --confirmed` lists afresh.
     public func finishExpireRun(_ run: Int64) throws(ArchiveError) {
         try writing { () throws(ArchiveError) in

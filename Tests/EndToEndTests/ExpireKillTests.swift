@@ -9,18 +9,7 @@ import WshTestSupport
 /// server, each of them in the archive, marked, its JSON kept.
 @Suite("expire survives kill -9, end to end")
 struct ExpireKillTests {
-    private static func sqlite3(_ file: String, _ query: String) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = [file, query]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return "" }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
+    private static let sqlite3 = ArchiveKillTests.sqlite3
 
     /// The ids a dry run lists and keeps (`expire … --json`), into a file of its own.
     private static func dryRun(_ base: [String], _ command: String, file: String, token: String) async throws
@@ -81,5 +70,34 @@ struct ExpireKillTests {
         await sandbox.stop()
         #expect(after.listed.isEmpty)
         #expect(after.kept == before.kept)
+    }
+
+    @Test("Ctrl-C between deletions: one line, exit 130, what was deleted is marked, and a second run finishes the run")
+    func interruptAndResume() async throws {
+        var configuration = SandboxConfiguration()
+        configuration.faults.latencyMilliseconds = 120
+        let sandbox = try await SandboxServer.start(configuration)
+        let file = WshProcess.temporaryDirectory() + "/archive.sqlite"
+        let arguments = ["--archive", file, "--api", sandbox.baseURL, "--dialect", "weibo", "-c", "expire --older-than 30d --confirmed"]
+        let wsh = try RunningWsh(arguments, environment: ["WSH_ACCESS_TOKEN": sandbox.token])
+        while (Int(Self.sqlite3(file, "SELECT count(deleted_at) FROM expire_items")) ?? 0) < 1 { usleep(10_000) }
+        wsh.interrupt()
+        let stopped = await wsh.finish()
+        #expect(stopped.status == 130, "\(stopped.stderr)")
+        let lines = stopped.stderr.split(separator: "\n").filter { $0.contains("interrupted") }
+        #expect(lines.count == 1, "\(stopped.stderr)")
+        #expect(lines.first?.contains("statuses deleted, each kept in the archive; expire --confirmed with the same options goes on") == true
+                || lines.first?.contains("status deleted, each kept in the archive; expire --confirmed with the same options goes on") == true,
+                "\(stopped.stderr)")
+        let listed = Int(Self.sqlite3(file, "SELECT count(*) FROM expire_items")) ?? 0
+        let deleted = Int(Self.sqlite3(file, "SELECT count(deleted_at) FROM expire_items")) ?? 0
+        #expect(deleted >= 1 && deleted < listed)
+        #expect(Self.sqlite3(file, "SELECT count(*) FROM statuses WHERE deleted_by_me IS NOT NULL") == "\(deleted)")
+
+        let second = try await WshProcess.run(arguments, environment: ["WSH_ACCESS_TOKEN": sandbox.token])
+        await sandbox.stop()
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stderr.contains("expire: went on with run 1 (listed \(listed) statuses, \(deleted) deleted before)"), "\(second.stderr)")
+        #expect(Self.sqlite3(file, "SELECT count(deleted_at) FROM expire_items") == "\(listed)")
     }
 }

@@ -265,21 +265,9 @@ extension TimelineDataController {
         return outcome
     }
 
-    /// Marks the account's unfinished run finished without deleting more; its id, nil when there was none.
-    public func abandonExpire(_ store: ArchiveStore, server: String, authorID: String) throws(ArchiveError) -> Int64? {
-        guard let run = try store.unfinishedExpireRun(server: server, authorID: authorID) else { return nil }
-        try store.finishExpireRun(run.id)
-        return run.id
-    }
-
-    /// When `count` deletions should be done at the server's pace: its own limit on deletions where it has one.
-    public func expireEstimate(_ count: Int, from now: Date = Date()) -> Date {
-        now.addingTimeInterval(TimeInterval(expireSeconds(count)))
-    }
-
-    /// Seconds `count` deletions take at the server's pace (a second each, and a
-    /// window's wait for each full window of a deletion limit).
-    func expireSeconds(_ count: Int) -> Int {
+    /// Seconds `count` deletions take at the server's pace: a second each, and a
+    /// window's wait for each full window of its own limit on deletions where it has one.
+    public func expireSeconds(_ count: Int) -> Int {
         guard count > 0 else { return 0 }
         guard let pace = statuses.dialect.deletionPace, pace.count > 0 else { return count }
         return (count - 1) / pace.count * pace.seconds + count
@@ -329,7 +317,7 @@ extension TimelineDataController {
             let done = outcome.deletedBefore + outcome.deleted.count
             let left = work.count - outcome.deleted.count
             progress(ExpireProgress(deleted: done, total: total, waitingUntil: waiting,
-                                    estimatedEnd: expireEstimate(left, from: waiting ?? Date())))
+                                    estimatedEnd: (waiting ?? Date()).addingTimeInterval(TimeInterval(expireSeconds(left)))))
         }
         report()
         var index = 0

@@ -90,7 +90,7 @@ extension Shell {
         let server = connection.accountKey
         if abandon {
             let run: Int64?
-            do { run = try controller.abandonExpire(store, server: server, authorID: identity.uid) } catch {
+            do { run = try store.abandonExpireRun(server: server, authorID: identity.uid) } catch {
                 throw .commandFailed(error.message)
             }
             context.note(console.diagnosticStyle.dim(run.map { "expire: run \($0) abandoned: nothing more of it is deleted" }
@@ -116,7 +116,7 @@ extension Shell {
         case .success(let made): plan = made
         case .failure(let stop): throw expireFailure(stop)
         }
-        showPlan(context, plan, estimate: controller.expireEstimate(plan.listed.count))
+        showPlan(context, plan, seconds: controller.expireSeconds(plan.listed.count))
     }
 
     /// The rules the options say; a usage error in one line for a wrong one.
@@ -156,8 +156,7 @@ extension Shell {
     }
 
     /// The dry run's list, counts and last line (or its document with --json).
-    private func showPlan(_ context: CommandContext, _ plan: ExpirePlan, estimate: Date) {
-        let seconds = max(0, Int(estimate.timeIntervalSinceNow.rounded()))
+    private func showPlan(_ context: CommandContext, _ plan: ExpirePlan, seconds: Int) {
         context.setVariable("count", to: .int(plan.listed.count))
         if wantsJSON(context) {
             if let json = try? JSONView.encode(ExpirePlanDocument(plan, seconds: seconds)) { context.write(json) }

@@ -178,8 +178,11 @@ struct ExpireTranscriptTests {
         #expect(other.status == 1)
         #expect(other.stderr.contains("expire: run 1 is unfinished (--older-than 30d): run expire --confirmed with those options to finish it, or expire --abandon to drop it"),
                 "\(other.stderr)")
-        let resumed = await harness.run("expire --older-than 30d --confirmed --archive \(file)")
+        let resumed = await harness.run("expire --older-than 30d --confirmed --json --archive \(file)")
         #expect(resumed.status == 0, "\(resumed.stderr)")
+        let document = try JSONSerialization.jsonObject(with: Data(resumed.stdout.utf8)) as? [String: Any] ?? [:]
+        #expect(document["resumed"] as? Bool == true && document["deletedBefore"] as? Int == 3 && document["end"] as? String == "done")
+        #expect(document["deleted"] as? [String] == Array(plan.listed.dropFirst(3)))
         #expect(resumed.stderr.contains("expire: went on with run 1 (listed \(plan.listed.count) statuses, 3 deleted before)"), "\(resumed.stderr)")
         #expect(resumed.stderr.contains("expire: run 1 was listed as @old_name; the account is @"), "\(resumed.stderr)")
         #expect(try Self.sqlite3(file, "SELECT count(deleted_at) FROM expire_items") == "\(plan.listed.count)")

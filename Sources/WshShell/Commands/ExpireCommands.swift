@@ -158,6 +158,7 @@ extension Shell {
     /// The dry run's list, counts and last line (or its document with --json).
     private func showPlan(_ context: CommandContext, _ plan: ExpirePlan, seconds: Int) {
         context.setVariable("count", to: .int(plan.listed.count))
+        leaveResult(context, later: { ExpirePlanDocument(plan, seconds: seconds) })
         if wantsJSON(context) {
             if let json = try? JSONView.encode(ExpirePlanDocument(plan, seconds: seconds)) { context.write(json) }
             return
@@ -208,7 +209,13 @@ extension Shell {
         case .success(let ended): outcome = ended
         case .failure(let stop): throw expireFailure(stop)
         }
-        for status in outcome.deleted { context.writeLine("deleted " + expireRow(status)) }
+        let document = ExpireOutcomeDocument(outcome)
+        leaveResult(context, document)
+        if wantsJSON(context) {
+            if let json = try? JSONView.encode(document) { context.write(json) }
+        } else {
+            for status in outcome.deleted { context.writeLine("deleted " + expireRow(status)) }
+        }
         context.setVariable("count", to: .int(outcome.deleted.count))
         if outcome.resumed, let listedAs = outcome.listedAs, listedAs != scope.account {
             context.note("expire: run \(outcome.run) was listed as \(TerminalText.sanitize(listedAs)); the account is "
@@ -325,6 +332,43 @@ struct ExpirePlanDocument: Encodable {
         keptStatuses = plan.kept.map {
             Row(id: $0.status.id, createdAt: $0.status.createdAt, text: $0.status.text, boost: $0.status.isBoost,
                 keptBecause: $0.reason.rawValue)
+        }
+    }
+}
+
+/// `expire --confirmed --json`: what the run deleted, and how it ended.
+struct ExpireOutcomeDocument: Encodable {
+    struct Kept: Encodable {
+        let id: String
+        let keptBecause: String
+    }
+
+    /// The run in the archive's `expire_runs` (0: nothing was listed, no run written).
+    let run: Int64
+    let resumed: Bool
+    let listed: Int
+    let deletedBefore: Int
+    let deleted: [String]
+    let alreadyGone: Int
+    let keptNow: [Kept]
+    let rateLimitWaits: Int
+    /// `done`, `interrupted`, `failed` or `archive_failed`.
+    let end: String
+
+    init(_ outcome: ExpireOutcome) {
+        run = outcome.run
+        resumed = outcome.resumed
+        listed = outcome.listed
+        deletedBefore = outcome.deletedBefore
+        deleted = outcome.deleted.map(\.id)
+        alreadyGone = outcome.alreadyGone
+        keptNow = outcome.keptNow.map { Kept(id: $0.status.id, keptBecause: $0.reason.rawValue) }
+        rateLimitWaits = outcome.waits
+        switch outcome.end {
+        case .done: end = "done"
+        case .interrupted: end = "interrupted"
+        case .failed: end = "failed"
+        case .archiveFailed: end = "archive_failed"
         }
     }
 }

@@ -24,7 +24,7 @@ extension Shell {
                     The age is a whole number of hours, days or weeks: 36h, 90d, 12w.
                     Rules: --keep-pinned (not on Weibo, which has no pins: it says so),
                     --keep-if-favourites N and --keep-if-boosts N (N or more), --keep-tag TAG
-                    (TAG,TAG… for more), --keep-direct, --boosts-only (delete boosts only).
+                    (again, or TAG,TAG…, for more), --keep-direct, --boosts-only (delete boosts only).
                     --confirmed writes the list in the archive as one run, then deletes its
                     statuses one by one, oldest first, each marked in the archive (deleted_by_me;
                     the row and its JSON stay) once the server said it is gone. Deletions go at
@@ -136,8 +136,15 @@ extension Shell {
             guard number >= 0 else { throw .usage("--\(name) must be 0 or more, not \(number)") }
             rules[keyPath: path] = number
         }
-        if let tags = context.arguments.option("keep-tag") {
-            rules.keepTags = tags.split(separator: ",").map { $0.hasPrefix("#") ? String($0.dropFirst()).lowercased() : $0.lowercased() }
+        if context.arguments.option("keep-tag") != nil {
+            // Each --keep-tag given (the parsed arguments keep the last one only), each TAG,TAG… split.
+            var given: [String] = []
+            for (index, word) in context.words.enumerated() {
+                if word == "--keep-tag", index + 1 < context.words.count { given.append(context.words[index + 1]) }
+                if word.hasPrefix("--keep-tag=") { given.append(String(word.dropFirst(11))) }
+            }
+            rules.keepTags = given.flatMap { $0.split(separator: ",") }
+                .map { $0.hasPrefix("#") ? String($0.dropFirst()).lowercased() : $0.lowercased() }
             if rules.keepTags.isEmpty { throw .usage("--keep-tag needs a TAG") }
         }
         return rules

@@ -9,7 +9,8 @@ import WshTestSupport
 /// uninterrupted sync keeps).
 @Suite("The archive survives kill -9, end to end")
 struct ArchiveKillTests {
-    private static func sqlite3(_ file: String, _ query: String) -> String {
+    /// `sqlite3 FILE QUERY`'s output, trimmed (empty when it cannot run): the file as another tool reads it.
+    static func sqlite3(_ file: String, _ query: String) -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
         process.arguments = [file, query]

@@ -30,6 +30,7 @@ struct ArchiveFileTests {
             fetch home 3
             edit 1 an edited post about the concert, edited
             archive sync home --limit 40 --archive \(file)
+            expire --older-than 30d --keep-if-favourites 1000 --confirmed --archive \(file)
             """)
         #expect(synced.status == 0, "\(synced.stderr)")
         let queries = try Self.documentedQueries()

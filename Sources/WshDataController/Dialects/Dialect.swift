@@ -61,6 +61,11 @@ public protocol Dialect: Sendable {
     func timeline(_ source: TimelineSource, _ query: PageQuery, _ exchange: DialectExchange) async throws(RequestError) -> TimelinePage
     /// A page of the token owner's own statuses, newest first.
     func ownStatuses(_ query: PageQuery, _ exchange: DialectExchange) async throws(RequestError) -> TimelinePage
+    /// How many statuses the server lets an account delete in a window, where deletions have a limit of
+    /// their own (Mastodon: 30 in 30 minutes); nil: only the account's rate limit holds. By default nil.
+    var deletionPace: DeletionPace? { get }
+    /// The ids of the token owner's pinned statuses; nil on an API without pins (Weibo). By default nil.
+    func pinnedStatusIDs(_ exchange: DialectExchange) async throws(RequestError) -> Set<String>?
     /// One status.
     func status(id: String, _ exchange: DialectExchange) async throws(RequestError) -> Status
     /// The comments (Weibo) or the thread (Mastodon) of a status.
@@ -182,6 +187,16 @@ extension Dialect {
     public func ordersByStatusID(_ source: TimelineSource) -> Bool { source.ordersByStatusID }
 
     public func olderThanID(inCursor cursor: String) -> String? { nil }
+
+    public func pinnedStatusIDs(_ exchange: DialectExchange) async throws(RequestError) -> Set<String>? { nil }
+
+    public var deletionPace: DeletionPace? { nil }
+}
+
+/// A server's own limit on deletions: `count` in each `seconds`.
+public struct DeletionPace: Sendable, Hashable {
+    public var count: Int
+    public var seconds: Int
 }
 
 /// What an API can do where APIs differ, so the surface (help, refusals

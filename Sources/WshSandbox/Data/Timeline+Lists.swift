@@ -40,6 +40,23 @@ extension Timeline {
         bookmarks[user]?.removeAll { $0.ordinal == status.ordinal }
     }
 
+    // MARK: Pins
+
+    func isPinned(_ ordinal: Int, by user: Int) -> Bool {
+        pins[user]?.contains(ordinal) ?? false
+    }
+
+    /// Pins (or unpins) `status` for `user`; pinning twice changes nothing, as on Mastodon.
+    mutating func setPinned(_ pinned: Bool, _ status: SandboxStatus, by user: Int) {
+        pins[user, default: []].removeAll { $0 == status.ordinal }
+        if pinned { pins[user]?.append(status.ordinal) }
+    }
+
+    /// `user`'s pinned statuses still there, the last pinned first.
+    func pinnedOrdinals(of user: Int) -> [Int] {
+        (pins[user] ?? []).reversed().filter { !isDeleted(ordinal: $0) }
+    }
+
     /// `user`'s bookmarks still there, newest first, with their record ids.
     func bookmarkRecords(of user: Int) -> [(ordinal: Int, id: Int64)] {
         (bookmarks[user] ?? []).reversed().filter { !isDeleted(ordinal: $0.ordinal) }

@@ -58,6 +58,8 @@ struct Timeline: Sendable {
     // Bookmarks, favourite records and lists (see Timeline+Lists.swift).
     /// Each user's bookmarks, oldest first, with the record id their `Link` pages by.
     var bookmarks: [Int: [(ordinal: Int, id: Int64)]] = [:]
+    /// Each user's pinned statuses, in the order pinned.
+    var pins: [Int: [Int]] = [:]
     /// The record id of each favourite (user → ordinal → id), which `/api/v1/favourites` pages by.
     var favouriteRecordIDs: [Int: [Int: Int64]] = [:]
     /// Each user's lists, oldest first.

@@ -65,7 +65,7 @@ final class FaultInjector: Sendable {
                 return plan
             }
             if let limit = faults.rateLimit, state.requestsSinceSet > limit {
-                plan.failure = .rateLimited
+                plan.failure = InjectedFault(status: 403, isRateLimit: true, retryAfter: faults.retryAfter)
             } else if faults.failRate > 0, state.rng.unit() < faults.failRate {
                 plan.failure = InjectedFault(status: faults.failStatus)
             }

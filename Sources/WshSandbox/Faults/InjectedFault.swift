@@ -8,6 +8,8 @@ struct InjectedFault: Sendable, Equatable {
     var status: Int
     /// The `rate_limit` fault: Weibo's 403 10023, Mastodon's 429.
     var isRateLimit = false
+    /// The rate-limit fault's `Retry-After` seconds (`retry_after`), if set.
+    var retryAfter: Int?
 
     static let rateLimited = InjectedFault(status: 403, isRateLimit: true)
 

@@ -19,6 +19,8 @@ public struct SandboxFaults: Sendable, Hashable, Codable {
     /// After this many `/2/` requests every further one gets 403 with error 10023.
     /// `null` when off in the JSON, as `path`, so `GET /admin/faults` shows every key.
     @JSONNull public var rateLimit: Int?
+    /// With `rateLimit`: the refusals carry `Retry-After` with this many seconds (a server saying when to try again).
+    @JSONNull public var retryAfter: Int?
     /// Send headers for the full body, half the body, then close the connection.
     public var truncate: Bool
     /// Send HTTP 200 with a body that is not valid JSON (the first half of the real one).
@@ -41,7 +43,8 @@ public struct SandboxFaults: Sendable, Hashable, Codable {
     public init(
         latencyMilliseconds: Int = 0, failStatus: Int = 500, failRate: Double = 0,
         rateLimit: Int? = nil, truncate: Bool = false, malformed: Bool = false, drop: Bool = false,
-        dripMilliseconds: Int = 0, dripChunkBytes: Int = 64, dropAfter: Bool = false, path: String? = nil
+        dripMilliseconds: Int = 0, dripChunkBytes: Int = 64, dropAfter: Bool = false, path: String? = nil,
+        retryAfter: Int? = nil
     ) {
         self.latencyMilliseconds = latencyMilliseconds
         self.failStatus = failStatus
@@ -54,6 +57,7 @@ public struct SandboxFaults: Sendable, Hashable, Codable {
         self.dripChunkBytes = dripChunkBytes
         self.dropAfter = dropAfter
         self.path = path
+        self.retryAfter = retryAfter
     }
 
     /// True when the faults apply to a request for `requestPath` (e.g. `/2/statuses/update.json`).
@@ -86,6 +90,7 @@ public struct SandboxFaults: Sendable, Hashable, Codable {
         case dripChunkBytes = "drip_bytes"
         case dropAfter = "drop_after"
         case path
+        case retryAfter = "retry_after"
     }
 
     /// Decodes the admin JSON; a missing key means that fault is off.
@@ -102,7 +107,8 @@ public struct SandboxFaults: Sendable, Hashable, Codable {
             dripMilliseconds: try c.decodeIfPresent(Int.self, forKey: .dripMilliseconds) ?? 0,
             dripChunkBytes: try c.decodeIfPresent(Int.self, forKey: .dripChunkBytes) ?? 64,
             dropAfter: try c.decodeIfPresent(Bool.self, forKey: .dropAfter) ?? false,
-            path: try c.decodeIfPresent(String.self, forKey: .path))
+            path: try c.decodeIfPresent(String.self, forKey: .path),
+            retryAfter: try c.decodeIfPresent(Int.self, forKey: .retryAfter))
         if let problem = validationProblem {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: problem))
         }
@@ -114,6 +120,7 @@ public struct SandboxFaults: Sendable, Hashable, Codable {
         if !(100...599).contains(failStatus) { return "fail_status must be an HTTP status (100...599)" }
         if !(0...1).contains(failRate) { return "fail_rate must be between 0.0 and 1.0" }
         if let rateLimit, rateLimit < 0 { return "rate_limit must be 0 or more" }
+        if let retryAfter, retryAfter < 0 { return "retry_after must be 0 or more" }
         if dripMilliseconds < 0 { return "drip_ms must be 0 or more" }
         if dripChunkBytes < 1 { return "drip_bytes must be 1 or more" }
         if let path, path.isEmpty || path == "/" || path == "/2/" { return "path must name an endpoint, e.g. statuses/update.json" }

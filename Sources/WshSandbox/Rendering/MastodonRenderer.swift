@@ -170,7 +170,7 @@ struct MastodonRenderer {
             json.member("reblogged", !boost && timeline.boost(of: status.ordinal, by: viewer) != nil)
             json.member("muted", false)
             json.member("bookmarked", !boost && timeline.isBookmarked(status.ordinal, by: viewer))
-            if status.authorIndex == viewer { json.member("pinned", false) }
+            if status.authorIndex == viewer { json.member("pinned", timeline.isPinned(status.ordinal, by: viewer)) }
         }
         if boost {
             json.member("content", "")

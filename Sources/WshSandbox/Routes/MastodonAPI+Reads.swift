@@ -97,11 +97,13 @@ extension MastodonAPI {
     }
 
     /// `accounts/:id/statuses`: `exclude_reblogs`, `exclude_replies` (a thread's
-    /// self-replies stay, as on Mastodon), `only_media`, `tagged`; `pinned=true` is empty.
+    /// self-replies stay, as on Mastodon), `only_media`, `tagged`; `pinned=true`: the statuses pinned (`statuses/:id/pin`).
     func accountStatuses(_ call: Call, viewer: Int?, id: String) throws -> Reply {
         let timeline = store.timeline
         guard let user = timeline.user(id: try identifier(id)) else { throw MastodonError.notFound }
-        if call.parameters.flag("pinned") { return try statusPage([], call, timeline: timeline, viewer: viewer) }
+        if call.parameters.flag("pinned") {
+            return try statusPage(timeline.pinnedOrdinals(of: user.index), call, timeline: timeline, viewer: viewer)
+        }
         let excludeReblogs = call.parameters.flag("exclude_reblogs")
         let excludeReplies = call.parameters.flag("exclude_replies")
         let onlyMedia = call.parameters.flag("only_media")

@@ -80,6 +80,8 @@ extension MastodonAPI {
         .user(.get, "v1/favourites") { try $0.favouritesList($1, viewer: $2) },
         .user(.post, "v1/statuses/*/bookmark") { try $0.statusAction($1, actor: $2, id: $1.id, action: "bookmark") },
         .user(.post, "v1/statuses/*/unbookmark") { try $0.statusAction($1, actor: $2, id: $1.id, action: "unbookmark") },
+        .user(.post, "v1/statuses/*/pin") { try $0.statusAction($1, actor: $2, id: $1.id, action: "pin") },
+        .user(.post, "v1/statuses/*/unpin") { try $0.statusAction($1, actor: $2, id: $1.id, action: "unpin") },
         .user(.get, "v1/timelines/list/*") { try $0.listTimeline($1, viewer: $2, id: $1.id) },
         .user(.get, "v1/lists") { try $0.listsIndex($1, viewer: $2) },
         .user(.post, "v1/lists") { try $0.saveList($1, actor: $2, id: nil) },

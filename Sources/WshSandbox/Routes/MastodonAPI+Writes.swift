@@ -78,7 +78,7 @@ extension MastodonAPI {
         }
     }
 
-    /// `reblog`, `unreblog`, `favourite`, `unfavourite`, `bookmark`, `unbookmark`
+    /// `reblog`, `unreblog`, `favourite`, `unfavourite`, `bookmark`, `unbookmark`, `pin`, `unpin` (one's own)
     /// of a status (a boost stands for its original); all but `reblog` are
     /// idempotent. `reblog` answers the boost, the others the status.
     func statusAction(_ call: Call, actor: Int, id: String, action: String) throws -> Reply {
@@ -91,6 +91,14 @@ extension MastodonAPI {
                     throw MastodonError.validation("wsh-sandbox cannot \(verb) a reply (a Weibo comment)")
                 }
                 throw MastodonError.notFound
+            }
+            if action == "pin" || action == "unpin" {
+                // Only one's own statuses, and not a boost, as on Mastodon.
+                guard status.authorIndex == actor, !timeline.isBoost(status) else {
+                    throw MastodonError.validation("Status cannot be pinned")
+                }
+                timeline.setPinned(action == "pin", status, by: actor)
+                return render(timeline).statusJSON(status)
             }
             if timeline.isBoost(status), let original = timeline.boosted(by: status) { status = original }
             switch action {

@@ -121,7 +121,10 @@ struct SandboxResponder: HTTPResponder {
 
     /// An injected fault in `face`'s words; 502–504 as a proxy's page, which is no API's.
     private static func faulted<Face: SandboxAPIFace>(_ fault: InjectedFault, face: Face, path: String) -> Reply {
-        fault.isProxyPage ? Reply(proxyPage: fault) : face.sent(face.failure(for: fault), path: path)
+        if fault.isProxyPage { return Reply(proxyPage: fault) }
+        var reply = face.sent(face.failure(for: fault), path: path)
+        if let seconds = fault.retryAfter { reply.headers[HTTPField.Name("Retry-After")!] = String(seconds) }
+        return reply
     }
 
     /// Serves an API request (a face's or a recording's) through the faults:

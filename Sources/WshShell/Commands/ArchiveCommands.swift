@@ -437,11 +437,7 @@ extension Shell {
     /// Who the rows are kept for: the account's screen name, asked of the server
     /// (one request), else the connection's account key.
     private func archiveAccount(dialect: any Dialect) throws(LanguageError) -> String {
-        guard let token = (try? connection.credential())?.token,
-              let base = try? connection.apiBase() else { return "anonymous" }
-        let handOver = WaitingHandOver(loginViewModel(base: base, dialect: dialect))
-        guard let identity = try? wait({ try await handOver.value.identify(token) }) else { return "anonymous" }
-        return "@" + identity.screenName
+        archiveIdentity(dialect: dialect).map { "@" + $0.screenName } ?? "anonymous"
     }
 
     /// `archive search QUERY [N]`: the matches become the timeline's rows

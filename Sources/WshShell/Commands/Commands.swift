@@ -24,6 +24,7 @@ extension Shell {
         group { $0.searchCommands() }
         group { $0.listsCommands() }
         group { $0.archiveCommands() }
+        group { $0.expireCommands() }
     }
 
     /// One group, declared when first needed, each command gated by what the API offers.

@@ -130,6 +130,17 @@ public struct MastodonDialect: Dialect {
         return try await call.timeline("api/v1/accounts/\(Call.segment(id))/statuses", query)
     }
 
+    /// `GET /api/v1/accounts/:id/statuses?pinned=true`: Mastodon shows at most five pins, so one page holds them.
+    public func pinnedStatusIDs(_ exchange: DialectExchange) async throws(RequestError) -> Set<String>? {
+        let call = Call(exchange)
+        let id = try await call.accountID(nil)
+        let page = try await call.timeline("api/v1/accounts/\(Call.segment(id))/statuses", PageQuery(count: 40), [("pinned", "true")])
+        return Set(page.statuses.compactMap(\.identifier))
+    }
+
+    /// Mastodon's own limit on deleting statuses (and unboosting): 30 in 30 minutes per account.
+    public var deletionPace: DeletionPace? { DeletionPace(count: 30, seconds: 1800) }
+
     public func status(id: String, _ exchange: DialectExchange) async throws(RequestError) -> Status {
         let call = Call(exchange)
         return call.kept(try await call.get(MastodonStatus.self, "api/v1/statuses/\(Call.segment(id))").status, \.serverJSON)

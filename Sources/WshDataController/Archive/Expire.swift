@@ -275,12 +275,13 @@ extension TimelineDataController {
 
     // MARK: The steps
 
-    /// Syncs the account's own statuses (boosts included) into the archive; a sync that did not finish
+    /// Syncs the account's own statuses (boosts included) into the archive, as `archive sync me`
+    /// keeps them (source `me`); a sync that did not finish
     /// stops `expire`: nothing is listed from a copy that may be behind the server.
     @discardableResult
     private func syncOwnStatuses(_ store: ArchiveStore, rules: ExpireRules, scope: ArchiveScope, perPage: Int)
         async throws(ExpireStop) -> ArchiveSyncResult {
-        let source = ArchiveSyncSource.timeline(.user(.uid(rules.authorID)))
+        let source = ArchiveSyncSource.own(.uid(rules.authorID))
         var own = scope
         own.source = source.description
         let synced = await syncArchive(store, source: source, scope: own, count: perPage, limit: nil)

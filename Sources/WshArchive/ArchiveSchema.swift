@@ -115,6 +115,7 @@ enum ArchiveSchema {
         // rebuilt: `statuses` gains one column, and every row of a version-3 file stays as it was.
         """
         ALTER TABLE statuses ADD COLUMN deleted_by_me TEXT;  -- when wsh deleted it on the server (expire); the row stays
+        ALTER TABLE statuses ADD COLUMN history_edited_at TEXT;  -- the edit whose whole history (the server's) is in edits
         CREATE TABLE relations (
             server TEXT NOT NULL,
             account TEXT NOT NULL,

@@ -247,3 +247,55 @@ extension SQLiteValue {
         return nil
     }
 }
+
+/// One earlier version of a status, from the server's edit history.
+public struct ArchivedVersion: Sendable, Hashable {
+    /// When the version after it was written (when this one was replaced).
+    public var replacedAt: String?
+    public var text: String
+    public var cw: String?
+    public var json: String
+
+    public init(replacedAt: String?, text: String, cw: String?, json: String) {
+        self.replacedAt = replacedAt
+        self.text = text
+        self.cw = cw
+        self.json = json
+    }
+}
+
+extension ArchiveStore {
+    /// The kept statuses of `scope`'s source that were edited since their history was last kept:
+    /// rowid, id and the edit's time.
+    public func statusesWantingHistory(_ scope: ArchiveScope) throws(ArchiveError) -> [(rowid: Int64, id: String, editedAt: String)] {
+        var found: [(rowid: Int64, id: String, editedAt: String)] = []
+        try connection.run("""
+            SELECT s.rowid, s.id, s.edited_at FROM source_statuses ss JOIN statuses s ON s.rowid = ss.status
+            WHERE ss.server = ? AND ss.account = ? AND ss.source = ? AND s.edited_at IS NOT NULL AND s.deleted_at IS NULL
+                AND s.history_edited_at IS NOT s.edited_at
+            """, [.text(scope.server), .text(scope.account), .text(scope.source)]) { row in
+            found.append((row.integer(0) ?? 0, row.string(1) ?? "", row.string(2) ?? ""))
+        }
+        return found
+    }
+
+    /// Keeps the earlier versions of the status `rowid` that `edits` lacks (by when each was
+    /// replaced), and notes that its history up to `editedAt` is kept; how many were new.
+    @discardableResult
+    public func keepHistory(_ versions: [ArchivedVersion], of rowid: Int64, editedAt: String) throws(ArchiveError) -> Int {
+        try writing { () throws(ArchiveError) -> Int in
+            var added = 0
+            for version in versions {
+                guard case .integer(0)? = try connection.scalar(
+                    "SELECT count(*) FROM edits WHERE status = ? AND edited_at IS ?", [.integer(rowid), Self.value(version.replacedAt)])
+                else { continue }
+                try connection.run("INSERT INTO edits (status, edited_at, text, cw, json, replaced_at) VALUES (?, ?, ?, ?, ?, ?)",
+                                   [.integer(rowid), Self.value(version.replacedAt), .text(version.text), Self.value(version.cw),
+                                    .text(version.json), .text(Self.now())])
+                added += 1
+            }
+            try connection.run("UPDATE statuses SET history_edited_at = ? WHERE rowid = ?", [.text(editedAt), .integer(rowid)])
+            return added
+        }
+    }
+}

@@ -55,6 +55,30 @@ struct ArchiveAccountTests {
         #expect(try sqlite3(file, "SELECT count(*) FROM accounts WHERE id = '\(fan.uid)' AND json LIKE '%\"acct\"%'") == "1")
     }
 
+    @Test("me keeps every earlier version of your edited statuses from their edit history, once, and a later edit's too")
+    func ownEditHistories() async throws {
+        let file = ArchiveTranscriptTests.freshFile()
+        let harness = try await ShellHarness(dialect: .mastodon)
+        let me = harness.sandbox.accounts[0]
+        let edited = await harness.run("""
+            post "first words"
+            fetch user @\(me.screenName) 1
+            edit 1 second words
+            edit 1 third words
+            archive sync me --archive \(file)
+            """)
+        #expect(edited.status == 0, "\(edited.stderr)")
+        #expect(edited.stderr.contains("2 earlier versions from edit histories"), "\(edited.stderr)")
+        let versions = "SELECT group_concat(e.text, '|') FROM edits e JOIN statuses s ON s.rowid = e.status WHERE s.text = '%@'"
+        #expect(try sqlite3(file, versions.replacingOccurrences(of: "%@", with: "third words")) == "first words|second words")
+        #expect(try sqlite3(file, "SELECT count(*) FROM edits WHERE json LIKE '%\"content\"%'") == "2")
+        let again = await harness.run("archive sync me --archive \(file)")
+        #expect(!again.stderr.contains("from edit histories"), "\(again.stderr)")
+        let later = await harness.run("fetch user @\(me.screenName) 1\nedit 1 fourth words\narchive sync me --archive \(file)")
+        #expect(later.status == 0, "\(later.stderr)")
+        #expect(try sqlite3(file, versions.replacingOccurrences(of: "%@", with: "fourth words")) == "first words|second words|third words")
+    }
+
     @Test("archive changes followers shows who came and who left between the last two syncs, and nothing after one")
     func changesBetweenSyncs() async throws {
         let file = ArchiveTranscriptTests.freshFile()

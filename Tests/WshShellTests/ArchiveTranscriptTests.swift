@@ -216,7 +216,7 @@ struct ArchiveTranscriptTests {
         _ = try Self.sqlite3(file, """
             DROP TABLE relations; DROP TABLE relation_syncs; DROP TABLE servers; DROP TABLE lists; DROP TABLE list_members;
             DROP TABLE notifications; DROP TABLE media_files; DROP TABLE expire_items; DROP TABLE expire_runs;
-            ALTER TABLE statuses DROP COLUMN deleted_by_me;
+            ALTER TABLE statuses DROP COLUMN deleted_by_me; ALTER TABLE statuses DROP COLUMN history_edited_at;
             CREATE INDEX statuses_author ON statuses (author); PRAGMA user_version = 2
             """)
         let counts = "SELECT (SELECT count(*) FROM statuses) || ' ' || (SELECT count(*) FROM media) || ' ' || "

@@ -64,6 +64,40 @@ extension TimelineDataController {
         return result
     }
 
+    /// Reads the edit history of each status of `scope`'s source edited since its history was
+    /// kept, and keeps the versions the archive lacks; how many it kept.
+    func keepEditHistories(_ store: ArchiveStore, scope: ArchiveScope, budget: inout RequestBudget) async throws(ArchiveSyncStop) -> Int {
+        let edited: [(rowid: Int64, id: String, editedAt: String)]
+        do throws(ArchiveError) { edited = try store.statusesWantingHistory(scope) } catch { throw .archive(error) }
+        var kept = 0
+        for status in edited {
+            try await pause(&budget, first: false)
+            let body = KeptBody()
+            let versions: [StatusEdit]
+            do throws(RequestError) {
+                versions = try await statuses.editHistory(id: status.id, body: body)
+            } catch .cancelled {
+                throw .cancelled
+            } catch {
+                throw .request(error)
+            }
+            let json = body.data.flatMap(ServerJSON.elements(of:)) ?? []
+            // Each version but the last (the status as it is now) was replaced when the next one was written.
+            var earlier: [ArchivedVersion] = []
+            for index in versions.indices.dropLast() {
+                let text = index < json.count ? String(decoding: json[index].bytes, as: UTF8.self) : "{}"
+                earlier.append(ArchivedVersion(replacedAt: versions[index + 1].createdAt?.iso8601Text, text: versions[index].text,
+                                               cw: versions[index].contentWarning, json: text))
+            }
+            do throws(ArchiveError) {
+                kept += try store.keepHistory(earlier, of: status.rowid, editedAt: status.editedAt)
+            } catch {
+                throw .archive(error)
+            }
+        }
+        return kept
+    }
+
     /// Every account of `kind`, page after page, with how each edge is set.
     private func readAccounts(_ kind: ArchiveAccountKind, owner: UserReference, budget: inout RequestBudget,
                               progress: (Int) -> Void) async throws(ArchiveSyncStop) -> [ArchivedRelation] {
@@ -122,7 +156,7 @@ extension TimelineDataController {
     }
 
     /// The pause the budget asks for before a request (none before the first); Ctrl-C first.
-    private func pause(_ budget: inout RequestBudget, first: Bool) async throws(ArchiveSyncStop) {
+    func pause(_ budget: inout RequestBudget, first: Bool) async throws(ArchiveSyncStop) {
         if Task.isCancelled { throw .cancelled }
         let wait = budget.pauseBeforeNextRequest()
         if !first, wait > .zero {

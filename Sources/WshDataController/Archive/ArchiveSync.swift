@@ -33,6 +33,8 @@ public struct ArchiveSyncResult: Sendable {
     public var added = 0
     public var edited = 0
     public var deleted = 0
+    /// Earlier versions of your own statuses read from their edit history (`me`).
+    public var versions = 0
     public var end = End.done
 }
 
@@ -78,6 +80,10 @@ extension TimelineDataController {
                                   budget: await requestBudget(), walk: ArchiveSyncRun.walk(self, source))
         do {
             try await sync.run(progress: progress)
+            // Your own statuses keep every version the server has, not only those a sync saw change.
+            if case .own = source, capabilities.editsStatuses {
+                sync.result.versions = try await keepEditHistories(store, scope: scope, budget: &sync.budget)
+            }
         } catch .limit {
             sync.result.end = .limit
             // A sync stopped by --limit ran all the same: the summary says when.

@@ -14,7 +14,16 @@ extension StatusDataController {
 
     /// Every version of the status `id`, the original first.
     public func editHistory(id: String) async throws(RequestError) -> [StatusEdit] {
-        try await api.run("StatusDataController.editHistory(id: \(id))", count: \.count) { try await $0.editHistory(id: id, $1) }
+        try await editHistory(id: id, body: nil)
+    }
+
+    /// `editHistory(id:)`, the answer's body also put in `body` (for the archive).
+    func editHistory(id: String, body: KeptBody?) async throws(RequestError) -> [StatusEdit] {
+        try await api.run("StatusDataController.editHistory(id: \(id))", count: \.count) {
+            let versions = try await $0.editHistory(id: id, $1)
+            body?.data = $1.response?.body
+            return versions
+        }
     }
 
     /// Edits the status `id` to say `text` (its author's token only).

@@ -276,6 +276,7 @@ extension Shell {
             totalFetched += result.fetched
             var line = "synced \(source): \(result.fetched) fetched, \(result.added) new"
             if result.edited > 0 { line += ", \(result.edited) edited" }
+            if result.versions > 0 { line += ", \(result.versions) earlier \(result.versions == 1 ? "version" : "versions") from edit histories" }
             if result.deleted > 0 { line += ", \(result.deleted) deleted on the server" }
             context.note(console.diagnosticStyle.dim(line))
             switch result.end {

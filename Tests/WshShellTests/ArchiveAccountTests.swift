@@ -109,6 +109,20 @@ struct ArchiveAccountTests {
         #expect(try sqlite3(file, "SELECT first_seen < last_seen OR first_seen = last_seen FROM relations WHERE target_id = '\(leaving.uid)'") == "1")
     }
 
+    @Test("Weibo: archive changes following shows whom you unfollowed between two syncs")
+    func changesOnWeibo() async throws {
+        let file = ArchiveTranscriptTests.freshFile()
+        let harness = try await ShellHarness(dialect: .weibo)
+        let first = await harness.run("archive sync following --archive \(file)")
+        #expect(first.status == 0, "\(first.stderr)")
+        let name = try sqlite3(file, "SELECT acct FROM relations WHERE kind = 'following' ORDER BY acct LIMIT 1")
+        #expect(!name.isEmpty)
+        let second = await harness.run("unfollow @\(name)\narchive sync following --archive \(file)\narchive changes following --archive \(file)")
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stderr.contains("0 new, 1 gone since the last sync"), "\(second.stderr)")
+        #expect(second.stdout.split(separator: "\n").map(String.init).contains("- @\(name)"), "\(second.stdout)")
+    }
+
     @Test("Weibo: what its API has not (bookmarks, lists, mutes, blocks, notifications) is one line, and the rest syncs")
     func weiboSaysWhichNot() async throws {
         let file = ArchiveTranscriptTests.freshFile()

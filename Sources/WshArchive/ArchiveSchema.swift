@@ -195,6 +195,12 @@ enum ArchiveSchema {
             listed_at TEXT NOT NULL,
             finished_at TEXT
         );
+        -- A query of one Chinese character is a prefix of the two-character words (`"天"*`): without an index of
+        -- one-character prefixes FTS5 merges every such word's list, 75 ms at a million statuses; with it, 11 ms.
+        ALTER TABLE search_words RENAME TO search_words_3;
+        CREATE VIRTUAL TABLE search_words USING fts5 (words, tokenize = 'unicode61', prefix = '1');
+        INSERT INTO search_words (rowid, words) SELECT rowid, words FROM search_words_3;
+        DROP TABLE search_words_3;
         CREATE TABLE expire_items (        -- what a run listed to delete; deleted_at is set as each goes
             run INTEGER NOT NULL REFERENCES expire_runs (id),
             status INTEGER NOT NULL REFERENCES statuses (rowid),

@@ -221,9 +221,12 @@ struct ArchiveTranscriptTests {
             """)
         let counts = "SELECT (SELECT count(*) FROM statuses) || ' ' || (SELECT count(*) FROM media) || ' ' || "
             + "(SELECT count(*) FROM tags) || ' ' || (SELECT count(*) FROM source_statuses) || ' ' || "
+            + "(SELECT count(*) FROM search_words) || ' ' || (SELECT count(*) FROM search) || ' ' || "
             + "(SELECT group_concat(rowid || id, ',') FROM statuses)"
         let before = try Self.sqlite3(file, counts)
-        let sync = await harness.run("archive search concert --archive \(file)\narchive sync following --archive \(file)")
+        let sync = await harness.run("archive search concert --archive \(file)\narchive sync following --archive \(file)\n"
+                                     + "archive search 天 --archive \(file)")
+        #expect(sync.stdout.contains("«天»"), "a one-character word is found through the new table: \(sync.stdout)")
         #expect(sync.status == 0, "\(sync.stderr)")
         #expect(try Self.sqlite3(file, "PRAGMA user_version") == "4")
         #expect(try Self.sqlite3(file, "SELECT count(*) FROM sqlite_schema WHERE name = 'statuses_author'") == "0")

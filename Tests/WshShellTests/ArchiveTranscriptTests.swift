@@ -217,7 +217,12 @@ struct ArchiveTranscriptTests {
             DROP TABLE relations; DROP TABLE relation_syncs; DROP TABLE servers; DROP TABLE lists; DROP TABLE list_members;
             DROP TABLE notifications; DROP TABLE media_files; DROP TABLE expire_items; DROP TABLE expire_runs;
             ALTER TABLE statuses DROP COLUMN deleted_by_me; ALTER TABLE statuses DROP COLUMN history_edited_at;
-            CREATE INDEX statuses_author ON statuses (author); PRAGMA user_version = 2
+            CREATE INDEX statuses_author ON statuses (author);
+            ALTER TABLE search_words RENAME TO search_words_4;
+            CREATE VIRTUAL TABLE search_words USING fts5 (words, tokenize = 'unicode61');
+            INSERT INTO search_words (rowid, words) SELECT rowid, words FROM search_words_4;
+            DROP TABLE search_words_4;
+            PRAGMA user_version = 2
             """)
         let counts = "SELECT (SELECT count(*) FROM statuses) || ' ' || (SELECT count(*) FROM media) || ' ' || "
             + "(SELECT count(*) FROM tags) || ' ' || (SELECT count(*) FROM source_statuses) || ' ' || "
@@ -227,6 +232,7 @@ struct ArchiveTranscriptTests {
         let sync = await harness.run("archive search concert --archive \(file)\narchive sync following --archive \(file)\n"
                                      + "archive search 天 --archive \(file)")
         #expect(sync.stdout.contains("«天»"), "a one-character word is found through the new table: \(sync.stdout)")
+        #expect(try Self.sqlite3(file, "SELECT sql LIKE '%prefix%' FROM sqlite_schema WHERE name = 'search_words'") == "1")
         #expect(sync.status == 0, "\(sync.stderr)")
         #expect(try Self.sqlite3(file, "PRAGMA user_version") == "4")
         #expect(try Self.sqlite3(file, "SELECT count(*) FROM sqlite_schema WHERE name = 'statuses_author'") == "0")

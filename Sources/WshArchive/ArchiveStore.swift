@@ -21,13 +21,6 @@ public final class ArchiveStore: @unchecked Sendable {
     /// New statuses not in the full-text tables yet, as far as this store
     /// knows (nil: not counted since it opened); see `store`.
     var pendingIndex: Int?
-    /// Commits held by a sync: the interval, and when the open transaction began (nil: none is open).
-    var held: HeldCommits?
-
-    struct HeldCommits {
-        var interval: Duration
-        var since: ContinuousClock.Instant?
-    }
 
     /// `$XDG_DATA_HOME/wsh/archive.sqlite`, else `~/.local/share/wsh/archive.sqlite`.
     public static func defaultPath(environment: [String: String]) -> String {
@@ -202,54 +195,11 @@ public final class ArchiveStore: @unchecked Sendable {
     /// Runs `body` in one transaction once the file may be written; a failure is
     /// the line ``explain(_:path:)`` makes, and leaves `pendingIndex` to be
     /// counted again (the rollback may have taken statuses it counted).
-    ///
-    /// While commits are held (`holdCommits`), writes share one transaction,
-    /// committed once `held.interval` has passed since it began: each write is
-    /// whole (a page with the cursors it moves), so a process killed before a
-    /// commit loses only writes the next sync makes again. A failure then rolls
-    /// back everything since the last commit and stops holding: the caller stops.
     func writing<T>(_ body: () throws(ArchiveError) -> T) throws(ArchiveError) -> T {
         try checkWritable()
-        guard let hold = held else {
-            do {
-                return try connection.transaction(body)
-            } catch {
-                pendingIndex = nil
-                throw Self.explain(error, path: path)
-            }
-        }
         do {
-            if hold.since == nil {
-                try connection.execute("BEGIN IMMEDIATE")
-                held?.since = ContinuousClock.now
-            }
-            let value = try body()
-            if let since = held?.since, ContinuousClock.now - since >= hold.interval {
-                try connection.execute("COMMIT")
-                held?.since = nil
-            }
-            return value
+            return try connection.transaction(body)
         } catch {
-            if held?.since != nil { try? connection.execute("ROLLBACK") }
-            held = nil
-            pendingIndex = nil
-            throw Self.explain(error, path: path)
-        }
-    }
-
-    /// Writes share one transaction, committed every `interval` (`writing`), until `commitHeld`.
-    public func holdCommits(every interval: Duration) {
-        held = HeldCommits(interval: interval)
-    }
-
-    /// Commits what the held transaction has, and writes commit one by one again.
-    public func commitHeld() throws(ArchiveError) {
-        defer { held = nil }
-        guard held?.since != nil else { return }
-        do {
-            try connection.execute("COMMIT")
-        } catch {
-            try? connection.execute("ROLLBACK")
             pendingIndex = nil
             throw Self.explain(error, path: path)
         }

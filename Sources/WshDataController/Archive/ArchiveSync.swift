@@ -78,9 +78,6 @@ extension TimelineDataController {
                             progress: (Int) -> Void = { _ in }) async -> ArchiveSyncResult {
         var sync = ArchiveSyncRun(controller: self, store: store, source: source, scope: scope, count: count, limit: limit,
                                   budget: await requestBudget(), walk: ArchiveSyncRun.walk(self, source))
-        // Pages are committed together twice a second, each with the cursors it moves: a commit a page wrote every
-        // page of the file it touched to the log each time. Killed between commits, the next sync asks those pages again.
-        store.holdCommits(every: .milliseconds(500))
         do {
             try await sync.run(progress: progress)
             // Your own statuses keep every version the server has, not only those a sync saw change.
@@ -101,9 +98,7 @@ extension TimelineDataController {
             case .walk(.wrongWay(let wrongWay)): sync.result.end = .serverGoesBackwards(wrongWay)
             }
         }
-        // What the held transaction has is committed (a failed write rolled it back already), and what arrived
-        // before Ctrl-C or a failed request is searchable at once.
-        do throws(ArchiveError) { try store.commitHeld() } catch { sync.result.end = .archiveFailed(error) }
+        // What arrived before Ctrl-C or a failed request is searchable at once.
         switch sync.result.end {
         case .done, .limit, .archiveFailed: break
         default: try? store.indexPending()

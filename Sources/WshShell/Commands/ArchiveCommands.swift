@@ -31,9 +31,8 @@ extension Shell {
                     the first sync walks back through the timeline, later ones fetch what is new
                     and finish a walk back that was interrupted (--limit N: stop after N statuses).
                     On a terminal a line shows how far it is (a bar toward --limit N). Requests
-                    are paced by the server's rate-limit headers. Pages are committed with their
-                    cursors twice a second: Ctrl-C keeps what arrived, and a killed wsh loses only
-                    what the next sync asks for again.
+                    are paced by the server's rate-limit headers. Each page is one transaction:
+                    Ctrl-C, or a killed wsh, keeps what arrived.
                     Edits seen on the newest page are kept as versions, deletions marked.
                     `archive import FILE` reads Mastodon's own account export (the outbox.json of
                     the archive Mastodon makes: Create activities of Note objects), so years of

@@ -299,3 +299,28 @@ extension ArchiveStore {
         }
     }
 }
+
+/// One kind of an account's data in the archive: how many the last complete read saw, and when.
+public struct ArchiveKindSummary: Sendable, Hashable {
+    public var server: String
+    public var account: String
+    public var kind: String
+    public var count: Int
+    public var lastSync: String
+}
+
+extension ArchiveStore {
+    /// Each kind of each account's data (following, followers, mutes, blocks, lists) as its last
+    /// read saw it, read through `connection` (a read-only one will do).
+    public static func kindSummary(_ connection: SQLiteConnection) throws(ArchiveError) -> [ArchiveKindSummary] {
+        var kinds: [ArchiveKindSummary] = []
+        try connection.run("""
+            SELECT server, account, kind, count, max(synced_at) FROM relation_syncs GROUP BY server, account, kind
+            ORDER BY server, account, kind
+            """) { row in
+            kinds.append(ArchiveKindSummary(server: row.string(0) ?? "", account: row.string(1) ?? "", kind: row.string(2) ?? "",
+                                            count: Int(row.integer(3) ?? 0), lastSync: row.string(4) ?? ""))
+        }
+        return kinds
+    }
+}

@@ -53,6 +53,11 @@ struct ArchiveAccountTests {
         // The notifications themselves, and the follow among them.
         #expect(try sqlite3(file, "SELECT count(*) FROM notifications WHERE type = 'follow' AND from_id = '\(fan.uid)'") == "1")
         #expect(try sqlite3(file, "SELECT count(*) FROM accounts WHERE id = '\(fan.uid)' AND json LIKE '%\"acct\"%'") == "1")
+        // The summary counts each kind as its last sync saw it.
+        let summary = await harness.run("archive --archive \(file)")
+        for line in ["followers: 1 account · last sync", "mutes: 1 account · last sync", "lists: 1 list · last sync"] {
+            #expect(summary.stdout.contains(line), "\(line): \(summary.stdout)")
+        }
     }
 
     @Test("me keeps every earlier version of your edited statuses from their edit history, once, and a later edit's too")

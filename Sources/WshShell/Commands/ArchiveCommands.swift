@@ -155,9 +155,11 @@ extension Shell {
         let connection: SQLiteConnection
         do { connection = try ArchiveStore.readOnlyConnection(path: path) } catch { throw .commandFailed(error.message) }
         var sources: [ArchiveSourceSummary] = []
+        var kinds: [ArchiveKindSummary] = []
         var total = 0
         do {
             sources = try ArchiveStore.summary(connection)
+            kinds = try ArchiveStore.kindSummary(connection)
             if case .integer(let count)? = try connection.scalar("SELECT count(*) FROM statuses") { total = Int(count) }
         } catch {
             throw .commandFailed(error.message)
@@ -168,7 +170,9 @@ extension Shell {
             context.write(try JSONView.encode(ArchiveSummaryDocument(
                 file: path, bytes: bytes, statuses: total,
                 sources: sources.map { .init(server: $0.server, account: $0.account, source: $0.source, statuses: $0.count,
-                                             lastSync: $0.lastSync, complete: $0.complete) })))
+                                             lastSync: $0.lastSync, complete: $0.complete) },
+                accountData: kinds.map { .init(server: $0.server, account: $0.account, kind: $0.kind, count: $0.count,
+                                               lastSync: $0.lastSync) })))
             return
         }
         context.writeLine("\(path) · \(total) status\(total == 1 ? "" : "es") · \(bytes / 1024) KiB")
@@ -176,6 +180,10 @@ extension Shell {
             let walk = source.complete ? "complete" : "walk back goes on"
             context.writeLine("  \(source.server) \(source.account) \(source.source): \(source.count) · "
                               + "last sync \(source.lastSync ?? "never") · \(walk)")
+        }
+        for kind in kinds {
+            let what = kind.kind == "lists" ? (kind.count == 1 ? "list" : "lists") : (kind.count == 1 ? "account" : "accounts")
+            context.writeLine("  \(kind.server) \(kind.account) \(kind.kind): \(kind.count) \(what) · last sync \(kind.lastSync)")
         }
         context.setVariable("count", to: .int(total))
     }
@@ -698,10 +706,20 @@ struct ArchiveSummaryDocument: Encodable {
         let complete: Bool
     }
 
+    /// A kind of the account's data (following, followers, mutes, blocks, lists) as its last sync saw it.
+    struct Kind: Encodable {
+        let server: String
+        let account: String
+        let kind: String
+        let count: Int
+        let lastSync: String
+    }
+
     let file: String
     let bytes: Int
     let statuses: Int
     let sources: [Source]
+    let accountData: [Kind]
 }
 
 /// `archive changes KIND --json`: the two syncs compared, who came and who left.

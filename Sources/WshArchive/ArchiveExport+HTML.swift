@@ -30,8 +30,8 @@ extension ArchiveExport {
             try index.write("window.WSH_INDEX = [\n")
             for (number, page) in pages.enumerated() {
                 let statuses = try details(connection, page.map(\.rowid))
-                var file = try ExportFile(folder + "/page-\(number + 1).html")
-                do throws(ArchiveError) {
+                let path = folder + "/page-\(number + 1).html"
+                try ExportFile.writing(path) { (file: inout ExportFile) throws(ArchiveError) in
                     try file.write(head("page \(number + 1) of \(pages.count)")
                                    + navigation(number + 1, of: pages.count) + "<main>\n")
                     for entry in page {
@@ -43,12 +43,8 @@ extension ArchiveExport {
                                         + "\(JSONText.quoted(status.time)),\(JSONText.quoted(words))],\n")
                     }
                     try file.write("</main>\n" + navigation(number + 1, of: pages.count) + "</body>\n</html>\n")
-                    try file.finish()
-                } catch {
-                    file.abandon()
-                    throw error
                 }
-                written.files.append((file.path, page.count))
+                written.files.append((path, page.count))
             }
             try index.write("];\n")
             try index.finish()
@@ -244,14 +240,7 @@ extension ArchiveExport {
     }
 
     static func writeWhole(_ path: String, _ text: String) throws(ArchiveError) {
-        var file = try ExportFile(path)
-        do throws(ArchiveError) {
-            try file.write(text)
-            try file.finish()
-        } catch {
-            file.abandon()
-            throw error
-        }
+        try ExportFile.writing(path) { (file: inout ExportFile) throws(ArchiveError) in try file.write(text) }
     }
 
     static func head(_ title: String) -> String {

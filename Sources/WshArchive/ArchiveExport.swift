@@ -24,9 +24,8 @@ public enum ArchiveExport {
     /// server's JSON whole (`status`), as `{"server", "account", "api", "id", "created_at",
     /// "deleted_at", "deleted_by_me", "sources", "status"}`.
     public static func jsonLines(_ connection: SQLiteConnection, to path: String) throws(ArchiveError) -> Written {
-        var file = try ExportFile(path)
         var rows = 0
-        do throws(ArchiveError) {
+        try ExportFile.writing(path) { (file: inout ExportFile) throws(ArchiveError) in
             try eachStatus(connection) { (columns, json) throws(ArchiveError) in
                 var line = "{"
                 for (index, name) in ["server", "account", "api", "id", "created_at", "deleted_at", "deleted_by_me"].enumerated() {
@@ -40,10 +39,6 @@ public enum ArchiveExport {
                 try file.write(line)
                 rows += 1
             }
-            try file.finish()
-        } catch {
-            file.abandon()
-            throw error
         }
         return Written(files: [(path, rows)])
     }
@@ -51,9 +46,8 @@ public enum ArchiveExport {
     /// Every status, oldest first, as CSV (RFC 4180: a header line, fields quoted when they
     /// must be, lines ended by CRLF) with the columns of `csvColumns`.
     public static func csv(_ connection: SQLiteConnection, to path: String) throws(ArchiveError) -> Written {
-        var file = try ExportFile(path)
         var rows = 0
-        do throws(ArchiveError) {
+        try ExportFile.writing(path) { (file: inout ExportFile) throws(ArchiveError) in
             try file.write(csvColumns.joined(separator: ",") + "\r\n")
             try eachStatus(connection) { (columns, _) throws(ArchiveError) in
                 let fields = csvColumns.map { name in
@@ -62,10 +56,6 @@ public enum ArchiveExport {
                 try file.write(fields.map { CSVField.text($0) }.joined(separator: ",") + "\r\n")
                 rows += 1
             }
-            try file.finish()
-        } catch {
-            file.abandon()
-            throw error
         }
         return Written(files: [(path, rows)])
     }
@@ -160,14 +150,9 @@ public enum ArchiveExport {
 
     /// One CSV file as Ruby's CSV writes it (rows ended by LF), whole or not at all.
     private static func write(_ path: String, header: String?, _ rows: [String], into written: inout Written) throws(ArchiveError) {
-        var file = try ExportFile(path)
-        do throws(ArchiveError) {
+        try ExportFile.writing(path) { (file: inout ExportFile) throws(ArchiveError) in
             if let header { try file.write(header + "\n") }
             for row in rows { try file.write(row + "\n") }
-            try file.finish()
-        } catch {
-            file.abandon()
-            throw error
         }
         written.files.append((path, rows.count))
     }

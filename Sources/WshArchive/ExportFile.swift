@@ -70,6 +70,18 @@ struct ExportFile {
         unlink(partial)
     }
 
+    /// Writes `path` with `body` and puts it under its name, or leaves nothing there.
+    static func writing(_ path: String, _ body: (inout ExportFile) throws(ArchiveError) -> Void) throws(ArchiveError) {
+        var file = try ExportFile(path)
+        do throws(ArchiveError) {
+            try body(&file)
+            try file.finish()
+        } catch {
+            file.abandon()
+            throw error
+        }
+    }
+
     /// Makes `folder` (0700) and the folders above it.
     static func makeFolder(_ folder: String) throws(ArchiveError) {
         var made = folder.hasPrefix("/") ? "" : "."

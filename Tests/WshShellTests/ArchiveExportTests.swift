@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WshArchive
 import WshSandbox
+import WshTestSupport
 @testable import WshShell
 
 /// `archive export`: JSON Lines and CSV that other tools read, the files
@@ -13,15 +14,9 @@ struct ArchiveExportTests {
 
     /// `python3 -c SCRIPT ARGS…`'s output: the files read by Python's own json and csv modules.
     private func python(_ script: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let run = try runTool("/usr/bin/python3", ["-c", script] + arguments)
+        #expect(run.status == 0, "\(run.output)")
+        return run.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     @Test("jsonl: one valid JSON document a status with the server's JSON whole; csv: a header and a row a status, quoted as RFC 4180 says")

@@ -87,14 +87,14 @@ extension TimelineDataController {
         let onAPIHost = wanted.filter { MediaDownload.origin(of: $0.url) == apiOrigin }
         let elsewhere = MediaQueue(wanted.filter { MediaDownload.origin(of: $0.url) != apiOrigin })
         let run = MediaRun(store: store, folder: folder, limits: limits, progress: progress)
-        let budget = onAPIHost.isEmpty ? RequestBudget.unknown : await requestBudget()
         await withTaskGroup(of: Void.self) { group in
             if !onAPIHost.isEmpty {
                 let queue = MediaQueue(onAPIHost)
-                group.addTask { await run.lane(queue, client: client(), budget: budget) }
+                let pacer = MediaPacer(budget: await requestBudget(), refresh: { [self] in await requestBudget() })
+                group.addTask { await run.lane(queue, client: client(), pacer: pacer) }
             }
             for _ in 0..<min(max(1, limits.lanes), elsewhere.count) {
-                group.addTask { await run.lane(elsewhere, client: client(), budget: nil) }
+                group.addTask { await run.lane(elsewhere, client: client(), pacer: nil) }
             }
         }
         var result = run.result
@@ -141,15 +141,13 @@ final class MediaRun: Sendable {
     }
 
     /// Downloads the URLs of `queue` one after another, each after the pause
-    /// `budget` asks for (nil: no pause), until the queue is empty, Ctrl-C, or the run stops.
-    func lane(_ queue: MediaQueue, client: any MediaHTTPClient, budget: RequestBudget?) async {
-        var budget = budget
-        var first = true
+    /// `pacer` asks for (nil: no pause), until the queue is empty, Ctrl-C, or the run stops.
+    func lane(_ queue: MediaQueue, client: any MediaHTTPClient, pacer: MediaPacer?) async {
+        var pacer = pacer
         while !stopped, !Task.isCancelled, let item = queue.next() {
-            if let pause = budget?.pauseBeforeNextRequest(), !first, pause > .zero {
+            if let pause = await pacer?.pauseBeforeNextFile(), pause > .zero {
                 do { try await Task.sleep(for: pause) } catch { return }
             }
-            first = false
             let download = MediaDownload(url: item.url, folder: folder, limits: limits, client: client)
             record(item, await download.run())
         }
@@ -179,6 +177,31 @@ final class MediaRun: Sendable {
             return result.kept + result.failures.count
         }
         if let tried { progress(tried) }
+    }
+}
+
+/// The pace of files on the API's host: the account's rate-limit budget, as
+/// a sync is paced. The budget is asked of the server again every
+/// `refreshEvery` files, since a server may not count its files against
+/// it: the pause grows only when the server's own count runs low.
+struct MediaPacer: Sendable {
+    var budget: RequestBudget
+    let refresh: @Sendable () async -> RequestBudget
+    private var files = 0
+
+    static let refreshEvery = 50
+
+    init(budget: RequestBudget, refresh: @escaping @Sendable () async -> RequestBudget) {
+        self.budget = budget
+        self.refresh = refresh
+    }
+
+    /// The pause before the next file, counting it.
+    mutating func pauseBeforeNextFile() async -> Duration {
+        defer { files += 1 }
+        if files > 0, files % Self.refreshEvery == 0 { budget = await refresh() }
+        let pause = budget.pauseBeforeNextRequest()
+        return files == 0 ? .zero : pause
     }
 }
 

@@ -3,8 +3,9 @@
 /// only when both say the same picture, video or sound. A login page, an
 /// error page in HTML or a JSON answer is refused, whatever its type says.
 public enum ArchiveMediaType {
-    /// The bytes a check needs from the start of a file.
-    public static let headLength = 12
+    /// The bytes kept from the start of a file: what a check reads (12 at
+    /// most), and enough of a text to show what it is (`<!DOCTYPE html>`).
+    public static let headLength = 32
 
     /// The media type the first bytes of a file show, or nil when they show none wsh checks.
     public static func sniffed(_ head: [UInt8]) -> String? {

@@ -71,18 +71,9 @@ public final class ArchiveMediaFile: @unchecked Sendable {
     /// Appends `data`; a full disk or a failing write is one line.
     public func write(_ data: Data) throws(ArchiveError) {
         if head.count < ArchiveMediaType.headLength { head += data.prefix(ArchiveMediaType.headLength - head.count) }
-        let failure: Int32? = data.withUnsafeBytes { buffer in
+        let failure = data.withUnsafeBytes { buffer in
             hasher.update(buffer)
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
-            }
-            return nil
+            return StandardStreams.write(buffer, to: descriptor)
         }
         if let failure { throw ArchiveMediaFolder.failure(folder.path, failure) }
         bytes += data.count

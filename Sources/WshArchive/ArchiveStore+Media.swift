@@ -9,7 +9,7 @@ public struct ArchiveMediaWanted: Sendable, Hashable {
 }
 
 /// How much of what the statuses show is kept in the media folder.
-public struct ArchiveMediaCount: Sendable, Hashable {
+public struct ArchiveMediaCount: Sendable, Hashable, Encodable {
     public var keptFiles = 0
     public var keptBytes = 0
     public var missing = 0

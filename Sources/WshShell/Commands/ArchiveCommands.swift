@@ -179,7 +179,7 @@ extension Shell {
         let media = try? ArchiveStore.mediaCount(connection)
         if wantsJSON(context) {
             context.write(try JSONView.encode(ArchiveSummaryDocument(
-                file: path, bytes: bytes, statuses: total, media: media.map(ArchiveSummaryDocument.Media.init),
+                file: path, bytes: bytes, statuses: total, media: media,
                 sources: sources.map { .init(server: $0.server, account: $0.account, source: $0.source, statuses: $0.count,
                                              lastSync: $0.lastSync, complete: $0.complete) })))
             return
@@ -660,23 +660,11 @@ struct ArchiveSummaryDocument: Encodable {
         let complete: Bool
     }
 
-    /// The files `archive media` kept, and how many the statuses show that it did not.
-    struct Media: Encodable {
-        let keptFiles: Int
-        let keptBytes: Int
-        let missing: Int
-
-        init(_ count: ArchiveMediaCount) {
-            keptFiles = count.keptFiles
-            keptBytes = count.keptBytes
-            missing = count.missing
-        }
-    }
-
     let file: String
     let bytes: Int
     let statuses: Int
-    let media: Media?
+    /// The files `archive media` kept, and how many the statuses show that it did not.
+    let media: ArchiveMediaCount?
     let sources: [Source]
 }
 

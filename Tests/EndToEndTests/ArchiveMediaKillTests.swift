@@ -25,35 +25,41 @@ struct ArchiveMediaKillTests {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix(".part-") }
     }
 
-    @Test("kill -9 mid-file leaves only a temporary name; the next run removes it and fetches only what is missing")
-    func killAndResume() async throws {
-        let sandbox = try await SandboxServer.start(SandboxConfiguration())
+    /// A synced archive, and `archive media` started on it, with the
+    /// sandbox sending one avatar 16 bytes, then nothing for a minute: returned
+    /// once those 16 bytes are in a temporary file, the run waiting for more.
+    private static func stuckRun(_ sandbox: SandboxServer) async throws
+        -> (process: Process, file: String, media: String, url: String, arguments: [String]) {
         let folder = WshProcess.temporaryDirectory()
         let file = folder + "/archive.sqlite"
         let media = folder + "/archive-media"
-        let environment = ["WSH_ACCESS_TOKEN": sandbox.token]
         let arguments = ["--archive", file, "--api", sandbox.mastodonBaseURL, "--dialect", "mastodon", "-c"]
-        let synced = try await WshProcess.run(arguments + ["archive sync public --limit 40"], environment: environment)
+        let synced = try await WshProcess.run(arguments + ["archive sync public --limit 40"],
+                                              environment: ["WSH_ACCESS_TOKEN": sandbox.token])
         #expect(synced.status == 0, "\(synced.stderr)")
-
-        // One avatar sends 16 bytes, then nothing for a minute: the run is killed while it waits.
         let url = Self.run("/usr/bin/sqlite3", [file, "SELECT json_extract(json, '$.account.avatar') FROM statuses LIMIT 1"])
         sandbox.setFaults(SandboxFaults(dripMilliseconds: 60_000, dripChunkBytes: 16, path: try #require(URL(string: url)).path))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: WshProcess.binary)
         process.arguments = arguments + ["archive media"]
-        process.environment = WshProcess.childEnvironment(environment)
+        process.environment = WshProcess.childEnvironment(["WSH_ACCESS_TOKEN": sandbox.token])
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process.standardError = Pipe()
         try process.run()
-        // The event: the dripping file's 16 bytes under a temporary name.
         let deadline = ContinuousClock.now + .seconds(60)
         while process.isRunning, ContinuousClock.now < deadline, !Self.temporaryFiles(media).contains(where: { name in
             ((try? FileManager.default.attributesOfItem(atPath: media + "/" + name)[.size]) as? Int) == 16
         }) {
             try await Task.sleep(for: .milliseconds(20))
         }
-        #expect(process.isRunning, "archive media ended before it could be killed")
+        #expect(process.isRunning, "archive media ended before the file under way stalled")
+        return (process, file, media, url, arguments)
+    }
+
+    @Test("kill -9 mid-file leaves only a temporary name; the next run removes it and fetches only what is missing")
+    func killAndResume() async throws {
+        let sandbox = try await SandboxServer.start(SandboxConfiguration())
+        let (process, file, media, url, arguments) = try await Self.stuckRun(sandbox)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         sandbox.setFaults(SandboxFaults())
@@ -71,11 +77,28 @@ struct ArchiveMediaKillTests {
         let missing = Int(Self.run("/usr/bin/sqlite3", [file, "SELECT count(*) FROM media_files WHERE sha256 IS NULL"])) ?? 0
         #expect(missing > 0)
 
-        let resumed = try await WshProcess.run(arguments + ["archive media"], environment: environment)
+        let resumed = try await WshProcess.run(arguments + ["archive media"], environment: ["WSH_ACCESS_TOKEN": sandbox.token])
         await sandbox.stop()
         #expect(resumed.status == 0, "\(resumed.stderr)")
         #expect(resumed.stderr.contains("kept \(missing) file\(missing == 1 ? "" : "s") ("), "\(resumed.stderr)")
         #expect(resumed.stderr.contains(", 0 still missing"), "\(resumed.stderr)")
+        #expect(Self.temporaryFiles(media).isEmpty)
+    }
+
+    @Test("SIGINT mid-file stops the run with its summary in one line, exit 130; the file under way is removed")
+    func interruptStopsCleanly() async throws {
+        let sandbox = try await SandboxServer.start(SandboxConfiguration())
+        let (process, file, media, _, _) = try await Self.stuckRun(sandbox)
+        kill(process.processIdentifier, SIGINT)
+        let stderr = try #require(process.standardError as? Pipe).fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        await sandbox.stop()
+        let text = String(decoding: stderr, as: UTF8.self)
+        #expect(process.terminationStatus == 130, "\(text)")
+        let kept = Self.run("/usr/bin/sqlite3", [file, "SELECT count(*) FROM media_files WHERE sha256 IS NOT NULL"])
+        #expect(text.contains("interrupted: kept \(kept) file"), "\(text)")
+        #expect(text.contains(" still missing"), "\(text)")
+        #expect(text.split(separator: "\n").count == 1, "\(text)")
         #expect(Self.temporaryFiles(media).isEmpty)
     }
 }

@@ -231,6 +231,10 @@ struct MediaDownload {
         for _ in 0...Self.redirects {
             switch await fetch(target) {
             case .redirect(let location):
+                // Never to a local file or another protocol libcurl speaks: only to the web.
+                guard location.hasPrefix("http://") || location.hasPrefix("https://") else {
+                    return .refused("redirected to \(location.prefix(60)), which is not http or https")
+                }
                 target = location
             case .outcome(let outcome):
                 return outcome
@@ -250,7 +254,7 @@ struct MediaDownload {
         let transfer = MediaTransfer(file: file, limits: limits)
         let watchdog = Task { [client] in await transfer.watch(client) }
         defer { watchdog.cancel() }
-        let request = HTTPRequest(url: target, headers: [HTTPHeader("Accept", "image/*, video/*, audio/*")])
+        let request = HTTPRequest(url: target, headers: [HTTPHeader("Accept", "image/*, video/*, audio/*, */*;q=0.1")])
         let response: HTTPResponse
         do {
             response = try await client.stream(request) { transfer.receive($0) }

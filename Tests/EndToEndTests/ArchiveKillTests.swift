@@ -10,16 +10,7 @@ import WshTestSupport
 @Suite("The archive survives kill -9, end to end")
 struct ArchiveKillTests {
     private static func sqlite3(_ file: String, _ query: String) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = [file, query]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return "" }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        ToolOutput.of("/usr/bin/sqlite3", [file, query])
     }
 
     @Test("kill -9 mid-sync loses nothing committed; the next sync ends with no duplicate and no gap")

@@ -8,19 +8,6 @@ import WshTestSupport
 /// the next run removes the temporary one and fetches exactly what is missing.
 @Suite("archive media survives kill -9, end to end")
 struct ArchiveMediaKillTests {
-    private static func run(_ executable: String, _ arguments: [String]) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return "" }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
     private static func temporaryFiles(_ folder: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix(".part-") }
     }
@@ -37,7 +24,7 @@ struct ArchiveMediaKillTests {
         let synced = try await WshProcess.run(arguments + ["archive sync public --limit 40"],
                                               environment: ["WSH_ACCESS_TOKEN": sandbox.token])
         #expect(synced.status == 0, "\(synced.stderr)")
-        let url = Self.run("/usr/bin/sqlite3", [file, "SELECT json_extract(json, '$.account.avatar') FROM statuses LIMIT 1"])
+        let url = ToolOutput.of("/usr/bin/sqlite3", [file, "SELECT json_extract(json, '$.account.avatar') FROM statuses LIMIT 1"])
         sandbox.setFaults(SandboxFaults(dripMilliseconds: 60_000, dripChunkBytes: 16, path: try #require(URL(string: url)).path))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: WshProcess.binary)
@@ -67,14 +54,14 @@ struct ArchiveMediaKillTests {
 
         #expect(!Self.temporaryFiles(media).isEmpty)
         // Every file under its hash is whole, and its row says so; the one under way is not kept.
-        let kept = Self.run("/usr/bin/sqlite3", [file, "SELECT sha256 FROM media_files WHERE sha256 IS NOT NULL"])
+        let kept = ToolOutput.of("/usr/bin/sqlite3", [file, "SELECT sha256 FROM media_files WHERE sha256 IS NOT NULL"])
             .split(separator: "\n").map(String.init)
         for sha256 in kept {
             let path = media + "/" + sha256.prefix(2) + "/" + sha256 + ".png"
-            #expect(Self.run("/usr/bin/sha256sum", [path]).hasPrefix(sha256), "\(path)")
+            #expect(ToolOutput.of("/usr/bin/sha256sum", [path]).hasPrefix(sha256), "\(path)")
         }
-        #expect(Self.run("/usr/bin/sqlite3", [file, "SELECT sha256 IS NULL FROM media_files WHERE url = '\(url)'"]) == "1")
-        let missing = Int(Self.run("/usr/bin/sqlite3", [file, "SELECT count(*) FROM media_files WHERE sha256 IS NULL"])) ?? 0
+        #expect(ToolOutput.of("/usr/bin/sqlite3", [file, "SELECT sha256 IS NULL FROM media_files WHERE url = '\(url)'"]) == "1")
+        let missing = Int(ToolOutput.of("/usr/bin/sqlite3", [file, "SELECT count(*) FROM media_files WHERE sha256 IS NULL"])) ?? 0
         #expect(missing > 0)
 
         let resumed = try await WshProcess.run(arguments + ["archive media"], environment: ["WSH_ACCESS_TOKEN": sandbox.token])
@@ -95,7 +82,7 @@ struct ArchiveMediaKillTests {
         await sandbox.stop()
         let text = String(decoding: stderr, as: UTF8.self)
         #expect(process.terminationStatus == 130, "\(text)")
-        let kept = Self.run("/usr/bin/sqlite3", [file, "SELECT count(*) FROM media_files WHERE sha256 IS NOT NULL"])
+        let kept = ToolOutput.of("/usr/bin/sqlite3", [file, "SELECT count(*) FROM media_files WHERE sha256 IS NOT NULL"])
         #expect(text.contains("interrupted: kept \(kept) file"), "\(text)")
         #expect(text.contains(" still missing"), "\(text)")
         #expect(text.split(separator: "\n").count == 1, "\(text)")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WshSandbox
+import WshTestSupport
 @testable import WshShell
 
 /// `archive media` against the sandbox, which serves the pictures its
@@ -14,16 +15,8 @@ struct ArchiveMediaTranscriptTests {
     }
 
     /// `sha256sum FILE`'s digest: the hash computed by another program than wsh.
-    static func sha256sum(_ path: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        process.arguments = [path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(String(decoding: data, as: UTF8.self).prefix(64))
+    static func sha256sum(_ path: String) -> String {
+        String(ToolOutput.of("/usr/bin/sha256sum", [path]).prefix(64))
     }
 
     /// The path of an author's avatar the kept statuses show, as the dialect writes it.
@@ -81,7 +74,7 @@ struct ArchiveMediaTranscriptTests {
         for row in rows {
             let path = folder + "/" + row[0].prefix(2) + "/" + row[0] + ".png"
             #expect(row[2] == "image/png")
-            #expect(try Self.sha256sum(path) == row[0], "\(path)")
+            #expect(Self.sha256sum(path) == row[0], "\(path)")
             let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
             #expect(bytes.count == Int(row[1]))
             #expect(Array(bytes.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])

@@ -26,6 +26,15 @@ struct ArchiveMediaTranscriptTests {
         return (url, try #require(URL(string: url)).path)
     }
 
+    /// A fresh archive holding `limit` statuses of the public timeline, and the shell that synced it.
+    static func synced(_ dialect: Connection.DialectChoice, limit: Int) async throws -> (file: String, harness: ShellHarness) {
+        let file = ArchiveTranscriptTests.freshFile()
+        let harness = try await ShellHarness(dialect: dialect)
+        let synced = await harness.run("archive sync public --limit \(limit) --archive \(file)")
+        #expect(synced.status == 0, "\(dialect): \(synced.stderr)")
+        return (file, harness)
+    }
+
     /// Makes `folder` unwritable: `chattr +i` for root (whom modes do not stop), else mode 0500.
     static func lock(_ folder: String, _ on: Bool) throws {
         if getuid() == 0 {
@@ -42,10 +51,7 @@ struct ArchiveMediaTranscriptTests {
     @Test("attachments, avatars and emojis kept under their hash, checked by sha256sum; a second run fetches nothing",
           arguments: [Connection.DialectChoice.mastodon, .weibo])
     func keptByHash(_ dialect: Connection.DialectChoice) async throws {
-        let file = ArchiveTranscriptTests.freshFile()
-        let harness = try await ShellHarness(dialect: dialect)
-        let synced = await harness.run("archive sync public --limit 40 --archive \(file)")
-        #expect(synced.status == 0, "\(dialect): \(synced.stderr)")
+        let (file, harness) = try await Self.synced(dialect, limit: 40)
         // What a run killed in the middle of a file left: a temporary name, removed by the next run.
         let folder = Self.folder(file)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
@@ -99,9 +105,7 @@ struct ArchiveMediaTranscriptTests {
     @Test("a media URL that answers an HTML page with 200 is refused in one line, nothing kept; kept once it answers the picture",
           arguments: [Connection.DialectChoice.mastodon, .weibo])
     func htmlRefused(_ dialect: Connection.DialectChoice) async throws {
-        let file = ArchiveTranscriptTests.freshFile()
-        let harness = try await ShellHarness(dialect: dialect)
-        _ = await harness.run("archive sync public --limit 20 --archive \(file)")
+        let (file, harness) = try await Self.synced(dialect, limit: 20)
         let avatar = try Self.avatarPath(file, dialect)
         harness.sandbox.setFaults(SandboxFaults(failStatus: 200, failRate: 1, path: avatar.path))
         let refused = await harness.run("archive media --archive \(file)")
@@ -123,9 +127,7 @@ struct ArchiveMediaTranscriptTests {
 
     @Test("a media URL that never ends is cut after --timeout in one line; a file past --max-size is not kept")
     func endlessAndLarge() async throws {
-        let file = ArchiveTranscriptTests.freshFile()
-        let harness = try await ShellHarness(dialect: .mastodon)
-        _ = await harness.run("archive sync public --limit 20 --archive \(file)")
+        let (file, harness) = try await Self.synced(.mastodon, limit: 20)
         let avatar = try Self.avatarPath(file, .mastodon)
         // 16 bytes, then nothing for a minute.
         harness.sandbox.setFaults(SandboxFaults(dripMilliseconds: 60_000, dripChunkBytes: 16, path: avatar.path))
@@ -144,9 +146,7 @@ struct ArchiveMediaTranscriptTests {
 
     @Test("a read-only media folder stops the run in one line, no try counted", arguments: [Connection.DialectChoice.mastodon, .weibo])
     func readOnlyFolder(_ dialect: Connection.DialectChoice) async throws {
-        let file = ArchiveTranscriptTests.freshFile()
-        let harness = try await ShellHarness(dialect: dialect)
-        _ = await harness.run("archive sync public --limit 20 --archive \(file)")
+        let (file, harness) = try await Self.synced(dialect, limit: 20)
         let folder = Self.folder(file)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Self.lock(folder, true)

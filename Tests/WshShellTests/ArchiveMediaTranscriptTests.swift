@@ -102,6 +102,20 @@ struct ArchiveMediaTranscriptTests {
         #expect(summary.stdout.contains(" · 0 missing"), "\(summary.stdout)")
     }
 
+    @Test("files on another host than the API's go several at once, all kept")
+    func otherHost() async throws {
+        let (file, harness) = try await Self.synced(.mastodon, limit: 40)
+        // Another sandbox is the API now: the first one, which serves the files, is another host to it.
+        let other = try await ShellHarness(dialect: .mastodon)
+        let kept = await other.run("archive media --archive \(file)")
+        #expect(kept.status == 0, "\(kept.stderr)")
+        let count = try ArchiveTranscriptTests.sqlite3(file, "SELECT count(*) FROM media_files WHERE sha256 IS NOT NULL")
+        #expect(Int(count) ?? 0 > 10)
+        #expect(kept.stderr.contains("kept \(count) files ("), "\(kept.stderr)")
+        #expect(kept.stderr.contains(", 0 still missing"), "\(kept.stderr)")
+        withExtendedLifetime(harness) {}
+    }
+
     @Test("a media URL that answers an HTML page with 200 is refused in one line, nothing kept; kept once it answers the picture",
           arguments: [Connection.DialectChoice.mastodon, .weibo])
     func htmlRefused(_ dialect: Connection.DialectChoice) async throws {

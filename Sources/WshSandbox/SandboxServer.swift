@@ -221,6 +221,7 @@ public final class SandboxServer: Sendable {
                 let port = channel.localAddress?.port ?? configuration.port
                 // Links and Link headers name the server as a client reaches it.
                 mastodon.setOrigin("http://\(urlHost(configuration.host)):\(port)")
+                store.setMediaOrigin("http://\(urlHost(configuration.host)):\(port)")
                 listening.fulfil(.success(port))
             },
             webSocket: configuration.streamingTransports.servesWebSocket && configuration.replay == nil ? webSocketAPI : nil)

@@ -12,17 +12,21 @@ public enum StandardStreams {
     @discardableResult
     public static func write(_ text: String, to descriptor: Int32) -> Bool {
         var text = text
-        return text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += written
+        return text.withUTF8 { write(UnsafeRawBufferPointer($0), to: descriptor) == nil }
+    }
+
+    /// Writes all of `bytes` to `descriptor` (a file, a pipe); the `errno` of
+    /// the write that failed (`ENOSPC`: a full disk), nil when all was written.
+    public static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32? {
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
             }
-            return true
+            offset += written
         }
+        return nil
     }
 }

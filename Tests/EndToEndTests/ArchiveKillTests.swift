@@ -9,18 +9,8 @@ import WshTestSupport
 /// uninterrupted sync keeps).
 @Suite("The archive survives kill -9, end to end")
 struct ArchiveKillTests {
-    /// `sqlite3 FILE QUERY`'s output, trimmed (empty when it cannot run): the file as another tool reads it.
     static func sqlite3(_ file: String, _ query: String) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = [file, query]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return "" }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        ToolOutput.of("/usr/bin/sqlite3", [file, query])
     }
 
     @Test("kill -9 mid-sync loses nothing committed; the next sync ends with no duplicate and no gap")

@@ -38,6 +38,13 @@ extension SandboxServer {
         await TestHTTPConnection(port: port).send(method, "/admin/" + name, body: body)
     }
 
+    /// The body of `response` as text, this server's port written `PORT`: the
+    /// pictures statuses show are on the sandbox itself, so two sandboxes'
+    /// answers differ in that alone.
+    func portless(_ response: HTTPResult) -> String {
+        response.text.replacingOccurrences(of: "127.0.0.1:\(port)", with: "127.0.0.1:PORT")
+    }
+
     /// The statuses of one timeline page, as JSON objects.
     func timeline(count: Int = 20, page: Int = 1) async -> [[String: Any]] {
         await get("statuses/public_timeline.json", "count=\(count)&page=\(page)").json?["statuses"]

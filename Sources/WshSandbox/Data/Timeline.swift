@@ -26,6 +26,8 @@ struct Timeline: Sendable {
     private(set) var repostsAdded: [Int: Int] = [:]
     /// The time of the last write; each write comes one minute later.
     private(set) var lastWriteTime: Timestamp
+    /// `http://127.0.0.1:PORT`, where the pictures statuses show are served (`SandboxMediaFiles`).
+    var mediaOrigin = "http://127.0.0.1"
 
     // What writes add to the timelines' indexes (see Timeline+Indexes.swift), each ascending.
     /// Posted statuses by author.

@@ -280,12 +280,13 @@ struct MastodonRenderer {
     }
 
     private func writeMedia(_ key: String, id: String, alt: String?, into json: inout JSONWriter) {
-        let host = "http://wx\(key.utf8.last.map { Int($0) % 4 + 1 } ?? 1).sinaimg.cn"
+        // On the sandbox itself (`SandboxMediaFiles`), as Mastodon serves its own media.
+        let pictures = origin + SandboxMediaFiles.prefix + "pictures"
         json.objectStart()
         json.member("id", id)
         json.member("type", "image")
-        json.member("url", "\(host)/large/\(key).jpg")
-        json.member("preview_url", "\(host)/thumbnail/\(key).jpg")
+        json.member("url", "\(pictures)/large/\(key).png")
+        json.member("preview_url", "\(pictures)/thumbnail/\(key).png")
         writeLocalMediaURLs(into: &json)
         json.key("meta")
         json.objectStart()
@@ -341,8 +342,8 @@ struct MastodonRenderer {
     func writeEmoji(into json: inout JSONWriter, category: String? = nil) {
         json.objectStart()
         json.member("shortcode", Self.emojiShortcode)
-        json.member("url", origin + "/emoji/wsh.png")
-        json.member("static_url", origin + "/emoji/wsh_static.png")
+        json.member("url", origin + SandboxMediaFiles.prefix + "emoji/wsh.png")
+        json.member("static_url", origin + SandboxMediaFiles.prefix + "emoji/wsh_static.png")
         json.member("visible_in_picker", true)
         if let category { json.member("category", category) }
         json.objectEnd()
@@ -390,7 +391,7 @@ struct MastodonRenderer {
     }
 
     func writeAccount(_ user: SandboxUser, into json: inout JSONWriter, withSource: Bool = false) {
-        let avatar = "http://tva\(user.index % 4 + 1).sinaimg.cn/crop.0.0.180.180.180/\(user.avatarKey).jpg"
+        let avatar = origin + SandboxMediaFiles.prefix + "avatars/180/" + user.avatarKey + ".png"
         let profile = timeline.profile(of: user.index)
         let noteText = profile.note ?? user.description
         let note = noteText.isEmpty ? "" : "<p>" + HTMLText.escaped(noteText)
@@ -410,8 +411,8 @@ struct MastodonRenderer {
         json.member("url", html.profileURL(user.screenName))
         json.member("avatar", avatar)
         json.member("avatar_static", avatar)
-        json.member("header", origin + "/headers/original/missing.png")
-        json.member("header_static", origin + "/headers/original/missing.png")
+        json.member("header", origin + SandboxMediaFiles.prefix + "headers/missing.png")
+        json.member("header_static", origin + SandboxMediaFiles.prefix + "headers/missing.png")
         json.member("followers_count", timeline.followersCount(of: user))
         json.member("following_count", timeline.friendsCount(of: user))
         json.member("statuses_count", timeline.statusesCount(of: user))

@@ -243,33 +243,30 @@ struct WeiboRenderer {
         return text
     }
 
+    // Pictures and avatars are on the sandbox itself (`SandboxMediaFiles`), not on Weibo's wx1…wx4
+    // and tva1…tva4 hosts, so a client can fetch them.
+
     private func pictureURL(_ key: String, size: String) -> String {
-        // Weibo spreads images over wx1…wx4 by key.
-        var url = "http://wx"
-        url.reserveCapacity(40 + size.utf8.count + key.utf8.count)
-        url += String(key.utf8.last.map { Int($0) % 4 + 1 } ?? 1)
-        url += ".sinaimg.cn/"
+        var url = timeline.mediaOrigin
+        url.reserveCapacity(url.utf8.count + 40 + size.utf8.count + key.utf8.count)
+        url += SandboxMediaFiles.prefix
+        url += "pictures/"
         url += size
         url += "/"
         url += key
-        url += ".jpg"
+        url += ".png"
         return url
     }
 
     private func avatarURL(_ user: SandboxUser, size: Int) -> String {
-        let side = String(size)
-        var url = "http://tva"
-        url.reserveCapacity(60 + user.avatarKey.utf8.count)
-        url += String(user.index % 4 + 1)
-        url += ".sinaimg.cn/crop.0.0."
-        url += side
-        url += "."
-        url += side
-        url += "."
-        url += side
+        var url = timeline.mediaOrigin
+        url.reserveCapacity(url.utf8.count + 40 + user.avatarKey.utf8.count)
+        url += SandboxMediaFiles.prefix
+        url += "avatars/"
+        url += String(size)
         url += "/"
         url += user.avatarKey
-        url += ".jpg"
+        url += ".png"
         return url
     }
 }

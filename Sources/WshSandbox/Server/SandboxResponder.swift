@@ -7,7 +7,8 @@ import NIOHTTPTypes
 import WshHAR
 
 /// Serves every request: `/2/` and `/api/` through the fault injector and
-/// the API face their path picks (`SandboxAPIFace`: `WeiboAPI`, `MastodonAPI`), `/oauth2/` through
+/// the API face their path picks (`SandboxAPIFace`: `WeiboAPI`, `MastodonAPI`), `/media/` (the
+/// pictures statuses show) through the fault injector and `SandboxMediaFiles`, `/oauth2/` through
 /// `WeiboOAuthAPI`, `/oauth/` through `MastodonOAuth`, nodeinfo through `MastodonAPI`, `/admin/` through
 /// `AdminAPI` (for another machine, only with the admin token: `AdminAccess`),
 /// anything else as a Weibo 404. Replaying a recording (`--replay`), every
@@ -50,6 +51,9 @@ struct SandboxResponder: HTTPResponder {
             }) {
                 Self.replayed(request, from: replay, origin: mastodon.state.origin)
             }
+        } else if path.hasPrefix(SandboxMediaFiles.prefix) {
+            face = SandboxMediaFiles.name
+            sent = await serveAPI(request, context: context, failure: SandboxMediaFiles.faulted) { SandboxMediaFiles.reply(path: path) }
         } else if path.hasPrefix("/2/") {
             face = WeiboAPI.name
             sent = await serve(api, request, context: context)

@@ -83,10 +83,22 @@ final class SandboxStore: Sendable {
         }
     }
 
+    /// Where the pictures statuses show are served, once the port is bound.
+    func setMediaOrigin(_ origin: String) {
+        state.withLock { state in
+            state.timeline.mediaOrigin = origin
+            state.cache.removeAll()
+            state.pages.removeAll()
+            state.version += 1
+        }
+    }
+
     /// Forgets every write (posts, deletions, comments, follows, favourites) and empties the cache.
     func reset() {
         state.withLock { state in
+            let mediaOrigin = state.timeline.mediaOrigin
             state.timeline = Timeline(data: state.timeline.data)
+            state.timeline.mediaOrigin = mediaOrigin
             state.cache.removeAll()
             state.pages.removeAll()
             state.version += 1

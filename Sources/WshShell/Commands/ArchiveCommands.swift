@@ -48,28 +48,41 @@ extension Shell {
                     for one or two Latin letters; a word found in more than 5000 statuses is ranked
                     among the 5000 kept last. The matches become the rows: detail N opens one
                     from the archive; --json prints them instead.
+                    `archive media [SOURCE…]` downloads the attachments, avatars and custom emojis
+                    of the kept statuses (of each SOURCE, or all) into the folder beside the file
+                    (archive.sqlite: archive-media/), each named by the SHA-256 of its bytes. A
+                    file is kept only when the server answered 200 with all the bytes it announced,
+                    as a picture, video or sound type its first bytes agree with: an HTML page is
+                    refused. --max-size SIZE (default 100M) and --timeout SECONDS (default 30: a
+                    file whose bytes stop for that long is cut) bound each file; --limit N stops
+                    after N files. It goes on where it stopped: a file is written under a
+                    temporary name until checked, so Ctrl-C or a killed wsh leaves no half file.
+                    Files on the API's host are paced by its rate limit, others fetched 4 at once.
                     The file is $XDG_DATA_HOME/wsh/archive.sqlite (else
                     ~/.local/share/wsh/archive.sqlite); --archive FILE picks another. Any SQLite
                     tool reads it; sql queries it from here.
                       archive sync home --limit 2000
                       archive search 天气
                       detail 1
+                      archive media home
                       archive
                     """,
                 arguments: [
-                    ArgumentSpec("sync|search|changes|export|import|on|off",
-                                 help: "sync sources, search, who came and left, export, import an export, or keep timelines as read",
+                    ArgumentSpec("sync|search|changes|export|import|media|on|off",
+                                 help: "sync sources, search, who came and left, export, import an export, download media, or keep timelines as read",
                                  arity: .optional),
-                    ArgumentSpec("SOURCE…|QUERY N|FILE", help: "with sync: the sources; with changes: the kind; with search: the query and how many; with import: outbox.json",
+                    ArgumentSpec("SOURCE…|QUERY N|FILE", help: "with sync and media: the sources; with changes: the kind; with search: the query and how many; with import: outbox.json",
                                  arity: .variadic),
                 ],
                 options: [
-                    .valued("limit", valueName: "N", help: "with sync: stop after N statuses"),
+                    .valued("limit", valueName: "N", help: "with sync: stop after N statuses; with media: after N files"),
+                    .valued("max-size", valueName: "SIZE", help: "with media: the largest file kept (default 100M)"),
+                    .valued("timeout", valueName: "SECONDS", help: "with media: cut a file whose bytes stop for this long (default 30)"),
                     .valued("archive", valueName: "FILE", help: "the archive file (default: see above)"),
                     .json,
                 ],
                 completion: { [unowned self] request in
-                    if request.argumentIndex == 0 { return ["sync", "search", "changes", "export", "import", "on", "off"] }
+                    if request.argumentIndex == 0 { return ["sync", "search", "changes", "export", "import", "media", "on", "off"] }
                     if request.previousWords.first == "export" { return request.argumentIndex == 1 ? ["html", "jsonl", "csv", "mastodon"] : [] }
                     let kinds = ArchiveAccountKind.allCases.map(\.rawValue)
                     if request.previousWords.first == "changes" { return kinds.filter { $0 != "lists" } }
@@ -107,9 +120,11 @@ extension Shell {
 
     private func archive(_ context: CommandContext) throws(LanguageError) {
         let words = context.arguments.values("SOURCE…|QUERY N|FILE")
-        switch context.arguments["sync|search|changes|export|import|on|off"] {
+        switch context.arguments["sync|search|changes|export|import|media|on|off"] {
         case nil:
-            if !words.isEmpty { throw .usage("archive takes sync SOURCE…, search QUERY [N], changes KIND, export FORMAT PATH, import FILE, on or off") }
+            if !words.isEmpty {
+                throw .usage("archive takes sync SOURCE…, search QUERY [N], changes KIND, export FORMAT PATH, import FILE, media [SOURCE…], on or off")
+            }
             try archiveSummary(context)
         case "sync":
             try archiveSync(context, words: words)
@@ -119,6 +134,8 @@ extension Shell {
             try archiveExport(context, words: words)
         case "search":
             try archiveSearch(context, words: words)
+        case "media":
+            try archiveMedia(context, words: words)
         case "import":
             guard words.count == 1 else { throw .usage("archive import takes one FILE: the outbox.json of Mastodon's export") }
             let store = try openArchive(context, create: true)
@@ -132,7 +149,7 @@ extension Shell {
             }
         case "on", "off":
             if !words.isEmpty { throw .usage("archive on and archive off take nothing more") }
-            archiveKeepsLive = context.arguments["sync|search|changes|export|import|on|off"] == "on"
+            archiveKeepsLive = context.arguments["sync|search|changes|export|import|media|on|off"] == "on"
             if let dataController = timelineDataController {
                 let dialect = try currentDialect()
                 attachArchive(to: dataController, dialect: dialect, account: archiveKeepsLive ? try archiveAccount(dialect: dialect) : nil)
@@ -141,11 +158,11 @@ extension Shell {
                 ? "timelines read from the server are kept in \(try archivePath(context)) as they arrive"
                 : "timelines are no longer kept as they arrive"))
         case let other?:
-            throw .usage("archive takes sync, search, changes, export, import, on or off, not '\(other)'")
+            throw .usage("archive takes sync, search, changes, export, import, media, on or off, not '\(other)'")
         }
     }
 
-    private func openArchive(_ context: CommandContext, create: Bool) throws(LanguageError) -> ArchiveStore {
+    func openArchive(_ context: CommandContext, create: Bool) throws(LanguageError) -> ArchiveStore {
         let path = try archivePath(context)
         do { return try ArchiveStore(path: path, create: create) } catch { throw .commandFailed(error.message) }
     }
@@ -166,9 +183,10 @@ extension Shell {
         }
         var size = stat()
         let bytes = stat(path, &size) == 0 ? Int(size.st_size) : 0
+        let media = try? ArchiveStore.mediaCount(connection)
         if wantsJSON(context) {
             context.write(try JSONView.encode(ArchiveSummaryDocument(
-                file: path, bytes: bytes, statuses: total,
+                file: path, bytes: bytes, statuses: total, media: media,
                 sources: sources.map { .init(server: $0.server, account: $0.account, source: $0.source, statuses: $0.count,
                                              lastSync: $0.lastSync, complete: $0.complete) },
                 accountData: kinds.map { .init(server: $0.server, account: $0.account, kind: $0.kind, count: $0.count,
@@ -176,6 +194,10 @@ extension Shell {
             return
         }
         context.writeLine("\(path) · \(total) status\(total == 1 ? "" : "es") · \(bytes / 1024) KiB")
+        if let media, media.keptFiles + media.missing > 0 {
+            context.writeLine("  media: \(media.keptFiles) file\(media.keptFiles == 1 ? "" : "s") kept (\(Self.mediaSize(media.keptBytes)))"
+                              + " · \(media.missing) missing" + (media.missing > 0 ? " (archive media fetches them)" : ""))
+        }
         for source in sources {
             let walk = source.complete ? "complete" : "walk back goes on"
             context.writeLine("  \(source.server) \(source.account) \(source.source): \(source.count) · "
@@ -189,7 +211,7 @@ extension Shell {
     }
 
     /// What one word (or two) of `archive sync` keeps: a stream of statuses, or a kind of the account's data.
-    private enum ArchiveSyncWord: CustomStringConvertible {
+    enum ArchiveSyncWord: CustomStringConvertible {
         case statuses(ArchiveSyncSource)
         case account(ArchiveAccountKind)
 
@@ -203,7 +225,7 @@ extension Shell {
 
     /// Splits `home user @a tag swift me followers` into one source each; `me` and the account's
     /// data need the token's owner, `owner`.
-    private func archiveSources(_ words: [String], owner: UserReference?) throws(LanguageError) -> [ArchiveSyncWord] {
+    func archiveSources(_ words: [String], owner: UserReference?) throws(LanguageError) -> [ArchiveSyncWord] {
         var sources: [ArchiveSyncWord] = []
         var index = 0
         while index < words.count {
@@ -718,6 +740,8 @@ struct ArchiveSummaryDocument: Encodable {
     let file: String
     let bytes: Int
     let statuses: Int
+    /// The files `archive media` kept, and how many the statuses show that it did not.
+    let media: ArchiveMediaCount?
     let sources: [Source]
     let accountData: [Kind]
 }

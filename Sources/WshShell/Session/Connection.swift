@@ -260,6 +260,17 @@ public final class Connection {
         return http
     }
 
+    /// Makes the clients `archive media` downloads files with, one a lane: the
+    /// CAs and connect timeout of every request, no more than 1 MB of an
+    /// answer that is not the file, and never recorded (a file is no API
+    /// exchange, and its body goes to disk as it streams).
+    public func mediaHTTPClients() -> @Sendable () -> CurlHTTPClient {
+        let options = CurlHTTPClient.Options(connectTimeout: timeouts.connect, timeout: timeouts.total, maxBodyBytes: 1 << 20,
+                                             authorities: authorities)
+        let secrets = self.secrets
+        return { CurlHTTPClient(options: options, secrets: secrets) }
+    }
+
     /// The one place this connection makes an HTTP client, so every request
     /// has the same limits, trusts the same CAs, and is recorded or replayed
     /// as `--record` and `--replay` say (the layers above cannot tell).

@@ -10,21 +10,24 @@ final class ProgressLine: Sendable {
     let title: String
     /// `--limit`, when given.
     let limit: Int?
+    /// What is counted: statuses, files.
+    let unit: String
     /// The widest line drawn so far, for `clear`.
     private let width = Mutex(0)
 
-    init(title: String, limit: Int?) {
+    init(title: String, limit: Int?, unit: String = "statuses") {
         self.title = title
         self.limit = limit
+        self.unit = unit
     }
 
     /// The line for `total` statuses so far (without the carriage return).
     func text(_ total: Int) -> String {
-        guard let limit, limit > 0 else { return "\(title): \(total) statuses…" }
+        guard let limit, limit > 0 else { return "\(title): \(total) \(unit)…" }
         let cells = 24
         let filled = min(cells, total * cells / limit)
         return "\(title) [" + String(repeating: "█", count: filled) + String(repeating: "░", count: cells - filled)
-            + "] \(min(total, limit)) of \(limit) statuses"
+            + "] \(min(total, limit)) of \(limit) \(unit)"
     }
 
     /// `text(total)` drawn over the line before.

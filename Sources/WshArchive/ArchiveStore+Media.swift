@@ -26,11 +26,10 @@ extension ArchiveStore {
     /// statuses when nil) show, and returns those not kept yet that have
     /// had fewer than `mediaTries` tries, in the order they were first noted,
     /// with how many of the URLs are missing in all.
-    public func noteMedia(sources: [String]?) throws(ArchiveError) -> (wanted: [ArchiveMediaWanted], missing: Int) {
+    public func noteMedia(sources: [String]?, statuses: [Int64]? = nil) throws(ArchiveError) -> (wanted: [ArchiveMediaWanted], missing: Int) {
         try writing { () throws(ArchiveError) in
             try connection.execute("DROP TABLE IF EXISTS temp.media_shown")
-            try connection.run("CREATE TEMP TABLE media_shown AS " + Self.shownMediaQuery, 
-                               [sources.map { .text(String(decoding: JSONValue.array($0.map(JSONValue.string)).encoded(), as: UTF8.self)) } ?? .null])
+            try connection.run("CREATE TEMP TABLE media_shown AS " + Self.shownMediaQuery, Self.selection(sources, statuses))
             try connection.run("""
                 INSERT INTO media_files (url, kind) SELECT url, kind FROM temp.media_shown WHERE true
                 ON CONFLICT (url) DO NOTHING
@@ -56,11 +55,12 @@ extension ArchiveStore {
     /// (and the status a boost or repost carries) Mastodon's attachments,
     /// avatar and custom emojis (the status's and its author's), Weibo's
     /// pictures (`pic_urls`, `original_pic`) and avatar. `?1` is a JSON array
-    /// of sources, or NULL for every kept status.
+    /// of sources, or NULL for every kept status; `?2` one of statuses' rowids, or NULL for all.
     static let shownMediaQuery = """
         WITH kept AS (
             SELECT rowid AS id, api, json FROM statuses
-            WHERE ?1 IS NULL OR rowid IN (SELECT status FROM source_statuses WHERE source IN (SELECT value FROM json_each(?1)))
+            WHERE (?1 IS NULL OR rowid IN (SELECT status FROM source_statuses WHERE source IN (SELECT value FROM json_each(?1))))
+                AND (?2 IS NULL OR rowid IN (SELECT value FROM json_each(?2)))
         ), parts (api, j) AS (
             SELECT api, json FROM kept WHERE api IN ('mastodon', 'weibo') AND json_valid(json)
             UNION ALL SELECT api, json_extract(json, '$.reblog') FROM kept
@@ -85,6 +85,26 @@ extension ArchiveStore {
         SELECT url, min(kind) AS kind FROM shown
         WHERE typeof(url) = 'text' AND (url LIKE 'http://%' OR url LIKE 'https://%') GROUP BY url
         """
+
+    /// `?1` and `?2` of `shownMediaQuery`.
+    static func selection(_ sources: [String]?, _ statuses: [Int64]?) -> [SQLiteValue] {
+        [sources.map { .text(String(decoding: JSONValue.array($0.map(JSONValue.string)).encoded(), as: UTF8.self)) } ?? .null,
+         statuses.map { .text("[" + $0.map(String.init).joined(separator: ",") + "]") } ?? .null]
+    }
+
+    /// Those of `statuses` (rowids) with an attachment whose file is not kept.
+    public func statusesMissingMedia(_ statuses: [Int64]) throws(ArchiveError) -> Set<Int64> {
+        var missing = Set<Int64>()
+        for status in statuses {
+            let unkept = try connection.scalar("""
+                WITH its AS (\(Self.shownMediaQuery))
+                SELECT count(*) FROM its LEFT JOIN media_files f ON f.url = its.url
+                WHERE its.kind = 'attachment' AND f.sha256 IS NULL
+                """, Self.selection(nil, [status]))
+            if case .integer(let count)? = unkept, count > 0 { missing.insert(status) }
+        }
+        return missing
+    }
 
     /// Notes `url` as kept: its hash, size and type, in one transaction.
     public func keepMedia(url: String, sha256: String, bytes: Int, type: String) throws(ArchiveError) {

@@ -69,6 +69,12 @@ struct ExpireTranscriptTests {
         #expect(try Self.sqlite3(file, "SELECT count(*) FROM statuses WHERE deleted_by_me IS NOT NULL AND length(json) > 100") == "\(plan.listed.count)")
         #expect(try Self.sqlite3(file, "SELECT count(*), count(deleted_at) FROM expire_items") == "\(plan.listed.count)|\(plan.listed.count)")
         #expect(try Self.sqlite3(file, "SELECT count(*) FROM expire_runs WHERE finished_at IS NOT NULL") == "1")
+        // Their pictures were kept before they went: every attachment of a deleted status is a file of the archive's.
+        let pictures = try Self.sqlite3(file, """
+            SELECT count(*) || ' ' || count(f.sha256) FROM media m JOIN statuses s ON s.rowid = m.status
+            LEFT JOIN media_files f ON f.url = m.url WHERE s.deleted_by_me IS NOT NULL
+            """).split(separator: " ")
+        #expect(pictures.count == 2 && pictures[0] != "0" && pictures[0] == pictures[1], "\(pictures)")
         // The server no longer has them, and still has the kept ones.
         let after = try await Self.plan(harness, "--older-than 30d --keep-if-favourites 1000", file: Self.freshFile())
         #expect(after.listed.isEmpty)
@@ -88,6 +94,29 @@ struct ExpireTranscriptTests {
         #expect(redraft.stderr.contains("redraft: posted the archive's copy of \(plan.listed[0]) as a new status"), "\(redraft.stderr)")
         #expect(redraft.stdout.contains(text.prefix(6)), "\(redraft.stdout)")
         #expect(!redraft.stdout.contains("\"\(plan.listed[0])\""), "a new status, a new id: \(redraft.stdout)")
+    }
+
+    @Test("a status whose pictures cannot be kept is not deleted, and the run says why", arguments: [Connection.DialectChoice.weibo, .mastodon])
+    func mediaNotKeptIsNotDeleted(_ dialect: Connection.DialectChoice) async throws {
+        let harness = try await ShellHarness(dialect: dialect)
+        let file = Self.freshFile()
+        let plan = try await Self.plan(harness, "--older-than 30d", file: file)
+        let listed = plan.listed.map { "'\($0)'" }.joined(separator: ",")
+        let picture = try Self.sqlite3(file, """
+            SELECT s.id || ' ' || m.url FROM media m JOIN statuses s ON s.rowid = m.status WHERE s.id IN (\(listed)) LIMIT 1
+            """).split(separator: " ").map(String.init)
+        try #require(picture.count == 2)
+        // That picture's URL answers an HTML page where the picture was.
+        harness.sandbox.setFaults(SandboxFaults(failStatus: 200, failRate: 1, path: try #require(URL(string: picture[1])).path))
+        let run = await harness.run("expire --older-than 30d --confirmed --json --archive \(file)")
+        harness.sandbox.setFaults(SandboxFaults())
+        #expect(run.status == 0, "\(run.stderr)")
+        let deleted = try Self.sqlite3(file, "SELECT group_concat(id, ' ') FROM statuses WHERE deleted_by_me IS NOT NULL").split(separator: " ")
+        #expect(deleted.count == plan.listed.count - 1 && !deleted.contains(Substring(picture[0])), "\(deleted)")
+        let kept = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect("\(kept)".contains("media_not_kept") || run.stderr.contains("its media could not be kept"), "\(run.stdout) \(run.stderr)")
+        let after = try await Self.plan(harness, "--older-than 30d", file: Self.freshFile())
+        #expect(after.listed == [picture[0]], "only the one whose picture was not kept is still on the server")
     }
 
     @Test("each rule changes the list as its name says")

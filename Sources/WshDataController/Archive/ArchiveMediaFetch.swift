@@ -60,7 +60,7 @@ public typealias MediaHTTPClient = StreamingHTTPClient & CancellableHTTPClient
 
 extension TimelineDataController {
     /// Downloads the files the kept statuses of `sources` show (all kept
-    /// statuses when nil): attachments, avatars, custom emojis, each noted in
+    /// statuses when nil; only those of `rowids` when given): attachments, avatars, custom emojis, each noted in
     /// `media_files` first, then each missing one fetched into the media folder
     /// beside the archive (`ArchiveMediaFolder`), named by its SHA-256 once
     /// it passed its checks (HTTP 200, its whole length, a picture, video or
@@ -69,14 +69,14 @@ extension TimelineDataController {
     /// `limits.lanes` at once, each lane on a client `client` makes. Ctrl-C
     /// (the task cancelled) stops it with what was kept; `progress` hears how
     /// many files were tried.
-    public func fetchArchiveMedia(_ store: ArchiveStore, sources: [String]?, limits: ArchiveMediaLimits,
+    public func fetchArchiveMedia(_ store: ArchiveStore, sources: [String]?, ofStatuses rowids: [Int64]? = nil, limits: ArchiveMediaLimits,
                                   client: @escaping @Sendable () -> any MediaHTTPClient,
                                   progress: @escaping @Sendable (Int) -> Void = { _ in }) async -> ArchiveMediaResult {
         let folder = ArchiveMediaFolder(archivePath: store.path)
         let noted: (wanted: [ArchiveMediaWanted], missing: Int)
         do {
             try folder.prepare()
-            noted = try store.noteMedia(sources: sources)
+            noted = try store.noteMedia(sources: sources, statuses: rowids)
         } catch {
             var result = ArchiveMediaResult()
             result.end = .failed(error)

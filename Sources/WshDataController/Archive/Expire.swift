@@ -88,6 +88,8 @@ public enum ExpireKeep: String, Sendable, Hashable, CaseIterable, Codable {
     case tag
     case notBoost = "not_a_boost"
     case direct
+    /// Its media could not be kept in the archive (`archive media`): it is not deleted without them.
+    case mediaNotKept = "media_not_kept"
 
     /// As the dry run names it: `pinned`, `enough favourites`.
     public var description: String {
@@ -98,6 +100,7 @@ public enum ExpireKeep: String, Sendable, Hashable, CaseIterable, Codable {
         case .tag: "a kept tag"
         case .notBoost: "not a boost"
         case .direct: "direct"
+        case .mediaNotKept: "its media could not be kept"
         }
     }
 }
@@ -180,6 +183,8 @@ public enum ExpireStop: Error, Sendable {
     case request(RequestError)
     /// An unfinished run of other rules: it must be finished (same options) or abandoned first.
     case unfinished(run: Int64, rules: String)
+    /// Keeping the statuses' media stopped (Ctrl-C, a folder that cannot be written): nothing is deleted.
+    case media(ArchiveMediaResult.End)
 }
 
 extension TimelineDataController {
@@ -219,6 +224,7 @@ extension TimelineDataController {
     /// not in the run is never deleted. A rate limit is waited for (its
     /// reset), Ctrl-C stops between deletions.
     public func expire(_ store: ArchiveStore, rules: ExpireRules, scope: ArchiveScope, perPage: Int,
+                       media: (@Sendable () -> any MediaHTTPClient)? = nil,
                        progress: @escaping (ExpireProgress) -> Void = { _ in }) async throws(ExpireStop) -> ExpireOutcome {
         let unfinished: ExpireRunRecord?
         do { unfinished = try store.unfinishedExpireRun(server: scope.server, authorID: rules.authorID) } catch { throw .archive(error) }
@@ -233,10 +239,11 @@ extension TimelineDataController {
             outcome.noPins = rules.keepPinned && pinned == nil
             outcome.deletedBefore = unfinished.items.filter { $0.deletedAt != nil }.count
             let fresh = freshCopies(store, unfinished.items.filter { $0.deletedAt == nil }.map(\.status))
+            let unkept = try await keepMedia(of: fresh, store, media)
             work = []
             let cutoff = rules.cutoff()
             for status in fresh {
-                if let reason = rules.keeps(status, pinned: pinned) {
+                if let reason = unkept.contains(status.rowid) ? .mediaNotKept : rules.keeps(status, pinned: pinned) {
                     outcome.keptNow.append(ExpireKept(status: status, reason: reason))
                     try? store.noteExpireFailure(run: unfinished.id, status: status.rowid, failure: "kept now: \(reason.description)")
                 } else if let created = status.createdAt, created < cutoff {
@@ -244,9 +251,17 @@ extension TimelineDataController {
                 }
             }
         } else {
-            let plan = try await planExpire(store, rules: rules, scope: scope, perPage: perPage)
+            var plan = try await planExpire(store, rules: rules, scope: scope, perPage: perPage)
+            // Every status is kept with its media before it is deleted; one whose media could not be kept stays.
+            let unkept = try await keepMedia(of: plan.listed, store, media)
+            let heldBack = plan.listed.filter { unkept.contains($0.rowid) }.map { ExpireKept(status: $0, reason: .mediaNotKept) }
+            plan.listed.removeAll { unkept.contains($0.rowid) }
             // Nothing to delete: no run is written.
-            guard !plan.listed.isEmpty else { return ExpireOutcome(run: 0, noPins: plan.noPins) }
+            guard !plan.listed.isEmpty else {
+                var none = ExpireOutcome(run: 0, noPins: plan.noPins)
+                none.keptNow = heldBack
+                return none
+            }
             let run: Int64
             do {
                 run = try store.startExpireRun(server: scope.server, account: scope.account, rules: rules.json,
@@ -254,8 +269,10 @@ extension TimelineDataController {
             } catch {
                 throw .archive(error)
             }
-            outcome = ExpireOutcome(run: run, listed: plan.listed.count)
+            // What the dry run lists, those held back for their media among them.
+            outcome = ExpireOutcome(run: run, listed: plan.listed.count + heldBack.count)
             outcome.noPins = plan.noPins
+            outcome.keptNow = heldBack
             work = plan.listed
         }
         await delete(work, store: store, scope: scope, outcome: &outcome, progress: progress)
@@ -263,6 +280,21 @@ extension TimelineDataController {
             do { try store.finishExpireRun(outcome.run) } catch { outcome.end = .archiveFailed(error) }
         }
         return outcome
+    }
+
+    /// Keeps the files of the media of `statuses` (`archive media` of them, through `client`'s
+    /// lanes); the rowids of those whose attachments are still not all kept. Without a client,
+    /// nothing is fetched and none is held back.
+    private func keepMedia(of statuses: [ExpireCandidate], _ store: ArchiveStore,
+                           _ client: (@Sendable () -> any MediaHTTPClient)?) async throws(ExpireStop) -> Set<Int64> {
+        guard let client, !statuses.isEmpty else { return [] }
+        let rowids = statuses.map(\.rowid)
+        let result = await fetchArchiveMedia(store, sources: nil, ofStatuses: rowids, limits: ArchiveMediaLimits(), client: client)
+        switch result.end {
+        case .done: break
+        case .interrupted, .failed: throw .media(result.end)
+        }
+        do { return try store.statusesMissingMedia(rowids) } catch { throw .archive(error) }
     }
 
     /// Seconds `count` deletions take at the server's pace: a second each, and a

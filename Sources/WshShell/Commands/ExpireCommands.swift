@@ -201,11 +201,11 @@ extension Shell {
                 console.diagnostic("\r\u{1B}[Kexpire: \(progress.deleted) of \(progress.total) deleted (ends about \(end))")
             }
         })
-        let handOver = WaitingHandOver((controller, store))
+        let handOver = WaitingHandOver((controller, store, connection.mediaHTTPClients()))
         let finished = try wait { () async -> Result<ExpireOutcome, ExpireStop> in
             do throws(ExpireStop) {
                 return .success(try await handOver.value.0.expire(handOver.value.1, rules: rules, scope: scope, perPage: perPage,
-                                                                  progress: { report.value($0) }))
+                                                                  media: handOver.value.2, progress: { report.value($0) }))
             } catch {
                 return .failure(error)
             }
@@ -263,6 +263,9 @@ extension Shell {
         switch stop {
         case .archive(let error): .commandFailed("expire: \(error.message); nothing was deleted")
         case .request(let error): .commandFailed("expire: \(redact(error.description)); nothing was deleted")
+        case .media(.interrupted): LanguageError(.interrupted, "interrupted while keeping the statuses' media; nothing was deleted")
+        case .media(.failed(let error)): .commandFailed("expire: the media could not be kept (\(error.message)); nothing was deleted")
+        case .media(.done): .commandFailed("expire: nothing was deleted")
         case .sync(let end): .commandFailed("expire: the sync of your statuses stopped (\(syncStopReason(end))); nothing was deleted")
         case .unfinished(let run, let rules):
             .commandFailed("expire: run \(run) is unfinished (\(ExpireRules(json: rules)?.words ?? rules)): "

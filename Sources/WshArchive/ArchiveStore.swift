@@ -154,14 +154,14 @@ public final class ArchiveStore: @unchecked Sendable {
         }
     }
 
-    /// Copies a `search_words` made before schema 4 into one with an index of one-character prefixes
-    /// (see ArchiveSchema); one made with it is left as it is.
+    /// Copies a `search_words` made before schema 4 into one with an index of prefixes of one and two
+    /// characters (see ArchiveSchema); one made with it is left as it is.
     private static func indexWordPrefixes(_ connection: SQLiteConnection) throws(ArchiveError) {
         guard let made = try connection.scalar("SELECT sql FROM sqlite_schema WHERE name = 'search_words'")?.textValue,
-              !made.contains("prefix") else { return }
+              !made.contains("prefix = '1 2'") else { return }
         try connection.execute("""
             ALTER TABLE search_words RENAME TO search_words_3;
-            CREATE VIRTUAL TABLE search_words USING fts5 (words, tokenize = 'unicode61', prefix = '1');
+            CREATE VIRTUAL TABLE search_words USING fts5 (words, tokenize = 'unicode61', prefix = '1 2');
             INSERT INTO search_words (rowid, words) SELECT rowid, words FROM search_words_3;
             DROP TABLE search_words_3;
             """)

@@ -28,7 +28,7 @@ extension Shell {
                     blocks or notifications: there, each of those is one line and the rest syncs.
                     `archive changes followers` (following, mutes, blocks) shows who came (+) and
                     who left (-) between the last two syncs of it.
-                    the first sync walks back through the timeline, later ones fetch what is new
+                    The first sync walks back through the timeline, later ones fetch what is new
                     and finish a walk back that was interrupted (--limit N: stop after N statuses).
                     On a terminal a line shows how far it is (a bar toward --limit N). Requests
                     are paced by the server's rate-limit headers. Each page is one transaction:
@@ -58,6 +58,11 @@ extension Shell {
                     after N files. It goes on where it stopped: a file is written under a
                     temporary name until checked, so Ctrl-C or a killed wsh leaves no half file.
                     Files on the API's host are paced by its rate limit, others fetched 4 at once.
+                    `archive export html DIR` writes a site to read offline (threads, pages of at
+                    most 1000, the kept media, a search box that works from file://); `jsonl FILE`
+                    one JSON document a status; `csv FILE` RFC 4180 rows; `mastodon DIR` the files
+                    Mastodon's import page reads (following, mutes, blocks, lists, bookmarks). Each
+                    file is written whole or not at all.
                     The file is $XDG_DATA_HOME/wsh/archive.sqlite (else
                     ~/.local/share/wsh/archive.sqlite); --archive FILE picks another. Any SQLite
                     tool reads it; sql queries it from here.
@@ -65,13 +70,16 @@ extension Shell {
                       archive search 天气
                       detail 1
                       archive media home
+                      archive sync followers
+                      archive changes followers
+                      archive export html ~/archive-site
                       archive
                     """,
                 arguments: [
                     ArgumentSpec("sync|search|changes|export|import|media|on|off",
                                  help: "sync sources, search, who came and left, export, import an export, download media, or keep timelines as read",
                                  arity: .optional),
-                    ArgumentSpec("SOURCE…|QUERY N|FILE", help: "with sync and media: the sources; with changes: the kind; with search: the query and how many; with import: outbox.json",
+                    ArgumentSpec("SOURCE…|QUERY N|FILE", help: "with sync and media: the sources; with changes: the kind; with export: the format and where; with search: the query and how many; with import: outbox.json",
                                  arity: .variadic),
                 ],
                 options: [

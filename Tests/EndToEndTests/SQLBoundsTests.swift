@@ -162,22 +162,33 @@ struct SQLBoundsTests {
     }
 
     /// Runs `wsh ARGUMENTS` with its output to /dev/null; its exit status and peak resident memory in bytes.
+    ///
+    /// wsh is started by a small Python process that forks and waits for it: a process spawned
+    /// straight from this one (posix_spawn shares the test's memory until exec) inherits the test
+    /// process's own high-water mark in its `ru_maxrss`, so it measured the tests that ran before.
     static func peakMemory(_ arguments: [String]) throws -> (status: Int32, peak: Int) {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ([WshProcess.binary] + arguments).map { strdup($0) } + [nil]
-        let envp = WshProcess.childEnvironment([:]).map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, WshProcess.binary, &actions, nil, argv, envp)
-        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-        // ru_maxrss is in kilobytes on Linux.
-        return ((status >> 8) & 0xff, usage.ru_maxrss * 1024)
+        let measure = """
+            import os, sys
+            pid = os.fork()
+            if pid == 0:
+                null = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(null, 1)
+                os.dup2(null, 2)
+                os.execv(sys.argv[1], sys.argv[1:])
+            _, status, usage = os.wait4(pid, 0)
+            print(os.waitstatus_to_exitcode(status), usage.ru_maxrss * 1024)
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", measure, WshProcess.binary] + arguments
+        process.environment = WshProcess.childEnvironment([:])
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let fields = output.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        guard fields.count == 2 else { throw POSIXError(.EIO) }
+        return (Int32(fields[0]), fields[1])
     }
 }

@@ -21,7 +21,7 @@ extension ArchiveExport {
     /// Writes the site into `folder` (made if needed).
     public static func html(_ connection: SQLiteConnection, media: ArchiveMediaFolder, to folder: String,
                             pageSize: Int = pageSize) throws(ArchiveError) -> Written {
-        try ExportFile.makeFolder(folder)
+        try PrivateFolder.make(folder)
         let pages = try threadPages(connection, pageSize: pageSize)
         var written = Written()
         var index = try ExportFile(folder + "/search-index.js")
@@ -207,7 +207,7 @@ extension ArchiveExport {
         guard access(source, R_OK) == 0 else { return nil }
         if copied.insert(relative).inserted {
             let target = folder + "/media/" + relative
-            try ExportFile.makeFolder(String(target[..<(target.lastIndex(of: "/") ?? target.endIndex)]))
+            try PrivateFolder.make(String(target[..<(target.lastIndex(of: "/") ?? target.endIndex)]))
             if access(target, F_OK) != 0, link(source, target) != 0 { try copy(source, to: target) }
         }
         return "media/" + relative

@@ -89,7 +89,7 @@ public enum ArchiveExport {
     /// each kind saw are written.
     public static func mastodon(_ connection: SQLiteConnection, server: String, account: String, to folder: String)
         throws(ArchiveError) -> Written {
-        try ExportFile.makeFolder(folder)
+        try PrivateFolder.make(folder)
         let domain = try connection.scalar("SELECT domain FROM servers WHERE server = ?", [.text(server)])?.textValue
         func address(_ acct: String?) -> String {
             let acct = (acct ?? "").hasPrefix("@") ? String((acct ?? "").dropFirst()) : (acct ?? "")

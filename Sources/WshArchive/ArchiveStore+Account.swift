@@ -116,10 +116,10 @@ extension ArchiveStore {
                         last_seen = excluded.last_seen, show_boosts = excluded.show_boosts, notify = excluded.notify,
                         languages = excluded.languages, hide_notifications = excluded.hide_notifications,
                         expires_at = excluded.expires_at
-                    """, [.text(scope.server), .text(scope.account), .text(kind), .text(edge.targetID), Self.value(edge.acct),
-                          .text(now), .text(now), Self.value(edge.showBoosts), Self.value(edge.notify),
-                          Self.value(edge.languages?.joined(separator: ",")), Self.value(edge.hideNotifications),
-                          Self.value(edge.expiresAt), Self.value(previous)])
+                    """, [.text(scope.server), .text(scope.account), .text(kind), .text(edge.targetID), SQLiteValue(edge.acct),
+                          .text(now), .text(now), SQLiteValue(edge.showBoosts), SQLiteValue(edge.notify),
+                          SQLiteValue(edge.languages?.joined(separator: ",")), SQLiteValue(edge.hideNotifications),
+                          SQLiteValue(edge.expiresAt), SQLiteValue(previous)])
             }
             var left = 0
             if let previous, case .integer(let gone)? = try connection.scalar(
@@ -143,7 +143,7 @@ extension ArchiveStore {
                     ON CONFLICT (server, account, id) DO UPDATE SET title = excluded.title,
                         replies_policy = excluded.replies_policy, exclusive = excluded.exclusive, last_seen = excluded.last_seen
                     """, [.text(scope.server), .text(scope.account), .text(list.id), .text(list.title),
-                          Self.value(list.repliesPolicy), Self.value(list.exclusive), .text(now), .text(now)])
+                          SQLiteValue(list.repliesPolicy), SQLiteValue(list.exclusive), .text(now), .text(now)])
                 for member in list.members {
                     try keepAccount(member, server: scope.server)
                     try connection.run("""
@@ -152,7 +152,7 @@ extension ArchiveStore {
                         ON CONFLICT (server, account, list_id, target_id) DO UPDATE SET acct = excluded.acct,
                             last_seen = excluded.last_seen
                         """, [.text(scope.server), .text(scope.account), .text(list.id), .text(member.targetID),
-                              Self.value(member.acct), .text(now), .text(now)])
+                              SQLiteValue(member.acct), .text(now), .text(now)])
                 }
             }
             try noteRead("lists", scope, at: now, count: lists.count)
@@ -169,8 +169,8 @@ extension ArchiveStore {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (server, account, id) DO UPDATE SET json = excluded.json
                     """, [.text(scope.server), .text(scope.account), .text(notification.id), .text(notification.type),
-                          Self.value(notification.createdAt), Self.value(notification.fromID), Self.value(notification.fromAcct),
-                          Self.value(notification.statusID), .text(notification.json)])
+                          SQLiteValue(notification.createdAt), SQLiteValue(notification.fromID), SQLiteValue(notification.fromAcct),
+                          SQLiteValue(notification.statusID), .text(notification.json)])
             }
         }
     }
@@ -232,21 +232,11 @@ extension ArchiveStore {
             INSERT INTO accounts (server, id, name, display_name, json) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT (server, id) DO UPDATE SET name = excluded.name, display_name = excluded.display_name,
                 json = coalesce(excluded.json, accounts.json)
-            """, [.text(server), .text(edge.targetID), Self.value(edge.acct.map { "@" + $0 }), Self.value(edge.displayName),
-                  Self.value(edge.json)])
-    }
-
-    static func value(_ text: String?) -> SQLiteValue { text.map(SQLiteValue.text) ?? .null }
-    static func value(_ flag: Bool?) -> SQLiteValue { flag.map { .integer($0 ? 1 : 0) } ?? .null }
-}
-
-extension SQLiteValue {
-    /// The text of a text value, nil otherwise.
-    public var textValue: String? {
-        if case .text(let text) = self { return text }
-        return nil
+            """, [.text(server), .text(edge.targetID), SQLiteValue(edge.acct.map { "@" + $0 }), SQLiteValue(edge.displayName),
+                  SQLiteValue(edge.json)])
     }
 }
+
 
 /// One earlier version of a status, from the server's edit history.
 public struct ArchivedVersion: Sendable, Hashable {
@@ -287,10 +277,10 @@ extension ArchiveStore {
             var added = 0
             for version in versions {
                 guard case .integer(0)? = try connection.scalar(
-                    "SELECT count(*) FROM edits WHERE status = ? AND edited_at IS ?", [.integer(rowid), Self.value(version.replacedAt)])
+                    "SELECT count(*) FROM edits WHERE status = ? AND edited_at IS ?", [.integer(rowid), SQLiteValue(version.replacedAt)])
                 else { continue }
                 try connection.run("INSERT INTO edits (status, edited_at, text, cw, json, replaced_at) VALUES (?, ?, ?, ?, ?, ?)",
-                                   [.integer(rowid), Self.value(version.replacedAt), .text(version.text), Self.value(version.cw),
+                                   [.integer(rowid), SQLiteValue(version.replacedAt), .text(version.text), SQLiteValue(version.cw),
                                     .text(version.json), .text(Self.now())])
                 added += 1
             }

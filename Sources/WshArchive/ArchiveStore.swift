@@ -176,13 +176,7 @@ public final class ArchiveStore: @unchecked Sendable {
     /// that the file, and the -wal and -shm files SQLite makes with the same
     /// mode, are never readable by others.
     private static func makeFile(_ path: String) throws(ArchiveError) {
-        var folder = path.hasPrefix("/") ? "" : "."
-        for part in path.split(separator: "/").dropLast() {
-            folder += "/" + part
-            if mkdir(folder, 0o700) != 0 && errno != EEXIST {
-                throw ArchiveError("cannot make the folder \(folder): \(String(cString: strerror(errno)))")
-            }
-        }
+        try PrivateFolder.make((path.hasPrefix("/") ? "/" : "") + path.split(separator: "/").dropLast().joined(separator: "/"))
         let descriptor = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
         // Another wsh making the same archive at the same moment got there first: open what it made.
         if descriptor < 0 && errno == EEXIST { return }

@@ -82,8 +82,12 @@ struct ExportFile {
         }
     }
 
-    /// Makes `folder` (0700) and the folders above it.
-    static func makeFolder(_ folder: String) throws(ArchiveError) {
+}
+
+/// Folders only their owner reads: the archive's and an export's.
+enum PrivateFolder {
+    /// Makes `folder` (0700) and the folders above it that are missing.
+    static func make(_ folder: String) throws(ArchiveError) {
         var made = folder.hasPrefix("/") ? "" : "."
         for part in folder.split(separator: "/") {
             made += "/" + part

@@ -33,6 +33,17 @@ public enum SQLiteValue: Sendable, Hashable {
         self = number.map { .integer(Int64($0)) } ?? .null
     }
 
+    /// `.integer` 1 or 0, or `.null` for nil.
+    init(_ flag: Bool?) {
+        self = flag.map { .integer($0 ? 1 : 0) } ?? .null
+    }
+
+    /// The text of a text value, nil otherwise.
+    public var textValue: String? {
+        if case .text(let text) = self { return text }
+        return nil
+    }
+
     /// As a table cell shows it.
     public var text: String {
         switch self {

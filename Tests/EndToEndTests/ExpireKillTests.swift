@@ -80,7 +80,10 @@ struct ExpireKillTests {
         let file = WshProcess.temporaryDirectory() + "/archive.sqlite"
         let arguments = ["--archive", file, "--api", sandbox.baseURL, "--dialect", "weibo", "-c", "expire --older-than 30d --confirmed"]
         let wsh = try RunningWsh(arguments, environment: ["WSH_ACCESS_TOKEN": sandbox.token])
-        while (Int(Self.sqlite3(file, "SELECT count(deleted_at) FROM expire_items")) ?? 0) < 1 { usleep(10_000) }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline, (Int(Self.sqlite3(file, "SELECT count(deleted_at) FROM expire_items")) ?? 0) < 1 {
+            usleep(10_000)
+        }
         wsh.interrupt()
         let stopped = await wsh.finish()
         #expect(stopped.status == 130, "\(stopped.stderr)")

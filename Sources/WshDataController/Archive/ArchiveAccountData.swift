@@ -73,13 +73,8 @@ extension TimelineDataController {
         for status in edited {
             try await pause(&budget, first: false)
             let body = KeptBody()
-            let versions: [StatusEdit]
-            do throws(RequestError) {
-                versions = try await statuses.editHistory(id: status.id, body: body)
-            } catch .cancelled {
-                throw .cancelled
-            } catch {
-                throw .request(error)
+            let versions = try await ArchiveSyncStop.asking { () async throws(RequestError) in
+                try await statuses.editHistory(id: status.id, body: body)
             }
             let json = body.data.flatMap(ServerJSON.elements(of:)) ?? []
             // Each version but the last (the status as it is now) was replaced when the next one was written.
@@ -107,19 +102,14 @@ extension TimelineDataController {
         var cursor: String?
         repeat {
             try await pause(&budget, first: cursor == nil)
-            let page: UserPage
-            do throws(RequestError) {
+            let page = try await ArchiveSyncStop.asking { [users, cursor] () async throws(RequestError) -> UserPage in
                 switch kind {
-                case .following: page = try await users.accounts(.following, of: owner, count: 80, cursor: cursor)
-                case .followers: page = try await users.accounts(.followers, of: owner, count: 80, cursor: cursor)
-                case .mutes: page = try await users.ownAccounts(.mutes, count: 80, cursor: cursor)
-                case .blocks: page = try await users.ownAccounts(.blocks, count: 80, cursor: cursor)
-                case .lists: page = UserPage(users: [])
+                case .following: try await users.accounts(.following, of: owner, count: 80, cursor: cursor)
+                case .followers: try await users.accounts(.followers, of: owner, count: 80, cursor: cursor)
+                case .mutes: try await users.ownAccounts(.mutes, count: 80, cursor: cursor)
+                case .blocks: try await users.ownAccounts(.blocks, count: 80, cursor: cursor)
+                case .lists: UserPage(users: [])
                 }
-            } catch .cancelled {
-                throw .cancelled
-            } catch {
-                throw .request(error)
             }
             for user in page.users {
                 guard let id = user.identifier, seen.insert(id).inserted else { continue }
@@ -135,19 +125,11 @@ extension TimelineDataController {
     /// Every list with its members.
     private func readLists(budget: inout RequestBudget, progress: (Int) -> Void) async throws(ArchiveSyncStop) -> [ArchivedList] {
         try await pause(&budget, first: true)
-        let lists: [UserList]
-        do throws(RequestError) { lists = try await self.lists() } catch .cancelled { throw .cancelled } catch { throw .request(error) }
+        let lists = try await ArchiveSyncStop.asking { () async throws(RequestError) in try await self.lists() }
         var kept: [ArchivedList] = []
         for list in lists {
             try await pause(&budget, first: false)
-            let members: [User]
-            do throws(RequestError) {
-                members = try await listMembers(listID: list.id)
-            } catch .cancelled {
-                throw .cancelled
-            } catch {
-                throw .request(error)
-            }
+            let members = try await ArchiveSyncStop.asking { () async throws(RequestError) in try await listMembers(listID: list.id) }
             kept.append(ArchivedList(id: list.id, title: list.title, repliesPolicy: list.repliesPolicy, exclusive: list.exclusive,
                                      members: members.map { Self.relation($0, nil, kind: .lists) }))
             progress(kept.count)

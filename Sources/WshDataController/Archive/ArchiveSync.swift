@@ -115,6 +115,17 @@ enum ArchiveSyncStop: Error, Sendable {
     case archive(ArchiveError)
     /// A page of a server that repeats itself or goes the wrong way (`PageWalk`).
     case walk(PageWalk.Stop)
+
+    /// The answer of `request`; its failure as a sync's stop (Ctrl-C as `.cancelled`).
+    static func asking<T>(_ request: () async throws(RequestError) -> T) async throws(ArchiveSyncStop) -> T {
+        do throws(RequestError) {
+            return try await request()
+        } catch .cancelled {
+            throw .cancelled
+        } catch {
+            throw .request(error)
+        }
+    }
 }
 
 /// One sync of one source: its cursors, as they move page by page.
